@@ -1,0 +1,270 @@
+"""Reading scenario and army-list files, with one clear message for every kind of bad input.
+
+Every failure raises :class:`~szwadron.errors.InvalidDataError` naming the file and the field path
+(``units[2].bases[0].x``) or the line and column, and what was expected.
+
+Army lists are looked up (design.md) in the scenario's folder, its parent's ``armylists/``, the
+current directory's ``armylists/``, then the lists bundled with the package.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from szwadron.errors import InvalidDataError
+from szwadron.models import ArmyList, Profile, Scenario
+
+M = TypeVar("M", bound=BaseModel)
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def bundled_dir(name: str) -> Path:
+    """Folder of bundled data (``armylists`` or ``scenarios``): inside an installed wheel it is
+    ``szwadron/_bundled/NAME``; in a source checkout (editable install) the repository's ``NAME/``."""
+    inside = _PACKAGE_DIR / "_bundled" / name
+    if inside.is_dir():
+        return inside
+    return _PACKAGE_DIR.parent / name
+
+
+def bundled_scenario(name: str = "example") -> Path:
+    """Path of a bundled scenario, e.g. ``bundled_scenario("example")``."""
+    return bundled_dir("scenarios") / f"{name}.toml"
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """Parse a TOML file; errors name the file and the line and column."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise InvalidDataError("no such file", source=str(p)) from None
+    except IsADirectoryError:
+        raise InvalidDataError("is a folder, expected a TOML file", source=str(p)) from None
+    except OSError as exc:
+        raise InvalidDataError(f"cannot read: {exc.strerror}", source=str(p)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InvalidDataError(
+            f"line {line}: not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8",
+            source=str(p),
+        ) from None
+    if not text.strip():
+        raise InvalidDataError("the file is empty; expected TOML", source=str(p))
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidDataError(f"malformed TOML: {exc}", source=str(p)) from None
+    if not data:
+        raise InvalidDataError("the file holds no data (only comments?)", source=str(p))
+    return data
+
+
+def format_location(loc: Sequence[int | str], data: Any = None) -> str:
+    """``('units', 2, 'bases', 0, 'x')`` → ``units[2].bases[0].x``; a unit's id is added when the
+    data is at hand, so the user finds it: ``units[2] (id 'fr-1').bases[0].x``.
+
+    >>> format_location(("units", 2, "bases", 0, "x"))
+    'units[2].bases[0].x'
+    """
+    out = ""
+    node = data
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+            ident = None
+            if isinstance(node, list) and 0 <= part < len(node):
+                node = node[part]
+                if isinstance(node, dict) and isinstance(node.get("id"), str):
+                    ident = node["id"]
+            else:
+                node = None
+            if ident:
+                out += f" (id {ident!r})"
+        else:
+            # pydantic adds names of union members and validators to locations; keep field names
+            if part in ("function-after[_check()]", "function-before[_codes()]"):
+                continue
+            out += f".{part}" if out else str(part)
+            node = node.get(part) if isinstance(node, dict) else None
+    return out or "(top level)"
+
+
+def _describe(err: Any) -> str:
+    msg = str(err["msg"])
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if msg.startswith(prefix):
+            msg = msg[len(prefix) :]
+    if err["type"] == "missing":
+        msg = "missing (required field)"
+    elif err["type"] == "extra_forbidden":
+        msg = "unknown field (check the spelling; see the JSON Schema in schemas/)"
+    elif err["type"] == "too_short":
+        ctx = err.get("ctx", {})
+        msg = f"expected at least {ctx.get('min_length')} entries, got {ctx.get('actual_length')}"
+    elif err["type"] == "finite_number":
+        msg = "expected a finite number (NaN and infinity are not allowed)"
+    return msg
+
+
+def validation_message(exc: ValidationError, data: Any, *, limit: int = 5) -> str:
+    """One message for a pydantic error: each problem as ``field.path: what was expected``."""
+    errors = exc.errors(include_url=False)
+    lines = []
+    for err in errors[:limit]:
+        loc = [p for p in err["loc"] if not (isinstance(p, str) and "[" in p and "(" in p)]
+        where, what = format_location(loc, data), _describe(err)
+        # model-level checks name their field first ("initial_strength: ..."): join the paths
+        head, sep, rest = what.partition(": ")
+        if sep and re.fullmatch(r"[A-Za-z_][\w.\[\]]*", head):
+            where, what = (f"{where}.{head}" if loc else head), rest
+        lines.append(f"{where}: {what}")
+    more = f"\n  (and {len(errors) - limit} more problems)" if len(errors) > limit else ""
+    return "\n  ".join(lines) + more
+
+
+def validate(model: type[M], data: Any, *, source: str, context: dict[str, Any] | None = None) -> M:
+    """Validate ``data`` as ``model``; errors become :class:`InvalidDataError` naming ``source``."""
+    try:
+        return model.model_validate(data, context=context)
+    except ValidationError as exc:
+        raise InvalidDataError(validation_message(exc, data), source=source) from None
+
+
+@cache
+def _load_army_list_cached(path: Path, mtime_ns: int) -> ArmyList:
+    return validate(ArmyList, read_toml(path), source=str(path))
+
+
+def load_army_list(path: str | Path) -> ArmyList:
+    """Read and validate an army list file."""
+    p = Path(path)
+    try:
+        mtime = p.stat().st_mtime_ns
+    except OSError:
+        raise InvalidDataError("no such file", source=str(p)) from None
+    return _load_army_list_cached(p.resolve(), mtime)
+
+
+def army_list_search_path(scenario_path: str | Path | None = None) -> list[Path]:
+    """The folders searched for army lists, in order (design.md)."""
+    folders: list[Path] = []
+    if scenario_path is not None:
+        here = Path(scenario_path).resolve().parent
+        folders += [here, here.parent / "armylists"]
+    folders += [Path.cwd() / "armylists", bundled_dir("armylists")]
+    unique: list[Path] = []
+    for f in folders:
+        if f not in unique:
+            unique.append(f)
+    return unique
+
+
+def find_army_list(list_id: str, folders: Iterable[Path]) -> Path | None:
+    """The first ``LIST_ID.toml`` in ``folders``."""
+    for folder in folders:
+        candidate = folder / f"{list_id}.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+class ProfileResolver:
+    """Resolves ``LIST:PROFILE`` references against army lists found on a search path."""
+
+    def __init__(self, folders: Sequence[Path]) -> None:
+        self.folders = list(folders)
+        self.lists: dict[str, ArmyList] = {}
+
+    def army_list(self, list_id: str) -> ArmyList:
+        if list_id not in self.lists:
+            path = find_army_list(list_id, self.folders)
+            if path is None:
+                where = ", ".join(str(f) for f in self.folders)
+                raise ValueError(f"unknown army list {list_id!r} (no {list_id}.toml in: {where})")
+            army = load_army_list(path)
+            if army.id != list_id:
+                raise ValueError(f"army list file {path} has id {army.id!r}, expected {list_id!r}")
+            self.lists[list_id] = army
+        return self.lists[list_id]
+
+    def __call__(self, reference: str, default_list: str | None) -> Profile:
+        list_id, sep, profile_id = reference.partition(":")
+        if not sep:
+            if default_list is None:
+                raise ValueError(f"profile reference {reference!r}: expected 'ARMYLIST:PROFILE'")
+            list_id, profile_id = default_list, reference
+        if not list_id or not profile_id:
+            raise ValueError(f"profile reference {reference!r}: expected 'ARMYLIST:PROFILE'")
+        army = self.army_list(list_id)
+        try:
+            return army.profile(profile_id)
+        except KeyError:
+            known = ", ".join(p.id for p in army.profiles)
+            raise ValueError(
+                f"unknown profile {profile_id!r} in army list {list_id!r} (it has: {known})"
+            ) from None
+
+
+def _qualify_base_profiles(data: dict[str, Any]) -> dict[str, Any]:
+    """A base's bare ``PROFILE`` refers to the army list of its unit's ``LIST:PROFILE``: rewrite
+    it as ``LIST:PROFILE`` before validation (the raw data is not modified)."""
+    units = data.get("units")
+    if not isinstance(units, list):
+        return data
+    out_units: list[Any] = []
+    for unit in units:
+        ref = unit.get("profile") if isinstance(unit, dict) else None
+        bases = unit.get("bases") if isinstance(unit, dict) else None
+        if isinstance(ref, str) and ":" in ref and isinstance(bases, list):
+            list_id = ref.partition(":")[0]
+            bases = [
+                {**b, "profile": f"{list_id}:{b['profile']}"}
+                if isinstance(b, dict) and isinstance(b.get("profile"), str) and ":" not in b["profile"]
+                else b
+                for b in bases
+            ]
+            unit = {**unit, "bases": bases}
+        out_units.append(unit)
+    return {**data, "units": out_units}
+
+
+def parse_scenario(data: dict[str, Any], *, source: str, folders: Sequence[Path]) -> Scenario:
+    """Validate scenario data, resolving profile references against ``folders``."""
+    resolver = ProfileResolver(folders)
+    return validate(
+        Scenario, _qualify_base_profiles(data), source=source, context={"resolve_profile": resolver}
+    )
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read, validate and resolve a scenario file."""
+    p = Path(path)
+    data = read_toml(p)
+    return parse_scenario(data, source=str(p), folders=army_list_search_path(p))
+
+
+__all__ = [
+    "ProfileResolver",
+    "army_list_search_path",
+    "bundled_dir",
+    "bundled_scenario",
+    "find_army_list",
+    "format_location",
+    "load_army_list",
+    "load_scenario",
+    "parse_scenario",
+    "read_toml",
+    "validate",
+    "validation_message",
+]

@@ -1,0 +1,497 @@
+"""Data models: profiles, army lists, scenarios (design.md "Scenario file", "Army list file").
+
+Pydantic 2 models, frozen, ``extra="forbid"``; the rulebook's codes (R, W, SW, SO, Z, UW, C, M —
+rule 1.1) are accepted as aliases of the long field names. Numbers must be finite (no NaN or
+infinity). Profile references inside a scenario (``"france:line_infantry"``) are resolved while
+validating, through a resolver passed in the validation context (see :mod:`szwadron.loading`).
+
+>>> p = Profile.model_validate({"id": "line", "name": "Line", "kind": "infantry", "R": 12,
+...     "W": 2, "SW": 1, "SO": 1, "Z": 24, "UW": 3, "C": 3, "M": 4})
+>>> p.move, p.wounds, p.melee_skill
+(12.0, 2, 3)
+>>> p.base_size
+(2.0, 2.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from szwadron.settings import RulesSettings
+
+Identifier = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=64,
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$",
+        description="Letters, digits, '_', '.', '-'; no '/' or ':' (they separate base and list ids).",
+    ),
+]
+FiniteFloat = Annotated[float, Field(allow_inf_nan=False)]
+Point = tuple[FiniteFloat, FiniteFloat]
+
+
+class Kind(StrEnum):
+    """Kinds of figure (1.2, 6.6)."""
+
+    INFANTRY = "infantry"
+    CAVALRY = "cavalry"
+    FOOT_ARTILLERY = "foot_artillery"
+    HORSE_ARTILLERY = "horse_artillery"
+    LIMBER = "limber"
+
+    @property
+    def is_artillery(self) -> bool:
+        return self in (Kind.FOOT_ARTILLERY, Kind.HORSE_ARTILLERY)
+
+
+#: Default base sizes (frontage, depth) in cm by kind — 1.2 and PD-1 (cavalry: 2 cm front, 4 deep).
+DEFAULT_BASE_SIZE_CM: dict[Kind, tuple[float, float]] = {
+    Kind.INFANTRY: (2.0, 2.0),
+    Kind.CAVALRY: (2.0, 4.0),
+    Kind.FOOT_ARTILLERY: (4.0, 4.0),
+    Kind.HORSE_ARTILLERY: (4.0, 4.0),
+    Kind.LIMBER: (4.0, 4.0),
+}
+
+
+class Ability(StrEnum):
+    """Special abilities (section 7)."""
+
+    SKIRMISH = "skirmish"  # 1.3.4, 7.5
+    AUTO_DISENGAGE = "auto_disengage"  # 7.6
+    FIRST_STRIKE_CHARGE = "first_strike_charge"  # 7.7, on the charge
+    FIRST_STRIKE_DEFENCE = "first_strike_defence"  # 7.7, in defence
+    HEAVY = "heavy"  # 7.3, heavy artillery
+    INDIRECT = "indirect"  # 7.4
+
+
+class TerrainKind(StrEnum):
+    """Terrain kinds (3.2, 4.10)."""
+
+    HILL = "hill"
+    FOREST = "forest"
+    ROUGH = "rough"
+    OBSTACLE = "obstacle"
+    HIGH_WALL = "high_wall"
+    BUILDING = "building"
+    FORTIFICATION = "fortification"
+    IMPASSABLE = "impassable"
+
+    @property
+    def may_be_linear(self) -> bool:
+        """Linear features (a fence, a wall, a river) may be given as a line with a width."""
+        return self in (TerrainKind.OBSTACLE, TerrainKind.HIGH_WALL, TerrainKind.IMPASSABLE)
+
+
+class UnitState(StrEnum):
+    """Morale states (6.1); a repulse ends in the normal state (6.5.3)."""
+
+    NORMAL = "normal"
+    PANIC = "panic"
+    PURSUIT = "pursuit"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, populate_by_name=True)
+
+
+def _aliases(mapping: dict[str, str]) -> Callable[[Any], Any]:
+    """A before-validator accepting rulebook codes as aliases; both spellings at once is an error."""
+
+    def convert(data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        out = dict(data)
+        for code, name in mapping.items():
+            if code in out:
+                if name in out:
+                    raise ValueError(f"give either {name!r} or its rulebook code {code!r}, not both")
+                out[name] = out.pop(code)
+        return out
+
+    return convert
+
+
+#: Rulebook codes (1.1) accepted as aliases of the long field names.
+PROFILE_CODES: dict[str, str] = {
+    "R": "move",
+    "W": "wounds",
+    "SW": "melee",
+    "SO": "fire",
+    "Z": "range",
+    "UW": "melee_skill",
+    "C": "accuracy",
+    "M": "morale",
+}
+AMMUNITION_CODES: dict[str, str] = {"Z": "range", "SO": "fire", "C": "accuracy"}
+
+
+class Ammunition(_Frozen):
+    """An artillery ammunition type (7.1.3) with its own range, firepower and accuracy."""
+
+    name: Identifier = Field(description="Ammunition name, e.g. 'roundshot', 'canister'.")
+    range: float = Field(gt=0, allow_inf_nan=False, description="Z: range in cm.")
+    fire: int = Field(ge=0, description="SO: dice per figure.")
+    accuracy: int = Field(ge=0, le=6, description="C: a die scores on a roll <= C.")
+    indirect: bool = Field(False, description="7.4: allows indirect fire.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _codes(cls, data: Any) -> Any:
+        return _aliases(AMMUNITION_CODES)(data)
+
+
+class Profile(_Frozen):
+    """A figure's characteristics (1.1) with its kind, abilities and points."""
+
+    id: Identifier
+    name: str = Field(min_length=1)
+    kind: Kind
+    move: float = Field(ge=0, allow_inf_nan=False, description="R: cm moved on open ground.")
+    wounds: int = Field(ge=1, description="W: damage to destroy one figure.")
+    melee: int = Field(ge=0, description="SW: melee dice per figure.")
+    fire: int = Field(ge=0, description="SO: fire dice per figure.")
+    range: float = Field(ge=0, allow_inf_nan=False, description="Z: range in cm.")
+    melee_skill: int = Field(ge=0, le=6, description="UW: a melee die scores on <= UW.")
+    accuracy: int = Field(ge=0, le=6, description="C: a fire die scores on <= C.")
+    morale: int = Field(ge=0, le=6, description="M: a morale test passes on <= M.")
+    abilities: tuple[Ability, ...] = ()
+    points: float | None = Field(None, ge=0, allow_inf_nan=False, description="Points per figure.")
+    move_limbered: float | None = Field(
+        None, ge=0, allow_inf_nan=False, description="7.2: R while coherent with the limber."
+    )
+    ammunition: tuple[Ammunition, ...] = ()
+    note: str | None = Field(None, description="One line justifying the characteristics.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _codes(cls, data: Any) -> Any:
+        return _aliases(PROFILE_CODES)(data)
+
+    @model_validator(mode="after")
+    def _check(self) -> Profile:
+        if len(set(self.abilities)) != len(self.abilities):
+            raise ValueError("abilities: an ability is listed twice")
+        if self.ammunition and not self.kind.is_artillery:
+            raise ValueError("ammunition: only artillery profiles carry ammunition (7.1)")
+        names = [a.name for a in self.ammunition]
+        if len(set(names)) != len(names):
+            raise ValueError("ammunition: two entries share a name")
+        return self
+
+    @property
+    def base_size(self) -> tuple[float, float]:
+        """Default (frontage, depth) in cm for this kind (1.2, PD-1)."""
+        return DEFAULT_BASE_SIZE_CM[self.kind]
+
+    def has(self, ability: Ability | str) -> bool:
+        """Whether the profile has a special ability (section 7)."""
+        return Ability(ability) in self.abilities
+
+
+class RosterEntry(_Frozen):
+    """``count`` units of ``figures`` figures of one profile."""
+
+    profile: Identifier
+    figures: int = Field(ge=1)
+    count: int = Field(1, ge=1)
+
+
+class Roster(_Frozen):
+    """An example army as fielded."""
+
+    id: Identifier
+    name: str | None = None
+    points_limit: float | None = Field(None, gt=0, allow_inf_nan=False)
+    units: tuple[RosterEntry, ...] = Field(min_length=1)
+
+
+class ArmyList(_Frozen):
+    """An army list file: one nation and period, its profiles and example rosters."""
+
+    id: Identifier
+    name: str = Field(min_length=1)
+    points_version: str | None = None
+    description: str | None = None
+    profiles: tuple[Profile, ...] = Field(min_length=1)
+    rosters: tuple[Roster, ...] = ()
+
+    @model_validator(mode="after")
+    def _check(self) -> ArmyList:
+        ids = [p.id for p in self.profiles]
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        if dup:
+            raise ValueError(f"profiles: duplicate profile id {dup[0]!r}")
+        known = set(ids)
+        for r_i, roster in enumerate(self.rosters):
+            for e_i, entry in enumerate(roster.units):
+                if entry.profile not in known:
+                    raise ValueError(
+                        f"rosters[{r_i}].units[{e_i}].profile: unknown profile {entry.profile!r}"
+                        f" (this list has: {', '.join(sorted(known))})"
+                    )
+        return self
+
+    def profile(self, profile_id: str) -> Profile:
+        """The profile with this id; ``KeyError`` if there is none."""
+        for p in self.profiles:
+            if p.id == profile_id:
+                return p
+        raise KeyError(profile_id)
+
+
+# --------------------------------------------------------------------------------------------
+# Scenario
+# --------------------------------------------------------------------------------------------
+
+ProfileResolverFn = Callable[[str, "str | None"], Profile]
+"""``resolver(reference, default_list_id) -> Profile``; raises ``ValueError`` when unknown."""
+
+
+def _resolve_profile(value: Any, info: ValidationInfo) -> Any:
+    """Turn a profile reference ``LIST:PROFILE`` (or ``PROFILE`` within the unit's list) into a
+    :class:`Profile`, through the resolver in the validation context."""
+    if not isinstance(value, str):
+        return value
+    ctx = info.context or {}
+    resolver: ProfileResolverFn | None = ctx.get("resolve_profile")
+    if resolver is None:
+        raise ValueError(f"profile reference {value!r} cannot be resolved without army lists")
+    return resolver(value, ctx.get("default_list"))
+
+
+ProfileRef = Annotated[
+    Profile,
+    BeforeValidator(_resolve_profile, json_schema_input_type=str | Profile),
+]
+
+
+class Table(_Frozen):
+    """The table: x along side A's edge (y = 0), side B's edge at y = depth."""
+
+    width: float = Field(gt=0, allow_inf_nan=False, description="cm along x")
+    depth: float = Field(gt=0, allow_inf_nan=False, description="cm along y")
+
+
+class Terrain(_Frozen):
+    """A terrain feature: an area (``polygon``) or, for linear kinds, a ``line`` with a ``width``."""
+
+    id: Identifier
+    kind: TerrainKind
+    name: str | None = None
+    level: int | None = Field(
+        None, ge=1, description="Hill level (default 1); buildings/fortifications: makes them tall."
+    )
+    polygon: tuple[Point, ...] | None = Field(None, description="Outline, at least 3 points.")
+    line: tuple[Point, ...] | None = Field(None, description="Centre line of a linear feature.")
+    width: float | None = Field(None, gt=0, allow_inf_nan=False, description="Width of a line, cm.")
+    large: bool = Field(False, description="3.2.5: a large fortification admits artillery.")
+
+    @model_validator(mode="after")
+    def _check(self) -> Terrain:
+        if self.polygon is None and self.line is None:
+            raise ValueError("give a 'polygon' (or, for obstacle/high_wall/impassable, a 'line')")
+        if self.polygon is not None and self.line is not None:
+            raise ValueError("give either 'polygon' or 'line', not both")
+        if self.level is not None and self.kind not in (
+            TerrainKind.HILL,
+            TerrainKind.BUILDING,
+            TerrainKind.FORTIFICATION,
+        ):
+            raise ValueError(f"level: only hills, buildings and fortifications have a level, not {self.kind}")
+        if self.line is not None:
+            if not self.kind.may_be_linear:
+                raise ValueError(f"line: a {self.kind} is an area; give a 'polygon'")
+            if self.width is None:
+                raise ValueError("width: a linear feature needs its width in cm")
+            _check_line(self.line)
+        else:
+            if self.width is not None:
+                raise ValueError("width: only a 'line' takes a width")
+            assert self.polygon is not None
+            _check_polygon(self.polygon)
+        return self
+
+    @property
+    def hill_level(self) -> int:
+        """Level of a hill (default 1), of a tall building/fortification (PD-11), else 0."""
+        if self.kind is TerrainKind.HILL:
+            return self.level or 1
+        if self.kind in (TerrainKind.BUILDING, TerrainKind.FORTIFICATION):
+            return self.level or 0
+        return 0
+
+
+def _check_line(points: tuple[Point, ...]) -> None:
+    if len(points) < 2:
+        raise ValueError("line: needs at least 2 points")
+    if all(math.isclose(p[0], points[0][0]) and math.isclose(p[1], points[0][1]) for p in points):
+        raise ValueError("line: all points are the same (zero length)")
+
+
+def _check_polygon(points: tuple[Point, ...]) -> None:
+    """A polygon must be simple, of positive area; the closing point may be repeated or not."""
+    import shapely
+
+    pts = list(points)
+    if len(pts) >= 2 and pts[0] == pts[-1]:
+        pts = pts[:-1]
+    if len(pts) < 3:
+        raise ValueError(f"polygon: needs at least 3 distinct corners, got {len(pts)}")
+    poly = shapely.Polygon(pts)
+    if poly.length <= 0 or abs(shapely.area(shapely.make_valid(poly))) <= 1e-9:
+        raise ValueError("polygon: degenerate (zero area; are the corners on one line?)")
+    if not shapely.is_valid(poly):
+        reason = shapely.is_valid_reason(poly)
+        raise ValueError(
+            f"polygon: not a simple polygon ({reason}); the corners must go round the outline once"
+        )
+
+
+class BasePose(_Frozen):
+    """One figure's base: centre, facing (degrees counter-clockwise from +x) and optional extras."""
+
+    x: FiniteFloat
+    y: FiniteFloat
+    facing: FiniteFloat = Field(description="degrees counter-clockwise from +x; 90 faces side B")
+    profile: ProfileRef | None = Field(None, description="1.1: this figure's own profile.")
+    ammunition: tuple[Identifier, ...] | None = Field(
+        None, description="7.1.3: ammunition names this gun carries (default: all of its profile's)."
+    )
+    width: float | None = Field(None, gt=0, allow_inf_nan=False, description="frontage override, cm")
+    depth: float | None = Field(None, gt=0, allow_inf_nan=False, description="depth override, cm")
+
+    @field_validator("ammunition", mode="before")
+    @classmethod
+    def _one_or_many(cls, v: Any) -> Any:
+        return (v,) if isinstance(v, str) else v
+
+
+class Unit(_Frozen):
+    """A unit (oddział) on the table: its side, profile, morale state and bases in file order."""
+
+    id: Identifier
+    side: Literal["A", "B"]
+    name: str | None = None
+    profile: ProfileRef
+    initial_strength: int | None = Field(None, ge=1, description="Starting figures (default: bases).")
+    state: UnitState = UnitState.NORMAL
+    prepared: bool = Field(True, description="7.3: heavy artillery has prepared its firing position.")
+    bases: tuple[BasePose, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _check(self) -> Unit:
+        if self.initial_strength is not None and self.initial_strength < len(self.bases):
+            raise ValueError(
+                f"initial_strength: {self.initial_strength} is less than the {len(self.bases)} bases on the table"
+            )
+        for i, b in enumerate(self.bases):
+            prof = b.profile or self.profile
+            if b.ammunition is not None:
+                known = {a.name for a in prof.ammunition}
+                for name in b.ammunition:
+                    if name not in known:
+                        raise ValueError(
+                            f"bases[{i}].ammunition: {name!r} is not an ammunition of profile "
+                            f"{prof.id!r} (it has: {', '.join(sorted(known)) or 'none'})"
+                        )
+        return self
+
+    @property
+    def strength(self) -> int:
+        """Figures now on the table."""
+        return len(self.bases)
+
+    @property
+    def starting_strength(self) -> int:
+        """Initial strength (6.2 casualty modifiers), defaulting to the bases on the table."""
+        return self.initial_strength if self.initial_strength is not None else len(self.bases)
+
+    def base_profile(self, index: int) -> Profile:
+        """Profile of base ``index`` (its own, 1.1, or the unit's)."""
+        return self.bases[index].profile or self.profile
+
+    def base_id(self, index: int) -> str:
+        """``UNIT/INDEX`` (design.md)."""
+        return f"{self.id}/{index}"
+
+    def base_size(self, index: int) -> tuple[float, float]:
+        """(frontage, depth) of base ``index`` in cm."""
+        b = self.bases[index]
+        w, d = self.base_profile(index).base_size
+        return (b.width or w, b.depth or d)
+
+    def has(self, ability: Ability | str) -> bool:
+        """Whether every figure of the unit has the ability."""
+        return all(self.base_profile(i).has(ability) for i in range(len(self.bases)))
+
+
+class Scenario(_Frozen):
+    """A battle set-up: table, settings, terrain and units."""
+
+    name: str = Field(min_length=1)
+    description: str | None = None
+    table: Table
+    settings: RulesSettings = Field(default_factory=RulesSettings)
+    terrain: tuple[Terrain, ...] = ()
+    units: tuple[Unit, ...] = ()
+
+    @model_validator(mode="after")
+    def _check(self) -> Scenario:
+        for label, ids in (("units", [u.id for u in self.units]), ("terrain", [t.id for t in self.terrain])):
+            seen: set[str] = set()
+            for i, ident in enumerate(ids):
+                if ident in seen:
+                    raise ValueError(f"{label}[{i}].id: duplicate id {ident!r}")
+                seen.add(ident)
+        return self
+
+    def unit(self, unit_id: str) -> Unit:
+        """The unit with this id; ``KeyError`` if none."""
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        raise KeyError(unit_id)
+
+    def terrain_feature(self, terrain_id: str) -> Terrain:
+        """The terrain feature with this id; ``KeyError`` if none."""
+        for t in self.terrain:
+            if t.id == terrain_id:
+                return t
+        raise KeyError(terrain_id)
+
+
+__all__ = [
+    "AMMUNITION_CODES",
+    "DEFAULT_BASE_SIZE_CM",
+    "PROFILE_CODES",
+    "Ability",
+    "Ammunition",
+    "ArmyList",
+    "BasePose",
+    "Kind",
+    "Profile",
+    "Roster",
+    "RosterEntry",
+    "Scenario",
+    "Table",
+    "Terrain",
+    "TerrainKind",
+    "Unit",
+    "UnitState",
+]
