@@ -71,18 +71,53 @@ def write_atomic(path: str | Path, write: Callable[[Path], None], *, inputs: tup
 def fmt_prob(p: float) -> str:
     """A probability for humans: percent with enough digits to tell small values from zero.
 
-    >>> fmt_prob(0.5), fmt_prob(0.000123), fmt_prob(0.0), fmt_prob(1.0)
-    ('50.0%', '0.0123%', '0', '100%')
+    >>> fmt_prob(0.5), fmt_prob(0.000123), fmt_prob(0.0), fmt_prob(1.0), fmt_prob(0.99996)
+    ('50.0%', '0.0123%', '0', '100%', '99.996%')
     """
     if p <= 0:
         return "0"
     if p >= 1:
         return "100%"
     pct = 100.0 * p
+    if pct > 99.9:  # show how far from certain: 99.99%, not 100.0%
+        digits = max(1, -math.floor(math.log10(100.0 - pct)))
+        return f"{pct:.{digits}f}%"
     if pct >= 0.1:
         return f"{pct:.1f}%"
     digits = max(1, 2 - math.floor(math.log10(pct)))
     return f"{pct:.{digits}f}%"
 
 
-__all__ = ["dumps_json", "fmt_prob", "print_json", "write_atomic"]
+def format_pmf_table(
+    columns: dict[str, list[float]], *, index: str = "k", min_p: float = 5e-5
+) -> str:
+    """A compact table of distributions: one row per count k, one column per list.
+
+    Rows past the last one where some column reaches ``min_p`` are dropped (tails too small to
+    matter at the table); missing entries print as blank.
+
+    >>> print(format_pmf_table({"P(=k)": [0.25, 0.5, 0.25], "P(≥k)": [1.0, 0.75, 0.25]}))
+    k  P(=k)  P(≥k)
+    0  25.0%   100%
+    1  50.0%  75.0%
+    2  25.0%  25.0%
+    """
+    length = max((len(v) for v in columns.values()), default=0)
+    last = 0
+    for k in range(length):
+        if any(k < len(v) and v[k] >= min_p for v in columns.values()):
+            last = k
+    header = [index, *columns]
+    rows = [
+        [str(k), *(fmt_prob(v[k]) if k < len(v) else "" for v in columns.values())]
+        for k in range(last + 1)
+    ]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = []
+    for r in [header, *rows]:
+        cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+__all__ = ["dumps_json", "fmt_prob", "format_pmf_table", "print_json", "write_atomic"]

@@ -1,0 +1,462 @@
+"""``szwadron odds fire|melee|morale`` — exact odds from numbers alone, no table needed.
+
+- ``odds fire``: a volley (4.6, 1.5.1) — damage and figures removed, P(≥k), and with ``--morale``
+  the target's morale outcome (6.3) after removal.
+- ``odds morale``: one casualty test (6.3): pass, repulsed, panic.
+- ``odds melee``: a melee exchange (5.3–5.5): joint losses and the morale outcome table.
+
+``--roll [--seed N]`` resolves the question once with dice instead, showing every die.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from typing import Any
+
+_DIES = ("d6", "d10")
+_FIRE_RE = re.compile(r"^\s*(-?\d+)\s*(?:@\s*(-?\d+))?\s*$")
+
+#: Keys of ``--attacker``/``--defender``: name → (canonical, required).
+_SIDE_KEYS: dict[str, str] = {
+    "figures": "figures",
+    "sw": "melee",
+    "melee": "melee",
+    "uw": "skill",
+    "melee_skill": "skill",
+    "w": "wounds",
+    "wounds": "wounds",
+    "m": "morale",
+    "morale": "morale",
+    "strength": "strength",
+    "initial": "initial",
+    "modifier": "modifier",
+    "terrain": "terrain",
+    "skirmish": "skirmish",
+}
+_SIDE_REQUIRED = ("figures", "melee", "skill", "wounds", "morale")
+_SIDE_HELP = (
+    'figures=N SW=N UW=N W=N M=N, optionally strength=N (figures in the unit, default figures), '
+    "initial=N, modifier=K (morale, PD-16), terrain=N (W bonus when struck, PD-15), skirmish"
+)
+
+
+def _fire_group(text: str) -> tuple[int, int | None]:
+    match = _FIRE_RE.match(text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"expected N or N@C (dice, optional accuracy), got {text!r}")
+    dice = int(match.group(1))
+    acc = match.group(2)
+    return dice, (int(acc) if acc is not None else None)
+
+
+def _wounds(text: str) -> int | tuple[int, ...]:
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        values = tuple(int(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected W or a comma list of W in removal order (2,2,3), got {text!r}"
+        ) from None
+    return values[0] if len(values) == 1 else values
+
+
+def _add_roll_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print a JSON document")
+    parser.add_argument(
+        "--roll", action="store_true", help="resolve once with seeded dice instead of the odds"
+    )
+    parser.add_argument("--seed", type=int, help="seed of --roll (default: a fresh one, printed)")
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``odds`` command with its ``fire``, ``melee`` and ``morale`` questions."""
+    parser = subparsers.add_parser(
+        "odds",
+        help="exact odds of fire, melee and morale from numbers alone",
+        description="Exact distributions of a volley, a melee exchange or a morale test.",
+    )
+    sub = parser.add_subparsers(dest="question", metavar="QUESTION", parser_class=type(parser))
+    sub.required = True
+
+    fire = sub.add_parser(
+        "fire",
+        help="a volley: damage, figures removed, morale (4.6, 1.5.1, 6.3)",
+        description=(
+            "Figures removed by a volley (4.6, 1.5.1): N d6 per group scoring on ≤ C, damage ÷ W "
+            "with the remainder roll. With --morale, the target's test after removal (6.3)."
+        ),
+    )
+    fire.add_argument(
+        "--fire", action="append", type=_fire_group, required=True, metavar="N[@C]",
+        help="dice of one group, optionally with its own accuracy (repeatable, PD-9)",
+    )
+    fire.add_argument("--accuracy", type=int, metavar="C", help="accuracy of groups without @C")
+    fire.add_argument(
+        "--wounds", type=_wounds, required=True, metavar="W",
+        help="target W with cover, or W of each eligible figure in removal order: 2,2,3 (PD-13)",
+    )
+    fire.add_argument("--figures", type=int, metavar="F", help="most figures removable (PD-10)")
+    fire.add_argument("--die", choices=_DIES, default="d6", help="remainder die (default d6, PD-5)")
+    fire.add_argument("--skirmish", action="store_true", help="target in open order (7.5, PD-17)")
+    fire.add_argument("--march", action="store_true", help="fire on the march: half SO (4.11)")
+    fire.add_argument("--indirect", action="store_true", help="indirect fire: C − 1 (7.4)")
+    fire.add_argument("--morale", type=int, metavar="M", help="target's morale: add the 6.3 outcome")
+    fire.add_argument("--strength", type=int, metavar="S", help="target's figures before this fire")
+    fire.add_argument("--initial", type=int, metavar="I", help="target's starting strength")
+    fire.add_argument("--modifier", type=int, default=0, metavar="K", help="other morale modifiers")
+    _add_roll_options(fire)
+    fire.set_defaults(func=run)
+
+    morale = sub.add_parser(
+        "morale",
+        help="a casualty test: pass, repulsed, panic (6.2, 6.3)",
+        description="The test after damage (6.3): repulse test, then at once the panic test.",
+    )
+    morale.add_argument("--morale", type=int, required=True, metavar="M")
+    morale.add_argument("--strength", type=int, required=True, metavar="S", help="figures now")
+    morale.add_argument("--initial", type=int, required=True, metavar="I", help="starting figures")
+    morale.add_argument("--modifier", type=int, default=0, metavar="K", help="other modifiers")
+    _add_roll_options(morale)
+    morale.set_defaults(func=run)
+
+    melee = sub.add_parser(
+        "melee",
+        help="a melee exchange: joint losses and morale outcomes (5.3–5.5)",
+        description="Joint losses of a melee exchange and the 5.5 morale sequence of both sides.",
+    )
+    melee.add_argument("--attacker", required=True, metavar="SPEC", help=_SIDE_HELP)
+    melee.add_argument("--defender", required=True, metavar="SPEC", help=_SIDE_HELP)
+    melee.add_argument("--first-strike", choices=("attacker", "defender"), help="7.7")
+    melee.add_argument("--initial-attacker", type=int, metavar="N", help="attacker starting strength")
+    melee.add_argument("--initial-defender", type=int, metavar="N", help="defender starting strength")
+    melee.add_argument(
+        "--panicking-defender", action="store_true", help="the defender is panicking (6.6)"
+    )
+    melee.add_argument("--die", choices=_DIES, default="d6", help="remainder die (default d6, PD-5)")
+    _add_roll_options(melee)
+    melee.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Answer the question; return the exit code."""
+    import random
+    import sys
+
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    rng = random.Random(seed) if args.roll else None
+    if args.question == "fire":
+        return _run_fire(args, rng, seed, sys.stderr)
+    if args.question == "morale":
+        return _run_morale(args, rng, seed)
+    return _run_melee(args, rng, seed)
+
+
+# --- fire ---------------------------------------------------------------------------------------
+def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
+    from szwadron.cli._common import fmt_prob, format_pmf_table, print_json
+    from szwadron.combat import roll_volley, volley
+    from szwadron.errors import InvalidDataError
+    from szwadron.morale import FireOutcome, fire_outcome, morale_target, roll_casualty_test
+
+    groups = []
+    for i, (dice, acc) in enumerate(args.fire):
+        if dice < 1:
+            raise InvalidDataError(f"--fire #{i + 1}: the number of dice must be ≥ 1, got {dice}")
+        if acc is None:
+            if args.accuracy is None:
+                raise InvalidDataError(f"--fire #{i + 1}: give its accuracy as N@C or --accuracy C")
+            acc = args.accuracy
+        groups.append((dice, acc))
+    cap = args.figures
+    if cap is not None and cap < 1:
+        raise InvalidDataError(f"--figures must be ≥ 1, got {cap}")
+    want_morale = args.morale is not None
+    if (args.strength is not None or args.initial is not None) and not want_morale:
+        raise InvalidDataError("--strength/--initial need --morale")
+    if want_morale:
+        if args.strength is None:
+            raise InvalidDataError("--morale needs --strength (the unit's figures before this fire)")
+        if args.strength < 1:
+            raise InvalidDataError(f"--strength must be ≥ 1, got {args.strength}")
+        initial = args.initial if args.initial is not None else args.strength
+        if args.strength > initial:
+            raise InvalidDataError(
+                f"--strength {args.strength} is above --initial {initial} (6.2.4)"
+            )
+        if cap is not None and cap > args.strength:
+            raise InvalidDataError(
+                f"--figures {cap} is more than the unit's --strength {args.strength}"
+            )
+        cap = args.strength if cap is None else cap
+    odds = volley(
+        groups, args.wounds, die=args.die, skirmish=args.skirmish, march=args.march,
+        indirect=args.indirect, cap=cap,
+    )
+    for note in odds.notes:
+        print(f"note: {note}", file=err)
+
+    if rng is not None:
+        roll = roll_volley(odds, rng)
+        morale_doc: dict[str, Any] | None = None
+        morale_text = ""
+        tests: list[Any] = []
+        if want_morale:
+            left = args.strength - roll.removed
+            if roll.damage == 0:
+                verdict = FireOutcome.NO_TEST
+            elif left == 0:
+                verdict = FireOutcome.DESTROYED
+            else:
+                target = morale_target(args.morale, left, initial, args.modifier)
+                verdict, tests = roll_casualty_test(target, rng)
+            morale_doc = {
+                "tests": [{"kind": t.kind, "face": t.face, "target": t.target} for t in tests],
+                "outcome": verdict.value,
+            }
+            morale_text = "; ".join([str(t) for t in tests] + [f"outcome: {verdict.value}"])
+        if args.json:
+            doc: dict[str, Any] = {
+                "seed": seed,
+                "groups": [
+                    {"dice": g.dice, "at_most": g.at_most, "faces": list(g.faces), "scored": g.scored}
+                    for g in roll.groups
+                ],
+                "damage": roll.damage,
+                "removed": roll.removed,
+                "remainder_faces": list(roll.removal.faces),
+            }
+            if morale_doc is not None:
+                doc["morale"] = morale_doc
+            print_json(doc)
+            return 0
+        print(f"Volley rolled (seed {seed}):")
+        for g in roll.groups:
+            print(f"  {g.dice} d6 on ≤{g.at_most}: {' '.join(map(str, g.faces))} → {g.scored} scored")
+        print(f"  {roll.removal.describe()}")
+        if morale_text:
+            print(f"  morale: {morale_text}")
+        return 0
+
+    morale_probs: dict[str, float] | None = None
+    if want_morale:
+        out = fire_outcome(
+            odds.removed, odds.no_damage, morale=args.morale, strength=args.strength,
+            initial=initial, modifier=args.modifier,
+        )
+        morale_probs = {o.value: float(out.probability(o)) for o in FireOutcome}
+    if args.json:
+        doc = {
+            "damage_pmf": odds.damage_pmf,
+            "removed_pmf": odds.removed_pmf,
+            "expected": odds.expected,
+            "at_least": odds.at_least,
+        }
+        if morale_probs is not None:
+            doc["morale"] = morale_probs
+        print_json(doc)
+        return 0
+    dice_text = " + ".join(f"{g.dice} d6 on ≤{g.accuracy}" for g in odds.groups)
+    w_text = (
+        f"W {odds.wounds}" if isinstance(odds.wounds, int)
+        else "W " + ",".join(map(str, odds.wounds)) + " in removal order"
+    )
+    cap_text = f", at most {odds.cap} figures" if odds.cap is not None else ""
+    print(f"Volley: {dice_text} against {w_text}{cap_text} (remainder on a {odds.die})")
+    print(
+        format_pmf_table(
+            {
+                "P(damage=k)": odds.damage_pmf,
+                "P(removed=k)": odds.removed_pmf,
+                "P(removed≥k)": odds.at_least,
+            }
+        )
+    )
+    print(
+        f"figures removed: mean {odds.expected:.3f}, sd {odds.sd:.3f}; "
+        f"damage: mean {float(odds.damage.mean()):.3f}, sd {odds.damage.sd():.3f}"
+    )
+    if morale_probs is not None:
+        parts = " · ".join(f"{k.replace('_', ' ')} {fmt_prob(v)}" for k, v in morale_probs.items())
+        print(f"morale (M {args.morale}, {args.strength} of {initial} figures): {parts}")
+    return 0
+
+
+# --- morale -------------------------------------------------------------------------------------
+def _run_morale(args: argparse.Namespace, rng: Any, seed: int) -> int:
+    from szwadron.cli._common import fmt_prob, print_json
+    from szwadron.morale import casualty_modifier, casualty_test, morale_target, roll_casualty_test
+
+    test = casualty_test(args.morale, args.strength, args.initial, args.modifier)
+    target = morale_target(args.morale, args.strength, args.initial, args.modifier)
+    if rng is not None:
+        verdict, rolls = roll_casualty_test(target, rng)
+        if args.json:
+            print_json(
+                {
+                    "seed": seed,
+                    "tests": [{"kind": t.kind, "face": t.face, "target": t.target} for t in rolls],
+                    "outcome": verdict.value,
+                }
+            )
+        else:
+            print(f"Morale test rolled (seed {seed}):")
+            for t in rolls:
+                print(f"  {t}")
+            print(f"  outcome: {verdict.value}")
+        return 0
+    if args.json:
+        print_json(test.as_dict())
+        return 0
+    mod = casualty_modifier(args.strength, args.initial)
+    print(
+        f"Morale test (6.3): M {args.morale}, casualties {mod:+d}, other {args.modifier:+d} "
+        f"→ pass on ≤{target}"
+    )
+    print(
+        f"pass {fmt_prob(float(test.passed))} · repulsed {fmt_prob(float(test.repulsed))} · "
+        f"panic {fmt_prob(float(test.panic))}"
+    )
+    return 0
+
+
+# --- melee --------------------------------------------------------------------------------------
+def _parse_side(flag: str, text: str, initial: int | None, panicking: bool) -> Any:
+    from szwadron.combat import MeleeSide
+    from szwadron.errors import InvalidDataError
+
+    values: dict[str, int] = {}
+    skirmish = False
+    tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+    if not tokens:
+        raise InvalidDataError(f"{flag}: empty; expected {_SIDE_HELP}")
+    for token in tokens:
+        key, sep, raw = token.partition("=")
+        name = _SIDE_KEYS.get(key.strip().lower())
+        if name is None:
+            valid = "figures, SW, UW, W, M, strength, initial, modifier, terrain, skirmish"
+            raise InvalidDataError(f"{flag}: unknown key {key!r} in {token!r}; expected one of {valid}")
+        if name == "skirmish":
+            if sep and raw.strip().lower() not in ("1", "0", "true", "false", "yes", "no"):
+                raise InvalidDataError(f"{flag}: skirmish takes no value or 1/0, got {raw!r}")
+            skirmish = not sep or raw.strip().lower() in ("1", "true", "yes")
+            continue
+        if not sep:
+            raise InvalidDataError(f"{flag}: {token!r} needs a value: {key}=N")
+        try:
+            value = int(raw)
+        except ValueError:
+            raise InvalidDataError(f"{flag}: {key} must be a whole number, got {raw!r}") from None
+        if name in values:
+            raise InvalidDataError(f"{flag}: {key} given twice")
+        values[name] = value
+    missing = [k for k in _SIDE_REQUIRED if k not in values]
+    if missing:
+        codes = {"figures": "figures", "melee": "SW", "skill": "UW", "wounds": "W", "morale": "M"}
+        raise InvalidDataError(f"{flag}: missing {', '.join(codes[k] for k in missing)}; expected {_SIDE_HELP}")
+    checks = {"figures": 1, "melee": 1, "wounds": 1, "skill": 0, "terrain": 0}
+    for key, low in checks.items():
+        if key in values and values[key] < low:
+            raise InvalidDataError(f"{flag}: {key} must be ≥ {low}, got {values[key]}")
+    if values["skill"] > 6:
+        raise InvalidDataError(f"{flag}: UW must be 0..6, got {values['skill']}")
+    strength = values.get("strength", values["figures"])
+    if strength < values["figures"]:
+        raise InvalidDataError(f"{flag}: strength {strength} is below the {values['figures']} figures that fought")
+    if initial is not None and "initial" in values and initial != values["initial"]:
+        raise InvalidDataError(f"{flag}: initial={values['initial']} contradicts --initial-* {initial}")
+    start = initial if initial is not None else values.get("initial", strength)
+    if strength > start:
+        raise InvalidDataError(f"{flag}: strength {strength} is above the initial strength {start}")
+    return MeleeSide.uniform(
+        values["figures"],
+        melee=values["melee"],
+        skill=values["skill"],
+        wounds=values["wounds"],
+        morale=values["morale"],
+        strength=strength,
+        initial=start,
+        morale_modifier=values.get("modifier", 0),
+        wound_bonus=values.get("terrain", 0),
+        skirmish=skirmish,
+        panicking=panicking,
+    )
+
+
+def _run_melee(args: argparse.Namespace, rng: Any, seed: int) -> int:
+    from szwadron.cli._common import fmt_prob, format_pmf_table, print_json
+    from szwadron.combat import melee, roll_melee
+
+    attacker = _parse_side("--attacker", args.attacker, args.initial_attacker, False)
+    defender = _parse_side("--defender", args.defender, args.initial_defender, args.panicking_defender)
+    if rng is not None:
+        r = roll_melee(attacker, defender, rng, first_strike=args.first_strike, die=args.die)
+        if args.json:
+            print_json(
+                {
+                    "seed": seed,
+                    "strike_back_test": (
+                        None if r.strike_back_test is None
+                        else {"face": r.strike_back_test.face, "target": r.strike_back_test.target}
+                    ),
+                    "strikes": [
+                        {
+                            "side": side, "dice": g.dice, "at_most": g.at_most,
+                            "faces": list(g.faces), "scored": g.scored,
+                            "removed": rem.removed, "remainder_faces": list(rem.faces),
+                        }
+                        for side, g, rem in r.strikes
+                    ],
+                    "attacker_removed": r.attacker_removed,
+                    "defender_removed": r.defender_removed,
+                    "tests": [{"kind": t.kind, "face": t.face, "target": t.target} for t in r.tests],
+                    "outcome": {"attacker": r.outcome[0].value, "defender": r.outcome[1].value},
+                }
+            )
+            return 0
+        print(f"Melee rolled (seed {seed}):")
+        if r.strike_back_test is not None:
+            print(f"  panicking defender: {r.strike_back_test}")
+        for side, g, rem in r.strikes:
+            bonus = f" (enemy W +{g.target_bonus})" if g.target_bonus else ""
+            print(f"  {side}: {g.dice} d6 on ≤{g.at_most}{bonus}: {' '.join(map(str, g.faces))} "
+                  f"→ {rem.describe()}")
+        print(f"  removed: attacker {r.attacker_removed}, defender {r.defender_removed}")
+        for t in r.tests:
+            print(f"  {t}")
+        print(f"  outcome: attacker {r.outcome[0].value}, defender {r.outcome[1].value}")
+        return 0
+
+    odds = melee(attacker, defender, first_strike=args.first_strike, die=args.die)
+    a_rem, d_rem = odds.attacker_removed, odds.defender_removed
+    if args.json:
+        print_json(
+            {
+                "joint_pmf": odds.joint_pmf(),
+                "attacker_removed_pmf": a_rem.pmf(odds.attacker_figures + 1),
+                "defender_removed_pmf": d_rem.pmf(odds.defender_figures + 1),
+                "outcomes": odds.outcome_list(),
+            }
+        )
+        return 0
+    fs = f", first strike: {args.first_strike}" if args.first_strike else ""
+    print(f"Melee: {odds.attacker_figures} attacking figures against {odds.defender_figures}{fs}")
+    print(
+        format_pmf_table(
+            {
+                "P(att=k)": a_rem.pmf(),
+                "P(att≥k)": a_rem.at_least_list(),
+                "P(def=k)": d_rem.pmf(),
+                "P(def≥k)": d_rem.at_least_list(),
+            },
+            index="removed",
+        )
+    )
+    print(
+        f"attacker loses: mean {float(a_rem.mean()):.3f}, sd {a_rem.sd():.3f}; "
+        f"defender loses: mean {float(d_rem.mean()):.3f}, sd {d_rem.sd():.3f}"
+    )
+    print("outcomes (5.5), attacker / defender:")
+    for row in odds.outcome_list():
+        print(f"  {fmt_prob(float(row['p'])):>7}  {row['attacker']} / {row['defender']}")
+    return 0

@@ -1,0 +1,65 @@
+"""``szwadron remainder`` — the remainder table of 1.5.1 (PD-5) for a die and a range of W."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+_DIES = ("d6", "d10")
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``remainder`` command."""
+    parser = subparsers.add_parser(
+        "remainder",
+        help="the remainder-roll table (1.5.1, PD-5)",
+        description=(
+            "Print, for every remainder r and W (1 ≤ r < W ≤ --max-wounds), the roll that removes "
+            "one more figure with chance r/W (1.5.1), the exact chance it gives, and whether it is "
+            "exactly r/W (PD-5)."
+        ),
+    )
+    parser.add_argument(
+        "--die", choices=_DIES, default="d6", help="die of the remainder roll (default d6, PD-5)"
+    )
+    parser.add_argument(
+        "--max-wounds", type=int, default=10, metavar="N", help="largest W in the table (default 10)"
+    )
+    parser.add_argument("--json", action="store_true", help="print a JSON list of rows")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the table; return the exit code."""
+    from szwadron.cli._common import print_json
+    from szwadron.errors import InvalidDataError
+    from szwadron.remainder import D6_TWO_THIRDS_MISPRINT, remainder_row_json, remainder_table
+
+    if args.max_wounds > 1000:
+        raise InvalidDataError(f"--max-wounds must be at most 1000, got {args.max_wounds}")
+    rows = remainder_table(args.die, args.max_wounds)
+    if args.json:
+        print_json([remainder_row_json(r) for r in rows])
+        return 0
+    header = ("r/W", "reduced", f"{args.die} roll", "chance", "exact")
+    body = []
+    for r in rows:
+        mark = " *" if args.die == "d6" and (r.fraction.numerator, r.fraction.denominator) == (2, 3) else ""
+        body.append(
+            (
+                f"{r.remainder}/{r.wounds}",
+                f"{r.fraction.numerator}/{r.fraction.denominator}",
+                r.notation + mark,
+                f"{r.chance.numerator}/{r.chance.denominator}",
+                "yes" if r.exact else "no",
+            )
+        )
+    widths = [max(len(row[i]) for row in (header, *body)) for i in range(len(header))]
+    print(f"Remainder roll (1.5.1, PD-5) on a {args.die}; '≤k' removes on k or less, "
+          "'reroll' rolls again, {…} is not exactly r/W.")
+    for row in (header, *body):
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    if any(r.wounds % 3 == 0 for r in rows):
+        print()
+        print(("* " if args.die == "d6" else "") + D6_TWO_THIRDS_MISPRINT)
+    return 0

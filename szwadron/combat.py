@@ -1,0 +1,898 @@
+"""4.6, 5.3 — exact distributions of fire (volleys) and melee exchanges.
+
+:func:`volley` answers "what will this volley do" (4.5.4, 4.6, 4.10, 4.11, 7.4, 7.5, PD-9, PD-10,
+PD-13, PD-17); :func:`melee` answers "what will this melee exchange do" (5.3, 5.4, 5.7, 5.10,
+6.6, 7.5, 7.7, PD-15) together with the 5.5 morale table. Both are exact: integer weights
+inside (:class:`szwadron.dice.Distribution`), floats only in the ``*_pmf`` views.
+
+The removal of figures (1.5.1, PD-5, PD-13) is shared: damage is applied along the removal order,
+each figure removed takes its own W, and the leftover damage is rolled for with the remainder
+procedure against the W of the next figure (:func:`removal_weights`).
+
+Examples
+--------
+>>> v = volley([(12, 3)], wounds=2)
+>>> v.expected_fraction            # 12 · 3/6 / 2: the remainder rule keeps the mean
+Fraction(3, 1)
+>>> m = melee(MeleeSide.uniform(6, melee=2, skill=4, wounds=2, morale=4),
+...           MeleeSide.uniform(8, melee=1, skill=3, wounds=2, morale=3))
+>>> round(sum(m.attacker_removed.pmf()), 12)
+1.0
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property, lru_cache
+from itertools import accumulate
+from typing import Literal, NamedTuple
+
+from szwadron.dice import Distribution, clamp, hit_weights
+from szwadron.errors import InvalidDataError
+from szwadron.morale import (
+    MeleeMorale,
+    MeleeOutcome,
+    MoraleRoll,
+    melee_outcomes,
+    morale_pass_chance,
+    roll_melee_sequence,
+    roll_test,
+)
+from szwadron.remainder import RemainderRoll, die_sides, remainder_roll
+
+#: 4.6, 5.3: fire and melee dice are d6.
+COMBAT_DIE_SIDES = 6
+
+Side = Literal["attacker", "defender"]
+
+
+# --- removal of figures (1.5.1, PD-5, PD-13) ---------------------------------------------------
+@lru_cache(maxsize=1024)
+def _chance_table(wounds: int, die: str) -> tuple[int, tuple[int, ...]]:
+    """(L, numerators): the remainder chance of r of W is numerators[r] / L, for r in 0..W-1."""
+    if wounds <= 1:
+        return 1, (0,)
+    chances = [Fraction(0)] + [remainder_roll(r, wounds, die).chance for r in range(1, wounds)]
+    den = math.lcm(*(c.denominator for c in chances))
+    return den, tuple(int(c * den) for c in chances)
+
+
+def removal_weights(
+    damage: Sequence[int], wounds: int | Sequence[int], *, cap: int | None = None, die: str = "d6"
+) -> tuple[list[int], int]:
+    """1.5.1, PD-5, PD-10, PD-13 — figures removed, from integer damage weights.
+
+    Parameters
+    ----------
+    damage:
+        Integer weights of damage 0, 1, 2, ...
+    wounds:
+        One W for every figure (unbounded unless ``cap``), or the W of each eligible figure in
+        removal order (4.7, 4.10.8, 5.4.3): each removed figure takes its own W, the remainder
+        is rolled against the W of the next figure (PD-13).
+    cap:
+        At most this many figures (PD-10); a list of wounds caps at its length too.
+    die:
+        The remainder die (PD-5).
+
+    Returns
+    -------
+    (weights, scale)
+        Integer weights of 0, 1, 2, ... figures removed; they sum to ``sum(damage) * scale``.
+
+    Examples
+    --------
+    >>> removal_weights([1, 1, 1, 1], 3)          # damage 0..3, W 3: r = 1 → 1/3, r = 2 → 2/3
+    ([6, 6], 3)
+    >>> removal_weights([0, 0, 0, 1], [1, 2, 2])  # 3 damage: W 1 then W 2, nothing left over
+    ([0, 0, 2, 0], 2)
+    """
+    if isinstance(wounds, int):
+        if cap is None:
+            return _removal_uniform(damage, wounds, die)
+        wounds_seq: Sequence[int] = (wounds,) * cap
+    else:
+        wounds_seq = tuple(wounds) if cap is None else tuple(wounds)[:cap]
+    return _removal_sequence(damage, wounds_seq, die)
+
+
+def _removal_uniform(damage: Sequence[int], wounds: int, die: str) -> tuple[list[int], int]:
+    if wounds == 1:
+        return list(damage), 1
+    den, nums = _chance_table(wounds, die)
+    out = [0] * (-(-(len(damage) - 1) // wounds) + 1)
+    q = r = 0
+    for w in damage:
+        if w:
+            if r == 0:
+                out[q] += w * den
+            else:
+                n = nums[r]
+                out[q + 1] += w * n
+                out[q] += w * (den - n)
+        r += 1
+        if r == wounds:
+            q += 1
+            r = 0
+    return out, den
+
+
+def _removal_sequence(damage: Sequence[int], wounds: Sequence[int], die: str) -> tuple[list[int], int]:
+    count = len(wounds)
+    if count == 0:
+        return [sum(damage)], 1
+    tables = {w: _chance_table(w, die) for w in set(wounds)}
+    den = math.lcm(*(t[0] for t in tables.values()))
+    prefix = [0, *accumulate(wounds)]
+    out = [0] * (count + 1)
+    for dmg, w in enumerate(damage):
+        if not w:
+            continue
+        q = bisect_right(prefix, dmg) - 1
+        if q >= count:
+            out[count] += w * den
+            continue
+        r = dmg - prefix[q]
+        if r == 0:
+            out[q] += w * den
+            continue
+        tden, nums = tables[wounds[q]]
+        n = nums[r] * (den // tden)
+        out[q + 1] += w * n
+        out[q] += w * (den - n)
+    return out, den
+
+
+def _convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    if len(a) < len(b):
+        a, b = b, a
+    out = [0] * (len(a) + len(b) - 1)
+    for j, wb in enumerate(b):
+        if wb:
+            for i, wa in enumerate(a):
+                if wa:
+                    out[i + j] += wa * wb
+    return out
+
+
+def _trim(weights: list[int]) -> list[int]:
+    end = len(weights)
+    while end > 1 and weights[end - 1] == 0:
+        end -= 1
+    return weights[:end]
+
+
+# --- fire -------------------------------------------------------------------------------------
+class FireGroup(NamedTuple):
+    """PD-9 — dice rolled with one (modified) accuracy: ``dice`` d6 scoring on ≤ ``accuracy``."""
+
+    dice: int
+    accuracy: int
+
+
+@dataclass(frozen=True)
+class VolleyOdds:
+    """4.6, 1.5.1 — the exact outcome of one volley.
+
+    Attributes
+    ----------
+    groups:
+        The dice actually rolled, after fire on the march (4.11) and accuracy modifiers.
+    wounds:
+        W per figure (int, unbounded unless ``cap``) or per eligible figure in removal order,
+        after skirmish doubling (PD-17).
+    cap:
+        Most figures removable (PD-10), or None.
+    die:
+        The remainder die (PD-5).
+    damage_weights, removed_weights:
+        Integer weights of damage 0, 1, ... and of 0, 1, ... figures removed (exact; the views
+        :attr:`damage` and :attr:`removed` are built from them on first use).
+    notes:
+        What the function changed and why (accuracy clamped to 0..6, dice halved, ...).
+    """
+
+    groups: tuple[FireGroup, ...]
+    wounds: int | tuple[int, ...]
+    cap: int | None
+    die: str
+    damage_weights: tuple[int, ...] = field(repr=False)
+    removed_weights: tuple[int, ...] = field(repr=False)
+    notes: tuple[str, ...] = field(default=())
+
+    @cached_property
+    def damage(self) -> Distribution[int]:
+        """Damage points scored (4.6)."""
+        return Distribution._trusted_dense(self.damage_weights)
+
+    @cached_property
+    def removed(self) -> Distribution[int]:
+        """Figures removed (1.5.1)."""
+        return Distribution._trusted_dense(self.removed_weights)
+
+    @property
+    def damage_pmf(self) -> list[float]:
+        """``[P(damage = 0), P(damage = 1), ...]``."""
+        return self.damage.pmf()
+
+    @property
+    def removed_pmf(self) -> list[float]:
+        """``[P(0 removed), P(1 removed), ...]``."""
+        return self.removed.pmf()
+
+    @property
+    def expected_fraction(self) -> Fraction:
+        """Exact expected figures removed."""
+        return self.removed.mean()
+
+    @property
+    def expected(self) -> float:
+        """Expected figures removed."""
+        return float(self.removed.mean())
+
+    @property
+    def sd(self) -> float:
+        """Standard deviation of the figures removed."""
+        return self.removed.sd()
+
+    @property
+    def at_least(self) -> list[float]:
+        """``[P(≥0 removed), P(≥1), ...]``."""
+        return self.removed.at_least_list()
+
+    @property
+    def no_damage(self) -> Fraction:
+        """P(no die scored): the target takes no morale test (4.8.1)."""
+        return self.damage.probability(0)
+
+
+def _march_halve(groups: list[FireGroup], notes: list[str]) -> list[FireGroup]:
+    """4.11 — half SO, the total rounded down; pooled half dice go to the best accuracies."""
+    total = sum(g.dice for g in groups)
+    halved = [FireGroup(g.dice // 2, g.accuracy) for g in groups]
+    odd = sorted((i for i, g in enumerate(groups) if g.dice % 2), key=lambda i: -groups[i].accuracy)
+    for i in odd[: len(odd) // 2]:
+        halved[i] = FireGroup(halved[i].dice + 1, halved[i].accuracy)
+    notes.append(f"fire on the march (4.11): {total} SO halved to {total // 2} dice")
+    return halved
+
+
+def _check_wounds(wounds: int | Sequence[int]) -> int | tuple[int, ...]:
+    if isinstance(wounds, bool):
+        raise InvalidDataError(f"W must be a whole number ≥ 1, got {wounds!r}")
+    if isinstance(wounds, int):
+        if wounds < 1:
+            raise InvalidDataError(f"W must be a whole number ≥ 1, got {wounds}")
+        return wounds
+    seq = tuple(wounds)
+    for i, w in enumerate(seq):
+        if not isinstance(w, int) or isinstance(w, bool) or w < 1:
+            raise InvalidDataError(f"wounds[{i}]: W must be a whole number ≥ 1, got {w!r}")
+    return seq
+
+
+def volley(
+    groups: Iterable[tuple[int, int]],
+    wounds: int | Sequence[int],
+    *,
+    die: str = "d6",
+    skirmish: bool = False,
+    march: bool = False,
+    indirect: bool = False,
+    cap: int | None = None,
+) -> VolleyOdds:
+    """4.6, 1.5.1 — the exact damage and figures-removed distributions of one volley.
+
+    Parameters
+    ----------
+    groups:
+        ``(dice, accuracy)`` pairs (PD-9): the total SO of the figures firing with one modified
+        C (range already applied, 4.5.4). Accuracy is clamped to 0..6 after the indirect-fire
+        modifier, and the clamping is reported in ``notes``; C ≤ 0 scores nothing (4.5.4).
+    wounds:
+        The target's W (cover included, 4.10), or the W of each eligible target figure in
+        removal order (4.7, 4.10.8, PD-13).
+    die:
+        Remainder die, "d6" or "d10" (PD-5).
+    skirmish:
+        Target in open skirmish order (7.5, PD-17): W doubled for this fire.
+    march:
+        Fire on the march (4.11): the total dice are halved, rounded down. Decision: when odd
+        groups leave half dice, they are pooled into whole dice with the best accuracies (the
+        firing player's choice).
+    indirect:
+        Indirect fire (7.4): C − 1 for every group.
+    cap:
+        Most figures that can be removed: the eligible targets (4.5.3, PD-10).
+
+    Returns
+    -------
+    VolleyOdds
+
+    Raises
+    ------
+    InvalidDataError
+        No groups, a group with fewer than 1 die, W < 1, a negative cap, or an unknown die.
+
+    Examples
+    --------
+    >>> v = volley([(12, 3), (8, 2)], wounds=2, cap=6)
+    >>> v.damage.mean(), round(v.expected, 4)
+    (Fraction(26, 3), 4.3042)
+    >>> volley([(6, 8)], wounds=1).notes
+    ('accuracy 8 clamped to 6 (0–6)',)
+    >>> volley([(6, 3)], wounds=[1, 2], skirmish=True).wounds   # PD-17: W doubled
+    (2, 4)
+    """
+    die_sides(die)
+    notes: list[str] = []
+    checked: list[FireGroup] = []
+    shift = 1 if indirect else 0
+    for i, (dice, accuracy) in enumerate(groups):
+        if type(dice) is not int or dice < 1:
+            raise InvalidDataError(f"group {i + 1}: the number of dice must be ≥ 1, got {dice!r}")
+        if type(accuracy) is not int:
+            raise InvalidDataError(f"group {i + 1}: accuracy must be a whole number, got {accuracy!r}")
+        acc = accuracy - shift
+        if not 0 <= acc <= COMBAT_DIE_SIDES:
+            clamped = clamp(acc, 0, COMBAT_DIE_SIDES)
+            notes.append(f"accuracy {acc} clamped to {clamped} (0–6)")
+            acc = clamped
+        checked.append(FireGroup(dice, acc))
+    if not checked:
+        raise InvalidDataError("a volley needs at least one group of dice")
+    if indirect:
+        notes.insert(0, "indirect fire (7.4): C − 1")
+    if march:
+        checked = _march_halve(checked, notes)
+    target_w = wounds if type(wounds) is int and wounds >= 1 else _check_wounds(wounds)
+    if skirmish:
+        target_w = target_w * 2 if isinstance(target_w, int) else tuple(2 * w for w in target_w)
+        notes.append("skirmish order (7.5, PD-17): W doubled for this fire")
+    if cap is not None and (type(cap) is not int or cap < 0):
+        raise InvalidDataError(f"the figures cap must be a whole number ≥ 0, got {cap!r}")
+    key = tuple(checked)
+    dmg, rem = _volley_weights(key, target_w, cap, die)
+    return VolleyOdds(key, target_w, cap, die, dmg, rem, tuple(notes))
+
+
+@lru_cache(maxsize=1024)
+def _damage_weights(groups: tuple[FireGroup, ...]) -> tuple[int, ...]:
+    by_acc: dict[int, int] = {}
+    for g in groups:
+        by_acc[g.accuracy] = by_acc.get(g.accuracy, 0) + g.dice
+    parts = [hit_weights(n, acc, COMBAT_DIE_SIDES) for acc, n in sorted(by_acc.items())]
+    weights: Sequence[int] = parts[0]
+    for part in parts[1:]:
+        weights = _convolve(weights, part)
+    if weights[-1] and isinstance(weights, tuple):
+        return weights
+    return tuple(_trim(list(weights)))
+
+
+@lru_cache(maxsize=1024)
+def _volley_weights(
+    groups: tuple[FireGroup, ...], wounds: int | tuple[int, ...], cap: int | None, die: str
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    dmg = _damage_weights(groups)
+    removed, _ = removal_weights(dmg, wounds, cap=cap, die=die)
+    if not removed[-1]:
+        removed = _trim(removed)
+    return dmg, tuple(removed)
+
+
+def clear_caches(*, rule_tables: bool = True) -> None:
+    """Forget every cached distribution (for honest cold-start benchmarks).
+
+    ``rule_tables=False`` keeps the remainder-roll table of 1.5.1 (a constant of the rules,
+    r < W ≤ max W) and clears only the distributions.
+    """
+    from szwadron import dice
+
+    for fn in (_damage_weights, _volley_weights, _side_losses_cached):
+        fn.cache_clear()
+    dice.hit_weights.cache_clear()
+    dice.hits.cache_clear()
+    if rule_tables:
+        _chance_table.cache_clear()
+        remainder_roll.cache_clear()
+
+
+# --- melee ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Fighter:
+    """5.3, 5.4 — one figure that fought.
+
+    Attributes
+    ----------
+    wounds:
+        Its W (before any terrain bonus).
+    melee:
+        Its SW: dice it rolls.
+    skill:
+        Its UW: a die scores on ≤ UW.
+    target_bonus:
+        The terrain W bonus (PD-15) of the enemy figures *it* strikes; its dice form a separate
+        group for each (UW, bonus) (5.7.2, 5.10.3).
+    """
+
+    wounds: int
+    melee: int
+    skill: int
+    target_bonus: int = 0
+
+
+@dataclass(frozen=True)
+class MeleeSide:
+    """5.3, 5.4 — one side of a melee.
+
+    Attributes
+    ----------
+    fighters:
+        The figures that fought, in removal order (5.4.3: those touching most enemies first).
+        Only they can be removed (5.4.2).
+    morale:
+        The side's morale profile (M, strength before the melee, initial strength, modifiers,
+        panicking) — :class:`szwadron.morale.MeleeMorale`.
+    wound_bonus:
+        PD-15 W bonus of all this side's figures when struck (advantageous position, 5.7.1).
+    skirmish:
+        Open skirmish order (7.5, PD-17): each group's SW halved, rounded down.
+    """
+
+    fighters: tuple[Fighter, ...]
+    morale: MeleeMorale
+    wound_bonus: int = 0
+    skirmish: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.fighters:
+            raise InvalidDataError("a melee side needs at least one figure that fought")
+        if len(self.fighters) > self.morale.strength:
+            raise InvalidDataError(
+                f"{len(self.fighters)} figures fought but the unit has {self.morale.strength}"
+            )
+        for i, f in enumerate(self.fighters):
+            if f.wounds < 1:
+                raise InvalidDataError(f"fighter {i}: W must be ≥ 1, got {f.wounds}")
+            if f.melee < 0:
+                raise InvalidDataError(f"fighter {i}: SW must be ≥ 0, got {f.melee}")
+        if self.wound_bonus < 0:
+            raise InvalidDataError(f"a W bonus must be ≥ 0, got {self.wound_bonus}")
+
+    @classmethod
+    def uniform(
+        cls,
+        figures: int,
+        *,
+        melee: int,
+        skill: int,
+        wounds: int,
+        morale: int,
+        strength: int | None = None,
+        initial: int | None = None,
+        morale_modifier: int = 0,
+        wound_bonus: int = 0,
+        skirmish: bool = False,
+        panicking: bool = False,
+    ) -> MeleeSide:
+        """``figures`` identical figures fought (SW, UW, W); the unit has ``strength`` (default:
+        ``figures``) and started with ``initial`` (default: ``strength``).
+
+        Examples
+        --------
+        >>> s = MeleeSide.uniform(6, melee=2, skill=4, wounds=2, morale=4, initial=8)
+        >>> len(s.fighters), s.morale.strength, s.morale.initial
+        (6, 6, 8)
+        """
+        if not isinstance(figures, int) or figures < 1:
+            raise InvalidDataError(f"figures must be a whole number ≥ 1, got {figures!r}")
+        strength = figures if strength is None else strength
+        initial = strength if initial is None else initial
+        return cls(
+            (Fighter(wounds, melee, skill),) * figures,
+            MeleeMorale(morale, strength, initial, morale_modifier, panicking),
+            wound_bonus,
+            skirmish,
+        )
+
+    def strike_groups(self, removed: int = 0) -> tuple[tuple[int, int, int], ...]:
+        """5.3, 5.10.3, 7.5 — ``(dice, UW, target bonus)`` of the figures left after ``removed``.
+
+        Examples
+        --------
+        >>> MeleeSide.uniform(5, melee=1, skill=3, wounds=1, morale=4, skirmish=True).strike_groups()
+        ((2, 3, 0),)
+        """
+        acc: dict[tuple[int, int], int] = {}
+        for f in self.fighters[removed:]:
+            key = (clamp(f.skill, 0, COMBAT_DIE_SIDES), f.target_bonus)
+            acc[key] = acc.get(key, 0) + f.melee
+        groups = []
+        for (skill, bonus), dice in acc.items():
+            n = dice // 2 if self.skirmish else dice
+            if n:
+                groups.append((n, skill, bonus))
+        return tuple(groups)
+
+
+#: A state of one side's losses: (figures removed, took damage).
+Loss = tuple[int, bool]
+
+
+@lru_cache(maxsize=4096)
+def _side_losses_cached(
+    groups: tuple[tuple[int, int, int], ...], wounds: tuple[int, ...], die: str
+) -> tuple[tuple[Loss, int], ...]:
+    """Losses (removed, damaged) of figures with ``wounds`` struck by ``groups``, in order."""
+    state: dict[Loss, int] = {(0, False): 1}
+    for dice, skill, bonus in groups:
+        dmg = hit_weights(dice, skill, COMBAT_DIE_SIDES)
+        new: dict[Loss, int] = {}
+        for (k, hit), w in state.items():
+            remaining = tuple(x + bonus for x in wounds[k:])
+            # damage ≥ 1 is a hit (5.5.1); damage 0 removes nothing and adds no hit.
+            rem, scale = removal_weights((0, *dmg[1:]), remaining, die=die)
+            zero = w * dmg[0] * scale
+            new[(k, hit)] = new.get((k, hit), 0) + zero
+            for r, rw in enumerate(rem):
+                if rw:
+                    key = (k + r, True)
+                    new[key] = new.get(key, 0) + w * rw
+        state = new
+    return tuple(state.items())
+
+
+def _side_losses(
+    striker: MeleeSide, struck: MeleeSide, striker_removed: int, die: str
+) -> Distribution[Loss]:
+    groups = striker.strike_groups(striker_removed)
+    wounds = tuple(f.wounds + struck.wound_bonus for f in struck.fighters)
+    losses: Distribution[Loss] = Distribution(dict(_side_losses_cached(groups, wounds, die)))
+    if striker.morale.panicking:
+        # 6.6: a panicking unit tests at each attack; fail → it deals no losses.
+        p = morale_pass_chance(
+            striker.morale.morale, striker.morale.strength, striker.morale.initial,
+            striker.morale.modifier,
+        )
+        losses = Distribution.mixture([(losses, p), (Distribution.point((0, False)), 1 - p)])
+    return losses
+
+
+@dataclass(frozen=True)
+class MeleeOdds:
+    """5.3–5.5 — the exact outcome of one melee exchange.
+
+    Attributes
+    ----------
+    losses:
+        Joint outcomes ``(attacker removed, attacker damaged, defender removed, defender
+        damaged)``; "damaged" = at least one enemy die scored (the unit "took losses", 5.5.1).
+    outcomes:
+        Joint 5.5 morale outcomes ``(attacker, defender)``.
+    attacker_figures, defender_figures:
+        Figures that fought on each side (the most that can be removed, 5.4.2).
+    """
+
+    losses: Distribution[tuple[int, bool, int, bool]]
+    outcomes: Distribution[tuple[MeleeOutcome, MeleeOutcome]]
+    attacker_figures: int
+    defender_figures: int
+
+    @property
+    def joint(self) -> Distribution[tuple[int, int]]:
+        """Joint (attacker removed, defender removed)."""
+        return self.losses.map(lambda s: (s[0], s[2]))
+
+    @property
+    def attacker_removed(self) -> Distribution[int]:
+        """Attacker figures removed."""
+        return self.losses.map(lambda s: s[0])
+
+    @property
+    def defender_removed(self) -> Distribution[int]:
+        """Defender figures removed."""
+        return self.losses.map(lambda s: s[2])
+
+    def joint_pmf(self) -> list[list[float]]:
+        """``[[P(attacker removed = i, defender removed = j) for j] for i]``."""
+        table = [[0] * (self.defender_figures + 1) for _ in range(self.attacker_figures + 1)]
+        for (i, _, j, _), w in self.losses.items():
+            table[i][j] += w
+        total = self.losses.total
+        return [[w / total for w in row] for row in table]
+
+    def outcome_list(self) -> list[dict[str, str | float]]:
+        """``[{"attacker", "defender", "p"}]``, most likely first."""
+        rows = [
+            {"attacker": a.value, "defender": d.value, "p": float(p)}
+            for (a, d), p in self.outcomes.probabilities().items()
+        ]
+        rows.sort(key=lambda r: -float(r["p"]))
+        return rows
+
+
+def melee(
+    attacker: MeleeSide,
+    defender: MeleeSide,
+    *,
+    first_strike: Side | None = None,
+    die: str = "d6",
+) -> MeleeOdds:
+    """5.3–5.5, 7.7 — the joint losses of a melee exchange and its morale table.
+
+    Each side's dice form groups by UW and by the terrain bonus of the figures they strike
+    (5.10.3); each group rolls and removes separately (5.10.4), in the order of the striking
+    side's fighters, along the struck side's removal order; only figures that fought can be
+    removed (5.4.2). Both sides strike before any removal (5.3), unless one has first strike
+    (7.7): it deals its losses first and the enemy strikes with the figures left. A panicking
+    defender tests before it strikes back (6.6) and deals nothing on a failure.
+
+    Parameters
+    ----------
+    attacker, defender:
+        The two sides (:class:`MeleeSide`).
+    first_strike:
+        "attacker", "defender" or None (7.7). Decision: when both have it, pass None — the
+        strikes are simultaneous.
+    die:
+        The remainder die (PD-5).
+
+    Returns
+    -------
+    MeleeOdds
+
+    Raises
+    ------
+    InvalidDataError
+        Unknown die, unknown ``first_strike`` or a panicking attacker.
+
+    Examples
+    --------
+    >>> a = MeleeSide.uniform(2, melee=1, skill=6, wounds=1, morale=6)
+    >>> b = MeleeSide.uniform(2, melee=1, skill=6, wounds=1, morale=6)
+    >>> melee(a, b).joint.outcomes()          # both strike every die: both destroyed
+    [(2, 2)]
+    >>> melee(a, b, first_strike="attacker").joint.outcomes()
+    [(0, 2)]
+    """
+    die_sides(die)
+    if first_strike not in (None, "attacker", "defender"):
+        raise InvalidDataError(f"first_strike must be 'attacker', 'defender' or None, got {first_strike!r}")
+    if attacker.morale.panicking:
+        raise InvalidDataError("a panicking unit cannot attack (6.1)")
+    losses: Distribution[tuple[int, bool, int, bool]]
+    if first_strike is None:
+        a_loss = _side_losses(defender, attacker, 0, die)
+        d_loss = _side_losses(attacker, defender, 0, die)
+        losses = Distribution(
+            ((ar, ah, dr, dh), wa * wd)
+            for (ar, ah), wa in a_loss.items()
+            for (dr, dh), wd in d_loss.items()
+        )
+    elif first_strike == "attacker":
+        d_first = _side_losses(attacker, defender, 0, die)
+
+        def then_attacker(dl: Loss) -> Distribution[tuple[int, bool, int, bool]]:
+            back = _side_losses(defender, attacker, dl[0], die)
+            return Distribution(((ar, ah, dl[0], dl[1]), w) for (ar, ah), w in back.items())
+
+        losses = d_first.bind(then_attacker)
+    else:
+        a_first = _side_losses(defender, attacker, 0, die)
+
+        def then_defender(al: Loss) -> Distribution[tuple[int, bool, int, bool]]:
+            back = _side_losses(attacker, defender, al[0], die)
+            return Distribution(((al[0], al[1], dr, dh), w) for (dr, dh), w in back.items())
+
+        losses = a_first.bind(then_defender)
+    outcomes = melee_outcomes(losses, attacker.morale, defender.morale)
+    return MeleeOdds(losses, outcomes, len(attacker.fighters), len(defender.fighters))
+
+
+# --- one seeded resolution (for a referee: --roll) ---------------------------------------------
+@dataclass(frozen=True)
+class RolledRemoval:
+    """1.5.1 — figures removed from rolled damage, with the remainder roll shown."""
+
+    damage: int
+    removed: int
+    remainder: int
+    remainder_wounds: int
+    instruction: RemainderRoll | None
+    faces: tuple[int, ...]
+    extra: bool
+
+    def describe(self) -> str:
+        """One line for humans."""
+        text = f"{self.damage} damage → {self.removed} figure(s) removed"
+        if self.instruction is not None:
+            verdict = "the extra figure goes" if self.extra else "no extra figure"
+            text += (
+                f" (remainder {self.remainder}/{self.remainder_wounds}: "
+                f"{self.instruction.notation}, rolled {' '.join(map(str, self.faces))} — {verdict})"
+            )
+        return text
+
+
+def roll_removal(
+    damage: int, wounds: int | Sequence[int], rng: random.Random, *, cap: int | None = None,
+    die: str = "d6",
+) -> RolledRemoval:
+    """1.5.1, PD-13 — roll the removal of ``damage`` once.
+
+    >>> roll_removal(5, 2, random.Random(0)).removed in (2, 3)
+    True
+    """
+    seq: Sequence[int]
+    if isinstance(wounds, int):
+        limit = cap if cap is not None else damage // wounds + 1
+        seq = (wounds,) * limit
+    else:
+        seq = tuple(wounds)[:cap] if cap is not None else tuple(wounds)
+    left, q = damage, 0
+    while q < len(seq) and left >= seq[q]:
+        left -= seq[q]
+        q += 1
+    if q >= len(seq) or left == 0:
+        return RolledRemoval(damage, q, 0, 0, None, (), False)
+    instruction = remainder_roll(left, seq[q], die)
+    extra, faces = instruction.roll(rng)
+    return RolledRemoval(damage, q + int(extra), left, seq[q], instruction, faces, extra)
+
+
+def roll_dice(dice: int, at_most: int, rng: random.Random) -> tuple[list[int], int]:
+    """4.6, 5.3 — roll ``dice`` d6; return the faces and how many scored (≤ ``at_most``).
+
+    >>> faces, scored = roll_dice(5, 3, random.Random(2))
+    >>> scored == sum(f <= 3 for f in faces)
+    True
+    """
+    faces = [rng.randint(1, COMBAT_DIE_SIDES) for _ in range(dice)]
+    return faces, sum(1 for f in faces if f <= at_most)
+
+
+@dataclass(frozen=True)
+class GroupRoll:
+    """4.6, 5.3 — one group's dice rolled: faces and how many scored."""
+
+    dice: int
+    at_most: int
+    faces: tuple[int, ...]
+    scored: int
+    target_bonus: int = 0
+
+
+@dataclass(frozen=True)
+class VolleyRoll:
+    """4.6, 1.5.1 — one volley rolled: the groups, the damage and the removal."""
+
+    groups: tuple[GroupRoll, ...]
+    removal: RolledRemoval
+
+    @property
+    def damage(self) -> int:
+        """Damage scored."""
+        return self.removal.damage
+
+    @property
+    def removed(self) -> int:
+        """Figures removed."""
+        return self.removal.removed
+
+
+def roll_volley(odds: VolleyOdds, rng: random.Random) -> VolleyRoll:
+    """4.6, 1.5.1 — roll the volley of ``odds`` once (its effective dice, W and cap).
+
+    >>> r = roll_volley(volley([(6, 3)], wounds=2), random.Random(7))
+    >>> r.damage == sum(g.scored for g in r.groups)
+    True
+    """
+    rolled = []
+    for g in odds.groups:
+        faces, scored = roll_dice(g.dice, g.accuracy, rng)
+        rolled.append(GroupRoll(g.dice, g.accuracy, tuple(faces), scored))
+    damage = sum(g.scored for g in rolled)
+    removal = roll_removal(damage, odds.wounds, rng, cap=odds.cap, die=odds.die)
+    return VolleyRoll(tuple(rolled), removal)
+
+
+@dataclass(frozen=True)
+class MeleeRoll:
+    """5.3–5.5 — one melee exchange rolled, with every die and test shown."""
+
+    strikes: tuple[tuple[Side, GroupRoll, RolledRemoval], ...]
+    strike_back_test: MoraleRoll | None
+    attacker_removed: int
+    defender_removed: int
+    attacker_hit: bool
+    defender_hit: bool
+    tests: tuple[MoraleRoll, ...]
+    outcome: tuple[MeleeOutcome, MeleeOutcome]
+
+
+def roll_melee(
+    attacker: MeleeSide,
+    defender: MeleeSide,
+    rng: random.Random,
+    *,
+    first_strike: Side | None = None,
+    die: str = "d6",
+) -> MeleeRoll:
+    """5.3–5.5, 6.6, 7.7 — resolve one melee exchange with dice, as :func:`melee` counts it.
+
+    >>> a = MeleeSide.uniform(3, melee=1, skill=6, wounds=1, morale=6)
+    >>> roll_melee(a, a, random.Random(1)).outcome[0]     # all dice hit: both destroyed
+    <MeleeOutcome.DESTROYED: 'destroyed'>
+    """
+    strikes: list[tuple[Side, GroupRoll, RolledRemoval]] = []
+    back_test: MoraleRoll | None = None
+    if defender.morale.panicking:
+        back_test = roll_test("strike back (6.6)", defender.morale.target_after(0), rng)
+
+    def strike(side: Side, striker: MeleeSide, struck: MeleeSide, lost: int) -> tuple[int, bool]:
+        if side == "defender" and back_test is not None and not back_test.passed:
+            return 0, False
+        removed, hit = 0, False
+        for dice, skill, bonus in striker.strike_groups(lost):
+            faces, scored = roll_dice(dice, skill, rng)
+            remaining = tuple(
+                f.wounds + struck.wound_bonus + bonus for f in struck.fighters[removed:]
+            )
+            removal = roll_removal(scored, remaining, rng, die=die)
+            strikes.append((side, GroupRoll(dice, skill, tuple(faces), scored, bonus), removal))
+            removed += removal.removed
+            hit = hit or scored > 0
+        return removed, hit
+
+    if first_strike == "attacker":
+        d_removed, d_hit = strike("attacker", attacker, defender, 0)
+        a_removed, a_hit = strike("defender", defender, attacker, d_removed)
+    elif first_strike == "defender":
+        a_removed, a_hit = strike("defender", defender, attacker, 0)
+        d_removed, d_hit = strike("attacker", attacker, defender, a_removed)
+    else:
+        d_removed, d_hit = strike("attacker", attacker, defender, 0)
+        a_removed, a_hit = strike("defender", defender, attacker, 0)
+    a_dest = a_removed == attacker.morale.strength
+    d_dest = d_removed == defender.morale.strength
+    outcome, tests = roll_melee_sequence(
+        0 if a_dest else attacker.morale.target_after(a_removed),
+        0 if d_dest else defender.morale.target_after(d_removed),
+        rng,
+        attacker_hit=a_hit,
+        defender_hit=d_hit,
+        attacker_destroyed=a_dest,
+        defender_destroyed=d_dest,
+        defender_panicking=defender.morale.panicking,
+    )
+    return MeleeRoll(
+        tuple(strikes), back_test, a_removed, d_removed, a_hit, d_hit, tuple(tests), outcome
+    )
+
+
+__all__ = [
+    "COMBAT_DIE_SIDES",
+    "Fighter",
+    "FireGroup",
+    "GroupRoll",
+    "MeleeOdds",
+    "MeleeRoll",
+    "MeleeSide",
+    "RolledRemoval",
+    "VolleyOdds",
+    "VolleyRoll",
+    "clear_caches",
+    "melee",
+    "removal_weights",
+    "roll_dice",
+    "roll_melee",
+    "roll_removal",
+    "roll_volley",
+    "volley",
+]
