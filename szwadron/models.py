@@ -1,4 +1,5 @@
-"""Data models: profiles, army lists, scenarios (design.md "Scenario file", "Army list file").
+"""Data models: profiles, army lists and rosters with their constraints (issue 7), scenarios
+(design.md "Scenario file", "Army list file").
 
 Pydantic 2 models, frozen, ``extra="forbid"``; the rulebook's codes (R, W, SW, SO, Z, UW, C, M —
 rule 1.1) are accepted as aliases of the long field names. Numbers must be finite (no NaN or
@@ -204,31 +205,134 @@ class Profile(_Frozen):
         return Ability(ability) in self.abilities
 
 
-class RosterEntry(_Frozen):
-    """``count`` units of ``figures`` figures of one profile."""
+class Attachment(_Frozen):
+    """Figures of another profile inside a roster unit: an elite company (1.1) or, for a gun that
+    moves with its limber, the limber (7.2)."""
 
-    profile: Identifier
-    figures: int = Field(ge=1)
-    count: int = Field(1, ge=1)
+    profile: Identifier = Field(description="Profile id in the same army list.")
+    figures: int = Field(ge=1, description="Number of figures of this profile in each unit.")
+
+
+class RosterEntry(_Frozen):
+    """``count`` units, each of ``figures`` figures of ``profile`` plus the ``attached`` figures."""
+
+    profile: Identifier = Field(description="Profile id of the unit (its kind is the unit's kind).")
+    figures: int = Field(ge=1, description="Figures of the unit's own profile in each unit.")
+    count: int = Field(1, ge=1, description="How many such units.")
+    attached: tuple[Attachment, ...] = Field(
+        (), description="Other figures in each unit: an elite company (1.1) or a limber (7.2)."
+    )
+
+
+class ShareOf(StrEnum):
+    """What a share constraint measures."""
+
+    POINTS = "points"
+    FIGURES = "figures"
+    UNITS = "units"
+
+
+class RosterConstraint(_Frozen):
+    """A roster constraint (issue 7): a selector and the limits on what it selects.
+
+    The selector is the union of ``profiles``, ``kinds`` and ``abilities``: a figure is selected
+    when its profile is listed, its kind is listed, or it has one of the abilities; with all
+    three empty, everything is selected. Units are counted by their own profile (an elite company
+    or a limber attached to a unit does not make it a unit of that profile); figures and points
+    are counted figure by figure, each by its own profile. Shares are of the roster's total
+    points, figures or units (``share_of``); a share of points is checked only when points are
+    known.
+    """
+
+    id: Identifier
+    rule: str = Field(min_length=1, description="The constraint in words, quoted when it is broken.")
+    profiles: tuple[Identifier, ...] = Field((), description="Selects these profile ids.")
+    kinds: tuple[Kind, ...] = Field((), description="Selects figures of these kinds.")
+    abilities: tuple[Ability, ...] = Field((), description="Selects figures with any of these abilities.")
+    min_units: int | None = Field(None, ge=0, description="At least this many selected units.")
+    max_units: int | None = Field(None, ge=0, description="At most this many selected units.")
+    min_figures: int | None = Field(None, ge=0, description="At least this many selected figures.")
+    max_figures: int | None = Field(None, ge=0, description="At most this many selected figures.")
+    min_share: float | None = Field(
+        None, ge=0, le=1, allow_inf_nan=False, description="Selected share (0..1) at least this."
+    )
+    max_share: float | None = Field(
+        None, ge=0, le=1, allow_inf_nan=False, description="Selected share (0..1) at most this."
+    )
+    share_of: ShareOf = Field(
+        ShareOf.POINTS, description="What min_share/max_share measure: points, figures or units."
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> RosterConstraint:
+        limits = (self.min_units, self.max_units, self.min_figures, self.max_figures)
+        if all(v is None for v in limits) and self.min_share is None and self.max_share is None:
+            raise ValueError(
+                "give at least one limit: min_units, max_units, min_figures, max_figures,"
+                " min_share or max_share"
+            )
+        for low, high, name in (
+            (self.min_units, self.max_units, "units"),
+            (self.min_figures, self.max_figures, "figures"),
+            (self.min_share, self.max_share, "share"),
+        ):
+            if low is not None and high is not None and low > high:
+                raise ValueError(f"min_{name}: {low} is more than max_{name} {high}; no roster can meet it")
+        return self
+
+    @property
+    def selects_everything(self) -> bool:
+        """No selector given: the constraint is on the whole roster."""
+        return not (self.profiles or self.kinds or self.abilities)
+
+    @property
+    def needs_some(self) -> bool:
+        """Whether the constraint requires at least one selected figure."""
+        return bool(self.min_units or self.min_figures or self.min_share)
+
+    def selects(self, profile: Profile) -> bool:
+        """Whether a figure of this profile is selected."""
+        if self.selects_everything:
+            return True
+        return (
+            profile.id in self.profiles
+            or profile.kind in self.kinds
+            or any(a in profile.abilities for a in self.abilities)
+        )
 
 
 class Roster(_Frozen):
-    """An example army as fielded."""
+    """An army as fielded: its units, an optional points limit and its own constraints (on top of
+    those of its army list)."""
 
     id: Identifier
     name: str | None = None
-    points_limit: float | None = Field(None, gt=0, allow_inf_nan=False)
+    points_limit: float | None = Field(
+        None, gt=0, allow_inf_nan=False, description="Most points the roster may cost (checked when known)."
+    )
     units: tuple[RosterEntry, ...] = Field(min_length=1)
+    constraints: tuple[RosterConstraint, ...] = Field(
+        (), description="Constraints of this roster only, checked with the list's."
+    )
+
+
+class RosterFile(Roster):
+    """A player's roster in its own file, fielding profiles of the army list ``army``."""
+
+    army: Identifier = Field(description="Id of the army list (found like a scenario's lists).")
 
 
 class ArmyList(_Frozen):
-    """An army list file: one nation and period, its profiles and example rosters."""
+    """An army list file: one nation and period, its profiles, constraints and example rosters."""
 
     id: Identifier
     name: str = Field(min_length=1)
     points_version: str | None = None
     description: str | None = None
     profiles: tuple[Profile, ...] = Field(min_length=1)
+    constraints: tuple[RosterConstraint, ...] = Field(
+        (), description="Constraints every roster of this list must meet."
+    )
     rosters: tuple[Roster, ...] = ()
 
     @model_validator(mode="after")
@@ -237,14 +341,16 @@ class ArmyList(_Frozen):
         dup = sorted({i for i in ids if ids.count(i) > 1})
         if dup:
             raise ValueError(f"profiles: duplicate profile id {dup[0]!r}")
-        known = set(ids)
+        problems = self.constraint_problems(self.constraints, "constraints")
+        roster_ids: set[str] = set()
         for r_i, roster in enumerate(self.rosters):
-            for e_i, entry in enumerate(roster.units):
-                if entry.profile not in known:
-                    raise ValueError(
-                        f"rosters[{r_i}].units[{e_i}].profile: unknown profile {entry.profile!r}"
-                        f" (this list has: {', '.join(sorted(known))})"
-                    )
+            at = f"rosters[{r_i}]"
+            if roster.id in roster_ids:
+                problems.append(f"{at}.id: duplicate roster id {roster.id!r}")
+            roster_ids.add(roster.id)
+            problems += self.roster_problems(roster, f"{at}.")
+        if problems:
+            raise ValueError(problems[0])
         return self
 
     def profile(self, profile_id: str) -> Profile:
@@ -253,6 +359,82 @@ class ArmyList(_Frozen):
             if p.id == profile_id:
                 return p
         raise KeyError(profile_id)
+
+    def roster(self, roster_id: str) -> Roster:
+        """The example roster with this id; ``KeyError`` if there is none."""
+        for r in self.rosters:
+            if r.id == roster_id:
+                return r
+        raise KeyError(roster_id)
+
+    def _unknown(self, profile_id: str) -> str:
+        known = ", ".join(sorted(p.id for p in self.profiles))
+        return f"unknown profile {profile_id!r} in army list {self.id!r} (it has: {known})"
+
+    def constraint_problems(
+        self,
+        constraints: tuple[RosterConstraint, ...],
+        where: str,
+        *,
+        taken: frozenset[str] = frozenset(),
+    ) -> list[str]:
+        """What makes these constraints impossible with this list, each as ``field.path: problem``:
+        unknown profiles in a selector, an id repeated (or already in ``taken``), a minimum that
+        nothing in the list can meet."""
+        problems: list[str] = []
+        known = {p.id for p in self.profiles}
+        seen = set(taken)
+        for c_i, c in enumerate(constraints):
+            at = f"{where}[{c_i}]"
+            if c.id in seen:
+                problems.append(f"{at}.id: duplicate constraint id {c.id!r}")
+            seen.add(c.id)
+            for p_i, pid in enumerate(c.profiles):
+                if pid not in known:
+                    problems.append(f"{at}.profiles[{p_i}]: {self._unknown(pid)}")
+            if c.needs_some and not any(c.selects(p) for p in self.profiles):
+                problems.append(
+                    f"{at}: constraint {c.id!r} asks for at least some figures but selects no"
+                    f" profile of army list {self.id!r}; no roster can meet it"
+                )
+        return problems
+
+    def roster_problems(self, roster: Roster, prefix: str = "") -> list[str]:
+        """What is malformed in a roster of this list, each as ``field.path: problem``: unknown
+        profiles, attachments of another kind, limbers fielded alone or with a gun that has no
+        limbered move (7.2), impossible constraints. (Breaking a constraint is not malformed: see
+        :func:`szwadron.rosters.validate_roster`.)"""
+        problems: list[str] = []
+        by_id = {p.id: p for p in self.profiles}
+        for e_i, entry in enumerate(roster.units):
+            at = f"{prefix}units[{e_i}]"
+            main = by_id.get(entry.profile)
+            if main is None:
+                problems.append(f"{at}.profile: {self._unknown(entry.profile)}")
+                continue
+            if main.kind is Kind.LIMBER:
+                problems.append(f"{at}.profile: {main.id!r} is a limber; field it attached to its gun (7.2)")
+            for a_i, att in enumerate(entry.attached):
+                extra = by_id.get(att.profile)
+                where = f"{at}.attached[{a_i}].profile"
+                if extra is None:
+                    problems.append(f"{where}: {self._unknown(att.profile)}")
+                elif extra.kind is Kind.LIMBER:
+                    if main.move_limbered is None:
+                        problems.append(
+                            f"{where}: a limber goes only with a gun whose profile has"
+                            f" move_limbered (7.2); {main.id!r} has none"
+                        )
+                elif extra.kind is not main.kind:
+                    problems.append(
+                        f"{where}: {extra.kind.value} figures ({extra.id!r}) cannot join a unit of"
+                        f" {main.kind.value} ({main.id!r}); figures of one unit differ only in"
+                        " characteristics (1.1)"
+                    )
+        problems += self.constraint_problems(
+            roster.constraints, f"{prefix}constraints", taken=frozenset(c.id for c in self.constraints)
+        )
+        return problems
 
 
 # --------------------------------------------------------------------------------------------
@@ -483,12 +665,16 @@ __all__ = [
     "Ability",
     "Ammunition",
     "ArmyList",
+    "Attachment",
     "BasePose",
     "Kind",
     "Profile",
     "Roster",
+    "RosterConstraint",
     "RosterEntry",
+    "RosterFile",
     "Scenario",
+    "ShareOf",
     "Table",
     "Terrain",
     "TerrainKind",

@@ -14,12 +14,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from szwadron.models import AMMUNITION_CODES, PROFILE_CODES, ArmyList, Scenario
+from szwadron.models import AMMUNITION_CODES, PROFILE_CODES, ArmyList, RosterFile, Scenario
 
 #: file name → model
 SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "scenario.schema.json": Scenario,
     "armylist.schema.json": ArmyList,
+    "roster.schema.json": RosterFile,
 }
 
 

@@ -1,0 +1,422 @@
+"""Rosters (issue 7): checking an army as fielded against its list's constraints and limits.
+
+A roster is a list of units, each ``count`` times ``figures`` figures of one profile, optionally
+with ``attached`` figures of other profiles (an elite company, 1.1; a gun's limber, 7.2). Rosters
+live in two places:
+
+- as examples inside an army list (``[[rosters]]``), checked by id:
+  ``validate_roster(army, "corps-1000")``;
+- in a player's own roster file, which names its list and may add constraints of its own::
+
+      army = "france"                # army list id, looked up like a scenario's lists
+      id = "my-corps"
+      points_limit = 1000            # optional
+      [[units]]
+      profile = "line_infantry"
+      figures = 10
+      count = 3
+      attached = [{ profile = "grenadiers", figures = 2 }]
+
+  read with :func:`load_roster`.
+
+The constraints (``[[constraints]]`` of the list and of the roster, see
+:class:`~szwadron.models.RosterConstraint`) are data: a selector (profiles, kinds, abilities) and
+limits on the units, figures or share of points, figures or units it selects. Two checks are
+built in: the roster's ``points_limit`` and rule 7.2 (a gun whose profile has a limbered move is
+fielded with one limber per gun figure).
+
+Points are per figure. Until the points model sets them, profiles carry none: then the structure
+(counts, shares of figures and units, 7.2) is checked and the points limit and shares of points
+are reported as *unchecked*, not as broken. A ``points`` map (profile id → points per figure)
+supplies or overrides the profiles' points.
+
+Malformed input (an unknown profile or roster, an impossible constraint, a bad points map)
+raises :class:`~szwadron.errors.InvalidDataError`; a well-formed roster that breaks a constraint
+gives a :class:`RosterReport` whose ``broken`` lists every breach.
+
+>>> from szwadron.loading import bundled_dir, load_army_list
+>>> army = load_army_list(bundled_dir("armylists") / "france.toml")
+>>> report = validate_roster(army, "corps-1000")
+>>> report.ok, report.points is None
+(True, True)
+>>> [u.constraint for u in report.unchecked]
+['points_limit', 'artillery-quarter']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from szwadron.errors import InvalidDataError
+from szwadron.loading import ProfileResolver, army_list_search_path, read_toml, validate
+from szwadron.models import ArmyList, Kind, Profile, Roster, RosterConstraint, RosterFile, ShareOf
+
+#: Id under which a broken points limit is reported.
+POINTS_LIMIT_ID = "points_limit"
+#: Id under which rule 7.2 (limbers) is reported.
+LIMBERS_ID = "limbers"
+LIMBERS_RULE = "7.2: a gun that moves with its limber is fielded with one limber per gun figure"
+#: Shares are compared with this tolerance (floating-point points).
+SHARE_EPSILON = 1e-9
+
+Bound = Literal["min", "max"]
+
+
+def _num(x: float) -> str:
+    """A count or points value as written by a person: ``12``, ``12.5``."""
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def _plural(n: float, word: str) -> str:
+    return f"{_num(n)} {word if n == 1 else word + 's'}"
+
+
+@dataclass(frozen=True)
+class Breach:
+    """One broken constraint: what was measured, its value and the limit it broke."""
+
+    constraint: str
+    """Id of the constraint (``points_limit`` and ``limbers`` for the built-in checks)."""
+    rule: str
+    """The constraint in words."""
+    measure: str
+    """What was measured: ``units``, ``figures``, ``points``, ``share of points``, ..."""
+    actual: float
+    bound: Bound
+    limit: float
+    message: str
+    """``3 units; at most 2 allowed``."""
+
+    def __str__(self) -> str:
+        return f"{self.constraint} ({self.rule}): {self.message}"
+
+
+@dataclass(frozen=True)
+class Unchecked:
+    """A constraint that could not be checked, and why (points not known yet)."""
+
+    constraint: str
+    rule: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.constraint} ({self.rule}): not checked, {self.reason}"
+
+
+@dataclass(frozen=True)
+class RosterReport:
+    """The totals of a roster and every constraint it breaks or that could not be checked."""
+
+    army: str
+    roster: str
+    units: int
+    figures: int
+    figures_by_kind: dict[Kind, int]
+    points: float | None
+    """Total points, or None when some fielded profile has no points."""
+    points_by_kind: dict[Kind, float] | None
+    points_limit: float | None
+    broken: tuple[Breach, ...] = ()
+    unchecked: tuple[Unchecked, ...] = ()
+    missing_points: tuple[str, ...] = ()
+    """Fielded profiles without points (sorted ids)."""
+
+    @property
+    def ok(self) -> bool:
+        """No constraint is broken (unchecked ones do not count: see ``unchecked``)."""
+        return not self.broken
+
+    def describe(self) -> str:
+        """A few lines for people: totals, then each breach and each unchecked constraint."""
+        kinds = ", ".join(f"{k.value} {n}" for k, n in self.figures_by_kind.items())
+        pts = "points unknown" if self.points is None else f"{_num(self.points)} points"
+        if self.points_limit is not None:
+            pts += f" (limit {_num(self.points_limit)})"
+        lines = [
+            f"roster {self.roster!r} of army list {self.army!r}: {self.units} units,"
+            f" {self.figures} figures ({kinds}); {pts}",
+            "OK" if self.ok else f"{len(self.broken)} broken:",
+        ]
+        lines += [f"  {b}" for b in self.broken]
+        if self.unchecked:
+            lines.append(f"{len(self.unchecked)} not checked:")
+            lines += [f"  {u}" for u in self.unchecked]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class _Fielded:
+    """Figures of one profile in one roster entry (all its units together)."""
+
+    profile: Profile
+    figures: int
+    units: int
+    """Units counted for this profile: the entry's count for its own profile, 0 for attached."""
+
+
+def _fielded(army: ArmyList, roster: Roster) -> list[_Fielded]:
+    out: list[_Fielded] = []
+    for entry in roster.units:
+        out.append(_Fielded(army.profile(entry.profile), entry.figures * entry.count, entry.count))
+        for att in entry.attached:
+            out.append(_Fielded(army.profile(att.profile), att.figures * entry.count, 0))
+    return out
+
+
+def _check_points_map(army: ArmyList, points: Mapping[str, float]) -> None:
+    known = {p.id for p in army.profiles}
+    for pid, value in points.items():
+        if pid not in known:
+            raise InvalidDataError(
+                f"points[{pid!r}]: unknown profile {pid!r} in army list {army.id!r}"
+                f" (it has: {', '.join(sorted(known))})"
+            )
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+            or value < 0
+        ):
+            raise InvalidDataError(f"points[{pid!r}]: expected a finite number >= 0, got {value!r}")
+
+
+def _limit_breach(
+    c: RosterConstraint, measure: str, actual: float, bound: Bound, limit: float | None, unit: str
+) -> Breach | None:
+    if limit is None:
+        return None
+    if (bound == "min" and actual >= limit) or (bound == "max" and actual <= limit):
+        return None
+    need = "at least" if bound == "min" else "at most"
+    word = "needed" if bound == "min" else "allowed"
+    return Breach(
+        c.id, c.rule, measure, actual, bound, limit, f"{_plural(actual, unit)}; {need} {_num(limit)} {word}"
+    )
+
+
+def _share_breach(c: RosterConstraint, share: float, bound: Bound, limit: float | None) -> Breach | None:
+    if limit is None:
+        return None
+    if (bound == "min" and share >= limit - SHARE_EPSILON) or (
+        bound == "max" and share <= limit + SHARE_EPSILON
+    ):
+        return None
+    need = "at least" if bound == "min" else "at most"
+    word = "needed" if bound == "min" else "allowed"
+    measure = f"share of {c.share_of.value}"
+    return Breach(
+        c.id,
+        c.rule,
+        measure,
+        share,
+        bound,
+        limit,
+        f"{share:.1%} of the {c.share_of.value}; {need} {limit:.1%} {word}",
+    )
+
+
+def _check_constraint(
+    c: RosterConstraint,
+    fielded: Sequence[_Fielded],
+    price: Mapping[str, float] | None,
+    totals: dict[ShareOf, float | None],
+) -> tuple[list[Breach], Unchecked | None]:
+    chosen = [f for f in fielded if c.selects(f.profile)]
+    units = sum(f.units for f in chosen)
+    figures = sum(f.figures for f in chosen)
+    breaches = [
+        b
+        for b in (
+            _limit_breach(c, "units", units, "min", c.min_units, "unit"),
+            _limit_breach(c, "units", units, "max", c.max_units, "unit"),
+            _limit_breach(c, "figures", figures, "min", c.min_figures, "figure"),
+            _limit_breach(c, "figures", figures, "max", c.max_figures, "figure"),
+        )
+        if b is not None
+    ]
+    if c.min_share is None and c.max_share is None:
+        return breaches, None
+    total = totals[c.share_of]
+    if c.share_of is ShareOf.POINTS:
+        if price is None or total is None:
+            return breaches, Unchecked(c.id, c.rule, "the roster's points are not known")
+        part = sum(f.figures * price[f.profile.id] for f in chosen)
+    else:
+        part = units if c.share_of is ShareOf.UNITS else figures
+    if not total:
+        return breaches, Unchecked(c.id, c.rule, f"the roster's total {c.share_of.value} are 0")
+    share = part / total
+    breaches += [
+        b
+        for b in (_share_breach(c, share, "min", c.min_share), _share_breach(c, share, "max", c.max_share))
+        if b is not None
+    ]
+    return breaches, None
+
+
+def _limber_breaches(army: ArmyList, roster: Roster) -> list[Breach]:
+    """7.2 — a gun whose profile has a limbered move is fielded with one limber per gun figure."""
+    out: list[Breach] = []
+    for i, entry in enumerate(roster.units):
+        if army.profile(entry.profile).move_limbered is None:
+            continue
+        limbers = sum(a.figures for a in entry.attached if army.profile(a.profile).kind is Kind.LIMBER)
+        if limbers == entry.figures:
+            continue
+        bound: Bound = "min" if limbers < entry.figures else "max"
+        out.append(
+            Breach(
+                LIMBERS_ID,
+                LIMBERS_RULE,
+                f"limber figures in units[{i}] ({entry.profile})",
+                limbers,
+                bound,
+                entry.figures,
+                f"units[{i}] ({entry.profile!r}): {_plural(entry.figures, 'gun figure')} with"
+                f" {_plural(limbers, 'limber')} in each unit; {_num(entry.figures)} needed",
+            )
+        )
+    return out
+
+
+def validate_roster(
+    army: ArmyList, roster: Roster | str, points: Mapping[str, float] | None = None
+) -> RosterReport:
+    """Check a roster against its list's constraints, its own constraints, its points limit and
+    rule 7.2 (limbers); return the totals and every breach.
+
+    ``roster`` is a :class:`~szwadron.models.Roster` (for example from :func:`load_roster`) or
+    the id of one of the list's example rosters. ``points`` maps profile ids to points per figure,
+    supplying or overriding the profiles' ``points``; the points limit and shares of points are
+    checked only when every fielded profile has points, and are otherwise listed in
+    ``unchecked``.
+
+    Raises :class:`~szwadron.errors.InvalidDataError` for an unknown roster id, a roster that
+    names profiles the list does not have (or is otherwise malformed for this list, see
+    :meth:`~szwadron.models.ArmyList.roster_problems`) and a bad points map.
+    """
+    if isinstance(roster, str):
+        try:
+            roster = army.roster(roster)
+        except KeyError:
+            known = ", ".join(r.id for r in army.rosters) or "none"
+            raise InvalidDataError(
+                f"unknown roster {roster!r} in army list {army.id!r} (it has: {known})"
+            ) from None
+    problems = army.roster_problems(roster)
+    if problems:
+        raise InvalidDataError(f"roster {roster.id!r}: " + "\n  ".join(problems[:5]))
+    if points is not None:
+        _check_points_map(army, points)
+    fielded = _fielded(army, roster)
+    prices: dict[str, float] = {p.id: p.points for p in army.profiles if p.points is not None} | dict(
+        points or {}
+    )
+    missing = tuple(sorted({f.profile.id for f in fielded} - prices.keys()))
+    price: Mapping[str, float] | None = None if missing else prices
+
+    figures_by_kind: dict[Kind, int] = {}
+    points_by_kind: dict[Kind, float] | None = None if price is None else {}
+    for f in fielded:
+        figures_by_kind[f.profile.kind] = figures_by_kind.get(f.profile.kind, 0) + f.figures
+        if points_by_kind is not None and price is not None:
+            kind = f.profile.kind
+            points_by_kind[kind] = points_by_kind.get(kind, 0.0) + f.figures * price[f.profile.id]
+    units = sum(f.units for f in fielded)
+    figures = sum(f.figures for f in fielded)
+    total_points = None if points_by_kind is None else sum(points_by_kind.values())
+    totals: dict[ShareOf, float | None] = {
+        ShareOf.POINTS: total_points,
+        ShareOf.FIGURES: figures,
+        ShareOf.UNITS: units,
+    }
+
+    broken: list[Breach] = []
+    unchecked: list[Unchecked] = []
+    if roster.points_limit is not None:
+        rule = f"roster {roster.id!r} costs at most {_num(roster.points_limit)} points"
+        if total_points is None:
+            unchecked.append(Unchecked(POINTS_LIMIT_ID, rule, f"no points for: {', '.join(missing)}"))
+        elif total_points > roster.points_limit:
+            over = total_points - roster.points_limit
+            broken.append(
+                Breach(
+                    POINTS_LIMIT_ID,
+                    rule,
+                    "points",
+                    total_points,
+                    "max",
+                    roster.points_limit,
+                    f"{_num(total_points)} points, over the limit of {_num(roster.points_limit)}"
+                    f" by {_num(over)}",
+                )
+            )
+    for c in (*army.constraints, *roster.constraints):
+        found, skipped = _check_constraint(c, fielded, price, totals)
+        broken += found
+        if skipped is not None:
+            unchecked.append(skipped)
+    broken += _limber_breaches(army, roster)
+    return RosterReport(
+        army=army.id,
+        roster=roster.id,
+        units=units,
+        figures=figures,
+        figures_by_kind=figures_by_kind,
+        points=total_points,
+        points_by_kind=points_by_kind,
+        points_limit=roster.points_limit,
+        broken=tuple(broken),
+        unchecked=tuple(unchecked),
+        missing_points=missing,
+    )
+
+
+def parse_roster(
+    data: dict[str, Any], *, source: str, folders: Sequence[Path]
+) -> tuple[ArmyList, RosterFile]:
+    """Validate a roster file's data and find its army list in ``folders``; return both.
+
+    Raises :class:`~szwadron.errors.InvalidDataError` naming ``source`` and the field path for a
+    malformed roster, an unknown army list, unknown profiles and impossible constraints.
+    """
+    roster = validate(RosterFile, data, source=source)
+    try:
+        army = ProfileResolver(folders).army_list(roster.army)
+    except ValueError as exc:
+        if isinstance(exc, InvalidDataError):
+            raise
+        raise InvalidDataError(f"army: {exc}", source=source) from None
+    problems = army.roster_problems(roster)
+    if problems:
+        raise InvalidDataError("\n  ".join(problems[:5]), source=source)
+    return army, roster
+
+
+def load_roster(path: str | Path, folders: Sequence[Path] | None = None) -> tuple[ArmyList, RosterFile]:
+    """Read a player's roster file and its army list.
+
+    The list is looked up in ``folders``, by default as for a scenario (design.md): the roster's
+    folder, its parent's ``armylists/``, the current directory's ``armylists/``, then the bundled
+    lists.
+    """
+    p = Path(path)
+    search = list(folders) if folders is not None else army_list_search_path(p)
+    return parse_roster(read_toml(p), source=str(p), folders=search)
+
+
+__all__ = [
+    "LIMBERS_ID",
+    "LIMBERS_RULE",
+    "POINTS_LIMIT_ID",
+    "Breach",
+    "RosterReport",
+    "Unchecked",
+    "load_roster",
+    "parse_roster",
+    "validate_roster",
+]

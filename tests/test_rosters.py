@@ -1,0 +1,219 @@
+"""Issue 7 — roster constraints as data and roster validation.
+
+Known-answer cases are data files:
+
+- ``tests/cases/rosters/*.toml``: roster files, each with its expectations in comment lines:
+  ``# expect-broken: ID, ID`` (or ``none``; in report order), optionally
+  ``# expect-unchecked: ID, ...``, ``# expect-points: N`` and ``# expect-message: TEXT`` (text
+  the report must contain). Most use ``tests/cases/armylists/testland.toml``, a small list with
+  points.
+- ``tests/cases/bad_rosters/*.toml`` and ``tests/cases/bad_armylists/*.toml``: malformed rosters
+  and lists (impossible constraints, unknown profiles); ``# expect: TEXT`` lines give the text
+  the single error message must contain after the file name.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from szwadron.errors import InvalidDataError
+from szwadron.loading import bundled_dir, load_army_list
+from szwadron.models import ArmyList, Kind, Roster, RosterEntry
+from szwadron.rosters import Breach, load_roster, parse_roster, validate_roster
+
+CASES = Path(__file__).parent / "cases"
+ROSTERS = CASES / "rosters"
+BAD_ROSTERS = CASES / "bad_rosters"
+BAD_LISTS = CASES / "bad_armylists"
+TESTLAND = CASES / "armylists" / "testland.toml"
+BUNDLED = bundled_dir("armylists")
+
+
+def _header(path: Path, key: str) -> list[str]:
+    prefix = f"# {key}:"
+    return [
+        line.removeprefix(prefix).strip()
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.startswith(prefix)
+    ]
+
+
+def _ids(text: str) -> list[str]:
+    return [] if text == "none" else [t.strip() for t in text.split(",")]
+
+
+def _france() -> ArmyList:
+    return load_army_list(BUNDLED / "france.toml")
+
+
+@pytest.mark.parametrize("case", sorted(ROSTERS.glob("*.toml")), ids=lambda p: p.stem)
+def test_issue7_roster_cases(case: Path) -> None:
+    """Each case reports exactly its expected broken (and unchecked) constraints."""
+    (broken,) = _header(case, "expect-broken")
+    unchecked = _header(case, "expect-unchecked")
+    army, roster = load_roster(case)
+    report = validate_roster(army, roster)
+    assert [b.constraint for b in report.broken] == _ids(broken), report.describe()
+    assert report.ok == (not _ids(broken))
+    assert [u.constraint for u in report.unchecked] == (_ids(unchecked[0]) if unchecked else [])
+    for points in _header(case, "expect-points"):
+        assert report.points == pytest.approx(float(points))
+    text = report.describe()
+    for message in _header(case, "expect-message"):
+        assert message in text, f"{message!r} not in\n{text}"
+
+
+@pytest.mark.parametrize("case", sorted(BAD_ROSTERS.glob("*.toml")), ids=lambda p: p.stem)
+def test_issue7_bad_roster_gives_one_clear_message(case: Path) -> None:
+    expected = _header(case, "expect")
+    assert expected, f"{case.name} has no '# expect:' line"
+    with pytest.raises(InvalidDataError) as info:
+        load_roster(case)
+    message = str(info.value)
+    assert message.startswith(f"{case}: "), message
+    for text in expected:
+        assert text in message, f"{case.name}: {text!r} not in {message!r}"
+
+
+@pytest.mark.parametrize("case", sorted(BAD_LISTS.glob("*.toml")), ids=lambda p: p.stem)
+def test_issue7_impossible_constraints_rejected_with_field_path(case: Path) -> None:
+    expected = _header(case, "expect")
+    assert expected, f"{case.name} has no '# expect:' line"
+    with pytest.raises(InvalidDataError) as info:
+        load_army_list(case)
+    message = str(info.value)
+    assert message.startswith(f"{case}: "), message
+    for text in expected:
+        assert text in message, f"{case.name}: {text!r} not in {message!r}"
+
+
+def test_issue7_artillery_at_most_quarter() -> None:
+    """The share of points is checked once points are given (here through a points map)."""
+    army = _france()
+    cheap = {p.id: 10.0 for p in army.profiles}
+    report = validate_roster(army, "corps-1000", points=cheap)
+    assert report.ok and not report.unchecked
+    dear_guns = cheap | {"foot_artillery": 190.0, "horse_artillery": 140.0}
+    report = validate_roster(army, "corps-1000", points=dear_guns)
+    assert report.points == 1000.0  # exactly at the roster's limit: not broken
+    (breach,) = report.broken
+    assert breach.constraint == "artillery-quarter" and breach.bound == "max" and breach.limit == 0.25
+    # guns 190 + 140 and a limber 10, of 1000: 66 other figures at 10
+    assert breach.actual == pytest.approx(340 / 1000)
+    assert "34.0% of the points; at most 25.0% allowed" in breach.message
+
+
+def test_issue7_points_limit_with_points_map() -> None:
+    army = _france()
+    report = validate_roster(army, "corps-1000", points={p.id: 15.0 for p in army.profiles})
+    assert report.points == 69 * 15.0
+    (breach,) = report.broken
+    assert (breach.constraint, breach.actual, breach.limit) == ("points_limit", 1035.0, 1000.0)
+    assert "1035 points, over the limit of 1000 by 35" in str(breach)
+
+
+def test_issue7_partial_points_leave_points_checks_unchecked() -> None:
+    army = _france()
+    report = validate_roster(army, "corps-1000", points={"line_infantry": 7.0})
+    assert report.points is None and report.points_by_kind is None
+    assert "hussars" in report.missing_points and "line_infantry" not in report.missing_points
+    assert [u.constraint for u in report.unchecked] == ["points_limit", "artillery-quarter"]
+    assert "no points for: cuirassiers" in str(report.unchecked[0])
+
+
+def test_issue7_totals_by_kind() -> None:
+    """Totals count attached figures by their own profile (1.1, 7.2)."""
+    army = load_army_list(TESTLAND)
+    roster = Roster(
+        id="r",
+        units=(
+            RosterEntry.model_validate(
+                {
+                    "profile": "line",
+                    "figures": 10,
+                    "count": 2,
+                    "attached": [{"profile": "grenadiers", "figures": 1}],
+                }
+            ),
+            RosterEntry(profile="hussars", figures=4),
+            RosterEntry.model_validate(
+                {"profile": "gun", "figures": 1, "attached": [{"profile": "limber", "figures": 1}]}
+            ),
+        ),
+    )
+    report = validate_roster(army, roster)
+    assert (report.units, report.figures) == (4, 28)
+    assert report.figures_by_kind == {
+        Kind.INFANTRY: 22,
+        Kind.CAVALRY: 4,
+        Kind.FOOT_ARTILLERY: 1,
+        Kind.LIMBER: 1,
+    }
+    assert report.points_by_kind == {
+        Kind.INFANTRY: 230.0,
+        Kind.CAVALRY: 80.0,
+        Kind.FOOT_ARTILLERY: 60.0,
+        Kind.LIMBER: 10.0,
+    }
+    assert report.points == 380.0 and report.ok
+
+
+def test_issue7_unknown_roster_and_unknown_profile() -> None:
+    army = _france()
+    with pytest.raises(
+        InvalidDataError, match=r"unknown roster 'corps-3000' in army list 'france' \(it has: corps-1000"
+    ):
+        validate_roster(army, "corps-3000")
+    stray = Roster(id="stray", units=(RosterEntry(profile="zouaves", figures=6),))
+    with pytest.raises(
+        InvalidDataError, match=r"roster 'stray': units\[0\]\.profile: unknown profile 'zouaves'"
+    ):
+        validate_roster(army, stray)
+
+
+@pytest.mark.parametrize(
+    ("points", "message"),
+    [
+        ({"zouaves": 5.0}, r"points\['zouaves'\]: unknown profile 'zouaves' in army list 'france'"),
+        ({"hussars": -1.0}, r"points\['hussars'\]: expected a finite number >= 0, got -1.0"),
+        ({"hussars": math.nan}, r"points\['hussars'\]: expected a finite number >= 0"),
+    ],
+)
+def test_issue7_bad_points_map(points: dict[str, float], message: str) -> None:
+    with pytest.raises(InvalidDataError, match=message):
+        validate_roster(_france(), "corps-1000", points=points)
+
+
+def test_issue7_roster_file_with_explicit_folders_and_broken_list(tmp_path: Path) -> None:
+    """A roster's list is found in the given folders; a malformed list names its own file."""
+    data = {"army": "testland", "id": "r", "units": [{"profile": "line", "figures": 12, "count": 2}]}
+    army, roster = parse_roster(data, source="mem", folders=[TESTLAND.parent])
+    assert army.id == "testland" and roster.army == "testland"
+    assert validate_roster(army, roster).ok
+    broken = tmp_path / "testland.toml"
+    broken.write_text('id = "testland"\nname = "T"\nprofiles = []\n', encoding="utf-8")
+    with pytest.raises(InvalidDataError) as info:
+        parse_roster(data, source="mem", folders=[tmp_path])
+    assert str(info.value).startswith(f"{broken}: profiles: expected at least 1 entries")
+
+
+def test_issue7_breach_and_report_read_well() -> None:
+    army, roster = load_roster(ROSTERS / "too_few_line.toml")
+    report = validate_roster(army, roster)
+    (breach,) = report.broken
+    assert isinstance(breach, Breach)
+    assert str(breach) == "line-core (At least two units of line infantry): 1 unit; at least 2 needed"
+    lines = report.describe().splitlines()
+    assert lines[0] == (
+        "roster 'thin-line' of army list 'testland': 2 units, 18 figures (infantry 18); 192 points"
+    )
+    assert lines[1:] == ["1 broken:", f"  {breach}"]
+
+
+def test_issue7_bundled_example_rosters_are_listed() -> None:
+    """The roster of the docstring example in szwadron.rosters stays valid."""
+    report = validate_roster(_france(), "corps-2000")
+    assert report.ok and report.figures_by_kind[Kind.LIMBER] == 3
