@@ -1,0 +1,505 @@
+"""The table audit (``szwadron check``): overlaps, table edges, terrain, coherency, contacts,
+engagement and control zones of a scenario, answered from the positions of the bases.
+
+:func:`audit` returns an :class:`AuditReport` (frozen dataclasses); :meth:`AuditReport.to_json`
+gives the stable JSON document of ``szwadron check --json``. Every all-pairs question goes
+through the battlefield's STR-tree (:class:`~szwadron.geometry.table.Battlefield`), distances are
+exact and vectorised, and connected groups come from a union-find.
+
+>>> from szwadron.models import Scenario
+>>> inf = {"id": "inf", "name": "Line", "kind": "infantry", "R": 12, "W": 2, "SW": 1, "SO": 1,
+...        "Z": 24, "UW": 3, "C": 3, "M": 4}
+>>> line = [{"x": 10 + 2 * k, "y": 10, "facing": 90} for k in range(3)]
+>>> sc = Scenario.model_validate({"name": "t", "table": {"width": 60, "depth": 40}, "units": [
+...     {"id": "a", "side": "A", "profile": inf, "bases": line},
+...     {"id": "b", "side": "B", "profile": inf, "bases": [{"x": 11, "y": 12, "facing": 270}]}]})
+>>> report = audit(sc)
+>>> report.units[0].coherent, report.units[0].engaged_with
+(True, ('b',))
+>>> [(c.a, c.b, round(c.length, 6)) for c in report.contacts]
+[('a/0', 'b/0', 1.0), ('a/1', 'b/0', 1.0)]
+>>> report.ok
+True
+
+Decisions where the rulebook is silent (each also stated where it is implemented):
+
+- Touching (PD-2, PD-3) includes bases that overlap: an overlap deeper than the tolerance is
+  reported as an overlap, and the two bases still count as touching for coherency.
+- A base is off the table when a corner lies beyond an edge by more than the overlap tolerance
+  (PD-3): a base set flush with the edge, measured with millimetre errors, is on the table.
+- A base stands in a feature when the feature reaches more than the overlap tolerance into it
+  (the base shrunk by the tolerance on every side still meets the feature): touching a wall or
+  a building from outside is allowed, standing in it is not (3.2.4, 3.2.5).
+- Coherency is not a problem for units in panic or uncontrolled pursuit (6.1: they need none);
+  it is still reported.
+- Coherency across an obstacle (1.3.5, PD-4) applies to crossable obstacles (fences,
+  barricades, streams, low walls: kind ``obstacle``). The model draws a hill as its outline,
+  with no slope: its edge has zero width, so PD-4 across a hill edge is plain touching.
+- Engagement (5.1.2): two enemy units are engaged when the contact lengths (PD-14) of all pairs
+  of their bases add up to at least ``engaged_contact_length_cm`` (half an infantry base).
+- In a control zone (1.4.1): a base stands in an enemy base's zone when its least distance is
+  *less* than the zone radius (by more than the numerical epsilon); a base exactly 2 cm away
+  touches the zone's rim and is not in it. Bases of panicking units have no zone but can stand in
+  zones. Intrusions between units engaged with each other are allowed (5.9).
+- Zones across obstacles (1.4.3, 3.2.3): see :func:`obstacle_zone_core`. Zones from the foot of a
+  hill (3.2.1): a hill's outline is its foot, so a figure "on the edge of a hill" (on the hill,
+  its base within the contact tolerance of the outline) already measures its zone from the foot;
+  a figure further up the slope measures from its own base, not from the foot.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+from szwadron.geometry.bases import (
+    base_corners,
+    edge_normals,
+    edge_segments,
+    polygons_from_corners,
+)
+from szwadron.geometry.contact import contact_length, penetration_depth
+from szwadron.geometry.table import Battlefield, PairMethod
+from szwadron.geometry.terrain import forbidden_rule
+from szwadron.models import Ability, Scenario, UnitState
+from szwadron.settings import RulesSettings
+
+IntArray = npt.NDArray[np.intp]
+
+_DIGITS = 6
+_MIN_AREA_CM2 = 1e-9
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something the rules forbid in this set-up, with the rule that forbids it."""
+
+    rule: str
+    message: str
+    bases: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class UnitReport:
+    """1.3, 5.1.2 — a unit's coherency (its connected groups of bases) and engagements."""
+
+    id: str
+    side: str
+    state: str
+    skirmish: bool
+    coherent: bool
+    groups: tuple[tuple[str, ...], ...]
+    engaged_with: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Overlap:
+    """PD-3 — two bases whose interiors overlap deeper than the tolerance."""
+
+    a: str
+    b: str
+    depth: float
+
+
+@dataclass(frozen=True)
+class ForbiddenTerrain:
+    """3.2.4, 3.2.5 — a base standing in terrain its kind may not enter."""
+
+    base: str
+    terrain: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class Contact:
+    """PD-3, PD-14 — two enemy bases touching, with the length of boundary they touch along."""
+
+    a: str
+    b: str
+    length: float
+    distance: float
+
+
+@dataclass(frozen=True)
+class ZoneIntrusion:
+    """1.4 — ``base`` stands in the control zone of the enemy base ``zone_of``.
+
+    ``across`` names the obstacle when the zone reaches the base only because it is measured
+    from the far side of that obstacle (1.4.3).
+    """
+
+    base: str
+    zone_of: str
+    distance: float
+    across: str | None = None
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """The result of :func:`audit`; :meth:`to_json` is the ``check --json`` document."""
+
+    scenario: str
+    base_count: int
+    units: tuple[UnitReport, ...]
+    overlaps: tuple[Overlap, ...]
+    off_table: tuple[str, ...]
+    forbidden_terrain: tuple[ForbiddenTerrain, ...]
+    contacts: tuple[Contact, ...]
+    bases_in_contact: tuple[str, ...]
+    zone_intrusions: tuple[ZoneIntrusion, ...]
+    problems: tuple[Problem, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        """No problem found."""
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (``json.dumps`` it); the keys of design.md's ``check --json``."""
+        return {
+            "units": [
+                {"id": u.id, "side": u.side, "coherent": u.coherent,
+                 "groups": [list(g) for g in u.groups], "engaged_with": list(u.engaged_with),
+                 "state": u.state, "skirmish": u.skirmish}
+                for u in self.units
+            ],
+            "overlaps": [[o.a, o.b] for o in self.overlaps],
+            "off_table": list(self.off_table),
+            "forbidden_terrain": [[f.base, f.terrain] for f in self.forbidden_terrain],
+            "contacts": [
+                {"a": c.a, "b": c.b, "length": round(c.length, _DIGITS),
+                 "distance": round(c.distance, _DIGITS)}
+                for c in self.contacts
+            ],
+            "zone_intrusions": [
+                {"base": z.base, "zone_of": z.zone_of, "distance": round(z.distance, _DIGITS),
+                 "across": z.across}
+                for z in self.zone_intrusions
+            ],
+            "problems": [
+                {"rule": p.rule, "message": p.message, "bases": list(p.bases)}
+                for p in self.problems
+            ],
+            "scenario": self.scenario,
+            "summary": {"units": len(self.units), "bases": self.base_count,
+                        "problems": len(self.problems), "ok": self.ok},
+            "overlap_depths": [round(o.depth, _DIGITS) for o in self.overlaps],
+            "bases_in_contact": list(self.bases_in_contact),
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def connected_groups(n: int, i: npt.ArrayLike, j: npt.ArrayLike) -> IntArray:
+    """PD-2 — connected components of the graph on ``n`` nodes with edges ``(i[k], j[k])``.
+
+    Union-find; each node's label is the smallest node of its component.
+
+    >>> connected_groups(5, [0, 3], [1, 4]).tolist()
+    [0, 0, 2, 3, 3]
+    """
+    parent = list(range(n))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for a, b in zip(np.asarray(i).tolist(), np.asarray(j).tolist(), strict=True):
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            if ra < rb:
+                parent[rb] = ra
+            else:
+                parent[ra] = rb
+    return np.asarray([find(a) for a in range(n)], dtype=np.intp)
+
+
+def obstacle_zone_core(
+    bf: Battlefield, base: int, terrain: int, contact_tolerance_cm: float
+) -> shapely.Geometry:
+    """1.4.3, 3.2.3 — the stretch of an obstacle from whose far side a base's zone is measured.
+
+    Decision (precise geometry of "measured from the far side"): a base stands at a crossable
+    obstacle when it is within the contact tolerance of it (PD-3). Each edge of the base within
+    the tolerance of the obstacle is swept along its outward normal by the obstacle's width plus
+    the tolerance; the part of the obstacle inside those sweeps (areas only: an edge meeting the
+    obstacle end-on does not count) is the stretch the figure holds (for a base flush against a straight fence: the fence exactly opposite the base, through to
+    its far side). The base's control zone is then everything within the zone radius of the base
+    *or of that stretch*: beyond the obstacle the zone starts at the obstacle's far side, and it
+    does not spread sideways along the obstacle beyond the base's own frontage.
+    """
+    feature = bf.terrain[terrain]
+    segs = edge_segments(bf.corners[base])
+    normals = edge_normals(bf.facing[base])
+    lines = shapely.linestrings(segs)
+    near = shapely.distance(lines, feature.polygon) <= contact_tolerance_cm
+    reach = feature.width + contact_tolerance_cm
+    pieces: list[shapely.Geometry] = []
+    for seg, n, ok in zip(segs, normals, near, strict=True):
+        if not ok:
+            continue
+        sweep = shapely.Polygon([seg[0], seg[1], seg[1] + n * reach, seg[0] + n * reach])
+        # only areas count: an edge perpendicular to the obstacle, touching it with its end,
+        # sweeps along the obstacle's edge and meets it in a line, not across it
+        pieces += [g for g in shapely.get_parts(shapely.intersection(feature.polygon, sweep))
+                   if g.area > _MIN_AREA_CM2]
+    return shapely.union_all(pieces) if pieces else shapely.Polygon()
+
+
+def audit(
+    scenario: Scenario | Battlefield,
+    *,
+    settings: RulesSettings | None = None,
+    method: PairMethod = "index",
+) -> AuditReport:
+    """Audit a set-up: 1.3 coherency, 1.4 control zones, 3.2.4-3.2.5 terrain, 5.1.2 engagement,
+    PD-3 overlaps and contact, PD-14 contact lengths, bases off the table.
+
+    ``scenario`` may be an already built :class:`Battlefield` (reused as is). ``settings``
+    overrides the scenario's own. ``method="brute"`` finds candidate pairs by trying
+    every pair (the naive reference, for tests and benchmarks); the answer is the same.
+    """
+    if isinstance(scenario, Battlefield):
+        bf = scenario if settings is None else Battlefield(scenario.scenario, settings)
+    else:
+        bf = Battlefield(scenario, settings)
+    sc = bf.scenario
+    s = bf.settings
+    eps = s.distance_epsilon_cm
+    tol = s.contact_tolerance_cm
+    otol = s.overlap_tolerance_cm
+    radius = s.control_zone_cm
+    n = len(bf)
+    ids = bf.base_ids
+    unit_of = bf.unit_of
+
+    # --- every pair of bases near enough to matter: one tree query -------------------------
+    i, j = bf.pairs_within(max(radius, tol) + eps, method=method)
+    d = bf.distances(i, j)
+    near = d <= tol + eps
+    depth = np.zeros(len(i))
+    if near.any():
+        depth[near] = penetration_depth(bf.corners[i[near]], bf.corners[j[near]])
+    same_unit = unit_of[i] == unit_of[j]
+    enemy = bf.side[i] != bf.side[j]
+
+    # --- PD-3 overlaps ---------------------------------------------------------------------
+    ov = np.flatnonzero(depth > otol + eps)
+    overlaps = tuple(Overlap(ids[i[k]], ids[j[k]], float(depth[k])) for k in ov)
+
+    # --- off the table -----------------------------------------------------------------------
+    cx, cy = bf.corners[..., 0], bf.corners[..., 1]
+    lim = otol + eps
+    off = ((cx < -lim) | (cy < -lim) | (cx > sc.table.width + lim)
+           | (cy > sc.table.depth + lim)).any(axis=-1) if n else np.zeros(0, bool)
+    off_table = tuple(ids[k] for k in np.flatnonzero(off))
+
+    # --- 3.2.4, 3.2.5 forbidden terrain --------------------------------------------------------
+    forbidden: list[ForbiddenTerrain] = []
+    if bf.terrain and n:
+        shrink = 2.0 * (otol + eps)
+        inner = polygons_from_corners(base_corners(
+            bf.x, bf.y, bf.facing, np.maximum(bf.width - shrink, 1e-3),
+            np.maximum(bf.depth - shrink, 1e-3))).reshape(-1)
+        if method == "brute":
+            hit = shapely.intersects(inner[:, None], bf.terrain_polygons[None, :])
+            qb, qt = np.nonzero(hit)
+        else:
+            qb, qt = bf.terrain_tree.query(inner, predicate="intersects")
+        for b, t in sorted(zip(qb.tolist(), qt.tolist(), strict=True)):
+            rule = forbidden_rule(bf.kinds[b], bf.terrain[t])
+            if rule is not None:
+                forbidden.append(ForbiddenTerrain(ids[b], bf.terrain[t].id, rule))
+
+    # --- 1.3 coherency: links inside each unit ------------------------------------------------
+    link_i = [i[near & same_unit]]
+    link_j = [j[near & same_unit]]
+    skirmish_units = [u.has(Ability.SKIRMISH) for u in sc.units]
+    skirmish_bases: IntArray = np.flatnonzero(np.asarray(skirmish_units, dtype=bool)[unit_of])
+    if len(skirmish_bases) > 1:  # 1.3.4: gaps up to 4 cm
+        si, sj = bf.pairs_within(s.skirmish_gap_cm + eps, skirmish_bases, method=method)
+        keep = (unit_of[si] == unit_of[sj]) & (bf.distances(si, sj) <= s.skirmish_gap_cm + eps)
+        link_i.append(si[keep])
+        link_j.append(sj[keep])
+    obstacles = [k for k, f in enumerate(bf.terrain) if f.crossable_obstacle]
+    at_obstacle: dict[int, list[int]] = defaultdict(list)  # base -> obstacles it touches
+    if obstacles and n:
+        tb, tt, td = bf.terrain_within(tol + eps, method=method)
+        for b, t, dist in zip(tb.tolist(), tt.tolist(), td.tolist(), strict=True):
+            if bf.terrain[t].crossable_obstacle and dist <= tol + eps:
+                at_obstacle[b].append(t)
+    if at_obstacle:  # 1.3.5, PD-4: linked across an obstacle both touch
+        touching_bases = np.asarray(sorted(at_obstacle), dtype=np.intp)
+        widest = max(bf.terrain[t].width for t in obstacles)
+        oi, oj = bf.pairs_within(widest + tol + eps, touching_bases, method=method)
+        od = bf.distances(oi, oj)
+        keep_pd4 = []
+        for a, b, dist in zip(oi.tolist(), oj.tolist(), od.tolist(), strict=True):
+            if unit_of[a] != unit_of[b]:
+                continue
+            shared = set(at_obstacle[a]) & set(at_obstacle[b])
+            keep_pd4.append(any(dist <= bf.terrain[t].width + tol + eps for t in shared))
+        mask = np.asarray(keep_pd4, dtype=bool)
+        oi, oj = oi[unit_of[oi] == unit_of[oj]], oj[unit_of[oi] == unit_of[oj]]
+        link_i.append(oi[mask])
+        link_j.append(oj[mask])
+    labels = connected_groups(n, np.concatenate(link_i), np.concatenate(link_j))
+
+    # --- PD-14 contacts between enemy bases, 5.1.2 engagement --------------------------------
+    ce = np.flatnonzero(near & enemy)
+    lengths = (contact_length(bf.corners[i[ce]], bf.corners[j[ce]], tol + eps) if ce.size
+               else np.zeros(0))
+    contacts = tuple(
+        Contact(ids[i[k]], ids[j[k]], float(length), float(d[k]))
+        for k, length in zip(ce, lengths, strict=True)
+    )
+    per_base = np.zeros(n)
+    np.add.at(per_base, i[ce], lengths)
+    np.add.at(per_base, j[ce], lengths)
+    in_contact = tuple(ids[k] for k in np.flatnonzero(per_base >= s.min_contact_length_cm - eps))
+    pair_length: dict[tuple[int, int], float] = defaultdict(float)
+    for k, length in zip(ce.tolist(), lengths.tolist(), strict=True):
+        ua, ub = int(unit_of[i[k]]), int(unit_of[j[k]])
+        pair_length[(min(ua, ub), max(ua, ub))] += length
+    engaged = {p for p, total in pair_length.items() if total >= s.engaged_contact_length_cm - eps}
+    engaged_with: dict[int, set[int]] = defaultdict(set)
+    for ua, ub in engaged:
+        engaged_with[ua].add(ub)
+        engaged_with[ub].add(ua)
+
+    # --- 1.4 control zones -----------------------------------------------------------------------
+    intrusions: dict[tuple[int, int], ZoneIntrusion] = {}
+
+    def consider(intruder: int, owner: int, dist: float, across: str | None) -> None:
+        ui, uo = int(unit_of[intruder]), int(unit_of[owner])
+        if bf.panicking[uo] or (min(ui, uo), max(ui, uo)) in engaged:
+            return  # 1.4.1: no zone; 5.9: engaged with each other
+        key = (intruder, owner)
+        old = intrusions.get(key)
+        if old is None or (old.across is not None and across is None):
+            intrusions[key] = ZoneIntrusion(ids[intruder], ids[owner], dist, across)
+
+    zk = np.flatnonzero(enemy & (d < radius - eps))
+    for k in zk.tolist():
+        a, b, dist = int(i[k]), int(j[k]), float(d[k])
+        consider(a, b, dist, None)
+        consider(b, a, dist, None)
+    for owner, touched in sorted(at_obstacle.items()):  # 1.4.3: from the obstacle's far side
+        if bf.panicking[unit_of[owner]]:
+            continue
+        for t in touched:
+            core = obstacle_zone_core(bf, owner, t, tol + eps)
+            if core.is_empty:
+                continue
+            cand = bf.near(core, radius, method=method)
+            cand = cand[bf.side[cand] != bf.side[owner]]
+            if cand.size == 0:
+                continue
+            dc = shapely.distance(core, bf.polygons[cand])
+            direct = bf.distances(cand, np.full(cand.shape, owner))
+            for e, dist_core, dist_direct in zip(cand.tolist(), dc.tolist(), direct.tolist(),
+                                                 strict=True):
+                if dist_core < radius - eps and dist_direct >= radius - eps:
+                    consider(e, owner, float(dist_direct), bf.terrain[t].id)
+    zone_intrusions = tuple(intrusions[k] for k in sorted(intrusions))
+
+    # --- units -------------------------------------------------------------------------------------
+    unit_reports: list[UnitReport] = []
+    problems_coherency: list[Problem] = []
+    for u_k, unit in enumerate(sc.units):
+        members = bf.unit_bases(u_k)
+        groups_by_label: dict[int, list[str]] = defaultdict(list)
+        for b in members.tolist():
+            groups_by_label[int(labels[b])].append(ids[b])
+        groups = tuple(tuple(groups_by_label[lab]) for lab in sorted(groups_by_label))
+        coherent = len(groups) == 1
+        partners = tuple(sc.units[v].id for v in sorted(engaged_with.get(u_k, ())))
+        unit_reports.append(UnitReport(unit.id, unit.side, unit.state.value,
+                                       skirmish_units[u_k], coherent, groups, partners))
+        if not coherent and unit.state is UnitState.NORMAL:
+            main = max(groups, key=len)
+            apart = tuple(b for g in groups if g is not main for b in g)
+            rule = "1.3.4" if skirmish_units[u_k] else "1.3.1"
+            how = (f"gaps over {s.skirmish_gap_cm:g} cm" if skirmish_units[u_k]
+                   else "bases not touching")
+            problems_coherency.append(Problem(
+                rule,
+                f"unit {unit.id} is not coherent: {len(groups)} groups ({how}): "
+                + " | ".join(_span(g) for g in groups),
+                apart,
+            ))
+
+    # --- problems, in order: overlaps, table, terrain, coherency, zones -----------------------
+    problems: list[Problem] = [
+        Problem("PD-3", f"bases {o.a} and {o.b} overlap by {o.depth:.2f} cm "
+                f"(more than the {otol:g} cm tolerance)", (o.a, o.b))
+        for o in overlaps
+    ]
+    problems += [Problem("6.6", f"base {b} is off the table (figures leaving it are removed)",
+                         (b,)) for b in off_table]
+    problems += [
+        Problem(f.rule, f"base {f.base} ({bf.kinds[bf.resolve(f.base)[0]].value}) stands in "
+                f"{bf.scenario.terrain_feature(f.terrain).kind.value} {f.terrain}, closed to it",
+                (f.base,))
+        for f in forbidden
+    ]
+    problems += problems_coherency
+    by_units: dict[tuple[str, str], list[ZoneIntrusion]] = defaultdict(list)
+    for z in zone_intrusions:
+        by_units[(z.base.partition("/")[0], z.zone_of.partition("/")[0])].append(z)
+    for (intruder_unit, owner_unit), items in by_units.items():
+        closest = min(items, key=lambda z: round(z.distance, 9))  # ties: first in file order
+        across = sorted({z.across for z in items if z.across})
+        via = f", measured from beyond {', '.join(across)} (1.4.3)" if across else ""
+        problems.append(Problem(
+            "1.4.2",
+            f"unit {intruder_unit} stands in the control zone of enemy unit {owner_unit} without "
+            "being engaged with "
+            f"it: {len(items)} base pair{'s' * (len(items) != 1)}, closest {closest.base} to "
+            f"{closest.zone_of} at {closest.distance:.2f} cm{via}",
+            tuple(dict.fromkeys(z.base for z in items)),
+        ))
+
+    return AuditReport(
+        scenario=sc.name,
+        base_count=n,
+        units=tuple(unit_reports),
+        overlaps=overlaps,
+        off_table=off_table,
+        forbidden_terrain=tuple(forbidden),
+        contacts=contacts,
+        bases_in_contact=in_contact,
+        zone_intrusions=zone_intrusions,
+        problems=tuple(problems),
+    )
+
+
+def _span(group: tuple[str, ...]) -> str:
+    """``a/0, a/1, a/2`` → ``a/0-2`` when consecutive; else the ids joined by commas."""
+    idx = [int(b.rpartition("/")[2]) for b in group]
+    unit = group[0].rpartition("/")[0]
+    if len(group) > 2 and idx == list(range(idx[0], idx[0] + len(idx))):
+        return f"{unit}/{idx[0]}-{idx[-1]}"
+    return ", ".join(group)
+
+
+__all__ = [
+    "AuditReport",
+    "Contact",
+    "ForbiddenTerrain",
+    "Overlap",
+    "Problem",
+    "UnitReport",
+    "ZoneIntrusion",
+    "audit",
+    "connected_groups",
+    "obstacle_zone_core",
+]

@@ -1,0 +1,113 @@
+"""``szwadron check SCENARIO [--json] [--strict]`` — the geometry audit of a set-up.
+
+Overlaps (PD-3), bases off the table, bases in terrain closed to them (3.2.4, 3.2.5), coherency
+(1.3), contacts and engagements (PD-14, 5.1.2) and control-zone intrusions (1.4, 5.9). Exit code
+0, or 1 with ``--strict`` when any problem is found, 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from szwadron.audit import AuditReport
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``check`` command."""
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "check",
+        help="audit a scenario: overlaps, coherency, contacts, control zones, terrain, table edges",
+        description=(
+            "Audit the positions of a scenario's bases: illegal overlaps (PD-3), bases off the "
+            "table, bases in terrain closed to them (3.2.4, 3.2.5), coherency of each unit (1.3), "
+            "contacts between enemy bases and engaged units (PD-14, 5.1.2), and bases standing in "
+            "an enemy control zone without being engaged (1.4, 5.9)."
+        ),
+    )
+    p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
+    p.add_argument("--json", action="store_true", help="print a JSON document")
+    p.add_argument("--strict", action="store_true",
+                   help="exit with code 1 when any problem is found")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load, audit, print; the exit code (0, or 1 under ``--strict`` with problems)."""
+    from szwadron.audit import audit
+    from szwadron.cli._common import print_json
+    from szwadron.loading import load_scenario
+
+    scenario = load_scenario(args.scenario)
+    report = audit(scenario)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        print(format_report(report, args.scenario))
+    return 1 if args.strict and not report.ok else 0
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def format_report(report: AuditReport, source: str) -> str:
+    """The human report: a summary line, problems (with rule numbers), then each section."""
+    lines: list[str] = []
+    engaged_pairs = sum(len(u.engaged_with) for u in report.units) // 2
+    lines.append(
+        f"{source}: {report.scenario!r} — {_plural(len(report.units), 'unit')}, "
+        f"{_plural(report.base_count, 'base')}: "
+        + ("no problems" if report.ok else _plural(len(report.problems), "problem"))
+        + f"; {_plural(len(report.contacts), 'enemy contact')}, "
+        f"{_plural(engaged_pairs, 'engaged pair')}"
+    )
+    lines.append("")
+    lines.append(f"Problems ({len(report.problems)})")
+    lines += [f"  [{p.rule}] {p.message}" for p in report.problems] or ["  none"]
+
+    lines.append("")
+    lines.append("Units (1.3 coherency, 5.1.2 engagement)")
+    for u in report.units:
+        state = "" if u.state == "normal" else f", {u.state}"
+        skirm = ", skirmish order" if u.skirmish else ""
+        coh = ("coherent" if u.coherent else f"NOT coherent ({len(u.groups)} groups: "
+               + " | ".join(", ".join(g) for g in u.groups) + ")")
+        eng = f"; engaged with {', '.join(u.engaged_with)}" if u.engaged_with else ""
+        size = sum(len(g) for g in u.groups)
+        lines.append(f"  {u.id} (side {u.side}{state}{skirm}): {_plural(size, 'base')}, {coh}{eng}")
+
+    lines.append("")
+    lines.append("Contacts between enemy bases (PD-3 touching; PD-14 length of touching edge)")
+    lines += [
+        f"  {c.a} — {c.b}: {c.length:.2f} cm" + (" (corners only)" if c.length < 0.005 else "")
+        for c in report.contacts
+    ] or ["  none"]
+    lines.append("")
+    lines.append("Bases in contact (PD-14: at least 1 cm of edge touching enemy bases)")
+    lines += [f"  {', '.join(report.bases_in_contact)}"] if report.bases_in_contact else [
+        "  none"]
+
+    lines.append("")
+    lines.append("Control-zone intrusions (1.4)")
+    lines += [
+        f"  {z.base} in the zone of {z.zone_of} ({z.distance:.2f} cm"
+        + (f", measured from beyond {z.across})" if z.across else ")")
+        for z in report.zone_intrusions
+    ] or ["  none"]
+
+    lines.append("")
+    lines.append("Overlaps (PD-3)")
+    lines += [f"  {o.a} / {o.b}: {o.depth:.2f} cm deep" for o in report.overlaps] or ["  none"]
+    lines.append("")
+    lines.append("Off the table")
+    lines += [f"  {b}" for b in report.off_table] or ["  none"]
+    lines.append("")
+    lines.append("In forbidden terrain (3.2.4, 3.2.5)")
+    lines += [f"  {f.base} in {f.terrain} [{f.rule}]" for f in report.forbidden_terrain] or [
+        "  none"]
+    return "\n".join(lines)
+
+
+__all__ = ["format_report", "register", "run"]

@@ -1,0 +1,53 @@
+"""``szwadron measure SCENARIO A B [--json]`` — least edge-to-edge distance (4.5.2, PD-3).
+
+``A`` and ``B`` name a base (``UNIT/INDEX``) or a whole unit (``UNIT``). The answer gives the
+distance, the two bases that realise it and the nearest points on them. Unknown or malformed ids
+are bad input (exit 2) with a message naming what exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``measure`` command."""
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "measure",
+        help="least edge-to-edge distance between two bases or units",
+        description=(
+            "Least edge-to-edge distance (4.5.2) between two bases (UNIT/INDEX) or two units "
+            "(UNIT), which bases realise it and the two nearest points."
+        ),
+    )
+    p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
+    p.add_argument("a", metavar="A", help="a base (UNIT/INDEX) or a unit (UNIT)")
+    p.add_argument("b", metavar="B", help="a base (UNIT/INDEX) or a unit (UNIT)")
+    p.add_argument("--json", action="store_true", help="print a JSON document")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load, measure, print; 0 on success (bad ids raise InvalidDataError → exit 2)."""
+    from szwadron.cli._common import print_json
+    from szwadron.geometry.table import Battlefield
+    from szwadron.loading import load_scenario
+
+    scenario = load_scenario(args.scenario)
+    m = Battlefield(scenario).measure(args.a, args.b)
+    if args.json:
+        print_json(m.to_json())
+        return 0
+    (xa, ya), (xb, yb) = m.point_a, m.point_b
+    state = ""
+    if m.depth > 0:
+        state = f" (overlapping by {m.depth:.2f} cm)"
+    elif m.touching:
+        state = " (touching, PD-3)"
+    print(f"{m.a} to {m.b}: {m.distance:.2f} cm{state}")
+    print(f"  between {m.base_a} at ({xa:.2f}, {ya:.2f}) and {m.base_b} at ({xb:.2f}, {yb:.2f})")
+    return 0
+
+
+__all__ = ["register", "run"]

@@ -1,0 +1,341 @@
+"""The battlefield as geometry: every base and terrain feature of a scenario, indexed once.
+
+A :class:`Battlefield` holds the bases of a scenario as arrays (centre, facing, size, corners,
+polygons; one row per base, units in file order, bases in file order inside each unit) and
+STR-trees over the bases and over the terrain. Every all-pairs question ("which bases are within
+2 cm of each other?") goes through the tree: :meth:`Battlefield.pairs_within` returns candidate
+pairs in O(n log n + k), and the exact distances come from
+:func:`szwadron.geometry.contact.polygon_distance` on whole arrays of pairs.
+
+>>> from szwadron.models import Scenario
+>>> inf = {"id": "inf", "name": "Line", "kind": "infantry", "R": 12, "W": 2, "SW": 1, "SO": 1,
+...        "Z": 24, "UW": 3, "C": 3, "M": 4}
+>>> sc = Scenario.model_validate({"name": "t", "table": {"width": 60, "depth": 40}, "units": [
+...     {"id": "a", "side": "A", "profile": inf, "bases": [
+...         {"x": 10, "y": 10, "facing": 90}, {"x": 12, "y": 10, "facing": 90}]},
+...     {"id": "b", "side": "B", "profile": inf, "bases": [{"x": 11, "y": 13, "facing": 270}]}]})
+>>> bf = Battlefield(sc)
+>>> bf.base_ids
+('a/0', 'a/1', 'b/0')
+>>> i, j = bf.pairs_within(2.0)
+>>> [(bf.base_ids[p], bf.base_ids[q]) for p, q in zip(i, j)]
+[('a/0', 'a/1'), ('a/0', 'b/0'), ('a/1', 'b/0')]
+>>> bf.distances(i, j).tolist()
+[0.0, 1.0, 1.0]
+>>> bf.resolve("a").tolist(), bf.resolve("b/0").tolist()
+([0, 1], [2])
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+from szwadron.errors import InvalidDataError
+from szwadron.geometry.bases import BaseShape, base_corners, control_zones, polygons_from_corners
+from szwadron.geometry.contact import penetration_depth, polygon_distance
+from szwadron.geometry.terrain import LEVEL_KINDS, TerrainShape, terrain_shapes
+from szwadron.models import Kind, Scenario, UnitState
+from szwadron.settings import RulesSettings
+
+IntArray = npt.NDArray[np.intp]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+PairMethod = Literal["index", "brute"]
+
+_BASE_ID = re.compile(r"^(?P<unit>[^/]+)/(?P<index>\d+)$")
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """4.5.2 — the least edge-to-edge distance between two sets of bases, and where it lies.
+
+    ``a`` and ``b`` are the ids asked about (a base ``UNIT/INDEX`` or a unit ``UNIT``);
+    ``base_a``/``base_b`` the two bases that realise the distance and ``point_a``/``point_b`` the
+    nearest points on them. ``depth`` is the overlap of the two bases (PD-3), 0 when apart.
+    """
+
+    a: str
+    b: str
+    distance: float
+    base_a: str
+    base_b: str
+    point_a: tuple[float, float]
+    point_b: tuple[float, float]
+    depth: float
+    touching: bool
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict (``szwadron measure --json``)."""
+        return {
+            "a": self.a, "b": self.b, "distance": round(self.distance, 6),
+            "bases": [self.base_a, self.base_b],
+            "points": [[round(v, 6) for v in self.point_a], [round(v, 6) for v in self.point_b]],
+            "touching": self.touching, "overlap_depth": round(self.depth, 6),
+        }
+
+
+class Battlefield:
+    """Bases and terrain of a scenario as arrays and spatial indexes (built once, read-only).
+
+    Attributes (one row per base): ``base_ids``, ``unit_of`` (index into ``scenario.units``),
+    ``index_in_unit``, ``side`` (0 for A, 1 for B), ``kinds``, ``x``, ``y``, ``facing``,
+    ``width``, ``depth``, ``corners`` (``(n, 4, 2)``, see
+    :func:`~szwadron.geometry.bases.base_corners`), ``polygons``; per unit: ``unit_ids``,
+    ``unit_slices``, ``panicking``; ``terrain`` (:class:`TerrainShape` per feature).
+    """
+
+    def __init__(self, scenario: Scenario, settings: RulesSettings | None = None) -> None:
+        self.scenario = scenario
+        self.settings = settings if settings is not None else scenario.settings
+        ids: list[str] = []
+        unit_of: list[int] = []
+        index_in_unit: list[int] = []
+        kinds: list[Kind] = []
+        rows: list[tuple[float, float, float, float, float]] = []
+        slices: list[slice] = []
+        for u_i, unit in enumerate(scenario.units):
+            start = len(ids)
+            for b_i, pose in enumerate(unit.bases):
+                w, d = unit.base_size(b_i)
+                rows.append((pose.x, pose.y, pose.facing, w, d))
+                ids.append(f"{unit.id}/{b_i}")
+                unit_of.append(u_i)
+                index_in_unit.append(b_i)
+                kinds.append(unit.base_profile(b_i).kind)
+            slices.append(slice(start, len(ids)))
+        data = np.asarray(rows, dtype=float).reshape(-1, 5)
+        self.base_ids: tuple[str, ...] = tuple(ids)
+        self.unit_ids: tuple[str, ...] = tuple(u.id for u in scenario.units)
+        self.unit_slices: tuple[slice, ...] = tuple(slices)
+        self.unit_of: IntArray = np.asarray(unit_of, dtype=np.intp)
+        self.index_in_unit: IntArray = np.asarray(index_in_unit, dtype=np.intp)
+        self.kinds: tuple[Kind, ...] = tuple(kinds)
+        unit_side = np.asarray([0 if u.side == "A" else 1 for u in scenario.units], dtype=np.intp)
+        self.side: IntArray = unit_side[self.unit_of] if len(ids) else np.zeros(0, np.intp)
+        self.panicking: BoolArray = np.asarray(
+            [u.state is UnitState.PANIC for u in scenario.units], dtype=bool
+        )
+        self.x, self.y, self.facing, self.width, self.depth = (data[:, k] for k in range(5))
+        self.corners: FloatArray = base_corners(self.x, self.y, self.facing, self.width, self.depth)
+        self.polygons: npt.NDArray[np.object_] = polygons_from_corners(self.corners).reshape(-1)
+        self.terrain: tuple[TerrainShape, ...] = terrain_shapes(scenario.terrain)
+        self._index_of = {b: k for k, b in enumerate(self.base_ids)}
+
+    # -- sizes and lookups ---------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.base_ids)
+
+    def __repr__(self) -> str:
+        return (f"<Battlefield {self.scenario.name!r}: {len(self.unit_ids)} units, {len(self)} bases, "
+                f"{len(self.terrain)} terrain features>")
+
+    def shape(self, index: int) -> BaseShape:
+        """The :class:`BaseShape` of base ``index``."""
+        return BaseShape(float(self.x[index]), float(self.y[index]), float(self.facing[index]),
+                         float(self.width[index]), float(self.depth[index]))
+
+    def unit_bases(self, unit: int | str) -> IntArray:
+        """Indices of the bases of a unit (by position in the scenario or by id)."""
+        k = self.unit_ids.index(unit) if isinstance(unit, str) else unit
+        s = self.unit_slices[k]
+        return np.arange(s.start, s.stop, dtype=np.intp)
+
+    def resolve(self, ident: str) -> IntArray:
+        """Base indices named by ``UNIT`` (all its bases) or ``UNIT/INDEX`` (one base).
+
+        Raises :class:`~szwadron.errors.InvalidDataError` naming what exists when ``ident`` is
+        malformed or unknown.
+        """
+        if ident in self._index_of:
+            return np.asarray([self._index_of[ident]], dtype=np.intp)
+        if ident in self.unit_ids:
+            return self.unit_bases(ident)
+        m = _BASE_ID.match(ident)
+        if m and m["unit"] in self.unit_ids:
+            n = len(self.unit_bases(m["unit"]))
+            raise InvalidDataError(
+                f"no base {ident!r}: unit {m['unit']!r} has {n} base{'s' * (n != 1)}, "
+                f"{m['unit']}/0 to {m['unit']}/{n - 1}"
+            )
+        if "/" in ident and not m:
+            raise InvalidDataError(
+                f"malformed base id {ident!r}: expected UNIT/INDEX, e.g. "
+                f"{self.base_ids[0] if self.base_ids else 'fr-1/0'}"
+            )
+        units = ", ".join(self.unit_ids) or "none"
+        raise InvalidDataError(f"no unit {ident.partition('/')[0]!r} (units: {units})")
+
+    @cached_property
+    def levels(self) -> IntArray:
+        """PD-11 — level of each base: the highest hill or tall building containing its centre."""
+        out = np.zeros(len(self), dtype=np.intp)
+        if not self.terrain or not len(self):
+            return out
+        centres = shapely.points(np.stack([self.x, self.y], axis=-1))
+        b, t = self.terrain_tree.query(centres, predicate="intersects")
+        feature_level = np.asarray(
+            [f.level if f.kind in LEVEL_KINDS else 0 for f in self.terrain], dtype=np.intp
+        )
+        np.maximum.at(out, b, feature_level[t])
+        return out
+
+    # -- spatial indexes -----------------------------------------------------------------
+
+    @cached_property
+    def tree(self) -> shapely.STRtree:
+        """STR-tree over the base polygons (tree index = base index)."""
+        return shapely.STRtree(self.polygons)
+
+    @cached_property
+    def terrain_polygons(self) -> npt.NDArray[np.object_]:
+        """Terrain polygons, one per feature, in scenario order."""
+        return np.asarray([f.polygon for f in self.terrain], dtype=object)
+
+    @cached_property
+    def terrain_tree(self) -> shapely.STRtree:
+        """STR-tree over the terrain polygons (tree index = terrain index)."""
+        return shapely.STRtree(self.terrain_polygons)
+
+    def zones(self, radius_cm: float | None = None) -> npt.NDArray[np.object_]:
+        """1.4.1 — control-zone polygons of every base (for drawing and sweeping)."""
+        r = self.settings.control_zone_cm if radius_cm is None else radius_cm
+        return np.asarray(control_zones(self.polygons, r))
+
+    # -- pair queries -----------------------------------------------------------------------
+
+    def pairs_within(
+        self,
+        distance_cm: float,
+        among: npt.ArrayLike | None = None,
+        *,
+        method: PairMethod = "index",
+    ) -> tuple[IntArray, IntArray]:
+        """Pairs of bases ``i < j`` whose polygons are within ``distance_cm`` of each other.
+
+        ``among`` restricts both bases to a set of base indices. ``method="index"`` asks the
+        STR-tree (``dwithin``); ``method="brute"`` tries every pair one by one — the naive
+        reference the index is tested and benchmarked against. Pairs come sorted by ``(i, j)``.
+        Callers compare the exact distance (:meth:`distances`) with their limit afterwards.
+        """
+        subset = np.arange(len(self), dtype=np.intp) if among is None else np.unique(
+            np.asarray(among, dtype=np.intp))
+        if method == "brute":
+            return self._pairs_brute(distance_cm, subset)
+        if len(subset) < 2:
+            return np.zeros(0, np.intp), np.zeros(0, np.intp)
+        q, t = self.tree.query(self.polygons[subset], predicate="dwithin", distance=distance_cm)
+        i = subset[q]
+        j = t.astype(np.intp)
+        keep = i < j
+        if among is not None:
+            member = np.zeros(len(self), dtype=bool)
+            member[subset] = True
+            keep &= member[j]
+        i, j = i[keep], j[keep]
+        order = np.lexsort((j, i))
+        return i[order], j[order]
+
+    def _pairs_brute(self, distance_cm: float, subset: IntArray) -> tuple[IntArray, IntArray]:
+        out_i: list[int] = []
+        out_j: list[int] = []
+        polys = self.polygons
+        for a_k, a in enumerate(subset):
+            pa = polys[a]
+            for b in subset[a_k + 1 :]:
+                if shapely.distance(pa, polys[b]) <= distance_cm:
+                    out_i.append(int(a))
+                    out_j.append(int(b))
+        return np.asarray(out_i, dtype=np.intp), np.asarray(out_j, dtype=np.intp)
+
+    def near(
+        self, geometry: shapely.Geometry, distance_cm: float, *, method: PairMethod = "index"
+    ) -> IntArray:
+        """Indices of bases within ``distance_cm`` of any geometry (sorted)."""
+        if method == "brute":
+            d = shapely.distance(geometry, self.polygons)
+            return np.flatnonzero(d <= distance_cm).astype(np.intp)
+        return np.sort(self.tree.query(geometry, predicate="dwithin", distance=distance_cm))
+
+    def distances(self, i: npt.ArrayLike, j: npt.ArrayLike) -> FloatArray:
+        """PD-3, 4.5.2 — exact least edge-to-edge distances between bases ``i`` and ``j``."""
+        ii = np.asarray(i, dtype=np.intp)
+        jj = np.asarray(j, dtype=np.intp)
+        if ii.size == 0:
+            return np.zeros(ii.shape)
+        return polygon_distance(self.corners[ii], self.corners[jj])
+
+    def measure(self, a: str, b: str) -> Measurement:
+        """4.5.2 — least edge-to-edge distance between two bases or units (ids as in
+        :meth:`resolve`), the bases that realise it (the first pair in file order on a tie; among
+        bases that meet, the deepest overlap) and the two nearest points. Raises :class:`~szwadron.errors.InvalidDataError` for unknown or
+        malformed ids, or when the two share a base.
+
+        >>> from szwadron.models import Scenario
+        >>> inf = {"id": "i", "name": "I", "kind": "infantry", "R": 12, "W": 2, "SW": 1, "SO": 1,
+        ...        "Z": 24, "UW": 3, "C": 3, "M": 4}
+        >>> sc = Scenario.model_validate({"name": "t", "table": {"width": 60, "depth": 40},
+        ...     "units": [{"id": "a", "side": "A", "profile": inf, "bases": [
+        ...         {"x": 10, "y": 10, "facing": 90}, {"x": 12, "y": 10, "facing": 90}]},
+        ...     {"id": "b", "side": "B", "profile": inf, "bases": [{"x": 20, "y": 13, "facing": 270}]}]})
+        >>> m = Battlefield(sc).measure("a", "b")
+        >>> round(m.distance, 6), m.base_a, m.base_b, m.point_a, m.point_b   # corner to corner
+        (6.082763, 'a/1', 'b/0', (13.0, 11.0), (19.0, 12.0))
+        """
+        ia, ib = self.resolve(a), self.resolve(b)
+        shared = np.intersect1d(ia, ib)
+        if shared.size:
+            raise InvalidDataError(
+                f"{a!r} and {b!r} share base {self.base_ids[shared[0]]}: measure between two "
+                "different bases or units"
+            )
+        dist = polygon_distance(self.corners[ia][:, None], self.corners[ib][None, :]).ravel()
+        k = int(np.argmin(dist))
+        d = float(dist[k])
+        depth = 0.0
+        if d == 0.0:  # several pairs may meet: name the deepest overlap
+            tied = np.flatnonzero(dist == 0.0)
+            depths = penetration_depth(self.corners[ia[tied // len(ib)]],
+                                       self.corners[ib[tied % len(ib)]])
+            k = int(tied[np.argmax(depths)])
+            depth = float(depths.max())
+        pa, pb = int(ia[k // len(ib)]), int(ib[k % len(ib)])
+        line = shapely.shortest_line(self.polygons[pa], self.polygons[pb])
+        (x0, y0), (x1, y1) = shapely.get_coordinates(line).tolist()
+        s = self.settings
+        eps = s.distance_epsilon_cm
+        return Measurement(
+            a, b, d, self.base_ids[pa], self.base_ids[pb], (x0, y0), (x1, y1), depth,
+            d <= s.contact_tolerance_cm + eps and depth <= s.overlap_tolerance_cm + eps,
+        )
+
+    def terrain_within(
+        self, distance_cm: float, bases: npt.ArrayLike | None = None, *,
+        method: PairMethod = "index",
+    ) -> tuple[IntArray, IntArray, FloatArray]:
+        """``(base, terrain, distance)`` for every base within ``distance_cm`` of a feature."""
+        subset = np.arange(len(self), dtype=np.intp) if bases is None else np.asarray(
+            bases, dtype=np.intp)
+        if not self.terrain or subset.size == 0:
+            empty = np.zeros(0, np.intp)
+            return empty, empty, np.zeros(0)
+        if method == "brute":
+            d_all = shapely.distance(self.polygons[subset][:, None], self.terrain_polygons[None, :])
+            q, t = np.nonzero(d_all <= distance_cm)
+        else:
+            q, t = self.terrain_tree.query(self.polygons[subset], predicate="dwithin",
+                                           distance=distance_cm)
+        b = subset[q]
+        d = shapely.distance(self.polygons[b], self.terrain_polygons[t])
+        order = np.lexsort((t, b))
+        return b[order], t[order].astype(np.intp), np.asarray(d, dtype=float)[order]
+
+
+__all__ = ["Battlefield", "Measurement", "PairMethod"]
