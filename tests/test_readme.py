@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -30,3 +33,33 @@ def test_ci_runs_the_readme_test_command() -> None:
     # CI may add quiet flags to pip; the command is otherwise the same
     ci_lines = [line.strip().replace("pip install -q ", "pip install ") for line in ci.splitlines()]
     assert test_command in ci_lines
+
+
+def _console_examples() -> list[tuple[str, list[str]]]:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    examples: list[tuple[str, list[str]]] = []
+    for block in re.findall(r"```console\n(.*?)```", text, re.S):
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                command = re.sub(r"\s+#.*$", "", line[2:]).strip()
+                examples.append((command, []))
+            elif examples and line.strip():
+                examples[-1][1].append(line)
+    return examples
+
+
+def test_readme_examples_run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every `$ szwadron ...` line of the README runs and prints what the README shows."""
+    from szwadron.cli import main
+
+    monkeypatch.chdir(REPO)
+    examples = _console_examples()
+    assert examples, "the README shows no examples"
+    for command, shown in examples:
+        words = shlex.split(command)
+        assert words[0] == "szwadron", command
+        code = main(words[1:])
+        out = capsys.readouterr().out
+        assert code == 0, f"{command!r} exited {code}"
+        if shown:
+            assert out.splitlines()[: len(shown)] == shown, f"{command!r} printed:\n{out}"
