@@ -14,28 +14,12 @@ import pytest
 from szwadron.combat import Fighter, MeleeSide, melee, roll_melee
 from szwadron.errors import InvalidDataError
 from szwadron.morale import MeleeMorale, MeleeOutcome, melee_sequence, morale_target
-from szwadron.remainder import remainder_roll
+from tests.brute import brute_removal
 
 Group = tuple[int, int, int]  # dice, UW, W bonus of the figures struck
 
 
 # --- brute force ------------------------------------------------------------------------------
-def brute_removal(damage: int, wounds: Sequence[int]) -> dict[int, Fraction]:
-    left, q = damage, 0
-    while q < len(wounds) and left >= wounds[q]:
-        left -= wounds[q]
-        q += 1
-    if q == len(wounds) or left == 0:
-        return {q: Fraction(1)}
-    roll = remainder_roll(left, wounds[q], "d6")
-    kept = [f for f in range(1, 7) if f not in roll.reroll]
-    out: dict[int, Fraction] = {}
-    for face in kept:
-        k = q + 1 if face <= roll.remove_at_most else q
-        out[k] = out.get(k, Fraction(0)) + Fraction(1, len(kept))
-    return out
-
-
 def brute_strike(groups: Sequence[Group], wounds: Sequence[int]) -> dict[tuple[int, bool], Fraction]:
     """Every face of every die of each group, removing separately along the order (5.10.4)."""
     state = {(0, False): Fraction(1)}
