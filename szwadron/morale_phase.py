@@ -1,0 +1,809 @@
+"""2.2, 6.6, 6.7, 6.8 — the morale phase of one side at the table, with exact odds.
+
+:func:`morale_phase` answers, for every unit of one side that is not in the normal state:
+may it try to reorganise (6.8.2: no enemy figure within 10 cm; 6.8.3: no figure engaged) and
+with what chance (6.8.4); if it panics and does not rally, how far it flees (6.6.2), the chance it
+leaves the table (6.6.13), whether it surrenders (6.6.12) and which own units it passes through
+with their test odds (6.4.3, 6.6.11); if it pursues, how far and whether it reaches the unit it
+pursues (6.7.1). It also gives the casualty-test table (6.2.4, 6.3) of every unit of the side.
+
+All chances are exact :class:`~fractions.Fraction` (2d6 gives fractions of 36, a morale test
+sixths); distances come from :mod:`szwadron.geometry` (PD-3: least edge-to-edge distances).
+
+>>> from szwadron.models import Scenario
+>>> inf = {"id": "inf", "name": "Line", "kind": "infantry", "R": 12, "W": 2, "SW": 1, "SO": 1,
+...        "Z": 24, "UW": 3, "C": 3, "M": 4}
+>>> sc = Scenario.model_validate({"name": "t", "table": {"width": 60, "depth": 60}, "units": [
+...     {"id": "a", "side": "A", "profile": inf, "state": "panic", "bases": [
+...         {"x": 10, "y": 11, "facing": 90}, {"x": 12, "y": 11, "facing": 90}]},
+...     {"id": "b", "side": "B", "profile": inf, "bases": [{"x": 40, "y": 50, "facing": 270}]}]})
+>>> report = morale_phase(sc, "A")
+>>> u = report.units[0]
+>>> u.may_reorganise, u.reorganise_chance      # 6.8.2, 6.8.4: M 4
+(True, Fraction(2, 3))
+>>> u.off_table_chance   # flees 2d6 × 2 cm from 10 cm: needs 2d6 ≥ 6 (26/36), if it does not rally
+Fraction(13, 54)
+
+Decisions where the rules are silent (the flight model; each is also stated where it is made):
+
+* Decision (direction): a fleeing figure moves straight towards its own table edge,
+  perpendicular to it — side A's edge is y = 0, so its figures move in −y; side B's move in +y.
+  The figure is translated, not turned (turning is not charged against the flight). The straight
+  line is the shortest path to the edge (6.6.9); the avoidance of enemy fire and move ranges of
+  6.6.7–6.6.8 is not modelled: a player may choose a longer way round.
+* Decision (figure by figure): 6.6.12 and 6.6.13 speak of a *jednostka* — a figure, the word of
+  5.4.3 and 6.8.2 (the unit is an *oddział*) — and figures move one after another (3.1.1) and a
+  panicking unit needs no coherency (6.1.3). So each figure meets the edge, or is stopped, on its
+  own. A figure is removed at the edge (6.6.13) when the flight distance is *more* than its
+  distance to the edge, measured from its point nearest the edge (the edge reached with flight
+  left; exactly reaching the edge leaves it on the table). The whole unit leaves the table when
+  every figure does, i.e. when the flight exceeds the distance of the figure *farthest* from the
+  edge: that is ``off_table_chance``. ``figures_lost`` counts the figures removed.
+* Decision (blocked): a figure is stopped by the first of: an enemy figure's control zone (2 cm,
+  exact rounded zone; 6.6.10), the base of an enemy figure of a panicking unit (no zone, 1.4.1;
+  3.1.3), terrain its kind may not enter (3.2.4, 3.2.5). A figure already standing in an enemy
+  zone (it was charged) may move on out of it (6.6.5) but never through that enemy figure.
+  Bases may touch and overlap by the PD-3 tolerance (0.05 cm) before they block.
+* Decision (surrender, 6.6.12): a figure stopped before its edge with flight left, with an enemy
+  figure within 10 cm of it where it stops, surrenders and is removed. ``surrenders`` is true
+  when the unit's flight, should it flee, ends in the surrender of every figure whatever the
+  dice; ``surrender_chance`` is the chance that at least one figure surrenders.
+* Decision (pass-through, 6.6.11): an own figure is passed through when the straight path of a
+  fleeing figure overlaps it (deeper than the PD-3 tolerance) before the flight ends, the
+  figure is stopped or it leaves the table. Each such unit tests once (6.4.3); the flight of a
+  unit panicked that way is not followed here (it appears in its own report). Figures of the
+  fleeing unit do not block each other (6.1.3: no coherency needed).
+* Decision (pursuit, 6.7.1, 6.7.10): a pursuing unit pursues the nearest enemy unit in panic,
+  else the nearest enemy unit; it reaches it when its pursuit distance is at least the least
+  edge-to-edge distance between the units (a straight path: terrain costs are not counted).
+  Own pursuing units move in this phase, as 6.8.1.III and the digest's 2.2 say (the original's
+  2.2.1.V speaks of the *enemy's* pursuers; 6.7.3 allows both).
+* Decision (modifiers, PD-16): a unit whose every base centre stands in a fortification tests
+  with the fortification bonus; no other modifier is applied to the tests of the phase.
+* Decision (kinds): the unit's own profile gives the flight (6.6.2): infantry × 2, cavalry × 4,
+  foot artillery × 1 only if its R > 0 (else it does not flee), horse artillery × 3; a unit of
+  limbers flees like horse artillery (a horse team).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+from szwadron.dice import Distribution, d
+from szwadron.errors import InvalidDataError
+from szwadron.geometry.bases import base_corners, polygons_from_corners
+from szwadron.geometry.contact import contact_length, polygon_distance
+from szwadron.geometry.table import Battlefield
+from szwadron.geometry.terrain import forbidden_rule
+from szwadron.models import Kind, Scenario, TerrainKind, UnitState
+from szwadron.morale import CasualtyTest, casualty_modifier, casualty_test, morale_pass_chance, morale_target
+from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
+BoolArray = npt.NDArray[np.bool_]
+
+#: 6.6.2, 6.7.1: flight and pursuit are 2d6 times a number of cm.
+TWO_D6: Distribution[int] = d(6) + d(6)
+_INF = float("inf")
+_TINY = 1e-12
+
+
+# ----------------------------------------------------------------------------- distances rolled
+
+
+def flight_multiplier(kind: Kind | str, settings: RulesSettings = DEFAULT_SETTINGS) -> int:
+    """6.6.2 — cm per pip of 2d6 a fleeing unit of ``kind`` runs (settings ``flight_multiplier_*``).
+
+    Decision: limbers flee like horse artillery.
+
+    >>> [flight_multiplier(k) for k in ("infantry", "cavalry", "foot_artillery", "horse_artillery")]
+    [2, 4, 1, 3]
+    """
+    k = Kind(kind)
+    return {
+        Kind.INFANTRY: settings.flight_multiplier_infantry,
+        Kind.CAVALRY: settings.flight_multiplier_cavalry,
+        Kind.FOOT_ARTILLERY: settings.flight_multiplier_foot_artillery,
+        Kind.HORSE_ARTILLERY: settings.flight_multiplier_horse_artillery,
+        Kind.LIMBER: settings.flight_multiplier_horse_artillery,
+    }[k]
+
+
+def flight_distribution(
+    kind: Kind | str, move: float, settings: RulesSettings = DEFAULT_SETTINGS
+) -> Distribution[int]:
+    """6.6.2 — the flight distance in cm: 2d6 × 2 (infantry), × 4 (cavalry), × 1 (foot artillery,
+    only if its R > 0 — otherwise it does not flee: 0 cm), × 3 (horse artillery).
+
+    >>> flight_distribution("cavalry", 24).probability(48)
+    Fraction(1, 36)
+    >>> flight_distribution("foot_artillery", 0).outcomes(), flight_distribution("foot_artillery", 4).outcomes()[:2]
+    ([0], [2, 3])
+    """
+    k = Kind(kind)
+    m = flight_multiplier(k, settings)
+    if m == 0 or (k is Kind.FOOT_ARTILLERY and move <= 0):
+        return Distribution.point(0)
+    return TWO_D6.map(lambda pips: pips * m)
+
+
+def pursuit_distribution(
+    kind: Kind | str, settings: RulesSettings = DEFAULT_SETTINGS
+) -> Distribution[int] | None:
+    """6.7.1 — the pursuit distance in cm: 2d6 × 2 (infantry), × 4 (cavalry); ``None`` for
+    artillery (and limbers), which never pursue.
+
+    >>> pursuit_distribution("infantry").mean(), pursuit_distribution("horse_artillery")
+    (Fraction(14, 1), None)
+    """
+    k = Kind(kind)
+    if k is Kind.INFANTRY:
+        m = settings.pursuit_multiplier_infantry
+    elif k is Kind.CAVALRY:
+        m = settings.pursuit_multiplier_cavalry
+    else:
+        return None
+    return TWO_D6.map(lambda pips: pips * m)
+
+
+def chance_more_than(dist: Distribution[int], cm: float, eps: float = 1e-6) -> Fraction:
+    """P(the rolled distance is *more* than ``cm``) — edge reached with flight left (6.6.13).
+
+    >>> chance_more_than(flight_distribution("infantry", 12), 10.0)   # 2d6 ≥ 6
+    Fraction(13, 18)
+    """
+    return sum((dist.probability(v) for v in dist.outcomes() if v > cm + eps), Fraction(0))
+
+
+def chance_at_least(dist: Distribution[int], cm: float, eps: float = 1e-6) -> Fraction:
+    """P(the rolled distance is at least ``cm``) — a pursuit reaching its enemy (6.7.4).
+
+    >>> chance_at_least(pursuit_distribution("infantry"), 24.0)    # 2d6 = 12
+    Fraction(1, 36)
+    """
+    return sum((dist.probability(v) for v in dist.outcomes() if v + eps >= cm), Fraction(0))
+
+
+def flight_direction(side: str) -> tuple[float, float]:
+    """Decision (6.6.7) — the unit vector towards a side's own table edge: A is y = 0, B y = depth.
+
+    >>> flight_direction("A"), flight_direction("B")
+    ((0.0, -1.0), (0.0, 1.0))
+    """
+    if side == "A":
+        return (0.0, -1.0)
+    if side == "B":
+        return (0.0, 1.0)
+    raise InvalidDataError(f"side must be 'A' or 'B', got {side!r}")
+
+
+# ------------------------------------------------------------------ first contact along a ray
+
+
+def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
+    out: FloatArray = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+    return out
+
+
+def _outward_normals(corners: FloatArray) -> FloatArray:
+    """Unit outward normals of the edges of convex polygons ``(..., k, 2)``."""
+    e = np.roll(corners, -1, axis=-2) - corners
+    n = np.stack([e[..., 1], -e[..., 0]], axis=-1)
+    n = n / np.maximum(np.linalg.norm(n, axis=-1, keepdims=True), _TINY)
+    centre = corners.mean(axis=-2, keepdims=True)
+    mid = (corners + np.roll(corners, -1, axis=-2)) / 2.0
+    flip = np.einsum("...j,...j->...", n, mid - centre) < 0
+    out: FloatArray = np.where(flip[..., None], -n, n)
+    return out
+
+
+def _ray_segments(p: FloatArray, v: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
+    """Distance along ``v`` from points ``p (..., P, 2)`` to segments ``a→b (..., S, 2)``:
+    ``(..., P, S)``, ``inf`` where the ray misses (or runs parallel)."""
+    e = (b - a)[..., None, :, :]
+    w = a[..., None, :, :] - p[..., :, None, :]
+    denom = _cross(np.broadcast_to(v, e.shape), e)
+    ok = np.abs(denom) > _TINY
+    safe = np.where(ok, denom, 1.0)
+    t = _cross(w, e) / safe
+    s = _cross(w, np.broadcast_to(v, w.shape)) / safe
+    hit = ok & (t >= -1e-9) & (s >= -1e-12) & (s <= 1 + 1e-12)
+    out: FloatArray = np.where(hit, np.maximum(t, 0.0), _INF)
+    return out
+
+
+def _ray_circles(p: FloatArray, v: FloatArray, c: FloatArray, r: FloatArray) -> FloatArray:
+    """Distance along ``v`` from points ``p (..., P, 2)`` into circles ``c (..., C, 2)`` of radius
+    ``r (...)``: ``(..., P, C)``; grazing (tangent) rays miss."""
+    w = p[..., :, None, :] - c[..., None, :, :]
+    bq = np.einsum("...j,j->...", w, v)
+    rr = np.asarray(r, dtype=float)[..., None, None]
+    disc = bq * bq - (np.einsum("...j,...j->...", w, w) - rr * rr)
+    ok = (disc > _TINY) & (rr > 0)
+    t = -bq - np.sqrt(np.where(ok, disc, 0.0))
+    out: FloatArray = np.where(ok & (t >= -1e-9), np.maximum(t, 0.0), _INF)
+    return out
+
+
+def first_contact(
+    moving: npt.ArrayLike, obstacle: npt.ArrayLike, radius: npt.ArrayLike, direction: tuple[float, float]
+) -> FloatArray:
+    """1.4.1, 6.6.10 — how far convex polygons ``moving (..., k, 2)`` travel along ``direction``
+    before they first touch the area within ``radius`` of convex polygons ``obstacle (..., m, 2)``.
+
+    Exact for rounded zones: contact happens at a corner of the moving polygon against an edge of
+    the obstacle pushed out by the radius or against the circle around an obstacle corner, or at
+    an obstacle corner against an edge of the moving polygon pushed out by the radius. The pairs
+    must be apart at the start (``inf`` when they never meet; grazing does not count).
+
+    >>> from szwadron.geometry.bases import base_corners
+    >>> me = base_corners(0.0, 10.0, 90.0, 2.0, 2.0)
+    >>> float(first_contact(me, base_corners(0.0, 0.0, 90.0, 2.0, 2.0), 2.0, (0.0, -1.0)))  # 8 − 2
+    6.0
+    >>> # 1 cm to the side: my corner (1, 9) meets the zone's rounded corner around (2, 1)
+    >>> round(float(first_contact(me, base_corners(3.0, 0.0, 90.0, 2.0, 2.0), 2.0, (0.0, -1.0))), 6)
+    6.267949
+    """
+    mv = np.asarray(moving, dtype=float)
+    ob = np.asarray(obstacle, dtype=float)
+    r = np.asarray(radius, dtype=float)
+    lead = np.broadcast_shapes(mv.shape[:-2], ob.shape[:-2], r.shape)
+    mv = np.broadcast_to(mv, lead + mv.shape[-2:])
+    ob = np.broadcast_to(ob, lead + ob.shape[-2:])
+    r = np.broadcast_to(r, lead)
+    v = np.asarray(direction, dtype=float)
+    rn = r[..., None, None]
+    ob_n = _outward_normals(ob)
+    oa = ob + rn * ob_n
+    obb = np.roll(ob, -1, axis=-2) + rn * ob_n
+    t1 = _ray_segments(mv, v, oa, obb).min(axis=(-1, -2))
+    t2 = _ray_circles(mv, v, ob, r).min(axis=(-1, -2))
+    mv_n = _outward_normals(mv)
+    ma = mv + rn * mv_n
+    mb = np.roll(mv, -1, axis=-2) + rn * mv_n
+    t3 = _ray_segments(ob, -v, ma, mb).min(axis=(-1, -2))
+    out: FloatArray = np.minimum(np.minimum(t1, t2), t3)
+    return out
+
+
+def _first_contact_segments(moving: FloatArray, segments: FloatArray, v: FloatArray) -> float:
+    """How far a convex polygon ``(k, 2)`` travels along ``v`` before it meets any of the
+    segments ``(S, 2, 2)`` (the outline of any polygon, holes included)."""
+    if segments.size == 0:
+        return _INF
+    t1 = _ray_segments(moving, v, segments[:, 0], segments[:, 1]).min()
+    ends = segments.reshape(-1, 2)
+    t3 = _ray_segments(ends, -v, moving, np.roll(moving, -1, axis=0)).min()
+    return float(min(t1, t3))
+
+
+def _outline_segments(geometry: shapely.Geometry) -> FloatArray:
+    """Every edge of a (multi)polygon's outline as ``(S, 2, 2)``."""
+    segs: list[FloatArray] = []
+    for line in shapely.get_parts(shapely.boundary(geometry)):
+        c = shapely.get_coordinates(line)
+        if len(c) >= 2:
+            segs.append(np.stack([c[:-1], c[1:]], axis=1))
+    return np.concatenate(segs) if segs else np.zeros((0, 2, 2))
+
+
+# ------------------------------------------------------------------------------------ reports
+
+
+@dataclass(frozen=True)
+class CasualtyRow:
+    """6.2.4, 6.3 — the test after losing ``lost`` figures (strength ``strength`` left)."""
+
+    lost: int
+    strength: int
+    modifier: int
+    target: int
+    test: CasualtyTest
+
+
+@dataclass(frozen=True)
+class UnitCasualtyTests:
+    """6.2.4 — a unit's casualty tests for every number of figures it may lose."""
+
+    id: str
+    state: str
+    morale: int
+    strength: int
+    initial: int
+    modifier: int
+    takes_tests: bool
+    rows: tuple[CasualtyRow, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {
+            "id": self.id, "state": self.state, "morale": self.morale, "strength": self.strength,
+            "initial": self.initial, "modifier": self.modifier, "takes_tests": self.takes_tests,
+            "tests": [
+                {"lost": r.lost, "strength": r.strength, "casualty_modifier": r.modifier,
+                 "target": r.target, **r.test.as_dict()}
+                for r in self.rows
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class FigureFlight:
+    """One fleeing figure: distance to its edge, where it is stopped and by what."""
+
+    base: str
+    edge_cm: float
+    blocked_cm: float | None
+    blocked_by: str | None
+    surrenders_if_blocked: bool
+
+
+@dataclass(frozen=True)
+class PassThrough:
+    """6.4.3, 6.6.11 — an own unit on the flight path: the chance it is passed through in this
+    phase (reorganisation counted first), its test and its chance to panic from it."""
+
+    unit: str
+    from_cm: float
+    chance: Fraction
+    test_pass: Fraction | None
+    panic_chance: Fraction
+
+
+@dataclass(frozen=True)
+class PursuitReport:
+    """6.7.1 — a pursuing unit's move this phase: whom, how far away, the chance to reach it."""
+
+    target: str | None
+    gap_cm: float | None
+    distance: Distribution[int] | None
+    reach_chance: Fraction
+
+
+@dataclass(frozen=True)
+class UnitMorale:
+    """6.8 — one unit not in the normal state, in its side's morale phase."""
+
+    id: str
+    state: str
+    kind: str
+    strength: int
+    may_reorganise: bool
+    reason: str
+    reorganise_chance: Fraction
+    flight: Distribution[int] | None
+    flight_multiplier: int
+    flight_chance: Fraction
+    off_table_chance: Fraction
+    removed_chance: Fraction
+    surrender_chance: Fraction
+    surrenders: bool
+    figures_lost: Distribution[int]
+    figures: tuple[FigureFlight, ...]
+    pass_through: tuple[PassThrough, ...]
+    pursuit: PursuitReport | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``units[]`` entry of ``szwadron morale --json``."""
+        flight = self.flight
+        pursuit = None
+        if self.pursuit is not None:
+            p = self.pursuit
+            pursuit = {
+                "target": p.target,
+                "gap_cm": None if p.gap_cm is None else round(p.gap_cm, 6),
+                "pmf": [] if p.distance is None else [
+                    {"cm": cm, "p": float(q)} for cm, q in p.distance.probabilities().items()],
+                "reach_chance": float(p.reach_chance),
+            }
+        return {
+            "id": self.id,
+            "state": self.state,
+            "may_reorganise": self.may_reorganise,
+            "reason": self.reason,
+            "reorganise_chance": float(self.reorganise_chance),
+            "flight_pmf": [] if flight is None else [
+                {"cm": cm, "p": float(q)} for cm, q in flight.probabilities().items()],
+            "off_table_chance": float(self.off_table_chance),
+            "surrenders": self.surrenders,
+            "pass_through": [pt.unit for pt in self.pass_through],
+            "kind": self.kind,
+            "strength": self.strength,
+            "flight_chance": float(self.flight_chance),
+            "flight_multiplier": self.flight_multiplier,
+            "removed_chance": float(self.removed_chance),
+            "surrender_chance": float(self.surrender_chance),
+            "figures_lost_pmf": [
+                {"figures": k, "p": float(q)} for k, q in self.figures_lost.probabilities().items()],
+            "pass_through_tests": [
+                {"id": pt.unit, "from_cm": round(pt.from_cm, 6), "chance": float(pt.chance),
+                 "test_pass": None if pt.test_pass is None else float(pt.test_pass),
+                 "panic_chance": float(pt.panic_chance)}
+                for pt in self.pass_through
+            ],
+            "figures": [
+                {"base": f.base, "edge_cm": round(f.edge_cm, 6),
+                 "blocked_cm": None if f.blocked_cm is None else round(f.blocked_cm, 6),
+                 "blocked_by": f.blocked_by, "surrenders_if_blocked": f.surrenders_if_blocked}
+                for f in self.figures
+            ],
+            "pursuit": pursuit,
+        }
+
+
+@dataclass(frozen=True)
+class MoralePhaseReport:
+    """2.2, 6.8 — the morale phase of one side: units not in normal state, casualty tests."""
+
+    scenario: str
+    side: str
+    units: tuple[UnitMorale, ...]
+    casualty_tests: tuple[UnitCasualtyTests, ...]
+
+    def unit(self, unit_id: str) -> UnitMorale:
+        """The report of one unit; ``KeyError`` if it is normal or not on this side."""
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        raise KeyError(unit_id)
+
+    def to_json(self) -> dict[str, Any]:
+        """The document of ``szwadron morale --json``."""
+        return {
+            "scenario": self.scenario,
+            "side": self.side,
+            "units": [u.to_json() for u in self.units],
+            "casualty_tests": [c.to_json() for c in self.casualty_tests],
+        }
+
+
+# ------------------------------------------------------------------------------- the phase
+
+
+class _Table:
+    """The battlefield with what the phase asks of it, computed once."""
+
+    def __init__(self, bf: Battlefield, side: str) -> None:
+        self.bf = bf
+        self.s = bf.settings
+        self.eps = self.s.distance_epsilon_cm
+        self.tol = self.s.overlap_tolerance_cm + self.eps
+        self.side_code = 0 if side == "A" else 1
+        self.v = np.asarray(flight_direction(side))
+        shrink = 2.0 * self.tol
+        self.shrunk = base_corners(bf.x, bf.y, bf.facing, np.maximum(bf.width - shrink, 1e-3),
+                                   np.maximum(bf.depth - shrink, 1e-3))
+        self.unit_panicking = bf.panicking
+        self._terrain_segments: dict[int, FloatArray] = {}
+        self._forts = [t.polygon for t in bf.terrain if t.kind is TerrainKind.FORTIFICATION]
+
+    # -- measurements --------------------------------------------------------------------------
+
+    def nearest_enemy(self, corners: FloatArray, limit: float) -> tuple[float, int | None]:
+        """Least distance from polygons ``corners (K, 4, 2)`` to an enemy base within ``limit``."""
+        bf = self.bf
+        polys = polygons_from_corners(corners).reshape(-1)
+        q, t = bf.tree.query(polys, predicate="dwithin", distance=limit + self.eps)
+        keep = bf.side[t] != self.side_code
+        q, t = q[keep], t[keep]
+        if q.size == 0:
+            return _INF, None
+        dist = polygon_distance(corners[q], bf.corners[t])
+        k = int(np.argmin(dist))
+        return float(dist[k]), int(t[k])
+
+    def enemy_within(self, corners: FloatArray, limit: float) -> BoolArray:
+        """For each polygon of ``corners (K, 4, 2)``: is an enemy base within ``limit`` (PD-3)?"""
+        bf = self.bf
+        polys = polygons_from_corners(corners).reshape(-1)
+        q, t = bf.tree.query(polys, predicate="dwithin", distance=limit + self.eps)
+        keep = bf.side[t] != self.side_code
+        q, t = q[keep], t[keep]
+        out: BoolArray = np.zeros(len(corners), dtype=bool)
+        if q.size:
+            close = polygon_distance(corners[q], bf.corners[t]) <= limit + self.eps
+            out[q[close]] = True
+        return out
+
+    def engaged_with(self, bases: IntArray) -> list[str]:
+        """5.1.2, PD-14 — enemy units engaged with these bases (contact lengths summed)."""
+        bf, s = self.bf, self.s
+        reach = s.contact_tolerance_cm + self.eps
+        q, t = bf.tree.query(bf.polygons[bases], predicate="dwithin", distance=reach)
+        keep = bf.side[t] != self.side_code
+        b, t = bases[q[keep]], t[keep]
+        if b.size == 0:
+            return []
+        lengths = contact_length(bf.corners[b], bf.corners[t], reach)
+        per_unit: dict[int, float] = {}
+        for u, length in zip(bf.unit_of[t].tolist(), lengths.tolist(), strict=True):
+            per_unit[u] = per_unit.get(u, 0.0) + length
+        need = s.engaged_contact_length_cm - self.eps
+        return [bf.unit_ids[u] for u in sorted(per_unit) if per_unit[u] >= need]
+
+    def modifier(self, bases: IntArray) -> int:
+        """PD-16 — the fortification bonus when every base centre stands in a fortification."""
+        if not self._forts:
+            return 0
+        pts = shapely.points(np.stack([self.bf.x[bases], self.bf.y[bases]], axis=-1))
+        inside = np.zeros(len(bases), dtype=bool)
+        for poly in self._forts:
+            inside |= shapely.covers(poly, pts)
+        return self.s.fortification_morale_bonus if bool(inside.all()) else 0
+
+    def edge_distance(self, corners: FloatArray) -> FloatArray:
+        """Decision (6.6.13) — straight distance from each base's point nearest its own edge."""
+        ys = corners[..., 1]
+        dist = ys.min(axis=-1) if self.side_code == 0 else self.bf.scenario.table.depth - ys.max(axis=-1)
+        out: FloatArray = np.maximum(dist, 0.0)
+        return out
+
+    def terrain_segments(self, t: int) -> FloatArray:
+        """Outline of terrain feature ``t`` shrunk by the PD-3 tolerance."""
+        if t not in self._terrain_segments:
+            poly = shapely.buffer(self.bf.terrain[t].polygon, -self.tol, join_style="mitre")
+            self._terrain_segments[t] = _outline_segments(poly)
+        return self._terrain_segments[t]
+
+    # -- the flight of one unit ----------------------------------------------------------------
+
+    def flight_geometry(
+        self, u: int
+    ) -> tuple[FloatArray, FloatArray, list[str | None], BoolArray, dict[int, FloatArray]]:
+        """Per figure: edge distance, blocking distance (inf), blocker, surrender flag; per own
+        unit on the path: the distance at which each figure would enter it (inf if never)."""
+        bf, v = self.bf, self.v
+        bases = bf.unit_bases(u)
+        corners = bf.corners[bases]
+        kk = len(bases)
+        edge = self.edge_distance(corners)
+        block = np.full(kk, _INF)
+        blocker: list[str | None] = [None] * kk
+        enter: dict[int, FloatArray] = {}
+        zone = self.s.control_zone_cm
+        swept = np.concatenate([corners, corners + edge[:, None, None] * v], axis=1)
+        hulls = shapely.convex_hull(shapely.multipoints(swept))
+        q, t = bf.tree.query(hulls, predicate="dwithin", distance=zone + self.eps)
+        other = bf.unit_of[t] != u
+        q, t = q[other], t[other]
+        if q.size:
+            enemy = bf.side[t] != self.side_code
+            d0 = polygon_distance(corners[q], bf.corners[t])
+            r = np.where(enemy & ~self.unit_panicking[bf.unit_of[t]], zone, 0.0)
+            in_zone = (r > 0) & (d0 < r - self.eps)
+            r = np.where(in_zone, 0.0, r)  # already in its zone: may leave it, not cross the figure
+            use_shrunk = r == 0
+            obstacle = np.where(use_shrunk[:, None, None], self.shrunk[t], bf.corners[t])
+            radius = np.where(use_shrunk, 0.0, r - self.eps)
+            start_overlap = use_shrunk & (polygon_distance(corners[q], self.shrunk[t]) <= 0.0)
+            hit = first_contact(corners[q], obstacle, radius, tuple(v))
+            for k, j, h, en, so in zip(q.tolist(), t.tolist(), hit.tolist(), enemy.tolist(),
+                                       start_overlap.tolist(), strict=True):
+                if en:
+                    if not so and h < block[k]:  # overlapping enemy at the start: a set-up error
+                        block[k], blocker[k] = h, bf.base_ids[j]
+                else:
+                    ou = int(bf.unit_of[j])
+                    arr = enter.setdefault(ou, np.full(kk, _INF))
+                    arr[k] = min(arr[k], 0.0 if so else h)
+        if bf.terrain:
+            qt, tt = bf.terrain_tree.query(hulls, predicate="intersects")
+            for k, ti in zip(qt.tolist(), tt.tolist(), strict=True):
+                if forbidden_rule(bf.kinds[bases[k]], bf.terrain[ti]) is None:
+                    continue
+                segs = self.terrain_segments(ti)
+                poly = bf.terrain[ti].polygon
+                inner = shapely.buffer(poly, -self.tol, join_style="mitre")
+                if shapely.intersects(bf.polygons[bases[k]], inner):
+                    continue  # standing in it at the start: a set-up error (szwadron check)
+                h = _first_contact_segments(corners[k], segs, v)
+                if h < block[k]:
+                    block[k], blocker[k] = h, bf.terrain[ti].id
+        stopped = block < edge - self.eps
+        surrender: BoolArray = np.zeros(kk, dtype=bool)
+        if stopped.any():  # 6.6.12: an enemy within 10 cm of the figure where it stops
+            ks = np.flatnonzero(stopped)
+            surrender[ks] = self.enemy_within(corners[ks] + block[ks, None, None] * v,
+                                              self.s.surrender_enemy_cm)
+        block = np.where(stopped, block, _INF)
+        blocker = [b if s else None for b, s in zip(blocker, stopped.tolist(), strict=True)]
+        return edge, block, blocker, surrender, enter
+
+
+def _casualty_tests(unit_id: str, state: UnitState, morale: int, strength: int, initial: int,
+                    modifier: int) -> UnitCasualtyTests:
+    rows = tuple(
+        CasualtyRow(lost, strength - lost, casualty_modifier(strength - lost, initial),
+                    morale_target(morale, strength - lost, initial, modifier),
+                    casualty_test(morale, strength - lost, initial, modifier))
+        for lost in range(strength)
+    )
+    return UnitCasualtyTests(unit_id, state.value, morale, strength, initial, modifier,
+                             state is not UnitState.PANIC, rows)
+
+
+def morale_phase(
+    scenario: Scenario | Battlefield, side: str, *, settings: RulesSettings | None = None
+) -> MoralePhaseReport:
+    """2.2, 6.8 — the morale phase of ``side``: every unit not in the normal state, with exact
+    odds, and the casualty-test table (6.2.4, 6.3) of every unit of the side.
+
+    Parameters
+    ----------
+    scenario:
+        The set-up (or its :class:`~szwadron.geometry.table.Battlefield`, built once).
+    side:
+        ``"A"`` or ``"B"``.
+    settings:
+        Overrides of the scenario's settings.
+
+    Raises
+    ------
+    InvalidDataError
+        For a side other than A or B.
+
+    Examples
+    --------
+    See the module docstring.
+    """
+    if side not in ("A", "B"):
+        raise InvalidDataError(f"side must be 'A' or 'B', got {side!r}")
+    bf = scenario if isinstance(scenario, Battlefield) else Battlefield(scenario, settings)
+    table = _Table(bf, side)
+    sc = bf.scenario
+    units: list[UnitMorale] = []
+    tests: list[UnitCasualtyTests] = []
+    for u, unit in enumerate(sc.units):
+        if unit.side != side:
+            continue
+        bases = bf.unit_bases(u)
+        mod = table.modifier(bases)
+        morale = unit.profile.morale
+        tests.append(_casualty_tests(unit.id, unit.state, morale, unit.strength,
+                                     unit.starting_strength, mod))
+        if unit.state is UnitState.NORMAL:
+            continue
+        rally = morale_pass_chance(morale, unit.strength, unit.starting_strength, mod)
+        if unit.state is UnitState.PANIC:
+            units.append(_panic_report(table, u, rally))
+        else:
+            units.append(_pursuit_report(table, u, rally))
+    return MoralePhaseReport(sc.name, side, tuple(units), tuple(tests))
+
+
+def _panic_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
+    """6.6, 6.8.2 — a panicking unit: may it rally; if not, its flight."""
+    bf, s = table.bf, table.s
+    unit = bf.scenario.units[u]
+    bases = bf.unit_bases(u)
+    limit = s.reorganise_enemy_cm
+    dist, near = table.nearest_enemy(bf.corners[bases], limit)
+    may = near is None or dist > limit + table.eps
+    if may:
+        reason = f"no enemy figure within {limit:g} cm (6.8.2)"
+    else:
+        assert near is not None
+        reason = f"enemy {bf.base_ids[near]} is {dist:.2f} cm away, within {limit:g} cm (6.8.2)"
+    p_rally = rally if may else Fraction(0)
+    p_flee = 1 - p_rally
+    kind = unit.profile.kind
+    flight = flight_distribution(kind, unit.profile.move, s)
+    edge, block, blocker, surrender, enter = table.flight_geometry(u)
+    kk = len(bases)
+    eps = table.eps
+    lost_w: dict[int, int] = {}
+    off_all = surr_any = removed_all = surr_all = 0
+    reach = np.minimum(block, edge)
+    thresholds = {o: float(np.where(arr < reach - eps, arr, _INF).min()) for o, arr in enter.items()}
+    passed_w: dict[int, int] = dict.fromkeys(thresholds, 0)
+    for dist_cm, w in flight.items():
+        stopped = np.isfinite(block)
+        off = ~stopped & (dist_cm > edge + eps)
+        surr = stopped & (dist_cm > block + eps) & surrender
+        lost = int(off.sum() + surr.sum())
+        lost_w[lost] = lost_w.get(lost, 0) + w
+        off_all += w * bool(off.all())
+        surr_any += w * bool(surr.any())
+        surr_all += w * bool(surr.all())
+        removed_all += w * (lost == kk)
+        for o, th in thresholds.items():
+            if dist_cm > th + eps:
+                passed_w[o] += w
+    total = flight.total
+    figures_lost = Distribution.mixture(
+        [(Distribution.point(0), p_rally), (Distribution(lost_w), p_flee)])
+    passes: list[PassThrough] = []
+    for o in sorted(o for o, w in passed_w.items() if w):
+        other = bf.scenario.units[o]
+        chance = p_flee * Fraction(passed_w[o], total)
+        if other.state is UnitState.PANIC:
+            test_pass, panic = None, Fraction(0)  # Decision: already panicking, no test
+        else:
+            ob = bf.unit_bases(o)
+            test_pass = morale_pass_chance(other.profile.morale, other.strength,
+                                           other.starting_strength, table.modifier(ob))
+            panic = chance * (1 - test_pass)
+        passes.append(PassThrough(other.id, thresholds[o], chance, test_pass, panic))
+    figures = tuple(
+        FigureFlight(bf.base_ids[b], float(edge[k]),
+                     None if not np.isfinite(block[k]) else float(block[k]), blocker[k],
+                     bool(surrender[k]))
+        for k, b in enumerate(bases.tolist())
+    )
+    return UnitMorale(
+        id=unit.id, state=unit.state.value, kind=kind.value, strength=unit.strength,
+        may_reorganise=may, reason=reason, reorganise_chance=p_rally, flight=flight,
+        flight_multiplier=0 if flight.outcomes() == [0] else flight_multiplier(kind, s),
+        flight_chance=p_flee,
+        off_table_chance=p_flee * Fraction(off_all, total),
+        removed_chance=p_flee * Fraction(removed_all, total),
+        surrender_chance=p_flee * Fraction(surr_any, total),
+        surrenders=surr_all == total,
+        figures_lost=figures_lost, figures=figures, pass_through=tuple(passes), pursuit=None,
+    )
+
+
+def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
+    """6.7, 6.8.3 — a pursuing unit: may it rally; if not, its pursuit move."""
+    bf, s = table.bf, table.s
+    unit = bf.scenario.units[u]
+    bases = bf.unit_bases(u)
+    engaged = table.engaged_with(bases)
+    may = not engaged
+    reason = ("no figure engaged in melee (6.8.3)" if may
+              else f"engaged with {', '.join(engaged)} (6.8.3)")
+    p_rally = rally if may else Fraction(0)
+    p_move = 1 - p_rally
+    kind = unit.profile.kind
+    dist = pursuit_distribution(kind, s)
+    target: str | None = None
+    gap: float | None = None
+    enemies = [k for k, other in enumerate(bf.scenario.units) if other.side != unit.side]
+    if enemies:
+        mine = shapely.multipolygons(list(bf.polygons[bases]))
+        gaps = []
+        for k in enemies:
+            eb = bf.unit_bases(k)
+            gaps.append(float(shapely.distance(mine, bf.polygons[eb]).min()))
+        panicking = [i for i, k in enumerate(enemies) if bf.panicking[k]]
+        pool = panicking or list(range(len(enemies)))
+        best = min(pool, key=lambda i: (gaps[i], i))
+        target, gap = bf.unit_ids[enemies[best]], gaps[best]
+    reach = Fraction(0)
+    if dist is not None and gap is not None:
+        reach = p_move * chance_at_least(dist, gap, table.eps)
+    return UnitMorale(
+        id=unit.id, state=unit.state.value, kind=kind.value, strength=unit.strength,
+        may_reorganise=may, reason=reason, reorganise_chance=p_rally, flight=None,
+        flight_multiplier=0, flight_chance=Fraction(0), off_table_chance=Fraction(0),
+        removed_chance=Fraction(0), surrender_chance=Fraction(0), surrenders=False,
+        figures_lost=Distribution.point(0), figures=(), pass_through=(),
+        pursuit=PursuitReport(target, gap, dist, reach),
+    )
+
+
+__all__ = [
+    "TWO_D6",
+    "CasualtyRow",
+    "FigureFlight",
+    "MoralePhaseReport",
+    "PassThrough",
+    "PursuitReport",
+    "UnitCasualtyTests",
+    "UnitMorale",
+    "chance_at_least",
+    "chance_more_than",
+    "first_contact",
+    "flight_direction",
+    "flight_distribution",
+    "flight_multiplier",
+    "morale_phase",
+    "pursuit_distribution",
+]

@@ -1,0 +1,469 @@
+"""The morale phase at the table (szwadron.morale_phase), by rule: 6.6, 6.7, 6.8, 6.4.3, 6.2.4.
+
+Known-answer files in tests/cases/morale/ (each cites its rule; answers in ``[expected]``).
+Scenarios built in code use the inline profiles of conftest.py: infantry M 4 on 2 × 2 cm bases,
+side A's table edge at y = 0 (design.md). Chances are exact fractions.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import tomllib
+from fractions import Fraction
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+import shapely
+
+from szwadron.errors import InvalidDataError
+from szwadron.geometry.bases import base_corners
+from szwadron.loading import parse_scenario
+from szwadron.models import Scenario
+from szwadron.morale_phase import (
+    MoralePhaseReport,
+    UnitMorale,
+    chance_more_than,
+    first_contact,
+    flight_distribution,
+    morale_phase,
+    pursuit_distribution,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = Path(__file__).parent / "cases" / "morale"
+
+_MULT = {"infantry": 2, "cavalry": 4, "foot_artillery": 1, "horse_artillery": 3}
+
+
+def _brute_more_than(mult: int, cm: float) -> Fraction:
+    """P(2d6 × mult > cm) by listing the 36 rolls."""
+    return Fraction(sum(1 for a, b in itertools.product(range(1, 7), repeat=2)
+                        if (a + b) * mult > cm + 1e-6), 36)
+
+
+def _phase(sc: Scenario, side: str = "A") -> MoralePhaseReport:
+    return morale_phase(sc, side)
+
+
+def _bystander(tables: SimpleNamespace, x: float, y: float, side: str = "B") -> dict[str, Any]:
+    """An enemy figure 4 cm to the side of the fleeing one: within 10 cm (6.8.2 forbids the
+    attempt) but not on its path."""
+    return tables.unit("enemy", side, [{"x": x, "y": y, "facing": 270.0}])
+
+
+# ------------------------------------------------------------------- known-answer files
+
+
+def _load_case(path: Path) -> tuple[Scenario, dict[str, Any]]:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    expected = data.pop("expected")
+    return parse_scenario(data, source=str(path), folders=[ROOT / "armylists"]), expected
+
+
+def _value(u: UnitMorale, key: str) -> Any:
+    if key in ("state", "may_reorganise", "surrenders"):
+        return getattr(u, key)
+    if key in ("reorganise_chance", "off_table_chance", "removed_chance", "surrender_chance"):
+        return getattr(u, key)
+    if key == "pass_through":
+        return [pt.unit for pt in u.pass_through]
+    if key == "pass_through_chance":
+        return [pt.chance for pt in u.pass_through]
+    if key == "pass_through_panic_chance":
+        return [pt.panic_chance for pt in u.pass_through]
+    if key == "pursuit_target":
+        return None if u.pursuit is None else u.pursuit.target
+    if key == "reach_chance":
+        return None if u.pursuit is None else u.pursuit.reach_chance
+    if key == "flight_pmf":
+        return None if u.flight is None else [[cm, p] for cm, p in u.flight.probabilities().items()]
+    raise AssertionError(f"unknown [expected] key {key!r}")
+
+
+def _want(key: str, value: Any) -> Any:
+    if key.endswith("_chance") and key.startswith("pass_through"):
+        return [Fraction(value)]
+    if key.endswith("_chance"):
+        return Fraction(value)
+    if key == "flight_pmf":
+        return [[cm, Fraction(p)] for cm, p in value]
+    return value
+
+
+@pytest.mark.parametrize("case", sorted(CASES.glob("*.toml")), ids=lambda p: p.stem)
+def test_known_answer_cases(case: Path) -> None:
+    """Each file comments the rule it tests and holds its answer in ``[expected]``."""
+    assert case.read_text(encoding="utf-8").startswith("# Rule"), f"{case.name}: cite the rule"
+    scenario, expected = _load_case(case)
+    report = morale_phase(scenario, expected["side"])
+    assert expected["units"], f"{case.name}: empty [expected]"
+    for uid, wants in expected["units"].items():
+        u = report.unit(uid)
+        for key, value in wants.items():
+            assert _value(u, key) == _want(key, value), f"{case.name}: [expected.units.{uid}].{key}"
+
+
+# ------------------------------------------------------------------------- 6.8.2, 6.8.3
+
+
+@pytest.mark.parametrize(("gap", "may"), [(9.9, False), (10.0, False), (10.1, True), (25.0, True)])
+def test_6_8_2_no_enemy_within_10_cm(tables: SimpleNamespace, gap: float, may: bool) -> None:
+    sc = tables.scenario(
+        tables.unit("a", "A", [{"x": 50.0, "y": 50.0, "facing": 90.0}], state="panic"),
+        tables.unit("b", "B", [{"x": 52.0 + gap, "y": 50.0, "facing": 270.0}]))
+    u = _phase(sc).unit("a")
+    assert u.may_reorganise is may
+    assert u.reorganise_chance == (Fraction(2, 3) if may else 0)
+    assert "6.8.2" in u.reason
+    assert u.flight_chance == 1 - u.reorganise_chance
+
+
+def test_6_8_2_the_limit_is_a_setting(tables: SimpleNamespace) -> None:
+    sc = tables.scenario(
+        tables.unit("a", "A", [{"x": 50.0, "y": 50.0, "facing": 90.0}], state="panic"),
+        tables.unit("b", "B", [{"x": 60.0, "y": 50.0, "facing": 270.0}]),   # 8 cm away
+        reorganise_enemy_cm=6.0)
+    assert _phase(sc).unit("a").may_reorganise
+
+
+def test_6_8_2_a_diagonal_enemy_is_measured_edge_to_edge(tables: SimpleNamespace) -> None:
+    # corner to corner: (51, 51) to (58, 58): 7·√2 ≈ 9.9 cm — within 10 cm
+    sc = tables.scenario(
+        tables.unit("a", "A", [{"x": 50.0, "y": 50.0, "facing": 90.0}], state="panic"),
+        tables.unit("b", "B", [{"x": 59.0, "y": 59.0, "facing": 270.0}]))
+    assert not _phase(sc).unit("a").may_reorganise
+
+
+@pytest.mark.parametrize(("dx", "dy", "engaged"),
+                         [(1.0, 0.0, True), (3.0, 0.0, True), (3.5, 0.0, False), (1.0, 0.5, False)])
+def test_6_8_3_pursuing_unit_may_reorganise_unless_engaged(
+    tables: SimpleNamespace, dx: float, dy: float, engaged: bool
+) -> None:
+    """5.1.2, PD-14: the pursuer's front spans x 29..33 at y = 51; an enemy base centred at
+    (30 + dx, 52 + dy) touches it along 2 cm (dx 1), 1 cm (dx 3: engaged), 0.5 cm (dx 3.5: not
+    engaged) or not at all (0.5 cm apart)."""
+    pursuer = tables.unit("p", "A", tables.line(30.0, 50.0, 2), state="pursuit")
+    enemy = tables.unit("e", "B", [{"x": 30.0 + dx, "y": 52.0 + dy, "facing": 270.0}])
+    u = _phase(tables.scenario(pursuer, enemy)).unit("p")
+    assert u.may_reorganise is (not engaged)
+    assert "6.8.3" in u.reason
+    assert u.reorganise_chance == (0 if engaged else Fraction(2, 3))
+
+
+# ------------------------------------------------------------------------- 6.6.2, 6.6.13
+
+
+@pytest.mark.parametrize("kind", ["infantry", "cavalry", "horse_artillery", "foot_artillery"])
+def test_6_6_2_flight_distances_by_kind(kind: str) -> None:
+    dist = flight_distribution(kind, 6.0)
+    m = _MULT[kind]
+    assert dist.outcomes() == [m * s for s in range(2, 13)]
+    assert dist.probability(7 * m) == Fraction(1, 6)
+
+
+def test_6_6_2_foot_artillery_flees_only_if_r_above_0() -> None:
+    assert flight_distribution("foot_artillery", 0.0).outcomes() == [0]
+    assert flight_distribution("foot_artillery", 0.5).mean() == 7
+    assert flight_distribution("horse_artillery", 0.0).mean() == 21   # the R > 0 rule is foot only
+
+
+def test_6_7_1_pursuit_distances() -> None:
+    inf, cav = pursuit_distribution("infantry"), pursuit_distribution("cavalry")
+    assert inf is not None and cav is not None
+    assert (inf.mean(), cav.mean()) == (14, 28)
+    assert pursuit_distribution("foot_artillery") is None
+    assert pursuit_distribution("horse_artillery") is None
+
+
+@pytest.mark.parametrize("kind", ["infantry", "cavalry", "horse_artillery", "foot_artillery"])
+@pytest.mark.parametrize("edge", [0.5, 3.0, 4.0, 9.0, 10.0, 17.5, 24.0, 36.0, 48.0])
+def test_6_6_13_off_table_chance_is_a_fraction_of_36(
+    tables: SimpleNamespace, kind: str, edge: float
+) -> None:
+    w, d = (4.0, 4.0) if "artillery" in kind else ((2.0, 4.0) if kind == "cavalry" else (2.0, 2.0))
+    y = edge + d / 2.0
+    fleeing = tables.unit("a", "A", [{"x": 50.0, "y": y, "facing": 90.0}], kind=kind, state="panic")
+    enemy = _bystander(tables, 50.0 + w / 2.0 + 5.0, y)
+    u = _phase(tables.scenario(fleeing, enemy)).unit("a")
+    assert not u.may_reorganise
+    assert u.figures[0].edge_cm == pytest.approx(edge)
+    want = _brute_more_than(_MULT[kind], edge)
+    assert u.off_table_chance == want
+    assert u.off_table_chance.denominator in (1, 2, 3, 4, 6, 9, 12, 18, 36)
+
+
+def test_6_6_13_exact_boundaries(tables: SimpleNamespace) -> None:
+    """0, 1 and in between: 24 cm is never left behind by 2d6 × 2 (at most 24 = no flight left),
+    3.9 cm always is, 10 cm needs 2d6 ≥ 6 (26/36)."""
+    for edge, want in ((24.0, Fraction(0)), (3.9, Fraction(1)), (10.0, Fraction(26, 36))):
+        fleeing = tables.unit("a", "A", [{"x": 50.0, "y": edge + 1.0, "facing": 90.0}], state="panic")
+        u = _phase(tables.scenario(fleeing, _bystander(tables, 56.0, edge + 1.0))).unit("a")
+        assert u.off_table_chance == want, edge
+
+
+def test_6_8_reorganisation_is_counted_before_the_flight(tables: SimpleNamespace) -> None:
+    fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 11.0, "facing": 90.0}], state="panic")
+    far = tables.unit("b", "B", [{"x": 150.0, "y": 150.0, "facing": 270.0}])
+    u = _phase(tables.scenario(fleeing, far)).unit("a")
+    assert u.reorganise_chance == Fraction(2, 3)
+    assert u.off_table_chance == Fraction(1, 3) * Fraction(26, 36)
+    assert u.figures_lost.probability(0) == Fraction(2, 3) + Fraction(1, 3) * Fraction(10, 36)
+
+
+def test_6_6_13_side_b_flees_towards_y_depth(tables: SimpleNamespace) -> None:
+    fleeing = tables.unit("b", "B", [{"x": 50.0, "y": 189.0, "facing": 270.0}], state="panic")
+    u = _phase(tables.scenario(fleeing, _bystander(tables, 56.0, 189.0, side="A")), "B").unit("b")
+    assert u.figures[0].edge_cm == pytest.approx(10.0)
+    assert u.off_table_chance == Fraction(26, 36)
+
+
+def test_6_6_13_figure_by_figure_a_column_leaves_rank_by_rank(tables: SimpleNamespace) -> None:
+    """A column facing its own edge: ranks 1, 3 and 5 cm from it. The unit leaves the table when
+    the flight exceeds 5 cm (the farthest figure); a flight of 4 cm takes two figures off."""
+    col = tables.column(50.0, 2.0, 3, facing=270.0)   # first base at y 1..3, then 3..5, 5..7
+    fleeing = tables.unit("a", "A", col, state="panic")
+    u = _phase(tables.scenario(fleeing, _bystander(tables, 56.0, 4.0))).unit("a")
+    assert sorted(f.edge_cm for f in u.figures) == pytest.approx([1.0, 3.0, 5.0])
+    assert u.off_table_chance == Fraction(35, 36)          # 2d6 × 2 > 5 unless double one
+    assert u.figures_lost.probabilities() == {2: Fraction(1, 36), 3: Fraction(35, 36)}
+
+
+def test_6_6_13_rotated_base_measures_from_its_lowest_corner(tables: SimpleNamespace) -> None:
+    fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 11.0, "facing": 45.0}], state="panic")
+    u = _phase(tables.scenario(fleeing, _bystander(tables, 58.0, 11.0))).unit("a")
+    assert u.figures[0].edge_cm == pytest.approx(11.0 - 2 ** 0.5)
+    assert u.off_table_chance == _brute_more_than(2, 11.0 - 2 ** 0.5)
+
+
+def test_6_6_2_foot_artillery_with_r_0_never_leaves(tables: SimpleNamespace) -> None:
+    sc = tables.scenario(
+        {**tables.unit("gun", "A", [{"x": 50.0, "y": 3.0, "facing": 90.0}], kind="foot_artillery",
+                       state="panic"),
+         "profile": {**tables.profile("foot_artillery"), "R": 0}},
+        _bystander(tables, 58.0, 3.0))
+    u = _phase(sc).unit("gun")
+    assert u.flight is not None and u.flight.outcomes() == [0]
+    assert (u.off_table_chance, u.flight_multiplier) == (0, 0)
+
+
+# ------------------------------------------------------------------------------ 6.6.12
+
+
+def test_6_6_12_enemy_behind_surrenders_for_every_roll(tables: SimpleNamespace) -> None:
+    fleeing = tables.unit("a", "A", tables.line(20.0, 30.0, 2), state="panic")
+    enemy = tables.unit("e", "B", tables.line(20.0, 25.0, 2))
+    u = _phase(tables.scenario(fleeing, enemy)).unit("a")
+    assert [f.blocked_cm for f in u.figures] == pytest.approx([1.0, 1.0], abs=1e-5)
+    assert {f.blocked_by for f in u.figures} <= {"e/0", "e/1"}
+    assert u.surrenders and u.surrender_chance == 1 and u.removed_chance == 1
+    assert u.off_table_chance == 0
+
+
+def test_6_6_12_impassable_terrain_without_enemies_blocks_but_no_surrender(
+    tables: SimpleNamespace,
+) -> None:
+    river = {"id": "river", "kind": "impassable", "line": [[0, 20], [100, 20]], "width": 2.0}
+    fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 30.0, "facing": 90.0}], state="panic")
+    far = tables.unit("e", "B", [{"x": 150.0, "y": 150.0, "facing": 270.0}])
+    u = _phase(tables.scenario(fleeing, far, terrain=[river])).unit("a")
+    f = u.figures[0]
+    assert f.blocked_by == "river"
+    assert f.blocked_cm == pytest.approx(29.0 - 21.0 + 0.05, abs=1e-5)   # PD-3 tolerance
+    assert not f.surrenders_if_blocked
+    assert (u.surrenders, u.surrender_chance, u.off_table_chance) == (False, 0, 0)
+    assert u.figures_lost.outcomes() == [0]
+
+
+def test_6_6_12_impassable_terrain_with_an_enemy_near_surrenders_on_a_long_flight(
+    tables: SimpleNamespace,
+) -> None:
+    river = {"id": "river", "kind": "impassable", "line": [[0, 20], [100, 20]], "width": 2.0}
+    fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 30.0, "facing": 90.0}], state="panic")
+    enemy = tables.unit("e", "B", [{"x": 60.0, "y": 23.0, "facing": 90.0}])   # 7 cm from the stop
+    u = _phase(tables.scenario(fleeing, enemy, terrain=[river])).unit("a")
+    assert u.figures[0].surrenders_if_blocked
+    # stopped after 8.05 cm: surrenders when 2d6 × 2 > 8.05, 2d6 ≥ 5 (30/36); no rally (enemy
+    # 8 cm away at the start)
+    assert not u.may_reorganise
+    assert u.surrender_chance == Fraction(30, 36)
+    assert not u.surrenders
+
+
+def test_6_6_12_building_blocks_cavalry_not_infantry(tables: SimpleNamespace) -> None:
+    farm = {"id": "farm", "kind": "building", "polygon": [[40, 10], [60, 10], [60, 20], [40, 20]]}
+    far = tables.unit("e", "B", [{"x": 150.0, "y": 150.0, "facing": 270.0}])
+    for kind, blocked in (("infantry", False), ("cavalry", True)):
+        fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 40.0, "facing": 90.0}], kind=kind,
+                              state="panic")
+        u = _phase(tables.scenario(fleeing, far, terrain=[farm])).unit("a")
+        assert (u.figures[0].blocked_by == "farm") is blocked, kind
+
+
+def test_6_6_5_charged_figure_flees_out_of_the_zone_but_not_through_the_enemy(
+    tables: SimpleNamespace,
+) -> None:
+    # enemy touching the front (engaged): the flight runs away from it, unblocked
+    fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 40.0, "facing": 90.0}], state="panic")
+    front = tables.unit("e", "B", [{"x": 50.0, "y": 42.0, "facing": 270.0}])
+    u = _phase(tables.scenario(fleeing, front)).unit("a")
+    assert u.figures[0].blocked_by is None and not u.may_reorganise
+    # enemy touching its back: blocked at once; the enemy is near: surrender
+    back = tables.unit("e", "B", [{"x": 50.0, "y": 38.0, "facing": 90.0}])
+    u = _phase(tables.scenario(fleeing, back)).unit("a")
+    assert u.figures[0].blocked_cm == pytest.approx(0.05, abs=1e-5)
+    assert u.surrenders
+
+
+def test_1_4_1_a_panicking_enemy_has_no_zone_its_figure_still_blocks(tables: SimpleNamespace) -> None:
+    fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 40.0, "facing": 90.0}], state="panic")
+    for state, stop in (("normal", 6.0), ("panic", 8.05)):
+        enemy = tables.unit("e", "B", [{"x": 50.0, "y": 30.0, "facing": 270.0}], state=state)
+        u = _phase(tables.scenario(fleeing, enemy)).unit("a")
+        assert u.figures[0].blocked_cm == pytest.approx(stop, abs=1e-5), state
+
+
+def test_1_4_1_zone_rim_to_the_side_does_not_block(tables: SimpleNamespace) -> None:
+    # an enemy exactly 2 cm to the side: the flight slides along the rim of its zone
+    fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 40.0, "facing": 90.0}], state="panic")
+    enemy = tables.unit("e", "B", [{"x": 54.0, "y": 30.0, "facing": 270.0}])
+    assert _phase(tables.scenario(fleeing, enemy)).unit("a").figures[0].blocked_by is None
+    closer = tables.unit("e", "B", [{"x": 53.9, "y": 30.0, "facing": 270.0}])
+    assert _phase(tables.scenario(fleeing, closer)).unit("a").figures[0].blocked_by == "e/0"
+
+
+# ------------------------------------------------------------------------- 6.4.3, 6.6.11
+
+
+def test_6_6_11_a_unit_beside_the_path_is_not_passed_through(tables: SimpleNamespace) -> None:
+    fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 30.0, "facing": 90.0}], state="panic")
+    beside = tables.unit("own", "A", [{"x": 52.0, "y": 20.0, "facing": 90.0}])   # flush, x 51..53
+    u = _phase(tables.scenario(fleeing, beside, _bystander(tables, 40.0, 30.0))).unit("a")
+    assert u.pass_through == ()
+
+
+def test_6_6_11_pass_through_needs_the_flight_to_reach_it(tables: SimpleNamespace) -> None:
+    fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 30.0, "facing": 90.0}], state="panic")
+    own = tables.unit("own", "A", [{"x": 50.0, "y": 6.0, "facing": 90.0}], state="panic")
+    u = _phase(tables.scenario(fleeing, own, _bystander(tables, 56.0, 30.0))).unit("a")
+    (pt,) = u.pass_through
+    # entered after 29 − 7 + 0.05 = 22.05 cm: only 2d6 × 2 = 24 gets there (1/36)
+    assert pt.from_cm == pytest.approx(22.05, abs=1e-5)
+    assert pt.chance == Fraction(1, 36)
+    assert (pt.test_pass, pt.panic_chance) == (None, 0)      # already panicking: no test
+
+
+def test_6_6_11_no_pass_through_behind_a_blocker(tables: SimpleNamespace) -> None:
+    fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 30.0, "facing": 90.0}], state="panic")
+    enemy = tables.unit("e", "B", [{"x": 50.0, "y": 22.0, "facing": 270.0}])   # zone stops at 4 cm
+    own = tables.unit("own", "A", [{"x": 50.0, "y": 12.0, "facing": 90.0}])
+    u = _phase(tables.scenario(fleeing, enemy, own)).unit("a")
+    assert u.pass_through == ()
+    assert u.figures[0].blocked_cm == pytest.approx(4.0, abs=1e-5)
+    # a flight of exactly 4 cm (double one) is completed: no surrender then (6.6.12)
+    assert (u.surrenders, u.surrender_chance) == (False, Fraction(35, 36))
+
+
+# ----------------------------------------------------------------------------------- 6.7
+
+
+def test_6_7_1_artillery_in_pursuit_state_does_not_move(tables: SimpleNamespace) -> None:
+    gun = tables.unit("g", "A", [{"x": 50.0, "y": 50.0, "facing": 90.0}], kind="horse_artillery",
+                      state="pursuit")
+    enemy = tables.unit("e", "B", [{"x": 50.0, "y": 60.0, "facing": 270.0}], state="panic")
+    u = _phase(tables.scenario(gun, enemy)).unit("g")
+    assert u.pursuit is not None and u.pursuit.distance is None and u.pursuit.reach_chance == 0
+
+
+def test_6_7_10_without_panicking_enemies_the_nearest_enemy(tables: SimpleNamespace) -> None:
+    pursuer = tables.unit("p", "A", [{"x": 50.0, "y": 50.0, "facing": 90.0}], state="pursuit")
+    near = tables.unit("near", "B", [{"x": 50.0, "y": 64.0, "facing": 270.0}])     # 12 cm
+    far = tables.unit("far", "B", [{"x": 80.0, "y": 50.0, "facing": 270.0}])
+    u = _phase(tables.scenario(pursuer, far, near)).unit("p")
+    assert u.pursuit is not None
+    assert (u.pursuit.target, u.pursuit.gap_cm) == ("near", pytest.approx(12.0))
+    # reaches it on 2d6 × 2 ≥ 12: 2d6 ≥ 6 (26/36), after a failed reorganisation (1/3)
+    assert u.pursuit.reach_chance == Fraction(1, 3) * Fraction(26, 36)
+
+
+# ------------------------------------------------------------------------------- 6.2.4
+
+
+def test_6_2_4_casualty_tests_for_every_unit_of_the_side(tables: SimpleNamespace) -> None:
+    a = {**tables.unit("a", "A", tables.line(10.0, 50.0, 12)), "initial_strength": 12}
+    b = tables.unit("b", "A", tables.line(10.0, 80.0, 5), state="panic")
+    enemy = tables.unit("e", "B", [{"x": 150.0, "y": 150.0, "facing": 270.0}])
+    report = _phase(tables.scenario(a, b, enemy))
+    assert [c.id for c in report.casualty_tests] == ["a", "b"]
+    rows = report.casualty_tests[0].rows
+    assert [r.modifier for r in rows] == [0, 0, 0, -1, -1, -1, -2, -2, -2, -4, -4, -4]
+    assert rows[3].test.passed == Fraction(1, 2)
+    assert report.casualty_tests[1].takes_tests is False   # 6.6.14
+    assert [u.id for u in report.units] == ["b"]           # a is normal
+
+
+def test_pd_16_fortification_bonus(tables: SimpleNamespace) -> None:
+    fort = {"id": "fort", "kind": "fortification", "polygon": [[40, 40], [60, 40], [60, 60], [40, 60]]}
+    unit = tables.unit("a", "A", [{"x": 50.0, "y": 50.0, "facing": 90.0}], state="panic")
+    far = tables.unit("e", "B", [{"x": 150.0, "y": 150.0, "facing": 270.0}])
+    u = _phase(tables.scenario(unit, far, terrain=[fort])).unit("a")
+    assert u.reorganise_chance == Fraction(5, 6)
+
+
+def test_unknown_side_is_invalid(tables: SimpleNamespace) -> None:
+    sc = tables.scenario(tables.unit("a", "A", [{"x": 50.0, "y": 50.0, "facing": 90.0}]))
+    with pytest.raises(InvalidDataError, match="side"):
+        morale_phase(sc, "C")
+
+
+def test_chance_more_than_is_strict() -> None:
+    inf = flight_distribution("infantry", 12)
+    assert chance_more_than(inf, 24.0) == 0
+    assert chance_more_than(inf, 23.999) == Fraction(1, 36)
+
+
+# -------------------------------------------------------------- first contact, brute force
+
+
+def _brute_contact(moving: np.ndarray, obstacle: np.ndarray, radius: float, reach: float) -> float:
+    """Bisection on shapely's exact distance: the first t with distance ≤ radius (monotone up to
+    the closest approach, found by a fine scan first)."""
+    mv, ob = shapely.Polygon(moving), shapely.Polygon(obstacle)
+
+    def dist(t: float) -> float:
+        return float(shapely.distance(shapely.affinity.translate(mv, 0.0, -t), ob))
+
+    ts = np.linspace(0.0, reach, 2001)
+    ds = np.array([dist(t) for t in ts])
+    inside = np.flatnonzero(ds <= radius + 1e-12)
+    if inside.size == 0:
+        return float("inf")
+    hi = float(ts[inside[0]])
+    lo = float(ts[inside[0] - 1]) if inside[0] > 0 else 0.0
+    for _ in range(60):
+        mid = (lo + hi) / 2.0
+        lo, hi = (lo, mid) if dist(mid) <= radius else (mid, hi)
+    return hi
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_first_contact_matches_brute_force(seed: int) -> None:
+    rng = random.Random(seed)
+    moving = base_corners(rng.uniform(-3, 3), rng.uniform(8, 14), rng.uniform(0, 360),
+                          rng.choice([2.0, 4.0]), rng.choice([2.0, 4.0]))
+    obstacle = base_corners(rng.uniform(-4, 4), rng.uniform(-4, 2), rng.uniform(0, 360),
+                            rng.choice([2.0, 4.0]), rng.choice([2.0, 4.0]))
+    radius = rng.choice([0.0, 2.0])
+    if shapely.distance(shapely.Polygon(moving), shapely.Polygon(obstacle)) <= radius:
+        pytest.skip("overlapping at the start")
+    got = float(first_contact(moving, obstacle, radius, (0.0, -1.0)))
+    mirrored = float(first_contact(moving * [1, -1], obstacle * [1, -1], radius, (0.0, 1.0)))
+    assert mirrored == pytest.approx(got, abs=1e-9)      # side B, and the other ring orientation
+    want = _brute_contact(moving, obstacle, radius, 30.0)
+    if np.isinf(want):
+        assert np.isinf(got) or got > 30.0
+    else:
+        assert got == pytest.approx(want, abs=1e-6)
