@@ -67,6 +67,10 @@ def _add_roll_options(parser: argparse.ArgumentParser) -> None:
         "--roll", action="store_true", help="resolve once with seeded dice instead of the odds"
     )
     parser.add_argument("--seed", type=int, help="seed of --roll (default: a fresh one, printed)")
+    parser.add_argument(
+        "--plot", metavar="FILE",
+        help="also draw the odds as a chart: FILE.png, FILE.svg or FILE.pdf",
+    )
 
 
 def register(subparsers: Any) -> None:
@@ -143,6 +147,13 @@ def run(args: argparse.Namespace) -> int:
     import random
     import sys
 
+    if args.plot is not None:  # fail before any work: a bad file name is bad usage
+        from szwadron.errors import InvalidDataError
+        from szwadron.plots._io import figure_format
+
+        if args.roll:
+            raise InvalidDataError("--plot draws the odds; it cannot be combined with --roll")
+        figure_format(args.plot)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed) if args.roll else None
     if args.question == "fire":
@@ -255,7 +266,7 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
         if morale_probs is not None:
             doc["morale"] = morale_probs
         print_json(doc)
-        return 0
+        return _plot_fire(args, odds, morale_probs)
     dice_text = " + ".join(f"{g.dice} d6 on ≤{g.accuracy}" for g in odds.groups)
     w_text = (
         f"W {odds.wounds}" if isinstance(odds.wounds, int)
@@ -279,7 +290,7 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
     if morale_probs is not None:
         parts = " · ".join(f"{k.replace('_', ' ')} {fmt_prob(v)}" for k, v in morale_probs.items())
         print(f"morale (M {args.morale}, {args.strength} of {initial} figures): {parts}")
-    return 0
+    return _plot_fire(args, odds, morale_probs)
 
 
 # --- morale -------------------------------------------------------------------------------------
@@ -307,7 +318,7 @@ def _run_morale(args: argparse.Namespace, rng: Any, seed: int) -> int:
         return 0
     if args.json:
         print_json(test.as_dict())
-        return 0
+        return _plot_morale(args, test, target)
     mod = casualty_modifier(args.strength, args.initial)
     print(
         f"Morale test (6.3): M {args.morale}, casualties {mod:+d}, other {args.modifier:+d} "
@@ -317,7 +328,7 @@ def _run_morale(args: argparse.Namespace, rng: Any, seed: int) -> int:
         f"pass {fmt_prob(float(test.passed))} · repulsed {fmt_prob(float(test.repulsed))} · "
         f"panic {fmt_prob(float(test.panic))}"
     )
-    return 0
+    return _plot_morale(args, test, target)
 
 
 # --- melee --------------------------------------------------------------------------------------
@@ -438,7 +449,7 @@ def _run_melee(args: argparse.Namespace, rng: Any, seed: int) -> int:
                 "outcomes": odds.outcome_list(),
             }
         )
-        return 0
+        return _plot_melee(args, odds)
     fs = f", first strike: {args.first_strike}" if args.first_strike else ""
     print(f"Melee: {odds.attacker_figures} attacking figures against {odds.defender_figures}{fs}")
     print(
@@ -459,4 +470,70 @@ def _run_melee(args: argparse.Namespace, rng: Any, seed: int) -> int:
     print("outcomes (5.5), attacker / defender:")
     for row in odds.outcome_list():
         print(f"  {fmt_prob(float(row['p'])):>7}  {row['attacker']} / {row['defender']}")
+    return _plot_melee(args, odds)
+
+
+# --- --plot -------------------------------------------------------------------------------------
+def _save_plot(args: argparse.Namespace, size: tuple[float, float], draw: Any) -> int:
+    """Draw on a new headless figure with ``draw(fig)`` and write it to ``--plot`` (atomically);
+    the exit code 0. Without ``--plot``, nothing."""
+    import sys
+
+    if args.plot is None:
+        return 0
+    from szwadron.plots._io import new_figure, save_figure, use_agg
+
+    use_agg()
+    fig = new_figure(*size)
+    draw(fig)
+    path = save_figure(fig, args.plot)
+    print(f"picture: {path}", file=sys.stderr)
     return 0
+
+
+def _plot_fire(args: argparse.Namespace, odds: Any, morale_probs: dict[str, float] | None) -> int:
+    """``odds fire --plot``: figures removed (bars, P(≥k), mean), and with ``--morale`` the
+    target's morale outcome beside them."""
+
+    def draw(fig: Any) -> None:
+        from szwadron.plots.odds import plot_morale_outcomes, plot_volley, volley_title
+
+        if morale_probs is None:
+            plot_volley(odds, fig.add_subplot())
+            return
+        left, right = fig.subplots(1, 2, width_ratios=[1.6, 1.0])
+        plot_volley(odds, left, title="Figures removed")
+        plot_morale_outcomes(morale_probs, right,
+                             title=f"Target's morale (M {args.morale}, {args.strength} figures)")
+        fig.suptitle(volley_title(odds), fontsize=11)
+
+    return _save_plot(args, (11.0, 4.6) if morale_probs is not None else (7.5, 4.5), draw)
+
+
+def _plot_morale(args: argparse.Namespace, test: Any, target: int) -> int:
+    """``odds morale --plot``: pass, repulsed, panic as bars."""
+
+    def draw(fig: Any) -> None:
+        from szwadron.plots.odds import plot_morale_outcomes
+
+        plot_morale_outcomes(
+            test, fig.add_subplot(),
+            title=f"Morale test (6.3): M {args.morale}, {args.strength} of {args.initial} figures"
+            f" → pass on ≤{target}",
+        )
+
+    return _save_plot(args, (6.0, 4.0), draw)
+
+
+def _plot_melee(args: argparse.Namespace, odds: Any) -> int:
+    """``odds melee --plot``: joint-loss heatmap beside the outcome bars of both sides."""
+
+    def draw(fig: Any) -> None:
+        from szwadron.plots.odds import plot_melee
+
+        left, right = fig.subplots(1, 2, width_ratios=[1.15, 1.0])
+        fs = f", first strike: {args.first_strike}" if args.first_strike else ""
+        plot_melee(odds, (left, right), title=f"Melee: {odds.attacker_figures} attacking figures"
+                   f" against {odds.defender_figures}{fs}")
+
+    return _save_plot(args, (12.0, 5.0), draw)

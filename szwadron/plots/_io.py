@@ -1,0 +1,180 @@
+"""Figures for files: the format from the suffix, a headless figure, an atomic write.
+
+The command line draws on figures made by :func:`new_figure` — plain
+:class:`matplotlib.figure.Figure` objects on an Agg canvas, never registered with pyplot, so no
+GUI backend is ever touched — and writes them with :func:`save_figure`, which goes through
+:func:`szwadron.cli._common.write_atomic`: a failed write leaves no partial file and an input
+file is never overwritten.
+
+Standard library only at import time; matplotlib is imported inside the functions.
+
+>>> figure_format("table.PNG"), figure_format("odds.svg"), figure_format("x.pdf")
+('png', 'svg', 'pdf')
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from szwadron.errors import InvalidDataError
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+#: Output formats by file suffix (lower case).
+FORMATS: dict[str, str] = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+#: Dots per inch of PNG output (vector formats ignore it for their geometry).
+DEFAULT_DPI = 100
+
+#: Metadata that would change from run to run (dates, versions): left out so that the same
+#: picture gives the same file.
+_STABLE_METADATA: dict[str, dict[str, Any]] = {
+    "png": {"Software": None},
+    "svg": {"Date": None, "Creator": None},
+    "pdf": {"CreationDate": None, "Creator": None, "Producer": None},
+}
+
+
+def figure_format(path: str | Path) -> str:
+    """The image format of an output path, from its suffix: ``png``, ``svg`` or ``pdf``.
+
+    Raises
+    ------
+    InvalidDataError
+        Any other suffix (the message lists the valid ones).
+
+    >>> figure_format("battle.toml")
+    Traceback (most recent call last):
+    ...
+    szwadron.errors.InvalidDataError: battle.toml: unknown picture format '.toml'; expected .png, .svg or .pdf
+    """
+    suffix = Path(path).suffix.lower()
+    fmt = FORMATS.get(suffix)
+    if fmt is None:
+        shown = f"{suffix!r}" if suffix else "(no suffix)"
+        raise InvalidDataError(
+            f"{path}: unknown picture format {shown}; expected .png, .svg or .pdf"
+        )
+    return fmt
+
+
+def use_agg() -> None:
+    """Select the non-interactive Agg backend, unless pyplot is already in use.
+
+    Called by the command line before anything draws, so that no GUI toolkit is ever loaded
+    (a server or a CI runner has no display). A program that has already imported pyplot keeps
+    its backend.
+    """
+    import matplotlib
+
+    if "matplotlib.pyplot" not in sys.modules:
+        matplotlib.use("Agg")
+
+
+def new_figure(width_in: float, height_in: float, *, dpi: int = DEFAULT_DPI) -> Figure:
+    """A figure on an Agg canvas, outside pyplot (nothing to close, no GUI), with the
+    constrained layout engine (its size stays exactly ``width_in`` × ``height_in`` inches).
+
+    >>> fig = new_figure(4, 3)
+    >>> fig.get_size_inches().tolist(), fig.dpi
+    ([4.0, 3.0], 100)
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width_in, height_in), dpi=dpi, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def pixel_size(fig: Figure, dpi: float | None = None) -> tuple[int, int]:
+    """Width and height in pixels of the PNG that :func:`save_figure` writes for ``fig``.
+
+    >>> pixel_size(new_figure(12, 7.5))
+    (1200, 750)
+    """
+    d = fig.dpi if dpi is None else dpi
+    w, h = fig.get_size_inches()
+    return round(float(w * d)), round(float(h * d))
+
+
+def save_figure(
+    fig: Figure,
+    path: str | Path,
+    *,
+    inputs: Iterable[str | Path] = (),
+    dpi: float | None = None,
+) -> Path:
+    """Write ``fig`` to ``path`` atomically in the format of its suffix, then close it.
+
+    Parameters
+    ----------
+    fig:
+        The figure (from :func:`new_figure` or pyplot).
+    path:
+        Output file; ``.png``, ``.svg`` or ``.pdf`` (case-insensitive).
+    inputs:
+        The command's input files: writing over one of them is refused.
+    dpi:
+        Resolution of PNG output; default the figure's own.
+
+    Returns
+    -------
+    Path
+        The file written.
+
+    Raises
+    ------
+    InvalidDataError
+        Unknown suffix, ``path`` is an input file, its folder does not exist, or the write
+        failed (disk full, no permission); nothing is left at ``path`` then.
+    """
+    from szwadron.cli._common import write_atomic
+
+    fmt = figure_format(path)
+    metadata = _STABLE_METADATA[fmt]
+
+    def write(tmp: Path) -> None:
+        fig.savefig(tmp, format=fmt, dpi=dpi if dpi is not None else fig.dpi, metadata=metadata)
+        # the temporary file is private (0600); a picture gets the usual permissions
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+
+    try:
+        if fmt == "svg":
+            import matplotlib
+
+            with matplotlib.rc_context({"svg.hashsalt": "szwadron"}):  # stable element ids
+                return write_atomic(path, write, inputs=tuple(Path(p) for p in inputs))
+        return write_atomic(path, write, inputs=tuple(Path(p) for p in inputs))
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise InvalidDataError(f"{path}: cannot write the picture: {reason}") from exc
+    finally:
+        close_figure(fig)
+
+
+def close_figure(fig: Figure) -> None:
+    """Release a figure: pyplot forgets it if it knew it (figures from :func:`new_figure` are
+    not pyplot's and need nothing)."""
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is not None:
+        plt.close(fig)
+
+
+__all__ = [
+    "DEFAULT_DPI",
+    "FORMATS",
+    "close_figure",
+    "figure_format",
+    "new_figure",
+    "pixel_size",
+    "save_figure",
+    "use_agg",
+]
