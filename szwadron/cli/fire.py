@@ -1,0 +1,122 @@
+"""``szwadron fire SCENARIO --shooter UNIT --target UNIT`` — fire at the table (section 4, 7.1,
+7.3, 7.4): per shooting base whether it can fire, through which edge, at which target bases, how
+far, at what accuracy, with how many dice, or the first rule that stops it; per target base
+whether it can be hit and its W with each cover source; the removal order; then the exact volley
+and morale odds.
+
+Exit codes: 0 the unit can fire, 1 it cannot (the JSON or report says which rule stops it),
+2 bad input (unknown ids, an ally as target, an unknown ammunition, ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from szwadron.fire import FireResult
+
+
+def _base_list(text: str) -> list[str]:
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts:
+        raise argparse.ArgumentTypeError("expected a comma list of bases: UNIT/INDEX or INDEX")
+    return parts
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``fire`` command."""
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "fire",
+        help="can this unit fire at that one, base by base, and what will the volley do",
+        description=(
+            "Fire at the table: arcs and blocked edges (4.4, PD-8), line of sight and band (4.3, "
+            "PD-7), levels and terrain (4.10, PD-11, PD-12), range and accuracy (4.5, PD-9), "
+            "cover and the removal order (4.7, 4.10.8, PD-13), then the exact volley and morale "
+            "odds. Exit code 1 when the unit cannot fire at the target."
+        ),
+    )
+    p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
+    p.add_argument("--shooter", required=True, metavar="UNIT", help="the firing unit")
+    p.add_argument("--target", required=True, metavar="UNIT", help="the enemy unit fired at")
+    p.add_argument("--bases", type=_base_list, metavar="B1,B2",
+                   help="declared firing bases (4.2): UNIT/INDEX or INDEX; default all")
+    p.add_argument("--march", action="store_true", help="fire on the march: half SO (4.11)")
+    p.add_argument("--ammo", metavar="NAME",
+                   help="artillery ammunition (7.1.3); default: the one expected to remove most")
+    p.add_argument("--json", action="store_true", help="print a JSON document")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load, answer, print; 0 when the unit can fire, 1 when it cannot."""
+    from szwadron.cli._common import print_json
+    from szwadron.fire import fire
+    from szwadron.loading import load_scenario
+
+    scenario = load_scenario(args.scenario)
+    result = fire(scenario, args.shooter, args.target, bases=args.bases, march=args.march,
+                  ammunition=args.ammo)
+    if args.json:
+        print_json(result.to_json())
+    else:
+        print(format_result(result))
+    return 0 if result.legal else 1
+
+
+def _table(rows: list[list[str]], indent: str = "  ") -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return [(indent + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True))).rstrip()
+            for r in rows]
+
+
+def format_result(r: FireResult) -> str:
+    """The human report: verdict, shooting bases, target bases, removal order, odds, morale."""
+    from szwadron.cli._common import fmt_prob, format_pmf_table
+
+    lines: list[str] = []
+    ammo = f" with {r.ammunition}" if r.ammunition else ""
+    march = " on the march" if r.march else ""
+    verdict = "can fire" if r.legal else "CANNOT fire"
+    lines.append(f"{r.shooter} fires at {r.target}{ammo}{march}: {verdict}")
+    if r.reason is not None:
+        lines.append(f"  [{r.reason.rule}] {r.reason.message}")
+    lines.append("")
+    lines.append("Shooting bases (4.4 arcs, 4.5 range and accuracy, PD-9)")
+    rows = [["base", "fires", "edge", "cm", "C", "dice", "targets / rule"]]
+    for s in r.shooters:
+        what = (", ".join(s.targets) + (" (indirect, 7.4)" if s.indirect else "")
+                if s.can_fire else f"[{s.rule}] {s.message}")
+        rows.append([s.base, "yes" if s.can_fire else "no", s.edge or "-",
+                     "-" if s.distance is None else f"{s.distance:.2f}",
+                     "-" if s.accuracy is None else str(s.accuracy), str(s.dice), what])
+    lines += _table(rows)
+    lines.append("")
+    lines.append("Target bases (4.5.3 can be hit, W with cover 4.10)")
+    rows = [["base", "hit", "W", "cover / rule"]]
+    for t in r.targets:
+        cov = ", ".join(f"+{c.bonus} {c.source} ({c.rule})" for c in t.cover)
+        what = cov if t.eligible else f"[{t.rule}] {t.message}" + (f"; cover {cov}" if cov else "")
+        rows.append([t.base, "yes" if t.eligible else "no", str(t.wounds), what])
+    lines += _table(rows)
+    if not r.legal or r.odds is None:
+        return "\n".join(lines)
+    lines.append("")
+    lines.append("Removal order (4.7.2-4.7.4, 4.10.8, suggested): " + ", ".join(r.removal_order))
+    odds = r.odds
+    dice_text = " + ".join(f"{g.dice} d6 on ≤{g.accuracy}" for g in odds.groups)
+    w_text = (f"W {odds.wounds}" if isinstance(odds.wounds, int)
+              else "W " + ",".join(map(str, odds.wounds)) + " in removal order")
+    lines.append("")
+    lines.append(f"Volley: {dice_text} against {w_text} (remainder on a {odds.die})")
+    for note in r.notes:
+        lines.append(f"  note: {note}")
+    lines.append(format_pmf_table({"P(damage=k)": odds.damage_pmf, "P(removed=k)": odds.removed_pmf,
+                                   "P(removed≥k)": odds.at_least}))
+    lines.append(f"figures removed: mean {odds.expected:.3f}, sd {odds.sd:.3f}; "
+                 f"damage: mean {float(odds.damage.mean()):.3f}, sd {odds.damage.sd():.3f}")
+    m = r.morale_test
+    parts = " · ".join(f"{k.replace('_', ' ')} {fmt_prob(v)}" for k, v in r.to_json()["morale"].items())
+    mod = f", modifier {m.modifier:+d}" if m.modifier else ""
+    lines.append(f"morale (M {m.morale}, {m.strength} of {m.initial} figures{mod}): {parts}")
+    return "\n".join(lines)
