@@ -15,12 +15,14 @@ from typing import Any
 from pydantic import BaseModel
 
 from szwadron.models import AMMUNITION_CODES, PROFILE_CODES, ArmyList, RosterFile, Scenario
+from szwadron.movefile import MoveFile
 
 #: file name → model
 SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "scenario.schema.json": Scenario,
     "armylist.schema.json": ArmyList,
     "roster.schema.json": RosterFile,
+    "move.schema.json": MoveFile,
 }
 
 

@@ -1,0 +1,110 @@
+"""``szwadron melee SCENARIO --attacker UNIT --defender UNIT [--continuing] [--json]``.
+
+The figures in contact on both sides (5.3.2, PD-14), their dice grouped by UW and terrain bonus
+(5.7, 5.10.3, PD-15), whether every defender holds an advantageous position (5.7.3), the exact
+joint losses and 5.5 morale outcomes (as ``odds melee``), the removal order (5.4.3) and, for the
+likeliest losses, who pushes up (5.6). Exit code 0; 1 when no figure is in contact; 2 for bad
+input.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from szwadron.melee_table import TableMelee
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``melee`` command."""
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "melee",
+        help="a melee at the table: figures in contact, dice groups, exact losses and morale",
+        description=(
+            "Read a melee off the table: which figures of the two units are in contact (at "
+            "least 1 cm of base edge, PD-14), their melee dice grouped by UW and the defenders' "
+            "terrain advantage (PD-15), then the exact joint losses and morale outcomes (5.3-5.5). "
+            "Exit code 0; 1 when no figure is in contact; 2 for bad input."
+        ),
+    )
+    p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
+    p.add_argument("--attacker", required=True, metavar="UNIT", help="the attacking unit")
+    p.add_argument("--defender", required=True, metavar="UNIT", help="the defending unit")
+    p.add_argument("--continuing", action="store_true",
+                   help="a continuing melee, not the first round (7.7 first strike)")
+    p.add_argument("--json", action="store_true", help="print a JSON document")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load, read the melee, print; 1 when there is no contact."""
+    import sys
+
+    from szwadron.cli._common import print_json
+    from szwadron.errors import IllegalActionError
+    from szwadron.loading import load_scenario
+    from szwadron.melee_table import table_melee
+
+    scenario = load_scenario(args.scenario)
+    try:
+        m = table_melee(scenario, args.attacker, args.defender, continuing=args.continuing)
+    except IllegalActionError as exc:
+        if args.json:
+            print_json({"error": exc.detail, "rule": exc.rule})
+        else:
+            print(f"no melee: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print_json(m.to_json())
+    else:
+        print(format_report(m))
+    return 0
+
+
+def format_report(m: TableMelee) -> str:
+    """Contact, groups, odds table, outcomes, removal order, push-up for the likeliest losses."""
+    from szwadron.cli._common import fmt_prob, format_pmf_table
+
+    lines = [f"Melee: {m.attacker} attacks {m.defender}"
+             + (f", first strike: {m.first_strike}" if m.first_strike else "")]
+    lines.append("")
+    lines.append("Figures in contact (PD-14: at least 1 cm of edge touching the enemy)")
+    for f in m.fighting:
+        adv = f", W +{f.bonus} ({f.reason})" if f.bonus else ""
+        lines.append(f"  {f.side:8} {f.base}: {f.contact_cm:.2f} cm, touching "
+                     f"{', '.join(f.touching)}{adv}")
+    if m.all_defenders_advantaged:
+        lines.append("  every defender holds an advantageous position (5.7.3): the defender "
+                     "does not count as engaged")
+    lines.append("")
+    lines.append("Dice (5.10.3: one group per UW and terrain bonus)")
+    for g in m.groups:
+        bonus = f" against W +{g.target_bonus}" if g.target_bonus else ""
+        lines.append(f"  {g.side:8} {g.dice} d6 on ≤{g.skill}{bonus}: {', '.join(g.figures)}")
+    a_rem, d_rem = m.odds.attacker_removed, m.odds.defender_removed
+    lines.append("")
+    lines.append(format_pmf_table({
+        "P(att=k)": a_rem.pmf(), "P(att≥k)": a_rem.at_least_list(),
+        "P(def=k)": d_rem.pmf(), "P(def≥k)": d_rem.at_least_list(),
+    }, index="removed"))
+    lines.append("outcomes (5.5), attacker / defender:")
+    for row in m.odds.outcome_list():
+        lines.append(f"  {fmt_prob(float(row['p'])):>7}  {row['attacker']} / {row['defender']}")
+    lines.append("")
+    lines.append("Removal order (5.4.3: most enemies touched first, not side by side)")
+    lines.append(f"  attacker: {', '.join(m.removal_order['attacker'])}")
+    lines.append(f"  defender: {', '.join(m.removal_order['defender'])}")
+    joint = m.odds.joint_pmf()
+    i, j = max(((i, j) for i in range(len(joint)) for j in range(len(joint[i]))),
+               key=lambda ij: joint[ij[0]][ij[1]])
+    lines.append("")
+    lines.append(f"Pushing up (5.6) if both stand, after the likeliest losses ({i} attacker, "
+                 f"{j} defender, {fmt_prob(joint[i][j])}):")
+    steps = m.push_up(i, j)
+    lines += [f"  {s.side}: {s.count} of {', '.join(s.candidates)}, up to {s.max_cm:g} cm"
+              for s in steps] or ["  nobody: every figure left is still in contact"]
+    return "\n".join(lines)
+
+
+__all__ = ["format_report", "register", "run"]

@@ -1,0 +1,85 @@
+"""``szwadron move SCENARIO --unit UNIT --to MOVEFILE [--charge TARGET] [--march] [--json]``.
+
+Is this move legal? The first violated rule and the base that breaks it, then every base's
+distance by PD-6 (the path of its furthest corner) with each terrain surcharge (3.2) against its
+move. ``--unit`` may be repeated for a combined move (3.3), ``--charge`` for a charge on several
+units (5.2). Exit code 0 for a legal move, 1 for an illegal one, 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from szwadron.movement import MoveReport
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``move`` command."""
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "move",
+        help="is this move legal: distance per base, terrain costs, zones, the first rule broken",
+        description=(
+            "Check a proposed move (section 3): the new pose of each base that moves (and the "
+            "waypoints on its way) from a TOML move file. Bases not listed stay where they are. "
+            "Exit code 0 when the move is legal, 1 when it is not, 2 for bad input."
+        ),
+    )
+    p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
+    p.add_argument("--unit", action="append", required=True, metavar="UNIT",
+                   help="the unit that moves (repeat for a combined move, 3.3)")
+    p.add_argument("--to", required=True, metavar="MOVEFILE",
+                   help="move file (TOML): [[bases]] with index, x, y, facing, optional waypoints")
+    p.add_argument("--charge", action="append", default=[], metavar="TARGET",
+                   help="the enemy unit charged (repeatable, 5.2): its zone may be entered (1.4.2)")
+    p.add_argument("--march", action="store_true", help="fire on the march: half the move (4.11)")
+    p.add_argument("--json", action="store_true", help="print a JSON document")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load, check, print; 0 legal, 1 illegal."""
+    from szwadron.cli._common import print_json
+    from szwadron.loading import load_scenario
+    from szwadron.movement import check_move, load_move_file
+
+    scenario = load_scenario(args.scenario)
+    move = load_move_file(args.to)
+    report = check_move(scenario, args.unit, move, charge=args.charge, march=args.march,
+                        source=str(args.to))
+    if args.json:
+        print_json(report.to_json())
+    else:
+        print(format_report(report))
+    return 0 if report.legal else 1
+
+
+def format_report(report: MoveReport) -> str:
+    """The human report: verdict, violations, then each base's distance and surcharges."""
+    what = "charge on " + ", ".join(report.charge) if report.charge else "move"
+    units = ", ".join(report.units)
+    lines = [f"{units}: {what}{' (on the march)' if report.march else ''} — "
+             + ("LEGAL" if report.legal else f"ILLEGAL [{report.rule}] {report.message}")]
+    if len(report.violations) > 1:
+        lines.append("")
+        lines.append(f"Violations ({len(report.violations)})")
+        lines += [f"  [{v.rule}] {v.message}" for v in report.violations]
+    lines.append("")
+    lines.append("Distance per base (PD-6: path of the corner that travels furthest + terrain, 3.2)")
+    for b in report.bases:
+        extra = "".join(f" + {s.cm:.2f} ({s.rule} {s.source})" for s in b.surcharges)
+        flag = "" if b.distance <= b.allowed + 1e-6 else "  TOO FAR"
+        lines.append(f"  {b.base}: {b.path:.2f} ({b.corner}){extra} = {b.distance:.2f} of "
+                     f"{b.allowed:g} cm{flag}")
+    if list(report.order) != [b.base for b in report.bases]:
+        lines.append(f"Order of the figures (3.1.1): {', '.join(report.order)}")
+    if report.charge:
+        lines.append("In contact with the charged unit: "
+                     + (", ".join(report.contacts) if report.contacts else "none"))
+    for note in report.notes:
+        lines.append(f"note: {note}")
+    return "\n".join(lines)
+
+
+__all__ = ["format_report", "register", "run"]

@@ -1,0 +1,59 @@
+"""``szwadron reach SCENARIO --unit UNIT --target UNIT [--json]`` — can this unit reach that one?
+
+The shortest legal path of the unit's base nearest the target into contact with a target figure
+(3.1, 3.2, 1.4.2, 5.9.2): around impassable terrain, other figures and other enemies' zones,
+paying terrain costs; its length (PD-6 plus surcharges) against the base's move, and the path.
+How the path is found and how far it can be from the true shortest: see ``szwadron.reach``.
+Exit code 0 when the target can be reached, 1 when not, 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``reach`` command."""
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "reach",
+        help="can this unit bring a base into contact with the target this turn, and by what path",
+        description=(
+            "The shortest legal path of the unit's nearest base into contact with the target "
+            "(around impassable terrain, other figures and other enemies' control zones, paying "
+            "terrain costs), its length against the move, and the path. The path is found on a "
+            "0.5 cm grid of centre positions (16 directions) and pulled tight; the base keeps its "
+            "facing. Exit code 0 when reachable, 1 when not, 2 for bad input."
+        ),
+    )
+    p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
+    p.add_argument("--unit", required=True, metavar="UNIT", help="the unit that would charge")
+    p.add_argument("--target", required=True, metavar="UNIT", help="the enemy unit to reach")
+    p.add_argument("--json", action="store_true", help="print a JSON document")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load, search, print; 0 reachable, 1 not."""
+    from szwadron.cli._common import print_json
+    from szwadron.loading import load_scenario
+    from szwadron.reach import reach
+
+    r = reach(load_scenario(args.scenario), args.unit, args.target)
+    if args.json:
+        print_json(r.to_json())
+        return 0 if r.reachable else 1
+    verdict = "CAN reach" if r.reachable else "cannot reach"
+    print(f"{r.unit} {verdict} {r.target} this turn (base {r.base}, move {r.allowed:g} cm)")
+    if r.cost is None:
+        print(f"  no legal path into contact within {1.5 * r.allowed:g} cm of travel")
+    else:
+        extra = "".join(f" + {s.cm:.2f} ({s.rule} {s.source})" for s in r.surcharges)
+        print(f"  shortest path: {r.path_cm:.2f} cm{extra} = {r.cost:.2f} cm, touching {r.touches}")
+        print("  path (centre of the base, facing kept at "
+              f"{r.facing:g}°): " + " → ".join(f"({x:.1f}, {y:.1f})" for x, y in r.path))
+    print(f"  method: {r.how}; see szwadron.reach for the error bound")
+    return 0 if r.reachable else 1
+
+
+__all__ = ["register", "run"]

@@ -1,0 +1,425 @@
+"""PD-6, 3.1.4, 3.2 — a base moving between poses: corner paths, swept areas, terrain costs.
+
+A move of one base is a sequence of poses ``(x, y, facing)``: where it starts, the declared
+waypoints, where it ends. Between two consecutive poses the base moves *rigidly*:
+
+Decision (the motion between two poses, PD-6 "straight segments between poses"): when the two
+poses have the same facing the base slides along the straight segment; when the facing changes
+by ``θ`` (the shorter way round, ``|θ| ≤ 180°``) the base turns about the one point of the table
+that the two poses leave in place — the pivot of a wheel. A base that wheels about its front
+corner, or a whole line that wheels about its end, therefore needs no waypoints: each base
+traces the arc a player traces with the tape, and the outer corner's arc is what is measured.
+A turn on the spot turns about the centre. Add waypoints to describe any other path (advance,
+then turn).
+
+PD-6: the distance of the move is the length of the path of the corner that travels furthest
+(:attr:`BaseMotion.length`), plus the terrain surcharges (:func:`terrain_surcharges`).
+
+Swept areas (3.1.4) are unions of convex hulls of consecutive positions of the base: exact for a
+slide; for a turn, the positions are close enough that the hulls miss at most
+``SWEEP_SAGITTA_CM`` (0.005 cm) of the true swept area, far below the contact tolerance (PD-3).
+
+>>> m = BaseMotion.of([(10.0, 10.0, 90.0), (10.0, 22.0, 90.0)], 2.0, 2.0)   # 12 cm straight ahead
+>>> m.length, m.measured_corner
+(12.0, 'front-left')
+>>> round(m.swept().area, 9)          # a 2 x 14 strip
+28.0
+>>> w = BaseMotion.of([(0.0, 0.0, 90.0), (0.0, 2.0, 0.0)], 2.0, 2.0)  # wheel right about (1, 1)
+>>> w.legs[0].pivot, round(w.length, 6)   # the outer corner sweeps a quarter circle of radius 2√2
+((1.0, 1.0), 4.442883)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+from szwadron.geometry.bases import CORNER_NAMES, base_corners, polygons_from_corners
+from szwadron.geometry.terrain import TerrainShape
+from szwadron.models import TerrainKind
+from szwadron.settings import RulesSettings
+
+FloatArray = npt.NDArray[np.float64]
+
+#: Largest gap between the true swept area of a turning base and its polygon, cm.
+SWEEP_SAGITTA_CM = 0.005
+#: Sampling step for terrain costs: no point of the base moves more than this between samples.
+SAMPLE_STEP_CM = 0.25
+#: Change points of terrain costs are located to within this fraction of a sampling step.
+_REFINE_SPLITS = 32
+_REFINE_ROUNDS = 4
+_TURN_EPS_DEG = 1e-9
+
+
+class Pose(NamedTuple):
+    """A base's centre ``(x, y)`` in cm and its facing in degrees (counter-clockwise from +x)."""
+
+    x: float
+    y: float
+    facing: float
+
+
+def turn_between(facing_from: float, facing_to: float) -> float:
+    """The signed turn (degrees, in ``(-180, 180]``) from one facing to another, the short way.
+
+    >>> turn_between(90.0, 0.0), turn_between(350.0, 10.0), turn_between(0.0, 180.0)
+    (-90.0, 20.0, 180.0)
+    """
+    t = math.fmod(facing_to - facing_from, 360.0)
+    if t > 180.0:
+        t -= 360.0
+    elif t <= -180.0:
+        t += 360.0
+    return t + 0.0
+
+
+@dataclass(frozen=True)
+class Leg:
+    """PD-6 — the rigid motion from ``start`` to ``end``: a slide, or a turn about ``pivot``.
+
+    >>> Leg(Pose(0, 0, 90), Pose(0, 5, 90)).pivot is None
+    True
+    >>> Leg(Pose(0, 0, 90), Pose(0, 0, 180)).pivot     # a turn on the spot: about the centre
+    (0.0, 0.0)
+    """
+
+    start: Pose
+    end: Pose
+
+    @cached_property
+    def turn(self) -> float:
+        """Signed turn in degrees (counter-clockwise positive), the shorter way round."""
+        return turn_between(self.start.facing, self.end.facing)
+
+    @cached_property
+    def pivot(self) -> tuple[float, float] | None:
+        """The fixed point of the turn; ``None`` for a slide."""
+        if abs(self.turn) < _TURN_EPS_DEG:
+            return None
+        a = math.radians(self.turn)
+        c, s = math.cos(a), math.sin(a)
+        x0, y0 = self.start.x, self.start.y
+        # c1 = P + R (c0 - P)  →  (I - R) P = c1 - R c0
+        bx = self.end.x - (c * x0 - s * y0)
+        by = self.end.y - (s * x0 + c * y0)
+        det = (1.0 - c) ** 2 + s * s
+        px = ((1.0 - c) * bx - s * by) / det
+        py = (s * bx + (1.0 - c) * by) / det
+        return (round(px, 12) + 0.0, round(py, 12) + 0.0)
+
+    def poses(self, t: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Centres and facings at fractions ``t`` (0 = start, 1 = end) of the leg."""
+        tt = np.asarray(t, dtype=float)
+        x0, y0, f0 = self.start
+        if self.pivot is None:
+            return (x0 + tt * (self.end.x - x0), y0 + tt * (self.end.y - y0),
+                    np.full(tt.shape, f0))
+        px, py = self.pivot
+        a = np.radians(self.turn) * tt
+        c, s = np.cos(a), np.sin(a)
+        dx, dy = x0 - px, y0 - py
+        x = np.where(tt == 1.0, self.end.x, px + c * dx - s * dy)
+        y = np.where(tt == 1.0, self.end.y, py + s * dx + c * dy)
+        return x, y, f0 + self.turn * tt
+
+    def corner_lengths(self, width: float, depth: float) -> FloatArray:
+        """PD-6 — length of the path of each corner (front-left, front-right, back-right,
+        back-left): the slide's length, or the arc ``|θ| · r`` about the pivot."""
+        c0 = base_corners(self.start.x, self.start.y, self.start.facing, width, depth)
+        if self.pivot is None:
+            c1 = base_corners(self.end.x, self.end.y, self.end.facing, width, depth)
+            out: FloatArray = np.linalg.norm(c1 - c0, axis=-1)
+            return out
+        r = np.linalg.norm(c0 - np.asarray(self.pivot), axis=-1)
+        arcs: FloatArray = abs(math.radians(self.turn)) * r
+        return arcs
+
+
+@dataclass(frozen=True)
+class BaseMotion:
+    """PD-6 — one base's move through its poses (start, waypoints, end), ``width`` × ``depth``.
+
+    The motion is parametrised by ``s`` from 0 to ``len(legs)``: leg ``k`` runs over
+    ``[k, k + 1]``.
+    """
+
+    poses: tuple[Pose, ...]
+    width: float
+    depth: float
+
+    @classmethod
+    def of(cls, poses: Sequence[Sequence[float]], width: float, depth: float) -> BaseMotion:
+        """From ``[(x, y, facing), ...]``: at least the start and the end."""
+        if len(poses) < 2:
+            raise ValueError("a motion needs at least a start and an end pose")
+        return cls(tuple(Pose(float(p[0]), float(p[1]), float(p[2])) for p in poses),
+                   float(width), float(depth))
+
+    @cached_property
+    def legs(self) -> tuple[Leg, ...]:
+        """The legs between consecutive poses."""
+        return tuple(Leg(a, b) for a, b in zip(self.poses[:-1], self.poses[1:], strict=True))
+
+    @cached_property
+    def corner_lengths(self) -> FloatArray:
+        """``(legs, 4)`` — path length of each corner on each leg."""
+        return np.stack([leg.corner_lengths(self.width, self.depth) for leg in self.legs])
+
+    @cached_property
+    def corner_totals(self) -> FloatArray:
+        """Total path of each corner over the whole move."""
+        totals: FloatArray = self.corner_lengths.sum(axis=0)
+        return totals
+
+    @cached_property
+    def measured(self) -> int:
+        """PD-6 — index of the corner that travels furthest (the first one on a tie)."""
+        return int(np.argmax(np.round(self.corner_totals, 9)))
+
+    @property
+    def measured_corner(self) -> str:
+        """Name of the measured corner (:data:`~szwadron.geometry.bases.CORNER_NAMES`)."""
+        return CORNER_NAMES[self.measured]
+
+    @cached_property
+    def length(self) -> float:
+        """PD-6 — distance moved before terrain: the furthest-travelling corner's path, cm."""
+        return float(self.corner_totals[self.measured])
+
+    @property
+    def moves(self) -> bool:
+        """Whether any corner moves at all."""
+        return bool(self.length > 0.0)
+
+    def travelled(self, s: npt.ArrayLike) -> FloatArray:
+        """Distance the measured corner has travelled at parameter ``s`` (piecewise linear)."""
+        ss = np.clip(np.asarray(s, dtype=float), 0.0, len(self.legs))
+        per_leg = self.corner_lengths[:, self.measured]
+        cum = np.concatenate([[0.0], np.cumsum(per_leg)])
+        k = np.minimum(np.floor(ss).astype(int), len(self.legs) - 1)
+        out: FloatArray = cum[k] + (ss - k) * per_leg[k]
+        return out
+
+    def pose_arrays(self, s: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Centres and facings at parameters ``s`` (vectorised)."""
+        ss = np.clip(np.asarray(s, dtype=float).ravel(), 0.0, len(self.legs))
+        k = np.minimum(np.floor(ss).astype(int), len(self.legs) - 1)
+        x, y, f = np.empty(ss.shape), np.empty(ss.shape), np.empty(ss.shape)
+        for leg_k in np.unique(k).tolist():
+            sel = k == leg_k
+            x[sel], y[sel], f[sel] = self.legs[leg_k].poses(ss[sel] - leg_k)
+        return x, y, f
+
+    def corners_at(self, s: npt.ArrayLike, shrink: float = 0.0) -> FloatArray:
+        """Corners ``(len(s), 4, 2)`` at parameters ``s``; ``shrink`` cm off every side."""
+        x, y, f = self.pose_arrays(s)
+        return base_corners(x, y, f, max(self.width - 2 * shrink, 1e-3),
+                            max(self.depth - 2 * shrink, 1e-3))
+
+    def polygons_at(self, s: npt.ArrayLike, shrink: float = 0.0) -> npt.NDArray[np.object_]:
+        """Base polygons at parameters ``s``."""
+        return polygons_from_corners(self.corners_at(s, shrink)).reshape(-1)
+
+    def samples(self, step_cm: float = SAMPLE_STEP_CM) -> FloatArray:
+        """Parameters ``s`` (sorted, ends included) such that no point of the base moves more
+        than ``step_cm`` between consecutive samples."""
+        parts = []
+        for k, lengths in enumerate(self.corner_lengths):
+            n = max(1, math.ceil(float(lengths.max()) / step_cm))
+            parts.append(k + np.arange(n) / n)
+        parts.append(np.asarray([float(len(self.legs))]))
+        return np.concatenate(parts)
+
+    def _sweep_params(self) -> FloatArray:
+        parts = []
+        for k, leg in enumerate(self.legs):
+            n = 1
+            if leg.pivot is not None:
+                c0 = base_corners(*leg.start, self.width, self.depth)
+                r = float(np.linalg.norm(c0 - np.asarray(leg.pivot), axis=-1).max())
+                if r > SWEEP_SAGITTA_CM:
+                    step = 2.0 * math.acos(max(-1.0, 1.0 - SWEEP_SAGITTA_CM / r))
+                    n = max(1, math.ceil(abs(math.radians(leg.turn)) / step))
+            parts.append(k + np.arange(n) / n)
+        parts.append(np.asarray([float(len(self.legs))]))
+        return np.concatenate(parts)
+
+    def swept(self, shrink: float = 0.0) -> shapely.Geometry:
+        """3.1.4 — the area the base covers during the move (``shrink`` cm off every side).
+
+        >>> round(BaseMotion.of([(0, 0, 90), (0, 0, 180)], 2.0, 2.0).swept().area, 1)  # disc, r √2
+        6.3
+        """
+        corners = self.corners_at(self._sweep_params(), shrink)
+        if len(corners) == 1:
+            return shapely.Polygon(corners[0])
+        pairs = np.concatenate([corners[:-1], corners[1:]], axis=1)  # (m - 1, 8, 2)
+        hulls = shapely.convex_hull(shapely.multipoints(pairs))
+        return shapely.union_all(hulls)
+
+    # -- where along the move something holds ------------------------------------------------
+
+    def intervals(
+        self, predicate: Callable[[FloatArray], npt.NDArray[np.bool_]],
+        step_cm: float = SAMPLE_STEP_CM,
+    ) -> list[tuple[float, float]]:
+        """Maximal ranges ``(s0, s1)`` of the move where ``predicate(s)`` holds (vectorised
+        predicate over arrays of ``s``); ends located to a tiny fraction of ``step_cm``."""
+        s = self.samples(step_cm)
+        v = np.asarray(predicate(s), dtype=bool)
+        changes = _refine(predicate, s, v)
+        out: list[tuple[float, float]] = []
+        start = 0.0 if v[0] else None
+        for at, before, _after in changes:
+            if not before:
+                start = at
+            elif start is not None:
+                out.append((start, at))
+                start = None
+        if start is not None:
+            out.append((start, float(s[-1])))
+        return out
+
+    def level_changes(self, hills: Sequence[TerrainShape]) -> list[tuple[float, int, int]]:
+        """PD-11 — ``(s, level before, level after)`` where the centre's level changes."""
+        if not hills:
+            return []
+
+        def level(s: FloatArray) -> npt.NDArray[np.intp]:
+            x, y, _ = self.pose_arrays(s)
+            out = np.zeros(x.shape, dtype=np.intp)
+            for h in hills:
+                inside = shapely.intersects_xy(h.polygon, x, y)
+                out = np.where(inside, np.maximum(out, h.level), out)
+            return out
+
+        s = self.samples()
+        return [(at, int(a), int(b)) for at, a, b in _refine(level, s, level(s))]  # type: ignore[call-overload]
+
+
+def _refine(
+    fn: Callable[[FloatArray], npt.NDArray[np.generic]], s: FloatArray, v: npt.NDArray[np.generic],
+) -> list[tuple[float, object, object]]:
+    """Change points of a step function sampled at ``s``: ``(s, value before, value after)``."""
+    out: list[tuple[float, object, object]] = []
+    for i in np.flatnonzero(v[:-1] != v[1:]).tolist():
+        lo, hi = float(s[i]), float(s[i + 1])
+        before, after = v[i].item(), v[i + 1].item()
+        for _ in range(_REFINE_ROUNDS):
+            grid = np.linspace(lo, hi, _REFINE_SPLITS + 1)
+            vals = np.asarray(fn(grid[1:-1]))
+            differ = np.flatnonzero(vals != before)
+            if differ.size == 0:
+                lo = float(grid[-2])
+                break
+            j = int(differ[0]) + 1
+            lo, hi = float(grid[j - 1]), float(grid[j])
+            after = vals[differ[0]].item()
+        out.append(((lo + hi) / 2.0, before, after))
+    return out
+
+
+# --- 3.2 terrain costs -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Surcharge:
+    """3.2 — one terrain surcharge of a move: the rule, the extra cm, the feature's id."""
+
+    rule: str
+    cm: float
+    source: str
+
+    def to_json(self) -> dict[str, object]:
+        """``{"rule", "cm", "source"}``."""
+        return {"rule": self.rule, "cm": round(self.cm, 6), "source": self.source}
+
+
+def terrain_surcharges(
+    motion: BaseMotion, features: Sequence[TerrainShape], settings: RulesSettings,
+    *, shrink: float | None = None,
+) -> tuple[Surcharge, ...]:
+    """3.2.1, 3.2.2, 3.2.3, 3.2.5 — the terrain surcharges of one base's move, itemised.
+
+    ``features`` are the features to consider (those the swept area meets); ``shrink`` is how
+    far a base must reach into a feature to be in it (default: the numerical epsilon — a base
+    touching a feature from outside is not in it, any real overlap counts; PD-3's overlap
+    tolerance is for the legality of where a base stands, not for what a move costs).
+
+    - 3.2.1 hills: ``hill_climb_cm`` (6) for every level the centre climbs (PD-11 levels), named
+      after the hill climbed onto. Decision: going up two levels (ground to the crest of a
+      two-level hill) costs twice. Going down is free.
+    - 3.2.2 rough ground: each cm counts ``rough_cost_factor`` (2) times: the surcharge is
+      ``(factor − 1)`` × the distance the measured corner (PD-6) travels while any part of the
+      base is in the rough ground. Decision: "inside" is "any part of the base inside", so a
+      base entering a wood pays from the moment its front crosses the edge.
+    - 3.2.3 obstacles: ``obstacle_crossing_cm`` (4) for every crossing, a crossing being each
+      stretch of the move during which the base is over the obstacle (a base clipping the end of
+      a fence crosses it too).
+    - 3.2.5 buildings and fortifications: ``building_entry_cm`` (4) for each entry, and
+      ``building_exit_cm`` (4) for each exit, of a base moving into or out of one.
+
+    Examples
+    --------
+    >>> from szwadron.models import Terrain
+    >>> fence = TerrainShape.of(Terrain(id="f", kind="obstacle", line=[(0, 5), (20, 5)], width=0.5))
+    >>> wood = TerrainShape.of(Terrain(id="w", kind="forest", polygon=[(0, 10), (20, 10), (20, 30), (0, 30)]))
+    >>> m = BaseMotion.of([(10, 2, 90), (10, 13, 90)], 2.0, 2.0)   # over the fence, 4 cm into the wood
+    >>> [(s.rule, round(s.cm, 6), s.source) for s in terrain_surcharges(m, [fence, wood], RulesSettings())]
+    [('3.2.3', 4.0, 'f'), ('3.2.2', 4.0, 'w')]
+    """
+    if not motion.moves:
+        return ()
+    sh = 0.1 * settings.distance_epsilon_cm if shrink is None else shrink
+    out: list[Surcharge] = []
+    end = float(len(motion.legs))
+
+    def overlaps(feature: TerrainShape) -> Callable[[FloatArray], npt.NDArray[np.bool_]]:
+        def pred(s: FloatArray) -> npt.NDArray[np.bool_]:
+            return np.asarray(shapely.intersects(motion.polygons_at(s, sh), feature.polygon))
+        return pred
+
+    for f in features:
+        if f.kind in (TerrainKind.FOREST, TerrainKind.ROUGH):
+            inside = motion.intervals(overlaps(f))
+            cm = sum(float(motion.travelled(b) - motion.travelled(a)) for a, b in inside)
+            extra = (settings.rough_cost_factor - 1.0) * cm
+            if extra > 0:
+                out.append(Surcharge("3.2.2", extra, f.id))
+        elif f.kind is TerrainKind.OBSTACLE:
+            for _ in motion.intervals(overlaps(f)):
+                out.append(Surcharge("3.2.3", settings.obstacle_crossing_cm, f.id))
+        elif f.kind in (TerrainKind.BUILDING, TerrainKind.FORTIFICATION):
+            for a, b in motion.intervals(overlaps(f)):
+                if a > 0.0:
+                    out.append(Surcharge("3.2.5", settings.building_entry_cm, f.id))
+                if b < end:
+                    out.append(Surcharge("3.2.5", settings.building_exit_cm, f.id))
+    hills = [f for f in features if f.kind is TerrainKind.HILL]
+    for at, before, after in motion.level_changes(hills):
+        if after > before:
+            x, y, _ = motion.pose_arrays([min(at + 1e-9, end)])
+            onto = [h for h in hills if h.level == after
+                    and bool(shapely.intersects_xy(h.polygon, float(x[0]), float(y[0])))]
+            source = onto[0].id if onto else hills[0].id
+            out.append(Surcharge("3.2.1", settings.hill_climb_cm * (after - before), source))
+    return tuple(out)
+
+
+__all__ = [
+    "SAMPLE_STEP_CM",
+    "SWEEP_SAGITTA_CM",
+    "BaseMotion",
+    "Leg",
+    "Pose",
+    "Surcharge",
+    "terrain_surcharges",
+    "turn_between",
+]

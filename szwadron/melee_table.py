@@ -1,0 +1,367 @@
+"""5.3–5.7, PD-14, PD-15 — a melee read off the table: who fights, with what, and the odds.
+
+:func:`table_melee` finds the figures of both units in contact (5.3.2, PD-14: at least 1 cm of
+base edge touching the enemy unit), each defender's advantageous position (5.7, PD-15: behind
+an obstacle, uphill of the attacker, in a building or fortification), groups the dice by UW and
+terrain bonus (5.10.3), orders the figures for removal (5.4.3) and hands everything to the odds
+engine (:func:`szwadron.combat.melee`) for the exact joint losses and the 5.5 morale table. Only
+figures that fought can be removed (5.4.2). :meth:`TableMelee.push_up` says, for given losses,
+which figures may then push up and how far (5.6).
+
+Decisions where the rulebook is silent:
+
+- Contact across an obstacle (5.7, 1.3.5, PD-4): an attacker and a defender on either side of a
+  crossable obstacle, each touching it, are in contact across it; their contact length is
+  measured with the obstacle's width added to the contact tolerance.
+- A defender's bonus is the largest that applies to it (PD-15 bonuses do not add up): W + 2 when
+  its centre is in a building or fortification, W + 1 when it touches an obstacle that lies
+  between it and every attacker figure it touches (the line between the centres crosses it), or
+  when its level (PD-11) is higher than that of every attacker figure it touches.
+- An attacker figure touching defenders with different bonuses strikes the one it touches along
+  the greater length (on a tie, the smaller bonus); its dice join that group (5.10.3).
+- Morale modifiers (PD-16): the defender adds the terrain bonus when every defender figure in
+  contact holds an advantageous position (5.7.3), and the fortification bonus when every one is
+  in a fortification.
+- The exchange is the first round (a charge) unless ``continuing``: first strike on the charge
+  (7.7) then counts for the attacker; first strike in defence counts for the defender in the
+  first round, and in later rounds when it holds the advantage.
+- Removal order (5.4.3): figures touching the most enemy figures first; among equals, one not
+  next to (touching) a figure already chosen, then file order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import shapely
+
+from szwadron.combat import Fighter, MeleeOdds, MeleeSide, melee
+from szwadron.errors import IllegalActionError, InvalidDataError
+from szwadron.geometry.contact import contact_length, polygon_distance
+from szwadron.geometry.table import Battlefield
+from szwadron.models import Ability, Scenario, TerrainKind, UnitState
+from szwadron.morale import MeleeMorale
+
+Side = Literal["attacker", "defender"]
+
+
+@dataclass(frozen=True)
+class Fighting:
+    """5.3, 5.7 — one figure in contact: the enemy figures it touches, its W bonus and why."""
+
+    base: str
+    side: Side
+    touching: tuple[str, ...]
+    contact_cm: float
+    bonus: int = 0
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class StrikeGroup:
+    """5.10.3 — the dice of one side with one UW against one terrain bonus."""
+
+    side: Side
+    skill: int
+    target_bonus: int
+    dice: int
+    figures: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PushStep:
+    """5.6 — one step of pushing up: ``count`` of the ``candidates`` move up to ``max_cm``."""
+
+    side: Side
+    count: int
+    candidates: tuple[str, ...]
+    max_cm: float
+
+
+@dataclass(frozen=True)
+class TableMelee:
+    """The answer of :func:`table_melee`; :meth:`to_json` is ``szwadron melee --json``."""
+
+    attacker: str
+    defender: str
+    fighting: tuple[Fighting, ...]
+    groups: tuple[StrikeGroup, ...]
+    all_defenders_advantaged: bool
+    first_strike: Side | None
+    removal_order: dict[str, tuple[str, ...]]
+    odds: MeleeOdds
+    push_cm: float
+    links: dict[str, dict[str, float]]
+    idle: dict[str, tuple[str, ...]]
+
+    @property
+    def attacker_in_contact(self) -> tuple[str, ...]:
+        """Attacking figures that fight (5.3.2, PD-14), in file order."""
+        return tuple(f.base for f in self.fighting if f.side == "attacker")
+
+    @property
+    def defender_in_contact(self) -> tuple[str, ...]:
+        """Defending figures that fight, in file order."""
+        return tuple(f.base for f in self.fighting if f.side == "defender")
+
+    def push_up(self, attacker_removed: int, defender_removed: int) -> tuple[PushStep, ...]:
+        """5.6 — when both sides stood: who pushes up after these losses, in order.
+
+        ``links`` maps each fighting figure to the enemy figures it touches (contact cm);
+        ``idle`` lists each side's figures that did not fight.
+
+        The attacker first pushes as many figures as the difference in losses when the defender
+        lost more; then the defender moves all its figures no longer engaged; then the attacker
+        moves the rest. Each moves at most ``push_up_cm`` (4) towards the enemy just fought,
+        whatever the terrain, but not into impassable terrain. Removed figures are the first of
+        each removal order. Decision: a figure may push up when after the removal it touches no
+        enemy figure that is left.
+        """
+        gone = set(self.removal_order["attacker"][:attacker_removed]) | set(
+            self.removal_order["defender"][:defender_removed])
+        free: dict[Side, list[str]] = {"attacker": [], "defender": []}
+        for f in self.fighting:
+            if f.base in gone:
+                continue
+            if not any(o not in gone for o in self.links[f.base]):
+                free[f.side].append(f.base)
+        free["attacker"] += self.idle["attacker"]  # figures that did not fight push up too
+        free["defender"] += self.idle["defender"]
+        steps: list[PushStep] = []
+        first = 0
+        if defender_removed > attacker_removed and free["attacker"]:
+            first = min(defender_removed - attacker_removed, len(free["attacker"]))
+            steps.append(PushStep("attacker", first, tuple(free["attacker"]), self.push_cm))
+        if free["defender"]:
+            steps.append(PushStep("defender", len(free["defender"]), tuple(free["defender"]),
+                                  self.push_cm))
+        rest = len(free["attacker"]) - first
+        if rest > 0:
+            steps.append(PushStep("attacker", rest, tuple(free["attacker"]), self.push_cm))
+        return tuple(steps)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``melee --json`` document (odds keys as in ``odds melee``)."""
+        a_rem, d_rem = self.odds.attacker_removed, self.odds.defender_removed
+        joint = self.odds.joint_pmf()
+        push = []
+        for i, row in enumerate(joint):
+            for j, p in enumerate(row):
+                if p > 0 and i < self.odds.attacker_figures + 1 and j < self.odds.defender_figures + 1:
+                    push.append({"attacker_removed": i, "defender_removed": j, "p": p,
+                                 "steps": [{"side": s.side, "count": s.count,
+                                            "candidates": list(s.candidates), "max_cm": s.max_cm}
+                                           for s in self.push_up(i, j)]})
+        return {
+            "attacker_in_contact": list(self.attacker_in_contact),
+            "defender_in_contact": list(self.defender_in_contact),
+            "groups": [{"side": g.side, "uw": g.skill, "target_bonus": g.target_bonus,
+                        "dice": g.dice, "figures": list(g.figures)} for g in self.groups],
+            "joint_pmf": joint,
+            "attacker_removed_pmf": a_rem.pmf(self.odds.attacker_figures + 1),
+            "defender_removed_pmf": d_rem.pmf(self.odds.defender_figures + 1),
+            "outcomes": self.odds.outcome_list(),
+            "removal_order": {k: list(v) for k, v in self.removal_order.items()},
+            "attacker": self.attacker, "defender": self.defender,
+            "figures": [{"base": f.base, "side": f.side, "touching": list(f.touching),
+                         "contact_cm": round(f.contact_cm, 6), "w_bonus": f.bonus,
+                         "reason": f.reason} for f in self.fighting],
+            "all_defenders_advantaged": self.all_defenders_advantaged,
+            "first_strike": self.first_strike,
+            "push_up": push,
+        }
+
+
+def _open_order(bf: Battlefield, members: np.ndarray, gap_cm: float) -> bool:
+    """PD-17 — every base's nearest neighbour in the unit at least ``gap_cm`` away."""
+    if len(members) < 2:
+        return True
+    c = bf.corners[members]
+    d = polygon_distance(c[:, None], c[None, :])
+    np.fill_diagonal(d, np.inf)
+    return bool((d.min(axis=1) >= gap_cm - bf.settings.distance_epsilon_cm).all())
+
+
+def table_melee(
+    scenario: Scenario | Battlefield,
+    attacker: str,
+    defender: str,
+    *,
+    continuing: bool = False,
+) -> TableMelee:
+    """5.3–5.7, PD-14, PD-15 — the melee between two units as they stand on the table.
+
+    Raises
+    ------
+    InvalidDataError
+        Unknown units, or two units of one side.
+    IllegalActionError
+        No figure of one side is in contact (5.3.2), or the attacker panics (6.1).
+
+    Examples
+    --------
+    >>> from szwadron.models import Scenario
+    >>> cav = {"id": "c", "name": "C", "kind": "cavalry", "R": 24, "W": 2, "SW": 2, "SO": 0,
+    ...        "Z": 0, "UW": 4, "C": 0, "M": 4}
+    >>> sc = Scenario.model_validate({"name": "t", "table": {"width": 60, "depth": 60}, "units": [
+    ...     {"id": "a", "side": "A", "profile": cav, "bases": [
+    ...         {"x": 10, "y": 10, "facing": 90}, {"x": 12, "y": 10, "facing": 90}]},
+    ...     {"id": "b", "side": "B", "profile": cav, "bases": [
+    ...         {"x": 11, "y": 14, "facing": 270}, {"x": 15, "y": 14, "facing": 270}]}]})
+    >>> m = table_melee(sc, "a", "b")
+    >>> m.attacker_in_contact, m.defender_in_contact   # b/1 touches a/1 along 0 cm: no fight
+    (('a/0', 'a/1'), ('b/0',))
+    >>> m.removal_order["attacker"]
+    ('a/0', 'a/1')
+    """
+    bf = scenario if isinstance(scenario, Battlefield) else Battlefield(scenario)
+    sc = bf.scenario
+    s = bf.settings
+    eps = s.distance_epsilon_cm
+    tol = s.contact_tolerance_cm + eps
+    ia, idf = bf.resolve(attacker), bf.resolve(defender)
+    if attacker not in bf.unit_ids or defender not in bf.unit_ids:
+        raise InvalidDataError("--attacker and --defender name units, not bases")
+    ua, ud = sc.unit(attacker), sc.unit(defender)
+    if ua.side == ud.side:
+        raise InvalidDataError(f"{attacker} and {defender} are on the same side")
+    if ua.state is UnitState.PANIC:
+        raise IllegalActionError("6.1", f"{attacker} is panicking and cannot attack")
+
+    obstacles = [f for f in bf.terrain if f.crossable_obstacle]
+    widest = max((f.width for f in obstacles), default=0.0)
+    ca, cd = bf.corners[ia], bf.corners[idf]
+    dist = polygon_distance(ca[:, None], cd[None, :])  # (na, nd)
+    lengths = np.zeros(dist.shape)
+    near = np.argwhere(dist <= tol + widest)
+    for a_k, d_k in near.tolist():
+        gap = float(dist[a_k, d_k])
+        t = tol
+        if gap > tol:  # contact across an obstacle both touch (decision above)
+            pa, pd = bf.polygons[ia[a_k]], bf.polygons[idf[d_k]]
+            across = [f for f in obstacles
+                      if shapely.distance(pa, f.polygon) <= tol and shapely.distance(pd, f.polygon) <= tol
+                      and gap <= f.width + tol]
+            if not across:
+                continue
+            t = max(f.width for f in across) + tol
+        lengths[a_k, d_k] = float(contact_length(ca[a_k], cd[d_k], t))
+    need = s.min_contact_length_cm - eps
+    a_in = np.flatnonzero(lengths.sum(axis=1) >= need)
+    d_in = np.flatnonzero(lengths.sum(axis=0) >= need)
+    if a_in.size == 0 or d_in.size == 0:
+        missing = attacker if a_in.size == 0 else defender
+        other = defender if a_in.size == 0 else attacker
+        raise IllegalActionError("5.3", f"no figure of {missing} touches {other} along at least "
+                                 f"{s.min_contact_length_cm:g} cm of base edge (PD-14): no melee")
+
+    # --- 5.7, PD-15: each defender's advantage -------------------------------------------------
+    levels = bf.levels
+    bonus: dict[int, tuple[int, str | None]] = {}
+    for d_k in d_in.tolist():
+        b = int(idf[d_k])
+        foes = [int(ia[a_k]) for a_k in np.flatnonzero(lengths[:, d_k] > eps)]
+        best: tuple[int, str | None] = (0, None)
+        centre = shapely.Point(float(bf.x[b]), float(bf.y[b]))
+        for f in bf.terrain:
+            if f.kind in (TerrainKind.BUILDING, TerrainKind.FORTIFICATION) and shapely.covers(f.polygon, centre):
+                best = max(best, (s.melee_building_w, f"in {f.kind.value} {f.id}"), key=lambda x: x[0])
+        for f in obstacles:
+            if shapely.distance(bf.polygons[b], f.polygon) > tol:
+                continue
+            if foes and all(shapely.intersects(shapely.LineString(
+                    [(bf.x[b], bf.y[b]), (bf.x[o], bf.y[o])]), f.polygon) for o in foes):
+                best = max(best, (s.melee_obstacle_w, f"behind obstacle {f.id}"), key=lambda x: x[0])
+        if foes and all(levels[b] > levels[o] for o in foes):
+            best = max(best, (s.melee_uphill_w, f"uphill (level {levels[b]})"), key=lambda x: x[0])
+        bonus[b] = best
+    all_adv = all(v[0] > 0 for v in bonus.values())
+    in_fort = all(any(f.kind is TerrainKind.FORTIFICATION and shapely.covers(
+        f.polygon, shapely.Point(float(bf.x[b]), float(bf.y[b]))) for f in bf.terrain)
+        for b in bonus)
+
+    # --- who touches whom, removal order (5.4.3) --------------------------------------------------
+    links: dict[str, dict[str, float]] = {}
+    for a_k in a_in.tolist():
+        links[bf.base_ids[ia[a_k]]] = {bf.base_ids[idf[d_k]]: float(lengths[a_k, d_k])
+                                       for d_k in np.flatnonzero(lengths[a_k] > eps).tolist()}
+    for d_k in d_in.tolist():
+        links[bf.base_ids[idf[d_k]]] = {bf.base_ids[ia[a_k]]: float(lengths[a_k, d_k])
+                                        for a_k in np.flatnonzero(lengths[:, d_k] > eps).tolist()}
+
+    def order(bases: list[int]) -> list[int]:
+        left = list(bases)
+        chosen: list[int] = []
+        while left:
+            most = max(len(links[bf.base_ids[b]]) for b in left)
+            top = [b for b in left if len(links[bf.base_ids[b]]) == most]
+            apart = [b for b in top if not chosen or bool(
+                (polygon_distance(bf.corners[b], bf.corners[chosen]) > tol).all())]
+            pick = (apart or top)[0]
+            chosen.append(pick)
+            left.remove(pick)
+        return chosen
+
+    a_order = order([int(ia[k]) for k in a_in])
+    d_order = order([int(idf[k]) for k in d_in])
+
+    def strikes_at(b: int) -> int:
+        targets = links[bf.base_ids[b]]
+        ranked = sorted(targets.items(),
+                        key=lambda kv: (-round(kv[1], 9), bonus[bf.resolve(kv[0])[0]][0]))
+        return bonus[int(bf.resolve(ranked[0][0])[0])][0]
+
+    def fighter(unit_base: int, target_bonus: int) -> Fighter:
+        unit = sc.units[int(bf.unit_of[unit_base])]
+        p = unit.base_profile(int(bf.index_in_unit[unit_base]))
+        return Fighter(p.wounds, p.melee, p.melee_skill, target_bonus)
+
+    a_fighters = tuple(fighter(b, strikes_at(b)) for b in a_order)
+    d_fighters = tuple(fighter(b, 0) for b in d_order)
+    a_side = MeleeSide(
+        a_fighters, MeleeMorale(ua.profile.morale, ua.strength, ua.starting_strength, 0),
+        skirmish=ua.has(Ability.SKIRMISH) and _open_order(bf, bf.resolve(attacker),
+                                                           s.skirmish_open_order_cm))
+    d_mod = (s.terrain_morale_bonus if all_adv else 0) + (s.fortification_morale_bonus if in_fort else 0)
+    d_side = MeleeSide(
+        d_fighters, MeleeMorale(ud.profile.morale, ud.strength, ud.starting_strength, d_mod,
+                                ud.state is UnitState.PANIC),
+        skirmish=ud.has(Ability.SKIRMISH) and _open_order(bf, bf.resolve(defender),
+                                                           s.skirmish_open_order_cm))
+    a_first = ua.has(Ability.FIRST_STRIKE_CHARGE) and not continuing
+    d_first = ud.has(Ability.FIRST_STRIKE_DEFENCE) and (not continuing or all_adv)
+    first: Side | None = "attacker" if a_first and not d_first else (
+        "defender" if d_first and not a_first else None)
+    odds = melee(a_side, d_side, first_strike=first, die=s.remainder_die)
+
+    groups: dict[tuple[Side, int, int], list[str]] = {}
+    dice: dict[tuple[Side, int, int], int] = {}
+    sides: tuple[tuple[Side, list[int], tuple[Fighter, ...]], ...] = (
+        ("attacker", a_order, a_fighters), ("defender", d_order, d_fighters))
+    for side_name, bases, fighters in sides:
+        for b, fig in zip(bases, fighters, strict=True):
+            key = (side_name, fig.skill, fig.target_bonus)
+            groups.setdefault(key, []).append(bf.base_ids[b])
+            dice[key] = dice.get(key, 0) + fig.melee
+    halve = {"attacker": a_side.skirmish, "defender": d_side.skirmish}
+    strike_groups = tuple(
+        StrikeGroup(k[0], k[1], k[2], dice[k] // 2 if halve[k[0]] else dice[k], tuple(v))
+        for k, v in groups.items())
+
+    fighting = [Fighting(bf.base_ids[int(ia[k])], "attacker", tuple(links[bf.base_ids[int(ia[k])]]),
+                         float(lengths[k].sum())) for k in a_in]
+    fighting += [Fighting(bf.base_ids[int(idf[k])], "defender", tuple(links[bf.base_ids[int(idf[k])]]),
+                          float(lengths[:, k].sum()), *bonus[int(idf[k])]) for k in d_in]
+    others_a = [bf.base_ids[b] for b in ia.tolist() if bf.base_ids[b] not in links]
+    others_d = [bf.base_ids[b] for b in idf.tolist() if bf.base_ids[b] not in links]
+    return TableMelee(
+        attacker, defender, tuple(fighting), strike_groups, all_adv, first,
+        {"attacker": tuple(bf.base_ids[b] for b in a_order),
+         "defender": tuple(bf.base_ids[b] for b in d_order)},
+        odds, s.push_up_cm, links, {"attacker": tuple(others_a), "defender": tuple(others_d)},
+    )
+
+
+__all__ = ["Fighting", "PushStep", "StrikeGroup", "TableMelee", "table_melee"]

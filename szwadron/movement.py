@@ -1,0 +1,791 @@
+"""Section 3, 1.3.3, 1.4, 4.11, 5.9 — is a proposed move legal, and what does it cost?
+
+:func:`check_move` takes a scenario (or a built :class:`~szwadron.geometry.table.Battlefield`),
+the unit (or the units of a combined move, 3.3) and the new poses of its bases — a
+:class:`MoveFile`, the ``szwadron move --to FILE`` format — and returns a :class:`MoveReport`:
+legal or not, every violation with its rule and base (the first one is "the" answer), and per
+base the distance moved by PD-6 with every terrain surcharge itemised.
+
+Move file (TOML)::
+
+    unit = "fr-hussars"            # optional: checked against --unit
+    [[bases]]
+    index = 0                      # the base UNIT/0; bases not listed stay where they are
+    x = 15.0
+    y = 40.0
+    facing = 90.0
+    waypoints = [[15.0, 35.0, 90.0]]   # optional poses passed on the way, in order
+
+The rules checked, base by base in the order the bases move (the order of the file, 3.1.1):
+
+- 3.2.4, 3.2.5 — the base's path crosses no impassable terrain, high wall, or building (or
+  fortification) closed to its kind;
+- 3.1.3 — it passes through no other own figure: other units' at their places, its own unit's
+  where they stand when it moves (already moved ones at their new places);
+- 1.4.2, 1.4.3, 5.9.3 — it comes into no enemy control zone (measured from beyond an obstacle
+  the enemy stands at), except the zones of figures already engaged in melee and those of a unit
+  it charges;
+- 5.9.2 — a charging base that enters the charged unit's zone ends touching a charged figure,
+  and never overlaps one;
+- 3.2.1, 3.2.2, 3.2.3 — it does not end straddling a hill edge or the edge of rough ground, nor
+  on an obstacle;
+- 3.1.4 — it stays on the table;
+- 3.1.5, PD-6, 3.2, 3.3, 4.11, 7.2 — the corner that travels furthest, plus the surcharges, is
+  within its move (the slowest unit's in a combined move, half of it on the march, the limbered
+  move of a gun with its limber);
+
+then for the unit: 1.3.3 coherent at the end (not for units in panic or pursuit, 6.1), 3.3 the
+units of a combined move touch at the start, 4.11 no charge on the march.
+
+Decisions where the rulebook is silent:
+
+- Bases not listed in the move file stay put (figures move one after another, 3.1.1; moving
+  part of a unit is normal).
+- Bases move in file order. When that order makes one base pass through another of its own
+  unit (3.1.3), the check looks for an order that works (a unit wheeling about its left end
+  moves its right-hand bases first) and reports the order it used.
+- A base that starts inside an enemy zone (it was charged, or is disengaging) is not stopped
+  by that zone, but may not end the move nearer that enemy than it started.
+- A figure counts as engaged (5.9.3: its zone lets others pass) when it is in contact (PD-14)
+  with a figure of the other side.
+- "Room for the base" (3.1.4) and "through own figures" (3.1.3) use PD-3: the path may press
+  into another base or a wall by up to the overlap tolerance. A gap 0.1 cm narrower than the
+  base is therefore the exact limit of PD-3 (0.05 cm on each side) when the base goes through
+  its middle; any narrower, or off centre, it is illegal.
+- A declared charge in which no base reaches contact is legal (a charge that falls short); the
+  report says that no base is in contact.
+- Foot of the hill (3.2.1): a base that starts touching a hill from below and ends wholly on it
+  with an edge on the hill's edge may make that move even when it costs more than its move.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+from szwadron.audit import connected_groups, obstacle_zone_core
+from szwadron.errors import InvalidDataError
+from szwadron.geometry.bases import base_corners, polygons_from_corners
+from szwadron.geometry.contact import contact_length, polygon_distance
+from szwadron.geometry.paths import BaseMotion, Pose, Surcharge, terrain_surcharges
+from szwadron.geometry.table import Battlefield, PairMethod
+from szwadron.geometry.terrain import forbidden_rule
+from szwadron.loading import validate
+from szwadron.models import Ability, Kind, Scenario, TerrainKind, UnitState
+from szwadron.movefile import MoveFile, MovePose, load_move_file
+
+FloatArray = npt.NDArray[np.float64]
+
+_DIGITS = 6
+
+
+# --- the report -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A rule the move breaks, and the base that breaks it (``None`` for the whole unit)."""
+
+    rule: str
+    message: str
+    base: str | None = None
+
+
+@dataclass(frozen=True)
+class BaseMove:
+    """PD-6 — one base's move: path of its furthest corner, surcharges, total against allowed."""
+
+    base: str
+    path: float
+    corner: str
+    surcharges: tuple[Surcharge, ...]
+    allowed: float
+    poses: tuple[Pose, ...]
+
+    @property
+    def distance(self) -> float:
+        """Path plus surcharges (PD-6)."""
+        return self.path + sum(s.cm for s in self.surcharges)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"base", "distance", "allowed", "surcharges", "path", "corner", "poses"}``."""
+        return {
+            "base": self.base, "distance": round(self.distance, _DIGITS),
+            "allowed": round(self.allowed, _DIGITS),
+            "surcharges": [s.to_json() for s in self.surcharges],
+            "path": round(self.path, _DIGITS), "corner": self.corner,
+            "poses": [[round(v, _DIGITS) for v in p] for p in self.poses],
+        }
+
+
+@dataclass(frozen=True)
+class MoveReport:
+    """The answer of :func:`check_move`; :meth:`to_json` is ``szwadron move --json``."""
+
+    units: tuple[str, ...]
+    charge: tuple[str, ...]
+    march: bool
+    violations: tuple[Violation, ...]
+    bases: tuple[BaseMove, ...]
+    order: tuple[str, ...]
+    contacts: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def legal(self) -> bool:
+        """No rule broken."""
+        return not self.violations
+
+    @property
+    def rule(self) -> str | None:
+        """The first rule broken, or ``None``."""
+        return self.violations[0].rule if self.violations else None
+
+    @property
+    def message(self) -> str:
+        """The first violation in words, or a one-line summary of a legal move."""
+        if self.violations:
+            return self.violations[0].message
+        most = max(self.bases, key=lambda b: b.distance / b.allowed if b.allowed else 0.0,
+                   default=None)
+        what = "charge" if self.charge else "move"
+        if most is None:
+            return f"legal {what}: no base moves"
+        return (f"legal {what}: {len(self.bases)} base{'s' * (len(self.bases) != 1)}, the "
+                f"longest {most.base} {most.distance:.2f} of {most.allowed:g} cm")
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"legal", "rule", "message", "bases", "violations", "order", ...}``."""
+        return {
+            "legal": self.legal, "rule": self.rule, "message": self.message,
+            "bases": [b.to_json() for b in self.bases],
+            "violations": [{"rule": v.rule, "message": v.message, "base": v.base}
+                           for v in self.violations],
+            "units": list(self.units), "charge": list(self.charge), "march": self.march,
+            "order": list(self.order), "contacts": list(self.contacts), "notes": list(self.notes),
+        }
+
+
+# --- checking -------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Planned:
+    entry: int  # index in the move file
+    base: int  # index in the battlefield
+    motion: BaseMotion
+    sweep: shapely.Geometry
+    core: shapely.Geometry
+    final: FloatArray  # corners (4, 2)
+
+
+def _where(entry: int, bf: Battlefield, b: int) -> str:
+    return f"bases[{entry}] (base {bf.base_ids[b]})"
+
+
+def _pose_off_table(corners: FloatArray, width: float, depth: float, lim: float) -> str | None:
+    cx, cy = corners[:, 0], corners[:, 1]
+    if (cx < -lim).any() or (cy < -lim).any() or (cx > width + lim).any() or (cy > depth + lim).any():
+        k = int(np.argmax(np.maximum.reduce([-cx, -cy, cx - width, cy - depth])))
+        return (f"off the table: corner ({cx[k]:.2f}, {cy[k]:.2f}) lies outside the "
+                f"{width:g} × {depth:g} cm table")
+    return None
+
+
+def _resolve(
+    bf: Battlefield, units: tuple[str, ...], move: MoveFile, source: str,
+) -> list[tuple[int, int, list[Pose]]]:
+    """``(entry, base index, poses)`` per listed base; bad references raise InvalidDataError."""
+    s = bf.settings
+    lim = s.overlap_tolerance_cm + s.distance_epsilon_cm
+    table = bf.scenario.table
+    if move.unit is not None and move.unit not in units:
+        raise InvalidDataError(
+            f"unit: the move file is for unit {move.unit!r}, but the move is of "
+            f"{', '.join(units)}", source=source)
+    seen: dict[int, int] = {}
+    out: list[tuple[int, int, list[Pose]]] = []
+    for k, entry in enumerate(move.bases):
+        at = f"bases[{k}]"
+        if entry.unit is None:
+            if len(units) > 1:
+                raise InvalidDataError(
+                    f"{at}.unit: a combined move (3.3) names the unit of each base "
+                    f"({', '.join(units)})", source=source)
+            uid = units[0]
+        else:
+            uid = entry.unit
+            if uid not in units:
+                raise InvalidDataError(
+                    f"{at}.unit: {uid!r} is not a unit of this move ({', '.join(units)})",
+                    source=source)
+        members = bf.unit_bases(uid)
+        if entry.index >= len(members):
+            n = len(members)
+            raise InvalidDataError(
+                f"{at}.index: unit {uid!r} has no base {entry.index}; it has {n} "
+                f"base{'s' * (n != 1)}, 0 to {n - 1}", source=source)
+        b = int(members[entry.index])
+        if b in seen:
+            raise InvalidDataError(
+                f"{at}.index: base {bf.base_ids[b]} is already moved by bases[{seen[b]}]; list "
+                "each base once (put intermediate poses in its waypoints)", source=source)
+        seen[b] = k
+        w, d = float(bf.width[b]), float(bf.depth[b])
+        poses = [Pose(float(bf.x[b]), float(bf.y[b]), float(bf.facing[b]))]
+        for j, wp in enumerate(entry.waypoints):
+            pose = Pose(*wp)
+            off = _pose_off_table(base_corners(*pose, w, d), table.width, table.depth, lim)
+            if off:
+                raise InvalidDataError(f"{at}.waypoints[{j}]: {off}", source=source)
+            poses.append(pose)
+        final = Pose(entry.x, entry.y, entry.facing)
+        off = _pose_off_table(base_corners(*final, w, d), table.width, table.depth, lim)
+        if off:
+            raise InvalidDataError(f"{at}: the new pose is {off}", source=source)
+        poses.append(final)
+        out.append((k, b, poses))
+    return out
+
+
+def _speed(bf: Battlefield, unit_k: int) -> dict[int, float]:
+    """3.1.5, 7.2 — the move of each base of a unit: its own R, or the gun's limbered move
+    while the gun touches its limber at the start. Decision: the limber then moves at the
+    gun's limbered move too."""
+    unit = bf.scenario.units[unit_k]
+    members = bf.unit_bases(unit_k).tolist()
+    s = bf.settings
+    tol = s.contact_tolerance_cm + s.distance_epsilon_cm
+    limbers = [b for b in members if bf.kinds[b] is Kind.LIMBER]
+    out: dict[int, float] = {}
+    limbered: float | None = None
+    for b in members:
+        prof = unit.base_profile(int(bf.index_in_unit[b]))
+        out[b] = float(prof.move)
+        if prof.kind.is_artillery and prof.move_limbered is not None and limbers:
+            d = polygon_distance(bf.corners[b], bf.corners[limbers])
+            if bool((d <= tol).any()):
+                out[b] = float(prof.move_limbered)
+                limbered = float(prof.move_limbered)
+    if limbered is not None:
+        for b in limbers:
+            out[b] = limbered
+    return out
+
+
+def _coherent(
+    bf: Battlefield, corners: FloatArray, skirmish: bool,
+) -> npt.NDArray[np.intp]:
+    """1.3.1, 1.3.4, 1.3.5, PD-2, PD-4 — group labels of a unit's bases at the given corners."""
+    s = bf.settings
+    eps = s.distance_epsilon_cm
+    tol = s.contact_tolerance_cm + eps
+    n = len(corners)
+    if n < 2:
+        return np.zeros(n, dtype=np.intp)
+    i, j = np.triu_indices(n, 1)
+    d = polygon_distance(corners[i], corners[j])
+    link = d <= (s.skirmish_gap_cm + eps if skirmish else tol)
+    polys = polygons_from_corners(corners).reshape(-1)
+    obstacles = [t for t in bf.terrain if t.crossable_obstacle]
+    if obstacles:
+        at = np.stack([shapely.distance(polys, t.polygon) <= tol for t in obstacles])  # (t, n)
+        for t_k, t in enumerate(obstacles):
+            both = at[t_k][i] & at[t_k][j] & (d <= t.width + tol)
+            link |= both
+    return connected_groups(n, i[link], j[link])
+
+
+def check_move(
+    scenario: Scenario | Battlefield,
+    units: str | Sequence[str],
+    move: MoveFile | Mapping[str, Any],
+    *,
+    charge: Sequence[str] = (),
+    march: bool = False,
+    method: PairMethod = "index",
+    source: str = "move",
+) -> MoveReport:
+    """Section 3, 1.3.3, 1.4.2, 4.11, 5.9 — check a proposed move (see the module docstring).
+
+    Parameters
+    ----------
+    scenario:
+        The table before the move (a built Battlefield is reused).
+    units:
+        The moving unit's id, or the ids of a combined move (3.3).
+    move:
+        The new poses (:class:`MoveFile` or its data).
+    charge:
+        Ids of the enemy units charged (5.2: one attack on any number of units).
+    march:
+        Fire on the march (4.11): half the move, no charge.
+    method:
+        ``"index"`` finds what a path meets with the STR-trees; ``"brute"`` tries every base
+        and feature (the naive reference; same answer).
+    source:
+        Name of the move file in error messages.
+
+    Raises
+    ------
+    InvalidDataError
+        Unknown units or bases, a base listed twice, a pose off the table, a charge on a
+        friend; the message names ``source`` and the field path.
+
+    Examples
+    --------
+    >>> from szwadron.models import Scenario
+    >>> inf = {"id": "i", "name": "I", "kind": "infantry", "R": 12, "W": 2, "SW": 1, "SO": 1,
+    ...        "Z": 24, "UW": 3, "C": 3, "M": 4}
+    >>> sc = Scenario.model_validate({"name": "t", "table": {"width": 60, "depth": 60},
+    ...     "units": [{"id": "a", "side": "A", "profile": inf, "bases": [
+    ...         {"x": 10, "y": 10, "facing": 90}, {"x": 12, "y": 10, "facing": 90}]}]})
+    >>> ahead = lambda dy: {"bases": [{"index": k, "x": 10 + 2 * k, "y": 10 + dy, "facing": 90}
+    ...                               for k in range(2)]}
+    >>> check_move(sc, "a", ahead(12.0)).legal
+    True
+    >>> r = check_move(sc, "a", ahead(12.1))
+    >>> r.rule, r.violations[0].base
+    ('3.1.5', 'a/0')
+    """
+    bf = scenario if isinstance(scenario, Battlefield) else Battlefield(scenario)
+    sc = bf.scenario
+    s = bf.settings
+    eps = s.distance_epsilon_cm
+    tol = s.contact_tolerance_cm + eps
+    shrink = s.overlap_tolerance_cm + eps
+    radius = s.control_zone_cm
+    unit_ids = (units,) if isinstance(units, str) else tuple(units)
+    if not unit_ids:
+        raise InvalidDataError("name the unit that moves")
+    for uid in unit_ids:
+        bf.resolve(uid)  # unknown → InvalidDataError listing the units
+        if unit_ids.count(uid) > 1:
+            raise InvalidDataError(f"unit {uid!r} is named twice")
+    unit_ks = [bf.unit_ids.index(u) for u in unit_ids]
+    sides = {sc.units[k].side for k in unit_ks}
+    if len(sides) > 1:
+        raise InvalidDataError(f"units {', '.join(unit_ids)} are on different sides; a combined "
+                               "move (3.3) is of one side's units")
+    side = 0 if sides == {"A"} else 1
+    charge_ids = tuple(charge)
+    charge_ks: set[int] = set()
+    for cid in charge_ids:
+        bf.resolve(cid)
+        ck = bf.unit_ids.index(cid)
+        if ck in unit_ks or sc.units[ck].side == sc.units[unit_ks[0]].side:
+            raise InvalidDataError(f"--charge {cid}: a unit charges enemy units only")
+        charge_ks.add(ck)
+    if not isinstance(move, MoveFile):
+        move = validate(MoveFile, dict(move), source=source)
+    resolved = _resolve(bf, unit_ids, move, source)
+
+    unit_violations: list[Violation] = []
+    notes: list[str] = []
+    states = {sc.units[k].state for k in unit_ks}
+    if march and charge_ids:
+        unit_violations.append(Violation("4.11", "fire on the march allows no melee: a unit "
+                                         "moving at half speed to fire may not charge"))
+    if charge_ids and states - {UnitState.NORMAL}:
+        unit_violations.append(Violation(
+            "6.1", "a unit in panic or uncontrolled pursuit takes no action in the movement "
+            "phase: it cannot charge"))
+    moving_all = np.concatenate([bf.unit_bases(k) for k in unit_ks])
+    if len(unit_ks) > 1:  # 3.3: the units touch (a connected graph of touching units)
+        touch_i: list[int] = []
+        touch_j: list[int] = []
+        for a in range(len(unit_ks)):
+            for b in range(a + 1, len(unit_ks)):
+                ca = bf.corners[bf.unit_bases(unit_ks[a])]
+                cb = bf.corners[bf.unit_bases(unit_ks[b])]
+                if bool((polygon_distance(ca[:, None], cb[None, :]) <= tol).any()):
+                    touch_i.append(a)
+                    touch_j.append(b)
+        if len(set(connected_groups(len(unit_ks), touch_i, touch_j).tolist())) > 1:
+            unit_violations.append(Violation(
+                "3.3", f"units {', '.join(unit_ids)} do not touch at the start of the move; only "
+                "units with bases touching may move together"))
+
+    # --- speeds (3.1.5, 3.3, 4.11, 7.2) ------------------------------------------------------
+    speed: dict[int, float] = {}
+    for k in unit_ks:
+        speed.update(_speed(bf, k))
+    if len(unit_ks) > 1:
+        slowest = min(speed.values())
+        speed = dict.fromkeys(speed, slowest)
+        notes.append(f"combined move (3.3): every figure moves at the slowest speed, {slowest:g} cm")
+    if march:
+        speed = {b: v / 2.0 for b, v in speed.items()}
+        notes.append("fire on the march (4.11): half the move")
+
+    # --- the paths ----------------------------------------------------------------------------
+    planned: list[_Planned] = []
+    for entry, b, poses in resolved:
+        motion = BaseMotion.of(poses, float(bf.width[b]), float(bf.depth[b]))
+        planned.append(_Planned(entry, b, motion, motion.swept(), motion.swept(shrink),
+                                base_corners(*poses[-1], float(bf.width[b]), float(bf.depth[b]))))
+    moving_set = set(moving_all.tolist())
+    found: dict[int, list[tuple[int, Violation]]] = {p.base: [] for p in planned}
+
+    def add(p: _Planned, rank: int, rule: str, message: str) -> None:
+        found[p.base].append((rank, Violation(rule, f"{bf.base_ids[p.base]}: {message}",
+                                              bf.base_ids[p.base])))
+
+    # which enemy figures are engaged (5.9.3) — asked lazily, per enemy base
+    engaged_cache: dict[int, bool] = {}
+
+    def engaged(e: int) -> bool:
+        if e not in engaged_cache:
+            if method == "brute":
+                near = np.flatnonzero(shapely.distance(bf.polygons[e], bf.polygons) <= tol)
+            else:
+                near = bf.tree.query(bf.polygons[e], predicate="dwithin", distance=tol)
+            near = near[bf.side[near] != bf.side[e]]
+            total = float(contact_length(bf.corners[e], bf.corners[near], tol).sum()) if near.size \
+                else 0.0
+            engaged_cache[e] = total >= s.min_contact_length_cm - eps
+        return engaged_cache[e]
+
+    obstacle_ks = [t for t, f in enumerate(bf.terrain) if f.crossable_obstacle]
+    widest = max((bf.terrain[t].width for t in obstacle_ks), default=0.0)
+    contacts: set[int] = set()
+    surcharges: dict[int, tuple[Surcharge, ...]] = {}
+    features_near: dict[int, list[int]] = {}
+
+    for p in planned:
+        b = p.base
+        kind = bf.kinds[b]
+        # --- terrain the path meets --------------------------------------------------------
+        if bf.terrain:
+            if method == "brute":
+                t_hits = np.flatnonzero(shapely.intersects(p.sweep, bf.terrain_polygons))
+            else:
+                t_hits = bf.terrain_tree.query(p.sweep, predicate="intersects")
+            features_near[b] = sorted(t_hits.tolist())
+            core_hits = [t for t in features_near[b]
+                         if shapely.intersects(p.core, bf.terrain[t].polygon)]
+            for t in core_hits:
+                rule = forbidden_rule(kind, bf.terrain[t])
+                if rule is not None:
+                    f = bf.terrain[t]
+                    why = ("impassable" if rule == "3.2.4"
+                           else f"closed to {kind.value.replace('_', ' ')}")
+                    add(p, 0, rule, f"the path crosses {f.kind.value.replace('_', ' ')} {f.id} "
+                        f"({why})")
+        else:
+            features_near[b] = []
+        # --- other bases the path passes through ---------------------------------------------
+        if method == "brute":
+            b_hits = np.flatnonzero(shapely.intersects(p.core, bf.polygons))
+        else:
+            b_hits = bf.tree.query(p.core, predicate="intersects")
+        for o in sorted(b_hits.tolist()):
+            if o in moving_set:
+                continue
+            if bf.side[o] == side:
+                add(p, 1, "3.1.3", f"the path passes through own figure {bf.base_ids[o]}")
+            elif int(bf.unit_of[o]) in charge_ks:
+                add(p, 4, "5.9.2", f"the path runs into the charged figure {bf.base_ids[o]}: a "
+                    "charge stops at contact")
+            else:
+                add(p, 3, "3.1.4", f"the path runs through enemy figure {bf.base_ids[o]}")
+        # --- enemy control zones (1.4.2, 1.4.3, 5.9.2, 5.9.3) ---------------------------------
+        reach = radius + widest + tol
+        if method == "brute":
+            z_cand = np.flatnonzero(shapely.distance(p.sweep, bf.polygons) <= reach)
+        else:
+            z_cand = bf.tree.query(p.sweep, predicate="dwithin", distance=reach)
+        start_poly = shapely.Polygon(bf.corners[b])
+        final_poly = shapely.Polygon(p.final)
+        entered_target = False
+        for e in sorted(z_cand.tolist()):
+            if bf.side[e] == side or bf.panicking[bf.unit_of[e]] or engaged(e):
+                continue
+            zones: list[tuple[shapely.Geometry, str | None]] = [(bf.polygons[e], None)]
+            if obstacle_ks:
+                at = (np.flatnonzero(shapely.distance(bf.polygons[e], bf.terrain_polygons) <= tol)
+                      if method == "brute" else
+                      bf.terrain_tree.query(bf.polygons[e], predicate="dwithin", distance=tol))
+                for t in sorted(int(k) for k in at if bf.terrain[int(k)].crossable_obstacle):
+                    core = obstacle_zone_core(bf, e, t, tol)
+                    if not core.is_empty:
+                        zones.append((core, bf.terrain[t].id))
+            for zone, via in zones:
+                dist = float(shapely.distance(p.sweep, zone))
+                if dist >= radius - eps:
+                    continue
+                start_d = float(shapely.distance(start_poly, zone))
+                if start_d < radius - eps:  # already in this zone: may not come nearer
+                    end_d = float(shapely.distance(final_poly, zone))
+                    if end_d < start_d - eps and int(bf.unit_of[e]) not in charge_ks:
+                        add(p, 2, "1.4.2", f"starts in the control zone of enemy figure "
+                            f"{bf.base_ids[e]} and ends nearer it ({end_d:.2f} cm, was "
+                            f"{start_d:.2f} cm)")
+                    continue
+                if int(bf.unit_of[e]) in charge_ks:
+                    entered_target = True
+                    continue
+                across = f", measured from beyond {via} (1.4.3)" if via else ""
+                add(p, 2, "1.4.2", f"the path enters the control zone of enemy figure "
+                    f"{bf.base_ids[e]} (comes within {dist:.2f} cm{across}); only a charge on "
+                    "it may enter")
+                break
+        target_bases = [int(o) for k in charge_ks for o in bf.unit_bases(k)]
+        if target_bases:
+            d_end = polygon_distance(p.final, bf.corners[target_bases])
+            touching = [o for o, dd in zip(target_bases, d_end.tolist(), strict=True) if dd <= tol]
+            contacts.update([b] if touching else [])
+            if entered_target and not touching:
+                add(p, 5, "5.9.2", "enters the control zone of the charged unit and must close "
+                    f"to contact and stop; it ends {float(d_end.min()):.2f} cm from it")
+        # --- where it ends: hills, rough ground, obstacles (3.2.1-3.2.3) ------------------------
+        near = [bf.terrain[t] for t in features_near[b]]
+        fin_core = shapely.Polygon(base_corners(*p.motion.poses[-1], max(p.motion.width - 2 * shrink, 1e-3),
+                                                max(p.motion.depth - 2 * shrink, 1e-3)))
+        for f in near:
+            if not shapely.intersects(fin_core, f.polygon):
+                continue
+            covered = bool(shapely.covers(shapely.buffer(f.polygon, tol), final_poly))
+            if f.kind is TerrainKind.HILL and not covered:
+                add(p, 6, "3.2.1", f"ends with part of its base on hill {f.id}: the whole base "
+                    "must fit on the hill")
+            elif f.kind in (TerrainKind.FOREST, TerrainKind.ROUGH) and not covered:
+                add(p, 6, "3.2.2", f"ends partly in {f.kind.value} {f.id}: a figure enters rough "
+                    "ground with its whole base, or stops before it")
+            elif f.kind is TerrainKind.OBSTACLE:
+                add(p, 6, "3.2.3", f"ends on obstacle {f.id}: stop touching it, or cross it")
+        # --- the table ------------------------------------------------------------------------
+        minx, miny, maxx, maxy = shapely.bounds(p.core).tolist()
+        if minx < -eps or miny < -eps or maxx > sc.table.width + eps or maxy > sc.table.depth + eps:
+            add(p, 7, "3.1.4", "the path leaves the table")
+        # --- distance (3.1.5, PD-6, 3.2) ------------------------------------------------------
+        surcharges[b] = terrain_surcharges(p.motion, near, s) if near else ()
+        total = p.motion.length + sum(x.cm for x in surcharges[b])
+        if total > speed[b] + eps:
+            hill = _foot_of_hill(bf, p, near, tol)
+            if hill is not None:
+                notes.append(f"{bf.base_ids[b]}: foot of the hill (3.2.1): it touched hill {hill} "
+                             f"and moves up onto its edge although the climb costs {total:.2f} cm")
+            else:
+                add(p, 8, "3.1.5", f"moves {total:.2f} cm ({_itemise(p.motion.length, surcharges[b])})"
+                    f", more than its {speed[b]:g} cm")
+
+    # --- 3.1.3 own unit, figure after figure ----------------------------------------------------
+    order = _order(bf, planned, moving_all)
+    if order is None:
+        order = list(range(len(planned)))
+        current = {int(b): shapely.Polygon(bf.corners[b]) for b in moving_all}
+        for k in order:
+            p = planned[k]
+            for o, poly in current.items():
+                if o != p.base and shapely.intersects(p.core, poly):
+                    add(p, 1, "3.1.3", f"the path passes through own figure {bf.base_ids[o]} (moving "
+                        "the bases in any order)")
+                    break
+            current[p.base] = shapely.Polygon(p.final)
+    elif order != sorted(order):
+        notes.append("3.1.1: the bases cannot move in the order listed without passing through "
+                     "each other; they can in the order given as 'order'")
+
+    # --- 1.3.3 coherency at the end ---------------------------------------------------------------
+    final_corners = bf.corners.copy()
+    for p in planned:
+        final_corners[p.base] = p.final
+    for k in unit_ks:
+        unit = sc.units[k]
+        if unit.state is not UnitState.NORMAL:
+            continue
+        members = bf.unit_bases(k)
+        labels = _coherent(bf, final_corners[members], unit.has(Ability.SKIRMISH))
+        if len(set(labels.tolist())) > 1:
+            sizes = np.bincount(labels)
+            main = int(np.argmax(sizes))
+            apart = [bf.base_ids[members[i]] for i in range(len(members)) if labels[i] != main]
+            unit_violations.append(Violation(
+                "1.3.3", f"unit {unit.id} is not coherent at the end of the move: "
+                f"{', '.join(apart)} {'is' if len(apart) == 1 else 'are'} apart from the rest",
+                apart[0]))
+
+    head = [v for v in unit_violations if v.rule in ("4.11", "6.1", "3.3")]
+    tail = [v for v in unit_violations if v.rule not in ("4.11", "6.1", "3.3")]
+    per_base = [v for k in order for _, v in sorted(found[planned[k].base], key=lambda rv: rv[0])]
+    violations = tuple(head + per_base + tail)
+    if charge_ids and not contacts:
+        notes.append("no base ends in contact with the charged unit: the charge falls short")
+    return MoveReport(
+        units=unit_ids, charge=charge_ids, march=march, violations=violations,
+        bases=tuple(BaseMove(bf.base_ids[p.base], p.motion.length, p.motion.measured_corner,
+                             surcharges[p.base], speed[p.base], p.motion.poses) for p in planned),
+        order=tuple(bf.base_ids[planned[k].base] for k in order),
+        contacts=tuple(bf.base_ids[b] for b in sorted(contacts)),
+        notes=tuple(notes),
+    )
+
+
+def _itemise(path: float, extra: tuple[Surcharge, ...]) -> str:
+    parts = [f"path {path:.2f}"] + [f"{x.rule} {x.source} +{x.cm:.2f}" for x in extra]
+    return ", ".join(parts)
+
+
+def _order(bf: Battlefield, planned: list[_Planned], moving: npt.NDArray[np.intp]) -> list[int] | None:
+    """3.1.1, 3.1.3 — an order in which the planned bases can move one after another without
+    passing through each other: the file order when it works, else a greedy search; ``None``
+    when none was found."""
+    current = {int(b): shapely.Polygon(bf.corners[b]) for b in moving}
+    left = list(range(len(planned)))
+    out: list[int] = []
+    while left:
+        for k in left:
+            p = planned[k]
+            others = [poly for o, poly in current.items() if o != p.base]
+            if not others or not bool(np.any(shapely.intersects(p.core, others))):
+                out.append(k)
+                left.remove(k)
+                current[p.base] = shapely.Polygon(p.final)
+                break
+        else:
+            return None
+    return out
+
+
+def _foot_of_hill(bf: Battlefield, p: _Planned, near: list[Any], tol: float) -> str | None:
+    """3.2.1 — the foot-of-the-hill exception: the base touched the hill from below at the
+    start and ends wholly on it with an edge on its edge. The hill's id, or None."""
+    start = shapely.Polygon(bf.corners[p.base])
+    final = shapely.Polygon(p.final)
+    inner = polygons_from_corners(base_corners(*p.motion.poses[0], max(p.motion.width - 2 * tol, 1e-3),
+                                               max(p.motion.depth - 2 * tol, 1e-3))).item()
+    for f in near:
+        if f.kind is not TerrainKind.HILL:
+            continue
+        touched = shapely.distance(start, f.polygon) <= tol and not shapely.intersects(inner, f.polygon)
+        on_edge = (bool(shapely.covers(shapely.buffer(f.polygon, tol), final))
+                   and float(shapely.distance(final.exterior, f.polygon.exterior)) <= tol)
+        if touched and on_edge:
+            return str(f.id)
+    return None
+
+
+# --- flight and repulse (6.5, 6.6) --------------------------------------------------------------
+
+
+def away_direction(bf: Battlefield, unit: str, enemy: str) -> tuple[float, float]:
+    """6.5, 5.5.6 — the unit vector "directly away" from an enemy unit.
+
+    Decision: from the centre of the enemy unit's bases to the centre of this unit's bases;
+    if they coincide, straight back from this unit's facing.
+
+    >>> from szwadron.models import Scenario
+    >>> inf = {"id": "i", "name": "I", "kind": "infantry", "R": 12, "W": 2, "SW": 1, "SO": 1,
+    ...        "Z": 24, "UW": 3, "C": 3, "M": 4}
+    >>> sc = Scenario.model_validate({"name": "t", "table": {"width": 60, "depth": 60}, "units": [
+    ...     {"id": "a", "side": "A", "profile": inf, "bases": [{"x": 10, "y": 10, "facing": 90}]},
+    ...     {"id": "b", "side": "B", "profile": inf, "bases": [{"x": 10, "y": 12, "facing": 270}]}]})
+    >>> away_direction(Battlefield(sc), "a", "b")
+    (0.0, -1.0)
+    """
+    own = bf.resolve(unit)
+    foe = bf.resolve(enemy)
+    dx = float(bf.x[own].mean() - bf.x[foe].mean())
+    dy = float(bf.y[own].mean() - bf.y[foe].mean())
+    norm = math.hypot(dx, dy)
+    if norm < 1e-9:
+        a = math.radians(float(bf.facing[own[0]]))
+        return (-math.cos(a) + 0.0, -math.sin(a) + 0.0)
+    return (dx / norm + 0.0, dy / norm + 0.0)
+
+
+def flight_direction(bf: Battlefield, unit: str) -> tuple[float, float]:
+    """6.6 — the direction of the unit's own table edge: side A's edge is y = 0, B's y = depth.
+
+    Decision: the straight line to the own edge; avoiding fire and move ranges is the morale
+    phase's job (it calls :func:`check_move` on each candidate flight).
+    """
+    u = bf.scenario.unit(unit)
+    return (0.0, -1.0) if u.side == "A" else (0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class RepulseCheck:
+    """6.5 — a repulse move away from an enemy: whether it is blocked, where it goes."""
+
+    blocked: bool
+    direction: tuple[float, float]
+    distance: float
+    deflection: float
+    report: MoveReport | None
+
+
+#: Deflections (degrees) from straight away tried by :func:`repulse`, in order.
+REPULSE_DEFLECTIONS_DEG: tuple[float, ...] = (0.0, 15.0, -15.0, 30.0, -30.0, 45.0, -45.0,
+                                              60.0, -60.0)
+
+
+def repulse(
+    scenario: Scenario | Battlefield, unit: str, enemy: str, *, distance: float | None = None,
+) -> RepulseCheck:
+    """6.5 — a repulse: the full move directly away from ``enemy``, keeping formation and facing.
+
+    Decision: the unit backs away in formation (every base moved by the same vector) by its
+    move (``distance`` overrides it); when the straight line is not legal it tries going round
+    (:data:`REPULSE_DEFLECTIONS_DEG`, up to 60° either side). Where terrain costs make the full
+    distance too long, it goes as far as its move pays for. Blocked (6.5.5, the unit panics) when
+    no direction gives a legal move. Zones of the enemy it starts in do not stop it.
+    """
+    bf = scenario if isinstance(scenario, Battlefield) else Battlefield(scenario)
+    u_k = bf.unit_ids.index(unit)
+    members = bf.unit_bases(u_k)
+    full = distance if distance is not None else min(_speed(bf, u_k).values())
+    ux, uy = away_direction(bf, unit, enemy)
+
+    def attempt(dx: float, dy: float, length: float) -> MoveReport:
+        poses = [{"index": int(bf.index_in_unit[b]), "x": float(bf.x[b]) + dx * length,
+                  "y": float(bf.y[b]) + dy * length, "facing": float(bf.facing[b])}
+                 for b in members]
+        return check_move(bf, unit, {"bases": poses})
+
+    for deflection in REPULSE_DEFLECTIONS_DEG:
+        a = math.radians(deflection)
+        dx = ux * math.cos(a) - uy * math.sin(a)
+        dy = ux * math.sin(a) + uy * math.cos(a)
+        try:
+            report = attempt(dx, dy, full)
+        except InvalidDataError:  # off the table
+            continue
+        if report.legal:
+            return RepulseCheck(False, (dx, dy), full, deflection, report)
+        if {v.rule for v in report.violations} == {"3.1.5"}:
+            lo, hi = 0.0, full
+            best: MoveReport | None = None
+            for _ in range(20):
+                mid = (lo + hi) / 2.0
+                r = attempt(dx, dy, mid)
+                if r.legal:
+                    lo, best = mid, r
+                else:
+                    hi = mid
+            if best is not None:
+                return RepulseCheck(False, (dx, dy), lo, deflection, best)
+    return RepulseCheck(True, (ux, uy), 0.0, 0.0, None)
+
+
+__all__ = [
+    "REPULSE_DEFLECTIONS_DEG",
+    "BaseMove",
+    "MoveFile",
+    "MovePose",
+    "MoveReport",
+    "RepulseCheck",
+    "Violation",
+    "away_direction",
+    "check_move",
+    "flight_direction",
+    "load_move_file",
+    "repulse",
+]

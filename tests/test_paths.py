@@ -1,0 +1,72 @@
+"""Paths of moving bases (szwadron.geometry.paths): PD-6 corner paths, 3.1.4 swept areas, 3.2
+terrain costs, checked against closed forms and brute-force sampling."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from szwadron.geometry.bases import base_polygons
+from szwadron.geometry.paths import BaseMotion, Leg, Pose, terrain_surcharges, turn_between
+from szwadron.geometry.terrain import TerrainShape
+from szwadron.models import Terrain
+from szwadron.settings import RulesSettings
+
+coord = st.floats(-20, 20, allow_nan=False)
+angle = st.floats(0, 360, allow_nan=False, exclude_max=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(coord, coord, angle, coord, coord, angle)
+def test_pd_6_leg_is_rigid_and_ends_at_the_end_pose(x0: float, y0: float, f0: float, x1: float,
+                                                    y1: float, f1: float) -> None:
+    """Every intermediate pose is the start pose moved rigidly; t = 1 is the end pose; each
+    corner's path length equals the sum of many tiny steps (brute-force arc length)."""
+    leg = Leg(Pose(x0, y0, f0), Pose(x1, y1, f1))
+    m = BaseMotion((leg.start, leg.end), 2.0, 4.0)
+    x, y, f = leg.poses([1.0])
+    assert (x[0], y[0]) == pytest.approx((x1, y1), abs=1e-9)
+    assert turn_between(float(f[0]), f1) == pytest.approx(0.0, abs=1e-9)
+    s = np.linspace(0.0, 1.0, 4001)
+    c = m.corners_at(s)
+    brute = np.linalg.norm(np.diff(c, axis=0), axis=-1).sum(axis=0)
+    assert brute == pytest.approx(m.corner_totals, rel=1e-5, abs=1e-6)
+
+
+def test_turn_between_is_the_short_way() -> None:
+    assert turn_between(10.0, 350.0) == -20.0
+    assert turn_between(270.0, 90.0) == 180.0
+
+
+def test_3_1_4_swept_area_covers_every_position() -> None:
+    """The swept polygon of a wheel contains the base at 200 intermediate positions (within the
+    documented sagitta)."""
+    m = BaseMotion.of([(0.0, 0.0, 90.0), (3.0, 5.0, 10.0)], 2.0, 4.0)
+    sweep = shapely.buffer(m.swept(), 0.0051)
+    x, y, f = m.pose_arrays(np.linspace(0, 1, 200))
+    assert all(shapely.covers(sweep, base_polygons(x, y, f, 2.0, 4.0)))
+
+
+def test_3_2_costs_rough_obstacle_building_hill() -> None:
+    s = RulesSettings()
+    hill = TerrainShape.of(Terrain(id="h", kind="hill", level=2, polygon=[(0, 20), (20, 20), (20, 40), (0, 40)]))
+    farm = TerrainShape.of(Terrain(id="b", kind="building", polygon=[(0, 8), (20, 8), (20, 12), (0, 12)]))
+    m = BaseMotion.of([(10.0, 0.0, 90.0), (10.0, 25.0, 90.0)], 2.0, 2.0)
+    got = [(c.rule, round(c.cm, 6), c.source) for c in terrain_surcharges(m, [hill, farm], s)]
+    # through the building (in and out), then up two levels at once
+    assert got == [("3.2.5", 4.0, "b"), ("3.2.5", 4.0, "b"), ("3.2.1", 12.0, "h")]
+    down = BaseMotion.of([(10.0, 25.0, 90.0), (10.0, 15.0, 90.0)], 2.0, 2.0)
+    assert terrain_surcharges(down, [hill], s) == ()  # 3.2.1: going down is free
+
+
+def test_3_2_2_rough_cost_by_measured_corner_in_a_wheel() -> None:
+    """A wheel entirely inside a wood: the surcharge is (2 − 1) × the outer corner's arc."""
+    wood = TerrainShape.of(Terrain(id="w", kind="forest", polygon=[(-20, -20), (20, -20), (20, 20), (-20, 20)]))
+    m = BaseMotion.of([(0.0, 0.0, 90.0), (0.0, 2.0, 0.0)], 2.0, 2.0)
+    (c,) = terrain_surcharges(m, [wood], RulesSettings())
+    assert c.cm == pytest.approx(m.length) and m.length == pytest.approx(math.pi / 2 * 2 * math.sqrt(2))
