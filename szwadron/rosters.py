@@ -37,10 +37,10 @@ gives a :class:`RosterReport` whose ``broken`` lists every breach.
 >>> from szwadron.loading import bundled_dir, load_army_list
 >>> army = load_army_list(bundled_dir("armylists") / "france.toml")
 >>> report = validate_roster(army, "corps-1000")
->>> report.ok, report.points is None
-(True, True)
->>> [u.constraint for u in report.unchecked]
-['points_limit', 'artillery-quarter']
+>>> report.ok, report.points <= 1000, report.unchecked
+(True, True, ())
+>>> round(validate_roster(army, "corps-1000", points={"line_infantry": 7.0}).points, 1)
+753.4
 """
 
 from __future__ import annotations

@@ -115,8 +115,18 @@ def test_issue7_points_limit_with_points_map() -> None:
     assert "1035 points, over the limit of 1000 by 35" in str(breach)
 
 
-def test_issue7_partial_points_leave_points_checks_unchecked() -> None:
-    army = _france()
+def _france_without_points(tmp_path: Path) -> ArmyList:
+    """The bundled French list with its ``points =`` lines stripped."""
+    text = (bundled_dir("armylists") / "france.toml").read_text(encoding="utf-8")
+    stripped = "\n".join(line for line in text.splitlines() if not line.startswith("points ="))
+    path = tmp_path / "france.toml"
+    path.write_text(stripped + "\n", encoding="utf-8")
+    return load_army_list(path)
+
+
+def test_issue7_partial_points_leave_points_checks_unchecked(tmp_path: Path) -> None:
+    army = _france_without_points(tmp_path)
+    assert all(p.points is None for p in army.profiles)
     report = validate_roster(army, "corps-1000", points={"line_infantry": 7.0})
     assert report.points is None and report.points_by_kind is None
     assert "hussars" in report.missing_points and "line_infantry" not in report.missing_points

@@ -1,0 +1,729 @@
+"""Calibration and validation of the points model by simulated duels (issue 7).
+
+**Calibration** (:func:`calibrate`) fits the coefficients of :mod:`szwadron.points` to duels
+(:mod:`szwadron.duel`) between every pair of distinct fighting profiles of the army lists
+(profiles with the same characteristics are one duel profile):
+
+1. Price every profile with the current coefficients (round 0: a rough first guess).
+2. For every pair, run ``duels_per_pair`` duels at about equal points: a budget of 12 or 20
+   reference figures (alternately), each unit ``round(budget · e^{±u/2} / points)`` whole figures
+   with a jitter ``u`` uniform in ±``jitter`` (it makes the sizes vary, so the fit can tell how
+   much a figure more is worth), the side that moves first alternating.
+3. Fit, on the duels of all rounds so far, the logistic model
+   ``P(A wins) = σ(κ · [log(n_A / n_B) + log v_A − log v_B])``, where ``n`` is the figures and
+   ``log v`` is the points formula's log (its terms are the features): a logistic regression
+   without intercept on ``[log(n_A/n_B), Δfeatures]``; κ is the first coefficient, the formula's
+   coefficients are the others divided by κ. The melee weight μ is chosen on a grid by the
+   likelihood. A draw counts as half a win. Then go back to 1 with the new coefficients.
+
+The scale (points of the reference figure) is then chosen as the largest value (a multiple of the model's step) with
+which every example roster of the lists fits its points limit.
+
+**Validation** (:func:`validate`) plays the round-robin at the stored (rounded) points: every
+pair of duel profiles at two budgets (12 and 20 reference figures; each unit
+``round(budget / points)`` whole figures, at least one — rounding noise differs between the two
+budgets and averages out), and reports each cell's win rate with its Wilson 95 % interval and
+the share of cells inside 50 ± 5 %.
+
+**Executors.** Duels run in tasks submitted to a :class:`concurrent.futures.Executor` (by
+default a process pool with one worker per core). Tasks are a top-level function with plain
+arguments (profiles as dicts, duels as tuples), and every duel's seed is derived from the run's
+seed and the duel's place in the design, so the results are the same with any executor and any
+number of workers (a ``dask.distributed`` client's ``get_executor()`` works unchanged).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from szwadron.errors import InvalidDataError
+from szwadron.models import Ability, ArmyList, Kind, Profile
+from szwadron.points import (
+    ABILITY_TERMS,
+    CONTINUOUS_TERMS,
+    KIND_TERMS,
+    REFERENCE_PROFILE,
+    PointsModel,
+    profile_values,
+)
+
+#: Budgets of the duels, in reference figures (their points are this × the reference points).
+BUDGET_FIGURES: tuple[int, int] = (12, 20)
+#: Grid of the melee weight μ searched by the fit.
+MELEE_WEIGHT_GRID: tuple[float, ...] = (0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.25, 0.35, 0.5, 0.7, 1.0, 1.4, 2.0, 2.8, 4.0)
+#: Abilities the open-ground duel cannot measure: their terms stay 0 (indirect fire needs
+#: something to fire over, 7.4).
+UNMEASURED_ABILITIES: tuple[Ability, ...] = (Ability.INDIRECT,)
+#: Duels per task submitted to the executor.
+TASK_SIZE = 400
+#: The 50 ± 5 % band of the validation.
+BAND: tuple[float, float] = (0.45, 0.55)
+
+ProgressFn = Callable[[int, int, str], None]
+"""``progress(done, total, label)``, called as duels finish."""
+
+INITIAL_MODEL = PointsModel(
+    melee_weight=1.0,
+    exponents={"offence": 0.7, "wounds": 0.7, "morale": 0.4, "speed": 0.1},
+    kinds={"cavalry": 0.0, "artillery": 0.0},
+    abilities={a.value: 0.0 for a in ABILITY_TERMS},
+    reference_points=14.0,
+    steepness=3.0,
+    version="initial guess",
+)
+
+
+# --- duel profiles ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DuelProfile:
+    """One set of fighting characteristics and every profile of the lists that has it."""
+
+    label: str
+    """``army:profile`` of the first profile with these characteristics."""
+    profile: Profile
+    members: tuple[str, ...]
+    """Every ``army:profile`` with these characteristics."""
+
+
+def duel_profiles(armies: Iterable[ArmyList]) -> list[DuelProfile]:
+    """The distinct fighting profiles of the lists (limbers left out, 7.2), in list order.
+
+    Profiles are the same duel profile when their characteristics, abilities, ammunition and
+    limbered move are equal (their ids, names and points do not matter).
+    """
+    from szwadron.duel import DuelUnit
+
+    groups: dict[Any, list[tuple[str, Profile]]] = {}
+    for army in armies:
+        for p in army.profiles:
+            if p.kind is Kind.LIMBER:
+                continue
+            key = replace(DuelUnit.from_profile(p), key="")
+            groups.setdefault(key, []).append((f"{army.id}:{p.id}", p))
+    return [DuelProfile(m[0][0], m[0][1], tuple(x[0] for x in m)) for m in groups.values()]
+
+
+# --- running duels on an executor ------------------------------------------------------------
+DuelSpec = tuple[int, int, int, int, int, str]
+"""``(profile index A, profile index B, figures A, figures B, first, seed)``."""
+
+
+def run_duel_batch(profiles: Sequence[dict[str, Any]], specs: Sequence[DuelSpec]) -> list[tuple[float, int]]:
+    """Play a batch of duels (a task for an executor: top-level, plain arguments).
+
+    ``profiles`` are profile dicts (``Profile.model_dump(mode="json")``); returns
+    ``(score of A, rounds)`` per duel, in order.
+    """
+    from szwadron.duel import DuelUnit, run_duel
+
+    units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
+    out = []
+    for i, j, n_i, n_j, first, seed in specs:
+        r = run_duel(units[i], n_i, units[j], n_j, seed=seed, first=1 if first else 0)
+        out.append((r.score_a, r.rounds))
+    return out
+
+
+def default_workers() -> int:
+    """Worker processes of the default executor: one per core."""
+    return os.cpu_count() or 1
+
+
+def run_duels(
+    profiles: Sequence[Profile],
+    specs: Sequence[DuelSpec],
+    *,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress: ProgressFn | None = None,
+    label: str = "duels",
+    task_size: int = TASK_SIZE,
+) -> list[tuple[float, int]]:
+    """Play ``specs`` on ``executor`` (default: a process pool of ``workers``, one per core;
+    ``workers=1`` plays them in this process). Results are in the order of ``specs`` and do not
+    depend on the executor: every duel carries its own seed."""
+    plain = [p.model_dump(mode="json") for p in profiles]
+    chunks = [list(specs[k : k + task_size]) for k in range(0, len(specs), task_size)]
+    results: list[list[tuple[float, int]] | None] = [None] * len(chunks)
+    done = 0
+    total = len(specs)
+    if progress is not None:
+        progress(0, total, label)
+    if executor is None and (workers or default_workers()) <= 1:
+        for k, chunk in enumerate(chunks):
+            results[k] = run_duel_batch(plain, chunk)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, total, label)
+    else:
+        own = executor is None
+        pool: Executor = executor if executor is not None else ProcessPoolExecutor(workers or default_workers())
+        try:
+            futures = {pool.submit(run_duel_batch, plain, chunk): k for k, chunk in enumerate(chunks)}
+            for fut in as_completed(futures):
+                k = futures[fut]
+                results[k] = fut.result()
+                done += len(chunks[k])
+                if progress is not None:
+                    progress(done, total, label)
+        finally:
+            if own:
+                pool.shutdown()
+    return [r for chunk in results if chunk is not None for r in chunk]
+
+
+# --- features and the fit -----------------------------------------------------------------------
+FEATURES: tuple[str, ...] = (
+    *CONTINUOUS_TERMS,
+    *KIND_TERMS,
+    *(a.value for a in ABILITY_TERMS if a not in UNMEASURED_ABILITIES),
+)
+
+
+def feature_vector(profile: Profile, melee_weight: float) -> list[float]:
+    """The formula's terms of ``profile`` before their coefficients: logs of the value ratios to
+    the reference figure, then 0/1 for the kind and ability terms (order :data:`FEATURES`)."""
+    v = profile_values(profile)
+    ref = profile_values(REFERENCE_PROFILE)
+    out = [
+        math.log(v.offence(melee_weight) / ref.offence(melee_weight)),
+        math.log(v.wounds / ref.wounds),
+        math.log(max(v.morale, 1e-3) / ref.morale),
+        math.log(max(v.speed, 1.0) / ref.speed),
+    ]
+    out += [1.0 if v.kind in kinds else 0.0 for kinds in KIND_TERMS.values()]
+    out += [1.0 if a in v.abilities else 0.0 for a in ABILITY_TERMS if a not in UNMEASURED_ABILITIES]
+    return out
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One duel of the calibration: who, how many, the score of A."""
+
+    a: int
+    b: int
+    figures_a: int
+    figures_b: int
+    score_a: float
+
+
+def fit_logistic(
+    x: Sequence[Sequence[float]], y: Sequence[float], *, ridge: float = 1e-3, iterations: int = 50
+) -> tuple[list[float], float]:
+    """Logistic regression without intercept by Newton's method (IRLS), a small ridge on all
+    coefficients but the first; ``y`` may be fractional (draws). Returns the coefficients and
+    the log-likelihood."""
+    import numpy as np
+
+    X = np.asarray(x, dtype=float)
+    Y = np.asarray(y, dtype=float)
+    b = np.zeros(X.shape[1])
+    pen = np.full(X.shape[1], ridge)
+    pen[0] = 0.0
+    for _ in range(iterations):
+        z = X @ b
+        p = 1.0 / (1.0 + np.exp(-z))
+        w = np.clip(p * (1 - p), 1e-9, None)
+        grad = X.T @ (Y - p) - pen * b
+        hess = (X * w[:, None]).T @ X + np.diag(pen)
+        step = np.linalg.solve(hess, grad)
+        b = b + step
+        if float(np.max(np.abs(step))) < 1e-10:
+            break
+    z = X @ b
+    loglik = float(np.sum(Y * -np.logaddexp(0, -z) + (1 - Y) * -np.logaddexp(0, z)))
+    return [float(v) for v in b], loglik
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The coefficients that best explain the duels, and how well."""
+
+    model: PointsModel
+    loglik: float
+    duels: int
+    mu_likelihoods: dict[float, float]
+
+
+def fit_model(
+    entries: Sequence[DuelProfile],
+    observations: Sequence[Observation],
+    *,
+    reference_points: float,
+    grid: Sequence[float] = MELEE_WEIGHT_GRID,
+) -> Fit:
+    """Step 3 of the calibration: the coefficients (μ on ``grid``, the others by logistic
+    regression) that make the points formula explain the duels best."""
+    if not observations:
+        raise InvalidDataError("no duels to fit")
+    best: tuple[float, float, list[float]] | None = None
+    by_mu: dict[float, float] = {}
+    y = [o.score_a for o in observations]
+    for mu in grid:
+        feats = [feature_vector(e.profile, mu) for e in entries]
+        rows = [
+            [math.log(o.figures_a / o.figures_b), *(fa - fb for fa, fb in zip(feats[o.a], feats[o.b], strict=True))]
+            for o in observations
+        ]
+        coef, loglik = fit_logistic(rows, y)
+        by_mu[mu] = loglik
+        if best is None or loglik > best[1]:
+            best = (mu, loglik, coef)
+    assert best is not None
+    mu, loglik, coef = best
+    kappa = coef[0]
+    if kappa <= 0:
+        raise InvalidDataError("the duels do not show that more figures win more often; cannot fit")
+    theta = dict(zip(FEATURES, (c / kappa for c in coef[1:]), strict=True))
+    model = PointsModel(
+        melee_weight=mu,
+        exponents={k: theta[k] for k in CONTINUOUS_TERMS},
+        kinds={k: theta[k] for k in KIND_TERMS},
+        abilities={a.value: theta.get(a.value, 0.0) for a in ABILITY_TERMS},
+        reference_points=reference_points,
+        steepness=kappa,
+    )
+    return Fit(model, loglik, len(observations), by_mu)
+
+
+# --- calibration ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CalibrationConfig:
+    """How much to simulate, and the seed."""
+
+    seed: int = 2026
+    rounds: int = 3
+    duels_per_pair: int = 100
+    jitter: float = 0.4
+    budgets: tuple[int, int] = BUDGET_FIGURES
+
+
+@dataclass
+class CalibrationResult:
+    """The fitted model, the duels behind it and the time taken."""
+
+    model: PointsModel
+    fits: list[Fit] = field(default_factory=list)
+    duels: int = 0
+    seconds: float = 0.0
+    entries: list[DuelProfile] = field(default_factory=list)
+
+
+def design(
+    entries: Sequence[DuelProfile], model: PointsModel, config: CalibrationConfig, round_index: int
+) -> list[DuelSpec]:
+    """Step 2 of the calibration: the duels of one round (sizes near equal points, jittered)."""
+    values = [model.raw_value(e.profile) for e in entries]
+    specs: list[DuelSpec] = []
+    for i in range(len(entries)):
+        for j in range(i + 1, len(entries)):
+            for k in range(config.duels_per_pair):
+                tag = f"calibrate:{config.seed}:{round_index}:{i}:{j}:{k}"
+                rng = random.Random(tag)
+                budget = config.budgets[k % 2] * model.reference_points
+                u = rng.uniform(-config.jitter, config.jitter)
+                n_i = max(1, round(budget * math.exp(u / 2) / values[i]))
+                n_j = max(1, round(budget * math.exp(-u / 2) / values[j]))
+                specs.append((i, j, n_i, n_j, (k // 2) % 2, tag))
+    return specs
+
+
+def calibrate(
+    armies: Sequence[ArmyList],
+    config: CalibrationConfig = CalibrationConfig(),
+    *,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress: ProgressFn | None = None,
+    start: PointsModel = INITIAL_MODEL,
+) -> CalibrationResult:
+    """Fit the points model to duels (module notes). The scale is ``start``'s reference points;
+    :func:`fit_scale` sets it from the rosters afterwards."""
+    t0 = time.perf_counter()
+    entries = duel_profiles(armies)
+    if len(entries) < 2:
+        raise InvalidDataError("calibration needs at least two different fighting profiles")
+    profiles = [e.profile for e in entries]
+    model = start
+    observations: list[Observation] = []
+    result = CalibrationResult(model, entries=list(entries))
+    for r in range(config.rounds):
+        specs = design(entries, model, config, r)
+        scores = run_duels(
+            profiles, specs, executor=executor, workers=workers, progress=progress,
+            label=f"calibration round {r + 1}/{config.rounds}",
+        )
+        observations += [
+            Observation(s[0], s[1], s[2], s[3], sc) for s, (sc, _) in zip(specs, scores, strict=True)
+        ]
+        fit = fit_model(entries, observations, reference_points=start.reference_points)
+        result.fits.append(fit)
+        model = fit.model
+    result.model = model
+    result.duels = len(observations)
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def roster_costs(
+    armies: Sequence[ArmyList], points: Callable[[Profile], float]
+) -> list[tuple[str, str, float, float | None, float]]:
+    """``(army, roster, cost, points limit, artillery share of the cost)`` of every example roster."""
+    out = []
+    for army in armies:
+        for roster in army.rosters:
+            cost = art = 0.0
+            for entry in roster.units:
+                parts = [(entry.profile, entry.figures), *((a.profile, a.figures) for a in entry.attached)]
+                for pid, figs in parts:
+                    prof = army.profile(pid)
+                    c = points(prof) * figs * entry.count
+                    cost += c
+                    if prof.kind.is_artillery or prof.kind is Kind.LIMBER:
+                        art += c
+            out.append((army.id, roster.id, cost, roster.points_limit, art / cost if cost else 0.0))
+    return out
+
+
+def fit_scale(armies: Sequence[ArmyList], model: PointsModel) -> PointsModel:
+    """The largest reference points (a multiple of the step) with which every example roster
+    fits its points limit, after rounding."""
+    unit = replace(model, reference_points=1.0)
+    raw = roster_costs(armies, unit.raw_value)
+    ratios = [limit / cost for _, _, cost, limit, _ in raw if limit is not None and cost > 0]
+    if not ratios:
+        return model
+    ref = math.floor(min(ratios) / model.step) * model.step + 5 * model.step  # rounding may help
+    while ref > model.step:
+        candidate = replace(model, reference_points=round(ref, 9))
+        costs = roster_costs(armies, candidate.points)
+        if all(limit is None or cost <= limit + 1e-9 for _, _, cost, limit, _ in costs):
+            return candidate
+        ref -= model.step
+    raise InvalidDataError("no scale lets every example roster fit its points limit")
+
+
+def army_list_paths(folder: str | Path | None = None) -> list[Path]:
+    """The army-list files calibrated together: every ``*.toml`` of ``folder`` (default: the
+    bundled ``armylists/``), in name order."""
+    from szwadron.loading import bundled_dir
+
+    root = Path(folder) if folder is not None else bundled_dir("armylists")
+    paths = sorted(p for p in root.glob("*.toml") if p.is_file())
+    if not paths:
+        raise InvalidDataError(f"{root}: no army lists (*.toml) to calibrate")
+    return paths
+
+
+def load_lists(paths: Sequence[str | Path]) -> list[ArmyList]:
+    """Read army lists; a malformed one raises :class:`~szwadron.errors.InvalidDataError`."""
+    from szwadron.loading import load_army_list
+
+    armies = [load_army_list(p) for p in paths]
+    ids = [a.id for a in armies]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        raise InvalidDataError(f"two army lists have the id {dup[0]!r}")
+    return armies
+
+
+@dataclass
+class Regenerated:
+    """What :func:`regenerate` did."""
+
+    model: PointsModel
+    calibration: CalibrationResult
+    changed: list[Path]
+    rosters: list[tuple[str, str, float, float | None, float]]
+
+
+def regenerate(
+    paths: Sequence[str | Path],
+    config: CalibrationConfig = CalibrationConfig(),
+    *,
+    model_path: str | Path | None = None,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress: ProgressFn | None = None,
+    write: bool = True,
+) -> Regenerated:
+    """``szwadron points calibrate``: fit the model to duels, choose the scale from the example
+    rosters, write the coefficients file and the ``points`` lines of the army lists."""
+    from szwadron.cli._common import write_atomic
+    from szwadron.points import MODEL_PATH, model_points, write_points
+
+    armies = load_lists(paths)
+    result = calibrate(armies, config, executor=executor, workers=workers, progress=progress)
+    fitted = fit_scale(armies, result.model)
+    last = result.fits[-1]
+    model = replace(
+        fitted,
+        version=f"seed {config.seed}",
+        notes={
+            "seed": config.seed,
+            "rounds": config.rounds,
+            "duels_per_pair": config.duels_per_pair,
+            "jitter": config.jitter,
+            "budgets_reference_figures": list(config.budgets),
+            "duels": result.duels,
+            "duel_profiles": len(result.entries),
+            "log_likelihood": round(last.loglik, 3),
+            "reference": "the line template of armylists/README.md (R 12, W 2, SW 1, SO 1, Z 24, UW 3, C 3, M 4)",
+        },
+    )
+    changed: list[Path] = []
+    if write:
+        target = Path(model_path) if model_path is not None else MODEL_PATH
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = model.to_toml()
+
+        def write_model(tmp: Path) -> None:
+            tmp.write_text(text, encoding="utf-8")
+
+        write_atomic(target, write_model)
+        prices = model_points(armies, model)
+        for path, army in zip(paths, armies, strict=True):
+            if write_points(path, prices[army.id]):
+                changed.append(Path(path))
+    return Regenerated(model, result, changed, roster_costs(armies, model.points))
+
+
+# --- validation ----------------------------------------------------------------------------------
+def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson score interval (95 % by default) of a proportion; draws count half.
+
+    >>> lo, hi = wilson_interval(50, 100)
+    >>> round(lo, 3), round(hi, 3)
+    (0.404, 0.596)
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One matchup of the round-robin: the row profile's win rate against the column's."""
+
+    row: int
+    col: int
+    duels: int
+    wins: float
+    figures: tuple[tuple[int, int], ...]
+    """``(row figures, column figures)`` at each budget."""
+
+    @property
+    def rate(self) -> float:
+        """Win rate of the row profile (draws half)."""
+        return self.wins / self.duels if self.duels else 0.5
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """Wilson 95 % interval of :attr:`rate`."""
+        return wilson_interval(self.wins, self.duels)
+
+    @property
+    def in_band(self) -> bool:
+        """The win rate lies within 50 ± 5 %."""
+        return BAND[0] <= self.rate <= BAND[1]
+
+
+@dataclass
+class Validation:
+    """The round-robin at equal points (module notes)."""
+
+    entries: list[DuelProfile]
+    points: list[float]
+    budgets: tuple[float, ...]
+    cells: dict[tuple[int, int], Cell]
+    duels: int
+    seconds: float
+    seed: int
+
+    def rate(self, i: int, j: int) -> float:
+        """Win rate of profile ``i`` against ``j`` (0.5 on the diagonal)."""
+        if i == j:
+            return 0.5
+        if (i, j) in self.cells:
+            return self.cells[(i, j)].rate
+        return 1.0 - self.cells[(j, i)].rate
+
+    def matrix(self) -> list[list[float]]:
+        """Win rates, row against column."""
+        n = len(self.entries)
+        return [[self.rate(i, j) for j in range(n)] for i in range(n)]
+
+    @property
+    def share_in_band(self) -> float:
+        """Share of the matchups (distinct duel profiles) whose win rate is within 50 ± 5 %."""
+        cells = list(self.cells.values())
+        return sum(c.in_band for c in cells) / len(cells) if cells else 1.0
+
+    @property
+    def share_in_band_all_profiles(self) -> float:
+        """The same share over all pairs of profiles of the lists (a profile against another
+        with the same characteristics is an even matchup by symmetry, in the band)."""
+        sizes = [len(e.members) for e in self.entries]
+        total = inside = 0
+        n = len(self.entries)
+        for i in range(n):
+            same = sizes[i] * (sizes[i] - 1) // 2
+            total += same
+            inside += same
+            for j in range(i + 1, n):
+                w = sizes[i] * sizes[j]
+                total += w
+                inside += w * self.cells[(i, j)].in_band
+        return inside / total if total else 1.0
+
+    @property
+    def share_ci_in_band(self) -> float:
+        """Share of matchups whose whole 95 % interval lies within 50 ± 5 %."""
+        cells = list(self.cells.values())
+        return sum(BAND[0] <= c.interval[0] and c.interval[1] <= BAND[1] for c in cells) / len(cells)
+
+    def worst(self, k: int = 10) -> list[Cell]:
+        """The ``k`` matchups furthest from 50 %."""
+        return sorted(self.cells.values(), key=lambda c: -abs(c.rate - 0.5))[:k]
+
+    def profile_rates(self) -> list[float]:
+        """Each profile's mean win rate over its matchups."""
+        n = len(self.entries)
+        return [sum(self.rate(i, j) for j in range(n) if j != i) / max(n - 1, 1) for i in range(n)]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``--json`` document."""
+        return {
+            "seed": self.seed,
+            "duels": self.duels,
+            "seconds": self.seconds,
+            "budgets": list(self.budgets),
+            "band": list(BAND),
+            "share_in_band": self.share_in_band,
+            "share_in_band_all_profiles": self.share_in_band_all_profiles,
+            "share_interval_in_band": self.share_ci_in_band,
+            "profiles": [
+                {"label": e.label, "points": p, "members": list(e.members), "mean_win_rate": r}
+                for e, p, r in zip(self.entries, self.points, self.profile_rates(), strict=True)
+            ],
+            "cells": [
+                {
+                    "row": self.entries[c.row].label,
+                    "col": self.entries[c.col].label,
+                    "duels": c.duels,
+                    "win_rate": c.rate,
+                    "interval": list(c.interval),
+                    "in_band": c.in_band,
+                    "figures": [list(f) for f in c.figures],
+                }
+                for c in self.cells.values()
+            ],
+            "matrix": self.matrix(),
+        }
+
+
+def validate(
+    armies: Sequence[ArmyList],
+    *,
+    points: Mapping[str, float] | None = None,
+    model: PointsModel | None = None,
+    duels_per_budget: int = 500,
+    budgets: tuple[int, ...] = BUDGET_FIGURES,
+    seed: int = 2026,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress: ProgressFn | None = None,
+) -> Validation:
+    """The round-robin of every pair of duel profiles at equal points (module notes).
+
+    Points are the profiles' stored ones, or ``points`` (``{"army:profile": points}``), or the
+    ``model``'s. Budgets are in reference figures × the reference points of ``model`` (default:
+    the shipped model).
+    """
+    from szwadron.points import load_model
+
+    t0 = time.perf_counter()
+    model = model or load_model()
+    entries = duel_profiles(armies)
+
+    def price(e: DuelProfile) -> float:
+        if points is not None and e.label in points:
+            return float(points[e.label])
+        if e.profile.points is not None and points is None:
+            return float(e.profile.points)
+        return model.points(e.profile)
+
+    prices = [price(e) for e in entries]
+    if any(p <= 0 for p in prices):
+        raise InvalidDataError("every fighting profile needs points > 0 to be validated")
+    budget_points = tuple(b * model.reference_points for b in budgets)
+    specs: list[DuelSpec] = []
+    sizes: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for i in range(len(entries)):
+        for j in range(i + 1, len(entries)):
+            for b in budget_points:
+                n_i = max(1, round(b / prices[i]))
+                n_j = max(1, round(b / prices[j]))
+                sizes.setdefault((i, j), []).append((n_i, n_j))
+                for k in range(duels_per_budget):
+                    specs.append((i, j, n_i, n_j, k % 2, f"validate:{seed}:{i}:{j}:{b:g}:{k}"))
+    scores = run_duels(
+        [e.profile for e in entries], specs, executor=executor, workers=workers, progress=progress,
+        label="validation",
+    )
+    wins: dict[tuple[int, int], float] = {}
+    count: dict[tuple[int, int], int] = {}
+    for s, (sc, _) in zip(specs, scores, strict=True):
+        key = (s[0], s[1])
+        wins[key] = wins.get(key, 0.0) + sc
+        count[key] = count.get(key, 0) + 1
+    cells = {k: Cell(k[0], k[1], count[k], wins[k], tuple(sizes[k])) for k in count}
+    return Validation(
+        list(entries), prices, budget_points, cells, len(specs), time.perf_counter() - t0, seed
+    )
+
+
+__all__ = [
+    "BAND",
+    "BUDGET_FIGURES",
+    "FEATURES",
+    "INITIAL_MODEL",
+    "MELEE_WEIGHT_GRID",
+    "UNMEASURED_ABILITIES",
+    "CalibrationConfig",
+    "CalibrationResult",
+    "Cell",
+    "DuelProfile",
+    "Fit",
+    "Observation",
+    "Regenerated",
+    "Validation",
+    "army_list_paths",
+    "calibrate",
+    "default_workers",
+    "design",
+    "duel_profiles",
+    "feature_vector",
+    "fit_logistic",
+    "fit_model",
+    "fit_scale",
+    "load_lists",
+    "regenerate",
+    "roster_costs",
+    "run_duel_batch",
+    "run_duels",
+    "validate",
+    "wilson_interval",
+]

@@ -1,0 +1,109 @@
+"""``szwadron balance LIST_A[:ROSTER] LIST_B[:ROSTER] [--json]`` — two armies side by side
+(issue 7): points, fire, melee, durability, speed, artillery share, the predicted chance of each
+side and what to add or remove to even them (:mod:`szwadron.balance`).
+
+Each side is ``LIST`` or ``LIST:ROSTER``: an army-list id or TOML file, and one of its example
+rosters (default: the list's first); or a player's roster file (a TOML file with ``army = ...``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``balance`` command."""
+    parser = subparsers.add_parser(
+        "balance",
+        help="compare two armies: points, strengths, predicted chances, how to even them",
+        description="Two armies side by side, the predicted chance of each, and how to even them.",
+    )
+    parser.add_argument("side_a", metavar="LIST_A[:ROSTER]", help="army list (id or file) and roster, or a roster file")
+    parser.add_argument("side_b", metavar="LIST_B[:ROSTER]", help="the other side")
+    parser.add_argument("--json", action="store_true", help="print a JSON document")
+    parser.set_defaults(func=run)
+
+
+def resolve_side(spec: str) -> tuple[Any, Any, str]:
+    """``(army list, roster, note)`` of a side given as ``LIST[:ROSTER]`` or a roster file."""
+    from szwadron.cli.points import find_army_list
+    from szwadron.errors import InvalidDataError
+    from szwadron.loading import read_toml
+    from szwadron.rosters import load_roster
+
+    name, sep, roster_id = spec.rpartition(":") if ":" in spec else (spec, "", "")
+    if not sep:
+        name = spec
+    if not name:
+        raise InvalidDataError(f"side {spec!r}: expected LIST or LIST:ROSTER")
+    path = Path(name)
+    if path.suffix.lower() == ".toml" and path.exists() and "army" in read_toml(path):
+        if sep:
+            raise InvalidDataError(f"{name}: a roster file names its own army; drop ':{roster_id}'")
+        army, roster = load_roster(path)
+        return army, roster, f"roster file {name}"
+    army = find_army_list(name)
+    if not sep:
+        if not army.rosters:
+            raise InvalidDataError(f"army list {army.id!r} has no example rosters; give LIST:ROSTER or a roster file")
+        return army, army.rosters[0], f"first roster of {army.id}"
+    try:
+        return army, army.roster(roster_id), ""
+    except KeyError:
+        known = ", ".join(r.id for r in army.rosters) or "none"
+        raise InvalidDataError(f"unknown roster {roster_id!r} in army list {army.id!r} (it has: {known})") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``szwadron balance``."""
+    from szwadron.balance import balance
+    from szwadron.cli._common import fmt_prob, print_json
+    from szwadron.points import load_model
+
+    army_a, roster_a, note_a = resolve_side(args.side_a)
+    army_b, roster_b, note_b = resolve_side(args.side_b)
+    report = balance(army_a, roster_a, army_b, roster_b, load_model())
+    if args.json:
+        print_json(report.as_dict())
+        return 0
+    a, b = report.a, report.b
+
+    def pts(x: float | None) -> str:
+        return "-" if x is None else f"{x:g}"
+
+    rows = [
+        ("", f"A: {a.army}:{a.roster}", f"B: {b.army}:{b.roster}"),
+        ("points", f"{a.points:.1f}", f"{b.points:.1f}"),
+        ("points limit", pts(a.points_limit), pts(b.points_limit)),
+        ("units / figures", f"{a.units} / {a.figures}", f"{b.units} / {b.figures}"),
+        ("fire (figures removed a volley)", f"{a.fire:.1f}", f"{b.fire:.1f}"),
+        ("melee (figures removed an exchange)", f"{a.melee:.1f}", f"{b.melee:.1f}"),
+        ("durability (wound points, mean M)", f"{a.wound_points}, M {a.mean_morale:.2f}", f"{b.wound_points}, M {b.mean_morale:.2f}"),
+        ("speed (mean R, cm)", f"{a.mean_speed:.1f}", f"{b.mean_speed:.1f}"),
+        ("artillery share of points", f"{a.artillery_share:.1%}", f"{b.artillery_share:.1%}"),
+        ("predicted chance", fmt_prob(report.chance_a), fmt_prob(report.chance_b)),
+    ]
+    w0 = max(len(r[0]) for r in rows)
+    w1 = max(len(r[1]) for r in rows)
+    for r in rows:
+        print(f"{r[0]:<{w0}}  {r[1]:>{w1}}  {r[2]:>}")
+    for note in (note_a, note_b):
+        if note:
+            print(f"({note})")
+    for side in (a, b):
+        if side.model_priced:
+            print(f"(points of {', '.join(side.model_priced)} in {side.army} from the model: the list stores none)")
+    print(f"predicted from the points ratio with the duel calibration's steepness κ = {report.steepness:.2f}"
+          " (conservative; blind to the armies' composition)")
+    if not report.suggestions:
+        print("the two armies are even in points")
+    else:
+        print(f"to even them ({report.difference:+.1f} points, A − B), for example:")
+        for s in report.suggestions:
+            print(f"  {s}")
+    return 0
+
+
+__all__ = ["register", "resolve_side", "run"]

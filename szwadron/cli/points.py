@@ -1,0 +1,297 @@
+"""``szwadron points`` — the points model (issue 7).
+
+- ``szwadron points ARMYLIST [--roster ID|FILE] [--json] [--plot FILE]`` — points per figure of
+  every profile with the breakdown of the formula (:mod:`szwadron.points`); stored points that
+  differ from the model are flagged. With ``--roster``, only the profiles it fields, and its
+  totals checked against its limit and constraints.
+- ``szwadron points calibrate [--seed N] [--rounds N] [--duels N] [--workers N] [--dry-run]`` —
+  fit the coefficients to simulated duels and rewrite the coefficients file and the ``points``
+  lines of the army lists (:mod:`szwadron.calibrate`).
+- ``szwadron points validate [--seed N] [--duels N] [--workers N] [--json] [--plot FILE]`` — the
+  round-robin of win rates at equal points, simulated, with each cell's 95 % interval.
+
+ARMYLIST is an army-list id (looked up like a scenario's lists) or a path to its TOML file.
+Long runs report progress on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ACTIONS = ("calibrate", "validate")
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``points`` command."""
+    parser = subparsers.add_parser(
+        "points",
+        help="points per figure from the points model; calibrate or validate it by duels",
+        description=(
+            "Points per figure of an army list's profiles with their breakdown, or "
+            "'points calibrate' (fit the model to simulated duels and rewrite the stored points) "
+            "or 'points validate' (round-robin win rates at equal points, simulated)."
+        ),
+    )
+    parser.add_argument(
+        "target", metavar="ARMYLIST|calibrate|validate",
+        help="an army-list id or file, or the action 'calibrate' or 'validate'",
+    )
+    parser.add_argument("--roster", metavar="ID|FILE", help="only the profiles of this roster, with its totals")
+    parser.add_argument("--json", action="store_true", help="print a JSON document")
+    parser.add_argument("--plot", metavar="FILE", help="draw the breakdown (or the win-rate matrix) to FILE")
+    sim = parser.add_argument_group("calibrate and validate")
+    sim.add_argument("--lists", metavar="DIR", help="folder of army lists (default: the bundled armylists/)")
+    sim.add_argument("--seed", type=int, default=2026, help="seed of the duels (default 2026)")
+    sim.add_argument("--duels", type=int, help="duels per pair (calibrate, default 100) or per pair and budget (validate, default 500)")
+    sim.add_argument("--rounds", type=int, default=3, help="calibration rounds (default 3)")
+    sim.add_argument("--workers", type=int, help="worker processes (default: one per core)")
+    sim.add_argument("--dry-run", action="store_true", help="calibrate: print, write nothing")
+    sim.add_argument("--model", metavar="FILE", help="coefficients file to write (calibrate) or read (default: the shipped one)")
+    parser.set_defaults(func=run)
+
+
+class _Progress:
+    """Progress on stderr, at most a few lines a second."""
+
+    def __init__(self) -> None:
+        self.last = 0.0
+        self.t0 = time.perf_counter()
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        now = time.perf_counter()
+        if done not in (0, total) and now - self.last < 1.0:
+            return
+        self.last = now
+        pct = 100.0 * done / total if total else 100.0
+        print(f"{label}: {done}/{total} duels ({pct:.0f}%), {now - self.t0:.1f} s", file=sys.stderr, flush=True)
+
+
+def _positive(value: int | None, name: str) -> None:
+    from szwadron.errors import InvalidDataError
+
+    if value is not None and value < 1:
+        raise InvalidDataError(f"{name} must be at least 1, got {value}")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``szwadron points``."""
+    from szwadron.errors import InvalidDataError
+
+    if args.target in ACTIONS:
+        if args.roster:
+            raise InvalidDataError(f"--roster does not apply to 'points {args.target}'")
+        _positive(args.duels, "--duels")
+        _positive(args.rounds, "--rounds")
+        _positive(args.workers, "--workers")
+        return _calibrate(args) if args.target == "calibrate" else _validate(args)
+    for flag in ("lists", "duels", "workers", "model"):
+        if getattr(args, flag) is not None:
+            raise InvalidDataError(f"--{flag} applies only to 'points calibrate' and 'points validate'")
+    if args.dry_run:
+        raise InvalidDataError("--dry-run applies only to 'points calibrate'")
+    return _price(args)
+
+
+def find_army_list(name: str) -> Any:
+    """An army list by id (search path of design.md) or by file path."""
+    from szwadron.errors import InvalidDataError
+    from szwadron.loading import army_list_search_path, find_army_list, load_army_list
+
+    path = Path(name)
+    if path.suffix.lower() == ".toml" or path.exists():
+        return load_army_list(path)
+    found = find_army_list(name, army_list_search_path())
+    if found is None:
+        raise InvalidDataError(f"unknown army list {name!r} (no {name}.toml in the army-list folders)")
+    return load_army_list(found)
+
+
+def _roster(army: Any, spec: str) -> Any:
+    from szwadron.errors import InvalidDataError
+    from szwadron.rosters import load_roster
+
+    path = Path(spec)
+    if path.suffix.lower() == ".toml" or path.exists():
+        list_of, roster = load_roster(path)
+        if list_of.id != army.id:
+            raise InvalidDataError(f"roster {roster.id!r} is of army list {list_of.id!r}, not {army.id!r}", source=str(path))
+        return roster
+    try:
+        return army.roster(spec)
+    except KeyError:
+        known = ", ".join(r.id for r in army.rosters) or "none"
+        raise InvalidDataError(f"unknown roster {spec!r} in army list {army.id!r} (it has: {known})") from None
+
+
+def _price(args: argparse.Namespace) -> int:
+    from szwadron.cli._common import print_json
+    from szwadron.points import format_points, load_model, price_profile
+    from szwadron.rosters import validate_roster
+
+    army = find_army_list(args.target)
+    model = load_model()
+    profiles = list(army.profiles)
+    roster = report = None
+    if args.roster:
+        roster = _roster(army, args.roster)
+        fielded = {e.profile for e in roster.units} | {a.profile for e in roster.units for a in e.attached}
+        report = validate_roster(army, roster)
+        profiles = [p for p in profiles if p.id in fielded]
+    rows = []
+    for p in profiles:
+        b = price_profile(p, model)
+        stale = p.points is None or abs(p.points - b.points) > 1e-9
+        rows.append((p, b, stale))
+    if args.plot:
+        from szwadron.plots.points import plot_breakdown_file
+
+        plot_breakdown_file([b for _, b, _ in rows], args.plot, title=f"Points per figure: {army.name}")
+    if args.json:
+        doc: dict[str, Any] = {
+            "army": army.id,
+            "model": {"version": model.version, "reference_points": model.reference_points, "step": model.step},
+            "profiles": [
+                {**b.as_dict(), "stored": p.points, "stale": stale, "name": p.name} for p, b, stale in rows
+            ],
+        }
+        if report is not None:
+            doc["roster"] = {
+                "id": report.roster,
+                "units": report.units,
+                "figures": report.figures,
+                "points": report.points,
+                "points_limit": report.points_limit,
+                "ok": report.ok,
+                "broken": [str(x) for x in report.broken],
+                "unchecked": [str(x) for x in report.unchecked],
+            }
+        print_json(doc)
+        return 0
+    print(f"{army.name} ({army.id}): points per figure, model {model.version or 'unversioned'}"
+          f" (reference line infantry = {format_points(model.reference_points)})")
+    header = ["profile", "kind", "points", "offence", "wounds", "morale", "speed", "kind/abilities", ""]
+    table = [header]
+    for p, b, stale in rows:
+        terms = {t.name: t for t in b.terms}
+        others = [t for t in b.terms if t.name not in ("offence", "wounds", "morale", "speed")]
+        extra = [f"{t.name} ×{t.factor:.2f}" for t in others]
+        if others:
+            extra[0] = f"{sum(t.points for t in others):+.1f} ({extra[0]}"
+            extra[-1] += ")"
+        cells = [p.id, p.kind.value, format_points(b.points)]
+        for name in ("offence", "wounds", "morale", "speed"):
+            t = terms.get(name)
+            cells.append("" if t is None else f"{t.points:+.1f}")
+        cells.append(", ".join(extra) if b.terms else ("limber: in the gun's speed (7.2)" if not b.terms else ""))
+        note = ""
+        if stale:
+            note = f"STALE: file has {format_points(p.points) if p.points is not None else 'none'}"
+        cells.append(note)
+        table.append(cells)
+    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+    for r in table:
+        print("  ".join(c.ljust(w) if i in (0, 1, 7, 8) else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip())
+    print(f"(columns: points added by each term, from the reference {format_points(model.reference_points)};"
+          " see szwadron.points)")
+    if report is not None:
+        print()
+        print(report.describe())
+    return 0
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from szwadron.calibrate import CalibrationConfig, army_list_paths, regenerate
+    from szwadron.cli._common import print_json
+    from szwadron.points import format_points
+
+    paths = army_list_paths(args.lists)
+    config = CalibrationConfig(seed=args.seed, rounds=args.rounds, duels_per_pair=args.duels or 100)
+    done = regenerate(
+        paths, config, model_path=args.model, workers=args.workers, progress=_Progress(), write=not args.dry_run
+    )
+    model, cal = done.model, done.calibration
+    if args.json:
+        print_json(
+            {
+                "model": {
+                    "melee_weight": model.melee_weight,
+                    "exponents": model.exponents,
+                    "kinds": model.kinds,
+                    "abilities": model.abilities,
+                    "reference_points": model.reference_points,
+                    "steepness": model.steepness,
+                },
+                "duels": cal.duels,
+                "seconds": cal.seconds,
+                "seed": args.seed,
+                "written": not args.dry_run,
+                "changed": [str(p) for p in done.changed],
+                "rosters": [
+                    {"army": a, "roster": r, "points": c, "points_limit": lim, "artillery_share": s}
+                    for a, r, c, lim, s in done.rosters
+                ],
+            }
+        )
+        return 0
+    print(f"calibrated on {cal.duels} duels between {len(cal.entries)} duel profiles in {cal.seconds:.1f} s "
+          f"(seed {args.seed}, {args.rounds} rounds)")
+    print(f"  melee weight μ = {model.melee_weight:g}; exponents: "
+          + ", ".join(f"{k} {v:.3f}" for k, v in model.exponents.items()))
+    print("  kinds: " + ", ".join(f"{k} ×{_exp(v):.2f}" for k, v in model.kinds.items())
+          + "; abilities: " + ", ".join(f"{k} ×{_exp(v):.2f}" for k, v in model.abilities.items()))
+    print(f"  steepness κ = {model.steepness:.3f}; reference line infantry = {format_points(model.reference_points)} points")
+    for a, r, c, lim, s in done.rosters:
+        print(f"  {a}:{r}: {format_points(round(c, 6))} of {format_points(lim) if lim else '-'} points, artillery {s:.0%}")
+    if args.dry_run:
+        print("dry run: nothing written")
+    else:
+        print(f"wrote the coefficients and the points of {len(done.changed)} changed army list(s)")
+    return 0
+
+
+def _exp(x: float) -> float:
+    import math
+
+    return math.exp(x)
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from szwadron.calibrate import BAND, army_list_paths, load_lists, validate
+    from szwadron.cli._common import fmt_prob, print_json
+    from szwadron.points import load_model
+
+    armies = load_lists(army_list_paths(args.lists))
+    result = validate(armies, model=load_model(args.model), duels_per_budget=args.duels or 500, seed=args.seed,
+                      workers=args.workers, progress=_Progress())
+    if args.plot:
+        from szwadron.plots.points import plot_matrix_file
+
+        plot_matrix_file(result, args.plot)
+    if args.json:
+        print_json(result.as_dict())
+        return 0
+    lo, hi = BAND
+    per_cell = result.duels // max(len(result.cells), 1)
+    print(f"round-robin at equal points (simulated: {result.duels} duels, {per_cell} a matchup, "
+          f"seed {result.seed}, {result.seconds:.1f} s); budgets {', '.join(f'{b:g}' for b in result.budgets)} points")
+    print(f"matchups with a win rate within {lo:.0%}–{hi:.0%}: {result.share_in_band:.1%} of "
+          f"{len(result.cells)} distinct matchups, {result.share_in_band_all_profiles:.1%} of all profile pairs; "
+          f"95% interval inside the band: {result.share_ci_in_band:.1%}")
+    print("mean win rate of each duel profile against all others:")
+    for e, p, r in zip(result.entries, result.points, result.profile_rates(), strict=True):
+        same = f" (= {', '.join(e.members[1:])})" if len(e.members) > 1 else ""
+        print(f"  {e.label:32s} {p:6.1f} pts  {fmt_prob(r):>6s}{same}")
+    print("furthest from even:")
+    for c in result.worst(15):
+        a, b = result.entries[c.row].label, result.entries[c.col].label
+        ci = c.interval
+        figs = ", ".join(f"{x} v {y}" for x, y in c.figures)
+        print(f"  {a} v {b}: {fmt_prob(c.rate)} [{fmt_prob(ci[0])}, {fmt_prob(ci[1])}] (figures {figs})")
+    return 0
+
+
+__all__ = ["ACTIONS", "find_army_list", "register", "run"]

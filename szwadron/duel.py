@@ -1,0 +1,730 @@
+"""Simulated duels (issue 7): two units meet on open ground and fight until one breaks.
+
+The duel is the truth the points model (:mod:`szwadron.points`) is fitted to, so it plays the
+rules, with the dice of :mod:`szwadron.combat` and :mod:`szwadron.morale`:
+
+- **Set-up.** Two units in line, fronts parallel, ``START_DISTANCE_CM`` (40 cm) apart, edge to
+  edge (4.5.2), on open ground with no table edge. A round is the turns of both sides (2.1);
+  who goes first is a parameter (the calibration alternates it). Every figure of a unit fires
+  at the same distance (PD-9 with parallel fronts); all figures are eligible targets (PD-10).
+- **Actions** (2.3), chosen by :func:`choose_action`, a simple sensible policy:
+
+  * engaged: continue the melee (5.3), or disengage (5.8) for units with automatic disengage
+    (7.6) when the exact odds of the next exchange are against them;
+  * a unit in range fires (4.6) with its best ammunition (7.1.3) at the range-modified accuracy
+    (4.5.4, C − 1 per full 20 cm); a unit that could also charge charges instead when the exact
+    odds favour it (the chance that the enemy breaks or is repulsed, less its own);
+  * a unit in charge reach (distance ≤ R, 3.1.5) with melee dice charges (V: move and melee);
+    artillery never charges;
+  * a shooter that the enemy must come to (the enemy has no fire, or less range) declares fire
+    in the opponent's turn (4.12) instead of advancing;
+  * otherwise it advances: a shooter stops at its range, and when half its move brings it into
+    range it fires on the march instead (4.11, half SO); artillery may not (7.1.2); heavy
+    artillery spends a turn preparing after it moved (7.3).
+- **Reaction fire.** A declared unit (4.12.2) interrupts the enemy's move at the point of its
+  choice: at the end of an advance, just before contact for a charge (distance 0); if not
+  triggered it fires at the end of the opponent's movement phase (4.12.5). A unit that took no
+  action in its own turn and declared nothing fires at the first unit that charges it (4.12.6).
+- **Melee** (5.3–5.5, 7.7) by :func:`szwadron.combat.roll_melee`: the figures in contact are
+  those facing the other line (frontage 2 cm for infantry and cavalry, PD-1; 4 cm for artillery;
+  4 cm per skirmisher in open order, 7.5), and from the second exchange on, after pushing up
+  (5.6), the longer line also wraps the shorter one's flanks (one figure per side edge of the
+  shorter line's base depth). First strike on the charge counts in the charge exchange, in
+  defence in the first exchange the unit defends (open ground gives no terrain advantage).
+  Skirmishers in open order halve their melee dice and double W against fire (7.5, PD-17).
+- **Morale.** After fire a damaged unit takes the 6.3 test (4.8.1); repulsed units retreat a
+  full move away (4.8.2, 5.5.6, 6.5); a unit that panics (6.6) counts as broken and loses the
+  duel, as does a destroyed one (PD-18). A side failing its pursuit test pursues (6.7): it moves
+  2d6 × 2 cm (infantry) or 2d6 × 4 cm (cavalry) after the enemy, takes no action in its
+  movement phase and, in its morale phase, tries to reorganise (6.8) or moves and fights again.
+  Artillery never pursues. Both broken at once, or no decision within ``MAX_ROUNDS``, is a draw.
+
+Simplifications (open ground, two units, no geometry): no table edge, no flanks beyond the
+wrap-around, no choice to pursue (5.5.8), pursuers act only in their own turn.
+
+Examples
+--------
+>>> from szwadron.models import Profile
+>>> line = Profile.model_validate({"id": "line", "name": "Line", "kind": "infantry", "R": 12,
+...     "W": 2, "SW": 1, "SO": 1, "Z": 24, "UW": 3, "C": 3, "M": 4})
+>>> r = run_duel(DuelUnit.from_profile(line), 12, DuelUnit.from_profile(line), 12, seed="doc")
+>>> r == run_duel(DuelUnit.from_profile(line), 12, DuelUnit.from_profile(line), 12, seed="doc")
+True
+>>> r.score_a in (0.0, 0.5, 1.0)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import lru_cache
+from typing import Literal
+
+from szwadron.combat import MeleeSide, melee, roll_melee, roll_volley, volley
+from szwadron.errors import InvalidDataError
+from szwadron.models import Ability, Kind, Profile
+from szwadron.morale import (
+    FireOutcome,
+    MeleeOutcome,
+    casualty_test,
+    morale_target,
+    roll_casualty_test,
+    roll_test,
+)
+from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
+
+#: Standard set-up: the two fronts this far apart, edge to edge (4.5.2).
+START_DISTANCE_CM = 40.0
+#: A duel with no decision after this many rounds is a draw.
+MAX_ROUNDS = 30
+#: An advancing unit stops this far short of contact, or of the enemy's range (policy).
+ADVANCE_GAP_CM = 0.5
+#: 7.5, PD-17: skirmishers stand in open order, at least this gap beside each base.
+OPEN_ORDER_GAP_CM = 2.0
+
+Who = Literal[0, 1]
+
+
+class Action(StrEnum):
+    """What a unit does in its movement phase (2.3)."""
+
+    FIRE = "fire"  # II
+    MARCH_FIRE = "march_fire"  # III, 4.11
+    CHARGE = "charge"  # V
+    ADVANCE = "advance"  # I
+    DECLARE = "declare"  # VI, 4.12
+    PREPARE = "prepare"  # 7.3: heavy artillery prepares its firing position
+    MELEE = "melee"  # engaged I: continue the melee
+    DISENGAGE = "disengage"  # engaged II, 5.8
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A way to fire (4.6, 7.1.3): range Z (cm), firepower SO, accuracy C."""
+
+    name: str
+    range_cm: float
+    fire: int
+    accuracy: int
+
+
+@dataclass(frozen=True)
+class DuelUnit:
+    """The characteristics a duel needs of a unit's figures (1.1), derived from a profile.
+
+    ``move_cm`` is the limbered move for guns fielded with their limber (7.2).
+    """
+
+    key: str
+    kind: Kind
+    move_cm: float
+    wounds: int
+    melee: int
+    skill: int
+    morale: int
+    weapons: tuple[Weapon, ...]
+    skirmish: bool = False
+    first_strike_charge: bool = False
+    first_strike_defence: bool = False
+    auto_disengage: bool = False
+    heavy: bool = False
+    frontage_cm: float = 2.0
+    depth_cm: float = 2.0
+
+    @classmethod
+    def from_profile(cls, profile: Profile) -> DuelUnit:
+        """The duel view of a profile: weapons from its ammunition (artillery, 7.1.3) or its own
+        SO/Z/C; the limbered move when it has one (7.2)."""
+        if profile.kind is Kind.LIMBER:
+            raise InvalidDataError(f"profile {profile.id!r}: a limber does not fight a duel (7.2)")
+        if profile.ammunition:
+            weapons = tuple(
+                Weapon(a.name, a.range, a.fire, a.accuracy) for a in profile.ammunition if a.fire > 0
+            )
+        elif profile.fire > 0 and profile.range > 0:
+            weapons = (Weapon("musket", profile.range, profile.fire, profile.accuracy),)
+        else:
+            weapons = ()
+        width, depth = profile.base_size
+        skirmish = profile.has(Ability.SKIRMISH)
+        return cls(
+            key=profile.id,
+            kind=profile.kind,
+            move_cm=profile.move_limbered if profile.move_limbered is not None else profile.move,
+            wounds=profile.wounds,
+            melee=profile.melee,
+            skill=profile.melee_skill,
+            morale=profile.morale,
+            weapons=weapons,
+            skirmish=skirmish,
+            first_strike_charge=profile.has(Ability.FIRST_STRIKE_CHARGE),
+            first_strike_defence=profile.has(Ability.FIRST_STRIKE_DEFENCE),
+            auto_disengage=profile.has(Ability.AUTO_DISENGAGE),
+            heavy=profile.has(Ability.HEAVY),
+            frontage_cm=width + (OPEN_ORDER_GAP_CM if skirmish else 0.0),
+            depth_cm=depth,
+        )
+
+    @property
+    def is_artillery(self) -> bool:
+        """Artillery: never charges, never pursues (6.7), no fire on the march (7.1.2)."""
+        return self.kind.is_artillery
+
+    @property
+    def max_range_cm(self) -> float:
+        """The longest range of its weapons (0 without fire)."""
+        return max((w.range_cm for w in self.weapons), default=0.0)
+
+    def pursuit_multiplier(self, settings: RulesSettings = DEFAULT_SETTINGS) -> int:
+        """6.7: pursuit 2d6 × this many cm (0: never pursues)."""
+        if self.kind is Kind.INFANTRY:
+            return settings.pursuit_multiplier_infantry
+        if self.kind is Kind.CAVALRY:
+            return settings.pursuit_multiplier_cavalry
+        return 0
+
+
+def modified_accuracy(accuracy: int, distance_cm: float, settings: RulesSettings = DEFAULT_SETTINGS) -> int:
+    """4.5.4 — C reduced by 1 for every full 20 cm of distance.
+
+    >>> modified_accuracy(3, 19.9), modified_accuracy(3, 20.0), modified_accuracy(3, 45.0)
+    (3, 2, 1)
+    """
+    return accuracy - int(distance_cm // settings.range_band_cm)
+
+
+@lru_cache(maxsize=65536)
+def _best_weapon(
+    unit: DuelUnit, distance_cm: float, target_wounds: int, target_skirmish: bool
+) -> tuple[Weapon, int] | None:
+    best: tuple[float, Weapon, int] | None = None
+    for w in unit.weapons:
+        if distance_cm > w.range_cm + DEFAULT_SETTINGS.distance_epsilon_cm:  # 4.5.1
+            continue
+        acc = modified_accuracy(w.accuracy, distance_cm)
+        if acc <= 0:  # 4.5.4: C ≤ 0 cannot fire
+            continue
+        value = volley([(w.fire, acc)], target_wounds, skirmish=target_skirmish).expected
+        if best is None or value > best[0]:
+            best = (value, w, acc)
+    return None if best is None else (best[1], best[2])
+
+
+def best_weapon(unit: DuelUnit, distance_cm: float, target: DuelUnit) -> tuple[Weapon, int] | None:
+    """4.5, 7.1.3 — the weapon with the most expected figures removed at this distance, with its
+    modified accuracy; None when no weapon reaches or every modified C is ≤ 0.
+
+    >>> gun = DuelUnit("gun", Kind.FOOT_ARTILLERY, 10, 3, 1, 2, 4,
+    ...     (Weapon("roundshot", 48, 2, 3), Weapon("canister", 14, 4, 4)))
+    >>> [best_weapon(gun, d, gun)[0].name for d in (10.0, 30.0)]
+    ['canister', 'roundshot']
+    >>> best_weapon(gun, 60.0, gun) is None
+    True
+    """
+    return _best_weapon(unit, distance_cm, target.wounds, target.skirmish)
+
+
+@dataclass
+class Side:
+    """One unit's state during a duel."""
+
+    unit: DuelUnit
+    initial: int
+    strength: int
+    broken: bool = False
+    pursuing: bool = False
+    prepared: bool = True
+    declared: bool = False
+    idle: bool = False
+
+    @property
+    def out(self) -> bool:
+        """Broken (panicked) or destroyed: the duel is lost."""
+        return self.broken or self.strength == 0
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    """How a duel ended.
+
+    ``winner`` is 0 (side A), 1 (side B) or None (a draw); ``score_a`` is 1, 0 or 0.5.
+    """
+
+    winner: Who | None
+    rounds: int
+    strength_a: int
+    strength_b: int
+    reason: str
+
+    @property
+    def score_a(self) -> float:
+        """Side A's score: 1 win, 0.5 draw, 0 loss."""
+        return 0.5 if self.winner is None else (1.0 if self.winner == 0 else 0.0)
+
+
+@dataclass
+class Duel:
+    """A duel in progress: both sides, the distance between their fronts and the dice.
+
+    The methods are the rules' steps; :meth:`run` plays the whole duel. Tests set up
+    situations by hand (distance, strengths, flags) and call the steps.
+    """
+
+    sides: tuple[Side, Side]
+    rng: random.Random
+    distance_cm: float = START_DISTANCE_CM
+    engaged: bool = False
+    melee_rounds: int = 0
+    settings: RulesSettings = DEFAULT_SETTINGS
+    log: list[str] | None = None
+    winner: Who | None = None
+    finished: bool = False
+    reason: str = ""
+    _charge_round: bool = field(default=False, repr=False)
+
+    @classmethod
+    def start(
+        cls,
+        unit_a: DuelUnit,
+        figures_a: int,
+        unit_b: DuelUnit,
+        figures_b: int,
+        rng: random.Random,
+        *,
+        distance_cm: float = START_DISTANCE_CM,
+        log: bool = False,
+    ) -> Duel:
+        """The standard set-up: two fresh units ``distance_cm`` apart."""
+        for n in (figures_a, figures_b):
+            if not isinstance(n, int) or n < 1:
+                raise InvalidDataError(f"a duel needs at least one figure a side, got {n!r}")
+        return cls(
+            (Side(unit_a, figures_a, figures_a), Side(unit_b, figures_b, figures_b)),
+            rng,
+            distance_cm=distance_cm,
+            log=[] if log else None,
+        )
+
+    # --- bookkeeping -------------------------------------------------------------------------
+    def _note(self, text: str) -> None:
+        if self.log is not None:
+            self.log.append(text)
+
+    def _check_end(self) -> bool:
+        a, b = self.sides
+        if a.out or b.out:
+            self.finished = True
+            if a.out and b.out:
+                self.winner, self.reason = None, "both broke"
+            else:
+                loser = 0 if a.out else 1
+                self.winner = 1 - loser  # type: ignore[assignment]
+                side = self.sides[loser]
+                self.reason = f"{'AB'[loser]} {'destroyed' if side.strength == 0 else 'panicked'}"
+        return self.finished
+
+    def _retreat(self, who: Who, why: str) -> None:
+        """4.8.2, 5.5.6, 6.5 — a full move directly away from the enemy; ends normal."""
+        side = self.sides[who]
+        self.distance_cm += side.unit.move_cm
+        self.engaged = False
+        self.melee_rounds = 0
+        side.pursuing = False
+        if side.unit.heavy and side.unit.move_cm > 0:
+            side.prepared = False  # 7.3: it moved
+        self._note(f"{'AB'[who]} repulsed ({why}): retreats to {self.distance_cm:g} cm")
+
+    # --- fire (4.5–4.8, 4.11) -------------------------------------------------------------------
+    def fire(self, shooter: Who, *, at_cm: float | None = None, march: bool = False) -> bool:
+        """4.6, 4.8, 6.3 — ``shooter`` fires at the other side at ``at_cm`` (default: the
+        current distance); the target tests morale if damaged (4.8.1). Returns False when no
+        weapon can reach (the action is wasted, 4.5.5)."""
+        me, target = self.sides[shooter], self.sides[1 - shooter]
+        distance = self.distance_cm if at_cm is None else at_cm
+        choice = best_weapon(me.unit, distance, target.unit)
+        if choice is None or me.strength == 0:
+            return False
+        weapon, acc = choice
+        odds = volley(
+            [(weapon.fire * me.strength, acc)],
+            target.unit.wounds,
+            skirmish=target.unit.skirmish,
+            march=march,
+            cap=target.strength,
+        )
+        if not odds.groups[0].dice:
+            return False
+        roll = roll_volley(odds, self.rng)
+        target.strength -= roll.removed
+        self._note(
+            f"{'AB'[shooter]} fires {weapon.name} at {distance:g} cm ({odds.groups[0].dice} dice ≤{acc}): "
+            f"{roll.damage} damage, {roll.removed} removed"
+        )
+        if roll.damage and target.strength > 0:  # 4.8.1
+            t = morale_target(target.unit.morale, target.strength, target.initial)
+            outcome, _ = roll_casualty_test(t, self.rng)
+            if outcome is FireOutcome.PANIC:
+                target.broken = True
+                self._note(f"{'AB'[1 - shooter]} panics")
+            elif outcome is FireOutcome.REPULSED:
+                self._retreat(1 - shooter, "fire, 4.8.2")  # type: ignore[arg-type]
+        self._check_end()
+        return True
+
+    def reaction_fire(self, mover: Who, at_cm: float, *, charge: bool) -> bool:
+        """4.12 — the other side fires at ``mover`` during its move, when it declared fire
+        (4.12.2) or, against a charge, when it idled in its own turn (4.12.6). Returns whether
+        the mover is still coming on (not broken nor repulsed)."""
+        other = self.sides[1 - mover]
+        if other.out or self.engaged or other.pursuing:
+            return True
+        if not (other.declared or (charge and other.idle)):
+            return True
+        if best_weapon(other.unit, at_cm, self.sides[mover].unit) is None:
+            return True
+        other.declared = False
+        other.idle = False
+        before = self.distance_cm
+        self.distance_cm = at_cm
+        self._note(f"{'AB'[1 - mover]} reacts to the {'charge' if charge else 'move'} (4.12)")
+        self.fire(1 - mover, at_cm=at_cm)  # type: ignore[arg-type]
+        repulsed = self.distance_cm != at_cm
+        if not repulsed:
+            self.distance_cm = before
+        return not (self.finished or repulsed)
+
+    # --- melee (5.3–5.6, 7.7) ---------------------------------------------------------------
+    def fighters(self, who: Who) -> int:
+        """5.3, PD-14 — figures of ``who`` in contact: those facing the other line, and from the
+        second exchange (after pushing up, 5.6) those wrapping the shorter line's flanks."""
+        me, other = self.sides[who], self.sides[1 - who]
+        mine = me.strength * me.unit.frontage_cm
+        theirs = other.strength * other.unit.frontage_cm
+        facing = min(mine, theirs)
+        n = max(1, int(facing // me.unit.frontage_cm + 1e-9))
+        if self.melee_rounds >= 1 and mine > theirs:
+            flank = int(other.unit.depth_cm // me.unit.frontage_cm + 1e-9)
+            n += 2 * max(flank, 1)
+        return min(n, me.strength)
+
+    def _melee_side(self, who: Who) -> MeleeSide:
+        me = self.sides[who]
+        return MeleeSide.uniform(
+            self.fighters(who),
+            melee=me.unit.melee,
+            skill=me.unit.skill,
+            wounds=me.unit.wounds,
+            morale=me.unit.morale,
+            strength=me.strength,
+            initial=me.initial,
+            skirmish=me.unit.skirmish,
+        )
+
+    def first_strike(self, attacker: Who, *, charge: bool) -> Literal["attacker", "defender"] | None:
+        """7.7 — who strikes first: on the charge for the attacker, in the first exchange it
+        defends for the defender; both or neither: simultaneous."""
+        a = self.sides[attacker].unit.first_strike_charge and charge
+        d = self.sides[1 - attacker].unit.first_strike_defence and self.melee_rounds == 0
+        if a and not d:
+            return "attacker"
+        if d and not a:
+            return "defender"
+        return None
+
+    def melee_exchange(self, attacker: Who, *, charge: bool = False) -> None:
+        """5.3–5.5 — one exchange with ``attacker`` attacking, then the morale outcome."""
+        att, dfn = self.sides[attacker], self.sides[1 - attacker]
+        fs = self.first_strike(attacker, charge=charge)
+        roll = roll_melee(
+            self._melee_side(attacker), self._melee_side(1 - attacker), self.rng,  # type: ignore[arg-type]
+            first_strike=fs, die=self.settings.remainder_die,
+        )
+        att.strength -= roll.attacker_removed
+        dfn.strength -= roll.defender_removed
+        self.melee_rounds += 1
+        a_out, d_out = roll.outcome
+        self._note(
+            f"{'AB'[attacker]} attacks{' (charge)' if charge else ''}"
+            f"{f', first strike {fs}' if fs else ''}: loses {roll.attacker_removed}, "
+            f"enemy loses {roll.defender_removed}; {a_out.value}/{d_out.value}"
+        )
+        for who, out in ((attacker, a_out), (1 - attacker, d_out)):
+            if out is MeleeOutcome.PANIC:
+                self.sides[who].broken = True
+        if self._check_end():
+            return
+        for who, out in ((1 - attacker, d_out), (attacker, a_out)):  # the defender moves first
+            if out is MeleeOutcome.REPULSED:
+                self._retreat(who, "melee, 5.5.6")  # type: ignore[arg-type]
+        for who, out in ((attacker, a_out), (1 - attacker, d_out)):
+            if out is MeleeOutcome.PURSUIT:
+                self._pursue(who)  # type: ignore[arg-type]
+
+    def _pursue(self, who: Who) -> None:
+        """6.7 — uncontrolled pursuit: at once 2d6 × 2 cm (infantry) or × 4 cm (cavalry) after
+        the enemy; artillery never pursues."""
+        side = self.sides[who]
+        mult = side.unit.pursuit_multiplier(self.settings)
+        if mult == 0:
+            return
+        side.pursuing = True
+        self._pursuit_move(who)
+
+    def _pursuit_move(self, who: Who) -> bool:
+        """Move 2d6 × multiplier towards the enemy; True when it makes contact."""
+        side = self.sides[who]
+        if self.engaged:
+            return True
+        move = (self.rng.randint(1, 6) + self.rng.randint(1, 6)) * side.unit.pursuit_multiplier(self.settings)
+        if move >= self.distance_cm:
+            self.distance_cm = 0.0
+            self.engaged = True
+            self.melee_rounds = 0
+            self._note(f"{'AB'[who]} pursues {move} cm: contact")
+            return True
+        self.distance_cm -= move
+        self._note(f"{'AB'[who]} pursues {move} cm: {self.distance_cm:g} cm to go")
+        return False
+
+    def disengage(self, who: Who) -> None:
+        """5.8, 7.6 — test (passed automatically with 7.6), move away up to R; the enemy tests
+        for uncontrolled pursuit either way."""
+        me, other = self.sides[who], self.sides[1 - who]
+        if not me.unit.auto_disengage:
+            test = roll_test("disengage", morale_target(me.unit.morale, me.strength, me.initial), self.rng)
+            if not test.passed:
+                me.broken = True
+                self._note(f"{'AB'[who]} fails to disengage: panic")
+                self._check_end()
+                return
+        self._retreat(who, "disengaged, 5.8")
+        test = roll_test("pursuit", morale_target(other.unit.morale, other.strength, other.initial), self.rng)
+        if not test.passed:
+            self._pursue(1 - who)  # type: ignore[arg-type]
+
+    # --- the turn (2.2, 2.3) -------------------------------------------------------------------
+    def morale_phase(self, who: Who) -> bool:
+        """2.2, 6.7, 6.8 — a pursuing unit tries to reorganise (when not engaged), else moves
+        and fights. Returns True when the unit may act in its movement phase."""
+        me = self.sides[who]
+        if not me.pursuing:
+            return True
+        if not self.engaged:
+            t = morale_target(me.unit.morale, me.strength, me.initial)
+            if roll_test("reorganise", t, self.rng).passed:
+                me.pursuing = False
+                self._note(f"{'AB'[who]} reorganises (6.8)")
+                me.idle = True  # 6.8: no action this turn (so 4.12.6 may apply)
+                return False
+            if not self._pursuit_move(who):
+                return False
+        self.melee_exchange(who)
+        return False
+
+    def movement_phase(self, who: Who) -> Action | None:
+        """2.3 — the unit's one action, chosen by :func:`choose_action`, carried out."""
+        me = self.sides[who]
+        action = choose_action(self, who)
+        me.idle = False
+        if action is Action.MELEE:
+            self.melee_exchange(who)
+        elif action is Action.DISENGAGE:
+            self.disengage(who)
+        elif action is Action.FIRE:
+            self.fire(who)
+        elif action is Action.PREPARE:
+            me.prepared = True
+        elif action is Action.DECLARE:
+            me.declared = True
+        elif action is Action.CHARGE:
+            start = self.distance_cm
+            if self.reaction_fire(who, 0.0, charge=True):
+                self.distance_cm = 0.0
+                self.engaged = True
+                self.melee_rounds = 0
+                self._note(f"{'AB'[who]} charges {start:g} cm")
+                self.melee_exchange(who, charge=True)
+        elif action in (Action.ADVANCE, Action.MARCH_FIRE):
+            self._advance(who, march=action is Action.MARCH_FIRE)
+        return action
+
+    def _advance(self, who: Who, *, march: bool) -> None:
+        me, enemy = self.sides[who].unit, self.sides[1 - who].unit
+        move = me.move_cm / 2 if march else me.move_cm
+        stop = me.max_range_cm if me.weapons else 0.0
+        new = max(self.distance_cm - move, stop, ADVANCE_GAP_CM)
+        reach = enemy.max_range_cm + ADVANCE_GAP_CM
+        if not me.weapons and me.melee > 0 and new < reach <= me.move_cm and reach < self.distance_cm:
+            new = reach  # stop out of the enemy's range, still within charge reach next turn
+        if new >= self.distance_cm:
+            return
+        if me.heavy:
+            self.sides[who].prepared = False  # 7.3
+        self._note(f"{'AB'[who]} {'marches' if march else 'advances'} to {new:g} cm")
+        if not self.reaction_fire(who, new, charge=False):
+            return
+        self.distance_cm = new
+        if march:
+            self.fire(who, march=True)
+
+    def turn(self, who: Who) -> None:
+        """One side's turn (2.1): morale phase, then movement phase; declared fire of the
+        opponent that was not triggered goes off at the end (4.12.5)."""
+        me, other = self.sides[who], self.sides[1 - who]
+        me.declared = False
+        me.idle = False
+        if self.morale_phase(who) and not self.finished:
+            self.movement_phase(who)
+        if not self.finished and other.declared and not self.engaged:
+            other.declared = False
+            if best_weapon(other.unit, self.distance_cm, me.unit) is not None:
+                self._note(f"{'AB'[1 - who]} fires its declared fire (4.12.5)")
+                self.fire(1 - who)  # type: ignore[arg-type]
+
+    def run(self, first: Who = 0, max_rounds: int = MAX_ROUNDS) -> DuelResult:
+        """Play rounds until a side breaks or ``max_rounds`` pass (a draw)."""
+        rounds = 0
+        while not self.finished and rounds < max_rounds:
+            rounds += 1
+            for who in (first, 1 - first):
+                self.turn(who)  # type: ignore[arg-type]
+                if self.finished:
+                    break
+        if not self.finished:
+            self.reason = "no decision"
+        a, b = self.sides
+        return DuelResult(self.winner, rounds, a.strength, b.strength, self.reason)
+
+
+# --- the policy ------------------------------------------------------------------------------
+@lru_cache(maxsize=65536)
+def _melee_score(
+    attacker: DuelUnit, a_fighters: int, a_strength: int, a_initial: int,
+    defender: DuelUnit, d_fighters: int, d_strength: int, d_initial: int,
+    first_strike: Literal["attacker", "defender"] | None,
+) -> float:
+    """Exact chance (5.3–5.5) that the defender leaves (repulsed, panics, destroyed) minus the
+    chance the attacker does, for one exchange."""
+    a = MeleeSide.uniform(a_fighters, melee=attacker.melee, skill=attacker.skill, wounds=attacker.wounds,
+                          morale=attacker.morale, strength=a_strength, initial=a_initial,
+                          skirmish=attacker.skirmish)
+    d = MeleeSide.uniform(d_fighters, melee=defender.melee, skill=defender.skill, wounds=defender.wounds,
+                          morale=defender.morale, strength=d_strength, initial=d_initial,
+                          skirmish=defender.skirmish)
+    gone = (MeleeOutcome.REPULSED, MeleeOutcome.PANIC, MeleeOutcome.DESTROYED)
+    score = 0.0
+    for (ao, do), p in melee(a, d, first_strike=first_strike).outcomes.probabilities().items():
+        score += float(p) * ((do in gone) - (ao in gone))
+    return score
+
+
+@lru_cache(maxsize=65536)
+def _fire_score(
+    shooter: DuelUnit, strength: int, target: DuelUnit, t_strength: int, t_initial: int, distance: float
+) -> float:
+    """Exact chance (4.6, 6.3) that a volley repulses, panics or destroys the target."""
+    choice = best_weapon(shooter, distance, target)
+    if choice is None:
+        return 0.0
+    weapon, acc = choice
+    odds = volley([(weapon.fire * strength, acc)], target.wounds, skirmish=target.skirmish, cap=t_strength)
+    total = 0.0
+    for removed, p in odds.removed.probabilities().items():
+        left = t_strength - removed
+        if left == 0:
+            total += float(p)
+            continue
+        p_test = float(p) - (float(odds.no_damage) if removed == 0 else 0.0)
+        test = casualty_test(target.morale, left, t_initial)
+        total += p_test * float(test.repulsed + test.panic)
+    return total
+
+
+def melee_score(duel: Duel, who: Who, *, charge: bool) -> float:
+    """The exact odds of the exchange ``who`` would attack now: P(enemy leaves) − P(it leaves)."""
+    me, other = duel.sides[who], duel.sides[1 - who]
+    rounds = duel.melee_rounds
+    if charge:
+        duel.melee_rounds = 0
+    try:
+        fa, fd = duel.fighters(who), duel.fighters(1 - who)  # type: ignore[arg-type]
+        fs = duel.first_strike(who, charge=charge)
+    finally:
+        duel.melee_rounds = rounds
+    return _melee_score(me.unit, fa, me.strength, me.initial, other.unit, fd, other.strength, other.initial, fs)
+
+
+def choose_action(duel: Duel, who: Who) -> Action:
+    """2.3 — the policy of the duel (module notes): continue or leave a melee, fire, charge,
+    declare fire, prepare, advance or fire on the march."""
+    me, other = duel.sides[who], duel.sides[1 - who]
+    unit, enemy = me.unit, other.unit
+    d = duel.distance_cm
+    if duel.engaged:
+        if unit.auto_disengage and melee_score(duel, who, charge=False) < 0:
+            return Action.DISENGAGE
+        return Action.MELEE
+    in_range = best_weapon(unit, d, enemy) is not None
+    can_fire = in_range and (me.prepared or not unit.heavy)
+    can_charge = not unit.is_artillery and unit.melee > 0 and d <= unit.move_cm + 1e-9
+    if can_charge:
+        if not can_fire:
+            return Action.CHARGE
+        fire = _fire_score(unit, me.strength, enemy, other.strength, other.initial, d)
+        if melee_score(duel, who, charge=True) > fire:
+            return Action.CHARGE
+    if can_fire:
+        return Action.FIRE
+    if in_range:
+        return Action.PREPARE  # 7.3: heavy artillery after moving
+    if unit.weapons and (not enemy.weapons or enemy.max_range_cm < unit.max_range_cm):
+        return Action.DECLARE  # the enemy must come to it (4.12)
+    if (
+        unit.weapons
+        and not unit.is_artillery
+        and d - unit.move_cm / 2 <= unit.max_range_cm
+        and unit.move_cm > 0
+    ):
+        return Action.MARCH_FIRE  # 4.11
+    return Action.ADVANCE
+
+
+def run_duel(
+    unit_a: DuelUnit,
+    figures_a: int,
+    unit_b: DuelUnit,
+    figures_b: int,
+    *,
+    seed: int | str,
+    first: int = 0,
+    distance_cm: float = START_DISTANCE_CM,
+    max_rounds: int = MAX_ROUNDS,
+) -> DuelResult:
+    """One seeded duel from the standard set-up (module notes); the same seed gives the same
+    duel on any machine (``random.Random`` seeded with a string hashes it with SHA-512).
+    ``first`` is the side that moves first, 0 (A) or 1 (B)."""
+    if first not in (0, 1):
+        raise InvalidDataError(f"first must be 0 (side A) or 1 (side B), got {first!r}")
+    duel = Duel.start(unit_a, figures_a, unit_b, figures_b, random.Random(str(seed)), distance_cm=distance_cm)
+    return duel.run(1 if first else 0, max_rounds)
+
+
+__all__ = [
+    "ADVANCE_GAP_CM",
+    "MAX_ROUNDS",
+    "OPEN_ORDER_GAP_CM",
+    "START_DISTANCE_CM",
+    "Action",
+    "Duel",
+    "DuelResult",
+    "DuelUnit",
+    "Side",
+    "Weapon",
+    "best_weapon",
+    "choose_action",
+    "melee_score",
+    "modified_accuracy",
+    "run_duel",
+]

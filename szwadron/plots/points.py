@@ -1,0 +1,162 @@
+"""Charts of the points model (issue 7): the breakdown of points as bars, the round-robin of win
+rates at equal points as a heatmap.
+
+Plot functions take an optional ``ax`` (a new Agg figure when ``None``), draw and return the
+artists they added; ``*_file`` functions draw on a new figure and write it atomically
+(:func:`szwadron.plots._io.save_figure`). matplotlib is imported only inside the functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from szwadron.calibrate import Validation
+    from szwadron.points import PointsBreakdown
+
+#: Colours of the breakdown's terms (Paul Tol's colour-blind safe palettes).
+TERM_COLOURS: dict[str, str] = {
+    "base": "#bbbbbb",
+    "offence": "#0077bb",
+    "wounds": "#ee7733",
+    "morale": "#009988",
+    "speed": "#33bbee",
+    "cavalry": "#cc3311",
+    "artillery": "#882255",
+    "skirmish": "#ee3377",
+    "first_strike_charge": "#ddcc77",
+    "first_strike_defence": "#999933",
+    "auto_disengage": "#44aa99",
+    "heavy": "#332288",
+    "indirect": "#aa4499",
+}
+
+
+def _colour(term: str) -> str:
+    return TERM_COLOURS.get(term, "#000000")
+
+
+def plot_breakdown(breakdowns: Sequence[PointsBreakdown], ax: Axes | None = None, *, title: str = "") -> list[Any]:
+    """Horizontal bars, one per profile: the reference points (grey), then the points each term
+    adds stacked to the right of them and the points each term takes away stacked to the left
+    of zero (hatched); a black diamond marks the profile's points. The terms' steps are those of
+    :class:`szwadron.points.PointsBreakdown` (applied in order), so the right-hand stack minus
+    the left-hand one is the points.
+
+    Returns the artists added.
+    """
+    from matplotlib.patches import Patch
+
+    from szwadron.plots._io import new_figure
+
+    if ax is None:
+        fig = new_figure(9, 0.45 * max(len(breakdowns), 3) + 1.6)
+        ax = fig.add_subplot()
+    artists: list[Any] = []
+    labels = []
+    seen: list[str] = []
+    for y, b in enumerate(breakdowns):
+        labels.append(f"{b.profile} ({b.kind.value})")
+        if not b.terms:
+            artists.append(ax.text(0.5, y, "0 — limber: priced in its gun's speed (7.2)", va="center", fontsize=8))
+            continue
+        artists += ax.barh(y, b.base, color=_colour("base"), height=0.6)
+        right, left = b.base, 0.0
+        for t in b.terms:
+            if abs(t.points) < 1e-9:
+                continue
+            if t.points > 0:
+                artists += ax.barh(y, t.points, left=right, height=0.6, color=_colour(t.name),
+                                   edgecolor="white", linewidth=0.5)
+                right += t.points
+            else:
+                artists += ax.barh(y, t.points, left=left, height=0.6, color=_colour(t.name), hatch="///",
+                                   edgecolor="white", linewidth=0.5)
+                left += t.points
+            if t.name not in seen:
+                seen.append(t.name)
+        artists += ax.plot([b.points], [y], marker="D", color="black", markersize=4, linestyle="none")
+        artists.append(ax.text(right + 0.8, y, f"{b.points:g}", va="center", fontsize=8))
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(range(len(breakdowns)), labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("points per figure: reference + what each term adds (right) − what it takes (left, hatched)")
+    if title:
+        ax.set_title(title)
+    order = ["offence", "wounds", "morale", "speed"]
+    names = ["base"] + [n for n in order if n in seen] + [n for n in seen if n not in order]
+    handles = [Patch(color=_colour(n), label="reference figure" if n == "base" else n) for n in names]
+    handles.append(Patch(color="black", label="◆ points"))
+    artists.append(ax.legend(handles=handles, fontsize=7, loc="lower right"))
+    ax.grid(axis="x", alpha=0.3)
+    return artists
+
+
+def plot_matrix(validation: Validation, ax: Axes | None = None, *, title: str | None = None) -> list[Any]:
+    """The round-robin as a heatmap: row profile's win rate against the column profile at equal
+    points, 0–100 % on a diverging scale centred on 50 %; cells outside 50 ± 5 % are marked with
+    a dot. Returns the artists added."""
+    import numpy as np
+
+    from szwadron.calibrate import BAND
+    from szwadron.plots._io import new_figure
+
+    n = len(validation.entries)
+    if ax is None:
+        size = max(6.0, 0.32 * n + 3)
+        fig = new_figure(size + 1.5, size)
+        ax = fig.add_subplot()
+    m = np.array(validation.matrix())
+    image = ax.imshow(m * 100, cmap="RdBu_r", vmin=0, vmax=100)
+    artists: list[Any] = [image]
+    cbar = ax.figure.colorbar(image, ax=ax, fraction=0.046, pad=0.02)
+    cbar.set_label("row's win rate at equal points (%)")
+    artists.append(cbar)
+    outside = [(i, j) for i in range(n) for j in range(n) if i != j and not (BAND[0] <= m[i, j] <= BAND[1])]
+    if outside:
+        ys, xs = zip(*outside, strict=True)
+        artists.append(ax.scatter(xs, ys, s=3, c="black", marker="."))
+    labels = [f"{e.label} ({p:g})" for e, p in zip(validation.entries, validation.points, strict=True)]
+    ax.set_xticks(range(n), labels, rotation=90, fontsize=6)
+    ax.set_yticks(range(n), labels, fontsize=6)
+    share = validation.share_in_band
+    ax.set_title(
+        title
+        or f"Win rates at equal points: {share:.0%} of matchups within {BAND[0]:.0%}–{BAND[1]:.0%}"
+        f" (dots: outside)\n{validation.duels} simulated duels, seed {validation.seed}",
+        fontsize=9,
+    )
+    return artists
+
+
+def plot_breakdown_file(
+    breakdowns: Sequence[PointsBreakdown], path: str | Path, *, title: str = "", inputs: Sequence[Path] = ()
+) -> Path:
+    """Draw :func:`plot_breakdown` on a new figure and write it to ``path`` atomically."""
+    from szwadron.plots._io import figure_format, new_figure, save_figure, use_agg
+
+    figure_format(path)  # a bad suffix fails before drawing
+    use_agg()
+    fig = new_figure(9, 0.45 * max(len(breakdowns), 3) + 1.6)
+    plot_breakdown(breakdowns, fig.add_subplot(), title=title)
+    return save_figure(fig, path, inputs=inputs)
+
+
+def plot_matrix_file(validation: Validation, path: str | Path) -> Path:
+    """Draw :func:`plot_matrix` on a new figure and write it to ``path`` atomically."""
+    from szwadron.plots._io import figure_format, new_figure, save_figure, use_agg
+
+    figure_format(path)
+    use_agg()
+    n = len(validation.entries)
+    size = max(6.0, 0.32 * n + 3)
+    fig = new_figure(size + 1.5, size)
+    plot_matrix(validation, fig.add_subplot())
+    return save_figure(fig, path)
+
+
+__all__ = ["TERM_COLOURS", "plot_breakdown", "plot_breakdown_file", "plot_matrix", "plot_matrix_file"]

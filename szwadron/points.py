@@ -1,0 +1,665 @@
+"""The points model (issue 7): points per figure from a profile, by the exact odds engine.
+
+Method
+------
+1. **Values from the exact odds engine.** For every profile :func:`profile_values` measures,
+   against the reference figure of the scale (the ``line`` template of ``armylists/README.md``:
+   W 2, SW 1, UW 3, M 4):
+
+   - ``fire`` — expected reference figures removed per firing figure and volley (4.6, 1.5.1;
+     :func:`szwadron.combat.volley`), with its best weapon (7.1.3) at each distance of the
+     duel's approach, 0, 5, …, 40 cm (4.5.4: C − 1 per full 20 cm; 0 out of range), averaged;
+   - ``melee`` — expected reference figures removed per figure and melee exchange (5.3;
+     :func:`szwadron.combat.melee`, 12 against 12, skirmishers halved, 7.5);
+   - ``wounds`` — W;
+   - ``morale`` — expected 6.3 tests passed before the first failure by a 12-figure unit that
+     loses one figure per test (:func:`szwadron.morale.morale_pass_chance`, with 6.2.4's
+     casualty modifiers);
+   - ``speed`` — R, or the limbered move of a gun fielded with its limber (7.2).
+
+2. **Formula** (Lanchester: a unit's strength is its size times what each figure deals times
+   how long it lasts, so the value per figure is a product):
+
+   .. math::
+
+      \\text{points} = P_{\\text{ref}}\\;
+        \\Big(\\frac{F + \\mu M}{F_r + \\mu M_r}\\Big)^{\\alpha}
+        \\Big(\\frac{W}{W_r}\\Big)^{\\beta}
+        \\Big(\\frac{m}{m_r}\\Big)^{\\gamma}
+        \\Big(\\frac{R}{R_r}\\Big)^{\\delta}
+        \\; e^{\\sum_k c_k [\\text{kind } k]} \\; e^{\\sum_a s_a [\\text{ability } a]}
+
+   where ``F`` is fire, ``M`` melee, ``m`` morale, ``R`` speed, and the ``_r`` values are the
+   reference figure's; ``P_ref`` is the reference figure's points. The result is rounded to the
+   model's ``step`` (a tenth of a point). Limbers are 0: they cannot fight, and what they add (the
+   limbered move, 7.2) is in the gun's speed.
+
+3. **Coefficients** (μ, α, β, γ, δ, the kind and ability terms) are fitted to simulated duels
+   (:mod:`szwadron.duel`, :mod:`szwadron.calibrate`) and stored in
+   ``szwadron/data/points_model.toml``; ``P_ref`` is chosen there so that every example roster
+   of the army lists fits its points limit. The stored ``points`` of the army lists are this
+   formula's output; :func:`stale_points` finds the ones that differ.
+
+Examples
+--------
+>>> model = load_model()
+>>> from szwadron.loading import bundled_dir, load_army_list
+>>> army = load_army_list(bundled_dir("armylists") / "france.toml")
+>>> line = price_profile(army.profile("line_infantry"), model)
+>>> line.points == model.reference_points
+True
+>>> round(sum(t.points for t in line.terms), 9) == round(line.points - line.base, 9)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from szwadron.errors import InvalidDataError
+from szwadron.models import Ability, ArmyList, Kind, Profile
+
+#: The coefficients file shipped with the package.
+MODEL_PATH = Path(__file__).resolve().parent / "data" / "points_model.toml"
+
+#: Distances (cm) over which the fire value is averaged: the duel's approach (4.5.4).
+FIRE_DISTANCES_CM: tuple[float, ...] = tuple(float(d) for d in range(0, 41, 5))
+#: Figures a side in the melee and morale measurements.
+VALUATION_FIGURES = 12
+
+#: The reference figure of the scale: the ``line`` template (armylists/README.md).
+REFERENCE_PROFILE = Profile.model_validate(
+    {
+        "id": "reference_line",
+        "name": "Reference line infantry (the scale's template)",
+        "kind": "infantry",
+        "R": 12,
+        "W": 2,
+        "SW": 1,
+        "SO": 1,
+        "Z": 24,
+        "UW": 3,
+        "C": 3,
+        "M": 4,
+    }
+)
+
+#: Kind terms of the formula (infantry is the baseline).
+KIND_TERMS: dict[str, tuple[Kind, ...]] = {
+    "cavalry": (Kind.CAVALRY,),
+    "artillery": (Kind.FOOT_ARTILLERY, Kind.HORSE_ARTILLERY),
+}
+#: Ability terms of the formula, in the order of the breakdown.
+ABILITY_TERMS: tuple[Ability, ...] = (
+    Ability.SKIRMISH,
+    Ability.FIRST_STRIKE_CHARGE,
+    Ability.FIRST_STRIKE_DEFENCE,
+    Ability.AUTO_DISENGAGE,
+    Ability.HEAVY,
+    Ability.INDIRECT,
+)
+#: Names of the continuous terms, in the order of the breakdown.
+CONTINUOUS_TERMS: tuple[str, ...] = ("offence", "wounds", "morale", "speed")
+
+
+# --- values from the exact odds engine ------------------------------------------------------
+@dataclass(frozen=True)
+class ProfileValues:
+    """What a figure is worth in the rules' own terms (module notes, step 1)."""
+
+    fire: float
+    """Expected reference figures removed per figure and volley, averaged over the approach."""
+    melee: float
+    """Expected reference figures removed per figure and melee exchange."""
+    wounds: int
+    morale: float
+    """Expected 6.3 tests passed before the first failure (12 figures, one lost per test)."""
+    speed: float
+    """R in cm (the limbered move for guns with a limber, 7.2)."""
+    kind: Kind
+    abilities: tuple[Ability, ...]
+
+    def offence(self, melee_weight: float) -> float:
+        """``fire + μ · melee``."""
+        return self.fire + melee_weight * self.melee
+
+
+def _signature(profile: Profile) -> tuple[Any, ...]:
+    ammo = tuple((a.range, a.fire, a.accuracy) for a in profile.ammunition)
+    return (
+        profile.kind,
+        profile.move,
+        profile.move_limbered,
+        profile.wounds,
+        profile.melee,
+        profile.fire,
+        profile.range,
+        profile.melee_skill,
+        profile.accuracy,
+        profile.morale,
+        tuple(sorted(profile.abilities)),
+        ammo,
+    )
+
+
+def profile_values(profile: Profile) -> ProfileValues:
+    """Step 1 of the method: the profile's fire, melee, W, morale and speed values.
+
+    Examples
+    --------
+    >>> v = profile_values(REFERENCE_PROFILE)
+    >>> round(v.melee, 6), v.wounds, v.speed      # 1 die ≤ 3 against W 2: 1/4 figure
+    (0.25, 2, 12.0)
+    """
+    return _values(_signature(profile), profile)
+
+
+_VALUES: dict[tuple[Any, ...], ProfileValues] = {}
+
+
+def _values(sig: tuple[Any, ...], profile: Profile) -> ProfileValues:
+    """Values by the profile's characteristics (its id and name do not matter)."""
+    hit = _VALUES.get(sig)
+    if hit is None:
+        hit = _VALUES[sig] = _compute_values(profile)
+    return hit
+
+
+def _fire_value(profile: Profile) -> float:
+    from szwadron.combat import volley
+    from szwadron.duel import DuelUnit, modified_accuracy
+
+    if profile.kind is Kind.LIMBER:
+        return 0.0
+    unit = DuelUnit.from_profile(profile)
+    ref_w = REFERENCE_PROFILE.wounds
+    total = 0.0
+    for d in FIRE_DISTANCES_CM:
+        best = 0.0
+        for w in unit.weapons:
+            acc = modified_accuracy(w.accuracy, d)
+            if d <= w.range_cm and acc > 0:
+                best = max(best, volley([(w.fire, acc)], ref_w).expected)
+        total += best
+    return total / len(FIRE_DISTANCES_CM)
+
+
+def _melee_value(profile: Profile) -> float:
+    from szwadron.combat import MeleeSide, melee
+
+    if profile.melee == 0:
+        return 0.0
+    n = VALUATION_FIGURES
+    ref = REFERENCE_PROFILE
+    side = MeleeSide.uniform(
+        n, melee=profile.melee, skill=profile.melee_skill, wounds=profile.wounds, morale=profile.morale,
+        skirmish=profile.has(Ability.SKIRMISH),
+    )
+    target = MeleeSide.uniform(n, melee=ref.melee, skill=ref.melee_skill, wounds=ref.wounds, morale=ref.morale)
+    return float(melee(side, target).defender_removed.mean()) / n
+
+
+def _morale_value(morale: int) -> float:
+    from szwadron.morale import morale_pass_chance
+
+    n = VALUATION_FIGURES
+    expected, alive = 0.0, 1.0
+    for lost in range(1, n):
+        alive *= float(morale_pass_chance(morale, n - lost, n))
+        expected += alive
+    return expected
+
+
+def _compute_values(profile: Profile) -> ProfileValues:
+    speed = profile.move_limbered if profile.move_limbered is not None else profile.move
+    return ProfileValues(
+        fire=_fire_value(profile),
+        melee=_melee_value(profile),
+        wounds=profile.wounds,
+        morale=_morale_value(profile.morale),
+        speed=float(speed),
+        kind=profile.kind,
+        abilities=tuple(profile.abilities),
+    )
+
+
+# --- the model -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PointsModel:
+    """The fitted coefficients (module notes, step 2) and the scale.
+
+    Attributes
+    ----------
+    melee_weight:
+        μ: one reference figure removed in melee is worth μ removed by fire.
+    exponents:
+        α, β, γ, δ of offence, wounds, morale, speed.
+    kinds:
+        Log-factors of the kind terms (``cavalry``, ``artillery``; infantry 0).
+    abilities:
+        Log-factors of the ability terms (0 for an ability the duel cannot measure).
+    reference_points:
+        Points of the reference figure.
+    step:
+        Points are rounded to a multiple of this (default 0.1: cheap figures cost 1–3 points,
+        where whole points would be too coarse).
+    steepness:
+        κ of the duel fit: P(A wins) = logistic(κ · log(value A / value B)), value = figures ×
+        points. Used by :mod:`szwadron.balance` for the predicted chance.
+    """
+
+    melee_weight: float
+    exponents: dict[str, float]
+    kinds: dict[str, float]
+    abilities: dict[str, float]
+    reference_points: float
+    step: float = 0.1
+    steepness: float = 1.0
+    version: str = ""
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in CONTINUOUS_TERMS:
+            if name not in self.exponents:
+                raise InvalidDataError(f"points model: exponents.{name}: missing")
+        for name, value in (
+            ("melee_weight", self.melee_weight),
+            ("reference_points", self.reference_points),
+            ("step", self.step),
+            ("steepness", self.steepness),
+        ):
+            if not math.isfinite(value) or value <= 0:
+                raise InvalidDataError(f"points model: {name}: expected a finite number > 0, got {value!r}")
+        for key in self.kinds:
+            if key not in KIND_TERMS:
+                raise InvalidDataError(f"points model: kinds.{key}: unknown kind term")
+        for key in self.abilities:
+            if key not in {a.value for a in ABILITY_TERMS}:
+                raise InvalidDataError(f"points model: abilities.{key}: unknown ability")
+
+    def log_terms(self, values: ProfileValues) -> dict[str, float]:
+        """Each term's log-factor relative to the reference figure (module notes, step 2)."""
+        ref = profile_values(REFERENCE_PROFILE)
+        if values.kind is Kind.LIMBER:
+            raise InvalidDataError("a limber has no combat value; its points are 0 (7.2)")
+        off = values.offence(self.melee_weight)
+        if off <= 0:
+            raise InvalidDataError("a figure that deals no damage in fire or melee cannot be priced")
+        ratios = {
+            "offence": off / ref.offence(self.melee_weight),
+            "wounds": values.wounds / ref.wounds,
+            "morale": max(values.morale, 1e-3) / ref.morale,
+            "speed": max(values.speed, 1.0) / ref.speed,
+        }
+        terms = {name: self.exponents[name] * math.log(r) for name, r in ratios.items()}
+        for name, kinds in KIND_TERMS.items():
+            terms[name] = self.kinds.get(name, 0.0) if values.kind in kinds else 0.0
+        for ability in ABILITY_TERMS:
+            terms[ability.value] = self.abilities.get(ability.value, 0.0) if ability in values.abilities else 0.0
+        return terms
+
+    def raw_value(self, profile: Profile) -> float:
+        """Unrounded points of ``profile`` (0 for a limber)."""
+        if profile.kind is Kind.LIMBER:
+            return 0.0
+        return self.reference_points * math.exp(sum(self.log_terms(profile_values(profile)).values()))
+
+    def round(self, value: float) -> float:
+        """Round to the model's step (a tenth of a point), never below one step for a fighting figure."""
+        if value <= 0:
+            return 0.0
+        return round(max(1, round(value / self.step)) * self.step, 9)
+
+    def points(self, profile: Profile) -> float:
+        """Points per figure of ``profile`` (rounded)."""
+        return self.round(self.raw_value(profile))
+
+    def to_toml(self) -> str:
+        """The coefficients file's text."""
+        def num(x: float) -> str:
+            return repr(float(x))
+
+        lines = [
+            "# Points model (issue 7): coefficients fitted to simulated duels by `szwadron points calibrate`.",
+            "# points = reference_points * (offence/offence_ref)^offence * (W/W_ref)^wounds",
+            "#          * (morale/morale_ref)^morale * (R/R_ref)^speed * exp(kind + abilities)",
+            "# offence = fire + melee_weight * melee (values from the exact odds engine; see szwadron.points).",
+            f'version = "{self.version}"',
+            f"reference_points = {num(self.reference_points)}",
+            f"step = {num(self.step)}",
+            f"melee_weight = {num(self.melee_weight)}",
+            f"steepness = {num(self.steepness)}",
+            "",
+            "[exponents]",
+            *(f"{k} = {num(self.exponents[k])}" for k in CONTINUOUS_TERMS),
+            "",
+            "[kinds]",
+            *(f"{k} = {num(v)}" for k, v in self.kinds.items()),
+            "",
+            "[abilities]",
+            *(f"{k} = {num(v)}" for k, v in self.abilities.items()),
+        ]
+        if self.notes:
+            lines += ["", "[notes]"]
+            for k, v in self.notes.items():
+                lines.append(f"{k} = {_toml_value(v)}")
+        return "\n".join(lines) + "\n"
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v) if isinstance(v, int) else repr(float(v))
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError(f"cannot write {type(v).__name__} to TOML")
+
+
+def model_from_mapping(data: Mapping[str, Any], *, source: str = "points model") -> PointsModel:
+    """Build a :class:`PointsModel` from parsed TOML; errors name the field."""
+    def number(key: str, table: Mapping[str, Any], where: str) -> float:
+        value = table.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise InvalidDataError(f"{where}{key}: expected a number, got {value!r}", source=source)
+        return float(value)
+
+    def table(key: str) -> dict[str, float]:
+        raw = data.get(key, {})
+        if not isinstance(raw, dict):
+            raise InvalidDataError(f"{key}: expected a table", source=source)
+        return {k: number(k, raw, f"{key}.") for k in raw}
+
+    try:
+        return PointsModel(
+            melee_weight=number("melee_weight", data, ""),
+            exponents=table("exponents"),
+            kinds=table("kinds"),
+            abilities=table("abilities"),
+            reference_points=number("reference_points", data, ""),
+            step=number("step", data, "") if "step" in data else 0.1,
+            steepness=number("steepness", data, "") if "steepness" in data else 1.0,
+            version=str(data.get("version", "")),
+            notes=dict(data.get("notes", {})),
+        )
+    except InvalidDataError as exc:
+        if exc.source:
+            raise
+        raise InvalidDataError(exc.detail, source=source) from None
+
+
+def load_model(path: str | Path | None = None) -> PointsModel:
+    """Read the coefficients file (default: the one shipped with the package)."""
+    from szwadron.loading import read_toml
+
+    p = Path(path) if path is not None else MODEL_PATH
+    return model_from_mapping(read_toml(p), source=str(p))
+
+
+# --- prices and breakdowns ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Term:
+    """One step of a breakdown: its factor on the points and the points it adds (or takes)."""
+
+    name: str
+    factor: float
+    points: float
+
+
+@dataclass(frozen=True)
+class PointsBreakdown:
+    """A profile's points: the reference points, each term's step, the rounding, the total.
+
+    The steps are applied in order (offence, wounds, morale, speed, kinds, abilities); each
+    ``Term.points`` is what its factor adds to the running total, so
+    ``base + Σ terms + rounding == points``.
+    """
+
+    profile: str
+    kind: Kind
+    points: float
+    raw: float
+    base: float
+    terms: tuple[Term, ...]
+    values: ProfileValues | None
+
+    @property
+    def rounding(self) -> float:
+        """What rounding to the step added."""
+        return self.points - self.raw
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``--json`` document of one profile."""
+        v = self.values
+        return {
+            "profile": self.profile,
+            "kind": self.kind.value,
+            "points": self.points,
+            "raw": self.raw,
+            "base": self.base,
+            "terms": [{"name": t.name, "factor": t.factor, "points": t.points} for t in self.terms],
+            "rounding": self.rounding,
+            "values": None
+            if v is None
+            else {"fire": v.fire, "melee": v.melee, "wounds": v.wounds, "morale": v.morale, "speed": v.speed},
+        }
+
+
+def price_profile(profile: Profile, model: PointsModel) -> PointsBreakdown:
+    """The points of ``profile`` with their breakdown (module notes, step 2)."""
+    if profile.kind is Kind.LIMBER:
+        return PointsBreakdown(profile.id, profile.kind, 0.0, 0.0, 0.0, (), None)
+    values = profile_values(profile)
+    logs = model.log_terms(values)
+    running = model.reference_points
+    terms: list[Term] = []
+    for name, lf in logs.items():
+        if lf == 0.0 and name not in CONTINUOUS_TERMS:
+            continue
+        new = running * math.exp(lf)
+        terms.append(Term(name, math.exp(lf), new - running))
+        running = new
+    return PointsBreakdown(
+        profile.id, profile.kind, model.round(running), running, model.reference_points, tuple(terms), values
+    )
+
+
+def price_army(army: ArmyList, model: PointsModel) -> dict[str, PointsBreakdown]:
+    """Every profile of an army list, priced."""
+    return {p.id: price_profile(p, model) for p in army.profiles}
+
+
+@dataclass(frozen=True)
+class StalePoints:
+    """A profile whose stored points differ from the model's."""
+
+    army: str
+    profile: str
+    stored: float | None
+    computed: float
+
+    def __str__(self) -> str:
+        return f"{self.army}:{self.profile}: stored {self.stored}, the model gives {self.computed:g}"
+
+
+def stale_points(army: ArmyList, model: PointsModel) -> list[StalePoints]:
+    """Profiles whose stored ``points`` are missing or differ from the model (cheap: no duels)."""
+    out = []
+    for p in army.profiles:
+        computed = model.points(p)
+        if p.points is None or abs(p.points - computed) > 1e-9:
+            out.append(StalePoints(army.id, p.id, p.points, computed))
+    return out
+
+
+# --- writing points into army-list files --------------------------------------------------
+_HEADER = re.compile(r"^\s*\[")
+_PROFILE_HEADER = re.compile(r"^\[\[profiles\]\]\s*(#.*)?$")
+_ID_LINE = re.compile(r'^id\s*=\s*"([^"]*)"\s*(#.*)?$')
+_POINTS_LINE = re.compile(r"^points\s*=\s*([^#\s]+)(\s*)(#.*)?$")
+_MORALE_LINE = re.compile(r"^(morale|M)\s*=\s*[^#]*?(\s*)(#.*)?$")
+#: Column of the comments after ``key = value`` in the army lists.
+COMMENT_COLUMN = 24
+
+
+def format_points(value: float) -> str:
+    """``14`` or ``14.5``: whole numbers without a decimal point.
+
+    >>> format_points(14.0), format_points(14.5)
+    ('14', '14.5')
+    """
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def set_points_in_text(text: str, points: Mapping[str, float]) -> str:
+    """Set ``points = N`` of the listed profiles in an army list's TOML text, line by line.
+
+    Only the ``points`` lines of ``[[profiles]]`` tables change: an existing line keeps its
+    comment; a missing one is added after the profile's ``morale`` line (or after its ``id``),
+    aligned like the characteristics. Everything else — comments, order, spacing, rosters —
+    stays byte for byte. The result is parsed again and checked: only those points changed.
+
+    Raises
+    ------
+    InvalidDataError
+        A profile in ``points`` is not in the text, or the edited text does not parse back to
+        the same data with the new points.
+
+    Examples
+    --------
+    >>> text = '[[profiles]]\\nid = "a"\\nmorale = 4              # M\\n'
+    >>> print(set_points_in_text(text, {"a": 7}), end="")
+    [[profiles]]
+    id = "a"
+    morale = 4              # M
+    points = 7              # per figure: szwadron points calibrate
+    """
+    lines = text.splitlines(keepends=True)
+    # find each [[profiles]] block: from its header to the next table header
+    blocks: list[tuple[int, int]] = []
+    i = 0
+    while i < len(lines):
+        if _PROFILE_HEADER.match(lines[i].rstrip("\r\n")):
+            j = i + 1
+            while j < len(lines) and not _HEADER.match(lines[j]):
+                j += 1
+            blocks.append((i, j))
+            i = j
+        else:
+            i += 1
+    edits: dict[int, str] = {}
+    inserts: dict[int, str] = {}
+    found: set[str] = set()
+    for start, end in blocks:
+        pid = None
+        points_at = morale_at = None
+        for k in range(start + 1, end):
+            line = lines[k].rstrip("\r\n")
+            if m := _ID_LINE.match(line):
+                pid = m.group(1)
+                id_at = k
+            elif _POINTS_LINE.match(line):
+                points_at = k
+            elif _MORALE_LINE.match(line):
+                morale_at = k
+        if pid is None or pid not in points:
+            continue
+        found.add(pid)
+        value = format_points(points[pid])
+        newline = "\r\n" if lines[start].endswith("\r\n") else "\n"
+        if points_at is not None:
+            line = lines[points_at].rstrip("\r\n")
+            m = _POINTS_LINE.match(line)
+            assert m is not None
+            comment = m.group(3)
+            head = f"points = {value}"
+            edits[points_at] = (head.ljust(COMMENT_COLUMN) + comment if comment else head) + newline
+        else:
+            head = f"points = {value}"
+            new = head.ljust(COMMENT_COLUMN) + "# per figure: szwadron points calibrate" + newline
+            after = morale_at if morale_at is not None else id_at
+            inserts[after] = new
+    missing = sorted(set(points) - found)
+    if missing:
+        raise InvalidDataError(f"no [[profiles]] table with id {missing[0]!r} in the army list")
+    out: list[str] = []
+    for k, line in enumerate(lines):
+        out.append(edits.get(k, line))
+        if k in inserts:
+            if not line.endswith(("\n", "\r\n")):
+                out[-1] = line + "\n"
+            out.append(inserts[k])
+    result = "".join(out)
+    _check_edit(text, result, points)
+    return result
+
+
+def _check_edit(before: str, after: str, points: Mapping[str, float]) -> None:
+    try:
+        old = tomllib.loads(before)
+        new = tomllib.loads(after)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidDataError(f"editing the points broke the TOML: {exc}") from None
+    for prof in old.get("profiles", []):
+        if prof.get("id") in points:
+            prof["points"] = points[prof["id"]]
+    for prof in new.get("profiles", []):
+        if prof.get("id") in points and prof.get("points") != points[prof["id"]]:
+            raise InvalidDataError(f"profile {prof.get('id')!r}: points not written")
+    if old != new:
+        raise InvalidDataError("editing the points changed other data of the army list; nothing written")
+
+
+def write_points(path: str | Path, points: Mapping[str, float]) -> bool:
+    """Set the points of an army-list file in place (:func:`set_points_in_text`), atomically.
+    Returns whether the file changed."""
+    from szwadron.cli._common import write_atomic
+
+    p = Path(path)
+    text = p.read_text(encoding="utf-8")
+    new = set_points_in_text(text, points)
+    if new == text:
+        return False
+    def write(tmp: Path) -> None:
+        tmp.write_text(new, encoding="utf-8")
+
+    write_atomic(p, write)
+    return True
+
+
+def model_points(armies: Sequence[ArmyList], model: PointsModel) -> dict[str, dict[str, float]]:
+    """``{army id: {profile id: points}}`` from the model."""
+    return {a.id: {p.id: model.points(p) for p in a.profiles} for a in armies}
+
+
+__all__ = [
+    "ABILITY_TERMS",
+    "CONTINUOUS_TERMS",
+    "FIRE_DISTANCES_CM",
+    "KIND_TERMS",
+    "MODEL_PATH",
+    "REFERENCE_PROFILE",
+    "PointsBreakdown",
+    "PointsModel",
+    "ProfileValues",
+    "StalePoints",
+    "Term",
+    "format_points",
+    "load_model",
+    "model_from_mapping",
+    "model_points",
+    "price_army",
+    "price_profile",
+    "profile_values",
+    "set_points_in_text",
+    "stale_points",
+    "write_points",
+]

@@ -1,0 +1,89 @@
+"""Issue 7 — the balance report of two armies (szwadron.balance)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from szwadron.balance import balance, predicted_chance, suggestions, summarise
+from szwadron.errors import InvalidDataError
+from szwadron.loading import bundled_dir, load_army_list
+from szwadron.models import Roster, RosterEntry
+from szwadron.points import load_model
+
+BUNDLED = bundled_dir("armylists")
+TESTLAND = Path(__file__).parent / "cases" / "armylists" / "testland.toml"
+
+
+def _army(name: str):  # type: ignore[no-untyped-def]
+    return load_army_list(BUNDLED / f"{name}.toml")
+
+
+def test_equal_armies_are_even() -> None:
+    fr = _army("france")
+    report = balance(fr, fr.roster("corps-2000"), fr, fr.roster("corps-2000"))
+    assert report.chance_a == report.chance_b == 0.5
+    assert report.difference == 0 and report.suggestions == ()
+
+
+def test_side_totals_by_hand() -> None:
+    """Totals of a small roster: points, figures, wound points, means, artillery share."""
+    army = load_army_list(TESTLAND)  # line 10, gun 60, limber 10 points (its header)
+    roster = Roster(
+        id="t",
+        units=(
+            RosterEntry(profile="line", figures=10, count=2),
+            RosterEntry(profile="gun", figures=1, attached=({"profile": "limber", "figures": 1},)),  # type: ignore[arg-type]
+        ),
+    )
+    side = summarise(army, roster, load_model())
+    line, gun = army.profile("line"), army.profile("gun")
+    assert side.points == 20 * 10 + 60 + 10
+    assert side.figures == 22 and side.units == 3
+    assert side.wound_points == 20 * line.wounds + gun.wounds  # limbers do not fight (7.2)
+    assert side.artillery_share == pytest.approx(70 / 270)
+    assert side.mean_morale == pytest.approx((20 * line.morale + gun.morale) / 21)
+
+
+def test_more_points_more_chance_and_suggestions_even_it() -> None:
+    fr = _army("france")
+    report = balance(fr, fr.roster("corps-2000"), fr, fr.roster("corps-1000"))
+    assert report.difference > 0 and report.chance_a > 0.5
+    assert report.chance_a == pytest.approx(predicted_chance(report.a.points, report.b.points, report.steepness))
+    best = report.suggestions[0]
+    assert abs(best.difference_after) < abs(report.difference)
+    assert {s.side for s in report.suggestions} <= {"A", "B"}
+    for s in report.suggestions:
+        assert (s.side == "A") == (s.change < 0)  # A is heavier: A removes, B adds
+
+
+def test_predicted_chance_is_symmetric_and_monotone() -> None:
+    assert predicted_chance(1200, 1000, 2.0) == pytest.approx(1 - predicted_chance(1000, 1200, 2.0))
+    assert predicted_chance(1000, 900, 2.0) < predicted_chance(1000, 800, 2.0)
+    assert predicted_chance(0, 0, 2.0) == 0.5
+
+
+def test_profiles_without_points_are_priced_by_the_model(tmp_path: Path) -> None:
+    text = (BUNDLED / "france.toml").read_text(encoding="utf-8")
+    stripped = "\n".join(ln for ln in text.splitlines() if not ln.startswith("points = ")) + "\n"
+    (tmp_path / "france.toml").write_text(stripped, encoding="utf-8")
+    bare = load_army_list(tmp_path / "france.toml")
+    stored = _army("france")
+    a = summarise(bare, bare.roster("corps-1000"))
+    b = summarise(stored, stored.roster("corps-1000"))
+    assert a.points == pytest.approx(b.points)  # stored points are the model's
+    assert "line_infantry" in a.model_priced and not b.model_priced
+
+
+def test_malformed_roster_is_invalid_data() -> None:
+    fr = _army("france")
+    bad = Roster(id="bad", units=(RosterEntry(profile="zouaves", figures=3),))
+    with pytest.raises(InvalidDataError, match="zouaves"):
+        balance(fr, bad, fr, fr.roster("corps-1000"))
+
+
+def test_no_suggestion_when_even() -> None:
+    fr = _army("france")
+    side = summarise(fr, fr.roster("corps-1000"))
+    assert suggestions(side, side) == []

@@ -1,0 +1,128 @@
+"""Issue 7 — ``szwadron points`` and ``szwadron balance`` end to end: output, JSON, plots, exit
+codes (design.md: 0 success, 2 bad input, one message and no traceback)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from szwadron.cli import main
+from szwadron.loading import bundled_dir
+
+BUNDLED = bundled_dir("armylists")
+CASES = Path(__file__).parent / "cases"
+TESTLAND = CASES / "armylists" / "testland.toml"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_points_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "points", "france")
+    assert code == 0
+    assert "line_infantry" in out and "limber" in out and "STALE" not in out
+
+
+def test_points_json_with_roster(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "points", "france", "--roster", "corps-1000", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["army"] == "france"
+    ids = {p["profile"] for p in doc["profiles"]}
+    assert "old_guard" not in ids and "line_infantry" in ids  # only what the roster fields
+    assert doc["roster"]["ok"] and doc["roster"]["points"] <= 1000
+    line = next(p for p in doc["profiles"] if p["profile"] == "line_infantry")
+    assert line["points"] == line["stored"] and not line["stale"]
+    assert line["base"] + sum(t["points"] for t in line["terms"]) + line["rounding"] == pytest.approx(line["points"])
+
+
+def test_points_flags_stale_points(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    text = (BUNDLED / "france.toml").read_text(encoding="utf-8").replace("points = 9.3", "points = 11", 1)
+    (tmp_path / "france.toml").write_text(text, encoding="utf-8")
+    code, out, _ = run(capsys, "points", str(tmp_path / "france.toml"))
+    assert code == 0 and "STALE: file has 11" in out
+
+
+def test_points_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    target = tmp_path / "bars.png"
+    code, _, _ = run(capsys, "points", "britain", "--plot", str(target))
+    assert code == 0 and target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("points", "zouaves"), "unknown army list 'zouaves'"),
+        (("points", "france", "--roster", "nope"), "unknown roster 'nope'"),
+        (("points", str(CASES / "bad_armylists" / "duplicate_roster_id.toml")), "duplicate roster id"),
+        (("points", "calibrate", "--roster", "x"), "--roster does not apply"),
+        (("points", "validate", "--duels", "0"), "--duels must be at least 1"),
+        (("points", "france", "--workers", "2"), "--workers applies only"),
+        (("points", "france", "--plot", "out.toml"), "unknown picture format"),
+        (("balance", "france:nope", "austria"), "unknown roster 'nope'"),
+        (("balance", "france", str(CASES / "bad_rosters" / "unknown_profile.toml")), "unknown profile 'zouaves'"),
+        (("balance", "france", str(CASES / "bad_rosters" / "malformed_toml.toml")), "malformed TOML"),
+        (("points", str(CASES / "bad_armylists" / "constraint_unknown_profile.toml")), "unknown profile 'zouaves'"),
+        (("balance", "france:corps-1000:x", "france"), "unknown army list 'france:corps-1000'"),
+    ],
+)
+def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) <= 6
+
+
+def test_balance_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "balance", "france:corps-2000", "austria:corps-2000", "--json")
+    doc = json.loads(out)
+    assert code == 0
+    assert doc["a"]["army"] == "france" and doc["b"]["roster"] == "corps-2000"
+    assert doc["chance_a"] + doc["chance_b"] == pytest.approx(1.0)
+    assert (doc["chance_a"] > 0.5) == (doc["difference"] > 0)
+    assert doc["suggestions"]
+
+
+def test_balance_text_default_roster(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "balance", "france", "russia")
+    assert code == 0
+    assert "first roster of france" in out and "predicted chance" in out and "artillery share" in out
+
+
+def test_balance_roster_file(capsys: pytest.CaptureFixture[str]) -> None:
+    roster = next(p for p in sorted((CASES / "rosters").glob("*.toml")) if 'army = "france"' in p.read_text())
+    code, out, _ = run(capsys, "balance", str(roster), "france:corps-1000", "--json")
+    assert code == 0 and json.loads(out)["b"]["roster"] == "corps-1000"
+
+
+def test_calibrate_and_validate_small(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A tiny calibration on copies (never the shipped files), then a tiny validation with a plot."""
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    shutil.copy(TESTLAND, lists / "testland.toml")
+    model = tmp_path / "model.toml"
+    code, out, err = run(capsys, "points", "calibrate", "--lists", str(lists), "--model", str(model),
+                         "--duels", "2", "--rounds", "1", "--workers", "1", "--seed", "3", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["written"] and model.is_file() and doc["duels"] > 0
+    assert "calibration round 1/1" in err  # progress on stderr
+    matrix = tmp_path / "matrix.png"
+    code, out, err = run(capsys, "points", "validate", "--lists", str(lists), "--model", str(model),
+                         "--duels", "2", "--workers", "1", "--plot", str(matrix))
+    assert code == 0 and "round-robin at equal points" in out and "validation" in err
+    assert matrix.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_calibrate_dry_run_writes_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    shutil.copy(TESTLAND, lists / "testland.toml")
+    before = (lists / "testland.toml").read_bytes()
+    code, out, _ = run(capsys, "points", "calibrate", "--lists", str(lists), "--model", str(tmp_path / "m.toml"),
+                       "--duels", "2", "--rounds", "1", "--workers", "1", "--dry-run")
+    assert code == 0 and "dry run" in out
+    assert not (tmp_path / "m.toml").exists() and (lists / "testland.toml").read_bytes() == before

@@ -1,0 +1,298 @@
+"""Issue 7 — the points model (szwadron.points) and its calibration (szwadron.calibrate).
+
+- values from the exact odds engine, with hand-computed answers (4.5.4, 4.6, 5.3, 6.2);
+- the stored points of the bundled army lists are the model's (the staleness test: it recomputes
+  from the stored coefficients, no duels);
+- the TOML line editor that writes them;
+- calibration and validation: reproducible from a seed, independent of the executor.
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from szwadron.calibrate import (
+    CalibrationConfig,
+    Observation,
+    calibrate,
+    duel_profiles,
+    fit_logistic,
+    fit_model,
+    fit_scale,
+    regenerate,
+    roster_costs,
+    run_duels,
+    validate,
+    wilson_interval,
+)
+from szwadron.errors import InvalidDataError
+from szwadron.loading import bundled_dir, load_army_list
+from szwadron.models import ArmyList, Kind, Profile
+from szwadron.morale import casualty_modifier
+from szwadron.points import (
+    REFERENCE_PROFILE,
+    load_model,
+    model_from_mapping,
+    price_profile,
+    profile_values,
+    set_points_in_text,
+    stale_points,
+)
+
+LISTS = sorted(bundled_dir("armylists").glob("*.toml"))
+TESTLAND = Path(__file__).parent / "cases" / "armylists" / "testland.toml"
+
+
+_CODES = {"R": "move", "W": "wounds", "SW": "melee", "SO": "fire", "Z": "range", "UW": "melee_skill",
+          "C": "accuracy", "M": "morale"}
+
+
+def _profile(**kw: object) -> Profile:
+    data = REFERENCE_PROFILE.model_dump()
+    data.update({_CODES.get(k, k): v for k, v in kw.items()})
+    return Profile.model_validate(data)
+
+
+# --- values (4.5.4, 4.6, 5.3, 6.2) -------------------------------------------------------------
+def test_fire_value_of_the_reference_4_5_4_and_4_6() -> None:
+    """SO 1, C 3, Z 24 against W 2: 1/4 figure a volley at 0–15 cm, C 2 at 20 cm (1/6), nothing
+    beyond 24 cm; averaged over 0, 5, …, 40 cm."""
+    expected = (4 * Fraction(1, 4) + Fraction(1, 6)) / 9
+    assert profile_values(REFERENCE_PROFILE).fire == pytest.approx(float(expected), abs=1e-12)
+
+
+def test_melee_value_5_3_and_skirmish_halving_7_5() -> None:
+    assert profile_values(_profile(SW=2, UW=4)).melee == pytest.approx(2 * 4 / 6 / 2)
+    # 12 skirmishers: 12 SW halved to 6 dice, ≤ 2 on a d6, against W 2
+    sk = _profile(UW=2, abilities=["skirmish"])
+    assert profile_values(sk).melee == pytest.approx(6 * 2 / 6 / 2 / 12)
+
+
+def test_morale_value_6_2_counts_tests_passed_before_the_first_failure() -> None:
+    def by_hand(m: int) -> float:
+        total, alive = 0.0, 1.0
+        for lost in range(1, 12):
+            left = 12 - lost
+            alive *= min(max(m + casualty_modifier(left, 12), 0), 6) / 6
+            total += alive
+        return total
+
+    for m in range(7):
+        assert profile_values(_profile(M=m)).morale == pytest.approx(by_hand(m))
+
+
+def test_limbered_speed_7_2() -> None:
+    gun = _profile(kind="foot_artillery", R=4, move_limbered=12)
+    assert profile_values(gun).speed == 12.0
+
+
+# --- the formula ---------------------------------------------------------------------------------
+def test_reference_figure_costs_the_reference_points() -> None:
+    model = load_model()
+    b = price_profile(REFERENCE_PROFILE, model)
+    assert b.points == model.reference_points
+    assert all(t.factor == pytest.approx(1.0) for t in b.terms)
+
+
+@pytest.mark.parametrize(
+    "better",
+    [{"W": 3}, {"M": 5}, {"C": 4}, {"SO": 2}, {"Z": 30}, {"UW": 4}],
+    ids=["W", "M", "C", "SO", "Z", "UW"],
+)
+def test_a_better_characteristic_never_costs_less(better: dict[str, int]) -> None:
+    model = load_model()
+    assert model.raw_value(_profile(**better)) >= model.raw_value(REFERENCE_PROFILE)
+
+
+def test_breakdown_adds_up_to_the_points() -> None:
+    model = load_model()
+    for path in LISTS:
+        for p in load_army_list(path).profiles:
+            b = price_profile(p, model)
+            assert b.base + sum(t.points for t in b.terms) + b.rounding == pytest.approx(b.points)
+            assert b.points == model.points(p)
+
+
+def test_limbers_cost_nothing_7_2() -> None:
+    model = load_model()
+    army = load_army_list(bundled_dir("armylists") / "france.toml")
+    assert model.points(army.profile("limber")) == 0.0
+    assert price_profile(army.profile("limber"), model).terms == ()
+
+
+def test_rounding_to_the_step() -> None:
+    model = replace(load_model(), step=0.1)
+    assert model.round(9.34) == 9.3 and model.round(0.01) == 0.1 and model.round(0.0) == 0.0
+
+
+# --- the stored points (staleness) ----------------------------------------------------------------
+@pytest.mark.parametrize("path", LISTS, ids=lambda p: p.stem)
+def test_stored_points_are_the_models(path: Path) -> None:
+    """Issue 7: the army lists' ``points`` are the model's output from the stored coefficients;
+    if this fails, run ``szwadron points calibrate`` (or revert the hand edit)."""
+    problems = stale_points(load_army_list(path), load_model())
+    assert not problems, "\n".join(map(str, problems))
+
+
+def test_stale_points_are_found() -> None:
+    army = load_army_list(bundled_dir("armylists") / "france.toml")
+    line = army.profile("line_infantry")
+    edited = army.model_copy(
+        update={"profiles": tuple(p.model_copy(update={"points": 99.0}) if p is line else p for p in army.profiles)}
+    )
+    stale = stale_points(edited, load_model())
+    assert [(s.profile, s.stored) for s in stale] == [("line_infantry", 99.0)]
+
+
+def test_example_rosters_fit_their_limits() -> None:
+    armies = [load_army_list(p) for p in LISTS]
+    model = load_model()
+    for army, roster, cost, limit, share in roster_costs(armies, model.points):
+        assert limit is None or cost <= limit, (army, roster)
+        assert share <= 0.25, (army, roster)  # artillery-quarter of every list
+
+
+def test_model_file_errors_name_the_field() -> None:
+    with pytest.raises(InvalidDataError, match=r"exponents\.morale: missing"):
+        model_from_mapping({"melee_weight": 1, "reference_points": 9, "exponents": {"offence": 1, "wounds": 1, "speed": 1}})
+    with pytest.raises(InvalidDataError, match="melee_weight: expected a number"):
+        model_from_mapping({"melee_weight": "x", "reference_points": 9})
+    with pytest.raises(InvalidDataError, match="no such file"):
+        load_model("/nonexistent/points_model.toml")
+
+
+# --- the TOML line editor -----------------------------------------------------------------------
+def test_editor_inserts_and_replaces_points_lines_only() -> None:
+    text = (LISTS[0]).read_text(encoding="utf-8")
+    army = load_army_list(LISTS[0])
+    prices = {p.id: float(i) + 0.5 for i, p in enumerate(army.profiles)}
+    new = set_points_in_text(text, prices)
+    changed = [ln for ln in new.splitlines() if ln not in text.splitlines()]
+    assert all(ln.startswith("points = ") for ln in changed)
+    assert set_points_in_text(new, prices) == new  # idempotent
+    again = set_points_in_text(new, {army.profiles[0].id: 7})
+    assert "points = 7" in again and len(again.splitlines()) == len(new.splitlines())
+
+
+def test_editor_keeps_comments_and_inserts_after_morale() -> None:
+    text = '# top\n[[profiles]]\nid = "a"   # the id\nmorale = 4              # M\n\n[[rosters]]\nid = "r"\n'
+    out = set_points_in_text(text, {"a": 12.5})
+    assert out == text.replace("# M\n", "# M\npoints = 12.5           # per figure: szwadron points calibrate\n")
+    out2 = set_points_in_text(out.replace("# per figure: szwadron points calibrate", "# mine"), {"a": 3})
+    assert "points = 3              # mine" in out2  # the comment column stays
+
+
+def test_editor_refuses_unknown_profiles() -> None:
+    with pytest.raises(InvalidDataError, match="'zouaves'"):
+        set_points_in_text('[[profiles]]\nid = "a"\nmorale = 4\n', {"zouaves": 1})
+
+
+# --- calibration and validation (small: the real runs are `szwadron points calibrate/validate`) ---
+def _two_lists() -> list[ArmyList]:
+    return [load_army_list(bundled_dir("armylists") / "britain.toml"), load_army_list(TESTLAND)]
+
+
+def test_duel_profiles_merge_equal_characteristics() -> None:
+    armies = [load_army_list(p) for p in LISTS]
+    entries = duel_profiles(armies)
+    labels = [m for e in entries for m in e.members]
+    assert len(labels) == len(set(labels)) == sum(
+        1 for a in armies for p in a.profiles if p.kind is not Kind.LIMBER
+    )
+    line = next(e for e in entries if "france:line_infantry" in e.members)
+    assert "austria:line_infantry" in line.members
+
+
+def test_duels_do_not_depend_on_the_executor() -> None:
+    """Seeds are per duel: in-process, a thread pool with tiny tasks, and a process pool agree."""
+    entries = duel_profiles(_two_lists())[:4]
+    profiles = [e.profile for e in entries]
+    specs = [(i, j, 6, 5, k % 2, f"t:{i}:{j}:{k}") for i in range(4) for j in range(i + 1, 4) for k in range(5)]
+    serial = run_duels(profiles, specs, workers=1)
+    with ThreadPoolExecutor(3) as pool:
+        threaded = run_duels(profiles, specs, executor=pool, task_size=4)
+    assert serial == threaded
+    assert run_duels(profiles, specs[:6], workers=2, task_size=2) == serial[:6]
+
+
+def test_calibration_is_reproducible_and_fits() -> None:
+    armies = _two_lists()
+    config = CalibrationConfig(seed=7, rounds=1, duels_per_pair=4)
+    first = calibrate(armies, config, workers=1)
+    second = calibrate(armies, config, workers=1)
+    assert first.model == second.model and first.duels == second.duels > 0
+    assert first.model.steepness > 0  # more figures win more often
+
+
+def test_fit_recovers_known_values() -> None:
+    """A logistic world with known coefficients: the regression finds them (step 3 of the method)."""
+    import random
+
+    rng = random.Random(1)
+    entries = duel_profiles(_two_lists())[:3]
+    coef_true = [2.0, 0.8]
+    rows, ys = [], []
+    for _ in range(4000):
+        row = [rng.uniform(-1, 1), rng.uniform(-1, 1)]
+        p = 1 / (1 + math.exp(-(coef_true[0] * row[0] + coef_true[1] * row[1])))
+        rows.append(row)
+        ys.append(1.0 if rng.random() < p else 0.0)
+    coef, _ = fit_logistic(rows, ys)
+    assert coef == pytest.approx(coef_true, abs=0.15)
+    # the model fit on real features: more figures win, so κ comes out positive
+    obs = [Observation(0, 1, 10, 10, 1.0), Observation(0, 1, 10, 10, 0.0), Observation(0, 2, 12, 6, 1.0),
+           Observation(1, 2, 6, 12, 0.0), Observation(0, 2, 6, 12, 0.0), Observation(1, 2, 12, 6, 1.0)]
+    fit = fit_model(entries, obs, reference_points=10.0, grid=(1.0,))
+    assert fit.model.steepness > 0 and fit.duels == 6
+
+
+def test_fit_scale_keeps_rosters_within_limits() -> None:
+    armies = [load_army_list(p) for p in LISTS]
+    model = fit_scale(armies, load_model())
+    costs = roster_costs(armies, model.points)
+    assert all(c <= lim for _, _, c, lim, _ in costs if lim is not None)
+    assert max(c / lim for _, _, c, lim, _ in costs if lim is not None) > 0.98  # as large as it can be
+
+
+def test_validation_matrix_is_reproducible_and_consistent() -> None:
+    armies = [load_army_list(TESTLAND)]
+    a = validate(armies, duels_per_budget=6, seed=3, workers=1)
+    b = validate(armies, duels_per_budget=6, seed=3, workers=1)
+    assert a.matrix() == b.matrix()
+    n = len(a.entries)
+    m = a.matrix()
+    assert all(m[i][j] + m[j][i] == pytest.approx(1.0) for i in range(n) for j in range(n))
+    assert all(c.duels == 12 for c in a.cells.values())  # 6 per budget, two budgets
+    assert 0.0 <= a.share_in_band <= 1.0
+    doc = a.as_dict()
+    assert doc["duels"] == a.duels and len(doc["matrix"]) == n
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson_interval(0, 10)
+    assert lo == 0.0 and 0.25 < hi < 0.35
+    assert wilson_interval(5, 0) == (0.0, 1.0)
+
+
+def test_regenerate_writes_model_and_points(tmp_path: Path) -> None:
+    """``points calibrate`` end to end on copies: the model file and the points lines are written,
+    and the lists then pass the staleness check against that model."""
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    shutil.copy(TESTLAND, folder / "testland.toml")
+    shutil.copy(bundled_dir("armylists") / "britain.toml", folder / "britain.toml")
+    paths = sorted(folder.glob("*.toml"))
+    out = regenerate(paths, CalibrationConfig(seed=5, rounds=1, duels_per_pair=2), model_path=tmp_path / "m.toml",
+                     workers=1)
+    model = load_model(tmp_path / "m.toml")
+    assert model == out.model
+    for path in paths:
+        assert stale_points(load_army_list(path), model) == []
+    assert out.changed  # the copies had other points before
