@@ -24,6 +24,15 @@ COMMAND_MODULES: tuple[str, ...] = (
     "measure",
     "remainder",
     "odds",
+    "fire",
+    "targets",
+    "move",
+    "melee",
+    "reach",
+    "morale",
+    "plot",
+    "points",
+    "balance",
 )
 
 
