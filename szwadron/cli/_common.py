@@ -73,6 +73,8 @@ def fmt_prob(p: float) -> str:
 
     >>> fmt_prob(0.5), fmt_prob(0.000123), fmt_prob(0.0), fmt_prob(1.0), fmt_prob(0.99996)
     ('50.0%', '0.0123%', '0', '100%', '99.996%')
+    >>> fmt_prob(1 - 1e-16)
+    '>99.9999%'
     """
     if p <= 0:
         return "0"
@@ -81,6 +83,8 @@ def fmt_prob(p: float) -> str:
     pct = 100.0 * p
     if pct > 99.9:  # show how far from certain: 99.99%, not 100.0%
         digits = max(1, -math.floor(math.log10(100.0 - pct)))
+        if digits > 4:
+            return ">99.9999%"
         return f"{pct:.{digits}f}%"
     if pct >= 0.1:
         return f"{pct:.1f}%"
