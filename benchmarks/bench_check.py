@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _results import write_section
+
 from szwadron.audit import audit
 from szwadron.models import Scenario
 
@@ -218,17 +220,6 @@ def _section(rows: list[dict[str, Any]], proc_s: float, mpl: bool, repeats: int)
     return "\n".join(lines)
 
 
-def write_section(text: str) -> None:
-    old = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Benchmark results\n"
-    if HEADING in old:
-        start = old.index(HEADING)
-        nxt = old.find("\n## ", start + len(HEADING))
-        new = old[:start] + text + (old[nxt + 1:] if nxt != -1 else "")
-    else:
-        new = old.rstrip("\n") + "\n\n" + text
-    RESULTS.write_text(new, encoding="utf-8")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000])
@@ -241,7 +232,7 @@ def main() -> None:
     proc_s, mpl = whole_process()
     print(f"szwadron check example.toml: {proc_s:.3f} s whole process; matplotlib imported: {mpl}")
     if args.write:
-        write_section(_section(rows, proc_s, mpl, args.repeats))
+        write_section(HEADING, _section(rows, proc_s, mpl, args.repeats))
 
 
 if __name__ == "__main__":

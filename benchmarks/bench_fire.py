@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import shapely
+from _results import write_section
 
 from szwadron.combat import clear_caches
 from szwadron.fire import fire, targets
@@ -182,19 +183,8 @@ def main() -> None:
     text = "\n".join(lines)
     print(text)
     if args.write:
-        _write_section(text)
-
-
-def _write_section(text: str) -> None:
-    old = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Benchmark results\n"
-    start = old.find(HEADING)
-    if start < 0:
-        new = old.rstrip("\n") + "\n\n" + text
-    else:
-        end = old.find("\n## ", start + len(HEADING))
-        new = old[:start] + text + ("\n" + old[end + 1:] if end >= 0 else "")
-    RESULTS.write_text(new.rstrip("\n") + "\n", encoding="utf-8")
-    print(f"wrote {RESULTS}", file=sys.stderr)
+        write_section(HEADING, text)
+        print(f"wrote {RESULTS}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _results import write_section  # noqa: E402
+
 from szwadron.models import Scenario  # noqa: E402
 from szwadron.morale_phase import morale_phase  # noqa: E402
 
@@ -177,21 +179,6 @@ def render(r: dict[str, Any]) -> str:
     ])
 
 
-def write_section(text: str, path: Path = ROOT / "benchmarks" / "RESULTS.md") -> None:
-    """Add or replace this benchmark's section, leaving every other section alone."""
-    body = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
-    lines = body.splitlines()
-    try:
-        start = next(i for i, line in enumerate(lines) if line.strip() == HEADING)
-    except StopIteration:
-        new = body.rstrip("\n") + "\n\n" + text
-    else:
-        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")),
-                   len(lines))
-        new = "\n".join([*lines[:start], *text.rstrip("\n").splitlines(), "", *lines[end:]])
-    path.write_text(new.rstrip("\n") + "\n", encoding="utf-8")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--write", action="store_true", help="record in benchmarks/RESULTS.md")
@@ -200,7 +187,7 @@ def main() -> int:
     text = render(bench(args.reps))
     print(text)
     if args.write:
-        write_section(text)
+        write_section(HEADING, text)
     return 0
 
 

@@ -33,6 +33,8 @@ from typing import Any, Literal
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _results import write_section  # noqa: E402
+
 from szwadron.combat import MeleeSide, clear_caches, melee, volley  # noqa: E402
 from szwadron.remainder import remainder_roll  # noqa: E402
 
@@ -200,22 +202,6 @@ def render(rows: list[dict[str, float]], melee_ms: dict[str, float], cli: dict[s
     return "\n".join(lines)
 
 
-def write_section(text: str, path: Path = ROOT / "benchmarks" / "RESULTS.md") -> None:
-    """Add or replace the ``## Odds (issue 3)`` section, leaving every other section alone."""
-    heading = "## Odds (issue 3)"
-    body = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
-    lines = body.splitlines()
-    try:
-        start = next(i for i, line in enumerate(lines) if line.strip() == heading)
-    except StopIteration:
-        new = body.rstrip("\n") + "\n\n" + text
-    else:
-        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")),
-                   len(lines))
-        new = "\n".join([*lines[:start], *text.rstrip("\n").splitlines(), "", *lines[end:]])
-    path.write_text(new.rstrip("\n") + "\n", encoding="utf-8")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--write", action="store_true", help="record in benchmarks/RESULTS.md")
@@ -227,7 +213,7 @@ def main() -> int:
     print()
     print(text)
     if args.write:
-        write_section(text)
+        write_section("## Odds (issue 3)", text)
     return 0
 
 

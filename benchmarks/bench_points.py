@@ -32,6 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _results import write_section  # noqa: E402
+
 from szwadron.calibrate import CalibrationConfig, army_list_paths, load_lists, regenerate, validate  # noqa: E402
 from szwadron.points import load_model, stale_points  # noqa: E402
 
@@ -161,21 +163,6 @@ def render(r: dict[str, object], v: dict[str, object] | None) -> str:
     return "\n".join(lines)
 
 
-def write_section(text: str, path: Path = ROOT / "benchmarks" / "RESULTS.md") -> None:
-    """Add or replace the ``## Points (issue 7)`` section, leaving every other section alone."""
-    heading = "## Points (issue 7)"
-    body = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
-    lines = body.splitlines()
-    try:
-        start = next(i for i, line in enumerate(lines) if line.strip() == heading)
-    except StopIteration:
-        new = body.rstrip("\n") + "\n\n" + text
-    else:
-        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-        new = "\n".join([*lines[:start], *text.rstrip("\n").splitlines(), "", *lines[end:]])
-    path.write_text(new.rstrip("\n") + "\n", encoding="utf-8")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--write", action="store_true", help="record in benchmarks/RESULTS.md")
@@ -186,7 +173,7 @@ def main() -> int:
     text = render(r, v)
     print(text)
     if args.write:
-        write_section(text)
+        write_section("## Points (issue 7)", text)
     return 0
 
 

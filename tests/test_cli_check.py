@@ -74,7 +74,6 @@ def test_check_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
 
 
-@pytest.mark.skipif(not bundled_scenario().is_file(), reason="bundled example not written yet")
 def test_check_bundled_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(bundled_scenario()), "--json"]) in (0, 1)
     doc = json.loads(capsys.readouterr().out)

@@ -1,0 +1,24 @@
+"""Shared by the benchmark scripts: record a section of ``benchmarks/RESULTS.md``.
+
+Each script owns one ``## ...`` section; writing it replaces that section and leaves the others.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+
+
+def write_section(heading: str, text: str, path: Path = RESULTS) -> None:
+    """Add or replace the section that starts with the line ``heading``."""
+    body = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
+    lines = body.splitlines()
+    try:
+        start = next(i for i, line in enumerate(lines) if line.strip() == heading)
+    except StopIteration:
+        new = body.rstrip("\n") + "\n\n" + text
+    else:
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+        new = "\n".join([*lines[:start], *text.rstrip("\n").splitlines(), "", *lines[end:]])
+    path.write_text(new.rstrip("\n") + "\n", encoding="utf-8")
