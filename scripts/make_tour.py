@@ -82,6 +82,39 @@ TOUR: tuple[Shot, ...] = (
         "figures lost) is, the means marked on the axes — beside where each side ends after the "
         "morale sequence of 5.5.",
     ),
+    Shot(
+        "fire.png",
+        ("fire", "scenarios/example.toml", "--shooter", "au-battery", "--target", "fr-line-1",
+         "--plot", "{out}"),
+        "A fire answer, drawn",
+        "`--plot` on `fire` draws the answer on a close-up of the table: the Austrian guns' "
+        "line of fire to their nearest target (PD-9) with its band, as wide as the firing edge "
+        "(PD-7) — green when clear, red and hatched when blocked, with the blocking base or "
+        "feature outlined and its rule written —, the distance, accuracy and dice, and the "
+        "suggested removal order numbered on the French battalion (4.7). Beside it, the figures "
+        "the volley removes and how the battalion's morale test ends.",
+    ),
+    Shot(
+        "move.png",
+        ("move", "scenarios/example.toml", "--unit", "fr-hussars", "--to",
+         "tests/cases/plot/hussars_wheel.toml", "--plot", "{out}"),
+        "A move, drawn",
+        "The hussars advance and wheel. For each base the path of the corner that travels "
+        "furthest (PD-6, the arrow), the centre's path (dotted), the waypoint and the final pose "
+        "(ghosted), and the distance against the move. A base that breaks a rule is drawn in "
+        "red and the verdict names the rule. `szwadron plot SCENARIO --move UNIT:FILE` draws "
+        "the same on any picture, with `--arcs`, `--fire` and `--reach` beside it.",
+    ),
+    Shot(
+        "machine.png",
+        ("plot", "morale", "-o", "{out}", "--scenario", "scenarios/example.toml", "--unit",
+         "au-cuirassiers"),
+        "Morale as a state machine",
+        "`szwadron plot morale` draws the morale rules as the state machine the library runs: "
+        "states as nodes, numbered arrows for the transitions, listed beside with every event, "
+        "branch and rule. With `--unit`, the fleeing Austrian cuirassiers' state is ringed and "
+        "each branch from it carries its exact chance — two in three to rally (6.8.4).",
+    ),
 )
 
 
@@ -94,7 +127,8 @@ def render_tour_md() -> str:
         "## A tour in pictures",
         "",
         "Pictures settle at the table what a paragraph cannot. `szwadron plot` draws a scenario "
-        "to scale as PNG, SVG or PDF, and `--plot FILE` adds a chart to any `odds` answer. "
+        "to scale as PNG, SVG or PDF, and `--plot FILE` draws the answer of `fire`, `melee`, "
+        "`move`, `reach`, `morale` and `odds`. "
         "The pictures below come from the bundled example battle, made by "
         "`python scripts/make_tour.py` with exactly the commands shown.",
         "",

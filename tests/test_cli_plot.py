@@ -221,3 +221,156 @@ def test_tour_text_is_up_to_date_and_its_commands_make_small_pictures(tmp_path: 
     assert [p.name for p in written] == [s.image for s in tour.TOUR]
     for p in written:
         assert p.read_bytes().startswith(MAGIC["png"]) and 10_000 < p.stat().st_size < tour.MAX_BYTES
+
+
+# --- overlays and the table commands' --plot (issue 8) -------------------------------------------
+CASES = Path(__file__).parent / "cases" / "plot"
+WHEEL = str(CASES / "hussars_wheel.toml")
+WOOD = str(CASES / "reach_around_wood.toml")
+
+
+@pytest.mark.parametrize(
+    ("extra", "fmt"),
+    [
+        (["--arcs", "fr-line-1"], "png"),
+        (["--fire", "fr-battery:au-line-1"], "svg"),
+        (["--move", f"fr-hussars:{WHEEL}", "--zones"], "png"),
+        (["--arcs", "au-battery", "--fire", "au-battery:fr-line-1", "--region", "40,20,100,70"],
+         "pdf"),
+    ],
+)
+def test_plot_overlays_write_a_close_up(tmp_path: Path, extra: list[str], fmt: str) -> None:
+    """4.4, 4.3, PD-6 — each overlay draws; without --region the picture is the close-up of
+    focus_region (not the whole table), with --region exactly that region."""
+    from szwadron.geometry.table import Battlefield
+    from szwadron.plots.table import table_figsize
+
+    out = tmp_path / f"overlay.{fmt}"
+    assert main(["plot", EXAMPLE, "-o", str(out), *extra]) == 0
+    data = out.read_bytes()
+    assert data.startswith(MAGIC[fmt]) and len(data) > 10_000
+    if fmt == "png":
+        assert png_size(out) != expected_pixels()  # zoomed, not the whole table
+        from szwadron.plots import overlays as ov
+
+        bf = Battlefield(load_scenario(EXAMPLE))
+        geoms = ([ov.unit_geometry(bf, extra[1]), *ov.arc_geometries(bf, extra[1]).values()]
+                 if extra[0] == "--arcs" else
+                 ov.move_geometries(bf, __import__("szwadron.movement", fromlist=["x"]).check_move(
+                     bf, "fr-hussars", __import__("szwadron.movefile", fromlist=["x"])
+                     .load_move_file(WHEEL))))
+        w, h = table_figsize(ov.focus_region(bf, geoms))
+        assert png_size(out) == (round(w * 100), round(h * 100))
+    if fmt == "svg":
+        assert data.decode().count('id="base-') == 77
+
+
+def test_plot_region_all_keeps_the_whole_table(tmp_path: Path) -> None:
+    out = tmp_path / "all.png"
+    assert main(["plot", EXAMPLE, "-o", str(out), "--arcs", "fr-line-1", "--region", "all"]) == 0
+    assert png_size(out) == expected_pixels()
+
+
+def test_plot_reach_overlay(tmp_path: Path) -> None:
+    out = tmp_path / "reach.png"
+    assert main(["plot", WOOD, "-o", str(out), "--reach", "hussars:line"]) == 0
+    assert out.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "size"),
+    [
+        (["fire", EXAMPLE, "--shooter", "au-battery", "--target", "fr-line-1"], 0, None),
+        (["fire", EXAMPLE, "--shooter", "fr-battery", "--target", "au-line-1"], 1, None),
+        (["melee", EXAMPLE, "--attacker", "fr-cuirassiers", "--defender", "au-chevaulegers"], 0,
+         None),
+        (["move", EXAMPLE, "--unit", "fr-hussars", "--to", WHEEL], 0, None),
+        (["reach", WOOD, "--unit", "hussars", "--target", "line"], 0, None),
+        (["morale", EXAMPLE, "--side", "B"], 0, None),
+        (["morale", EXAMPLE, "--side", "A"], 0, None),  # nobody flees: the table alone
+    ],
+)
+def test_table_commands_plot_their_answer(tmp_path: Path, argv: list[str], code: int,
+                                          size: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """--plot on fire, melee, move, reach, morale: the usual answer and exit code, and a PNG
+    of the answer (a close-up, with the charts beside it for fire, melee and morale)."""
+    out = tmp_path / "answer.png"
+    assert main([*argv, "--plot", str(out)]) == code
+    captured = capsys.readouterr()
+    assert captured.out.strip() and f"picture: {out}" in captured.err
+    w, h = png_size(out)
+    assert out.stat().st_size > 10_000 and 600 <= w <= 2400 and 380 <= h <= 1400
+
+
+def test_plot_json_stays_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "fire.svg"
+    assert main(["fire", EXAMPLE, "--shooter", "au-battery", "--target", "fr-line-1", "--json",
+                 "--plot", str(out)]) == 0
+    assert "removed_pmf" in json.loads(capsys.readouterr().out)
+    assert out.read_bytes().startswith(MAGIC["svg"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["plot", EXAMPLE, "-o", "x.png", "--arcs", "nobody"], "nobody"),
+        (["plot", EXAMPLE, "-o", "x.png", "--fire", "fr-battery"], "SHOOTER:TARGET"),
+        (["plot", EXAMPLE, "-o", "x.png", "--fire", "fr-battery:fr-line-1"], "4.2"),
+        (["plot", EXAMPLE, "-o", "x.png", "--move", "fr-hussars:missing.toml"], "missing.toml"),
+        (["plot", "morale", "-o", "x.png", "--zones"], "--zones"),
+        (["plot", "morale", "-o", "x.png", "--unit", "au-cuirassiers"], "--unit needs --scenario"),
+        (["plot", "morale", "-o", "x.png", "--scenario", EXAMPLE, "--unit", "nobody"], "nobody"),
+        (["plot", EXAMPLE, "-o", "x.png", "--unit", "fr-line-1"], "plot morale"),
+        (["plot", "morale", "-o", "x.gif"], "unknown picture format"),
+        (["fire", EXAMPLE, "--shooter", "au-battery", "--target", "fr-line-1", "--plot", "x.jpg"],
+         "unknown picture format"),
+        (["fire", EXAMPLE, "--shooter", "au-battery", "--target", "nobody", "--plot", "x.png"],
+         "nobody"),
+        (["move", EXAMPLE, "--unit", "fr-hussars", "--to", WHEEL, "--plot", "x"],
+         "unknown picture format"),
+        (["melee", EXAMPLE, "--attacker", "fr-cuirassiers", "--defender", "nobody", "--plot",
+          "x.png"], "nobody"),
+        (["reach", WOOD, "--unit", "hussars", "--target", "line", "--plot", "x.bmp"],
+         "unknown picture format"),
+        (["morale", EXAMPLE, "--side", "B", "--plot", "x.tiff"], "unknown picture format"),
+    ],
+)
+def test_overlay_and_plot_bad_input_exits_2_without_a_file(
+    tmp_path: Path, argv: list[str], message: str, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert exit_code(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_plot_and_move_never_overwrite_the_move_file(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """The move file is an input too: -o / --plot naming it is refused, the file untouched."""
+    move = tmp_path / "move.svg"  # a move file whose name looks like a picture's
+    shutil.copy(WHEEL, move)
+    before = move.read_bytes()
+    assert exit_code(["plot", EXAMPLE, "-o", str(move), "--move", f"fr-hussars:{move}"]) == 2
+    assert exit_code(["move", EXAMPLE, "--unit", "fr-hussars", "--to", str(move), "--plot",
+                      str(move)]) == 2
+    assert "refusing to overwrite an input file" in capsys.readouterr().err
+    assert move.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["move.svg"]
+
+
+def test_plot_morale_machine_and_a_scenario_named_morale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`plot morale` draws the state machine (with a unit: its branch chances); a scenario
+    file literally named "morale" is reached as ./morale."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["plot", "morale", "-o", "machine.png"]) == 0
+    assert png_size(tmp_path / "machine.png") == (1300, 760)
+    assert main(["plot", "morale", "-o", "unit.svg", "--scenario", EXAMPLE, "--unit",
+                 "au-cuirassiers"]) == 0
+    assert "66.7%" in (tmp_path / "unit.svg").read_text()
+    shutil.copy(EXAMPLE, tmp_path / "morale")
+    assert main(["plot", "./morale", "-o", "table.png"]) == 0
+    assert png_size(tmp_path / "table.png") == expected_pixels()
+    assert "state machine" in capsys.readouterr().out

@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from szwadron.cli._pictures import add_plot_option
+
 if TYPE_CHECKING:
     from szwadron.fire import FireResult
 
@@ -45,22 +47,29 @@ def register(subparsers: Any) -> None:
     p.add_argument("--ammo", metavar="NAME",
                    help="artillery ammunition (7.1.3); default: the one expected to remove most")
     p.add_argument("--json", action="store_true", help="print a JSON document")
+    add_plot_option(p, "a close-up of the table with the sight lines and bands, blocked ones "
+                    "and their blockers in red, beside the volley and morale charts")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Load, answer, print; 0 when the unit can fire, 1 when it cannot."""
     from szwadron.cli._common import print_json
+    from szwadron.cli._pictures import check_plot_option, plot_fire_answer
     from szwadron.fire import fire
+    from szwadron.geometry.table import Battlefield
     from szwadron.loading import load_scenario
 
-    scenario = load_scenario(args.scenario)
-    result = fire(scenario, args.shooter, args.target, bases=args.bases, march=args.march,
+    check_plot_option(args)
+    bf = Battlefield(load_scenario(args.scenario))
+    result = fire(bf, args.shooter, args.target, bases=args.bases, march=args.march,
                   ammunition=args.ammo)
     if args.json:
         print_json(result.to_json())
     else:
         print(format_result(result))
+    if args.plot is not None:
+        plot_fire_answer(args, bf, result)
     return 0 if result.legal else 1
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from szwadron.cli._pictures import add_plot_option
+
 if TYPE_CHECKING:
     from szwadron.melee_table import TableMelee
 
@@ -34,6 +36,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--continuing", action="store_true",
                    help="a continuing melee, not the first round (7.7 first strike)")
     p.add_argument("--json", action="store_true", help="print a JSON document")
+    add_plot_option(p, "a close-up of the figures in contact beside the joint-loss heatmap and "
+                    "the outcome bars (not written when no figure is in contact)")
     p.set_defaults(func=run)
 
 
@@ -42,13 +46,16 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from szwadron.cli._common import print_json
+    from szwadron.cli._pictures import check_plot_option, plot_melee_answer
     from szwadron.errors import IllegalActionError
+    from szwadron.geometry.table import Battlefield
     from szwadron.loading import load_scenario
     from szwadron.melee_table import table_melee
 
-    scenario = load_scenario(args.scenario)
+    check_plot_option(args)
+    bf = Battlefield(load_scenario(args.scenario))
     try:
-        m = table_melee(scenario, args.attacker, args.defender, continuing=args.continuing)
+        m = table_melee(bf, args.attacker, args.defender, continuing=args.continuing)
     except IllegalActionError as exc:
         if args.json:
             print_json({"error": exc.detail, "rule": exc.rule})
@@ -59,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         print_json(m.to_json())
     else:
         print(format_report(m))
+    if args.plot is not None:
+        plot_melee_answer(args, bf, m)
     return 0
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from szwadron.cli._pictures import add_plot_option
+
 
 def _side(text: str) -> str:
     side = text.strip().upper()
@@ -35,6 +37,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
     parser.add_argument("--side", type=_side, required=True, metavar="A|B", help="whose morale phase")
     parser.add_argument("--json", action="store_true", help="print a JSON document")
+    add_plot_option(parser, "a close-up of the flight corridors beside each fleeing unit's "
+                    "flight distances and chance to leave the table")
     parser.set_defaults(func=run)
 
 
@@ -117,15 +121,20 @@ def _render(report: Any) -> str:
 def run(args: argparse.Namespace) -> int:
     """Load the scenario, compute the phase, print it."""
     from szwadron.cli._common import print_json
+    from szwadron.cli._pictures import check_plot_option, plot_morale_answer
+    from szwadron.geometry.table import Battlefield
     from szwadron.loading import load_scenario
     from szwadron.morale_phase import morale_phase
 
-    scenario = load_scenario(args.scenario)
-    report = morale_phase(scenario, args.side)
+    check_plot_option(args)
+    bf = Battlefield(load_scenario(args.scenario))
+    report = morale_phase(bf, args.side)
     if args.json:
         print_json(report.to_json())
     else:
         print(_render(report))
+    if args.plot is not None:
+        plot_morale_answer(args, bf, report)
     return 0
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from szwadron.cli._pictures import add_plot_option
+
 if TYPE_CHECKING:
     from szwadron.movement import MoveReport
 
@@ -35,23 +37,30 @@ def register(subparsers: Any) -> None:
                    help="the enemy unit charged (repeatable, 5.2): its zone may be entered (1.4.2)")
     p.add_argument("--march", action="store_true", help="fire on the march: half the move (4.11)")
     p.add_argument("--json", action="store_true", help="print a JSON document")
+    add_plot_option(p, "a close-up of the table with each base's path (PD-6), its final pose "
+                    "ghosted and its distance; violations in red")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Load, check, print; 0 legal, 1 illegal."""
     from szwadron.cli._common import print_json
+    from szwadron.cli._pictures import check_plot_option, plot_move_answer
+    from szwadron.geometry.table import Battlefield
     from szwadron.loading import load_scenario
     from szwadron.movement import check_move, load_move_file
 
-    scenario = load_scenario(args.scenario)
+    check_plot_option(args)
+    bf = Battlefield(load_scenario(args.scenario))
     move = load_move_file(args.to)
-    report = check_move(scenario, args.unit, move, charge=args.charge, march=args.march,
+    report = check_move(bf, args.unit, move, charge=args.charge, march=args.march,
                         source=str(args.to))
     if args.json:
         print_json(report.to_json())
     else:
         print(format_report(report))
+    if args.plot is not None:
+        plot_move_answer(args, bf, report)
     return 0 if report.legal else 1
 
 

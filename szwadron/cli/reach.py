@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from szwadron.cli._pictures import add_plot_option
+
 
 def register(subparsers: Any) -> None:
     """Add the ``reach`` command."""
@@ -30,16 +32,23 @@ def register(subparsers: Any) -> None:
     p.add_argument("--unit", required=True, metavar="UNIT", help="the unit that would charge")
     p.add_argument("--target", required=True, metavar="UNIT", help="the enemy unit to reach")
     p.add_argument("--json", action="store_true", help="print a JSON document")
+    add_plot_option(p, "a close-up of the table with the path and its length")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Load, search, print; 0 reachable, 1 not."""
     from szwadron.cli._common import print_json
+    from szwadron.cli._pictures import check_plot_option, plot_reach_answer
+    from szwadron.geometry.table import Battlefield
     from szwadron.loading import load_scenario
     from szwadron.reach import reach
 
-    r = reach(load_scenario(args.scenario), args.unit, args.target)
+    check_plot_option(args)
+    bf = Battlefield(load_scenario(args.scenario))
+    r = reach(bf, args.unit, args.target)
+    if args.plot is not None:
+        plot_reach_answer(args, bf, r)
     if args.json:
         print_json(r.to_json())
         return 0 if r.reachable else 1

@@ -4,6 +4,8 @@
   P(≥ k) curve on a second y axis, the mean marked;
 - :func:`plot_volley` — figures removed by a volley (4.6, 1.5.1);
 - :func:`plot_morale_outcomes` — outcome bars of a morale test or of a fire's morale (6.3, 4.8);
+- :func:`plot_flight_chances` — a panicking unit's flight distances and its chance to leave
+  the table (6.6.2, 6.6.13);
 - :func:`plot_joint_losses`, :func:`plot_melee_outcomes`, :func:`plot_melee` — a melee exchange:
   a heatmap of the joint losses beside the 5.5 outcome bars of both sides.
 
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from szwadron.combat import MeleeOdds, VolleyOdds
+    from szwadron.morale_phase import UnitMorale
 
 #: Colour of each morale outcome, the same in every chart (green stood … black destroyed).
 OUTCOME_COLOURS: dict[str, str] = {
@@ -395,10 +398,57 @@ def plot_melee(
     return out
 
 
+def plot_flight_chances(unit: UnitMorale, ax: Axes | None = None, *,
+                        title: str | None = None) -> Result:
+    """6.6.2, 6.6.13 — a panicking unit's flight, should it not rally: the chance of each
+    flight distance (2d6 × its multiplier, cm) as bars, those that take every figure off the
+    table (beyond the edge distance of the figure farthest from it) dark, the others light;
+    the farthest figure's edge distance as a dashed line. The bars are the chances should it
+    flee; the title gives the chance to rally (6.8.4) and to leave the table (6.6.13) — the
+    unit's exact numbers, as floats.
+
+    Returns ``{"bars": BarContainer (one bar per distance), "edge": [Line2D]}``.
+    """
+    ax = _axes(ax)
+    flight = unit.flight
+    probs = {} if flight is None else {int(cm): float(p) for cm, p in flight.probabilities().items()}
+    far = max((f.edge_cm for f in unit.figures), default=0.0)
+    stops = [f.blocked_cm for f in unit.figures if f.blocked_cm is not None]
+    xs = sorted(probs)
+    width = 0.8 * max(unit.flight_multiplier, 1)
+    off = [x > far + 1e-6 and not stops for x in xs]
+    bars = ax.bar(xs, [100.0 * probs[x] for x in xs], width=width,
+                  color=[OUTCOME_COLOURS["destroyed"] if o else "#b59ad0" for o in off],
+                  edgecolor="#333333", linewidth=0.5, zorder=2)
+    edge = [ax.axvline(far, color=OUTCOME_COLOURS["panic"], linestyle="--", linewidth=1.3,
+                       zorder=3)]
+    ax.text(far, 1.0, f" edge {far:.1f} cm", transform=ax.get_xaxis_transform(), ha="left",
+            va="top", fontsize=7.5, color=OUTCOME_COLOURS["panic"])
+    _percent_axis(ax, max([100.0 * p for p in probs.values()] + [1.0]))
+    ax.set_xlabel(f"flight distance, cm (2d6 × {unit.flight_multiplier})")
+    ax.set_ylabel("probability if it flees, %")
+    from matplotlib.patches import Patch
+
+    ax.legend([Patch(facecolor=OUTCOME_COLOURS["destroyed"]), Patch(facecolor="#b59ad0")],
+              ["every figure off the table", "stays on the table"], fontsize=7.5,
+              loc="upper right")
+    ax.grid(True, axis="y", color="#dddddd", linewidth=0.6, zorder=0)
+    ax.set_axisbelow(True)
+    if xs:
+        ax.set_xticks(xs)
+        ax.tick_params(axis="x", labelsize=7)
+    if title is None:
+        title = (f"{unit.id} ({unit.state}): rallies {_pct(float(unit.reorganise_chance))}%, "
+                 f"leaves the table {_pct(float(unit.off_table_chance))}%")
+    ax.set_title(title, fontsize=9.5)
+    return {"bars": bars, "edge": edge}
+
+
 __all__ = [
     "OUTCOME_COLOURS",
     "melee_side_outcomes",
     "plot_distribution",
+    "plot_flight_chances",
     "plot_joint_losses",
     "plot_melee",
     "plot_melee_outcomes",
