@@ -6,11 +6,12 @@ that section).
 
 What is measured:
 
-1. A full calibration of all six bundled lists with the default settings (3 rounds, 100 duels a
+1. A full calibration of all six bundled lists with the default settings (3 rounds, 100 battles a
    pair, seed 2026), on a process pool with one worker per core, nothing written (budget: under
    10 minutes). One run: it is long, and its duels are counted.
-2. The validation round-robin (500 duels a pair and budget, seed 2026): time and the share of
-   matchups within 50 ± 5 % (the measured quality of the points).
+2. The validation round-robin (500 battles a pair and budget, seed 2026): time, the share of
+   matchups within 50 ± 5 % (the measured quality of the points), the classes' blocks and the
+   share no re-pricing could fix.
 3. ``szwadron balance france:corps-2000 austria:corps-2000`` as a whole process, and the same
    report in-process from cold caches (budget: under 2 s); ``szwadron points france`` as a
    process; the staleness check of all lists in-process. Medians of 5 runs.
@@ -96,7 +97,12 @@ def bench_validation() -> dict[str, object]:
     armies = load_lists(army_list_paths())
     v = validate(armies)
     worst = v.worst(5)
+    intr = v.intransitive()
     return {
+        "rms": intr.rms,
+        "residual_rms": intr.residual_rms,
+        "repriced": intr.share_in_band_repriced,
+        "blocks": v.blocks(),
         "validate_s": v.seconds,
         "validate_duels": v.duels,
         "cells": len(v.cells),
@@ -129,7 +135,7 @@ def render(r: dict[str, object], v: dict[str, object] | None) -> str:
         "",
         "| what | time | budget |",
         "|---|---:|---:|",
-        f"| `szwadron points calibrate` (all six lists: {r['profiles']} duel profiles, {r['duels']:,} duels, "
+        f"| `szwadron points calibrate` (all six lists: {r['profiles']} duel profiles, {r['duels']:,} battles, "
         f"3 rounds, process pool of {r['workers']}) | {s('calibrate_s'):.1f} s | < 600 s |",
         f"| `szwadron balance france:corps-2000 austria:corps-2000` (process) | {s('balance_process_s'):.2f} s | < 2 s |",
         f"| the same report in-process, caches cleared | {s('balance_inprocess_s') * 1000:.0f} ms | |",
@@ -139,21 +145,28 @@ def render(r: dict[str, object], v: dict[str, object] | None) -> str:
     ]
     if v is not None:
         worst = v["worst"]
-        low, high = v["low"], v["high"]
+        low, high, blocks = v["low"], v["high"], v["blocks"]
         assert isinstance(worst, list) and isinstance(low, list) and isinstance(high, list)
+        assert isinstance(blocks, dict)
         lines += [
-            f"| `szwadron points validate` ({v['validate_duels']:,} duels, {v['cells']} matchups × "
+            f"| `szwadron points validate` ({v['validate_duels']:,} battles, {v['cells']} matchups × "
             f"{int(s('validate_duels', v)) // int(s('cells', v)):,}) "
             f"| {s('validate_s', v):.1f} s | |",
             "",
-            f"Validation at the stored points (seed 2026, two budgets of 12 and 20 reference figures): "
+            f"Validation at the stored points (seed 2026, two budgets of 12 and 20 reference figures, "
+            f"each side fielded as standard units — battalions of 12, skirmishers and cavalry 6, one gun "
+            f"a battery — and beaten when all its units are broken): "
             f"**{s('share', v):.1%}** of the {v['cells']} distinct matchups have a win rate within 50 ± 5 % "
             f"({s('share_all', v):.1%} of all pairs of the 80 − 6 limbers = 74 profiles, counting same-statline "
             f"pairs as even); for {s('share_ci', v):.1%} the whole 95 % Wilson interval is inside the band. "
-            "The goal (every cell in the band) is **not met**. Per-figure points cannot fix a matchup "
-            "that is rock-paper-scissors: with a free price for each profile fitted to the same duels the "
-            "share was about 37 % (43 % of all pairs) in a trial run, so the formula is near what any "
-            "per-figure price can do in this duel.",
+            f"Root mean square of (win rate − 50 %): {s('rms', v):.1%}; after removing everything a change "
+            f"of each profile's price could fix (a logit strength per profile, least squares): "
+            f"{s('residual_rms', v):.1%}, with {s('repriced', v):.1%} of the matchups in the band — the "
+            "ceiling of any per-figure price in this battle. The goal (every cell in the band) is **not met**: "
+            "what is left is rock–paper–scissors between the classes, which per-figure points cannot remove.",
+            "",
+            "By class (win rate of the first class; share of its matchups in the band): "
+            + "; ".join(f"{a} v {b} {r:.0%} ({x:.0%})" for (a, b), (_, r, x) in blocks.items()) + ".",
             "",
             "Lowest mean win rates: " + ", ".join(f"{lab} {r:.1%}" for r, lab in low)
             + "; highest: " + ", ".join(f"{lab} {r:.1%}" for r, lab in high) + ".",

@@ -5,10 +5,14 @@
 (profiles with the same characteristics are one duel profile):
 
 1. Price every profile with the current coefficients (round 0: a rough first guess).
-2. For every pair, run ``duels_per_pair`` duels at about equal points: a budget of 12 or 20
-   reference figures (alternately), each unit ``round(budget · e^{±u/2} / points)`` whole figures
+2. For every pair, run ``duels_per_pair`` battles at about equal points: a budget of 12 or 20
+   reference figures (alternately), each side ``round(budget · e^{±u/2} / points)`` whole figures
    with a jitter ``u`` uniform in ±``jitter`` (it makes the sizes vary, so the fit can tell how
-   much a figure more is worth), the side that moves first alternating.
+   much a figure more is worth), the side that moves first alternating. Each side fields its
+   figures as standard units of its kind (:func:`szwadron.duel.split_units`: battalions of 12,
+   skirmishers and cavalry 6, one gun a battery) and loses when all of them are broken
+   (:func:`szwadron.duel.run_battle`); ``battle=False`` plays one unit a side instead (the
+   model before, where 80 militia in one unit still broke at their M per test).
 3. Fit, on the duels of all rounds so far, the logistic model
    ``P(A wins) = σ(κ · [log(n_A / n_B) + log v_A − log v_B])``, where ``n`` is the figures and
    ``log v`` is the points formula's log (its terms are the features): a logistic regression
@@ -20,10 +24,12 @@ The scale (points of the reference figure) is then chosen as the largest value (
 which every example roster of the lists fits its points limit.
 
 **Validation** (:func:`validate`) plays the round-robin at the stored (rounded) points: every
-pair of duel profiles at two budgets (12 and 20 reference figures; each unit
-``round(budget / points)`` whole figures, at least one — rounding noise differs between the two
-budgets and averages out), and reports each cell's win rate with its Wilson 95 % interval and
-the share of cells inside 50 ± 5 %.
+pair of duel profiles at two budgets (12 and 20 reference figures; each side
+``round(budget / points)`` whole figures, at least one, as standard units — rounding noise
+differs between the two budgets and averages out), and reports each cell's win rate with its
+Wilson 95 % interval and the share of cells inside 50 ± 5 %; :meth:`Validation.blocks` groups the
+cells by class (infantry, skirmishers, cavalry, artillery) and :meth:`Validation.intransitive`
+separates what re-pricing could fix from the rock–paper–scissors no price can.
 
 **Executors.** Duels run in tasks submitted to a :class:`concurrent.futures.Executor` (by
 default a process pool with one worker per core). Tasks are a top-level function with plain
@@ -116,19 +122,30 @@ DuelSpec = tuple[int, int, int, int, int, str]
 """``(profile index A, profile index B, figures A, figures B, first, seed)``."""
 
 
-def run_duel_batch(profiles: Sequence[dict[str, Any]], specs: Sequence[DuelSpec]) -> list[tuple[float, int]]:
+def run_duel_batch(
+    profiles: Sequence[dict[str, Any]], specs: Sequence[DuelSpec], battle: bool = True
+) -> list[tuple[float, int]]:
     """Play a batch of duels (a task for an executor: top-level, plain arguments).
 
     ``profiles`` are profile dicts (``Profile.model_dump(mode="json")``); returns
-    ``(score of A, rounds)`` per duel, in order.
+    ``(score of A, rounds)`` per duel, in order. With ``battle`` (the default) each side's
+    figures are fielded as standard units (:func:`szwadron.duel.split_units`) and fight a
+    :func:`szwadron.duel.run_battle`; otherwise one unit a side fights one duel.
     """
-    from szwadron.duel import DuelUnit, run_duel
+    from szwadron.duel import DuelUnit, run_battle, run_duel, split_units, standard_unit_figures
 
     units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
-    out = []
+    out: list[tuple[float, int]] = []
     for i, j, n_i, n_j, first, seed in specs:
-        r = run_duel(units[i], n_i, units[j], n_j, seed=seed, first=1 if first else 0)
-        out.append((r.score_a, r.rounds))
+        if battle:
+            a, b = units[i], units[j]
+            sizes_a = split_units(n_i, standard_unit_figures(a))
+            sizes_b = split_units(n_j, standard_unit_figures(b))
+            br = run_battle(a, sizes_a, b, sizes_b, seed=seed, first=1 if first else 0)
+            out.append((br.score_a, br.rounds))
+        else:
+            r = run_duel(units[i], n_i, units[j], n_j, seed=seed, first=1 if first else 0)
+            out.append((r.score_a, r.rounds))
     return out
 
 
@@ -146,6 +163,7 @@ def run_duels(
     progress: ProgressFn | None = None,
     label: str = "duels",
     task_size: int = TASK_SIZE,
+    battle: bool = True,
 ) -> list[tuple[float, int]]:
     """Play ``specs`` on ``executor`` (default: a process pool of ``workers``, one per core;
     ``workers=1`` plays them in this process). Results are in the order of ``specs`` and do not
@@ -159,7 +177,7 @@ def run_duels(
         progress(0, total, label)
     if executor is None and (workers or default_workers()) <= 1:
         for k, chunk in enumerate(chunks):
-            results[k] = run_duel_batch(plain, chunk)
+            results[k] = run_duel_batch(plain, chunk, battle)
             done += len(chunk)
             if progress is not None:
                 progress(done, total, label)
@@ -167,7 +185,7 @@ def run_duels(
         own = executor is None
         pool: Executor = executor if executor is not None else ProcessPoolExecutor(workers or default_workers())
         try:
-            futures = {pool.submit(run_duel_batch, plain, chunk): k for k, chunk in enumerate(chunks)}
+            futures = {pool.submit(run_duel_batch, plain, chunk, battle): k for k, chunk in enumerate(chunks)}
             for fut in as_completed(futures):
                 k = futures[fut]
                 results[k] = fut.result()
@@ -181,16 +199,29 @@ def run_duels(
 
 
 # --- features and the fit -----------------------------------------------------------------------
-FEATURES: tuple[str, ...] = (
-    *CONTINUOUS_TERMS,
-    *KIND_TERMS,
-    *(a.value for a in ABILITY_TERMS if a not in UNMEASURED_ABILITIES),
-)
+#: Kind terms the fit may use (the others stay 0). Cavalry has none: its value is its melee
+#: (through the melee weight μ), W, M and speed, which explain the battles as well as a
+#: cavalry factor did (log-likelihood −85,197 without it, −85,228 with it, same settings).
+FITTED_KIND_TERMS: tuple[str, ...] = ("artillery",)
 
 
-def feature_vector(profile: Profile, melee_weight: float) -> list[float]:
+def features(kind_terms: Sequence[str] = FITTED_KIND_TERMS) -> tuple[str, ...]:
+    """Names of the fitted terms, in the order of :func:`feature_vector`."""
+    return (
+        *CONTINUOUS_TERMS,
+        *(k for k in KIND_TERMS if k in kind_terms),
+        *(a.value for a in ABILITY_TERMS if a not in UNMEASURED_ABILITIES),
+    )
+
+
+FEATURES: tuple[str, ...] = features()
+
+
+def feature_vector(
+    profile: Profile, melee_weight: float, kind_terms: Sequence[str] = FITTED_KIND_TERMS
+) -> list[float]:
     """The formula's terms of ``profile`` before their coefficients: logs of the value ratios to
-    the reference figure, then 0/1 for the kind and ability terms (order :data:`FEATURES`)."""
+    the reference figure, then 0/1 for the kind and ability terms (order :func:`features`)."""
     v = profile_values(profile)
     ref = profile_values(REFERENCE_PROFILE)
     out = [
@@ -199,7 +230,7 @@ def feature_vector(profile: Profile, melee_weight: float) -> list[float]:
         math.log(max(v.morale, 1e-3) / ref.morale),
         math.log(max(v.speed, 1.0) / ref.speed),
     ]
-    out += [1.0 if v.kind in kinds else 0.0 for kinds in KIND_TERMS.values()]
+    out += [1.0 if v.kind in kinds else 0.0 for name, kinds in KIND_TERMS.items() if name in kind_terms]
     out += [1.0 if a in v.abilities else 0.0 for a in ABILITY_TERMS if a not in UNMEASURED_ABILITIES]
     return out
 
@@ -259,6 +290,7 @@ def fit_model(
     *,
     reference_points: float,
     grid: Sequence[float] = MELEE_WEIGHT_GRID,
+    kind_terms: Sequence[str] = FITTED_KIND_TERMS,
 ) -> Fit:
     """Step 3 of the calibration: the coefficients (μ on ``grid``, the others by logistic
     regression) that make the points formula explain the duels best."""
@@ -268,7 +300,7 @@ def fit_model(
     by_mu: dict[float, float] = {}
     y = [o.score_a for o in observations]
     for mu in grid:
-        feats = [feature_vector(e.profile, mu) for e in entries]
+        feats = [feature_vector(e.profile, mu, kind_terms) for e in entries]
         rows = [
             [math.log(o.figures_a / o.figures_b), *(fa - fb for fa, fb in zip(feats[o.a], feats[o.b], strict=True))]
             for o in observations
@@ -282,11 +314,11 @@ def fit_model(
     kappa = coef[0]
     if kappa <= 0:
         raise InvalidDataError("the duels do not show that more figures win more often; cannot fit")
-    theta = dict(zip(FEATURES, (c / kappa for c in coef[1:]), strict=True))
+    theta = dict(zip(features(kind_terms), (c / kappa for c in coef[1:]), strict=True))
     model = PointsModel(
         melee_weight=mu,
         exponents={k: theta[k] for k in CONTINUOUS_TERMS},
-        kinds={k: theta[k] for k in KIND_TERMS},
+        kinds={k: theta.get(k, 0.0) for k in KIND_TERMS},
         abilities={a.value: theta.get(a.value, 0.0) for a in ABILITY_TERMS},
         reference_points=reference_points,
         steepness=kappa,
@@ -304,6 +336,8 @@ class CalibrationConfig:
     duels_per_pair: int = 100
     jitter: float = 0.4
     budgets: tuple[int, int] = BUDGET_FIGURES
+    battle: bool = True
+    kind_terms: tuple[str, ...] = FITTED_KIND_TERMS
 
 
 @dataclass
@@ -359,12 +393,12 @@ def calibrate(
         specs = design(entries, model, config, r)
         scores = run_duels(
             profiles, specs, executor=executor, workers=workers, progress=progress,
-            label=f"calibration round {r + 1}/{config.rounds}",
+            label=f"calibration round {r + 1}/{config.rounds}", battle=config.battle,
         )
         observations += [
             Observation(s[0], s[1], s[2], s[3], sc) for s, (sc, _) in zip(specs, scores, strict=True)
         ]
-        fit = fit_model(entries, observations, reference_points=start.reference_points)
+        fit = fit_model(entries, observations, reference_points=start.reference_points, kind_terms=config.kind_terms)
         result.fits.append(fit)
         model = fit.model
     result.model = model
@@ -540,6 +574,20 @@ class Cell:
         return BAND[0] <= self.rate <= BAND[1]
 
 
+@dataclass(frozen=True)
+class Intransitivity:
+    """:meth:`Validation.intransitive`: the transitive strengths and what is left."""
+
+    strengths: list[float]
+    """Logit strength of each profile (sum 0): > 0 wins more than its points say."""
+    share_in_band_repriced: float
+    """Share of matchups within 50 ± 5 % once the transitive part is removed."""
+    residual_rms: float
+    """Root mean square of the win rate left after removing the transitive part."""
+    rms: float
+    """Root mean square of win rate − 0.5 (before)."""
+
+
 @dataclass
 class Validation:
     """The round-robin at equal points (module notes)."""
@@ -551,6 +599,7 @@ class Validation:
     duels: int
     seconds: float
     seed: int
+    battle: bool = True
 
     def rate(self, i: int, j: int) -> float:
         """Win rate of profile ``i`` against ``j`` (0.5 on the diagonal)."""
@@ -598,6 +647,69 @@ class Validation:
         """The ``k`` matchups furthest from 50 %."""
         return sorted(self.cells.values(), key=lambda c: -abs(c.rate - 0.5))[:k]
 
+    def intransitive(self) -> Intransitivity:
+        """How much of the unevenness no re-pricing can remove (rock–paper–scissors).
+
+        Fits, by least squares on the logits of the win rates, a strength ``s`` per profile so
+        that ``rate(i, j) ≈ σ(s_i − s_j)``: that part is transitive, and changing each profile's
+        points by the factor ``exp(−s_i / κ)`` removes it (to first order). What is left,
+        ``rate − σ(s_i − s_j)``, is the intransitive part: the share of matchups within 5 points
+        of even after removing the transitive part estimates the best band share any per-figure
+        price could reach with this duel."""
+        import numpy as np
+
+        n = len(self.entries)
+        rows, ys, keys = [], [], []
+        for (i, j), c in self.cells.items():
+            eps = 0.5 / max(c.duels, 1)
+            r = min(max(c.rate, eps), 1 - eps)
+            row = np.zeros(n)
+            row[i], row[j] = 1.0, -1.0
+            rows.append(row)
+            ys.append(math.log(r / (1 - r)))
+            keys.append((i, j))
+        if not rows:
+            return Intransitivity([0.0] * n, 1.0, 0.0, 0.0)
+        X = np.vstack([*rows, np.ones(n)])  # the strengths sum to 0
+        y = np.asarray([*ys, 0.0])
+        strength = np.linalg.lstsq(X, y, rcond=None)[0]
+        resid = []
+        for (i, j) in keys:
+            c = self.cells[(i, j)]
+            resid.append(c.rate - 1.0 / (1.0 + math.exp(-(strength[i] - strength[j]))))
+        res = np.asarray(resid)
+        lo, hi = BAND
+        return Intransitivity(
+            [float(x) for x in strength],
+            float(np.mean(np.abs(res) <= (hi - lo) / 2)),
+            float(np.sqrt(np.mean(res**2))),
+            float(np.sqrt(np.mean((np.asarray([c.rate for c in self.cells.values()]) - 0.5) ** 2))),
+        )
+
+    def blocks(self) -> dict[tuple[str, str], tuple[int, float, float]]:
+        """Matchups grouped by the two profiles' classes (infantry, skirmishers, cavalry,
+        artillery): ``(matchups, mean win rate of the first class, share in the band)``."""
+        def cls(e: DuelProfile) -> str:
+            p = e.profile
+            if p.kind.is_artillery:
+                return "artillery"
+            if p.kind is Kind.CAVALRY:
+                return "cavalry"
+            return "skirmishers" if p.has(Ability.SKIRMISH) else "infantry"
+
+        order = ("infantry", "skirmishers", "cavalry", "artillery")
+        acc: dict[tuple[str, str], list[tuple[float, bool]]] = {}
+        for c in self.cells.values():
+            a, b = cls(self.entries[c.row]), cls(self.entries[c.col])
+            rate = c.rate
+            if order.index(a) > order.index(b):
+                a, b, rate = b, a, 1.0 - rate
+            acc.setdefault((a, b), []).append((rate, c.in_band))
+        return {
+            k: (len(v), sum(r for r, _ in v) / len(v), sum(x for _, x in v) / len(v))
+            for k, v in sorted(acc.items(), key=lambda kv: (order.index(kv[0][0]), order.index(kv[0][1])))
+        }
+
     def profile_rates(self) -> list[float]:
         """Each profile's mean win rate over its matchups."""
         n = len(self.entries)
@@ -605,6 +717,7 @@ class Validation:
 
     def as_dict(self) -> dict[str, Any]:
         """The ``--json`` document."""
+        intr = self.intransitive()
         return {
             "seed": self.seed,
             "duels": self.duels,
@@ -614,6 +727,16 @@ class Validation:
             "share_in_band": self.share_in_band,
             "share_in_band_all_profiles": self.share_in_band_all_profiles,
             "share_interval_in_band": self.share_ci_in_band,
+            "battle": self.battle,
+            "intransitive": {
+                "share_in_band_repriced": intr.share_in_band_repriced,
+                "residual_rms": intr.residual_rms,
+                "rms": intr.rms,
+            },
+            "blocks": [
+                {"row": a, "col": b, "matchups": n, "win_rate": r, "share_in_band": x}
+                for (a, b), (n, r, x) in self.blocks().items()
+            ],
             "profiles": [
                 {"label": e.label, "points": p, "members": list(e.members), "mean_win_rate": r}
                 for e, p, r in zip(self.entries, self.points, self.profile_rates(), strict=True)
@@ -645,6 +768,7 @@ def validate(
     executor: Executor | None = None,
     workers: int | None = None,
     progress: ProgressFn | None = None,
+    battle: bool = True,
 ) -> Validation:
     """The round-robin of every pair of duel profiles at equal points (module notes).
 
@@ -681,7 +805,7 @@ def validate(
                     specs.append((i, j, n_i, n_j, k % 2, f"validate:{seed}:{i}:{j}:{b:g}:{k}"))
     scores = run_duels(
         [e.profile for e in entries], specs, executor=executor, workers=workers, progress=progress,
-        label="validation",
+        label="validation", battle=battle,
     )
     wins: dict[tuple[int, int], float] = {}
     count: dict[tuple[int, int], int] = {}
@@ -691,7 +815,7 @@ def validate(
         count[key] = count.get(key, 0) + 1
     cells = {k: Cell(k[0], k[1], count[k], wins[k], tuple(sizes[k])) for k in count}
     return Validation(
-        list(entries), prices, budget_points, cells, len(specs), time.perf_counter() - t0, seed
+        list(entries), prices, budget_points, cells, len(specs), time.perf_counter() - t0, seed, battle
     )
 
 
@@ -699,6 +823,7 @@ __all__ = [
     "BAND",
     "BUDGET_FIGURES",
     "FEATURES",
+    "FITTED_KIND_TERMS",
     "INITIAL_MODEL",
     "MELEE_WEIGHT_GRID",
     "UNMEASURED_ABILITIES",
@@ -707,6 +832,7 @@ __all__ = [
     "Cell",
     "DuelProfile",
     "Fit",
+    "Intransitivity",
     "Observation",
     "Regenerated",
     "Validation",
@@ -716,6 +842,7 @@ __all__ = [
     "design",
     "duel_profiles",
     "feature_vector",
+    "features",
     "fit_logistic",
     "fit_model",
     "fit_scale",

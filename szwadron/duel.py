@@ -16,10 +16,11 @@ rules, with the dice of :mod:`szwadron.combat` and :mod:`szwadron.morale`:
     odds favour it (the chance that the enemy breaks or is repulsed, less its own);
   * a unit in charge reach (distance ≤ R, 3.1.5) with melee dice charges (V: move and melee);
     artillery never charges;
-  * a shooter that the enemy must come to (the enemy has no fire, or less range) declares fire
-    in the opponent's turn (4.12) instead of advancing;
-  * otherwise it advances: a shooter stops at its range, and when half its move brings it into
-    range it fires on the march instead (4.11, half SO); artillery may not (7.1.2); heavy
+  * a shooter that the enemy must come to (the enemy has no fire, or less effective range)
+    declares fire in the opponent's turn (4.12) instead of advancing;
+  * otherwise it advances: a shooter stops at its effective range (within Z and short of the
+    distance where 4.5.4 brings its C to 0: C × 20 cm), and when half its move brings it into
+    that range it fires on the march instead (4.11, half SO); artillery may not (7.1.2); heavy
     artillery spends a turn preparing after it moved (7.3).
 - **Reaction fire.** A declared unit (4.12.2) interrupts the enemy's move at the point of its
   choice: at the end of an advance, just before contact for a charge (distance 0); if not
@@ -41,6 +42,13 @@ rules, with the dice of :mod:`szwadron.combat` and :mod:`szwadron.morale`:
 
 Simplifications (open ground, two units, no geometry): no table edge, no flanks beyond the
 wrap-around, no choice to pursue (5.5.8), pursuers act only in their own turn.
+
+**Battles** (:func:`run_battle`): equal points are spent as several units of a standard size
+per kind (:data:`STANDARD_UNIT_FIGURES`, the example rosters' sizes), so that a cheap profile
+fields more units — more morale tests to break, as in a real army — instead of one huge unit
+that still breaks at its M per test (6.3). The units fight in pairs, reserves step in, and a
+side loses when all its units are broken or destroyed. The calibration and the validation of
+the points model play battles.
 
 Examples
 --------
@@ -176,6 +184,18 @@ class DuelUnit:
     def max_range_cm(self) -> float:
         """The longest range of its weapons (0 without fire)."""
         return max((w.range_cm for w in self.weapons), default=0.0)
+
+    @property
+    def effective_range_cm(self) -> float:
+        """The longest distance at which it can fire (0 without fire): within Z (4.5.1) and
+        short of the distance where 4.5.4 brings its C to 0 (C × 20 cm), less the policy's gap.
+
+        >>> militia = DuelUnit("m", Kind.INFANTRY, 12, 1, 1, 2, 3, (Weapon("musket", 24, 1, 1),))
+        >>> militia.max_range_cm, militia.effective_range_cm
+        (24, 19.5)
+        """
+        band = DEFAULT_SETTINGS.range_band_cm
+        return max((min(w.range_cm, w.accuracy * band - ADVANCE_GAP_CM) for w in self.weapons), default=0.0)
 
     def pursuit_multiplier(self, settings: RulesSettings = DEFAULT_SETTINGS) -> int:
         """6.7: pursuit 2d6 × this many cm (0: never pursues)."""
@@ -553,9 +573,9 @@ class Duel:
     def _advance(self, who: Who, *, march: bool) -> None:
         me, enemy = self.sides[who].unit, self.sides[1 - who].unit
         move = me.move_cm / 2 if march else me.move_cm
-        stop = me.max_range_cm if me.weapons else 0.0
+        stop = me.effective_range_cm if me.weapons else 0.0
         new = max(self.distance_cm - move, stop, ADVANCE_GAP_CM)
-        reach = enemy.max_range_cm + ADVANCE_GAP_CM
+        reach = enemy.effective_range_cm + ADVANCE_GAP_CM
         if not me.weapons and me.melee > 0 and new < reach <= me.move_cm and reach < self.distance_cm:
             new = reach  # stop out of the enemy's range, still within charge reach next turn
         if new >= self.distance_cm:
@@ -679,12 +699,12 @@ def choose_action(duel: Duel, who: Who) -> Action:
         return Action.FIRE
     if in_range:
         return Action.PREPARE  # 7.3: heavy artillery after moving
-    if unit.weapons and (not enemy.weapons or enemy.max_range_cm < unit.max_range_cm):
+    if unit.weapons and (not enemy.weapons or enemy.effective_range_cm < unit.effective_range_cm):
         return Action.DECLARE  # the enemy must come to it (4.12)
     if (
         unit.weapons
         and not unit.is_artillery
-        and d - unit.move_cm / 2 <= unit.max_range_cm
+        and d - unit.move_cm / 2 <= unit.effective_range_cm
         and unit.move_cm > 0
     ):
         return Action.MARCH_FIRE  # 4.11
@@ -711,12 +731,141 @@ def run_duel(
     return duel.run(1 if first else 0, max_rounds)
 
 
+# --- battles: equal points spent as several units of a standard size ---------------------------
+#: Figures of a standard unit, by kind (the example rosters' sizes: battalions of 12, skirmish
+#: companies and cavalry regiments of 6, batteries of one gun).
+STANDARD_UNIT_FIGURES: dict[Kind, int] = {
+    Kind.INFANTRY: 12,
+    Kind.CAVALRY: 6,
+    Kind.FOOT_ARTILLERY: 1,
+    Kind.HORSE_ARTILLERY: 1,
+}
+#: Skirmishers (7.5) are fielded in smaller units.
+STANDARD_SKIRMISH_FIGURES = 6
+
+
+def standard_unit_figures(unit: DuelUnit) -> int:
+    """Figures of one standard unit of ``unit``'s kind (skirmishers: :data:`STANDARD_SKIRMISH_FIGURES`).
+
+    >>> standard_unit_figures(DuelUnit("gun", Kind.FOOT_ARTILLERY, 10, 3, 1, 2, 4, ()))
+    1
+    """
+    if unit.skirmish:
+        return STANDARD_SKIRMISH_FIGURES
+    return STANDARD_UNIT_FIGURES.get(unit.kind, 12)
+
+
+def split_units(figures: int, size: int) -> tuple[int, ...]:
+    """``figures`` fielded as units of about ``size``: ``round(figures / size)`` units (at least
+    one), as equal as whole figures allow, the larger first.
+
+    >>> split_units(80, 12), split_units(12, 12), split_units(5, 12), split_units(2, 1)
+    ((12, 12, 12, 11, 11, 11, 11), (12,), (5,), (1, 1))
+    """
+    if figures < 1 or size < 1:
+        raise InvalidDataError(f"a force needs at least one figure and units of at least one, got {figures!r}, {size!r}")
+    k = max(1, min(figures, round(figures / size)))
+    q, r = divmod(figures, k)
+    return tuple(q + 1 if i < r else q for i in range(k))
+
+
+@dataclass(frozen=True)
+class BattleResult:
+    """How a battle of several units a side ended (:func:`run_battle`).
+
+    ``winner`` is 0, 1 or None (a draw); ``units_a``/``units_b`` are the units each side still
+    had in the fight; ``duels`` the unit-against-unit fights played."""
+
+    winner: Who | None
+    duels: int
+    rounds: int
+    units_a: int
+    units_b: int
+
+    @property
+    def score_a(self) -> float:
+        """Side A's score: 1 win, 0.5 draw, 0 loss."""
+        return 0.5 if self.winner is None else (1.0 if self.winner == 0 else 0.0)
+
+
+def run_battle(
+    unit_a: DuelUnit,
+    sizes_a: tuple[int, ...],
+    unit_b: DuelUnit,
+    sizes_b: tuple[int, ...],
+    *,
+    seed: int | str,
+    first: int = 0,
+    distance_cm: float = START_DISTANCE_CM,
+    max_rounds: int = MAX_ROUNDS,
+) -> BattleResult:
+    """Equal points spent as several units a side (``sizes_a``, ``sizes_b``: figures of each);
+    a side loses when all its units are broken or destroyed.
+
+    The battle is a series of duels (:class:`Duel`): each side's units still in the fight are
+    lined up strongest first (figures left, then order), and the first ``min(k_A, k_B)`` of each
+    line fight in pairs; the side with more units keeps the rest in reserve. A unit that wins
+    its duel stays in the fight with the figures it has left (its casualty modifiers, 6.2, count
+    from its starting strength); the loser is out; both are out when both break at once or their
+    duel ends undecided. Then the lines are formed again. The first pairs start from the
+    standard set-up (``distance_cm`` apart); reserves follow their front line, so later pairs
+    start where the previous ones ended (the largest of their final distances, at least
+    :data:`ADVANCE_GAP_CM`): a fresh unit does not cross the whole approach under fire again.
+    One ``random.Random`` seeded with ``seed`` plays the whole battle.
+
+    >>> line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, (Weapon("musket", 24, 1, 3),))
+    >>> r = run_battle(line, (12, 12), line, (12, 12), seed="doc")
+    >>> r == run_battle(line, (12, 12), line, (12, 12), seed="doc"), r.score_a in (0.0, 0.5, 1.0)
+    (True, True)
+    """
+    if first not in (0, 1):
+        raise InvalidDataError(f"first must be 0 (side A) or 1 (side B), got {first!r}")
+    for sizes in (sizes_a, sizes_b):
+        if not sizes or any(not isinstance(n, int) or n < 1 for n in sizes):
+            raise InvalidDataError(f"a battle needs at least one unit of at least one figure a side, got {sizes!r}")
+    rng = random.Random(str(seed))
+    # [initial, strength] of every unit still in the fight
+    lines: tuple[list[list[int]], list[list[int]]] = ([[n, n] for n in sizes_a], [[n, n] for n in sizes_b])
+    duels = rounds = 0
+    start = distance_cm
+    while lines[0] and lines[1]:
+        rounds += 1
+        for line in lines:
+            line.sort(key=lambda u: -u[1])  # stable: order breaks ties
+        pairs = min(len(lines[0]), len(lines[1]))
+        out: tuple[set[int], set[int]] = (set(), set())
+        ends: list[float] = []
+        for k in range(pairs):
+            ua, ub = lines[0][k], lines[1][k]
+            duel = Duel((Side(unit_a, ua[0], ua[1]), Side(unit_b, ub[0], ub[1])), rng, distance_cm=start)
+            duel.run(1 if first else 0, max_rounds)
+            duels += 1
+            ends.append(duel.distance_cm)
+            ua[1], ub[1] = duel.sides[0].strength, duel.sides[1].strength
+            if duel.winner != 1:
+                out[1].add(k)
+            if duel.winner != 0:
+                out[0].add(k)
+        for who in (0, 1):
+            lines[who][:] = [u for k, u in enumerate(lines[who]) if k not in out[who] and u[1] > 0]
+        start = min(distance_cm, max(ADVANCE_GAP_CM, *ends))  # the lines follow their front
+    winner: Who | None = None
+    if lines[0] and not lines[1]:
+        winner = 0
+    elif lines[1] and not lines[0]:
+        winner = 1
+    return BattleResult(winner, duels, rounds, len(lines[0]), len(lines[1]))
+
+
 __all__ = [
     "ADVANCE_GAP_CM",
     "MAX_ROUNDS",
     "OPEN_ORDER_GAP_CM",
+    "STANDARD_SKIRMISH_FIGURES",
+    "STANDARD_UNIT_FIGURES",
     "START_DISTANCE_CM",
     "Action",
+    "BattleResult",
     "Duel",
     "DuelResult",
     "DuelUnit",
@@ -726,5 +875,8 @@ __all__ = [
     "choose_action",
     "melee_score",
     "modified_accuracy",
+    "run_battle",
     "run_duel",
+    "split_units",
+    "standard_unit_figures",
 ]

@@ -34,11 +34,15 @@ Method
    model's ``step`` (a tenth of a point). Limbers are 0: they cannot fight, and what they add (the
    limbered move, 7.2) is in the gun's speed.
 
-3. **Coefficients** (μ, α, β, γ, δ, the kind and ability terms) are fitted to simulated duels
-   (:mod:`szwadron.duel`, :mod:`szwadron.calibrate`) and stored in
+3. **Coefficients** (μ, α, β, γ, δ, the artillery and ability terms) are fitted to simulated
+   battles at equal points, several standard units a side (:func:`szwadron.duel.run_battle`,
+   :mod:`szwadron.calibrate`) and stored in
    ``szwadron/data/points_model.toml``; ``P_ref`` is chosen there so that every example roster
    of the army lists fits its points limit. The stored ``points`` of the army lists are this
-   formula's output; :func:`stale_points` finds the ones that differ.
+   formula's output; :func:`stale_points` finds the ones that differ. Cavalry has no kind
+   term (it stays 0): its value is in its melee (μ), W, M and speed, so the breakdown shows
+   where it comes from. Artillery keeps one: a battery is a one-gun unit that breaks at its
+   first failed test, which no per-figure value measures.
 
 Examples
 --------

@@ -40,7 +40,7 @@ gives a :class:`RosterReport` whose ``broken`` lists every breach.
 >>> report.ok, report.points <= 1000, report.unchecked
 (True, True, ())
 >>> round(validate_roster(army, "corps-1000", points={"line_infantry": 7.0}).points, 1)
-753.4
+733.0
 """
 
 from __future__ import annotations

@@ -22,7 +22,10 @@ from szwadron.duel import (
     best_weapon,
     choose_action,
     modified_accuracy,
+    run_battle,
     run_duel,
+    split_units,
+    standard_unit_figures,
 )
 from szwadron.errors import InvalidDataError
 from szwadron.loading import bundled_dir, load_army_list
@@ -202,6 +205,17 @@ def test_4_12_shooter_declares_fire_against_cavalry_out_of_range() -> None:
     assert d.distance_cm == 24.0 + ADVANCE_GAP_CM
 
 
+def test_4_5_4_a_shooter_stops_where_its_accuracy_still_counts() -> None:
+    """C 1 with Z 24: at 20 cm or more 4.5.4 leaves C 0, so the unit closes to under 20 cm
+    instead of standing at its nominal range (it would never fire)."""
+    militia = infantry(weapons=(Weapon("musket", 24.0, 1, 1),), wounds=1, morale=3)
+    assert militia.effective_range_cm == 20.0 - ADVANCE_GAP_CM
+    d = duel(militia, 12, cavalry(), 6, distance=30.0)
+    d._advance(0, march=False)
+    assert d.distance_cm == 20.0 - ADVANCE_GAP_CM
+    assert best_weapon(militia, d.distance_cm, cavalry()) is not None
+
+
 def test_4_12_declared_fire_hits_the_charge_before_contact() -> None:
     """A charge into declared fire: the volley is at distance 0 (full C); 4 cavalry of W 1 all
     removed by 4 dice at C 6: no melee."""
@@ -263,3 +277,45 @@ def test_bigger_unit_wins_more_often() -> None:
 def test_duel_needs_figures() -> None:
     with pytest.raises(InvalidDataError):
         run_duel(infantry(), 0, infantry(), 3, seed=1)
+
+
+# --- battles: several standard units a side ------------------------------------------------------
+def test_standard_units_by_kind_and_splitting() -> None:
+    assert standard_unit_figures(infantry()) == 12
+    assert standard_unit_figures(infantry(skirmish=True)) == 6
+    assert standard_unit_figures(cavalry()) == 6
+    assert standard_unit_figures(gun()) == 1
+    assert split_units(80, 12) == (12, 12, 12, 11, 11, 11, 11)
+    assert split_units(17, 6) == (6, 6, 5)
+    assert split_units(4, 12) == (4,)
+    assert split_units(3, 1) == (1, 1, 1)
+    with pytest.raises(InvalidDataError):
+        split_units(0, 12)
+
+
+def test_battle_is_seeded_and_lost_when_every_unit_is_out() -> None:
+    a, b = infantry(), cavalry()
+    first = [run_battle(a, (12, 12), b, (6, 6, 6), seed=f"s{i}", first=i % 2) for i in range(10)]
+    assert first == [run_battle(a, (12, 12), b, (6, 6, 6), seed=f"s{i}", first=i % 2) for i in range(10)]
+    for r in first:
+        assert r.duels >= 2 and r.rounds >= 1
+        if r.winner == 0:
+            assert r.units_b == 0 and r.units_a >= 1
+        elif r.winner == 1:
+            assert r.units_a == 0 and r.units_b >= 1
+    helpless = infantry(weapons=(), melee=0, morale=0)
+    assert all(run_battle(a, (12,), helpless, (12, 12, 12), seed=i).winner == 0 for i in range(5))
+
+
+def test_battle_more_units_win_more_often() -> None:
+    a = infantry()
+    few = sum(run_battle(a, (12,), a, (12, 12), seed=i, first=i % 2).score_a for i in range(60))
+    many = sum(run_battle(a, (12, 12), a, (12,), seed=i, first=i % 2).score_a for i in range(60))
+    assert many > few + 20
+
+
+def test_battle_needs_units() -> None:
+    with pytest.raises(InvalidDataError):
+        run_battle(infantry(), (), infantry(), (3,), seed=1)
+    with pytest.raises(InvalidDataError):
+        run_battle(infantry(), (3, 0), infantry(), (3,), seed=1)

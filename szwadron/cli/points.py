@@ -8,7 +8,8 @@
   fit the coefficients to simulated duels and rewrite the coefficients file and the ``points``
   lines of the army lists (:mod:`szwadron.calibrate`).
 - ``szwadron points validate [--seed N] [--duels N] [--workers N] [--json] [--plot FILE]`` — the
-  round-robin of win rates at equal points, simulated, with each cell's 95 % interval.
+  round-robin of win rates at equal points (battles of standard units, simulated), with each
+  cell's 95 % interval, the classes' blocks and the share no re-pricing could fix.
 
 ARMYLIST is an army-list id (looked up like a scenario's lists) or a path to its TOML file.
 Long runs report progress on stderr.
@@ -281,6 +282,13 @@ def _validate(args: argparse.Namespace) -> int:
     print(f"matchups with a win rate within {lo:.0%}–{hi:.0%}: {result.share_in_band:.1%} of "
           f"{len(result.cells)} distinct matchups, {result.share_in_band_all_profiles:.1%} of all profile pairs; "
           f"95% interval inside the band: {result.share_ci_in_band:.1%}")
+    intr = result.intransitive()
+    print(f"{'battles of standard units' if result.battle else 'one unit a side'}; "
+          f"root mean square of (win rate − 50%): {intr.rms:.1%}; after removing what re-pricing could fix "
+          f"(a strength per profile): {intr.residual_rms:.1%}, {intr.share_in_band_repriced:.1%} of matchups in the band")
+    print("by class (win rate of the first; share in the band):")
+    for (a, b), (n, r, x) in result.blocks().items():
+        print(f"  {a} v {b}: {n} matchups, {fmt_prob(r)}; {x:.0%} in the band")
     print("mean win rate of each duel profile against all others:")
     for e, p, r in zip(result.entries, result.points, result.profile_rates(), strict=True):
         same = f" (= {', '.join(e.members[1:])})" if len(e.members) > 1 else ""
