@@ -34,6 +34,7 @@ from typing import Literal, NamedTuple
 
 from szwadron.dice import Distribution, clamp, hit_weights
 from szwadron.errors import InvalidDataError
+from szwadron.limits import MAX_DICE, MAX_MELEE_FIGURES, MAX_WOUNDS
 from szwadron.morale import (
     MeleeMorale,
     MeleeOutcome,
@@ -95,7 +96,8 @@ def removal_weights(
     if isinstance(wounds, int):
         if cap is None:
             return _removal_uniform(damage, wounds, die)
-        wounds_seq: Sequence[int] = (wounds,) * cap
+        # every figure removed takes at least 1 damage: a cap above the damage never binds
+        wounds_seq: Sequence[int] = (wounds,) * min(cap, len(damage))
     else:
         wounds_seq = tuple(wounds) if cap is None else tuple(wounds)[:cap]
     return _removal_sequence(damage, wounds_seq, die)
@@ -268,12 +270,25 @@ def _check_wounds(wounds: int | Sequence[int]) -> int | tuple[int, ...]:
     if isinstance(wounds, int):
         if wounds < 1:
             raise InvalidDataError(f"W must be a whole number ≥ 1, got {wounds}")
+        if wounds > MAX_WOUNDS:
+            raise InvalidDataError(f"W must be at most {MAX_WOUNDS}, got {wounds}")
         return wounds
     seq = tuple(wounds)
     for i, w in enumerate(seq):
         if not isinstance(w, int) or isinstance(w, bool) or w < 1:
             raise InvalidDataError(f"wounds[{i}]: W must be a whole number ≥ 1, got {w!r}")
+        if w > MAX_WOUNDS:
+            raise InvalidDataError(f"wounds[{i}]: W must be at most {MAX_WOUNDS}, got {w}")
     return seq
+
+
+def _check_dice(dice: int, what: str) -> None:
+    """Refuse more dice than :data:`~szwadron.limits.MAX_DICE` (the exact odds would take
+    minutes, then hours)."""
+    if dice > MAX_DICE:
+        raise InvalidDataError(
+            f"{what} rolls {dice} dice; exact odds are computed for at most {MAX_DICE} dice"
+        )
 
 
 def volley(
@@ -317,7 +332,9 @@ def volley(
     Raises
     ------
     InvalidDataError
-        No groups, a group with fewer than 1 die, W < 1, a negative cap, or an unknown die.
+        No groups, a group with fewer than 1 die, W < 1, a negative cap, or an unknown die; more
+        than :data:`~szwadron.limits.MAX_DICE` dice, or W above
+        :data:`~szwadron.limits.MAX_WOUNDS`.
 
     Examples
     --------
@@ -350,7 +367,8 @@ def volley(
         notes.insert(0, "indirect fire (7.4): C − 1")
     if march:
         checked = _march_halve(checked, notes)
-    target_w = wounds if type(wounds) is int and wounds >= 1 else _check_wounds(wounds)
+    _check_dice(sum(g.dice for g in checked), "the volley")
+    target_w = wounds if type(wounds) is int and 1 <= wounds <= MAX_WOUNDS else _check_wounds(wounds)
     if skirmish:
         target_w = target_w * 2 if isinstance(target_w, int) else tuple(2 * w for w in target_w)
         notes.append("skirmish order (7.5, PD-17): W doubled for this fire")
@@ -457,13 +475,23 @@ class MeleeSide:
             raise InvalidDataError(
                 f"{len(self.fighters)} figures fought but the unit has {self.morale.strength}"
             )
+        if len(self.fighters) > MAX_MELEE_FIGURES:
+            raise InvalidDataError(
+                f"{len(self.fighters)} figures fought; exact melee odds are computed for at most"
+                f" {MAX_MELEE_FIGURES} figures a side"
+            )
         for i, f in enumerate(self.fighters):
-            if f.wounds < 1:
-                raise InvalidDataError(f"fighter {i}: W must be ≥ 1, got {f.wounds}")
+            if not 1 <= f.wounds <= MAX_WOUNDS:
+                raise InvalidDataError(f"fighter {i}: W must be 1..{MAX_WOUNDS}, got {f.wounds}")
             if f.melee < 0:
                 raise InvalidDataError(f"fighter {i}: SW must be ≥ 0, got {f.melee}")
-        if self.wound_bonus < 0:
-            raise InvalidDataError(f"a W bonus must be ≥ 0, got {self.wound_bonus}")
+            if not 0 <= f.target_bonus <= MAX_WOUNDS:
+                raise InvalidDataError(
+                    f"fighter {i}: the W bonus of its target must be 0..{MAX_WOUNDS}, got {f.target_bonus}"
+                )
+        if not 0 <= self.wound_bonus <= MAX_WOUNDS:
+            raise InvalidDataError(f"a W bonus must be 0..{MAX_WOUNDS}, got {self.wound_bonus}")
+        _check_dice(sum(f.melee for f in self.fighters), "a melee side")
 
     @classmethod
     def uniform(
@@ -492,6 +520,11 @@ class MeleeSide:
         """
         if not isinstance(figures, int) or figures < 1:
             raise InvalidDataError(f"figures must be a whole number ≥ 1, got {figures!r}")
+        if figures > MAX_MELEE_FIGURES:  # before building the tuple of fighters
+            raise InvalidDataError(
+                f"{figures} figures fought; exact melee odds are computed for at most"
+                f" {MAX_MELEE_FIGURES} figures a side"
+            )
         strength = figures if strength is None else strength
         initial = strength if initial is None else initial
         return cls(
@@ -731,8 +764,8 @@ def roll_removal(
     """
     seq: Sequence[int]
     if isinstance(wounds, int):
-        limit = cap if cap is not None else damage // wounds + 1
-        seq = (wounds,) * limit
+        limit = damage // wounds + 1
+        seq = (wounds,) * (limit if cap is None else min(cap, limit))
     else:
         seq = tuple(wounds)[:cap] if cap is not None else tuple(wounds)
     left, q = damage, 0

@@ -120,6 +120,15 @@ def _describe(err: Any) -> str:
 def validation_message(exc: ValidationError, data: Any, *, limit: int = 5) -> str:
     """One message for a pydantic error: each problem as ``field.path: what was expected``."""
     errors = exc.errors(include_url=False)
+    # a list whose entries are all bad is also reported "too short" (its valid entries counted):
+    # keep the errors of the entries, which say what is wrong
+    inner = [tuple(e["loc"]) for e in errors]
+    errors = [
+        e for e in errors
+        if not (e["type"] == "too_short"
+                and any(len(loc) > len(e["loc"]) and loc[: len(e["loc"])] == tuple(e["loc"])
+                        for loc in inner))
+    ]
     lines = []
     for err in errors[:limit]:
         loc = [p for p in err["loc"] if not (isinstance(p, str) and "[" in p and "(" in p)]

@@ -309,6 +309,8 @@ def table_melee(
 
     def strikes_at(b: int) -> int:
         targets = links[bf.base_ids[b]]
+        if not targets:  # in contact only by slivers each shorter than the epsilon
+            return 0
         ranked = sorted(targets.items(),
                         key=lambda kv: (-round(kv[1], 9), bonus[bf.resolve(kv[0])[0]][0]))
         return bonus[int(bf.resolve(ranked[0][0])[0])][0]

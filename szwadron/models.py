@@ -31,6 +31,7 @@ from pydantic import (
     model_validator,
 )
 
+from szwadron.limits import MAX_CM, MAX_DICE_PER_FIGURE, MAX_LEVEL, MAX_TABLE_CM, MAX_WOUNDS
 from szwadron.settings import RulesSettings
 
 Identifier = Annotated[
@@ -43,7 +44,9 @@ Identifier = Annotated[
     ),
 ]
 FiniteFloat = Annotated[float, Field(allow_inf_nan=False)]
-Point = tuple[FiniteFloat, FiniteFloat]
+Coordinate = Annotated[float, Field(allow_inf_nan=False, ge=-MAX_CM, le=MAX_CM)]
+"""A position in cm: finite, at most :data:`~szwadron.limits.MAX_CM` (1 km) either way."""
+Point = tuple[Coordinate, Coordinate]
 
 
 class Kind(StrEnum):
@@ -146,8 +149,8 @@ class Ammunition(_Frozen):
     """An artillery ammunition type (7.1.3) with its own range, firepower and accuracy."""
 
     name: Identifier = Field(description="Ammunition name, e.g. 'roundshot', 'canister'.")
-    range: float = Field(gt=0, allow_inf_nan=False, description="Z: range in cm.")
-    fire: int = Field(ge=0, description="SO: dice per figure.")
+    range: float = Field(gt=0, le=MAX_CM, allow_inf_nan=False, description="Z: range in cm.")
+    fire: int = Field(ge=0, le=MAX_DICE_PER_FIGURE, description="SO: dice per figure.")
     accuracy: int = Field(ge=0, le=6, description="C: a die scores on a roll <= C.")
     indirect: bool = Field(False, description="7.4: allows indirect fire.")
 
@@ -163,18 +166,18 @@ class Profile(_Frozen):
     id: Identifier
     name: str = Field(min_length=1)
     kind: Kind
-    move: float = Field(ge=0, allow_inf_nan=False, description="R: cm moved on open ground.")
-    wounds: int = Field(ge=1, description="W: damage to destroy one figure.")
-    melee: int = Field(ge=0, description="SW: melee dice per figure.")
-    fire: int = Field(ge=0, description="SO: fire dice per figure.")
-    range: float = Field(ge=0, allow_inf_nan=False, description="Z: range in cm.")
+    move: float = Field(ge=0, le=MAX_CM, allow_inf_nan=False, description="R: cm moved on open ground.")
+    wounds: int = Field(ge=1, le=MAX_WOUNDS, description="W: damage to destroy one figure.")
+    melee: int = Field(ge=0, le=MAX_DICE_PER_FIGURE, description="SW: melee dice per figure.")
+    fire: int = Field(ge=0, le=MAX_DICE_PER_FIGURE, description="SO: fire dice per figure.")
+    range: float = Field(ge=0, le=MAX_CM, allow_inf_nan=False, description="Z: range in cm.")
     melee_skill: int = Field(ge=0, le=6, description="UW: a melee die scores on <= UW.")
     accuracy: int = Field(ge=0, le=6, description="C: a fire die scores on <= C.")
     morale: int = Field(ge=0, le=6, description="M: a morale test passes on <= M.")
     abilities: tuple[Ability, ...] = ()
     points: float | None = Field(None, ge=0, allow_inf_nan=False, description="Points per figure.")
     move_limbered: float | None = Field(
-        None, ge=0, allow_inf_nan=False, description="7.2: R while coherent with the limber."
+        None, ge=0, le=MAX_CM, allow_inf_nan=False, description="7.2: R while coherent with the limber."
     )
     ammunition: tuple[Ammunition, ...] = ()
     note: str | None = Field(None, description="One line justifying the characteristics.")
@@ -466,8 +469,8 @@ ProfileRef = Annotated[
 class Table(_Frozen):
     """The table: x along side A's edge (y = 0), side B's edge at y = depth."""
 
-    width: float = Field(gt=0, allow_inf_nan=False, description="cm along x")
-    depth: float = Field(gt=0, allow_inf_nan=False, description="cm along y")
+    width: float = Field(gt=0, le=MAX_TABLE_CM, allow_inf_nan=False, description="cm along x")
+    depth: float = Field(gt=0, le=MAX_TABLE_CM, allow_inf_nan=False, description="cm along y")
 
 
 class Terrain(_Frozen):
@@ -477,11 +480,13 @@ class Terrain(_Frozen):
     kind: TerrainKind
     name: str | None = None
     level: int | None = Field(
-        None, ge=1, description="Hill level (default 1); buildings/fortifications: makes them tall."
+        None, ge=1, le=MAX_LEVEL, description="Hill level (default 1); buildings/fortifications: makes them tall."
     )
     polygon: tuple[Point, ...] | None = Field(None, description="Outline, at least 3 points.")
     line: tuple[Point, ...] | None = Field(None, description="Centre line of a linear feature.")
-    width: float | None = Field(None, gt=0, allow_inf_nan=False, description="Width of a line, cm.")
+    width: float | None = Field(
+        None, gt=0, le=MAX_CM, allow_inf_nan=False, description="Width of a line, cm."
+    )
     large: bool = Field(False, description="3.2.5: a large fortification admits artillery.")
 
     @model_validator(mode="after")
@@ -548,15 +553,19 @@ def _check_polygon(points: tuple[Point, ...]) -> None:
 class BasePose(_Frozen):
     """One figure's base: centre, facing (degrees counter-clockwise from +x) and optional extras."""
 
-    x: FiniteFloat
-    y: FiniteFloat
+    x: Coordinate
+    y: Coordinate
     facing: FiniteFloat = Field(description="degrees counter-clockwise from +x; 90 faces side B")
     profile: ProfileRef | None = Field(None, description="1.1: this figure's own profile.")
     ammunition: tuple[Identifier, ...] | None = Field(
         None, description="7.1.3: ammunition names this gun carries (default: all of its profile's)."
     )
-    width: float | None = Field(None, gt=0, allow_inf_nan=False, description="frontage override, cm")
-    depth: float | None = Field(None, gt=0, allow_inf_nan=False, description="depth override, cm")
+    width: float | None = Field(
+        None, gt=0, le=MAX_CM, allow_inf_nan=False, description="frontage override, cm"
+    )
+    depth: float | None = Field(
+        None, gt=0, le=MAX_CM, allow_inf_nan=False, description="depth override, cm"
+    )
 
     @field_validator("ammunition", mode="before")
     @classmethod

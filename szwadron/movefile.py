@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from szwadron.loading import read_toml, validate
-from szwadron.models import FiniteFloat, Identifier
+from szwadron.models import Coordinate, FiniteFloat, Identifier
 
 
 class _Frozen(BaseModel):
@@ -32,10 +32,10 @@ class MovePose(_Frozen):
     unit: Identifier | None = Field(
         None, description="Unit of the base; needed only in a combined move (3.3)."
     )
-    x: FiniteFloat = Field(description="New centre x, cm.")
-    y: FiniteFloat = Field(description="New centre y, cm.")
+    x: Coordinate = Field(description="New centre x, cm.")
+    y: Coordinate = Field(description="New centre y, cm.")
     facing: FiniteFloat = Field(description="New facing, degrees counter-clockwise from +x.")
-    waypoints: tuple[tuple[FiniteFloat, FiniteFloat, FiniteFloat], ...] = Field(
+    waypoints: tuple[tuple[Coordinate, Coordinate, FiniteFloat], ...] = Field(
         (), description="Poses [x, y, facing] passed on the way, in order (PD-6)."
     )
 

@@ -366,6 +366,8 @@ def check_move(
         raise InvalidDataError("name the unit that moves")
     for uid in unit_ids:
         bf.resolve(uid)  # unknown → InvalidDataError listing the units
+        if uid not in bf.unit_ids:
+            raise InvalidDataError(f"--unit {uid!r} is a base; give the unit id {uid.partition('/')[0]!r}")
         if unit_ids.count(uid) > 1:
             raise InvalidDataError(f"unit {uid!r} is named twice")
     unit_ks = [bf.unit_ids.index(u) for u in unit_ids]
@@ -378,6 +380,8 @@ def check_move(
     charge_ks: set[int] = set()
     for cid in charge_ids:
         bf.resolve(cid)
+        if cid not in bf.unit_ids:
+            raise InvalidDataError(f"--charge {cid!r} is a base; give the unit id {cid.partition('/')[0]!r}")
         ck = bf.unit_ids.index(cid)
         if ck in unit_ks or sc.units[ck].side == sc.units[unit_ks[0]].side:
             raise InvalidDataError(f"--charge {cid}: a unit charges enemy units only")

@@ -49,6 +49,7 @@ from szwadron.geometry.contact import contact_length, polygon_distance
 from szwadron.geometry.paths import BaseMotion, Surcharge, terrain_surcharges
 from szwadron.geometry.table import Battlefield
 from szwadron.geometry.terrain import forbidden_rule
+from szwadron.limits import MAX_REACH_GRID_POINTS
 from szwadron.models import Scenario, TerrainKind
 from szwadron.movement import _speed
 
@@ -184,6 +185,18 @@ def reach(
     lo_y, hi_y = max(y0 - half, ext_y), min(y0 + half, table.depth - ext_y)
     nx = math.floor((hi_x - lo_x) / h) + 1
     ny = math.floor((hi_y - lo_y) / h) + 1
+    how = (f"A* on a {h:g} cm grid of centre positions, 16 directions, then pulled tight"
+           if method == "index" else
+           f"reference: Dijkstra-like A* on a {h:g} cm grid, 32 directions, every blocker tested")
+    if nx < 1 or ny < 1:  # the base cannot stand on the table anywhere within its reach
+        return ReachResult(unit, target, bf.base_ids[b], False, None, None, allowed, (), f0, (), None,
+                           method, h, how)
+    if nx * ny > MAX_REACH_GRID_POINTS:
+        raise InvalidDataError(
+            f"{bf.base_ids[b]}: a move of {allowed:g} cm needs a search grid of {nx * ny:,} positions"
+            f" every {h:g} cm; at most {MAX_REACH_GRID_POINTS:,} are searched (a move of about"
+            f" {math.sqrt(MAX_REACH_GRID_POINTS) * h / 3:.0f} cm)"
+        )
     gx = lo_x + h * np.arange(nx)
     gy = lo_y + h * np.arange(ny)
     px, py = (a.ravel() for a in np.meshgrid(gx, gy))
@@ -320,9 +333,6 @@ def reach(
                 parent[nb] = node
                 heapq.heappush(heap, (ng + dtl[nb], ng, nb))
 
-    how = (f"A* on a {h:g} cm grid of centre positions, 16 directions, then pulled tight"
-           if method == "index" else
-           f"reference: Dijkstra-like A* on a {h:g} cm grid, 32 directions, every blocker tested")
     base_id = bf.base_ids[b]
     if goal < 0:
         return ReachResult(unit, target, base_id, False, None, None, allowed, (), f0, (), None,

@@ -5,7 +5,11 @@ which adds the command's parser and sets ``func`` to a ``run(args) -> int`` func
 modules import only the standard library at import time; the library (shapely, numpy, ...) is
 imported inside ``run`` so that ``szwadron --help`` and light commands start fast.
 
-Exit codes (design.md): 0 success, 1 the answer is "no" where a command says so, 2 bad input.
+Exit codes (design.md): 0 success, 1 the answer is "no" where a command says so, 2 bad input or
+usage (one message naming the file, the field or line, and what was expected; never a
+traceback). Beyond design.md: 3 an internal error — a bug in szwadron, not in the input. It is
+reported in one message too, with the exception's type, and ``--debug`` (before or after the
+command) shows the traceback instead. 130: interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -13,10 +17,16 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
 from collections.abc import Sequence
 
 from szwadron import __version__
 from szwadron.errors import SzwadronError
+
+#: Exit code of an internal error (a bug): not 2, which says the input is at fault.
+EXIT_INTERNAL_ERROR = 3
+
+_DEBUG_HELP = "on an internal error (a bug), show the Python traceback instead of one line"
 
 #: Command modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -51,28 +61,89 @@ def build_parser() -> argparse.ArgumentParser:
         description="Table geometry, exact odds and army-list points for the Szwadron rules.",
     )
     parser.add_argument("--version", action="version", version=f"szwadron {__version__}")
+    parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in COMMAND_MODULES:
         module = importlib.import_module(f"szwadron.cli.{name}")
         module.register(sub)
+    _add_debug(sub)
     return parser
+
+
+def _add_debug(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """``--debug`` after the command too (``szwadron fire ... --debug``), in every (sub)command;
+    SUPPRESS keeps a subcommand from resetting a ``--debug`` given before it."""
+    for command in set(subparsers.choices.values()):
+        if "--debug" not in command._option_string_actions:
+            command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                                 help=_DEBUG_HELP)
+        for action in command._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                _add_debug(action)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
     try:
-        return int(args.func(args))
+        args = build_parser().parse_args(arguments)
+    except Exception as exc:  # a bug in a command's options (usage errors exit in argparse)
+        if "--debug" in arguments:
+            raise
+        return _internal_error("szwadron", exc)
+    command = _command_name(args)
+    try:
+        with warnings.catch_warnings():
+            if not getattr(args, "debug", False):  # numpy's "overflow encountered", ...: noise
+                warnings.simplefilter("ignore", RuntimeWarning)
+            return int(args.func(args))
     except SzwadronError as exc:
-        print(f"szwadron {args.command}: error: {exc}", file=sys.stderr)
+        print(f"szwadron {command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("szwadron: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        # a file the command could not read or write (no permission, a full disk): the
+        # environment, not the program, is at fault; bad input or usage
+        if getattr(args, "debug", False):
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"szwadron {command}: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a bug: one message, not a traceback, unless --debug
+        if getattr(args, "debug", False):
+            raise
+        return _internal_error(f"szwadron {command}", exc)
 
 
-__all__ = ["COMMAND_MODULES", "build_parser", "main"]
+def _internal_error(prog: str, exc: BaseException) -> int:
+    """Report a bug in one message on stderr; return :data:`EXIT_INTERNAL_ERROR`."""
+    if isinstance(exc, MemoryError):
+        what = "out of memory"
+    else:
+        lines = str(exc).strip().splitlines()
+        text = lines[0] if lines else ""
+        if len(text) > 200:
+            text = text[:200] + "…"
+        what = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    print(
+        f"{prog}: internal error: {what}\n"
+        "  this is a bug in szwadron, not in your input: please report it with the command line"
+        " and its input files\n"
+        "  rerun with --debug to see the traceback",
+        file=sys.stderr,
+    )
+    return EXIT_INTERNAL_ERROR
+
+
+def _command_name(args: argparse.Namespace) -> str:
+    """``fire``, or ``odds fire`` for a command with a question."""
+    question = getattr(args, "question", None)
+    return f"{args.command} {question}" if args.command == "odds" and question else args.command
+
+
+__all__ = ["COMMAND_MODULES", "EXIT_INTERNAL_ERROR", "build_parser", "main"]

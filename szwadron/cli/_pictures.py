@@ -32,11 +32,14 @@ def add_plot_option(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def check_plot_option(args: argparse.Namespace) -> None:
-    """Fail before any work when ``--plot`` names a file of an unknown format (exit 2)."""
+    """Fail before any work when ``--plot`` names a file of an unknown format, in a folder that
+    does not exist, or a folder (exit 2)."""
     if getattr(args, "plot", None) is not None:
+        from szwadron.cli._common import check_output_path
         from szwadron.plots._io import figure_format
 
         figure_format(args.plot)
+        check_output_path(args.plot)
 
 
 def _table_and_charts(

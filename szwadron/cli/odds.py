@@ -6,6 +6,9 @@
 - ``odds melee``: a melee exchange (5.3–5.5): joint losses and the morale outcome table.
 
 ``--roll [--seed N]`` resolves the question once with dice instead, showing every die.
+
+Limits (:mod:`szwadron.limits`, said in ``--help``): exact odds for at most 1000 dice a volley or
+a melee side, W at most 1000, at most 500 figures a melee side; beyond them, exit code 2.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from __future__ import annotations
 import argparse
 import re
 from typing import Any
+
+from szwadron.limits import MAX_DICE, MAX_MELEE_FIGURES, MAX_WOUNDS
 
 _DIES = ("d6", "d10")
 _FIRE_RE = re.compile(r"^\s*(-?\d+)\s*(?:@\s*(-?\d+))?\s*$")
@@ -38,6 +43,9 @@ _SIDE_REQUIRED = ("figures", "melee", "skill", "wounds", "morale")
 _SIDE_HELP = (
     'figures=N SW=N UW=N W=N M=N, optionally strength=N (figures in the unit, default figures), '
     "initial=N, modifier=K (morale, PD-16), terrain=N (W bonus when struck, PD-15), skirmish"
+)
+_SIDE_LIMITS = (
+    f" (at most {MAX_MELEE_FIGURES} figures and {MAX_DICE} dice a side, W at most {MAX_WOUNDS})"
 )
 
 
@@ -93,12 +101,14 @@ def register(subparsers: Any) -> None:
     )
     fire.add_argument(
         "--fire", action="append", type=_fire_group, required=True, metavar="N[@C]",
-        help="dice of one group, optionally with its own accuracy (repeatable, PD-9)",
+        help="dice of one group, optionally with its own accuracy (repeatable, PD-9); at most "
+        f"{MAX_DICE} dice in all",
     )
     fire.add_argument("--accuracy", type=int, metavar="C", help="accuracy of groups without @C")
     fire.add_argument(
         "--wounds", type=_wounds, required=True, metavar="W",
-        help="target W with cover, or W of each eligible figure in removal order: 2,2,3 (PD-13)",
+        help="target W with cover, or W of each eligible figure in removal order: 2,2,3 (PD-13); "
+        f"W at most {MAX_WOUNDS}",
     )
     fire.add_argument("--figures", type=int, metavar="F", help="most figures removable (PD-10)")
     fire.add_argument("--die", choices=_DIES, default="d6", help="remainder die (default d6, PD-5)")
@@ -129,8 +139,8 @@ def register(subparsers: Any) -> None:
         help="a melee exchange: joint losses and morale outcomes (5.3–5.5)",
         description="Joint losses of a melee exchange and the 5.5 morale sequence of both sides.",
     )
-    melee.add_argument("--attacker", required=True, metavar="SPEC", help=_SIDE_HELP)
-    melee.add_argument("--defender", required=True, metavar="SPEC", help=_SIDE_HELP)
+    melee.add_argument("--attacker", required=True, metavar="SPEC", help=_SIDE_HELP + _SIDE_LIMITS)
+    melee.add_argument("--defender", required=True, metavar="SPEC", help=_SIDE_HELP + _SIDE_LIMITS)
     melee.add_argument("--first-strike", choices=("attacker", "defender"), help="7.7")
     melee.add_argument("--initial-attacker", type=int, metavar="N", help="attacker starting strength")
     melee.add_argument("--initial-defender", type=int, metavar="N", help="defender starting strength")
@@ -148,12 +158,14 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     if args.plot is not None:  # fail before any work: a bad file name is bad usage
+        from szwadron.cli._common import check_output_path
         from szwadron.errors import InvalidDataError
         from szwadron.plots._io import figure_format
 
         if args.roll:
             raise InvalidDataError("--plot draws the odds; it cannot be combined with --roll")
         figure_format(args.plot)
+        check_output_path(args.plot)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed) if args.roll else None
     if args.question == "fire":
@@ -371,6 +383,10 @@ def _parse_side(flag: str, text: str, initial: int | None, panicking: bool) -> A
             raise InvalidDataError(f"{flag}: {key} must be ≥ {low}, got {values[key]}")
     if values["skill"] > 6:
         raise InvalidDataError(f"{flag}: UW must be 0..6, got {values['skill']}")
+    for key, code, high in (("figures", "figures", MAX_MELEE_FIGURES), ("wounds", "W", MAX_WOUNDS),
+                            ("terrain", "terrain", MAX_WOUNDS)):
+        if values.get(key, 0) > high:
+            raise InvalidDataError(f"{flag}: {code} must be at most {high}, got {values[key]}")
     strength = values.get("strength", values["figures"])
     if strength < values["figures"]:
         raise InvalidDataError(f"{flag}: strength {strength} is below the {values['figures']} figures that fought")
@@ -379,19 +395,22 @@ def _parse_side(flag: str, text: str, initial: int | None, panicking: bool) -> A
     start = initial if initial is not None else values.get("initial", strength)
     if strength > start:
         raise InvalidDataError(f"{flag}: strength {strength} is above the initial strength {start}")
-    return MeleeSide.uniform(
-        values["figures"],
-        melee=values["melee"],
-        skill=values["skill"],
-        wounds=values["wounds"],
-        morale=values["morale"],
-        strength=strength,
-        initial=start,
-        morale_modifier=values.get("modifier", 0),
-        wound_bonus=values.get("terrain", 0),
-        skirmish=skirmish,
-        panicking=panicking,
-    )
+    try:
+        return MeleeSide.uniform(
+            values["figures"],
+            melee=values["melee"],
+            skill=values["skill"],
+            wounds=values["wounds"],
+            morale=values["morale"],
+            strength=strength,
+            initial=start,
+            morale_modifier=values.get("modifier", 0),
+            wound_bonus=values.get("terrain", 0),
+            skirmish=skirmish,
+            panicking=panicking,
+        )
+    except InvalidDataError as exc:  # the limits (szwadron.limits): say which side
+        raise InvalidDataError(f"{flag}: {exc}") from None
 
 
 def _run_melee(args: argparse.Namespace, rng: Any, seed: int) -> int:

@@ -18,12 +18,20 @@ Long runs report progress on stderr.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 ACTIONS = ("calibrate", "validate")
+
+#: Most duels per pair (and budget), calibration rounds, and worker processes per core: far
+#: beyond any useful run, they keep a mistyped number from running for days or forking
+#: thousands of processes.
+MAX_DUELS = 100_000
+MAX_ROUNDS = 100
+MAX_WORKERS_PER_CORE = 4
 
 
 def register(subparsers: Any) -> None:
@@ -47,9 +55,9 @@ def register(subparsers: Any) -> None:
     sim = parser.add_argument_group("calibrate and validate")
     sim.add_argument("--lists", metavar="DIR", help="folder of army lists (default: the bundled armylists/)")
     sim.add_argument("--seed", type=int, default=2026, help="seed of the duels (default 2026)")
-    sim.add_argument("--duels", type=int, help="duels per pair (calibrate, default 100) or per pair and budget (validate, default 500)")
-    sim.add_argument("--rounds", type=int, default=3, help="calibration rounds (default 3)")
-    sim.add_argument("--workers", type=int, help="worker processes (default: one per core)")
+    sim.add_argument("--duels", type=int, help=f"duels per pair (calibrate, default 100) or per pair and budget (validate, default 500); at most {MAX_DUELS}")
+    sim.add_argument("--rounds", type=int, default=3, help=f"calibration rounds (default 3, at most {MAX_ROUNDS})")
+    sim.add_argument("--workers", type=int, help=f"worker processes (default: one per core; at most {MAX_WORKERS_PER_CORE} per core)")
     sim.add_argument("--dry-run", action="store_true", help="calibrate: print, write nothing")
     sim.add_argument("--model", metavar="FILE", help="coefficients file to write (calibrate) or read (default: the shipped one)")
     parser.set_defaults(func=run)
@@ -71,23 +79,31 @@ class _Progress:
         print(f"{label}: {done}/{total} duels ({pct:.0f}%), {now - self.t0:.1f} s", file=sys.stderr, flush=True)
 
 
-def _positive(value: int | None, name: str) -> None:
+def _positive(value: int | None, name: str, most: int) -> None:
     from szwadron.errors import InvalidDataError
 
     if value is not None and value < 1:
         raise InvalidDataError(f"{name} must be at least 1, got {value}")
+    if value is not None and value > most:
+        raise InvalidDataError(f"{name} must be at most {most}, got {value}")
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``szwadron points``."""
     from szwadron.errors import InvalidDataError
 
+    if args.plot:  # fail before any work (a validation runs for minutes): bad usage
+        from szwadron.cli._common import check_output_path
+        from szwadron.plots._io import figure_format
+
+        figure_format(args.plot)
+        check_output_path(args.plot)
     if args.target in ACTIONS:
         if args.roster:
             raise InvalidDataError(f"--roster does not apply to 'points {args.target}'")
-        _positive(args.duels, "--duels")
-        _positive(args.rounds, "--rounds")
-        _positive(args.workers, "--workers")
+        _positive(args.duels, "--duels", MAX_DUELS)
+        _positive(args.rounds, "--rounds", MAX_ROUNDS)
+        _positive(args.workers, "--workers", MAX_WORKERS_PER_CORE * (os.cpu_count() or 1))
         return _calibrate(args) if args.target == "calibrate" else _validate(args)
     for flag in ("lists", "duels", "workers", "model"):
         if getattr(args, flag) is not None:
@@ -104,11 +120,29 @@ def find_army_list(name: str) -> Any:
 
     path = Path(name)
     if path.suffix.lower() == ".toml" or path.exists():
-        return load_army_list(path)
+        try:
+            return load_army_list(path)
+        except InvalidDataError:
+            _not_a_roster_file(path)
+            raise
     found = find_army_list(name, army_list_search_path())
     if found is None:
         raise InvalidDataError(f"unknown army list {name!r} (no {name}.toml in the army-list folders)")
     return load_army_list(found)
+
+
+def _not_a_roster_file(path: Path) -> None:
+    """Raise a clear message when ``path``, given as an army list, is a player's roster file."""
+    from szwadron.errors import InvalidDataError
+    from szwadron.loading import read_toml
+
+    data = read_toml(path)
+    if "army" in data and "profiles" not in data:
+        raise InvalidDataError(
+            f"a roster file (of army list {data['army']!r}), not an army list: give it as"
+            f" 'szwadron points {data['army']} --roster {path}' or 'szwadron balance {path} ...'",
+            source=str(path),
+        )
 
 
 def _roster(army: Any, spec: str) -> Any:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from szwadron.limits import MAX_WOUNDS
+
 _DIES = ("d6", "d10")
 
 
@@ -23,7 +25,8 @@ def register(subparsers: Any) -> None:
         "--die", choices=_DIES, default="d6", help="die of the remainder roll (default d6, PD-5)"
     )
     parser.add_argument(
-        "--max-wounds", type=int, default=10, metavar="N", help="largest W in the table (default 10)"
+        "--max-wounds", type=int, default=10, metavar="N",
+        help=f"largest W in the table (default 10, at most {MAX_WOUNDS})",
     )
     parser.add_argument("--json", action="store_true", help="print a JSON list of rows")
     parser.set_defaults(func=run)
@@ -35,8 +38,8 @@ def run(args: argparse.Namespace) -> int:
     from szwadron.errors import InvalidDataError
     from szwadron.remainder import D6_TWO_THIRDS_MISPRINT, remainder_row_json, remainder_table
 
-    if args.max_wounds > 1000:
-        raise InvalidDataError(f"--max-wounds must be at most 1000, got {args.max_wounds}")
+    if args.max_wounds > MAX_WOUNDS:
+        raise InvalidDataError(f"--max-wounds must be at most {MAX_WOUNDS}, got {args.max_wounds}")
     rows = remainder_table(args.die, args.max_wounds)
     if args.json:
         print_json([remainder_row_json(r) for r in rows])

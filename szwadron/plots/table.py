@@ -235,12 +235,19 @@ def parse_region(text: str) -> Region:
 def table_view(scenario: Scenario, region: Region | None = None) -> Region:
     """The part of the table to show: ``region``, or the whole table with a margin around it
     (room for the side labels and the scale bar)."""
+    w, d = scenario.table.width, scenario.table.depth
     if region is not None:
         x0, y0, x1, y1 = region
         if not (x0 < x1 and y0 < y1):
             raise InvalidDataError(f"region {region}: expected x0 < x1 and y0 < y1")
+        # Decision: a view shows the table; it may reach past an edge by the table's own size
+        # (room enough for anything placed off the table), no further
+        if x0 < -w or y0 < -d or x1 > 2 * w or y1 > 2 * d or x1 <= 0 or y1 <= 0 or x0 >= w or y0 >= d:
+            raise InvalidDataError(
+                f"--region {x0:g},{y0:g},{x1:g},{y1:g}: must overlap the table (0,0 to {w:g},{d:g}) "
+                f"and reach no further than {w:g} cm across and {d:g} cm along beyond its edges"
+            )
         return (float(x0), float(y0), float(x1), float(y1))
-    w, d = scenario.table.width, scenario.table.depth
     m = max(3.0, 0.05 * max(w, d))
     return (-m, -m, w + m, d + m)
 
@@ -271,14 +278,17 @@ def _grid_steps(span_cm: float) -> tuple[float, float]:
     """Major and minor grid steps for a view ``span_cm`` wide: the finest major step giving at
     most 20 lines; a 1 cm minor grid in close-ups.
 
-    >>> _grid_steps(198), _grid_steps(65), _grid_steps(12)
-    ((10.0, 5.0), (5.0, 1.0), (1.0, 0.5))
+    >>> _grid_steps(198), _grid_steps(65), _grid_steps(12), _grid_steps(30000)
+    ((10.0, 5.0), (5.0, 1.0), (1.0, 0.5), (2000.0, 1000.0))
     """
     for major, minor in ((1.0, 0.5), (2.0, 1.0), (5.0, 1.0), (10.0, 5.0), (20.0, 10.0),
                          (50.0, 10.0)):
         if span_cm / major <= 20:
             return major, minor
-    return 100.0, 50.0
+    # beyond: the next 1-2-5 step giving at most 20 lines, however large the view
+    power = 10.0 ** math.floor(math.log10(span_cm / 20.0))
+    major = next(m * power for m in (1.0, 2.0, 5.0, 10.0) if span_cm / (m * power) <= 20)
+    return major, major / 2
 
 
 def setup_table_axes(ax: Axes, scenario: Scenario, view: Region, *, grid: bool = True) -> Artists:
