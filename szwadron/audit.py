@@ -40,7 +40,9 @@ Decisions where the rulebook is silent (each also stated where it is implemented
 - In a control zone (1.4.1): a base stands in an enemy base's zone when its least distance is
   *less* than the zone radius (by more than the numerical epsilon); a base exactly 2 cm away
   touches the zone's rim and is not in it. Bases of panicking units have no zone but can stand in
-  zones. Intrusions between units engaged with each other are allowed (5.9).
+  zones. Intrusions between units engaged with each other are allowed (5.9), and the zone of
+  a figure in contact with the enemy (PD-14, as :mod:`szwadron.movement` counts it) is
+  neutralised: it lets other figures pass and stand in it (5.9.3).
 - Zones across obstacles (1.4.3, 3.2.3): see :func:`obstacle_zone_core`. Zones from the foot of a
   hill (3.2.1): a hill's outline is its foot, so a figure "on the edge of a hill" (on the hill,
   its base within the contact tolerance of the outline) already measures its zone from the foot;
@@ -378,10 +380,14 @@ def audit(
     # --- 1.4 control zones -----------------------------------------------------------------------
     intrusions: dict[tuple[int, int], ZoneIntrusion] = {}
 
+    zone_neutral = per_base >= s.min_contact_length_cm - eps  # 5.9.3: engaged figures
+
     def consider(intruder: int, owner: int, dist: float, across: str | None) -> None:
         ui, uo = int(unit_of[intruder]), int(unit_of[owner])
         if bf.panicking[uo] or (min(ui, uo), max(ui, uo)) in engaged:
             return  # 1.4.1: no zone; 5.9: engaged with each other
+        if zone_neutral[owner]:
+            return  # 5.9.3: an engaged figure's zone is neutralised and lets others pass
         key = (intruder, owner)
         old = intrusions.get(key)
         if old is None or (old.across is not None and across is None):

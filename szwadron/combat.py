@@ -546,12 +546,15 @@ class MeleeSide:
         for f in self.fighters[removed:]:
             key = (clamp(f.skill, 0, COMBAT_DIE_SIDES), f.target_bonus)
             acc[key] = acc.get(key, 0) + f.melee
-        groups = []
-        for (skill, bonus), dice in acc.items():
-            n = dice // 2 if self.skirmish else dice
-            if n:
-                groups.append((n, skill, bonus))
-        return tuple(groups)
+        counts = dict(acc)
+        if self.skirmish:
+            # PD-17: the side's SW summed, then halved and rounded down. Decision (as fire on the
+            # march, 4.11): halves left by odd groups are pooled into whole dice, best UW first.
+            counts = {k: n // 2 for k, n in acc.items()}
+            odd = sorted((k for k, n in acc.items() if n % 2), key=lambda k: (-k[0], k[1]))
+            for k in odd[: len(odd) // 2]:
+                counts[k] += 1
+        return tuple((n, skill, bonus) for (skill, bonus), n in counts.items() if n)
 
 
 #: A state of one side's losses: (figures removed, took damage).

@@ -134,6 +134,7 @@ class DuelUnit:
     morale: int
     weapons: tuple[Weapon, ...]
     skirmish: bool = False
+    first_strike: bool = False
     first_strike_charge: bool = False
     first_strike_defence: bool = False
     auto_disengage: bool = False
@@ -167,6 +168,7 @@ class DuelUnit:
             morale=profile.morale,
             weapons=weapons,
             skirmish=skirmish,
+            first_strike=profile.has(Ability.FIRST_STRIKE),
             first_strike_charge=profile.has(Ability.FIRST_STRIKE_CHARGE),
             first_strike_defence=profile.has(Ability.FIRST_STRIKE_DEFENCE),
             auto_disengage=profile.has(Ability.AUTO_DISENGAGE),
@@ -443,10 +445,12 @@ class Duel:
         )
 
     def first_strike(self, attacker: Who, *, charge: bool) -> Literal["attacker", "defender"] | None:
-        """7.7 — who strikes first: on the charge for the attacker, in the first exchange it
-        defends for the defender; both or neither: simultaneous."""
-        a = self.sides[attacker].unit.first_strike_charge and charge
-        d = self.sides[1 - attacker].unit.first_strike_defence and self.melee_rounds == 0
+        """7.7 — who strikes first: unrestricted first strike (7.7.1) always; on the charge for the
+        attacker, in the first exchange it defends for the defender (7.7.2); both or neither:
+        simultaneous."""
+        a_unit, d_unit = self.sides[attacker].unit, self.sides[1 - attacker].unit
+        a = a_unit.first_strike or (a_unit.first_strike_charge and charge)
+        d = d_unit.first_strike or (d_unit.first_strike_defence and self.melee_rounds == 0)
         if a and not d:
             return "attacker"
         if d and not a:

@@ -332,24 +332,28 @@ def table_melee(
                                 ud.state is UnitState.PANIC),
         skirmish=ud.has(Ability.SKIRMISH) and _open_order(bf, bf.resolve(defender),
                                                            s.skirmish_open_order_cm))
-    a_first = ua.has(Ability.FIRST_STRIKE_CHARGE) and not continuing
-    d_first = ud.has(Ability.FIRST_STRIKE_DEFENCE) and (not continuing or all_adv)
+    # 7.7.1 unrestricted first strike counts in every round; 7.7.2 the limited kinds: on the
+    # charge (first round, attacking) or in defence (first round, or holding the terrain)
+    a_first = ua.has(Ability.FIRST_STRIKE) or (ua.has(Ability.FIRST_STRIKE_CHARGE) and not continuing)
+    d_first = ud.has(Ability.FIRST_STRIKE) or (
+        ud.has(Ability.FIRST_STRIKE_DEFENCE) and (not continuing or all_adv))
     first: Side | None = "attacker" if a_first and not d_first else (
         "defender" if d_first and not a_first else None)
     odds = melee(a_side, d_side, first_strike=first, die=s.remainder_die)
 
     groups: dict[tuple[Side, int, int], list[str]] = {}
-    dice: dict[tuple[Side, int, int], int] = {}
     sides: tuple[tuple[Side, list[int], tuple[Fighter, ...]], ...] = (
         ("attacker", a_order, a_fighters), ("defender", d_order, d_fighters))
     for side_name, bases, fighters in sides:
         for b, fig in zip(bases, fighters, strict=True):
             key = (side_name, fig.skill, fig.target_bonus)
             groups.setdefault(key, []).append(bf.base_ids[b])
-            dice[key] = dice.get(key, 0) + fig.melee
-    halve = {"attacker": a_side.skirmish, "defender": d_side.skirmish}
+    # 7.5, PD-17: the dice each group rolls, as the odds engine counts them (halved sum pooled)
+    rolled = {(side_name, skill, bonus): n
+              for side_name, side in (("attacker", a_side), ("defender", d_side))
+              for n, skill, bonus in side.strike_groups()}
     strike_groups = tuple(
-        StrikeGroup(k[0], k[1], k[2], dice[k] // 2 if halve[k[0]] else dice[k], tuple(v))
+        StrikeGroup(k[0], k[1], k[2], rolled.get(k, 0), tuple(v))
         for k, v in groups.items())
 
     fighting = [Fighting(bf.base_ids[int(ia[k])], "attacker", tuple(links[bf.base_ids[int(ia[k])]]),

@@ -78,8 +78,9 @@ class Ability(StrEnum):
 
     SKIRMISH = "skirmish"  # 1.3.4, 7.5
     AUTO_DISENGAGE = "auto_disengage"  # 7.6
-    FIRST_STRIKE_CHARGE = "first_strike_charge"  # 7.7, on the charge
-    FIRST_STRIKE_DEFENCE = "first_strike_defence"  # 7.7, in defence
+    FIRST_STRIKE = "first_strike"  # 7.7.1, in every melee round, attacking or defending
+    FIRST_STRIKE_CHARGE = "first_strike_charge"  # 7.7.2, on the charge
+    FIRST_STRIKE_DEFENCE = "first_strike_defence"  # 7.7.2, in defence
     HEAVY = "heavy"  # 7.3, heavy artillery
     INDIRECT = "indirect"  # 7.4
 

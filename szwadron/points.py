@@ -304,8 +304,11 @@ class PointsModel:
         terms = {name: self.exponents[name] * math.log(r) for name, r in ratios.items()}
         for name, kinds in KIND_TERMS.items():
             terms[name] = self.kinds.get(name, 0.0) if values.kind in kinds else 0.0
+        held = set(values.abilities)
+        if Ability.FIRST_STRIKE in held:  # 7.7.1 unrestricted: priced as both limited kinds
+            held |= {Ability.FIRST_STRIKE_CHARGE, Ability.FIRST_STRIKE_DEFENCE}
         for ability in ABILITY_TERMS:
-            terms[ability.value] = self.abilities.get(ability.value, 0.0) if ability in values.abilities else 0.0
+            terms[ability.value] = self.abilities.get(ability.value, 0.0) if ability in held else 0.0
         return terms
 
     def raw_value(self, profile: Profile) -> float:

@@ -290,7 +290,29 @@ def test_5_9_engaged_units_do_not_intrude_but_others_do(tables: SimpleNamespace)
         tables.unit("c", "B", [{"x": 55.5, "y": 50, "facing": 180}]),  # 1.5 cm from a/1 only
     ))
     assert _unit(r, "a").engaged_with == ("b",)
-    assert _intrusions(r) == {("a/1", "c/0"), ("c/0", "a/1")}  # b and c are on the same side
+    # a/1 stands in c's zone (c is not engaged); a/1 is engaged, so its zone is neutralised
+    # and c may stand in it (5.9.3)
+    assert _intrusions(r) == {("a/1", "c/0")}
+
+
+def test_5_9_3_engaged_figure_zone_lets_others_pass(tables: SimpleNamespace) -> None:
+    """5.9.3: the zone of a figure engaged in melee is neutralised and lets other figures pass,
+    as the move check counts it; a figure of a third unit next to it is no intrusion. The same
+    figure not engaged (the enemy 0.5 cm away, not touching) keeps its zone."""
+    def setup(gap: float) -> AuditReport:
+        return audit(tables.scenario(
+            tables.unit("a", "A", [{"x": 50, "y": 50, "facing": 90}]),
+            tables.unit("b", "B", [{"x": 50, "y": 52 + gap, "facing": 270}]),  # flush in front
+            tables.unit("c", "B", [{"x": 53.5, "y": 50, "facing": 90}]),  # 1.5 cm right of a/0
+        ))
+
+    engaged = setup(0.0)
+    assert _unit(engaged, "a").engaged_with == ("b",)
+    assert ("c/0", "a/0") not in _intrusions(engaged)
+    assert ("a/0", "c/0") in _intrusions(engaged)  # c is not engaged: its zone holds
+    apart = setup(0.5)
+    assert _unit(apart, "a").engaged_with == ()
+    assert ("c/0", "a/0") in _intrusions(apart)
 
 
 @pytest.mark.parametrize(("facing", "inside"), [(90.0, False), (0.0, True)])

@@ -141,6 +141,21 @@ def test_7_5_skirmish_halves_sw_rounded_down() -> None:
     assert max(melee(s, d).defender_removed.outcomes()) == 2
 
 
+def test_7_5_pd_17_skirmish_halves_the_sum_not_each_group() -> None:
+    """7.5, PD-17 — the *sum* of SW is halved, rounded down: two figures of SW 1 with different
+    UW (two groups of one die) still roll one die together, given to the better UW; three
+    groups of one die roll one die."""
+    morale = MeleeMorale(4, 3, 3)
+    two = MeleeSide((Fighter(1, 1, 3), Fighter(1, 1, 5)), morale, skirmish=True)
+    assert two.strike_groups() == ((1, 5, 0),)
+    three = MeleeSide((Fighter(1, 1, 3), Fighter(1, 1, 5), Fighter(1, 1, 4)), morale, skirmish=True)
+    assert sum(g[0] for g in three.strike_groups()) == 1
+    mixed = MeleeSide((Fighter(1, 3, 3), Fighter(1, 3, 5)), morale, skirmish=True)  # 6 SW → 3
+    assert sorted(mixed.strike_groups()) == [(1, 3, 0), (2, 5, 0)]
+    d = MeleeSide.uniform(2, melee=1, skill=3, wounds=1, morale=4)
+    assert max(melee(two, d).defender_removed.outcomes()) == 1   # one die, not none
+
+
 def test_6_6_panicking_defender_strikes_back_only_if_it_passes() -> None:
     """6.6 — a panicking defender tests at each attack; fail → it deals no losses."""
     a = MeleeSide.uniform(2, melee=1, skill=3, wounds=1, morale=4)

@@ -104,3 +104,12 @@ def test_7_7_first_strike_on_the_charge_only_in_the_first_round(tables: SimpleNa
     sc = tables.scenario(a, tables.unit("d", "B", tables.line(12, 12, 1, facing=270)))
     assert table_melee(sc, "a", "d").first_strike == "attacker"
     assert table_melee(sc, "a", "d", continuing=True).first_strike is None
+
+
+def test_7_7_1_unrestricted_first_strike_counts_in_every_round(tables: SimpleNamespace) -> None:
+    """7.7.1 — first strike with no limit: attacking or defending, first round or later."""
+    a = tables.unit("a", "A", tables.line(10, 10, 2), abilities=("first_strike",))
+    sc = tables.scenario(a, tables.unit("d", "B", tables.line(12, 12, 1, facing=270)))
+    assert table_melee(sc, "a", "d").first_strike == "attacker"
+    assert table_melee(sc, "a", "d", continuing=True).first_strike == "attacker"
+    assert table_melee(sc, "d", "a", continuing=True).first_strike == "defender"

@@ -296,3 +296,16 @@ def test_regenerate_writes_model_and_points(tmp_path: Path) -> None:
     for path in paths:
         assert stale_points(load_army_list(path), model) == []
     assert out.changed  # the copies had other points before
+
+
+def test_7_7_1_unrestricted_first_strike_is_priced_as_both_limited_kinds() -> None:
+    """7.7.1 — an unrestricted first strike costs what both limited kinds (7.7.2) cost together."""
+    from szwadron.models import Profile
+    from szwadron.points import load_model
+
+    model = load_model()
+    base = {"id": "p", "name": "P", "kind": "infantry", "R": 12, "W": 2, "SW": 1, "SO": 1, "Z": 24,
+            "UW": 3, "C": 3, "M": 4}
+    both = Profile.model_validate({**base, "abilities": ["first_strike_charge", "first_strike_defence"]})
+    free = Profile.model_validate({**base, "abilities": ["first_strike"]})
+    assert model.raw_value(free) == model.raw_value(both)

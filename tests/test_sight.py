@@ -83,8 +83,9 @@ def test_4_10_1_figure_blocks_by_levels() -> None:
         False,  # hill to hill over lower troops
         False,  # firing down from the hill over lower troops
         True,   # firing down: a figure on the shooter's hill blocks
-        False,  # firing up to level 2 over a level-1 figure (Decision: between the two)
-        True,   # firing up: a figure on the target's level blocks
+        False,  # firing up to level 2 over a level-1 figure
+        False,  # firing up: only own-level figures within 6 cm block ("blokują jedynie"),
+                # not a figure on the target's level
     ]
 
 

@@ -190,14 +190,15 @@ def figure_blocks(
     """4.10.1, PD-11 — whether a figure on the line or in the band blocks, by levels.
 
     - Figures on levels below the shooter's never block it (firing from a hill).
-    - Firing up (the target higher than the shooter): figures on the shooter's level block only
-      within ``near_cm`` (6 cm) of the firing base, edge to edge; Decision: figures on levels
-      between the two do not block (the fire passes over them), figures on the target's level or
-      higher do.
+    - Firing up (the target higher than the shooter): *only* figures on the shooter's level
+      within ``near_cm`` (6 cm, "nie większej niż 6 cm": at most) of the firing base, edge to
+      edge, block — the original's "blokują jedynie": figures on the hill, whatever their level,
+      do not (hills themselves still block by :func:`terrain_blocks`).
     - Otherwise (same level, or firing down) figures on the shooter's level or higher block.
 
-    >>> figure_blocks([0, 0, 0, 1, 1], [1, 1, 0, 1, 0], [0, 0, 0, 0, 1], [5.0, 7.0, 30.0, 1.0, 1.0]).tolist()
-    [True, False, True, False, True]
+    >>> figure_blocks([0, 0, 0, 1, 1, 0], [1, 1, 0, 1, 0, 1], [0, 0, 0, 0, 1, 1],
+    ...               [5.0, 7.0, 30.0, 1.0, 1.0, 3.0]).tolist()
+    [True, False, True, False, True, False]
     """
     ls = np.asarray(shooter_level)
     lt = np.asarray(target_level)
@@ -207,7 +208,7 @@ def figure_blocks(
     near = dist <= near_cm + epsilon_cm
     out: BoolArray = np.where(
         lb < ls, False,
-        np.where(up, np.where(lb == ls, near, lb >= lt), True),
+        np.where(up, (lb == ls) & near, True),
     )
     return out
 
