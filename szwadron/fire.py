@@ -56,6 +56,7 @@ Decisions (where the rules are silent; each is also stated where it is implement
   whose band is clear is used, in the order front, right, left, back.
 - The morale test uses the target unit's profile M, its figures on the table and its initial
   strength, with the fortification bonus (PD-16) when every figure stands in a fortification.
+- Fire in the opponent's turn (4.12, ``reaction=`` and ``target_poses=``): see :func:`fire`.
 """
 
 from __future__ import annotations
@@ -64,10 +65,11 @@ import functools
 import math
 import weakref
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -89,6 +91,9 @@ from szwadron.geometry.sight import (
 from szwadron.geometry.table import Battlefield, PairMethod
 from szwadron.models import Ability, Kind, Scenario, TerrainKind, Unit, UnitState
 from szwadron.morale import FireOutcome, fire_outcome
+
+if TYPE_CHECKING:
+    from szwadron.movefile import MoveFile
 
 IntArray = npt.NDArray[np.intp]
 
@@ -192,6 +197,28 @@ class MoraleTest:
     modifier: int
 
 
+class ReactionKind(StrEnum):
+    """4.12.1 — the two forms of fire in the opponent's turn."""
+
+    DECLARED = "declared"  # 4.12.2-4.12.5
+    CHARGED = "charged"  # 4.12.6 (undeclared, at the first unit that charges it)
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """4.12 — how a fire in the opponent's turn was taken: its form, the rule it is taken under
+    (4.12.3 an interrupted move, 4.12.5 the end of the opponent's movement phase, 4.12.6 at a
+    charging unit), and ``lost`` when the interrupted enemy was out of range (4.12.4)."""
+
+    kind: ReactionKind
+    rule: str
+    lost: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"kind", "rule", "lost"}``."""
+        return {"kind": self.kind.value, "rule": self.rule, "lost": self.lost}
+
+
 @dataclass(frozen=True)
 class FireResult:
     """The whole answer to "``shooter`` fires at ``target``" (see :func:`fire`)."""
@@ -211,6 +238,8 @@ class FireResult:
     skirmish: bool = False
     notes: tuple[str, ...] = ()
     alternatives: tuple[tuple[str, bool, float], ...] = field(default=())
+    reaction: Reaction | None = None
+    target_at: tuple[tuple[str, float, float, float], ...] = ()
 
     @property
     def expected(self) -> float:
@@ -256,6 +285,10 @@ class FireResult:
             "notes": list(self.notes),
             "alternatives": [{"ammunition": a, "legal": ok, "expected": e}
                              for a, ok, e in self.alternatives],
+            "reaction": None if self.reaction is None else self.reaction.to_json(),
+            "target_at": None if not self.target_at else [
+                {"base": b, "x": round(x, _DIGITS), "y": round(y, _DIGITS),
+                 "facing": round(f, _DIGITS)} for b, x, y, f in self.target_at],
         }
 
 
@@ -435,9 +468,12 @@ def fire(
     bases: Sequence[str] | None = None,
     march: bool = False,
     ammunition: str | None = None,
+    target_poses: MoveFile | Mapping[str, Any] | None = None,
+    reaction: ReactionKind | str | None = None,
     method: PairMethod = "index",
+    source: str = "target poses",
 ) -> FireResult:
-    """Section 4, 7.1, 7.3, 7.4 — unit ``shooter`` fires at enemy unit ``target``.
+    """Section 4, 4.12, 7.1, 7.3, 7.4 — unit ``shooter`` fires at enemy unit ``target``.
 
     Parameters
     ----------
@@ -451,8 +487,35 @@ def fire(
         Fire on the march (4.11): half SO; not for artillery (7.1.2).
     ammunition:
         The ammunition name (7.1.3); if None, the best one the unit carries (see Decisions).
+    target_poses:
+        4.12.3 — a move file (:class:`~szwadron.movefile.MoveFile` or its data) of the target
+        unit: its listed bases are placed at their final poses (the point at which its move is
+        interrupted) before the fire is computed; the bases not listed stay
+        (:func:`szwadron.movement.place`). The answer lists them in ``target_at``.
+    reaction:
+        Fire in the opponent's turn (4.12), ``"declared"`` or ``"charged"``:
+
+        - ``"declared"`` (4.12.2–4.12.5): with ``target_poses``, the unit interrupts the
+          target's move after its first figure moved (4.12.3: at least one listed base must
+          stand elsewhere than before) and fires normally at it there; when the target is out
+          of range of every declared figure (edge to edge, 4.5.1) the fire is lost (4.12.4:
+          ``reason.rule == "4.12.4"``, ``reaction.lost``). Without ``target_poses``, it is
+          the fire at the end of the opponent's movement phase at any enemy unit (4.12.5).
+        - ``"charged"`` (4.12.6): the undeclared fire at the first unit that charges it; the
+          shooter must be in normal morale and not engaged, on the table before the charge
+          (refused under 4.12.6 otherwise). The target may be placed with ``target_poses``
+          (the point of the charge at which it is fired at).
+
+        Decision: the charge itself is the players' statement (``reaction="charged"`` says the
+        target charges the shooter, 5.2, and is the first to do so); so is that the shooter
+        took no action and did not declare (4.12.6): the table shows neither, the answer
+        notes them. A charger placed in contact engages the shooter, which then cannot fire
+        (4.1.1); the note says to place it before contact. Fire in the opponent's turn is
+        never fire on the march (``march`` with ``reaction`` is bad input).
     method:
         ``"index"`` (STR-trees) or ``"brute"`` (every base and feature tried); same answer.
+    source:
+        Name of the ``target_poses`` file in error messages.
 
     Returns
     -------
@@ -462,10 +525,13 @@ def fire(
     ------
     InvalidDataError
         Unknown or malformed ids, the unit firing at itself, declared bases of another unit, an
-        ammunition name the unit does not carry, ammunition for a unit without any.
+        ammunition name the unit does not carry, ammunition for a unit without any; target
+        poses for another unit, of unknown bases or off the table; an unknown ``reaction``,
+        or one with ``march``.
     IllegalActionError
         The target is an ally (4.2), the unit has no gun that may fire (limbers only, 7.2,
-        4.4.3) or its guns carry no ammunition (7.1.3).
+        4.4.3) or its guns carry no ammunition (7.1.3); a declared interrupt whose target
+        poses move no base (4.12.3).
     """
     bf = scenario if isinstance(scenario, Battlefield) else Battlefield(scenario)
     sk = _unit_index(bf, shooter, "--shooter")
@@ -476,6 +542,10 @@ def fire(
     if su.side == tu.side:
         raise IllegalActionError(
             "4.2", f"{target} is on side {tu.side} like {shooter}: a unit fires at an enemy unit")
+    if target_poses is not None or reaction is not None:
+        return _in_opponents_turn(bf, shooter, target, target_poses, reaction, bases=bases,
+                                  march=march, ammunition=ammunition, method=method,
+                                  source=source)
     declared = _declared_bases(bf, sk, bases)
     local = [int(bf.index_in_unit[b]) for b in declared.tolist()]
     kinds = [su.base_profile(i).kind for i in local]
@@ -523,6 +593,116 @@ def fire(
     note = ("ammunition " + str(best.ammunition) + " chosen (most figures expected; "
             + ", ".join(f"{a}: {e:.3f}" for a, _, e in alternatives) + ")")
     return replace(best, alternatives=alternatives, notes=(*best.notes, note))
+
+
+def _in_opponents_turn(
+    bf: Battlefield, shooter: str, target: str, poses: MoveFile | Mapping[str, Any] | None,
+    reaction: ReactionKind | str | None, *, bases: Sequence[str] | None, march: bool,
+    ammunition: str | None, method: PairMethod, source: str,
+) -> FireResult:
+    """4.12 — :func:`fire` with the target placed at ``poses`` and the conditions of the
+    reaction (see :func:`fire`)."""
+    from szwadron.loading import validate
+    from szwadron.movefile import MoveFile
+    from szwadron.movement import place
+
+    kind: ReactionKind | None = None
+    if reaction is not None:
+        try:
+            kind = ReactionKind(reaction)
+        except ValueError:
+            raise InvalidDataError(f"--reaction {reaction!r}: expected one of "
+                                   f"{', '.join(k.value for k in ReactionKind)}") from None
+        if march:
+            raise InvalidDataError("--march: fire in the opponent's turn (4.12) is normal fire, "
+                                   "not fire on the march (4.11)")
+    at: tuple[tuple[str, float, float, float], ...] = ()
+    table = bf
+    moved = 0
+    if poses is not None:
+        move = poses if isinstance(poses, MoveFile) else validate(MoveFile, dict(poses), source=source)
+        table = Battlefield(place(bf, target, move, source=source), bf.settings)
+        members = bf.unit_bases(target)
+        for entry in move.bases:
+            b = int(members[entry.index])
+            at += ((bf.base_ids[b], float(entry.x), float(entry.y), float(entry.facing)),)
+            if (abs(entry.x - bf.x[b]) > 1e-9 or abs(entry.y - bf.y[b]) > 1e-9
+                    or abs((entry.facing - bf.facing[b] + 180.0) % 360.0 - 180.0) > 1e-9):
+                moved += 1
+        if kind is ReactionKind.DECLARED and not moved:
+            raise IllegalActionError(
+                "4.12.3", f"the poses of {target} move none of its bases: a declared fire "
+                "interrupts a move after the first figure moved")
+    result = fire(table, shooter, target, bases=bases, march=march, ammunition=ammunition,
+                  method=method)
+    notes = list(result.notes)
+    if poses is not None:
+        notes.append(f"{target} placed at the given poses ({len(at)} base"
+                     f"{'s' * (len(at) != 1)} listed, {moved} moved) before the fire (4.12.3)")
+    if kind is None:
+        return replace(result, notes=tuple(notes), target_at=at)
+    if kind is ReactionKind.DECLARED:
+        rule = "4.12.3" if poses is not None else "4.12.5"
+        if rule == "4.12.3":
+            notes.append(f"4.12.4: {shooter} may interrupt the move of one enemy unit only")
+        else:
+            notes.append(f"4.12.5: {shooter} interrupted no move; it fires at the end of the "
+                         "opponent's movement phase")
+        if rule == "4.12.3" and not result.legal and not _any_in_range(table, shooter, target,
+                                                                         result):
+            reason = Reason("4.12.4", f"{target} is out of range of every declared figure of "
+                            f"{shooter} at the point of its move chosen: the fire is lost")
+            return replace(result, reason=reason, notes=tuple(notes), target_at=at,
+                           reaction=Reaction(kind, rule, lost=True))
+        return replace(result, notes=tuple(notes), target_at=at, reaction=Reaction(kind, rule))
+    su = bf.scenario.unit(shooter)
+    refusal: Reason | None = None
+    if su.state is not UnitState.NORMAL:
+        refusal = Reason("4.12.6", f"{shooter} is in {su.state.value}, not in normal morale: it may "
+                         "not fire at a charging unit")
+    else:
+        engaged = _engaged_units(bf, bf.unit_ids.index(shooter), method)
+        if engaged:
+            refusal = Reason("4.12.6", f"{shooter} is engaged in melee with {', '.join(engaged)} "
+                             "(5.1.2): it may not fire at a charging unit")
+    notes.append(f"4.12.6: only if {shooter} took no action in its own movement phase, did not "
+                 f"declare fire in the opponent's turn, and {target} is the first unit to charge it")
+    if refusal is not None:
+        return replace(_refuse(result, refusal), notes=tuple(notes), target_at=at,
+                       reaction=Reaction(kind, "4.12.6"))
+    if not result.legal and result.reason is not None and result.reason.rule == "4.1.1":
+        notes.append(f"{target} is placed in contact with {shooter}: place it at a point of its "
+                     "charge before contact")
+    return replace(result, notes=tuple(notes), target_at=at, reaction=Reaction(kind, "4.12.6"))
+
+
+def _any_in_range(bf: Battlefield, shooter: str, target: str, result: FireResult) -> bool:
+    """4.5.1, 4.5.2, 4.12.4 — whether some target base is within range Z (edge to edge) of some
+    declared figure (whatever its arc, sight or state)."""
+    unit = bf.scenario.unit(shooter)
+    tb = bf.unit_bases(target)
+    eps = bf.settings.distance_epsilon_cm
+    for s in result.shooters:
+        k = int(bf.resolve(s.base)[0])
+        stats, _ = _stats(unit, int(bf.index_in_unit[k]), result.ammunition)
+        if stats is None:
+            continue
+        d = polygon_distance(bf.corners[k][None], bf.corners[tb])
+        if bool((np.asarray(d) <= stats.range + eps).any()):
+            return True
+    return False
+
+
+def _refuse(result: FireResult, reason: Reason) -> FireResult:
+    """``result`` turned into a refusal for ``reason`` (no figure fires, no target hit)."""
+    shooters = tuple(replace(s, can_fire=False, rule=reason.rule, message=reason.message, edge=None,
+                             targets=(), distance=None, accuracy=None, indirect=False, lines=())
+                     for s in result.shooters)
+    targets = tuple(replace(t, eligible=False, wounds=t.base_wounds, cover=(), rule=reason.rule,
+                            message=reason.message, distance=None) for t in result.targets)
+    return replace(result, legal=False, reason=reason, shooters=shooters, targets=targets,
+                   removal_order=(), odds=None, morale={FireOutcome.NO_TEST: Fraction(1)},
+                   alternatives=())
 
 
 def _refused(ctx: _Context, reason: Reason, morale_test: MoraleTest, ammo: str | None) -> FireResult:
@@ -1048,6 +1228,8 @@ __all__ = [
     "FireLine",
     "FireResult",
     "MoraleTest",
+    "Reaction",
+    "ReactionKind",
     "Reason",
     "ShooterReport",
     "TargetReport",

@@ -37,6 +37,12 @@ The rules checked, base by base in the order the bases move (the order of the fi
 then for the unit: 1.3.3 coherent at the end (not for units in panic or pursuit, 6.1), 3.3 the
 units of a combined move touch at the start, 4.11 no charge on the march.
 
+Moving after fire (4.9, ``after_fire=`` a :class:`~szwadron.fire.FireResult`, ``szwadron move
+--after-fire TARGET``): the figures of the firing unit not declared as firing may move, under all
+the rules above (4.9.2); a declared figure may not move (4.9.1); no charge (4.9.3); no path may
+enter the band (PD-7) of a line of fire of a figure that fired (4.9.4); after fire on the march,
+no move after fire (4.11.3) — only the half move of fire on the march itself (4.11.2).
+
 Decisions where the rulebook is silent:
 
 - Bases not listed in the move file stay put (figures move one after another, 3.1.1; moving
@@ -56,6 +62,10 @@ Decisions where the rulebook is silent:
   report says that no base is in contact.
 - Foot of the hill (3.2.1): a base that starts touching a hill from below and ends wholly on it
   with an edge on the hill's edge may make that move even when it costs more than its move.
+- After fire (4.9), see :func:`check_move`: a declared figure that could not fire was still
+  declared and does not move; the lines of fire are those of the answer (every target base a
+  figure that fired could hit, 4.5.3), on the table as it stood when the unit fired (casualties
+  not yet removed).
 """
 
 from __future__ import annotations
@@ -63,7 +73,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -79,6 +89,9 @@ from szwadron.geometry.terrain import forbidden_rule
 from szwadron.loading import validate
 from szwadron.models import Ability, Kind, Scenario, TerrainKind, UnitState
 from szwadron.movefile import MoveFile, MovePose, load_move_file
+
+if TYPE_CHECKING:
+    from szwadron.fire import FireResult
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -125,6 +138,23 @@ class BaseMove:
 
 
 @dataclass(frozen=True)
+class AfterFire:
+    """4.9 — the fire a move after fire follows: the target, the declared firing bases (which may
+    not move, 4.9.1), those that fired (whose lines of fire may not be entered, 4.9.4), and
+    whether it was fire on the march (4.11.3)."""
+
+    target: str
+    declared: tuple[str, ...]
+    fired: tuple[str, ...]
+    march: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"target", "declared", "fired", "march"}``."""
+        return {"target": self.target, "declared": list(self.declared), "fired": list(self.fired),
+                "march": self.march}
+
+
+@dataclass(frozen=True)
 class MoveReport:
     """The answer of :func:`check_move`; :meth:`to_json` is ``szwadron move --json``."""
 
@@ -136,6 +166,7 @@ class MoveReport:
     order: tuple[str, ...]
     contacts: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    after_fire: AfterFire | None = None
 
     @property
     def legal(self) -> bool:
@@ -169,6 +200,7 @@ class MoveReport:
                            for v in self.violations],
             "units": list(self.units), "charge": list(self.charge), "march": self.march,
             "order": list(self.order), "contacts": list(self.contacts), "notes": list(self.notes),
+            "after_fire": None if self.after_fire is None else self.after_fire.to_json(),
         }
 
 
@@ -309,10 +341,11 @@ def check_move(
     *,
     charge: Sequence[str] = (),
     march: bool = False,
+    after_fire: FireResult | None = None,
     method: PairMethod = "index",
     source: str = "move",
 ) -> MoveReport:
-    """Section 3, 1.3.3, 1.4.2, 4.11, 5.9 — check a proposed move (see the module docstring).
+    """Section 3, 1.3.3, 1.4.2, 4.9, 4.11, 5.9 — check a proposed move (see the module docstring).
 
     Parameters
     ----------
@@ -326,6 +359,20 @@ def check_move(
         Ids of the enemy units charged (5.2: one attack on any number of units).
     march:
         Fire on the march (4.11): half the move, no charge.
+    after_fire:
+        4.9 — the move follows this fire of the moving unit (:func:`szwadron.fire.fire` on the
+        same table, its ``bases`` the declared ones). Then: 4.9.1 a declared base may not move;
+        4.9.2 every other rule applies (full move); 4.9.3 no charge; 4.9.4 no path may enter the
+        band (PD-7) of a line of fire of a figure that fired — the band as the fire answer has
+        it (as wide as the firing edge, less the firing and target bases), entered when the
+        swept base reaches into it by more than the overlap tolerance (PD-3). A fire that was
+        not legal gives no move after fire (4.9.1). After fire on the march (``after_fire.march``)
+        only the half move of fire on the march itself is allowed (``march=True``, 4.11.2);
+        any other move is a move after fire, refused by 4.11.3 (a charge by 4.11.4).
+        Decision: a base that starts inside a band may leave it (it does not enter it); a
+        declared base that could not fire was declared all the same (4.9.1 speaks of the
+        declaration) and does not move, but has no line of fire; a unit that fired normally
+        may not then move on the march (2.3: one action), refused under rule 2.3.
     method:
         ``"index"`` finds what a path meets with the STR-trees; ``"brute"`` tries every base
         and feature (the naive reference; same answer).
@@ -336,7 +383,8 @@ def check_move(
     ------
     InvalidDataError
         Unknown units or bases, a base listed twice, a pose off the table, a charge on a
-        friend; the message names ``source`` and the field path.
+        friend, an ``after_fire`` of another unit than the one moving (or a combined move);
+        the message names ``source`` and the field path.
 
     Examples
     --------
@@ -392,6 +440,13 @@ def check_move(
 
     unit_violations: list[Violation] = []
     notes: list[str] = []
+    declared_fire: set[int] = set()
+    fire_bands: list[tuple[str, shapely.Geometry]] = []
+    after: AfterFire | None = None
+    if after_fire is not None:
+        after, declared_fire, fire_bands = _after_fire(
+            bf, unit_ids, after_fire, march=march, charging=bool(charge_ids),
+            violations=unit_violations, notes=notes)
     states = {sc.units[k].state for k in unit_ks}
     if march and charge_ids:
         unit_violations.append(Violation("4.11", "fire on the march allows no melee: a unit "
@@ -465,6 +520,20 @@ def check_move(
     for p in planned:
         b = p.base
         kind = bf.kinds[b]
+        # --- moving after fire (4.9.1, 4.9.4) ------------------------------------------------
+        if b in declared_fire:
+            assert after is not None
+            add(p, -1, "4.9.1", f"was declared as firing at {after.target}: only the figures not "
+                "declared as firing may move after fire")
+        if fire_bands:
+            start_core = shapely.Polygon(base_corners(
+                *p.motion.poses[0], max(p.motion.width - 2 * shrink, 1e-3),
+                max(p.motion.depth - 2 * shrink, 1e-3)))
+            for label, band in fire_bands:
+                if shapely.intersects(p.core, band) and not shapely.intersects(start_core, band):
+                    add(p, 2, "4.9.4", f"the path enters the line of fire {label} (its band, PD-7) "
+                        "of a figure of its unit that fired this turn")
+                    break
         # --- terrain the path meets --------------------------------------------------------
         if bf.terrain:
             if method == "brute":
@@ -616,8 +685,9 @@ def check_move(
                 f"{', '.join(apart)} {'is' if len(apart) == 1 else 'are'} apart from the rest",
                 apart[0]))
 
-    head = [v for v in unit_violations if v.rule in ("4.11", "6.1", "3.3")]
-    tail = [v for v in unit_violations if v.rule not in ("4.11", "6.1", "3.3")]
+    first = ("4.9.1", "4.9.3", "4.11.3", "4.11.4", "2.3", "4.11", "6.1", "3.3")
+    head = [v for v in unit_violations if v.rule in first]
+    tail = [v for v in unit_violations if v.rule not in first]
     per_base = [v for k in order for _, v in sorted(found[planned[k].base], key=lambda rv: rv[0])]
     violations = tuple(head + per_base + tail)
     if charge_ids and not contacts:
@@ -629,7 +699,108 @@ def check_move(
         order=tuple(bf.base_ids[planned[k].base] for k in order),
         contacts=tuple(bf.base_ids[b] for b in sorted(contacts)),
         notes=tuple(notes),
+        after_fire=after,
     )
+
+
+def _after_fire(
+    bf: Battlefield, unit_ids: tuple[str, ...], result: FireResult, *, march: bool, charging: bool,
+    violations: list[Violation], notes: list[str],
+) -> tuple[AfterFire, set[int], list[tuple[str, shapely.Geometry]]]:
+    """4.9, 4.11.3, 4.11.4 — the unit-level refusals of a move after ``result``, the declared
+    bases (battlefield indices) and the bands of the lines of fire of the figures that fired."""
+    from szwadron.geometry.bases import EDGE_NAMES
+    from szwadron.geometry.sight import band_corners
+
+    if unit_ids != (result.shooter,):
+        raise InvalidDataError(
+            f"--after-fire: unit {result.shooter} fired; a move after fire (4.9) moves that unit "
+            f"alone, not {', '.join(unit_ids)}")
+    declared = {int(bf.resolve(s.base)[0]) for s in result.shooters}
+    fired = tuple(s.base for s in result.shooters if s.can_fire)
+    after = AfterFire(result.target, tuple(s.base for s in result.shooters),
+                      fired if result.legal else (), result.march)
+    who = f"{result.shooter} fired at {result.target}"
+    if not result.legal:
+        why = f" ([{result.reason.rule}] {result.reason.message})" if result.reason else ""
+        violations.append(Violation(
+            "4.9.1", f"{result.shooter} could not fire at {result.target}{why}: there is no move "
+            "after fire (check the move on its own, 4.3.6)"))
+        return after, set(), []
+    if result.march:
+        if march:
+            notes.append(f"fire on the march (4.11.2): {who} before its half move; the whole unit "
+                         "may make it (there is no move after fire, 4.11.3)")
+        else:
+            violations.append(Violation(
+                "4.11.3", f"{who} on the march: it may not move after fire (4.9); its only move is "
+                "the half move of fire on the march, before or after the fire (4.11.2)"))
+            if charging:
+                violations.append(Violation("4.11.4", f"{who} on the march: it may not charge"))
+        return after, set(), []
+    if march:
+        violations.append(Violation(
+            "2.3", f"{who} (4.1): it may not also move on the march; a unit takes one action"))
+    if charging:
+        violations.append(Violation("4.9.3", f"{who}: figures moved after fire may not charge"))
+    bands: list[tuple[str, shapely.Geometry]] = []
+    for s in result.shooters:
+        if not s.can_fire:
+            continue
+        k = int(bf.resolve(s.base)[0])
+        for ln in s.lines:
+            t = int(bf.resolve(ln.target)[0])
+            e = EDGE_NAMES.index(ln.edge)
+            width = float(bf.width[k] if e % 2 == 0 else bf.depth[k])
+            band = shapely.Polygon(band_corners([bf.x[k], bf.y[k]], [bf.x[t], bf.y[t]], width))
+            band = shapely.difference(band, shapely.union(bf.polygons[k], bf.polygons[t]))
+            if not band.is_empty:
+                bands.append((f"{s.base} → {ln.target}", band))
+    return after, declared, bands
+
+
+def place(
+    scenario: Scenario | Battlefield,
+    unit: str,
+    move: MoveFile | Mapping[str, Any],
+    *,
+    source: str = "move",
+) -> Scenario:
+    """4.12.3 — the scenario with ``unit``'s bases at the final poses of a move file (the point
+    at which a move is interrupted; both players place the enemy there). Bases not listed stay.
+
+    The move itself is not checked against the rules (:func:`check_move` does that); the file
+    is, like ``szwadron move --to``: its ``unit`` must be ``unit``, each index a base of it,
+    listed once, each pose on the table (:class:`~szwadron.errors.InvalidDataError` otherwise,
+    naming ``source``).
+
+    >>> from szwadron.models import Scenario
+    >>> inf = {"id": "i", "name": "I", "kind": "infantry", "R": 12, "W": 2, "SW": 1, "SO": 1,
+    ...        "Z": 24, "UW": 3, "C": 3, "M": 4}
+    >>> sc = Scenario.model_validate({"name": "t", "table": {"width": 60, "depth": 60},
+    ...     "units": [{"id": "a", "side": "A", "profile": inf, "bases": [
+    ...         {"x": 10, "y": 10, "facing": 90}, {"x": 12, "y": 10, "facing": 90}]}]})
+    >>> moved = place(sc, "a", {"bases": [{"index": 1, "x": 12, "y": 20, "facing": 90}]})
+    >>> [(b.x, b.y) for b in moved.unit("a").bases]
+    [(10.0, 10.0), (12.0, 20.0)]
+    """
+    bf = scenario if isinstance(scenario, Battlefield) else Battlefield(scenario)
+    bf.resolve(unit)
+    if unit not in bf.unit_ids:
+        raise InvalidDataError(f"{unit!r} is a base; give the unit id {unit.partition('/')[0]!r}")
+    if not isinstance(move, MoveFile):
+        move = validate(MoveFile, dict(move), source=source)
+    resolved = _resolve(bf, (unit,), move, source)
+    k = bf.unit_ids.index(unit)
+    sc = bf.scenario
+    bases = list(sc.units[k].bases)
+    for _, b, poses in resolved:
+        i = int(bf.index_in_unit[b])
+        end = poses[-1]
+        bases[i] = bases[i].model_copy(update={"x": end.x, "y": end.y, "facing": end.facing})
+    units = list(sc.units)
+    units[k] = units[k].model_copy(update={"bases": tuple(bases)})
+    return sc.model_copy(update={"units": tuple(units)})
 
 
 def _itemise(path: float, extra: tuple[Surcharge, ...]) -> str:
@@ -781,6 +952,7 @@ def repulse(
 
 __all__ = [
     "REPULSE_DEFLECTIONS_DEG",
+    "AfterFire",
     "BaseMove",
     "MoveFile",
     "MovePose",
@@ -791,5 +963,6 @@ __all__ = [
     "check_move",
     "flight_direction",
     "load_move_file",
+    "place",
     "repulse",
 ]

@@ -4,8 +4,15 @@ far, at what accuracy, with how many dice, or the first rule that stops it; per 
 whether it can be hit and its W with each cover source; the removal order; then the exact volley
 and morale odds.
 
+Fire in the opponent's turn (4.12): ``--target-at MOVEFILE`` places the target's bases at the
+poses of a move file (the point at which its move is interrupted, 4.12.3) before the fire;
+``--reaction declared`` applies 4.12.2-4.12.5 (out of range at the interrupt point: the fire is
+lost, 4.12.4), ``--reaction charged`` the undeclared fire at a charging unit, 4.12.6 (the shooter
+in normal morale and not engaged).
+
 Exit codes: 0 the unit can fire, 1 it cannot (the JSON or report says which rule stops it),
-2 bad input (unknown ids, an ally as target, an unknown ammunition, ...).
+2 bad input (unknown ids, an ally as target, an unknown ammunition, a move file for another
+unit, ...).
 """
 
 from __future__ import annotations
@@ -35,7 +42,9 @@ def register(subparsers: Any) -> None:
             "Fire at the table: arcs and blocked edges (4.4, PD-8), line of sight and band (4.3, "
             "PD-7), levels and terrain (4.10, PD-11, PD-12), range and accuracy (4.5, PD-9), "
             "cover and the removal order (4.7, 4.10.8, PD-13), then the exact volley and morale "
-            "odds. Exit code 1 when the unit cannot fire at the target."
+            "odds. Fire in the opponent's turn (4.12): --target-at places the target at the "
+            "interrupt point, --reaction applies the conditions of 4.12.2-4.12.6. Exit code 1 "
+            "when the unit cannot fire at the target."
         ),
     )
     p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
@@ -46,6 +55,14 @@ def register(subparsers: Any) -> None:
     p.add_argument("--march", action="store_true", help="fire on the march: half SO (4.11)")
     p.add_argument("--ammo", metavar="NAME",
                    help="artillery ammunition (7.1.3); default: the one expected to remove most")
+    p.add_argument("--target-at", metavar="MOVEFILE",
+                   help="4.12.3: place the target's bases at the final poses of this move file "
+                   "([[bases]] with index, x, y, facing; unlisted bases stay) before the fire")
+    p.add_argument("--reaction", choices=("declared", "charged"),
+                   help="fire in the opponent's turn (4.12): 'declared' (4.12.2-4.12.5: with "
+                   "--target-at, an interrupted move, the fire lost out of range, 4.12.4; without, "
+                   "at the end of the opponent's phase, 4.12.5) or 'charged' (4.12.6: undeclared, at "
+                   "the first unit charging it; shooter in normal morale, not engaged)")
     p.add_argument("--json", action="store_true", help="print a JSON document")
     add_plot_option(p, "a close-up of the table with the sight lines and bands, blocked ones "
                     "and their blockers in red, beside the volley and morale charts")
@@ -62,13 +79,23 @@ def run(args: argparse.Namespace) -> int:
 
     check_plot_option(args)
     bf = Battlefield(load_scenario(args.scenario))
+    move = None
+    if args.target_at is not None:
+        from szwadron.movefile import load_move_file
+
+        move = load_move_file(args.target_at)
     result = fire(bf, args.shooter, args.target, bases=args.bases, march=args.march,
-                  ammunition=args.ammo)
+                  ammunition=args.ammo, target_poses=move, reaction=args.reaction,
+                  source=str(args.target_at))
     if args.json:
         print_json(result.to_json())
     else:
         print(format_result(result))
     if args.plot is not None:
+        if move is not None:
+            from szwadron.movement import place
+
+            bf = Battlefield(place(bf, args.target, move, source=str(args.target_at)), bf.settings)
         plot_fire_answer(args, bf, result)
     return 0 if result.legal else 1
 
@@ -87,7 +114,15 @@ def format_result(r: FireResult) -> str:
     ammo = f" with {r.ammunition}" if r.ammunition else ""
     march = " on the march" if r.march else ""
     verdict = "can fire" if r.legal else "CANNOT fire"
-    lines.append(f"{r.shooter} fires at {r.target}{ammo}{march}: {verdict}")
+    if r.reaction is not None and r.reaction.lost:
+        verdict = "the fire is LOST"
+    turn = ""
+    if r.reaction is not None:
+        turn = (" in the opponent's turn" + (f", interrupting its move ({r.reaction.rule})"
+                if r.reaction.rule == "4.12.3" else f" ({r.reaction.rule})"))
+    elif r.target_at:
+        turn = f" placed at {len(r.target_at)} given pose{'s' * (len(r.target_at) != 1)}"
+    lines.append(f"{r.shooter} fires at {r.target}{ammo}{march}{turn}: {verdict}")
     if r.reason is not None:
         lines.append(f"  [{r.reason.rule}] {r.reason.message}")
     lines.append("")
@@ -109,6 +144,7 @@ def format_result(r: FireResult) -> str:
         rows.append([t.base, "yes" if t.eligible else "no", str(t.wounds), what])
     lines += _table(rows)
     if not r.legal or r.odds is None:
+        lines += [f"  note: {note}" for note in r.notes]
         return "\n".join(lines)
     lines.append("")
     lines.append("Removal order (4.7.2-4.7.4, 4.10.8, suggested): " + ", ".join(r.removal_order))

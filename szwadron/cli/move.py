@@ -1,9 +1,14 @@
-"""``szwadron move SCENARIO --unit UNIT --to MOVEFILE [--charge TARGET] [--march] [--json]``.
+"""``szwadron move SCENARIO --unit UNIT --to MOVEFILE [--charge TARGET] [--march]
+[--after-fire TARGET [--fired B1,B2]] [--json]``.
 
 Is this move legal? The first violated rule and the base that breaks it, then every base's
 distance by PD-6 (the path of its furthest corner) with each terrain surcharge (3.2) against its
 move. ``--unit`` may be repeated for a combined move (3.3), ``--charge`` for a charge on several
-units (5.2). Exit code 0 for a legal move, 1 for an illegal one, 2 for bad input.
+units (5.2). ``--after-fire TARGET`` checks a move after fire (4.9): the unit fired at TARGET this
+turn with the bases of ``--fired`` (default: those that could fire); a declared base may not
+move (4.9.1), no charge (4.9.3), no path into the band of a line of fire of a figure that fired
+(4.9.4); with ``--march`` the fire was on the march, before the half move (4.11.2, 4.11.3).
+Exit code 0 for a legal move, 1 for an illegal one, 2 for bad input.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from szwadron.cli._pictures import add_plot_option
 
 if TYPE_CHECKING:
+    from szwadron.fire import FireResult
+    from szwadron.geometry.table import Battlefield
     from szwadron.movement import MoveReport
 
 
@@ -36,6 +43,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--charge", action="append", default=[], metavar="TARGET",
                    help="the enemy unit charged (repeatable, 5.2): its zone may be entered (1.4.2)")
     p.add_argument("--march", action="store_true", help="fire on the march: half the move (4.11)")
+    p.add_argument("--after-fire", metavar="TARGET",
+                   help="4.9: a move after fire; the unit fired at TARGET this turn (on the march "
+                   "with --march: then only its half move, 4.11.2, 4.11.3)")
+    p.add_argument("--fired", type=_base_list, metavar="B1,B2",
+                   help="with --after-fire: the bases declared as firing (4.2), UNIT/INDEX or "
+                   "INDEX; default: the bases that could fire")
     p.add_argument("--json", action="store_true", help="print a JSON document")
     add_plot_option(p, "a close-up of the table with each base's path (PD-6), its final pose "
                     "ghosted and its distance; violations in red")
@@ -46,15 +59,21 @@ def run(args: argparse.Namespace) -> int:
     """Load, check, print; 0 legal, 1 illegal."""
     from szwadron.cli._common import print_json
     from szwadron.cli._pictures import check_plot_option, plot_move_answer
+    from szwadron.errors import InvalidDataError
     from szwadron.geometry.table import Battlefield
     from szwadron.loading import load_scenario
     from szwadron.movement import check_move, load_move_file
 
     check_plot_option(args)
+    if args.fired is not None and args.after_fire is None:
+        raise InvalidDataError("--fired: name the fire's target with --after-fire TARGET")
     bf = Battlefield(load_scenario(args.scenario))
     move = load_move_file(args.to)
+    after = None
+    if args.after_fire is not None:
+        after = _the_fire(bf, args)
     report = check_move(bf, args.unit, move, charge=args.charge, march=args.march,
-                        source=str(args.to))
+                        after_fire=after, source=str(args.to))
     if args.json:
         print_json(report.to_json())
     else:
@@ -64,11 +83,39 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.legal else 1
 
 
+def _base_list(text: str) -> list[str]:
+    from szwadron.cli.fire import _base_list as parse
+
+    return parse(text)
+
+
+def _the_fire(bf: Battlefield, args: argparse.Namespace) -> FireResult:
+    """4.2, 4.9 — the fire the move follows: ``--unit`` at ``--after-fire`` with the ``--fired``
+    bases, or with the bases that could fire (all declared, those refused left out)."""
+    from szwadron.errors import InvalidDataError
+    from szwadron.fire import fire
+
+    if len(args.unit) != 1:
+        raise InvalidDataError("--after-fire: a move after fire (4.9) is of the firing unit alone; "
+                               "name one --unit")
+    unit = args.unit[0]
+    if args.fired is not None:
+        return fire(bf, unit, args.after_fire, bases=args.fired, march=args.march)
+    every = fire(bf, unit, args.after_fire, march=args.march)
+    could = [s.base for s in every.shooters if s.can_fire]
+    if not could or len(could) == len(every.shooters):
+        return every
+    return fire(bf, unit, args.after_fire, bases=could, march=args.march)
+
+
 def format_report(report: MoveReport) -> str:
     """The human report: verdict, violations, then each base's distance and surcharges."""
     what = "charge on " + ", ".join(report.charge) if report.charge else "move"
     units = ", ".join(report.units)
-    lines = [f"{units}: {what}{' (on the march)' if report.march else ''} — "
+    after = ""
+    if report.after_fire is not None:
+        after = f" after fire at {report.after_fire.target} (4.9)"
+    lines = [f"{units}: {what}{' (on the march)' if report.march else ''}{after} — "
              + ("LEGAL" if report.legal else f"ILLEGAL [{report.rule}] {report.message}")]
     if len(report.violations) > 1:
         lines.append("")
@@ -86,6 +133,10 @@ def format_report(report: MoveReport) -> str:
     if report.charge:
         lines.append("In contact with the charged unit: "
                      + (", ".join(report.contacts) if report.contacts else "none"))
+    if report.after_fire is not None:
+        a = report.after_fire
+        lines.append(f"Declared as firing (may not move, 4.9.1): {', '.join(a.declared) or 'none'}; "
+                     f"fired (lines of fire closed, 4.9.4): {', '.join(a.fired) or 'none'}")
     for note in report.notes:
         lines.append(f"note: {note}")
     return "\n".join(lines)
