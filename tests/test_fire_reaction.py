@@ -24,6 +24,7 @@ from szwadron.fire import FireResult, fire
 from szwadron.loading import parse_scenario
 from szwadron.movement import check_move, place
 from tests.test_fire import _check_case
+from tests.test_movement import assert_move_expected
 
 CASES = Path(__file__).parent / "cases"
 MOVE_CASES = CASES / "move" / "after_fire"
@@ -46,18 +47,7 @@ def test_after_fire_known_answer_cases(case: Path) -> None:
         report = check_move(scenario, check["unit"], move, charge=check.get("charge", ()),
                             march=check.get("march", False), after_fire=shot, method=method,  # type: ignore[arg-type]
                             source=case.name)
-        doc = report.to_json()
-        bases = {b["base"]: b for b in doc["bases"]}
-        for key, want in expected.items():
-            if key == "rule":
-                got: Any = doc["rule"] or ""
-            elif key == "base":
-                got = report.violations[0].base if report.violations else None
-            elif key in ("distance", "allowed"):
-                got = {b: round(bases[b][key], 6) for b in want}
-            else:
-                got = doc[key]
-            assert got == want, f"{case.name} ({method}): [expected].{key}; message: {doc['message']}"
+        assert_move_expected(report, expected, f"{case.name} ({method})")
 
 
 def _ask_reaction(path: Path, method: str = "index") -> tuple[FireResult, dict[str, Any]]:

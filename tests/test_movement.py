@@ -45,24 +45,29 @@ def test_known_answer_cases(case: Path) -> None:
     for method in ("index", "brute"):
         report = check_move(scenario, units, move, charge=check.get("charge", ()),
                             march=check.get("march", False), method=method, source=case.name)
-        doc = report.to_json()
         assert expected, f"{case.name}: empty [expected]"
-        bases = {b["base"]: b for b in doc["bases"]}
-        for key, want in expected.items():
-            if key == "rule":
-                got: Any = doc["rule"] or ""
-            elif key == "base":
-                got = report.violations[0].base if report.violations else None
-            elif key in ("distance", "allowed"):
-                got = {b: round(bases[b][key], 6) for b in want}
-            elif key == "corner":
-                got = {b: bases[b]["corner"] for b in want}
-            elif key == "surcharges":
-                got = {b: [[s["rule"], round(s["cm"], 6), s["source"]] for s in bases[b]["surcharges"]]
-                       for b in want}
-            else:
-                got = doc[key]
-            assert got == want, f"{case.name} ({method}): [expected].{key}; message: {doc['message']}"
+        assert_move_expected(report, expected, f"{case.name} ({method})")
+
+
+def assert_move_expected(report: Any, expected: dict[str, Any], label: str) -> None:
+    """Compare a move report with a case file's ``[expected]`` table, key by key."""
+    doc = report.to_json()
+    bases = {b["base"]: b for b in doc["bases"]}
+    for key, want in expected.items():
+        if key == "rule":
+            got: Any = doc["rule"] or ""
+        elif key == "base":
+            got = report.violations[0].base if report.violations else None
+        elif key in ("distance", "allowed"):
+            got = {b: round(bases[b][key], 6) for b in want}
+        elif key == "corner":
+            got = {b: bases[b]["corner"] for b in want}
+        elif key == "surcharges":
+            got = {b: [[s["rule"], round(s["cm"], 6), s["source"]] for s in bases[b]["surcharges"]]
+                   for b in want}
+        else:
+            got = doc[key]
+        assert got == want, f"{label}: [expected].{key}; message: {doc['message']}"
 
 
 # ------------------------------------------------------------------------------- 3.1.5, PD-6
