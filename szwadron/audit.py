@@ -52,6 +52,7 @@ Decisions where the rulebook is silent (each also stated where it is implemented
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -256,6 +257,26 @@ def obstacle_zone_core(
     return shapely.union_all(pieces) if pieces else shapely.Polygon()
 
 
+def engaged_unit_pairs(
+    units_a: Sequence[int], units_b: Sequence[int], lengths: Sequence[float],
+    settings: RulesSettings,
+) -> set[tuple[int, int]]:
+    """5.1.2, PD-14 — pairs of units ``(lower, higher)`` engaged in melee: the contacts between
+    their bases (one ``(unit of a, unit of b, length)`` per pair of enemy bases within the contact
+    tolerance, in the order of the pairs) add up to at least the engaged contact length.
+
+    >>> from szwadron.settings import RulesSettings
+    >>> sorted(engaged_unit_pairs([0, 0, 2], [1, 1, 3], [0.6, 0.6, 0.1], RulesSettings()))
+    [(0, 1)]
+    """
+    eps = settings.distance_epsilon_cm
+    pair_length: dict[tuple[int, int], float] = defaultdict(float)
+    for ua, ub, length in zip(units_a, units_b, lengths, strict=True):
+        pair_length[(min(ua, ub), max(ua, ub))] += length
+    return {p for p, total in pair_length.items()
+            if total >= settings.engaged_contact_length_cm - eps}
+
+
 def audit(
     scenario: Scenario | Battlefield,
     *,
@@ -367,11 +388,8 @@ def audit(
     np.add.at(per_base, i[ce], lengths)
     np.add.at(per_base, j[ce], lengths)
     in_contact = tuple(ids[k] for k in np.flatnonzero(per_base >= s.min_contact_length_cm - eps))
-    pair_length: dict[tuple[int, int], float] = defaultdict(float)
-    for k, length in zip(ce.tolist(), lengths.tolist(), strict=True):
-        ua, ub = int(unit_of[i[k]]), int(unit_of[j[k]])
-        pair_length[(min(ua, ub), max(ua, ub))] += length
-    engaged = {p for p, total in pair_length.items() if total >= s.engaged_contact_length_cm - eps}
+    engaged = engaged_unit_pairs(unit_of[i[ce]].tolist(), unit_of[j[ce]].tolist(),
+                                 lengths.tolist(), s)
     engaged_with: dict[int, set[int]] = defaultdict(set)
     for ua, ub in engaged:
         engaged_with[ua].add(ub)
@@ -507,5 +525,6 @@ __all__ = [
     "ZoneIntrusion",
     "audit",
     "connected_groups",
+    "engaged_unit_pairs",
     "obstacle_zone_core",
 ]

@@ -75,6 +75,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from szwadron.audit import engaged_unit_pairs
 from szwadron.combat import VolleyOdds, volley
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.geometry.arcs import edge_contact_lengths, fire_edges, in_arcs
@@ -354,22 +355,6 @@ def _declared_bases(bf: Battlefield, unit_k: int, bases: Sequence[str] | None) -
     return np.asarray(sorted(out), dtype=np.intp)
 
 
-def _engagement(bf: Battlefield, units: Sequence[int], method: PairMethod) -> Any:
-    """5.1.2 via :func:`szwadron.audit.audit` on the units near ``units`` only (same answer for
-    them: engagement depends on bases within the contact tolerance alone)."""
-    from szwadron.audit import audit
-
-    st = bf.settings
-    reach = st.contact_tolerance_cm + st.distance_epsilon_cm
-    members = np.concatenate([bf.unit_bases(u) for u in units])
-    near = np.unique(np.concatenate([bf.near(bf.polygons[b], reach, method=method)
-                                     for b in members.tolist()]))
-    keep = sorted(set(bf.unit_of[near].tolist()) | set(units))
-    sub = bf.scenario.model_copy(update={
-        "units": tuple(bf.scenario.units[u] for u in keep), "terrain": ()})
-    return audit(Battlefield(sub, st), method=method)
-
-
 _ENGAGEMENT_CACHE: weakref.WeakKeyDictionary[Battlefield, dict[tuple[int, str], Any]] = (
     weakref.WeakKeyDictionary())
 
@@ -386,21 +371,44 @@ def _engaged_target_bases(bf: Battlefield, unit_k: int, method: PairMethod) -> d
 
 
 def _unit_engagement(bf: Battlefield, unit_k: int, method: PairMethod) -> tuple[tuple[str, ...], dict[int, str]]:
+    """5.1.2, PD-14 as :func:`szwadron.audit.audit` decides them, for one unit: its bases and the
+    enemy bases within the contact tolerance (the audit's pairs: found within the zone radius,
+    kept by the exact distance), their contact lengths, the enemy units it is engaged with and
+    its bases touching them along a positive length."""
     cache = _ENGAGEMENT_CACHE.setdefault(bf, {})
     key = (unit_k, method)
     if key in cache:
         return cache[key]  # type: ignore[no-any-return]
-    report = _engagement(bf, [unit_k], method)
-    uid = bf.unit_ids[unit_k]
-    partners = next(u.engaged_with for u in report.units if u.id == uid)
+    st = bf.settings
+    eps = st.distance_epsilon_cm
+    tol = st.contact_tolerance_cm
+    members = bf.unit_bases(unit_k)
+    reach = max(st.control_zone_cm, tol) + eps
+    if method == "brute":
+        d_all = shapely.distance(bf.polygons[members][:, None], bf.polygons[None, :])
+        q, o = np.nonzero(d_all <= reach)
+    else:
+        q, o = bf.tree.query(bf.polygons[members], predicate="dwithin", distance=reach)
+    b, o = members[q], o.astype(np.intp)
+    enemy = bf.side[o] != bf.side[b]
+    i, j = np.minimum(b, o)[enemy], np.maximum(b, o)[enemy]  # pairs i < j, as the audit has them
+    order = np.lexsort((j, i))
+    i, j = i[order], j[order]
+    near = bf.distances(i, j) <= tol + eps
+    i, j = i[near], j[near]
+    lengths = (contact_length(bf.corners[i], bf.corners[j], tol + eps) if i.size
+               else np.zeros(0)).tolist()
+    engaged = engaged_unit_pairs(bf.unit_of[i].tolist(), bf.unit_of[j].tolist(), lengths, st)
+    others = sorted(v for pair in engaged for v in pair if v != unit_k)
+    partners = tuple(bf.unit_ids[v] for v in others)
+    partner_set = set(others)
     touching: dict[int, str] = {}
-    eps = bf.settings.distance_epsilon_cm
-    for c in report.contacts:
-        if c.length <= eps:
+    for a, c, length in zip(i.tolist(), j.tolist(), lengths, strict=True):
+        if length <= eps:
             continue
-        for mine, other in ((c.a, c.b), (c.b, c.a)):
-            if mine.partition("/")[0] == uid and other.partition("/")[0] in partners:
-                touching.setdefault(int(bf.resolve(mine)[0]), other)
+        for mine, other in ((a, c), (c, a)):
+            if bf.unit_of[mine] == unit_k and int(bf.unit_of[other]) in partner_set:
+                touching.setdefault(mine, bf.base_ids[other])
     cache[key] = (partners, touching)
     return partners, touching
 

@@ -98,38 +98,51 @@ class Battlefield:
         self.scenario = scenario
         self.settings = settings if settings is not None else scenario.settings
         ids: list[str] = []
-        unit_of: list[int] = []
-        index_in_unit: list[int] = []
         kinds: list[Kind] = []
-        rows: list[tuple[float, float, float, float, float]] = []
-        slices: list[slice] = []
-        for u_i, unit in enumerate(scenario.units):
-            start = len(ids)
-            for b_i, pose in enumerate(unit.bases):
-                w, d = unit.base_size(b_i)
-                rows.append((pose.x, pose.y, pose.facing, w, d))
-                ids.append(f"{unit.id}/{b_i}")
-                unit_of.append(u_i)
-                index_in_unit.append(b_i)
-                kinds.append(unit.base_profile(b_i).kind)
-            slices.append(slice(start, len(ids)))
-        data = np.asarray(rows, dtype=float).reshape(-1, 5)
+        rows: list[tuple[float, float, float]] = []
+        sizes: list[tuple[float, float]] = []
+        counts: list[int] = []
+        for unit in scenario.units:
+            bases = unit.bases
+            n = len(bases)
+            uid = unit.id
+            ids += [f"{uid}/{b_i}" for b_i in range(n)]
+            rows += [(pose.x, pose.y, pose.facing) for pose in bases]
+            counts.append(n)
+            if all(pose.profile is None and not pose.width and not pose.depth for pose in bases):
+                # every base has the unit's profile and its default size (the usual case)
+                kinds += [unit.profile.kind] * n
+                sizes += [unit.profile.base_size] * n
+            else:
+                kinds += [unit.base_profile(b_i).kind for b_i in range(n)]
+                sizes += [unit.base_size(b_i) for b_i in range(n)]
+        per_unit = np.asarray(counts, dtype=np.intp)
+        stops = np.cumsum(per_unit)
+        starts = stops - per_unit
         self.base_ids: tuple[str, ...] = tuple(ids)
         self.unit_ids: tuple[str, ...] = tuple(u.id for u in scenario.units)
-        self.unit_slices: tuple[slice, ...] = tuple(slices)
-        self.unit_of: IntArray = np.asarray(unit_of, dtype=np.intp)
-        self.index_in_unit: IntArray = np.asarray(index_in_unit, dtype=np.intp)
+        self.unit_slices: tuple[slice, ...] = tuple(
+            slice(a, b) for a, b in zip(starts.tolist(), stops.tolist(), strict=True))
+        self.unit_of: IntArray = np.repeat(np.arange(len(counts), dtype=np.intp), per_unit)
+        self.index_in_unit: IntArray = (np.arange(len(ids), dtype=np.intp)
+                                        - np.repeat(starts, per_unit)).astype(np.intp)
         self.kinds: tuple[Kind, ...] = tuple(kinds)
         unit_side = np.asarray([0 if u.side == "A" else 1 for u in scenario.units], dtype=np.intp)
         self.side: IntArray = unit_side[self.unit_of] if len(ids) else np.zeros(0, np.intp)
         self.panicking: BoolArray = np.asarray(
             [u.state is UnitState.PANIC for u in scenario.units], dtype=bool
         )
-        self.x, self.y, self.facing, self.width, self.depth = (data[:, k] for k in range(5))
+        pose = np.asarray(rows, dtype=float).reshape(-1, 3)
+        size = np.asarray(sizes, dtype=float).reshape(-1, 2)
+        self.x, self.y, self.facing = (pose[:, k] for k in range(3))
+        self.width, self.depth = size[:, 0], size[:, 1]
         self.corners: FloatArray = base_corners(self.x, self.y, self.facing, self.width, self.depth)
         self.polygons: npt.NDArray[np.object_] = polygons_from_corners(self.corners).reshape(-1)
         self.terrain: tuple[TerrainShape, ...] = terrain_shapes(scenario.terrain)
-        self._index_of = {b: k for k, b in enumerate(self.base_ids)}
+
+    @cached_property
+    def _index_of(self) -> dict[str, int]:
+        return {b: k for k, b in enumerate(self.base_ids)}
 
     # -- sizes and lookups ---------------------------------------------------------------
 
