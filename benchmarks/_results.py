@@ -1,10 +1,13 @@
-"""Shared by the benchmark scripts: record a section of ``benchmarks/RESULTS.md``.
+"""Shared by the benchmark scripts: time a call, record a section of ``benchmarks/RESULTS.md``.
 
 Each script owns one ``## ...`` section; writing it replaces that section and leaves the others.
 """
 
 from __future__ import annotations
 
+import statistics
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
@@ -22,3 +25,13 @@ def write_section(heading: str, text: str, path: Path = RESULTS) -> None:
         end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
         new = "\n".join([*lines[:start], *text.rstrip("\n").splitlines(), "", *lines[end:]])
     path.write_text(new.rstrip("\n") + "\n", encoding="utf-8")
+
+
+def median_seconds(fn: Callable[[], object], repeats: int) -> float:
+    """Median wall time of ``repeats`` calls of ``fn``, in seconds."""
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _results import write_section
+from _results import median_seconds, write_section
 
 from szwadron.audit import audit
 from szwadron.models import Scenario
@@ -137,15 +137,6 @@ def make_table(per_side: int, seed: int = 1) -> Scenario:
                                     "terrain": terrain, "units": units})
 
 
-def _median_time(fn: Any, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
 def run(sizes: list[int], repeats: int, naive_limit_s: float) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     naive_ok = True
@@ -153,7 +144,7 @@ def run(sizes: list[int], repeats: int, naive_limit_s: float) -> list[dict[str, 
         sc = make_table(per_side)
         n = sum(len(u.bases) for u in sc.units)
         report = audit(sc)
-        t_index = _median_time(lambda sc=sc: audit(sc), repeats)
+        t_index = median_seconds(lambda sc=sc: audit(sc), repeats)
         t_naive: float | None = None
         if naive_ok:
             t0 = time.perf_counter()

@@ -21,7 +21,6 @@ import math
 import os
 import platform
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -29,6 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _results import median_seconds, write_section
 from bench_check import make_table
 
 from szwadron.geometry.table import Battlefield
@@ -63,15 +63,6 @@ def big_table(features: int = 200, seed: int = 5) -> Scenario:
     return Scenario.model_validate(data)
 
 
-def _median(fn: Any, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
 def _moves(bf: Battlefield, uid: str) -> dict[str, dict[str, Any]]:
     members = bf.unit_bases(uid)
     back = -1.0 if bf.scenario.unit(uid).side == "A" else 1.0
@@ -104,8 +95,8 @@ def run(repeats: int) -> dict[str, Any]:
         r_index = check_move(bf, uid, move)
         r_brute = check_move(bf, uid, move, method="brute")
         assert r_index == r_brute, "index and brute move checks disagree"
-        t_i = _median(lambda m=move: check_move(bf, uid, m), repeats)
-        t_b = _median(lambda m=move: check_move(bf, uid, m, method="brute"), max(3, repeats // 4))
+        t_i = median_seconds(lambda m=move: check_move(bf, uid, m), repeats)
+        t_b = median_seconds(lambda m=move: check_move(bf, uid, m, method="brute"), max(3, repeats // 4))
         out["moves"].append({"move": name, "index_ms": 1e3 * t_i, "brute_ms": 1e3 * t_b,
                              "legal": r_index.legal, "rule": r_index.rule})
         print(f"move {name:16}: index {1e3 * t_i:7.2f} ms | brute {1e3 * t_b:8.2f} ms | "
@@ -124,7 +115,7 @@ def run(repeats: int) -> dict[str, Any]:
         r = reach(bf, u.id, target)
         if r.cost is None or not r.reachable or r.cost <= dist[target] + 2.0:
             continue
-        t_reach = _median(lambda u=u, t=target: reach(bf, u.id, t), max(3, repeats // 4))
+        t_reach = median_seconds(lambda u=u, t=target: reach(bf, u.id, t), max(3, repeats // 4))
         t0 = time.perf_counter()
         ref = reach(bf, u.id, target, method="brute")
         t_ref = time.perf_counter() - t0
@@ -156,7 +147,7 @@ def reach_around_wood() -> dict[str, Any]:
                        "bases": [{"x": 50, "y": 10, "facing": 90}]},
                       {"id": "b", "side": "B", "profile": inf,
                        "bases": [{"x": 50, "y": 40, "facing": 270}, {"x": 52, "y": 40, "facing": 270}]}]})
-        t_fast = _median(lambda sc=sc: reach(sc, "a", "b"), 5)
+        t_fast = median_seconds(lambda sc=sc: reach(sc, "a", "b"), 5)
         fast = reach(sc, "a", "b")
         t0 = time.perf_counter()
         ref = reach(sc, "a", "b", method="brute", grid_cm=0.1)
@@ -211,15 +202,7 @@ def main() -> int:
     res = run(args.repeats)
     res["wood"] = reach_around_wood()
     if args.write:
-        text = RESULTS.read_text(encoding="utf-8")
-        section = _section(res, args.repeats)
-        if HEADING in text:
-            start = text.index(HEADING)
-            nxt = text.find("\n## ", start + len(HEADING))
-            text = text[:start] + section + (text[nxt + 1:] if nxt >= 0 else "")
-        else:
-            text = text.rstrip("\n") + "\n\n" + section
-        RESULTS.write_text(text, encoding="utf-8")
+        write_section(HEADING, _section(res, args.repeats))
         print(f"wrote {RESULTS}")
     return 0
 
