@@ -8,12 +8,14 @@ removed per turn by all figures together, :func:`szwadron.points.profile_values`
 (wound points and the figure-weighted mean M), speed (figure-weighted mean R) and the artillery
 share of the points (guns and limbers).
 
-**Predicted chance.** Points are calibrated so that equal points give equal chances in duels;
-the chance of side A is the duel fit's logistic curve applied to the armies' points,
-``P(A) = σ(κ · log(points_A / points_B))`` with κ the model's ``steepness``. It is an estimate
-at the level of a unit-against-unit fight (whole armies, with many units, turn a small edge into
-a larger chance, so this is conservative) and it does not see the composition of the two armies
-(rock-paper-scissors between kinds; the validation matrix shows how large that is).
+**Predicted chance.** ``P(A) = σ(κ_u · log(points_A / points_B))``, where ``κ_u`` is the
+steepness of battles between whole armies of ``u`` units a side (the mean of the two):
+``κ_u = a · u^b``, fitted by ``szwadron points calibrate`` to battles of the example rosters
+against copies of themselves made larger or smaller
+(:func:`szwadron.armybattles.fit_army_steepness`) — many units turn a small edge in points into
+a large chance. A model without it uses the duels' steepness. The prediction does not see the
+composition of the two armies; ``szwadron balance --battles N`` plays them
+(:func:`szwadron.armybattles.battle_pair`).
 
 **Evening up.** The side with more points can drop figures of a profile it fields, or the
 other side can add figures of a profile it fields; the suggestions are the whole numbers of
@@ -239,8 +241,9 @@ def balance(
     model = model or load_model()
     a = summarise(army_a, roster_a, model)
     b = summarise(army_b, roster_b, model)
-    chance = predicted_chance(a.points, b.points, model.steepness)
-    return BalanceReport(a, b, chance, model.steepness, tuple(suggestions(a, b)))
+    kappa = model.steepness_for((a.units + b.units) / 2)
+    chance = predicted_chance(a.points, b.points, kappa)
+    return BalanceReport(a, b, chance, kappa, tuple(suggestions(a, b)))
 
 
 __all__ = ["BalanceReport", "SideSummary", "Suggestion", "balance", "predicted_chance", "suggestions", "summarise"]

@@ -20,8 +20,10 @@
    coefficients are the others divided by κ. The melee weight μ is chosen on a grid by the
    likelihood. A draw counts as half a win. Then go back to 1 with the new coefficients.
 
-The scale (points of the reference figure) is then chosen as the largest value (a multiple of the model's step) with
-which every example roster of the lists fits its points limit.
+The scale is fixed: the reference figure (the ``line`` template) costs
+:data:`szwadron.points.REFERENCE_POINTS` (10) points, and the duel corrections are taken relative
+to it. The example rosters are data built to spend their points limit; calibration reports their
+new costs, and a test fails when one is over its limit or far under it.
 
 **Validation** (:func:`validate`) plays the round-robin at the stored (rounded) points: every
 pair of duel profiles at two budgets (12 and 20 reference figures; each side
@@ -41,11 +43,10 @@ number of workers (a ``dask.distributed`` client's ``get_executor()`` works unch
 from __future__ import annotations
 
 import math
-import os
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -56,10 +57,14 @@ from szwadron.points import (
     ABILITY_TERMS,
     CONTINUOUS_TERMS,
     KIND_TERMS,
+    MAX_CORRECTION,
+    REFERENCE_POINTS,
     REFERENCE_PROFILE,
     PointsModel,
+    profile_key,
     profile_values,
 )
+from szwadron.runs import BAND, TASK_SIZE, ProgressFn, default_workers, run_tasks, wilson_interval
 
 #: Budgets of the duels, in reference figures (their points are this × the reference points).
 BUDGET_FIGURES: tuple[int, int] = (12, 20)
@@ -68,20 +73,16 @@ MELEE_WEIGHT_GRID: tuple[float, ...] = (0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.25, 
 #: Abilities the open-ground duel cannot measure: their terms stay 0 (indirect fire needs
 #: something to fire over, 7.4).
 UNMEASURED_ABILITIES: tuple[Ability, ...] = (Ability.INDIRECT,)
-#: Duels per task submitted to the executor.
-TASK_SIZE = 400
-#: The 50 ± 5 % band of the validation.
-BAND: tuple[float, float] = (0.45, 0.55)
-
-ProgressFn = Callable[[int, int, str], None]
-"""``progress(done, total, label)``, called as duels finish."""
+#: Ridge of the duel corrections (:func:`fit_corrections`): a prior worth about 70 even duels
+#: at κ ≈ 2.4 — small beside the thousands of duels that measure each profile.
+CORRECTION_RIDGE = 100.0
 
 INITIAL_MODEL = PointsModel(
     melee_weight=1.0,
     exponents={"offence": 0.7, "wounds": 0.7, "morale": 0.4, "speed": 0.1},
     kinds={"cavalry": 0.0, "artillery": 0.0},
     abilities={a.value: 0.0 for a in ABILITY_TERMS},
-    reference_points=14.0,
+    reference_points=REFERENCE_POINTS,
     steepness=3.0,
     version="initial guess",
 )
@@ -149,11 +150,6 @@ def run_duel_batch(
     return out
 
 
-def default_workers() -> int:
-    """Worker processes of the default executor: one per core."""
-    return os.cpu_count() or 1
-
-
 def run_duels(
     profiles: Sequence[Profile],
     specs: Sequence[DuelSpec],
@@ -169,33 +165,10 @@ def run_duels(
     ``workers=1`` plays them in this process). Results are in the order of ``specs`` and do not
     depend on the executor: every duel carries its own seed."""
     plain = [p.model_dump(mode="json") for p in profiles]
-    chunks = [list(specs[k : k + task_size]) for k in range(0, len(specs), task_size)]
-    results: list[list[tuple[float, int]] | None] = [None] * len(chunks)
-    done = 0
-    total = len(specs)
-    if progress is not None:
-        progress(0, total, label)
-    if executor is None and (workers or default_workers()) <= 1:
-        for k, chunk in enumerate(chunks):
-            results[k] = run_duel_batch(plain, chunk, battle)
-            done += len(chunk)
-            if progress is not None:
-                progress(done, total, label)
-    else:
-        own = executor is None
-        pool: Executor = executor if executor is not None else ProcessPoolExecutor(workers or default_workers())
-        try:
-            futures = {pool.submit(run_duel_batch, plain, chunk, battle): k for k, chunk in enumerate(chunks)}
-            for fut in as_completed(futures):
-                k = futures[fut]
-                results[k] = fut.result()
-                done += len(chunks[k])
-                if progress is not None:
-                    progress(done, total, label)
-        finally:
-            if own:
-                pool.shutdown()
-    return [r for chunk in results if chunk is not None for r in chunk]
+    return run_tasks(
+        run_duel_batch, (plain,), specs, (battle,), executor=executor, workers=workers,
+        progress=progress, label=label, task_size=task_size,
+    )
 
 
 # --- features and the fit -----------------------------------------------------------------------
@@ -326,6 +299,60 @@ def fit_model(
     return Fit(model, loglik, len(observations), by_mu)
 
 
+def fit_corrections(
+    entries: Sequence[DuelProfile],
+    observations: Sequence[Observation],
+    model: PointsModel,
+    *,
+    ridge: float = CORRECTION_RIDGE,
+    iterations: int = 50,
+) -> PointsModel:
+    """Step 4 of the method (:mod:`szwadron.points`): with the formula's coefficients and κ
+    fixed, one log-factor ``c`` per duel profile so that
+    ``P(A wins) = σ(κ · [log(n_A / n_B) + log v_A − log v_B + c_A − c_B])`` explains the duels
+    best, by Newton's method with a ridge ``ridge · Σ c²`` (a profile measured by few duels keeps
+    its formula price). The factors are taken relative to the reference figure's (0 when the
+    lists have it), clipped to ±:data:`szwadron.points.MAX_CORRECTION` and returned in the
+    model's ``corrections``.
+    """
+    import numpy as np
+
+    base = replace(model, corrections={}, correction_members={})
+    if not observations:
+        return base
+    n = len(entries)
+    logv = np.array([math.log(base.raw_value(e.profile)) for e in entries])
+    a = np.array([o.a for o in observations])
+    b = np.array([o.b for o in observations])
+    y = np.array([o.score_a for o in observations], dtype=float)
+    size = np.log(np.array([o.figures_a / o.figures_b for o in observations], dtype=float))
+    kappa = model.steepness
+    z0 = kappa * (size + logv[a] - logv[b])
+    c = np.zeros(n)
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(z0 + kappa * (c[a] - c[b]))))
+        w = np.clip(p * (1 - p), 1e-9, None) * kappa * kappa
+        r = kappa * (y - p)
+        grad = np.bincount(a, r, n) - np.bincount(b, r, n) - ridge * c
+        hess = np.diag(np.bincount(a, w, n) + np.bincount(b, w, n) + ridge)
+        np.add.at(hess, (a, b), -w)
+        np.add.at(hess, (b, a), -w)
+        step = np.linalg.solve(hess, grad)
+        c = c + step
+        if float(np.max(np.abs(step))) < 1e-10:
+            break
+    ref_key = profile_key(REFERENCE_PROFILE)
+    ref = next((c[k] for k, e in enumerate(entries) if profile_key(e.profile) == ref_key), 0.0)
+    c = np.clip(c - ref, -MAX_CORRECTION, MAX_CORRECTION)
+    corrections: dict[str, float] = {}
+    members: dict[str, tuple[str, ...]] = {}
+    for e, value in zip(entries, c, strict=True):
+        key = profile_key(e.profile)
+        corrections[key] = float(value)
+        members[key] = members.get(key, ()) + tuple(e.members)
+    return replace(base, corrections=corrections, correction_members=members)
+
+
 # --- calibration ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class CalibrationConfig:
@@ -338,6 +365,11 @@ class CalibrationConfig:
     budgets: tuple[int, int] = BUDGET_FIGURES
     battle: bool = True
     kind_terms: tuple[str, ...] = FITTED_KIND_TERMS
+    corrections: bool = True
+    """Fit the duel corrections (step 4) after the formula, every round."""
+    army_battles: int = 60
+    """Battles per example roster and size of its copy that measure the army steepness
+    (:func:`szwadron.armybattles.fit_army_steepness`; 0: none)."""
 
 
 @dataclass
@@ -379,8 +411,8 @@ def calibrate(
     progress: ProgressFn | None = None,
     start: PointsModel = INITIAL_MODEL,
 ) -> CalibrationResult:
-    """Fit the points model to duels (module notes). The scale is ``start``'s reference points;
-    :func:`fit_scale` sets it from the rosters afterwards."""
+    """Fit the points model to duels (module notes). The scale is ``start``'s reference points
+    (:data:`szwadron.points.REFERENCE_POINTS`: the reference figure costs 10)."""
     t0 = time.perf_counter()
     entries = duel_profiles(armies)
     if len(entries) < 2:
@@ -401,6 +433,8 @@ def calibrate(
         fit = fit_model(entries, observations, reference_points=start.reference_points, kind_terms=config.kind_terms)
         result.fits.append(fit)
         model = fit.model
+        if config.corrections:
+            model = fit_corrections(entries, observations, model)
     result.model = model
     result.duels = len(observations)
     result.seconds = time.perf_counter() - t0
@@ -425,24 +459,6 @@ def roster_costs(
                         art += c
             out.append((army.id, roster.id, cost, roster.points_limit, art / cost if cost else 0.0))
     return out
-
-
-def fit_scale(armies: Sequence[ArmyList], model: PointsModel) -> PointsModel:
-    """The largest reference points (a multiple of the step) with which every example roster
-    fits its points limit, after rounding."""
-    unit = replace(model, reference_points=1.0)
-    raw = roster_costs(armies, unit.raw_value)
-    ratios = [limit / cost for _, _, cost, limit, _ in raw if limit is not None and cost > 0]
-    if not ratios:
-        return model
-    ref = math.floor(min(ratios) / model.step) * model.step + 5 * model.step  # rounding may help
-    while ref > model.step:
-        candidate = replace(model, reference_points=round(ref, 9))
-        costs = roster_costs(armies, candidate.points)
-        if all(limit is None or cost <= limit + 1e-9 for _, _, cost, limit, _ in costs):
-            return candidate
-        ref -= model.step
-    raise InvalidDataError("no scale lets every example roster fit its points limit")
 
 
 def army_list_paths(folder: str | Path | None = None) -> list[Path]:
@@ -489,17 +505,26 @@ def regenerate(
     progress: ProgressFn | None = None,
     write: bool = True,
 ) -> Regenerated:
-    """``szwadron points calibrate``: fit the model to duels, choose the scale from the example
-    rosters, write the coefficients file and the ``points`` lines of the army lists."""
+    """``szwadron points calibrate``: fit the model to duels, write the coefficients file and the
+    ``points`` lines of the army lists; the example rosters' new costs come back with the result
+    (a roster the new points take over its limit must be rebuilt: the tests check them)."""
+    from szwadron.armybattles import fit_army_steepness
     from szwadron.cli._common import write_atomic
     from szwadron.points import MODEL_PATH, model_points, write_points
 
     armies = load_lists(paths)
     result = calibrate(armies, config, executor=executor, workers=workers, progress=progress)
-    fitted = fit_scale(armies, result.model)
     last = result.fits[-1]
+    steep = None
+    if config.army_battles and any(a.rosters for a in armies):
+        steep = fit_army_steepness(
+            armies, points=result.model.points, battles=config.army_battles, seed=config.seed,
+            executor=executor, workers=workers, progress=progress,
+        )
+        result.seconds += steep.seconds
     model = replace(
-        fitted,
+        result.model,
+        army_steepness=(steep.a, steep.b) if steep is not None else None,
         version=f"seed {config.seed}",
         notes={
             "seed": config.seed,
@@ -510,6 +535,7 @@ def regenerate(
             "duels": result.duels,
             "duel_profiles": len(result.entries),
             "log_likelihood": round(last.loglik, 3),
+            "army_battles": steep.battles if steep is not None else 0,
             "reference": "the line template of armylists/README.md (R 12, W 2, SW 1, SO 1, Z 24, UW 3, C 3, M 4)",
         },
     )
@@ -531,22 +557,6 @@ def regenerate(
 
 
 # --- validation ----------------------------------------------------------------------------------
-def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval (95 % by default) of a proportion; draws count half.
-
-    >>> lo, hi = wilson_interval(50, 100)
-    >>> round(lo, 3), round(hi, 3)
-    (0.404, 0.596)
-    """
-    if n <= 0:
-        return 0.0, 1.0
-    p = wins / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 @dataclass(frozen=True)
 class Cell:
     """One matchup of the round-robin: the row profile's win rate against the column's."""
@@ -686,6 +696,42 @@ class Validation:
             float(np.sqrt(np.mean((np.asarray([c.rate for c in self.cells.values()]) - 0.5) ** 2))),
         )
 
+    def circles(self) -> list[tuple[int, int, int]]:
+        """Triples of profiles that beat one another in a circle too strongly for any prices.
+
+        Changing the points of the profiles by factors ``e^{δ}`` moves each matchup's logit
+        ``L_ij = log(r_ij / (1 − r_ij))`` by ``κ(δ_i − δ_j)`` (to first order; the assumption
+        of :meth:`intransitive`), so the sum ``L_ij + L_jk + L_ki`` around a triangle does not
+        change with any prices. When its size exceeds three times the band's half-width in
+        logits, at least one of the three matchups stays outside 50 ± 5 % whatever the
+        points. The triangles returned share no matchup (chosen greedily, the strongest circles
+        first), so their number is a lower bound on the matchups no per-figure price can bring
+        into the band."""
+        n = len(self.entries)
+        limit = math.log(BAND[1] / (1 - BAND[1]))
+
+        def logit(i: int, j: int) -> float:
+            r = min(max(self.rate(i, j), 1e-3), 1 - 1e-3)
+            return math.log(r / (1 - r))
+
+        found = []
+        for i in range(n):
+            for j in range(i + 1, n):
+                for k in range(j + 1, n):
+                    total = logit(i, j) + logit(j, k) + logit(k, i)
+                    if abs(total) > 3 * limit:
+                        found.append((abs(total), (i, j, k)))
+        found.sort(key=lambda t: -t[0])
+        used: set[frozenset[int]] = set()
+        out = []
+        for _, (i, j, k) in found:
+            edges = {frozenset((i, j)), frozenset((j, k)), frozenset((i, k))}
+            if edges & used:
+                continue
+            used |= edges
+            out.append((i, j, k))
+        return out
+
     def blocks(self) -> dict[tuple[str, str], tuple[int, float, float]]:
         """Matchups grouped by the two profiles' classes (infantry, skirmishers, cavalry,
         artillery): ``(matchups, mean win rate of the first class, share in the band)``."""
@@ -718,6 +764,7 @@ class Validation:
     def as_dict(self) -> dict[str, Any]:
         """The ``--json`` document."""
         intr = self.intransitive()
+        circles = self.circles()
         return {
             "seed": self.seed,
             "duels": self.duels,
@@ -729,6 +776,8 @@ class Validation:
             "share_interval_in_band": self.share_ci_in_band,
             "battle": self.battle,
             "intransitive": {
+                "circles": [[self.entries[x].label for x in t] for t in circles],
+                "unavoidable_share": len(circles) / max(len(self.cells), 1),
                 "share_in_band_repriced": intr.share_in_band_repriced,
                 "residual_rms": intr.residual_rms,
                 "rms": intr.rms,
@@ -822,6 +871,7 @@ def validate(
 __all__ = [
     "BAND",
     "BUDGET_FIGURES",
+    "CORRECTION_RIDGE",
     "FEATURES",
     "FITTED_KIND_TERMS",
     "INITIAL_MODEL",
@@ -843,14 +893,15 @@ __all__ = [
     "duel_profiles",
     "feature_vector",
     "features",
+    "fit_corrections",
     "fit_logistic",
     "fit_model",
-    "fit_scale",
     "load_lists",
     "regenerate",
     "roster_costs",
     "run_duel_batch",
     "run_duels",
+    "run_tasks",
     "validate",
     "wilson_interval",
 ]

@@ -65,10 +65,11 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from szwadron.combat import MeleeSide, melee, roll_melee, roll_volley, volley
 from szwadron.errors import InvalidDataError
@@ -822,36 +823,79 @@ def run_battle(
     >>> r == run_battle(line, (12, 12), line, (12, 12), seed="doc"), r.score_a in (0.0, 0.5, 1.0)
     (True, True)
     """
+    return run_army_battle(
+        [(unit_a, n) for n in sizes_a], [(unit_b, n) for n in sizes_b], seed=seed, first=first,
+        distance_cm=distance_cm, max_rounds=max_rounds, pairing="strongest",
+    )
+
+
+Pairing = Literal["strongest", "random"]
+
+
+def run_army_battle(
+    army_a: Sequence[tuple[DuelUnit, int]],
+    army_b: Sequence[tuple[DuelUnit, int]],
+    *,
+    seed: int | str,
+    first: int = 0,
+    distance_cm: float = START_DISTANCE_CM,
+    max_rounds: int = MAX_ROUNDS,
+    pairing: Pairing = "random",
+) -> BattleResult:
+    """Two armies of units, each ``(unit, figures)``, fight as in :func:`run_battle` until one
+    side has no unit left in the fight.
+
+    ``pairing`` decides who meets whom each time the lines are formed again: ``"strongest"``
+    lines each side up by figures left (the order breaks ties) — for armies of one profile, the
+    fresh units meet first —; ``"random"`` (the default, for mixed armies such as the example
+    rosters) shuffles each side's line with the battle's dice, so no kind is always matched
+    against the kind it beats or loses to: a meeting engagement, not a chosen one.
+
+    >>> line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, (Weapon("musket", 24, 1, 3),))
+    >>> hussars = DuelUnit("hus", Kind.CAVALRY, 24, 2, 2, 4, 4, ())
+    >>> r = run_army_battle([(line, 12), (hussars, 6)], [(line, 12), (line, 6)], seed="doc")
+    >>> r == run_army_battle([(line, 12), (hussars, 6)], [(line, 12), (line, 6)], seed="doc")
+    True
+    """
     if first not in (0, 1):
         raise InvalidDataError(f"first must be 0 (side A) or 1 (side B), got {first!r}")
-    for sizes in (sizes_a, sizes_b):
-        if not sizes or any(not isinstance(n, int) or n < 1 for n in sizes):
+    if pairing not in ("strongest", "random"):
+        raise InvalidDataError(f"pairing must be 'strongest' or 'random', got {pairing!r}")
+    for army in (army_a, army_b):
+        if not army or any(not isinstance(n, int) or n < 1 for _, n in army):
+            sizes = [n for _, n in army]
             raise InvalidDataError(f"a battle needs at least one unit of at least one figure a side, got {sizes!r}")
     rng = random.Random(str(seed))
-    # [initial, strength] of every unit still in the fight
-    lines: tuple[list[list[int]], list[list[int]]] = ([[n, n] for n in sizes_a], [[n, n] for n in sizes_b])
+    # every unit still in the fight: [unit, initial, strength]
+    lines: tuple[list[list[Any]], list[list[Any]]] = (
+        [[u, n, n] for u, n in army_a],
+        [[u, n, n] for u, n in army_b],
+    )
     duels = rounds = 0
     start = distance_cm
     while lines[0] and lines[1]:
         rounds += 1
         for line in lines:
-            line.sort(key=lambda u: -u[1])  # stable: order breaks ties
+            if pairing == "random":
+                rng.shuffle(line)
+            else:
+                line.sort(key=lambda u: -u[2])  # stable: order breaks ties
         pairs = min(len(lines[0]), len(lines[1]))
         out: tuple[set[int], set[int]] = (set(), set())
         ends: list[float] = []
         for k in range(pairs):
             ua, ub = lines[0][k], lines[1][k]
-            duel = Duel((Side(unit_a, ua[0], ua[1]), Side(unit_b, ub[0], ub[1])), rng, distance_cm=start)
+            duel = Duel((Side(ua[0], ua[1], ua[2]), Side(ub[0], ub[1], ub[2])), rng, distance_cm=start)
             duel.run(1 if first else 0, max_rounds)
             duels += 1
             ends.append(duel.distance_cm)
-            ua[1], ub[1] = duel.sides[0].strength, duel.sides[1].strength
+            ua[2], ub[2] = duel.sides[0].strength, duel.sides[1].strength
             if duel.winner != 1:
                 out[1].add(k)
             if duel.winner != 0:
                 out[0].add(k)
         for who in (0, 1):
-            lines[who][:] = [u for k, u in enumerate(lines[who]) if k not in out[who] and u[1] > 0]
+            lines[who][:] = [u for k, u in enumerate(lines[who]) if k not in out[who] and u[2] > 0]
         start = min(distance_cm, max(ADVANCE_GAP_CM, *ends))  # the lines follow their front
     winner: Who | None = None
     if lines[0] and not lines[1]:
@@ -873,12 +917,14 @@ __all__ = [
     "Duel",
     "DuelResult",
     "DuelUnit",
+    "Pairing",
     "Side",
     "Weapon",
     "best_weapon",
     "choose_action",
     "melee_score",
     "modified_accuracy",
+    "run_army_battle",
     "run_battle",
     "run_duel",
     "split_units",

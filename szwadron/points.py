@@ -37,12 +37,21 @@ Method
 3. **Coefficients** (μ, α, β, γ, δ, the artillery and ability terms) are fitted to simulated
    battles at equal points, several standard units a side (:func:`szwadron.duel.run_battle`,
    :mod:`szwadron.calibrate`) and stored in
-   ``szwadron/data/points_model.toml``; ``P_ref`` is chosen there so that every example roster
-   of the army lists fits its points limit. The stored ``points`` of the army lists are this
+   ``szwadron/data/points_model.toml``; ``P_ref`` is :data:`REFERENCE_POINTS` (10): the scale
+   is fixed, and the example rosters are built to spend their limits. The stored ``points`` of the army lists are this
    formula's output; :func:`stale_points` finds the ones that differ. Cavalry has no kind
    term (it stays 0): its value is in its melee (μ), W, M and speed, so the breakdown shows
    where it comes from. Artillery keeps one: a battery is a one-gun unit that breaks at its
    first failed test, which no per-figure value measures.
+
+4. **Duel corrections.** What the formula's few terms cannot tell apart — the long range of
+   rifles against muskets, a low M on a cheap figure, first strike against high W — the duels
+   still measure: with the coefficients fixed, one log-factor per fighting profile (by
+   :func:`profile_key`) is fitted to the same battles, shrunk towards 0 (a ridge, so a profile
+   measured by few battles keeps its formula price) and taken relative to the reference figure.
+   It appears in the breakdown as the ``measured`` term. A profile the calibration has not seen
+   (a new list) is priced by the formula alone; ``szwadron points calibrate --lists DIR``
+   measures it.
 
 Examples
 --------
@@ -108,8 +117,14 @@ ABILITY_TERMS: tuple[Ability, ...] = (
     Ability.HEAVY,
     Ability.INDIRECT,
 )
+#: Points of the reference figure: the scale of every army list.
+REFERENCE_POINTS = 10.0
 #: Names of the continuous terms, in the order of the breakdown.
 CONTINUOUS_TERMS: tuple[str, ...] = ("offence", "wounds", "morale", "speed")
+#: Name of the duel correction's term (module notes, step 4), the last of the breakdown.
+MEASURED_TERM = "measured"
+#: Largest duel correction a model may hold, as a log-factor (e^±1: × 2.7 or ÷ 2.7).
+MAX_CORRECTION = 1.0
 
 
 # --- values from the exact odds engine ------------------------------------------------------
@@ -128,6 +143,8 @@ class ProfileValues:
     """R in cm (the limbered move for guns with a limber, 7.2)."""
     kind: Kind
     abilities: tuple[Ability, ...]
+    key: str = ""
+    """:func:`profile_key`: the characteristics the duel correction is stored under."""
 
     def offence(self, melee_weight: float) -> float:
         """``fire + μ · melee``."""
@@ -135,7 +152,7 @@ class ProfileValues:
 
 
 def _signature(profile: Profile) -> tuple[Any, ...]:
-    ammo = tuple((a.range, a.fire, a.accuracy) for a in profile.ammunition)
+    ammo = tuple((a.name, a.range, a.fire, a.accuracy, a.indirect) for a in profile.ammunition)
     return (
         profile.kind,
         profile.move,
@@ -150,6 +167,26 @@ def _signature(profile: Profile) -> tuple[Any, ...]:
         tuple(sorted(profile.abilities)),
         ammo,
     )
+
+
+def profile_key(profile: Profile) -> str:
+    """The fighting characteristics of ``profile`` as one line: what the duels measure, and the
+    key of the model's duel corrections (ids, names and points do not count).
+
+    >>> profile_key(REFERENCE_PROFILE)
+    'infantry R12 W2 SW1 SO1 Z24 UW3 C3 M4'
+    """
+    move = f"R{profile.move:g}" + (f"/{profile.move_limbered:g}" if profile.move_limbered is not None else "")
+    parts = [
+        profile.kind.value, move, f"W{profile.wounds}", f"SW{profile.melee}", f"SO{profile.fire}",
+        f"Z{profile.range:g}", f"UW{profile.melee_skill}", f"C{profile.accuracy}", f"M{profile.morale}",
+    ]
+    parts += sorted(a.value for a in profile.abilities)
+    parts += [
+        f"{a.name}:Z{a.range:g}/SO{a.fire}/C{a.accuracy}" + ("/indirect" if a.indirect else "")
+        for a in profile.ammunition
+    ]
+    return " ".join(parts)
 
 
 def profile_values(profile: Profile) -> ProfileValues:
@@ -230,6 +267,7 @@ def _compute_values(profile: Profile) -> ProfileValues:
         speed=float(speed),
         kind=profile.kind,
         abilities=tuple(profile.abilities),
+        key=profile_key(profile),
     )
 
 
@@ -267,6 +305,14 @@ class PointsModel:
     steepness: float = 1.0
     version: str = ""
     notes: dict[str, Any] = field(default_factory=dict)
+    army_steepness: tuple[float, float] | None = None
+    """``(a, b)``: battles of whole armies of ``u`` units a side (the mean of the two) follow
+    ``σ(κ_u · log(points A / points B))`` with ``κ_u = a · u^b`` — many units make a small
+    edge in points decisive (:func:`szwadron.armybattles.fit_army_steepness`)."""
+    corrections: dict[str, float] = field(default_factory=dict)
+    """The duel corrections (module notes, step 4): a log-factor by :func:`profile_key`."""
+    correction_members: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The ``army:profile`` labels each correction was measured for (documentation)."""
 
     def __post_init__(self) -> None:
         for name in CONTINUOUS_TERMS:
@@ -286,6 +332,17 @@ class PointsModel:
         for key in self.abilities:
             if key not in {a.value for a in ABILITY_TERMS}:
                 raise InvalidDataError(f"points model: abilities.{key}: unknown ability")
+        if self.army_steepness is not None:
+            a, b = self.army_steepness
+            if not (math.isfinite(a) and a > 0 and math.isfinite(b) and 0 <= b <= 2):
+                raise InvalidDataError(
+                    f"points model: army_steepness: expected [a > 0, b in 0..2], got {list(self.army_steepness)!r}"
+                )
+        for key, value in self.corrections.items():
+            if not math.isfinite(value) or abs(value) > MAX_CORRECTION:
+                raise InvalidDataError(
+                    f"points model: corrections ({key!r}): expected a log-factor within ±{MAX_CORRECTION:g}, got {value!r}"
+                )
 
     def log_terms(self, values: ProfileValues) -> dict[str, float]:
         """Each term's log-factor relative to the reference figure (module notes, step 2)."""
@@ -309,6 +366,7 @@ class PointsModel:
             held |= {Ability.FIRST_STRIKE_CHARGE, Ability.FIRST_STRIKE_DEFENCE}
         for ability in ABILITY_TERMS:
             terms[ability.value] = self.abilities.get(ability.value, 0.0) if ability in held else 0.0
+        terms[MEASURED_TERM] = self.corrections.get(values.key, 0.0)
         return terms
 
     def raw_value(self, profile: Profile) -> float:
@@ -327,6 +385,19 @@ class PointsModel:
         """Points per figure of ``profile`` (rounded)."""
         return self.round(self.raw_value(profile))
 
+    def steepness_for(self, units: float) -> float:
+        """κ of a battle of ``units`` fighting units a side (the mean of the two sides): the
+        army steepness when the model has one, else the duels' :attr:`steepness`.
+
+        >>> m = replace(load_model(), army_steepness=(1.5, 0.5))
+        >>> m.steepness_for(4.0)
+        3.0
+        """
+        if self.army_steepness is None or units <= 0:
+            return self.steepness
+        a, b = self.army_steepness
+        return a * units**b
+
     def to_toml(self) -> str:
         """The coefficients file's text."""
         def num(x: float) -> str:
@@ -335,13 +406,18 @@ class PointsModel:
         lines = [
             "# Points model (issue 7): coefficients fitted to simulated duels by `szwadron points calibrate`.",
             "# points = reference_points * (offence/offence_ref)^offence * (W/W_ref)^wounds",
-            "#          * (morale/morale_ref)^morale * (R/R_ref)^speed * exp(kind + abilities)",
+            "#          * (morale/morale_ref)^morale * (R/R_ref)^speed * exp(kind + abilities + measured)",
             "# offence = fire + melee_weight * melee (values from the exact odds engine; see szwadron.points).",
             f'version = "{self.version}"',
             f"reference_points = {num(self.reference_points)}",
             f"step = {num(self.step)}",
             f"melee_weight = {num(self.melee_weight)}",
             f"steepness = {num(self.steepness)}",
+            *(
+                [f"army_steepness = [{num(self.army_steepness[0])}, {num(self.army_steepness[1])}]"]
+                if self.army_steepness is not None
+                else []
+            ),
             "",
             "[exponents]",
             *(f"{k} = {num(self.exponents[k])}" for k in CONTINUOUS_TERMS),
@@ -356,6 +432,20 @@ class PointsModel:
             lines += ["", "[notes]"]
             for k, v in self.notes.items():
                 lines.append(f"{k} = {_toml_value(v)}")
+        if self.corrections:
+            lines += [
+                "",
+                "# Duel corrections (step 4 of the method): what the duels measured of each fighting",
+                "# profile beyond the formula, a log-factor on its points; `members` are the profiles measured.",
+            ]
+            for key, value in self.corrections.items():
+                lines += [
+                    "",
+                    "[[corrections]]",
+                    f"profile = {_toml_value(key)}",
+                    f"log_factor = {num(value)}",
+                    f"members = {_toml_value(list(self.correction_members.get(key, ())))}",
+                ]
         return "\n".join(lines) + "\n"
 
 
@@ -385,6 +475,33 @@ def model_from_mapping(data: Mapping[str, Any], *, source: str = "points model")
             raise InvalidDataError(f"{key}: expected a table", source=source)
         return {k: number(k, raw, f"{key}.") for k in raw}
 
+    corrections: dict[str, float] = {}
+    members: dict[str, tuple[str, ...]] = {}
+    raw_corrections = data.get("corrections", [])
+    if not isinstance(raw_corrections, list):
+        raise InvalidDataError("corrections: expected an array of tables ([[corrections]])", source=source)
+    for k, entry in enumerate(raw_corrections):
+        where = f"corrections[{k}]."
+        if not isinstance(entry, dict):
+            raise InvalidDataError(f"corrections[{k}]: expected a table", source=source)
+        key = entry.get("profile")
+        if not isinstance(key, str) or not key:
+            raise InvalidDataError(f"{where}profile: expected the profile's characteristics as text", source=source)
+        if key in corrections:
+            raise InvalidDataError(f"{where}profile: {key!r} has a correction already", source=source)
+        corrections[key] = number("log_factor", entry, where)
+        labels = entry.get("members", [])
+        if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
+            raise InvalidDataError(f"{where}members: expected a list of 'army:profile' texts", source=source)
+        members[key] = tuple(labels)
+    army: tuple[float, float] | None = None
+    if "army_steepness" in data:
+        raw = data["army_steepness"]
+        if not isinstance(raw, list) or len(raw) != 2 or not all(
+            isinstance(x, int | float) and not isinstance(x, bool) for x in raw
+        ):
+            raise InvalidDataError(f"army_steepness: expected two numbers [a, b], got {raw!r}", source=source)
+        army = (float(raw[0]), float(raw[1]))
     try:
         return PointsModel(
             melee_weight=number("melee_weight", data, ""),
@@ -396,6 +513,9 @@ def model_from_mapping(data: Mapping[str, Any], *, source: str = "points model")
             steepness=number("steepness", data, "") if "steepness" in data else 1.0,
             version=str(data.get("version", "")),
             notes=dict(data.get("notes", {})),
+            army_steepness=army,
+            corrections=corrections,
+            correction_members=members,
         )
     except InvalidDataError as exc:
         if exc.source:
@@ -652,7 +772,10 @@ __all__ = [
     "CONTINUOUS_TERMS",
     "FIRE_DISTANCES_CM",
     "KIND_TERMS",
+    "MAX_CORRECTION",
+    "MEASURED_TERM",
     "MODEL_PATH",
+    "REFERENCE_POINTS",
     "REFERENCE_PROFILE",
     "PointsBreakdown",
     "PointsModel",
@@ -665,6 +788,7 @@ __all__ = [
     "model_points",
     "price_army",
     "price_profile",
+    "profile_key",
     "profile_values",
     "set_points_in_text",
     "stale_points",

@@ -25,7 +25,7 @@ from szwadron.calibrate import (
     duel_profiles,
     fit_logistic,
     fit_model,
-    fit_scale,
+    fit_corrections,
     regenerate,
     roster_costs,
     run_duels,
@@ -41,6 +41,7 @@ from szwadron.points import (
     load_model,
     model_from_mapping,
     price_profile,
+    profile_key,
     profile_values,
     set_points_in_text,
     stale_points,
@@ -151,11 +152,13 @@ def test_stale_points_are_found() -> None:
     assert [(s.profile, s.stored) for s in stale] == [("line_infantry", 99.0)]
 
 
-def test_example_rosters_fit_their_limits() -> None:
+def test_example_rosters_spend_their_limits() -> None:
+    """Issue 7: example rosters at 1,000 and 2,000 points are equal armies only if they spend
+    them: every one costs between 99 % and 100 % of its limit at the stored points."""
     armies = [load_army_list(p) for p in LISTS]
     model = load_model()
     for army, roster, cost, limit, share in roster_costs(armies, model.points):
-        assert limit is None or cost <= limit, (army, roster)
+        assert limit is not None and 0.99 * limit <= cost <= limit, (army, roster, cost)
         assert share <= 0.25, (army, roster)  # artillery-quarter of every list
 
 
@@ -253,12 +256,59 @@ def test_fit_recovers_known_values() -> None:
     assert fit.model.steepness > 0 and fit.duels == 6
 
 
-def test_fit_scale_keeps_rosters_within_limits() -> None:
-    armies = [load_army_list(p) for p in LISTS]
-    model = fit_scale(armies, load_model())
-    costs = roster_costs(armies, model.points)
-    assert all(c <= lim for _, _, c, lim, _ in costs if lim is not None)
-    assert max(c / lim for _, _, c, lim, _ in costs if lim is not None) > 0.98  # as large as it can be
+def test_duel_corrections_are_recovered_from_a_known_world() -> None:
+    """Step 4 of the method: battles drawn from a logistic world where two profiles are worth
+    e^0.3 and e^-0.2 of their formula price; the fit finds both, relative to the reference
+    figure (whose correction is 0), and writes them under the profiles' keys."""
+    import random
+
+    rng = random.Random(11)
+    armies = [load_army_list(bundled_dir("armylists") / "france.toml")]
+    entries = [e for e in duel_profiles(armies) if e.profile.kind is Kind.INFANTRY][:3]
+    assert profile_key(entries[0].profile) == profile_key(REFERENCE_PROFILE)
+    model = replace(load_model(), corrections={}, correction_members={})
+    truth = [0.0, 0.3, -0.2]
+    logv = [math.log(model.raw_value(e.profile)) for e in entries]
+    obs = []
+    for _ in range(30000):
+        a, b = rng.sample(range(3), 2)
+        na, nb = rng.randint(6, 14), rng.randint(6, 14)
+        z = model.steepness * (math.log(na / nb) + logv[a] + truth[a] - logv[b] - truth[b])
+        obs.append(Observation(a, b, na, nb, 1.0 if rng.random() < 1 / (1 + math.exp(-z)) else 0.0))
+    fitted = fit_corrections(entries, obs, model)
+    got = [fitted.corrections[profile_key(e.profile)] for e in entries]
+    assert got == pytest.approx(truth, abs=0.05)
+    assert got[0] == 0.0  # relative to the reference figure
+    assert fitted.correction_members[profile_key(entries[1].profile)] == entries[1].members
+    assert fitted.raw_value(entries[1].profile) == pytest.approx(model.raw_value(entries[1].profile) * math.exp(got[1]))
+
+
+def test_corrections_round_trip_through_the_model_file(tmp_path: Path) -> None:
+    model = load_model()
+    assert model.corrections, "the shipped model carries the duel corrections"
+    path = tmp_path / "m.toml"
+    path.write_text(model.to_toml(), encoding="utf-8")
+    assert load_model(path) == model
+    bad = model.to_toml().replace("log_factor = ", "log_factor = 5.0 #", 1)
+    path.write_text(bad, encoding="utf-8")
+    with pytest.raises(InvalidDataError, match=r"corrections .*log-factor within ±1"):
+        load_model(path)
+
+
+def test_profile_key_names_the_fighting_characteristics() -> None:
+    assert profile_key(_profile(W=3)) == "infantry R12 W3 SW1 SO1 Z24 UW3 C3 M4"
+    renamed = REFERENCE_PROFILE.model_copy(update={"id": "other", "name": "Other", "points": 3.0})
+    assert profile_key(renamed) == profile_key(REFERENCE_PROFILE)
+
+
+def test_measured_term_is_in_the_breakdown() -> None:
+    """A calibrated profile's duel correction shows as the ``measured`` term (step 4)."""
+    model = load_model()
+    army = load_army_list(bundled_dir("armylists") / "russia.toml")
+    b = price_profile(army.profile("opolchenie"), model)
+    measured = [t for t in b.terms if t.name == "measured"]
+    assert len(measured) == 1
+    assert math.log(measured[0].factor) == pytest.approx(model.corrections[profile_key(army.profile("opolchenie"))])
 
 
 def test_validation_matrix_is_reproducible_and_consistent() -> None:

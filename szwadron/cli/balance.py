@@ -12,6 +12,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+#: Most battles ``--battles`` plays.
+MAX_BATTLES = 100_000
+
 
 def register(subparsers: Any) -> None:
     """Add the ``balance`` command."""
@@ -23,6 +26,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("side_a", metavar="LIST_A[:ROSTER]", help="army list (id or file) and roster, or a roster file")
     parser.add_argument("side_b", metavar="LIST_B[:ROSTER]", help="the other side")
     parser.add_argument("--json", action="store_true", help="print a JSON document")
+    parser.add_argument(
+        "--battles", type=int, metavar="N",
+        help=f"also play N seeded battles, army against army, and print the measured chance (at most {MAX_BATTLES})",
+    )
+    parser.add_argument("--seed", type=int, default=2026, help="seed of the battles (default 2026)")
     parser.set_defaults(func=run)
 
 
@@ -60,13 +68,24 @@ def run(args: argparse.Namespace) -> int:
     """Run ``szwadron balance``."""
     from szwadron.balance import balance
     from szwadron.cli._common import fmt_prob, print_json
+    from szwadron.errors import InvalidDataError
     from szwadron.points import load_model
 
+    if args.battles is not None and not 1 <= args.battles <= MAX_BATTLES:
+        raise InvalidDataError(f"--battles must be between 1 and {MAX_BATTLES}, got {args.battles}")
     army_a, roster_a, note_a = resolve_side(args.side_a)
     army_b, roster_b, note_b = resolve_side(args.side_b)
     report = balance(army_a, roster_a, army_b, roster_b, load_model())
+    played = None
+    if args.battles:
+        from szwadron.armybattles import battle_pair
+
+        played = battle_pair(army_a, roster_a, army_b, roster_b, battles=args.battles, seed=args.seed)
     if args.json:
-        print_json(report.as_dict())
+        doc = report.as_dict()
+        if played is not None:
+            doc["battles"] = {"seed": args.seed, **played.as_dict()}
+        print_json(doc)
         return 0
     a, b = report.a, report.b
 
@@ -97,6 +116,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"(points of {', '.join(side.model_priced)} in {side.army} from the model: the list stores none)")
     print(f"predicted from the points ratio with the duel calibration's steepness κ = {report.steepness:.2f}"
           " (conservative; blind to the armies' composition)")
+    if played is not None:
+        lo, hi = played.interval
+        print(f"played: A won {fmt_prob(played.rate)} of {played.battles} battles, army against army"
+              f" (95% interval {fmt_prob(lo)}–{fmt_prob(hi)}; {played.draws} draws counted half; seed {args.seed},"
+              f" {played.seconds:.1f} s)")
     if not report.suggestions:
         print("the two armies are even in points")
     else:

@@ -32,6 +32,9 @@ ACTIONS = ("calibrate", "validate")
 MAX_DUELS = 100_000
 MAX_ROUNDS = 100
 MAX_WORKERS_PER_CORE = 4
+#: Roster battles per pair in ``points validate`` (szwadron.armybattles.DEFAULT_BATTLES; not
+#: imported here, so that ``--help`` stays light).
+DEFAULT_ROSTER_BATTLES = 200
 
 
 def register(subparsers: Any) -> None:
@@ -56,6 +59,7 @@ def register(subparsers: Any) -> None:
     sim.add_argument("--lists", metavar="DIR", help="folder of army lists (default: the bundled armylists/)")
     sim.add_argument("--seed", type=int, default=2026, help="seed of the duels (default 2026)")
     sim.add_argument("--duels", type=int, help=f"duels per pair (calibrate, default 100) or per pair and budget (validate, default 500); at most {MAX_DUELS}")
+    sim.add_argument("--battles", type=int, help=f"validate: battles per pair of example rosters, army against army (default {DEFAULT_ROSTER_BATTLES}; 0: none); at most {MAX_DUELS}")
     sim.add_argument("--rounds", type=int, default=3, help=f"calibration rounds (default 3, at most {MAX_ROUNDS})")
     sim.add_argument("--workers", type=int, help=f"worker processes (default: one per core; at most {MAX_WORKERS_PER_CORE} per core)")
     sim.add_argument("--dry-run", action="store_true", help="calibrate: print, write nothing")
@@ -76,7 +80,8 @@ class _Progress:
             return
         self.last = now
         pct = 100.0 * done / total if total else 100.0
-        print(f"{label}: {done}/{total} duels ({pct:.0f}%), {now - self.t0:.1f} s", file=sys.stderr, flush=True)
+        what = "battles" if "battle" in label else "duels"
+        print(f"{label}: {done}/{total} {what} ({pct:.0f}%), {now - self.t0:.1f} s", file=sys.stderr, flush=True)
 
 
 def _positive(value: int | None, name: str, most: int) -> None:
@@ -102,9 +107,16 @@ def run(args: argparse.Namespace) -> int:
         if args.roster:
             raise InvalidDataError(f"--roster does not apply to 'points {args.target}'")
         _positive(args.duels, "--duels", MAX_DUELS)
+        if args.battles is not None:
+            if args.target != "validate":
+                raise InvalidDataError("--battles applies only to 'points validate'")
+            if not 0 <= args.battles <= MAX_DUELS:
+                raise InvalidDataError(f"--battles must be between 0 and {MAX_DUELS}, got {args.battles}")
         _positive(args.rounds, "--rounds", MAX_ROUNDS)
         _positive(args.workers, "--workers", MAX_WORKERS_PER_CORE * (os.cpu_count() or 1))
         return _calibrate(args) if args.target == "calibrate" else _validate(args)
+    if args.battles is not None:
+        raise InvalidDataError("--battles applies only to 'points validate'")
     for flag in ("lists", "duels", "workers", "model"):
         if getattr(args, flag) is not None:
             raise InvalidDataError(f"--{flag} applies only to 'points calibrate' and 'points validate'")
@@ -259,6 +271,8 @@ def _calibrate(args: argparse.Namespace) -> int:
                     "abilities": model.abilities,
                     "reference_points": model.reference_points,
                     "steepness": model.steepness,
+                    "army_steepness": list(model.army_steepness) if model.army_steepness else None,
+                    "corrections": model.corrections,
                 },
                 "duels": cal.duels,
                 "seconds": cal.seconds,
@@ -278,9 +292,13 @@ def _calibrate(args: argparse.Namespace) -> int:
           + ", ".join(f"{k} {v:.3f}" for k, v in model.exponents.items()))
     print("  kinds: " + ", ".join(f"{k} ×{_exp(v):.2f}" for k, v in model.kinds.items())
           + "; abilities: " + ", ".join(f"{k} ×{_exp(v):.2f}" for k, v in model.abilities.items()))
-    print(f"  steepness κ = {model.steepness:.3f}; reference line infantry = {format_points(model.reference_points)} points")
+    print(f"  steepness κ = {model.steepness:.3f} (unit against unit)"
+          + (f", army against army κ = {model.army_steepness[0]:.2f} · units^{model.army_steepness[1]:.2f}"
+             f" ({model.steepness_for(10):.1f} at 10 units a side)" if model.army_steepness else "")
+          + f"; reference line infantry = {format_points(model.reference_points)} points")
     for a, r, c, lim, s in done.rosters:
-        print(f"  {a}:{r}: {format_points(round(c, 6))} of {format_points(lim) if lim else '-'} points, artillery {s:.0%}")
+        over = "  OVER THE LIMIT: rebuild this roster" if lim is not None and c > lim + 1e-9 else ""
+        print(f"  {a}:{r}: {format_points(round(c, 6))} of {format_points(lim) if lim else '-'} points, artillery {s:.0%}{over}")
     if args.dry_run:
         print("dry run: nothing written")
     else:
@@ -300,14 +318,25 @@ def _validate(args: argparse.Namespace) -> int:
     from szwadron.points import load_model
 
     armies = load_lists(army_list_paths(args.lists))
-    result = validate(armies, model=load_model(args.model), duels_per_budget=args.duels or 500, seed=args.seed,
-                      workers=args.workers, progress=_Progress())
+    model = load_model(args.model)
+    progress = _Progress()
+    result = validate(armies, model=model, duels_per_budget=args.duels or 500, seed=args.seed,
+                      workers=args.workers, progress=progress)
+    battles = DEFAULT_ROSTER_BATTLES if args.battles is None else args.battles
+    rosters = None
+    if battles:
+        from szwadron.armybattles import validate_rosters
+
+        rosters = validate_rosters(armies, battles=battles, seed=args.seed, model=model,
+                                   workers=args.workers, progress=progress)
     if args.plot:
         from szwadron.plots.points import plot_matrix_file
 
         plot_matrix_file(result, args.plot)
     if args.json:
-        print_json(result.as_dict())
+        doc = result.as_dict()
+        doc["rosters"] = rosters.as_dict() if rosters is not None else None
+        print_json(doc)
         return 0
     lo, hi = BAND
     per_cell = result.duels // max(len(result.cells), 1)
@@ -320,6 +349,15 @@ def _validate(args: argparse.Namespace) -> int:
     print(f"{'battles of standard units' if result.battle else 'one unit a side'}; "
           f"root mean square of (win rate − 50%): {intr.rms:.1%}; after removing what re-pricing could fix "
           f"(a strength per profile): {intr.residual_rms:.1%}, {intr.share_in_band_repriced:.1%} of matchups in the band")
+    circles = result.circles()
+    if circles:
+        print(f"no prices can bring every matchup into the band: {len(circles)} triples of profiles beat one another "
+              f"in a circle (at least {len(circles) / len(result.cells):.1%} of the matchups stay outside at any points), "
+              "for example:")
+        names = [x.label for x in result.entries]
+        for i, j, k in circles[:3]:
+            print(f"  {names[i]} v {names[j]}: {fmt_prob(result.rate(i, j))}, {names[j]} v {names[k]}: "
+                  f"{fmt_prob(result.rate(j, k))}, {names[k]} v {names[i]}: {fmt_prob(result.rate(k, i))}")
     print("by class (win rate of the first; share in the band):")
     for (a, b), (n, r, x) in result.blocks().items():
         print(f"  {a} v {b}: {n} matchups, {fmt_prob(r)}; {x:.0%} in the band")
@@ -333,7 +371,33 @@ def _validate(args: argparse.Namespace) -> int:
         ci = c.interval
         figs = ", ".join(f"{x} v {y}" for x, y in c.figures)
         print(f"  {a} v {b}: {fmt_prob(c.rate)} [{fmt_prob(ci[0])}, {fmt_prob(ci[1])}] (figures {figs})")
+    if rosters is not None:
+        _print_rosters(rosters)
     return 0
+
+
+def _print_rosters(result: Any) -> None:
+    """The army-against-army part of ``points validate`` (szwadron.armybattles)."""
+    from szwadron.calibrate import BAND
+    from szwadron.cli._common import fmt_prob
+
+    lo, hi = BAND
+    per = result.battles // max(len(result.cells), 1)
+    print(f"army against army: every pair of example rosters of different lists and the same limit "
+          f"({result.battles} battles, {per} a pair, units meeting at random, {result.seconds:.1f} s)")
+    if not result.cells:
+        print("  no two rosters of different lists share a points limit")
+        return
+    print(f"pairs with a win rate within {lo:.0%}–{hi:.0%}: {result.share_in_band:.1%} of {len(result.cells)}; "
+          f"95% interval inside the band: {result.share_ci_in_band:.1%}; "
+          f"root mean square of (win rate − 50%): {result.rms:.1%}")
+    width = max(len(s.label) for s in result.sides)
+    for c in result.cells:
+        a, b = result.sides[c.a], result.sides[c.b]
+        ci = c.interval
+        mark = "" if c.in_band else "  (outside the band)"
+        print(f"  {a.label:<{width}} {a.points:7.1f} v {b.label:<{width}} {b.points:7.1f}: "
+              f"{fmt_prob(c.rate):>6s} [{fmt_prob(ci[0])}, {fmt_prob(ci[1])}]; points predict {fmt_prob(c.predicted)}{mark}")
 
 
 __all__ = ["ACTIONS", "find_army_list", "register", "run"]

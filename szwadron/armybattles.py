@@ -1,0 +1,484 @@
+"""Battles between whole rosters (issue 7): equal points, equal chances, army against army.
+
+The round-robin of :func:`szwadron.calibrate.validate` sets one profile against another; no
+per-figure price can make every such cell even, because the kinds beat one another in a circle
+(skirmishers outshoot a line, cavalry rides down skirmishers, canister stops cavalry, a line
+overruns a battery). Armies are mixed, and what an organiser needs is that two *rosters* of
+equal points are even. This module plays them:
+
+- **Forces** (:func:`roster_force`): every unit of the roster, ``count`` times, fights as a unit
+  of its own profile (:class:`szwadron.duel.DuelUnit`). Attached figures of another fighting
+  profile (an elite company, 1.1) are counted as the unit's own figures of equal points (their
+  points over the unit profile's, rounded; the duel plays units of one profile); a limber adds
+  no figure — what it gives, the limbered move (7.2), is in the gun's speed.
+- **Battles** (:func:`szwadron.duel.run_army_battle`, random pairing): the units meet in pairs
+  drawn by the dice, reserves step in, and a side loses when none of its units is left in the
+  fight — a meeting engagement on open ground, with no choice of who fights whom.
+- **The check** (:func:`validate_rosters`): every pair of example rosters of different armies
+  with the same points limit plays ``battles`` seeded battles (the side moving first
+  alternating), and each pair's win rate is reported with its Wilson interval and whether it is
+  within 50 ± 5 %, beside the chance :mod:`szwadron.balance` predicts from the points.
+
+Tasks go to a :class:`concurrent.futures.Executor` exactly as the duels of the calibration do
+(:func:`szwadron.calibrate.run_tasks`): the results do not depend on the executor.
+
+Examples
+--------
+>>> from szwadron.loading import bundled_dir, load_army_list
+>>> france = load_army_list(bundled_dir("armylists") / "france.toml")
+>>> force = roster_force(france, france.roster("corps-1000"))
+>>> sorted({p.id for p, _ in force}) == sorted({e.profile for e in france.roster("corps-1000").units})
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any
+
+from szwadron.errors import InvalidDataError
+from szwadron.models import ArmyList, Kind, Profile, Roster
+from szwadron.points import PointsModel
+from szwadron.runs import BAND, ProgressFn, run_tasks, wilson_interval
+
+#: Battles per pair of rosters (``points validate``, ``balance --battles``).
+DEFAULT_BATTLES = 200
+#: Battles per task submitted to the executor (an army battle is ~10 duels).
+BATTLE_TASK_SIZE = 50
+
+
+PointsFn = Callable[[Profile], float]
+"""Points per figure of a profile (default: the stored ``points``)."""
+
+
+def _stored(profile: Profile) -> float:
+    if profile.points is None:
+        raise InvalidDataError(f"profile {profile.id!r} has no points; run 'szwadron points calibrate'")
+    return profile.points
+
+
+def roster_force(army: ArmyList, roster: Roster, points: PointsFn = _stored) -> list[tuple[Profile, int]]:
+    """The fighting units of ``roster``: ``(profile, figures)`` per unit (module notes).
+
+    Attached fighting figures are converted to figures of the unit's profile by ``points``
+    (default: the stored ones); limbers add nothing (7.2).
+    """
+    out: list[tuple[Profile, int]] = []
+    for k, entry in enumerate(roster.units):
+        profile = army.profile(entry.profile)
+        if profile.kind is Kind.LIMBER:
+            raise InvalidDataError(
+                f"roster {roster.id!r}: units[{k}]: a limber is not a fighting unit (7.2); attach it to its gun"
+            )
+        extra = 0.0
+        for att in entry.attached:
+            other = army.profile(att.profile)
+            if other.kind is Kind.LIMBER:
+                continue
+            extra += att.figures * points(other) / points(profile)
+        out += [(profile, entry.figures + round(extra))] * entry.count
+    return out
+
+
+def roster_points(army: ArmyList, roster: Roster, points: PointsFn = _stored) -> float:
+    """What ``roster`` costs (every figure, limbers included) at ``points`` (default: stored)."""
+    total = 0.0
+    for entry in roster.units:
+        for pid, figures in ((entry.profile, entry.figures), *((a.profile, a.figures) for a in entry.attached)):
+            profile = army.profile(pid)
+            total += (0.0 if profile.kind is Kind.LIMBER and profile.points is None else points(profile)) * figures * entry.count
+    return total
+
+
+def force_points(force: Sequence[tuple[Profile, int]], points: PointsFn = _stored) -> float:
+    """What the fighting figures of a force cost."""
+    return sum(points(p) * n for p, n in force)
+
+
+# --- running battles on an executor ---------------------------------------------------------------
+BattleSpec = tuple[int, int, int, str]
+"""``(force index A, force index B, first, seed)``."""
+
+
+def run_battle_batch(
+    profiles: Sequence[dict[str, Any]],
+    forces: Sequence[Sequence[tuple[int, int]]],
+    specs: Sequence[BattleSpec],
+) -> list[tuple[float, int]]:
+    """Play a batch of army battles (a task for an executor: top-level, plain arguments).
+
+    ``profiles`` are profile dicts, ``forces`` lists of ``(profile index, figures)``; returns
+    ``(score of A, duels played)`` per battle, in order."""
+    from szwadron.duel import DuelUnit, run_army_battle
+
+    units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
+    armies = [[(units[i], n) for i, n in force] for force in forces]
+    out: list[tuple[float, int]] = []
+    for a, b, first, seed in specs:
+        r = run_army_battle(armies[a], armies[b], seed=seed, first=1 if first else 0)
+        out.append((r.score_a, r.duels))
+    return out
+
+
+def play(
+    forces: Sequence[Sequence[tuple[Profile, int]]],
+    specs: Sequence[BattleSpec],
+    *,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress: ProgressFn | None = None,
+    label: str = "roster battles",
+) -> list[tuple[float, int]]:
+    """Play ``specs`` between ``forces`` (default: a process pool, one worker per core;
+    ``workers=1`` in this process). Results are in the order of ``specs``."""
+    profiles: list[dict[str, Any]] = []
+    index: dict[str, int] = {}
+    plain_forces: list[list[tuple[int, int]]] = []
+    for force in forces:
+        plain: list[tuple[int, int]] = []
+        for profile, n in force:
+            doc = profile.model_dump(mode="json")
+            key = repr(sorted(doc.items()))
+            if key not in index:
+                index[key] = len(profiles)
+                profiles.append(doc)
+            plain.append((index[key], n))
+        plain_forces.append(plain)
+    return run_tasks(
+        run_battle_batch, (profiles, plain_forces), specs, executor=executor, workers=workers,
+        progress=progress, label=label, task_size=BATTLE_TASK_SIZE,
+    )
+
+
+# --- the check ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RosterSide:
+    """One roster of the check."""
+
+    army: str
+    roster: str
+    points: float
+    points_limit: float | None
+    units: int
+
+    @property
+    def label(self) -> str:
+        """``army:roster``."""
+        return f"{self.army}:{self.roster}"
+
+
+@dataclass(frozen=True)
+class RosterCell:
+    """One pair of rosters: the first one's win rate over ``battles`` (draws half)."""
+
+    a: int
+    b: int
+    battles: int
+    wins: float
+    predicted: float
+    """The chance of ``a`` that :func:`szwadron.balance.predicted_chance` gives from the points."""
+
+    @property
+    def rate(self) -> float:
+        """Win rate of the first roster."""
+        return self.wins / self.battles if self.battles else 0.5
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """Wilson 95 % interval of :attr:`rate`."""
+        return wilson_interval(self.wins, self.battles)
+
+    @property
+    def in_band(self) -> bool:
+        """The win rate lies within 50 ± 5 %."""
+        return BAND[0] <= self.rate <= BAND[1]
+
+
+@dataclass(frozen=True)
+class RosterValidation:
+    """Every pair of example rosters of equal limits, army against army (module notes)."""
+
+    sides: list[RosterSide]
+    cells: list[RosterCell]
+    battles: int
+    seconds: float
+    seed: int
+
+    @property
+    def share_in_band(self) -> float:
+        """Share of the pairs whose win rate is within 50 ± 5 %."""
+        return sum(c.in_band for c in self.cells) / len(self.cells) if self.cells else 1.0
+
+    @property
+    def share_ci_in_band(self) -> float:
+        """Share of the pairs whose whole 95 % interval is within 50 ± 5 %."""
+        if not self.cells:
+            return 1.0
+        return sum(BAND[0] <= c.interval[0] and c.interval[1] <= BAND[1] for c in self.cells) / len(self.cells)
+
+    @property
+    def rms(self) -> float:
+        """Root mean square of (win rate − 50 %)."""
+        if not self.cells:
+            return 0.0
+        return float(sum((c.rate - 0.5) ** 2 for c in self.cells) / len(self.cells)) ** 0.5
+
+    def worst(self, k: int = 5) -> list[RosterCell]:
+        """The ``k`` pairs furthest from even."""
+        return sorted(self.cells, key=lambda c: -abs(c.rate - 0.5))[:k]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``--json`` document."""
+        return {
+            "seed": self.seed,
+            "battles": self.battles,
+            "seconds": self.seconds,
+            "band": list(BAND),
+            "share_in_band": self.share_in_band,
+            "share_interval_in_band": self.share_ci_in_band,
+            "rms": self.rms,
+            "rosters": [
+                {"roster": s.label, "points": s.points, "points_limit": s.points_limit, "units": s.units}
+                for s in self.sides
+            ],
+            "cells": [
+                {
+                    "a": self.sides[c.a].label,
+                    "b": self.sides[c.b].label,
+                    "battles": c.battles,
+                    "win_rate": c.rate,
+                    "interval": list(c.interval),
+                    "in_band": c.in_band,
+                    "predicted": c.predicted,
+                }
+                for c in self.cells
+            ],
+        }
+
+
+#: Sizes of the copies in :func:`fit_army_steepness`: each unit's figures times these.
+STEEPNESS_SCALES: tuple[float, ...] = (0.85, 0.9, 0.95, 1.05, 1.1, 1.15)
+#: Exponents ``b`` searched by :func:`fit_army_steepness`.
+STEEPNESS_EXPONENTS: tuple[float, ...] = tuple(round(0.05 * k, 2) for k in range(31))
+
+
+@dataclass(frozen=True)
+class ArmySteepness:
+    """:func:`fit_army_steepness`: ``κ_u = a · u^b`` and what it was fitted on."""
+
+    a: float
+    b: float
+    battles: int
+    seconds: float
+    loglik: float
+
+    def kappa(self, units: float) -> float:
+        """κ for ``units`` units a side."""
+        return self.a * units**self.b
+
+
+def _fit_kappa(x: Any, y: Any, iterations: int = 60) -> tuple[float, float]:
+    """1-D logistic regression through the origin, ``P = σ(k x)``: ``(k, log-likelihood)``."""
+    import numpy as np
+
+    k = 1.0
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-k * x))
+        h = float(np.sum(p * (1 - p) * x * x))
+        if h <= 0:
+            break
+        step = float(np.sum((y - p) * x)) / h
+        k += step
+        if abs(step) < 1e-10:
+            break
+    z = k * x
+    loglik = float(np.sum(y * -np.logaddexp(0, -z) + (1 - y) * -np.logaddexp(0, z)))
+    return k, loglik
+
+
+def fit_army_steepness(
+    armies: Sequence[ArmyList],
+    *,
+    points: PointsFn = _stored,
+    battles: int = 60,
+    seed: int = 2026,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress: ProgressFn | None = None,
+) -> ArmySteepness:
+    """How steeply the chance of a whole army rises with its points (the model's
+    ``army_steepness``): every example roster fights ``battles`` battles against each of its
+    copies with every unit's figures scaled by :data:`STEEPNESS_SCALES` (guns stay one figure),
+    at ``points``; then ``P(roster wins) = σ(a · u^b · log(points / points of the copy))`` with
+    ``u`` the mean units a side is fitted: ``b`` on :data:`STEEPNESS_EXPONENTS` by the
+    likelihood, ``a`` by logistic regression. Mirror battles carry no composition effect, so
+    they measure the steepness alone."""
+    import numpy as np
+
+    if battles < 1:
+        raise InvalidDataError(f"battles must be at least 1, got {battles}")
+    t0 = time.perf_counter()
+    forces: list[list[tuple[Profile, int]]] = []
+    specs: list[BattleSpec] = []
+    xs: list[float] = []
+    units: list[float] = []
+    for army in armies:
+        for roster in army.rosters:
+            base = roster_force(army, roster, points)
+            for scale in STEEPNESS_SCALES:
+                copy = [(p, n if p.kind.is_artillery else max(1, round(n * scale))) for p, n in base]
+                ratio = math.log(force_points(base, points) / force_points(copy, points))
+                if ratio == 0.0:
+                    continue
+                ia = len(forces)
+                forces += [base, copy]
+                for k in range(battles):
+                    specs.append((ia, ia + 1, k % 2, f"steepness:{seed}:{army.id}:{roster.id}:{scale}:{k}"))
+                    xs.append(ratio)
+                    units.append(float(len(base)))
+    if not specs:
+        raise InvalidDataError("no example rosters to measure the army steepness on")
+    scores = play(forces, specs, executor=executor, workers=workers, progress=progress, label="army steepness battles")
+    y = np.array([sc for sc, _ in scores])
+    x = np.array(xs)
+    u = np.array(units)
+    best: tuple[float, float, float] | None = None
+    for b in STEEPNESS_EXPONENTS:
+        a, loglik = _fit_kappa(x * u**b, y)
+        if best is None or loglik > best[2]:
+            best = (a, b, loglik)
+    assert best is not None
+    a, b, loglik = best
+    if a <= 0:
+        raise InvalidDataError("the battles do not show that more points win more often; cannot fit the army steepness")
+    return ArmySteepness(a, b, len(specs), time.perf_counter() - t0, loglik)
+
+
+def validate_rosters(
+    armies: Sequence[ArmyList],
+    *,
+    battles: int = DEFAULT_BATTLES,
+    seed: int = 2026,
+    model: PointsModel | None = None,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress: ProgressFn | None = None,
+) -> RosterValidation:
+    """Every pair of example rosters of different armies with the same points limit plays
+    ``battles`` battles at the lists' stored points (module notes)."""
+    from szwadron.balance import predicted_chance
+    from szwadron.points import load_model
+
+    if battles < 1:
+        raise InvalidDataError(f"battles per pair must be at least 1, got {battles}")
+    t0 = time.perf_counter()
+    model = model or load_model()
+    sides: list[RosterSide] = []
+    forces: list[list[tuple[Profile, int]]] = []
+    for army in armies:
+        for roster in army.rosters:
+            force = roster_force(army, roster)
+            sides.append(RosterSide(army.id, roster.id, roster_points(army, roster), roster.points_limit, len(force)))
+            forces.append(force)
+    pairs = [
+        (i, j)
+        for i in range(len(sides))
+        for j in range(i + 1, len(sides))
+        if sides[i].army != sides[j].army and sides[i].points_limit == sides[j].points_limit
+    ]
+    specs: list[BattleSpec] = [
+        (i, j, k % 2, f"rosters:{seed}:{sides[i].label}:{sides[j].label}:{k}") for i, j in pairs for k in range(battles)
+    ]
+    scores = play(forces, specs, executor=executor, workers=workers, progress=progress)
+    wins: dict[tuple[int, int], float] = {}
+    for (i, j, _, _), (score, _) in zip(specs, scores, strict=True):
+        wins[(i, j)] = wins.get((i, j), 0.0) + score
+    cells = [
+        RosterCell(
+            i, j, battles, wins.get((i, j), 0.0),
+            predicted_chance(
+                sides[i].points, sides[j].points, model.steepness_for((sides[i].units + sides[j].units) / 2)
+            ),
+        )
+        for i, j in pairs
+    ]
+    return RosterValidation(sides, cells, len(specs), time.perf_counter() - t0, seed)
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """``balance --battles``: two rosters' battles, the first one's score (draws half)."""
+
+    battles: int
+    wins: float
+    draws: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        """Share of the battles the first roster won (draws half)."""
+        return self.wins / self.battles if self.battles else 0.5
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """Wilson 95 % interval of :attr:`rate`."""
+        return wilson_interval(self.wins, self.battles)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``--json`` part."""
+        return {"battles": self.battles, "chance_a": self.rate, "interval_a": list(self.interval),
+                "draws": self.draws, "seconds": self.seconds}
+
+
+def battle_pair(
+    army_a: ArmyList,
+    roster_a: Roster,
+    army_b: ArmyList,
+    roster_b: Roster,
+    *,
+    battles: int = DEFAULT_BATTLES,
+    seed: int = 2026,
+    executor: Executor | None = None,
+    workers: int | None = None,
+) -> PairResult:
+    """Play ``battles`` seeded army battles of ``roster_a`` against ``roster_b`` (module notes),
+    the side moving first alternating."""
+    if battles < 1:
+        raise InvalidDataError(f"battles must be at least 1, got {battles}")
+    t0 = time.perf_counter()
+    forces = [roster_force(army_a, roster_a), roster_force(army_b, roster_b)]
+    tag = f"{army_a.id}:{roster_a.id}:{army_b.id}:{roster_b.id}"
+    specs: list[BattleSpec] = [(0, 1, k % 2, f"pair:{seed}:{tag}:{k}") for k in range(battles)]
+    if workers is None and executor is None and battles <= 4 * BATTLE_TASK_SIZE:
+        workers = 1  # a pool costs more than it saves on a few hundred battles
+    scores = play(forces, specs, executor=executor, workers=workers)
+    wins = sum(sc for sc, _ in scores)
+    draws = sum(1 for sc, _ in scores if sc == 0.5)
+    return PairResult(battles, wins, draws, time.perf_counter() - t0)
+
+
+__all__ = [
+    "BATTLE_TASK_SIZE",
+    "DEFAULT_BATTLES",
+    "STEEPNESS_EXPONENTS",
+    "STEEPNESS_SCALES",
+    "ArmySteepness",
+    "BattleSpec",
+    "PairResult",
+    "PointsFn",
+    "RosterCell",
+    "RosterSide",
+    "RosterValidation",
+    "battle_pair",
+    "fit_army_steepness",
+    "force_points",
+    "play",
+    "roster_force",
+    "roster_points",
+    "run_battle_batch",
+    "validate_rosters",
+]

@@ -1,0 +1,94 @@
+"""Long simulations on an executor, and the statistics of their results (issue 7).
+
+:func:`run_tasks` sends chunks of seeded jobs (duels, army battles) to any
+:class:`concurrent.futures.Executor` — by default a process pool with one worker per core; a
+``dask.distributed`` client's ``get_executor()`` works unchanged — and gathers the results in
+order, so they never depend on the executor or the number of workers. :func:`wilson_interval` and
+:data:`BAND` are the validation's statistics.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from typing import Any
+
+#: The 50 ± 5 % band of the validation.
+BAND: tuple[float, float] = (0.45, 0.55)
+#: Jobs per task submitted to the executor (duels; army battles use fewer).
+TASK_SIZE = 400
+
+ProgressFn = Callable[[int, int, str], None]
+"""``progress(done, total, label)``, called as jobs finish."""
+
+
+def default_workers() -> int:
+    """Worker processes of the default executor: one per core."""
+    return os.cpu_count() or 1
+
+
+def run_tasks(
+    task: Callable[..., list[Any]],
+    before: tuple[Any, ...],
+    specs: Sequence[Any],
+    after: tuple[Any, ...] = (),
+    *,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress: ProgressFn | None = None,
+    label: str = "duels",
+    task_size: int = TASK_SIZE,
+) -> list[Any]:
+    """Run ``task(*before, chunk, *after)`` over chunks of ``specs`` on ``executor`` (default: a
+    process pool of ``workers``, one per core; ``workers=1`` runs in this process) and return
+    the results of all chunks in the order of ``specs``, reporting ``progress`` as chunks finish.
+    ``task`` must be a top-level function and its arguments plain data, so that any executor
+    (a process pool, a ``dask.distributed`` client's) can ship them."""
+    chunks = [list(specs[k : k + task_size]) for k in range(0, len(specs), task_size)]
+    results: list[list[Any] | None] = [None] * len(chunks)
+    done = 0
+    total = len(specs)
+    if progress is not None:
+        progress(0, total, label)
+    if executor is None and (workers or default_workers()) <= 1:
+        for k, chunk in enumerate(chunks):
+            results[k] = task(*before, chunk, *after)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, total, label)
+    else:
+        own = executor is None
+        pool: Executor = executor if executor is not None else ProcessPoolExecutor(workers or default_workers())
+        try:
+            futures = {pool.submit(task, *before, chunk, *after): k for k, chunk in enumerate(chunks)}
+            for fut in as_completed(futures):
+                k = futures[fut]
+                results[k] = fut.result()
+                done += len(chunks[k])
+                if progress is not None:
+                    progress(done, total, label)
+        finally:
+            if own:
+                pool.shutdown()
+    return [r for chunk in results if chunk is not None for r in chunk]
+
+
+def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson score interval (95 % by default) of a proportion; draws count half.
+
+    >>> lo, hi = wilson_interval(50, 100)
+    >>> round(lo, 3), round(hi, 3)
+    (0.404, 0.596)
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+__all__ = ["BAND", "TASK_SIZE", "ProgressFn", "default_workers", "run_tasks", "wilson_interval"]

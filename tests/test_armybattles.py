@@ -1,0 +1,150 @@
+"""Issue 7 — army against army (szwadron.armybattles): rosters as forces, battles of mixed
+armies, the roster check of ``points validate``, ``balance --battles`` and the army steepness.
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from szwadron.armybattles import (
+    STEEPNESS_EXPONENTS,
+    battle_pair,
+    fit_army_steepness,
+    force_points,
+    roster_force,
+    roster_points,
+    validate_rosters,
+)
+from szwadron.balance import balance
+from szwadron.cli import main
+from szwadron.duel import DuelUnit, Kind, Weapon, run_army_battle, run_battle
+from szwadron.errors import InvalidDataError
+from szwadron.loading import load_army_list
+from szwadron.models import ArmyList, Roster
+from szwadron.points import load_model
+
+TESTLAND = Path(__file__).parent / "cases" / "armylists" / "testland.toml"
+
+
+def _roster(rid: str, units: list[dict[str, object]], limit: float | None = 400) -> Roster:
+    return Roster.model_validate({"id": rid, "points_limit": limit, "units": units})
+
+
+def _army(army_id: str, *rosters: Roster) -> ArmyList:
+    base = load_army_list(TESTLAND)
+    return base.model_copy(update={"id": army_id, "rosters": rosters})
+
+
+BRIGADE = [
+    {"profile": "line", "figures": 10, "count": 2, "attached": [{"profile": "grenadiers", "figures": 2}]},
+    {"profile": "hussars", "figures": 4},
+    {"profile": "gun", "figures": 1, "attached": [{"profile": "limber", "figures": 1}]},
+]
+
+
+def test_roster_force_units_attachments_and_limbers_7_2() -> None:
+    """Every unit ``count`` times; an attached elite company fights as unit figures of equal
+    points (2 grenadiers × 15 = 3 line × 10); a limber adds no figure (7.2)."""
+    army = _army("a", _roster("r", BRIGADE))
+    force = roster_force(army, army.roster("r"))
+    assert [(p.id, n) for p, n in force] == [("line", 13), ("line", 13), ("hussars", 4), ("gun", 1)]
+    # the roster's cost counts the limber (10) and the grenadiers at their own price
+    assert roster_points(army, army.roster("r")) == 2 * (100 + 30) + 80 + 60 + 10
+    assert force_points(force) == 2 * 130 + 80 + 60
+
+
+def test_army_battle_is_seeded_and_strongest_pairing_is_run_battle() -> None:
+    line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, (Weapon("musket", 24, 1, 3),))
+    hussars = DuelUnit("hus", Kind.CAVALRY, 24, 2, 2, 4, 4, ())
+    mixed_a, mixed_b = [(line, 12), (hussars, 6), (line, 8)], [(line, 12), (line, 12)]
+    first = run_army_battle(mixed_a, mixed_b, seed="s")
+    assert first == run_army_battle(mixed_a, mixed_b, seed="s")
+    for k in range(10):
+        assert run_army_battle([(line, 12), (line, 10)], [(line, 11)], seed=k, pairing="strongest") == run_battle(
+            line, (12, 10), line, (11,), seed=k
+        )
+    with pytest.raises(InvalidDataError, match="pairing"):
+        run_army_battle(mixed_a, mixed_b, seed=1, pairing="chosen")  # type: ignore[arg-type]
+    with pytest.raises(InvalidDataError, match="at least one unit"):
+        run_army_battle([], mixed_b, seed=1)
+
+
+def test_bigger_army_wins_more_often() -> None:
+    """More of the same army wins more often: the chance rises with the points."""
+    big = _army("big", _roster("r", [*BRIGADE, {"profile": "line", "figures": 12, "count": 2}], limit=None))
+    small = _army("small", _roster("r", BRIGADE, limit=None))
+    played = battle_pair(big, big.roster("r"), small, small.roster("r"), battles=120, seed=3)
+    assert played.battles == 120 and played.rate > 0.8
+    assert played.interval[0] <= played.rate <= played.interval[1]
+
+
+def test_roster_check_pairs_equal_limits_of_different_lists_and_ignores_the_executor() -> None:
+    a = _army("a", _roster("r", BRIGADE), _roster("big", BRIGADE, limit=2000))
+    b = _army("b", _roster("r", BRIGADE))
+    serial = validate_rosters([a, b], battles=40, seed=5, workers=1)
+    with ThreadPoolExecutor(2) as pool:
+        threaded = validate_rosters([a, b], battles=40, seed=5, executor=pool)
+    assert [(serial.sides[c.a].label, serial.sides[c.b].label) for c in serial.cells] == [("a:r", "b:r")]
+    assert [c.wins for c in serial.cells] == [c.wins for c in threaded.cells]
+    cell = serial.cells[0]
+    assert cell.predicted == 0.5  # equal points
+    # a mirror match, the first mover alternating: no side is favoured by the engine
+    assert 0.3 <= cell.rate <= 0.7
+    doc = serial.as_dict()
+    assert doc["battles"] == 40 and doc["cells"][0]["a"] == "a:r" and doc["share_in_band"] in (0.0, 1.0)
+
+
+def test_army_steepness_is_fitted_from_scaled_copies() -> None:
+    army = _army("a", _roster("r", [*BRIGADE, {"profile": "line", "figures": 12}], limit=None))
+    fit = fit_army_steepness([army], battles=30, seed=1, workers=1)
+    assert fit.a > 0 and fit.b in STEEPNESS_EXPONENTS
+    assert fit.battles == 30 * 6
+    assert fit.kappa(4.0) == pytest.approx(fit.a * 4.0**fit.b)
+    assert math.isfinite(fit.loglik) and fit.loglik < 0
+
+
+def test_balance_uses_the_army_steepness() -> None:
+    """balance: κ for armies of u units a side is a · u^b (the model's army_steepness)."""
+    army = _army("a", _roster("r", BRIGADE), _roster("s", [*BRIGADE, {"profile": "line", "figures": 4}]))
+    model = replace(load_model(), army_steepness=(2.0, 0.5))
+    report = balance(army, army.roster("s"), army, army.roster("r"), model)
+    u = (5 + 4) / 2
+    assert report.steepness == pytest.approx(2.0 * u**0.5)
+    assert report.chance_a == pytest.approx(1 / (1 + (report.b.points / report.a.points) ** report.steepness))
+    plain = replace(model, army_steepness=None)
+    assert balance(army, army.roster("s"), army, army.roster("r"), plain).steepness == model.steepness
+
+
+def test_army_steepness_in_the_model_file(tmp_path: Path) -> None:
+    model = replace(load_model(), army_steepness=(1.25, 0.6))
+    path = tmp_path / "m.toml"
+    path.write_text(model.to_toml(), encoding="utf-8")
+    assert load_model(path).army_steepness == (1.25, 0.6)
+    path.write_text(model.to_toml().replace("army_steepness = [1.25, 0.6]", 'army_steepness = ["x", 1]'), encoding="utf-8")
+    with pytest.raises(InvalidDataError, match="army_steepness: expected two numbers"):
+        load_model(path)
+    path.write_text(model.to_toml().replace("army_steepness = [1.25, 0.6]", "army_steepness = [1.25, 7]"), encoding="utf-8")
+    with pytest.raises(InvalidDataError, match=r"army_steepness: expected \[a > 0, b in 0..2\]"):
+        load_model(path)
+
+
+def test_cli_balance_battles(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["balance", "france:corps-1000", "austria:corps-1000", "--battles", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "played: A won" in out and "of 20 battles" in out
+    assert main(["balance", "france:corps-1000", "austria:corps-1000", "--battles", "0"]) == 2
+    assert "--battles must be between 1 and" in capsys.readouterr().err
+
+
+def test_cli_points_battles_only_for_validate(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["points", "france", "--battles", "5"]) == 2
+    assert "--battles applies only to 'points validate'" in capsys.readouterr().err
+    assert main(["points", "calibrate", "--battles", "5", "--dry-run"]) == 2
+    assert "--battles applies only to 'points validate'" in capsys.readouterr().err
+    assert main(["points", "validate", "--battles", "-3"]) == 2
+    assert "--battles must be between 0 and" in capsys.readouterr().err
