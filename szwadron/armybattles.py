@@ -287,7 +287,7 @@ def _fit_kappa(x: Any, y: Any, iterations: int = 60) -> tuple[float, float]:
 
     k = 1.0
     for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-k * x))
+        p = 0.5 * (1.0 + np.tanh(0.5 * k * x))  # σ(kx) without overflow
         h = float(np.sum(p * (1 - p) * x * x))
         if h <= 0:
             break

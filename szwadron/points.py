@@ -389,6 +389,7 @@ class PointsModel:
         """κ of a battle of ``units`` fighting units a side (the mean of the two sides): the
         army steepness when the model has one, else the duels' :attr:`steepness`.
 
+        >>> from dataclasses import replace
         >>> m = replace(load_model(), army_steepness=(1.5, 0.5))
         >>> m.steepness_for(4.0)
         3.0
