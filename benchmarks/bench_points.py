@@ -7,11 +7,13 @@ that section).
 What is measured:
 
 1. A full calibration of all six bundled lists with the default settings (3 rounds, 100 battles a
-   pair, seed 2026), on a process pool with one worker per core, nothing written (budget: under
-   10 minutes). One run: it is long, and its duels are counted.
+   pair, then the army steepness and two rounds of mixed-army battles, seed 2026), on a process
+   pool with one worker per core, nothing written (budget: under 10 minutes). One run: it is
+   long, and its duels and battles are counted.
 2. The validation round-robin (500 battles a pair and budget, seed 2026): time, the share of
-   matchups within 50 ± 5 % (the measured quality of the points), the classes' blocks and the
-   share no re-pricing could fix.
+   matchups within 50 ± 5 % (the measured quality of the points), the classes' blocks, the
+   share no re-pricing could fix and the circles no prices can; then the example rosters army
+   against army (1,000 battles a pair).
 3. ``szwadron balance france:corps-2000 austria:corps-2000`` as a whole process, and the same
    report in-process from cold caches (budget: under 2 s); ``szwadron points france`` as a
    process; the staleness check of all lists in-process. Medians of 5 runs.
@@ -82,9 +84,12 @@ def bench() -> dict[str, object]:
     return {
         "calibrate_s": calibrate_s,
         "duels": done.calibration.duels,
+        "army_battles": done.calibration.army_battles
+        + (done.calibration.steepness.battles if done.calibration.steepness else 0),
         "profiles": len(done.calibration.entries),
         "workers": os.cpu_count(),
         "balance_process_s": process("balance", "france:corps-2000", "austria:corps-2000"),
+        "balance_battles_s": process("balance", "france:corps-2000", "austria:corps-2000", "--battles", "400"),
         "balance_inprocess_s": median_time(balance_cold),
         "points_process_s": process("points", "france"),
         "staleness_s": median_time(staleness),
@@ -94,8 +99,11 @@ def bench() -> dict[str, object]:
 
 def bench_validation() -> dict[str, object]:
     """The validation run and its quality."""
+    from szwadron.armybattles import validate_rosters
+
     armies = load_lists(army_list_paths())
     v = validate(armies)
+    rv = validate_rosters(armies, battles=1000)
     worst = v.worst(5)
     intr = v.intransitive()
     return {
@@ -103,6 +111,14 @@ def bench_validation() -> dict[str, object]:
         "residual_rms": intr.residual_rms,
         "repriced": intr.share_in_band_repriced,
         "blocks": v.blocks(),
+        "circles": len(v.circles()),
+        "roster_pairs": len(rv.cells),
+        "roster_battles": rv.battles,
+        "roster_s": rv.seconds,
+        "roster_share": rv.share_in_band,
+        "roster_share_ci": rv.share_ci_in_band,
+        "roster_rms": rv.rms,
+        "roster_worst": [(rv.sides[c.a].label, rv.sides[c.b].label, c.rate) for c in rv.worst(3)],
         "validate_s": v.seconds,
         "validate_duels": v.duels,
         "cells": len(v.cells),
@@ -135,10 +151,13 @@ def render(r: dict[str, object], v: dict[str, object] | None) -> str:
         "",
         "| what | time | budget |",
         "|---|---:|---:|",
-        f"| `szwadron points calibrate` (all six lists: {r['profiles']} duel profiles, {r['duels']:,} battles, "
-        f"3 rounds, process pool of {r['workers']}) | {s('calibrate_s'):.1f} s | < 600 s |",
+        f"| `szwadron points calibrate` (all six lists: {r['profiles']} duel profiles, {r['duels']:,} battles of "
+        f"one profile a side in 3 rounds, {r['army_battles']:,} army battles; process pool of {r['workers']}) "
+        f"| {s('calibrate_s'):.1f} s | < 600 s |",
         f"| `szwadron balance france:corps-2000 austria:corps-2000` (process) | {s('balance_process_s'):.2f} s | < 2 s |",
         f"| the same report in-process, caches cleared | {s('balance_inprocess_s') * 1000:.0f} ms | |",
+        f"| `szwadron balance ... --battles 400` (process: the report and 400 battles played) "
+        f"| {s('balance_battles_s'):.2f} s | |",
         f"| `szwadron points france` (process) | {s('points_process_s'):.2f} s | |",
         f"| staleness check of all six lists (the test's work) | {s('staleness_s') * 1000:.0f} ms | |",
         f"| bare `python -c pass` | {s('python_s'):.3f} s | |",
@@ -162,8 +181,17 @@ def render(r: dict[str, object], v: dict[str, object] | None) -> str:
             f"Root mean square of (win rate − 50 %): {s('rms', v):.1%}; after removing everything a change "
             f"of each profile's price could fix (a logit strength per profile, least squares): "
             f"{s('residual_rms', v):.1%}, with {s('repriced', v):.1%} of the matchups in the band — the "
-            "ceiling of any per-figure price in this battle. The goal (every cell in the band) is **not met**: "
-            "what is left is rock–paper–scissors between the classes, which per-figure points cannot remove.",
+            "ceiling of any per-figure price in this battle. The goal (every cell in the band) is **not met**, "
+            f"and cannot be: {v['circles']} edge-disjoint triples of profiles beat one another in a circle by more "
+            "than any prices can undo (the logit sum round a triangle does not change with prices), so at least "
+            f"{s('circles', v) / s('cells', v):.1%} of the matchups stay outside the band whatever the points.",
+            "",
+            f"Army against army — the example rosters, every pair of different lists at the same limit "
+            f"({v['roster_pairs']} pairs, {v['roster_battles']:,} battles, {s('roster_s', v):.1f} s; units meet at "
+            f"random): **{s('roster_share', v):.1%}** of the pairs within 50 ± 5 % "
+            f"({s('roster_share_ci', v):.1%} with the whole 95 % interval inside); root mean square of "
+            f"(win rate − 50 %): {s('roster_rms', v):.1%}. Furthest from even: "
+            + "; ".join(f"{a} v {b} {x:.1%}" for a, b, x in v["roster_worst"]) + ".",
             "",
             "By class (win rate of the first class; share of its matchups in the band): "
             + "; ".join(f"{a} v {b} {r:.0%} ({x:.0%})" for (a, b), (_, r, x) in blocks.items()) + ".",

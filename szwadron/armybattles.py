@@ -34,6 +34,7 @@ True
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -104,22 +105,27 @@ BattleSpec = tuple[int, int, int, str]
 """``(force index A, force index B, first, seed)``."""
 
 
+PlainForce = tuple[tuple[int, int], ...]
+"""A force as plain data: ``(profile index, figures)`` per unit."""
+
+
 def run_battle_batch(
     profiles: Sequence[dict[str, Any]],
-    forces: Sequence[Sequence[tuple[int, int]]],
-    specs: Sequence[BattleSpec],
+    specs: Sequence[tuple[PlainForce, PlainForce, int, str]],
 ) -> list[tuple[float, int]]:
     """Play a batch of army battles (a task for an executor: top-level, plain arguments).
 
-    ``profiles`` are profile dicts, ``forces`` lists of ``(profile index, figures)``; returns
-    ``(score of A, duels played)`` per battle, in order."""
+    ``profiles`` are profile dicts; each spec is ``(force A, force B, first, seed)`` with the
+    forces as ``(profile index, figures)`` per unit. Returns ``(score of A, duels played)`` per
+    battle, in order."""
     from szwadron.duel import DuelUnit, run_army_battle
 
     units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
-    armies = [[(units[i], n) for i, n in force] for force in forces]
     out: list[tuple[float, int]] = []
-    for a, b, first, seed in specs:
-        r = run_army_battle(armies[a], armies[b], seed=seed, first=1 if first else 0)
+    for force_a, force_b, first, seed in specs:
+        r = run_army_battle(
+            [(units[i], n) for i, n in force_a], [(units[i], n) for i, n in force_b], seed=seed, first=1 if first else 0
+        )
         out.append((r.score_a, r.duels))
     return out
 
@@ -136,22 +142,144 @@ def play(
     """Play ``specs`` between ``forces`` (default: a process pool, one worker per core;
     ``workers=1`` in this process). Results are in the order of ``specs``."""
     profiles: list[dict[str, Any]] = []
-    index: dict[str, int] = {}
-    plain_forces: list[list[tuple[int, int]]] = []
+    by_object: dict[int, int] = {}
+    by_doc: dict[str, int] = {}
+    plain_forces: list[PlainForce] = []
     for force in forces:
         plain: list[tuple[int, int]] = []
         for profile, n in force:
-            doc = profile.model_dump(mode="json")
-            key = repr(sorted(doc.items()))
-            if key not in index:
-                index[key] = len(profiles)
-                profiles.append(doc)
-            plain.append((index[key], n))
-        plain_forces.append(plain)
+            index = by_object.get(id(profile))
+            if index is None:
+                doc = profile.model_dump(mode="json")
+                key = repr(sorted(doc.items()))
+                if key not in by_doc:
+                    by_doc[key] = len(profiles)
+                    profiles.append(doc)
+                index = by_object[id(profile)] = by_doc[key]
+            plain.append((index, n))
+        plain_forces.append(tuple(plain))
+    jobs = [(plain_forces[a], plain_forces[b], first, seed) for a, b, first, seed in specs]
     return run_tasks(
-        run_battle_batch, (profiles, plain_forces), specs, executor=executor, workers=workers,
+        run_battle_batch, (profiles,), jobs, executor=executor, workers=workers,
         progress=progress, label=label, task_size=BATTLE_TASK_SIZE,
     )
+
+
+# --- random mixed armies (the calibration's army battles) -------------------------------------------
+#: Shares of the points a random army spends on each class (the example rosters' proportions).
+RANDOM_ARMY_SHARES: dict[str, float] = {"line": 0.55, "skirmishers": 0.12, "cavalry": 0.23, "artillery": 0.10}
+#: Figures of a random army's units by class: (fewest, most); guns are one figure a unit.
+RANDOM_UNIT_FIGURES: dict[str, tuple[int, int]] = {
+    "line": (8, 14), "skirmishers": (4, 8), "cavalry": (4, 8), "artillery": (1, 1),
+}
+
+
+def profile_class(profile: Profile) -> str:
+    """``line``, ``skirmishers`` (7.5), ``cavalry`` or ``artillery``."""
+    if profile.kind.is_artillery:
+        return "artillery"
+    if profile.kind is Kind.CAVALRY:
+        return "cavalry"
+    return "skirmishers" if profile.has("skirmish") else "line"
+
+
+def random_force(army: ArmyList, budget: float, rng: random.Random, points: PointsFn = _stored) -> list[tuple[Profile, int]]:
+    """A random mixed army of ``army``'s fighting profiles costing at most ``budget``: units of
+    random classes (weights :data:`RANDOM_ARMY_SHARES`, among the classes the list has), random
+    profiles of the class and random sizes (:data:`RANDOM_UNIT_FIGURES`), until the budget is
+    spent; the last unit is cut to fit, and one too small to stand is left out."""
+    by_class: dict[str, list[Profile]] = {}
+    for p in army.profiles:
+        if p.kind is not Kind.LIMBER:
+            by_class.setdefault(profile_class(p), []).append(p)
+    if not by_class:
+        raise InvalidDataError(f"army list {army.id!r} has no fighting profiles")
+    classes = sorted(by_class)
+    weights = [RANDOM_ARMY_SHARES.get(c, 0.1) for c in classes]
+    force: list[tuple[Profile, int]] = []
+    spent = 0.0
+    misses = 0
+    while misses < 4:
+        cls = rng.choices(classes, weights)[0]
+        profile = rng.choice(by_class[cls])
+        low, high = RANDOM_UNIT_FIGURES[cls]
+        price = points(profile)
+        n = min(rng.randint(low, high), int((budget - spent) / price + 1e-9))
+        if n < max(1, low // 2):
+            misses += 1
+            continue
+        force.append((profile, n))
+        spent += n * price
+    if not force:
+        cheapest = min((p for ps in by_class.values() for p in ps), key=points)
+        force.append((cheapest, 1))
+    return force
+
+
+def resampled_force(
+    army: ArmyList, budget: float, rng: random.Random, points: PointsFn = _stored
+) -> list[tuple[Profile, int]]:
+    """A random army made of the kinds of unit the list's example rosters field (each distinct
+    ``(profile, figures)`` of :func:`roster_force`, drawn with replacement, equally likely)
+    until ``budget`` is spent: armies of the lists' own units and sizes, but neither the example
+    rosters nor their proportions (so that changing a roster's counts does not move the
+    calibration). A list without rosters gets a :func:`random_force`."""
+    pool: list[tuple[Profile, int]] = []
+    seen: set[tuple[str, int]] = set()
+    for roster in army.rosters:
+        for profile, n in roster_force(army, roster, points):
+            if (profile.id, n) not in seen:
+                seen.add((profile.id, n))
+                pool.append((profile, n))
+    pool.sort(key=lambda u: (u[0].id, u[1]))  # the rosters' order must not matter
+    if not pool:
+        return random_force(army, budget, rng, points)
+    force: list[tuple[Profile, int]] = []
+    spent = 0.0
+    misses = 0
+    while misses < 6:
+        profile, n = rng.choice(pool)
+        cost = n * points(profile)
+        if spent + cost > budget:
+            misses += 1
+            continue
+        force.append((profile, n))
+        spent += cost
+    if not force:
+        force.append(min(pool, key=lambda u: u[1] * points(u[0])))
+    return force
+
+
+def mixed_battle_design(
+    armies: Sequence[ArmyList],
+    *,
+    points: PointsFn = _stored,
+    battles: int,
+    budgets: Sequence[float] = (1000.0, 2000.0),
+    jitter: float = 0.2,
+    seed: int = 2026,
+    round_index: int = 0,
+    resample: bool = True,
+) -> tuple[list[list[tuple[Profile, int]]], list[BattleSpec]]:
+    """Battles between random armies (:func:`random_force`) of every pair of lists (a list
+    against itself too): ``battles`` per pair and budget, each side's budget jittered by
+    ``e^{±u/2}``, ``u`` uniform in ±``jitter`` (so the fit sees what points more are worth).
+    Returns the forces and the specs."""
+    make = resampled_force if resample else random_force
+    forces: list[list[tuple[Profile, int]]] = []
+    specs: list[BattleSpec] = []
+    for i in range(len(armies)):
+        for j in range(i, len(armies)):
+            for budget in budgets:
+                for k in range(battles):
+                    tag = f"mixed:{seed}:{round_index}:{armies[i].id}:{armies[j].id}:{budget:g}:{k}"
+                    rng = random.Random(tag)
+                    u = rng.uniform(-jitter, jitter)
+                    a = make(armies[i], budget * math.exp(u / 2), rng, points)
+                    b = make(armies[j], budget * math.exp(-u / 2), rng, points)
+                    specs.append((len(forces), len(forces) + 1, k % 2, tag))
+                    forces += [a, b]
+    return forces, specs
 
 
 # --- the check ---------------------------------------------------------------------------------
@@ -304,16 +432,19 @@ def fit_army_steepness(
     armies: Sequence[ArmyList],
     *,
     points: PointsFn = _stored,
-    battles: int = 60,
+    battles: int = 40,
+    budgets: Sequence[float] = (1000.0, 2000.0),
+    armies_per_budget: int = 2,
     seed: int = 2026,
     executor: Executor | None = None,
     workers: int | None = None,
     progress: ProgressFn | None = None,
 ) -> ArmySteepness:
     """How steeply the chance of a whole army rises with its points (the model's
-    ``army_steepness``): every example roster fights ``battles`` battles against each of its
-    copies with every unit's figures scaled by :data:`STEEPNESS_SCALES` (guns stay one figure),
-    at ``points``; then ``P(roster wins) = σ(a · u^b · log(points / points of the copy))`` with
+    ``army_steepness``): ``armies_per_budget`` random armies of each list and budget
+    (:func:`resampled_force`: the units its example rosters field) each fight ``battles``
+    battles against each of their copies with every unit's figures scaled by
+    :data:`STEEPNESS_SCALES` (guns stay one figure), at ``points``; then ``P(roster wins) = σ(a · u^b · log(points / points of the copy))`` with
     ``u`` the mean units a side is fitted: ``b`` on :data:`STEEPNESS_EXPONENTS` by the
     likelihood, ``a`` by logistic regression. Mirror battles carry no composition effect, so
     they measure the steepness alone."""
@@ -327,21 +458,22 @@ def fit_army_steepness(
     xs: list[float] = []
     units: list[float] = []
     for army in armies:
-        for roster in army.rosters:
-            base = roster_force(army, roster, points)
-            for scale in STEEPNESS_SCALES:
-                copy = [(p, n if p.kind.is_artillery else max(1, round(n * scale))) for p, n in base]
-                ratio = math.log(force_points(base, points) / force_points(copy, points))
-                if ratio == 0.0:
-                    continue
-                ia = len(forces)
-                forces += [base, copy]
-                for k in range(battles):
-                    specs.append((ia, ia + 1, k % 2, f"steepness:{seed}:{army.id}:{roster.id}:{scale}:{k}"))
-                    xs.append(ratio)
-                    units.append(float(len(base)))
+        for budget in budgets:
+            for r in range(armies_per_budget):
+                base = resampled_force(army, budget, random.Random(f"steepness:{seed}:{army.id}:{budget:g}:{r}"), points)
+                for scale in STEEPNESS_SCALES:
+                    copy = [(p, n if p.kind.is_artillery else max(1, round(n * scale))) for p, n in base]
+                    ratio = math.log(force_points(base, points) / force_points(copy, points))
+                    if ratio == 0.0:
+                        continue
+                    ia = len(forces)
+                    forces += [base, copy]
+                    for k in range(battles):
+                        specs.append((ia, ia + 1, k % 2, f"steepness:{seed}:{army.id}:{budget:g}:{r}:{scale}:{k}"))
+                        xs.append(ratio)
+                        units.append(float(len(base)))
     if not specs:
-        raise InvalidDataError("no example rosters to measure the army steepness on")
+        raise InvalidDataError("no armies to measure the army steepness on")
     scores = play(forces, specs, executor=executor, workers=workers, progress=progress, label="army steepness battles")
     y = np.array([sc for sc, _ in scores])
     x = np.array(xs)
@@ -428,6 +560,25 @@ class PairResult:
         """Wilson 95 % interval of :attr:`rate`."""
         return wilson_interval(self.wins, self.battles)
 
+    def evening(self, points_a: float, points_b: float, steepness: float) -> tuple[str, float, float] | None:
+        """What would make the played chance even, at the army steepness ``steepness``:
+        ``(stronger side "A" or "B", points it would field less, points the other would field
+        more)``; ``None`` when 50 % is inside the 95 % interval (or one side always won: no
+        logit to invert).
+
+        >>> side, less, more = PairResult(100, 70.0, 0, 0.0).evening(1000, 1000, 8.0)
+        >>> side, round(less), round(more)  # logit(0.7) / 8 = 0.106: 10 % of A, 11 % of B
+        ('A', 100, 112)
+        >>> PairResult(100, 52.0, 0, 0.0).evening(1000, 1000, 8.0) is None
+        True
+        """
+        lo, hi = self.interval
+        if lo <= 0.5 <= hi or not 0.0 < self.rate < 1.0:
+            return None
+        gap = math.log(self.rate / (1 - self.rate)) / steepness
+        strong, weak = (points_a, points_b) if gap > 0 else (points_b, points_a)
+        return ("A" if gap > 0 else "B", strong * (1 - math.exp(-abs(gap))), weak * (math.exp(abs(gap)) - 1))
+
     def as_dict(self) -> dict[str, Any]:
         """The ``--json`` part."""
         return {"battles": self.battles, "chance_a": self.rate, "interval_a": list(self.interval),
@@ -464,11 +615,14 @@ def battle_pair(
 __all__ = [
     "BATTLE_TASK_SIZE",
     "DEFAULT_BATTLES",
+    "RANDOM_ARMY_SHARES",
+    "RANDOM_UNIT_FIGURES",
     "STEEPNESS_EXPONENTS",
     "STEEPNESS_SCALES",
     "ArmySteepness",
     "BattleSpec",
     "PairResult",
+    "PlainForce",
     "PointsFn",
     "RosterCell",
     "RosterSide",
@@ -476,7 +630,11 @@ __all__ = [
     "battle_pair",
     "fit_army_steepness",
     "force_points",
+    "mixed_battle_design",
     "play",
+    "profile_class",
+    "random_force",
+    "resampled_force",
     "roster_force",
     "roster_points",
     "run_battle_batch",

@@ -1,4 +1,4 @@
-"""Calibration and validation of the points model by simulated duels (issue 7).
+"""Calibration and validation of the points model by simulated duels and battles (issue 7).
 
 **Calibration** (:func:`calibrate`) fits the coefficients of :mod:`szwadron.points` to duels
 (:mod:`szwadron.duel`) between every pair of distinct fighting profiles of the army lists
@@ -18,7 +18,21 @@
    ``log v`` is the points formula's log (its terms are the features): a logistic regression
    without intercept on ``[log(n_A/n_B), Δfeatures]``; κ is the first coefficient, the formula's
    coefficients are the others divided by κ. The melee weight μ is chosen on a grid by the
-   likelihood. A draw counts as half a win. Then go back to 1 with the new coefficients.
+   likelihood. A draw counts as half a win. Then fit the duel corrections, one log-factor per
+   duel profile on top of the formula (:func:`fit_corrections`), and go back to 1 with the new
+   coefficients.
+4. **Army steepness**: random armies of each list (the kinds of unit its example rosters field)
+   fight copies of themselves made larger or smaller, which gives how steeply the chance of a
+   whole army rises with its points, ``κ_u = a · u^b`` for ``u`` units a side
+   (:func:`szwadron.armybattles.fit_army_steepness`).
+5. **Mixed armies**: for ``mixed_rounds`` rounds, random armies of every pair of lists (each
+   drawn from the kinds of unit the list's example rosters field, at 1,000 and 2,000 points
+   with a jitter; :func:`szwadron.armybattles.mixed_battle_design`) fight battles where units
+   meet at random; the duel corrections are fitted again on the duels and these battles
+   together, a battle counting ``army_weight`` duels. This is what makes two *armies* of equal
+   points even: the circle of kinds (skirmishers beat a line, cavalry beats skirmishers, …)
+   that no per-figure price can remove from single matchups largely cancels in a mixed army,
+   and what is left is the price of each kind of figure *in an army*.
 
 The scale is fixed: the reference figure (the ``line`` template) costs
 :data:`szwadron.points.REFERENCE_POINTS` (10) points, and the duel corrections are taken relative
@@ -30,8 +44,10 @@ pair of duel profiles at two budgets (12 and 20 reference figures; each side
 ``round(budget / points)`` whole figures, at least one, as standard units — rounding noise
 differs between the two budgets and averages out), and reports each cell's win rate with its
 Wilson 95 % interval and the share of cells inside 50 ± 5 %; :meth:`Validation.blocks` groups the
-cells by class (infantry, skirmishers, cavalry, artillery) and :meth:`Validation.intransitive`
-separates what re-pricing could fix from the rock–paper–scissors no price can.
+cells by class (infantry, skirmishers, cavalry, artillery), :meth:`Validation.intransitive`
+separates what re-pricing could fix from the rock–paper–scissors no price can, and
+:meth:`Validation.circles` counts matchups that no prices at all can bring into the band.
+:func:`szwadron.armybattles.validate_rosters` checks the example rosters army against army.
 
 **Executors.** Duels run in tasks submitted to a :class:`concurrent.futures.Executor` (by
 default a process pool with one worker per core). Tasks are a top-level function with plain
@@ -49,7 +65,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from szwadron.errors import InvalidDataError
 from szwadron.models import Ability, ArmyList, Kind, Profile
@@ -64,6 +80,9 @@ from szwadron.points import (
     profile_key,
     profile_values,
 )
+
+if TYPE_CHECKING:
+    from szwadron.armybattles import ArmySteepness
 from szwadron.runs import BAND, TASK_SIZE, ProgressFn, default_workers, run_tasks, wilson_interval
 
 #: Budgets of the duels, in reference figures (their points are this × the reference points).
@@ -299,18 +318,38 @@ def fit_model(
     return Fit(model, loglik, len(observations), by_mu)
 
 
+@dataclass(frozen=True)
+class ArmyObservation:
+    """One battle of mixed armies in the calibration: the figures of each duel profile a side
+    (``(entry index, figures)``), the mean units a side, the score of A."""
+
+    figures_a: tuple[tuple[int, int], ...]
+    figures_b: tuple[tuple[int, int], ...]
+    units: float
+    score_a: float
+
+
 def fit_corrections(
     entries: Sequence[DuelProfile],
     observations: Sequence[Observation],
     model: PointsModel,
     *,
+    army_observations: Sequence[ArmyObservation] = (),
+    army_weight: float = 1.0,
     ridge: float = CORRECTION_RIDGE,
-    iterations: int = 50,
+    iterations: int = 60,
 ) -> PointsModel:
     """Step 4 of the method (:mod:`szwadron.points`): with the formula's coefficients and κ
-    fixed, one log-factor ``c`` per duel profile so that
-    ``P(A wins) = σ(κ · [log(n_A / n_B) + log v_A − log v_B + c_A − c_B])`` explains the duels
-    best, by Newton's method with a ridge ``ridge · Σ c²`` (a profile measured by few duels keeps
+    fixed, one log-factor ``c`` per duel profile that explains the battles best:
+
+    - duels of one profile a side: ``P(A wins) = σ(κ · [log(n_A / n_B) + log v_A − log v_B +
+      c_A − c_B])``;
+    - battles of mixed armies (``army_observations``, each counted ``army_weight`` times):
+      ``P(A wins) = σ(κ_u · log(V_A / V_B))``, ``V = Σ n_i v_i e^{c_i}`` over the army's
+      figures and ``κ_u`` the model's army steepness for its units
+      (:meth:`szwadron.points.PointsModel.steepness_for`);
+
+    by Fisher scoring with a ridge ``ridge · Σ c²`` (a profile measured by few battles keeps
     its formula price). The factors are taken relative to the reference figure's (0 when the
     lists have it), clipped to ±:data:`szwadron.points.MAX_CORRECTION` and returned in the
     model's ``corrections``.
@@ -318,28 +357,53 @@ def fit_corrections(
     import numpy as np
 
     base = replace(model, corrections={}, correction_members={})
-    if not observations:
+    if not observations and not army_observations:
         return base
     n = len(entries)
     logv = np.array([math.log(base.raw_value(e.profile)) for e in entries])
-    a = np.array([o.a for o in observations])
-    b = np.array([o.b for o in observations])
+    a = np.array([o.a for o in observations], dtype=int)
+    b = np.array([o.b for o in observations], dtype=int)
     y = np.array([o.score_a for o in observations], dtype=float)
     size = np.log(np.array([o.figures_a / o.figures_b for o in observations], dtype=float))
     kappa = model.steepness
     z0 = kappa * (size + logv[a] - logv[b])
+    m = len(army_observations)
+    NA = np.zeros((m, n))
+    NB = np.zeros((m, n))
+    for k, o in enumerate(army_observations):
+        for i, f in o.figures_a:
+            NA[k, i] += f
+        for i, f in o.figures_b:
+            NB[k, i] += f
+    ku = np.array([model.steepness_for(o.units) for o in army_observations])
+    ya = np.array([o.score_a for o in army_observations], dtype=float)
     c = np.zeros(n)
     for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-(z0 + kappa * (c[a] - c[b]))))
-        w = np.clip(p * (1 - p), 1e-9, None) * kappa * kappa
-        r = kappa * (y - p)
-        grad = np.bincount(a, r, n) - np.bincount(b, r, n) - ridge * c
-        hess = np.diag(np.bincount(a, w, n) + np.bincount(b, w, n) + ridge)
-        np.add.at(hess, (a, b), -w)
-        np.add.at(hess, (b, a), -w)
+        grad = -ridge * c
+        hess = np.eye(n) * ridge
+        if len(observations):
+            p = 1.0 / (1.0 + np.exp(-(z0 + kappa * (c[a] - c[b]))))
+            w = np.clip(p * (1 - p), 1e-9, None) * kappa * kappa
+            r = kappa * (y - p)
+            grad = grad + np.bincount(a, r, n) - np.bincount(b, r, n)
+            hess = hess + np.diag(np.bincount(a, w, n) + np.bincount(b, w, n))
+            np.add.at(hess, (a, b), -w)
+            np.add.at(hess, (b, a), -w)
+        if m:
+            ev = np.exp(logv + c)
+            SA, SB = NA * ev, NB * ev
+            VA, VB = SA.sum(axis=1), SB.sum(axis=1)
+            J = ku[:, None] * (SA / VA[:, None] - SB / VB[:, None])
+            pa = 0.5 * (1.0 + np.tanh(0.5 * ku * np.log(VA / VB)))
+            wa = np.clip(pa * (1 - pa), 1e-9, None) * army_weight
+            grad = grad + army_weight * (J.T @ (ya - pa))
+            hess = hess + (J * wa[:, None]).T @ J
         step = np.linalg.solve(hess, grad)
+        biggest = float(np.max(np.abs(step)))
+        if biggest > 0.25:  # the army part is not linear in c: damp the first steps
+            step *= 0.25 / biggest
         c = c + step
-        if float(np.max(np.abs(step))) < 1e-10:
+        if biggest < 1e-10:
             break
     ref_key = profile_key(REFERENCE_PROFILE)
     ref = next((c[k] for k, e in enumerate(entries) if profile_key(e.profile) == ref_key), 0.0)
@@ -367,9 +431,15 @@ class CalibrationConfig:
     kind_terms: tuple[str, ...] = FITTED_KIND_TERMS
     corrections: bool = True
     """Fit the duel corrections (step 4) after the formula, every round."""
-    army_battles: int = 60
-    """Battles per example roster and size of its copy that measure the army steepness
+    army_battles: int = 40
+    """Battles per random army and size of its copy that measure the army steepness
     (:func:`szwadron.armybattles.fit_army_steepness`; 0: none)."""
+    mixed_battles: int = 300
+    """Battles of random mixed armies per pair of lists and budget, each round (0: none)."""
+    mixed_rounds: int = 2
+    """Rounds of mixed-army battles (each designed at the points of the round before)."""
+    army_weight: float = 10.0
+    """How many duels a mixed-army battle counts for in the corrections' fit."""
 
 
 @dataclass
@@ -381,6 +451,8 @@ class CalibrationResult:
     duels: int = 0
     seconds: float = 0.0
     entries: list[DuelProfile] = field(default_factory=list)
+    steepness: ArmySteepness | None = None
+    army_battles: int = 0
 
 
 def design(
@@ -435,8 +507,37 @@ def calibrate(
         model = fit.model
         if config.corrections:
             model = fit_corrections(entries, observations, model)
-    result.model = model
     result.duels = len(observations)
+    if config.army_battles:
+        from szwadron.armybattles import fit_army_steepness
+
+        result.steepness = fit_army_steepness(
+            armies, points=model.points, battles=config.army_battles, seed=config.seed,
+            executor=executor, workers=workers, progress=progress,
+        )
+        model = replace(model, army_steepness=(result.steepness.a, result.steepness.b))
+    if config.corrections and config.mixed_battles:
+        from szwadron.armybattles import mixed_battle_design, play
+
+        index = {profile_key(e.profile): k for k, e in reversed(list(enumerate(entries)))}
+        army_obs: list[ArmyObservation] = []
+        for r in range(config.mixed_rounds):
+            forces, mixed = mixed_battle_design(
+                armies, points=model.points, battles=config.mixed_battles, seed=config.seed, round_index=r
+            )
+            scores = play(forces, mixed, executor=executor, workers=workers, progress=progress,
+                          label=f"mixed-army battles {r + 1}/{config.mixed_rounds}")
+            for (fa, fb, _, _), (score, _) in zip(mixed, scores, strict=True):
+                army_obs.append(ArmyObservation(
+                    tuple((index[profile_key(p)], n) for p, n in forces[fa]),
+                    tuple((index[profile_key(p)], n) for p, n in forces[fb]),
+                    (len(forces[fa]) + len(forces[fb])) / 2,
+                    score,
+                ))
+            model = fit_corrections(entries, observations, model, army_observations=army_obs,
+                                    army_weight=config.army_weight)
+        result.army_battles = len(army_obs)
+    result.model = model
     result.seconds = time.perf_counter() - t0
     return result
 
@@ -508,23 +609,15 @@ def regenerate(
     """``szwadron points calibrate``: fit the model to duels, write the coefficients file and the
     ``points`` lines of the army lists; the example rosters' new costs come back with the result
     (a roster the new points take over its limit must be rebuilt: the tests check them)."""
-    from szwadron.armybattles import fit_army_steepness
     from szwadron.cli._common import write_atomic
     from szwadron.points import MODEL_PATH, model_points, write_points
 
     armies = load_lists(paths)
     result = calibrate(armies, config, executor=executor, workers=workers, progress=progress)
     last = result.fits[-1]
-    steep = None
-    if config.army_battles and any(a.rosters for a in armies):
-        steep = fit_army_steepness(
-            armies, points=result.model.points, battles=config.army_battles, seed=config.seed,
-            executor=executor, workers=workers, progress=progress,
-        )
-        result.seconds += steep.seconds
+    steep = result.steepness
     model = replace(
         result.model,
-        army_steepness=(steep.a, steep.b) if steep is not None else None,
         version=f"seed {config.seed}",
         notes={
             "seed": config.seed,
@@ -535,7 +628,9 @@ def regenerate(
             "duels": result.duels,
             "duel_profiles": len(result.entries),
             "log_likelihood": round(last.loglik, 3),
-            "army_battles": steep.battles if steep is not None else 0,
+            "army_steepness_battles": steep.battles if steep is not None else 0,
+            "mixed_battles": result.army_battles,
+            "army_weight": config.army_weight,
             "reference": "the line template of armylists/README.md (R 12, W 2, SW 1, SO 1, Z 24, UW 3, C 3, M 4)",
         },
     )
@@ -877,6 +972,7 @@ __all__ = [
     "INITIAL_MODEL",
     "MELEE_WEIGHT_GRID",
     "UNMEASURED_ABILITIES",
+    "ArmyObservation",
     "CalibrationConfig",
     "CalibrationResult",
     "Cell",

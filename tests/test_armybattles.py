@@ -101,9 +101,9 @@ def test_roster_check_pairs_equal_limits_of_different_lists_and_ignores_the_exec
 
 def test_army_steepness_is_fitted_from_scaled_copies() -> None:
     army = _army("a", _roster("r", [*BRIGADE, {"profile": "line", "figures": 12}], limit=None))
-    fit = fit_army_steepness([army], battles=30, seed=1, workers=1)
+    fit = fit_army_steepness([army], battles=30, budgets=(400.0,), armies_per_budget=2, seed=1, workers=1)
     assert fit.a > 0 and fit.b in STEEPNESS_EXPONENTS
-    assert fit.battles == 30 * 6
+    assert 0 < fit.battles <= 2 * 6 * 30 and fit.battles % 30 == 0  # copies of equal points are skipped
     assert fit.kappa(4.0) == pytest.approx(fit.a * 4.0**fit.b)
     assert math.isfinite(fit.loglik) and fit.loglik < 0
 
@@ -148,3 +148,57 @@ def test_cli_points_battles_only_for_validate(capsys: pytest.CaptureFixture[str]
     assert "--battles applies only to 'points validate'" in capsys.readouterr().err
     assert main(["points", "validate", "--battles", "-3"]) == 2
     assert "--battles must be between 0 and" in capsys.readouterr().err
+
+
+def test_random_armies_spend_their_budget_and_stay_reproducible() -> None:
+    """The calibration's mixed armies: random or drawn from the list's roster units, never over
+    the budget, the same for the same seed."""
+    import random
+
+    from szwadron.armybattles import mixed_battle_design, random_force, resampled_force
+
+    army = _army("a", _roster("r", BRIGADE), _roster("s", [{"profile": "skirmishers", "figures": 6}]))
+    for make in (random_force, resampled_force):
+        for seed in range(20):
+            force = make(army, 500.0, random.Random(seed), lambda p: p.points or 1.0)
+            assert force and force_points(force) <= 500.0
+            assert force == make(army, 500.0, random.Random(seed), lambda p: p.points or 1.0)
+    # drawn from the rosters' own units: (profile, figures) pairs they field
+    kinds = {(p.id, n) for p, n in roster_force(army, army.roster("r")) + roster_force(army, army.roster("s"))}
+    drawn = resampled_force(army, 2000.0, random.Random(1))
+    assert {(p.id, n) for p, n in drawn} <= kinds
+    forces, specs = mixed_battle_design([army, _army("b", _roster("r", BRIGADE))], battles=3, budgets=(400.0,))
+    assert len(specs) == 3 * 3 and len(forces) == 2 * len(specs)  # pairs a-a, a-b, b-b
+    assert [s[2] for s in specs[:3]] == [0, 1, 0]  # the first mover alternates
+
+
+def test_corrections_from_mixed_armies_are_recovered() -> None:
+    """Step 4 with army battles: a world where side strength is Σ n·v·e^c and
+    P(A) = σ(κ_u log(V_A/V_B)); the fit finds the c, relative to the reference figure."""
+    import random
+
+    import numpy as np
+
+    from szwadron.calibrate import ArmyObservation, duel_profiles, fit_corrections
+    from szwadron.loading import bundled_dir
+    from szwadron.points import REFERENCE_PROFILE, profile_key
+
+    france = load_army_list(bundled_dir("armylists") / "france.toml")
+    entries = [e for e in duel_profiles([france]) if e.profile.kind is not Kind.LIMBER][:4]
+    assert profile_key(entries[0].profile) == profile_key(REFERENCE_PROFILE)
+    model = replace(load_model(), corrections={}, correction_members={}, army_steepness=(1.5, 0.6))
+    truth = np.array([0.0, 0.25, -0.15, 0.1])
+    logv = np.array([math.log(model.raw_value(e.profile)) for e in entries])
+    rng = random.Random(4)
+    obs = []
+    for _ in range(40000):
+        fa = tuple((rng.randrange(4), rng.randint(4, 12)) for _ in range(rng.randint(1, 3)))
+        fb = tuple((rng.randrange(4), rng.randint(4, 12)) for _ in range(rng.randint(1, 3)))
+        va = sum(n * math.exp(logv[i] + truth[i]) for i, n in fa)
+        vb = sum(n * math.exp(logv[i] + truth[i]) for i, n in fb)
+        units = (len(fa) + len(fb)) / 2
+        p = 1 / (1 + math.exp(-model.steepness_for(units) * math.log(va / vb)))
+        obs.append(ArmyObservation(fa, fb, units, 1.0 if rng.random() < p else 0.0))
+    fitted = fit_corrections(entries, [], model, army_observations=obs, ridge=1.0)
+    got = [fitted.corrections[profile_key(e.profile)] for e in entries]
+    assert got == pytest.approx(list(truth), abs=0.05)

@@ -227,7 +227,7 @@ def test_duels_do_not_depend_on_the_executor() -> None:
 
 def test_calibration_is_reproducible_and_fits() -> None:
     armies = _two_lists()
-    config = CalibrationConfig(seed=7, rounds=1, duels_per_pair=4)
+    config = CalibrationConfig(seed=7, rounds=1, duels_per_pair=4, army_battles=3, mixed_battles=3, mixed_rounds=1)
     first = calibrate(armies, config, workers=1)
     second = calibrate(armies, config, workers=1)
     assert first.model == second.model and first.duels == second.duels > 0
@@ -339,7 +339,7 @@ def test_regenerate_writes_model_and_points(tmp_path: Path) -> None:
     shutil.copy(TESTLAND, folder / "testland.toml")
     shutil.copy(bundled_dir("armylists") / "britain.toml", folder / "britain.toml")
     paths = sorted(folder.glob("*.toml"))
-    out = regenerate(paths, CalibrationConfig(seed=5, rounds=1, duels_per_pair=2), model_path=tmp_path / "m.toml",
+    out = regenerate(paths, CalibrationConfig(seed=5, rounds=1, duels_per_pair=2, army_battles=2, mixed_battles=2, mixed_rounds=1), model_path=tmp_path / "m.toml",
                      workers=1)
     model = load_model(tmp_path / "m.toml")
     assert model == out.model
@@ -359,3 +359,22 @@ def test_7_7_1_unrestricted_first_strike_is_priced_as_both_limited_kinds() -> No
     both = Profile.model_validate({**base, "abilities": ["first_strike_charge", "first_strike_defence"]})
     free = Profile.model_validate({**base, "abilities": ["first_strike"]})
     assert model.raw_value(free) == model.raw_value(both)
+
+
+def test_circles_are_price_invariant_lower_bounds() -> None:
+    """Issue 7 validation: three profiles that beat one another in a circle (70 % each way
+    round) cannot all be brought into 50 ± 5 % by any prices (the logit sum round the circle,
+    3 × 0.85, exceeds 3 × logit 0.55); a transitive triple (70 %, 70 %, 84.5 %) can."""
+    from szwadron.calibrate import Cell, Validation
+
+    entries = duel_profiles(_two_lists())[:3]
+
+    def validation(r01: float, r12: float, r02: float) -> Validation:
+        cells = {(i, j): Cell(i, j, 1000, r * 1000, ()) for (i, j), r in {(0, 1): r01, (1, 2): r12, (0, 2): r02}.items()}
+        return Validation(entries, [1.0] * 3, (1.0,), cells, 0, 0.0, 0)
+
+    circle = validation(0.7, 0.7, 0.3)  # 0 > 1 > 2 > 0
+    assert circle.circles() == [(0, 1, 2)]
+    assert circle.as_dict()["intransitive"]["circles"] == [[e.label for e in entries]]
+    assert validation(0.7, 0.7, 0.845).circles() == []  # 0 > 1 > 2: prices can even it
+    assert validation(0.52, 0.52, 0.47).circles() == []  # a small circle fits in the band

@@ -84,7 +84,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         doc = report.as_dict()
         if played is not None:
-            doc["battles"] = {"seed": args.seed, **played.as_dict()}
+            even = played.evening(report.a.points, report.b.points, report.steepness)
+            doc["battles"] = {
+                "seed": args.seed,
+                **played.as_dict(),
+                "to_even": None if even is None else {"stronger": even[0], "fewer_points": even[1], "more_points": even[2]},
+            }
         print_json(doc)
         return 0
     a, b = report.a, report.b
@@ -114,13 +119,19 @@ def run(args: argparse.Namespace) -> int:
     for side in (a, b):
         if side.model_priced:
             print(f"(points of {', '.join(side.model_priced)} in {side.army} from the model: the list stores none)")
-    print(f"predicted from the points ratio with the duel calibration's steepness κ = {report.steepness:.2f}"
-          " (conservative; blind to the armies' composition)")
+    print(f"predicted from the points ratio with the steepness of army battles κ = {report.steepness:.2f}"
+          f" ({(a.units + b.units) / 2:g} units a side); blind to the armies' composition: --battles N plays them")
     if played is not None:
         lo, hi = played.interval
+        draws = f"{played.draws} draw{'' if played.draws == 1 else 's'} counted half"
         print(f"played: A won {fmt_prob(played.rate)} of {played.battles} battles, army against army"
-              f" (95% interval {fmt_prob(lo)}–{fmt_prob(hi)}; {played.draws} draws counted half; seed {args.seed},"
-              f" {played.seconds:.1f} s)")
+              f" (95% interval {fmt_prob(lo)}–{fmt_prob(hi)}; {draws}; seed {args.seed}, {played.seconds:.1f} s)")
+        even = played.evening(a.points, b.points, report.steepness)
+        if even is not None:
+            tag, less, more = even
+            strong = a if tag == "A" else b
+            print(f"  to even the played chance: {tag} ({strong.army}:{strong.roster}) fields about {less:.0f}"
+                  f" points less, or the other side about {more:.0f} points more")
     if not report.suggestions:
         print("the two armies are even in points")
     else:

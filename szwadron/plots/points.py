@@ -33,6 +33,7 @@ TERM_COLOURS: dict[str, str] = {
     "auto_disengage": "#44aa99",
     "heavy": "#332288",
     "indirect": "#aa4499",
+    "measured": "#777777",
 }
 
 
@@ -41,14 +42,18 @@ def _colour(term: str) -> str:
 
 
 def plot_breakdown(breakdowns: Sequence[PointsBreakdown], ax: Axes | None = None, *, title: str = "") -> list[Any]:
-    """Horizontal bars, one per profile: the reference points (grey), then the points each term
-    adds stacked to the right of them and the points each term takes away stacked to the left
-    of zero (hatched); a black diamond marks the profile's points. The terms' steps are those of
-    :class:`szwadron.points.PointsBreakdown` (applied in order), so the right-hand stack minus
-    the left-hand one is the points.
+    """Horizontal bars, one per profile, of the formula's factors on a log scale: the points
+    are the reference figure's times a product of factors (:mod:`szwadron.points`), so each
+    term is drawn as its factor — to the right of ×1 when it raises the points, to the left
+    (hatched) when it lowers them — and the bars add up, in log scale, to the profile's points
+    over the reference's (a black diamond, with the points written at the end of the bar). A
+    gun's large offence and its artillery factor, and a militia's small ones, stay readable
+    side by side.
 
     Returns the artists added.
     """
+    import math
+
     from matplotlib.patches import Patch
 
     from szwadron.plots._io import new_figure
@@ -59,39 +64,45 @@ def plot_breakdown(breakdowns: Sequence[PointsBreakdown], ax: Axes | None = None
     artists: list[Any] = []
     labels = []
     seen: list[str] = []
+    reach = math.log2(2.0)
     for y, b in enumerate(breakdowns):
         labels.append(f"{b.profile} ({b.kind.value})")
         if not b.terms:
-            artists.append(ax.text(0.5, y, "0 — limber: priced in its gun's speed (7.2)", va="center", fontsize=8))
+            artists.append(ax.text(0.05, y, "0 — limber: priced in its gun's speed (7.2)", va="center", fontsize=8))
             continue
-        artists += ax.barh(y, b.base, color=_colour("base"), height=0.6)
-        right, left = b.base, 0.0
+        right = left = 0.0
         for t in b.terms:
-            if abs(t.points) < 1e-9:
+            step = math.log2(t.factor)
+            if abs(step) < 1e-9:
                 continue
-            if t.points > 0:
-                artists += ax.barh(y, t.points, left=right, height=0.6, color=_colour(t.name),
-                                   edgecolor="white", linewidth=0.5)
-                right += t.points
+            if step > 0:
+                artists += ax.barh(y, step, left=right, height=0.6, color=_colour(t.name), edgecolor="white", linewidth=0.5)
+                right += step
             else:
-                artists += ax.barh(y, t.points, left=left, height=0.6, color=_colour(t.name), hatch="///",
+                artists += ax.barh(y, step, left=left, height=0.6, color=_colour(t.name), hatch="///",
                                    edgecolor="white", linewidth=0.5)
-                left += t.points
+                left += step
             if t.name not in seen:
                 seen.append(t.name)
-        artists += ax.plot([b.points], [y], marker="D", color="black", markersize=4, linestyle="none")
-        artists.append(ax.text(right + 0.8, y, f"{b.points:g}", va="center", fontsize=8))
+        net = math.log2(b.raw / b.base)
+        reach = max(reach, right, -left)
+        artists += ax.plot([net], [y], marker="D", color="black", markersize=4, linestyle="none")
+        artists.append(ax.text(right + 0.08, y, f"{b.points:g} pts", va="center", fontsize=8))
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(breakdowns)), labels, fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel("points per figure: reference + what each term adds (right) − what it takes (left, hatched)")
+    span = math.ceil(reach + 0.6)
+    ticks = list(range(-span, span + 1))
+    ax.set_xticks(ticks, [f"×{2**k}" if k >= 0 else f"×1/{2**-k}" for k in ticks], fontsize=8)
+    ax.set_xlim(-span, span)
+    ref = breakdowns[0].base if breakdowns else 0.0
+    ax.set_xlabel(f"factor on the reference figure's {ref:g} points (log scale); lowering terms hatched; ◆ the product")
     if title:
         ax.set_title(title)
     order = ["offence", "wounds", "morale", "speed"]
-    names = ["base"] + [n for n in order if n in seen] + [n for n in seen if n not in order]
-    handles = [Patch(color=_colour(n), label="reference figure" if n == "base" else n) for n in names]
-    handles.append(Patch(color="black", label="◆ points"))
-    artists.append(ax.legend(handles=handles, fontsize=7, loc="lower right"))
+    names = [n for n in order if n in seen] + [n for n in seen if n not in order]
+    handles = [Patch(color=_colour(n), label=n) for n in names]
+    artists.append(ax.legend(handles=handles, fontsize=7, loc="lower left"))
     ax.grid(axis="x", alpha=0.3)
     return artists
 
