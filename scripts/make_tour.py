@@ -115,6 +115,18 @@ TOUR: tuple[Shot, ...] = (
         "branch and rule. With `--unit`, the fleeing Austrian cuirassiers' state is ringed and "
         "each branch from it carries its exact chance — two in three to rally (6.8.4).",
     ),
+    Shot(
+        "points.png",
+        ("points", "russia", "--plot", "{out}"),
+        "Where a figure's points come from",
+        "`szwadron points LIST --plot` draws each profile's points as the factors of the points "
+        "formula on the reference line infantry's 10 points, on a log scale: better offence, W, "
+        "morale and speed push right, weaker ones (hatched) left, special rules and the "
+        "`measured` correction (what battles of mixed armies showed beyond the formula) beside "
+        "them; the diamond is the product. Militia cost a seventh of a line figure, a 12-pdr "
+        "battery three times one, and the chart shows why: a gun hits like a company but is "
+        "one figure that breaks at its first failed test (the artillery factor).",
+    ),
 )
 
 
