@@ -44,7 +44,7 @@ from typing import Any
 from szwadron.errors import InvalidDataError
 from szwadron.models import ArmyList, Kind, Profile, Roster
 from szwadron.points import PointsModel
-from szwadron.runs import BAND, ProgressFn, run_tasks, wilson_interval
+from szwadron.runs import BAND, ProgressFn, Tally, run_tasks
 
 #: Battles per pair of rosters (``points validate``, ``balance --battles``).
 DEFAULT_BATTLES = 200
@@ -300,7 +300,7 @@ class RosterSide:
 
 
 @dataclass(frozen=True)
-class RosterCell:
+class RosterCell(Tally):
     """One pair of rosters: the first one's win rate over ``battles`` (draws half)."""
 
     a: int
@@ -310,20 +310,9 @@ class RosterCell:
     predicted: float
     """The chance of ``a`` that :func:`szwadron.balance.predicted_chance` gives from the points."""
 
-    @property
-    def rate(self) -> float:
-        """Win rate of the first roster."""
-        return self.wins / self.battles if self.battles else 0.5
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        """Wilson 95 % interval of :attr:`rate`."""
-        return wilson_interval(self.wins, self.battles)
-
-    @property
-    def in_band(self) -> bool:
-        """The win rate lies within 50 ± 5 %."""
-        return BAND[0] <= self.rate <= BAND[1]
+    def games(self) -> int:
+        """Battles played."""
+        return self.battles
 
 
 @dataclass(frozen=True)
@@ -378,9 +367,7 @@ class RosterValidation:
                     "a": self.sides[c.a].label,
                     "b": self.sides[c.b].label,
                     "battles": c.battles,
-                    "win_rate": c.rate,
-                    "interval": list(c.interval),
-                    "in_band": c.in_band,
+                    **c.summary(),
                     "predicted": c.predicted,
                 }
                 for c in self.cells
@@ -542,7 +529,7 @@ def validate_rosters(
 
 
 @dataclass(frozen=True)
-class PairResult:
+class PairResult(Tally):
     """``balance --battles``: two rosters' battles, the first one's score (draws half)."""
 
     battles: int
@@ -550,15 +537,9 @@ class PairResult:
     draws: int
     seconds: float
 
-    @property
-    def rate(self) -> float:
-        """Share of the battles the first roster won (draws half)."""
-        return self.wins / self.battles if self.battles else 0.5
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        """Wilson 95 % interval of :attr:`rate`."""
-        return wilson_interval(self.wins, self.battles)
+    def games(self) -> int:
+        """Battles played."""
+        return self.battles
 
     def evening(self, points_a: float, points_b: float, steepness: float) -> tuple[str, float, float] | None:
         """What would make the played chance even, at the army steepness ``steepness``:

@@ -83,7 +83,7 @@ from szwadron.points import (
 
 if TYPE_CHECKING:
     from szwadron.armybattles import ArmySteepness
-from szwadron.runs import BAND, TASK_SIZE, ProgressFn, default_workers, run_tasks, wilson_interval
+from szwadron.runs import BAND, TASK_SIZE, ProgressFn, Tally, default_workers, run_tasks, wilson_interval
 
 #: Budgets of the duels, in reference figures (their points are this × the reference points).
 BUDGET_FIGURES: tuple[int, int] = (12, 20)
@@ -653,7 +653,7 @@ def regenerate(
 
 # --- validation ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Cell:
+class Cell(Tally):
     """One matchup of the round-robin: the row profile's win rate against the column's."""
 
     row: int
@@ -663,20 +663,9 @@ class Cell:
     figures: tuple[tuple[int, int], ...]
     """``(row figures, column figures)`` at each budget."""
 
-    @property
-    def rate(self) -> float:
-        """Win rate of the row profile (draws half)."""
-        return self.wins / self.duels if self.duels else 0.5
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        """Wilson 95 % interval of :attr:`rate`."""
-        return wilson_interval(self.wins, self.duels)
-
-    @property
-    def in_band(self) -> bool:
-        """The win rate lies within 50 ± 5 %."""
-        return BAND[0] <= self.rate <= BAND[1]
+    def games(self) -> int:
+        """Duels played."""
+        return self.duels
 
 
 @dataclass(frozen=True)
@@ -890,9 +879,7 @@ class Validation:
                     "row": self.entries[c.row].label,
                     "col": self.entries[c.col].label,
                     "duels": c.duels,
-                    "win_rate": c.rate,
-                    "interval": list(c.interval),
-                    "in_band": c.in_band,
+                    **c.summary(),
                     "figures": [list(f) for f in c.figures],
                 }
                 for c in self.cells.values()

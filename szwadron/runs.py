@@ -91,4 +91,47 @@ def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-__all__ = ["BAND", "TASK_SIZE", "ProgressFn", "default_workers", "run_tasks", "wilson_interval"]
+class Tally:
+    """A win rate over a number of games, draws counted half: mixed into the result dataclasses
+    (they hold ``wins`` and say in :meth:`games` how many games were played).
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Score(Tally):
+    ...     wins: float
+    ...     n: int
+    ...     def games(self) -> int:
+    ...         return self.n
+    >>> s = Score(52.5, 100)
+    >>> s.rate, s.in_band, [round(x, 3) for x in s.interval]
+    (0.525, True, [0.428, 0.62])
+    """
+
+    wins: float
+
+    def games(self) -> int:
+        """How many games the tally counts."""
+        raise NotImplementedError
+
+    @property
+    def rate(self) -> float:
+        """Share of the games won (draws half); 0.5 with no games."""
+        n = self.games()
+        return self.wins / n if n else 0.5
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """Wilson 95 % interval of :attr:`rate`."""
+        return wilson_interval(self.wins, self.games())
+
+    @property
+    def in_band(self) -> bool:
+        """The win rate lies within 50 ± 5 % (:data:`BAND`)."""
+        return BAND[0] <= self.rate <= BAND[1]
+
+    def summary(self) -> dict[str, Any]:
+        """``win_rate``, ``interval`` and ``in_band``, for ``--json`` documents."""
+        return {"win_rate": self.rate, "interval": list(self.interval), "in_band": self.in_band}
+
+
+__all__ = ["BAND", "TASK_SIZE", "ProgressFn", "Tally", "default_workers", "run_tasks", "wilson_interval"]
