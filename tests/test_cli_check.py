@@ -78,3 +78,16 @@ def test_check_bundled_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(bundled_scenario()), "--json"]) in (0, 1)
     doc = json.loads(capsys.readouterr().out)
     assert doc["summary"]["bases"] > 0
+
+
+def test_check_summary_counts_corner_only_contacts_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    """PD-14: a contact of length 0 (corners touching) is listed, but the summary's count of
+    enemy contacts is of edges touching; the corner-only ones are counted apart."""
+    assert main(["check", str(bundled_scenario())]) in (0, 1)
+    out = capsys.readouterr().out
+    listed = [line for line in out.splitlines() if line.startswith("  ") and " — " in line and line.endswith(" cm")
+              or line.endswith("(corners only)")]
+    corners = sum(line.endswith("(corners only)") for line in listed)
+    assert corners > 0  # the bundled battle has some
+    summary = out.splitlines()[0]
+    assert f"{len(listed) - corners} enemy contact" in summary and f"(and {corners} at corners only)" in summary

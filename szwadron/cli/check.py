@@ -52,16 +52,23 @@ def _plural(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
+#: A contact shorter than this (it prints as 0.00 cm) touches at corners only: listed, but not
+#: counted among the summary's contacts.
+CORNER_ONLY_CM = 0.005
+
+
 def format_report(report: AuditReport, source: str) -> str:
     """The human report: a summary line, problems (with rule numbers), then each section."""
     lines: list[str] = []
     engaged_pairs = sum(len(u.engaged_with) for u in report.units) // 2
+    corners = sum(1 for c in report.contacts if c.length < CORNER_ONLY_CM)
     lines.append(
         f"{source}: {report.scenario!r} — {_plural(len(report.units), 'unit')}, "
         f"{_plural(report.base_count, 'base')}: "
         + ("no problems" if report.ok else _plural(len(report.problems), "problem"))
-        + f"; {_plural(len(report.contacts), 'enemy contact')}, "
-        f"{_plural(engaged_pairs, 'engaged pair')}"
+        + f"; {_plural(len(report.contacts) - corners, 'enemy contact')}"
+        + (f" (and {corners} at corners only)" if corners else "")
+        + f", {_plural(engaged_pairs, 'engaged pair')}"
     )
     lines.append("")
     lines.append(f"Problems ({len(report.problems)})")
@@ -81,7 +88,7 @@ def format_report(report: AuditReport, source: str) -> str:
     lines.append("")
     lines.append("Contacts between enemy bases (PD-3 touching; PD-14 length of touching edge)")
     lines += [
-        f"  {c.a} — {c.b}: {c.length:.2f} cm" + (" (corners only)" if c.length < 0.005 else "")
+        f"  {c.a} — {c.b}: {c.length:.2f} cm" + (" (corners only)" if c.length < CORNER_ONLY_CM else "")
         for c in report.contacts
     ] or ["  none"]
     lines.append("")
