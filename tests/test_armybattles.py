@@ -141,13 +141,42 @@ def test_cli_balance_battles(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--battles must be between 1 and" in capsys.readouterr().err
 
 
-def test_cli_points_battles_only_for_validate(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_points_battles_only_for_calibrate_and_validate(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["points", "france", "--battles", "5"]) == 2
-    assert "--battles applies only to 'points validate'" in capsys.readouterr().err
-    assert main(["points", "calibrate", "--battles", "5", "--dry-run"]) == 2
-    assert "--battles applies only to 'points validate'" in capsys.readouterr().err
+    assert "--battles applies only to 'points calibrate' and 'points validate'" in capsys.readouterr().err
     assert main(["points", "validate", "--battles", "-3"]) == 2
     assert "--battles must be between 0 and" in capsys.readouterr().err
+
+
+def test_cli_validate_plays_the_rosters_and_draws_both_matrices(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``points validate`` on two small lists with one roster each at the same limit: the
+    profile round-robin, then the rosters army against army, in the text, the JSON and the plot."""
+    import json
+
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    roster = (
+        '\n[[rosters]]\nid = "r"\npoints_limit = 400\nunits = [ { profile = "line", figures = 10, count = 2 },'
+        ' { profile = "hussars", figures = 4 } ]\n'
+    )
+    text = TESTLAND.read_text(encoding="utf-8")
+    (lists / "a.toml").write_text(text.replace('id = "testland"', 'id = "aland"', 1) + roster, encoding="utf-8")
+    (lists / "b.toml").write_text(text.replace('id = "testland"', 'id = "bland"', 1) + roster, encoding="utf-8")
+    plot = tmp_path / "v.png"
+    assert main(["points", "validate", "--lists", str(lists), "--duels", "1", "--battles", "8", "--workers", "1",
+                 "--plot", str(plot)]) == 0
+    out = capsys.readouterr().out
+    assert "army against army" in out and "aland:r" in out and "bland:r" in out
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+    assert main(["points", "validate", "--lists", str(lists), "--duels", "1", "--battles", "8", "--workers", "1",
+                 "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["rosters"]["battles"] == 8 and doc["rosters"]["cells"][0]["a"] == "aland:r"
+    assert main(["points", "validate", "--lists", str(lists), "--duels", "1", "--battles", "0", "--workers", "1",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rosters"] is None
 
 
 def test_random_armies_spend_their_budget_and_stay_reproducible() -> None:

@@ -109,7 +109,8 @@ def test_calibrate_and_validate_small(capsys: pytest.CaptureFixture[str], tmp_pa
     shutil.copy(TESTLAND, lists / "testland.toml")
     model = tmp_path / "model.toml"
     code, out, err = run(capsys, "points", "calibrate", "--lists", str(lists), "--model", str(model),
-                         "--duels", "2", "--rounds", "1", "--workers", "1", "--seed", "3", "--json")
+                         "--duels", "2", "--rounds", "1", "--workers", "1", "--seed", "3", "--battles", "3",
+                         "--json")
     doc = json.loads(out)
     assert code == 0 and doc["written"] and model.is_file() and doc["duels"] > 0
     assert "calibration round 1/1" in err  # progress on stderr
@@ -126,6 +127,6 @@ def test_calibrate_dry_run_writes_nothing(capsys: pytest.CaptureFixture[str], tm
     shutil.copy(TESTLAND, lists / "testland.toml")
     before = (lists / "testland.toml").read_bytes()
     code, out, _ = run(capsys, "points", "calibrate", "--lists", str(lists), "--model", str(tmp_path / "m.toml"),
-                       "--duels", "2", "--rounds", "1", "--workers", "1", "--dry-run")
+                       "--duels", "2", "--rounds", "1", "--workers", "1", "--battles", "2", "--dry-run")
     assert code == 0 and "dry run" in out
     assert not (tmp_path / "m.toml").exists() and (lists / "testland.toml").read_bytes() == before

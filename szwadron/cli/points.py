@@ -59,7 +59,7 @@ def register(subparsers: Any) -> None:
     sim.add_argument("--lists", metavar="DIR", help="folder of army lists (default: the bundled armylists/)")
     sim.add_argument("--seed", type=int, default=2026, help="seed of the duels (default 2026)")
     sim.add_argument("--duels", type=int, help=f"duels per pair (calibrate, default 100) or per pair and budget (validate, default 500); at most {MAX_DUELS}")
-    sim.add_argument("--battles", type=int, help=f"validate: battles per pair of example rosters, army against army (default {DEFAULT_ROSTER_BATTLES}; 0: none); at most {MAX_DUELS}")
+    sim.add_argument("--battles", type=int, help=f"battles of mixed armies per pair of lists and budget (calibrate, default 300; 0: none) or per pair of example rosters (validate, default {DEFAULT_ROSTER_BATTLES}; 0: none); at most {MAX_DUELS}")
     sim.add_argument("--rounds", type=int, default=3, help=f"calibration rounds (default 3, at most {MAX_ROUNDS})")
     sim.add_argument("--workers", type=int, help=f"worker processes (default: one per core; at most {MAX_WORKERS_PER_CORE} per core)")
     sim.add_argument("--dry-run", action="store_true", help="calibrate: print, write nothing")
@@ -108,15 +108,13 @@ def run(args: argparse.Namespace) -> int:
             raise InvalidDataError(f"--roster does not apply to 'points {args.target}'")
         _positive(args.duels, "--duels", MAX_DUELS)
         if args.battles is not None:
-            if args.target != "validate":
-                raise InvalidDataError("--battles applies only to 'points validate'")
             if not 0 <= args.battles <= MAX_DUELS:
                 raise InvalidDataError(f"--battles must be between 0 and {MAX_DUELS}, got {args.battles}")
         _positive(args.rounds, "--rounds", MAX_ROUNDS)
         _positive(args.workers, "--workers", MAX_WORKERS_PER_CORE * (os.cpu_count() or 1))
         return _calibrate(args) if args.target == "calibrate" else _validate(args)
     if args.battles is not None:
-        raise InvalidDataError("--battles applies only to 'points validate'")
+        raise InvalidDataError("--battles applies only to 'points calibrate' and 'points validate'")
     for flag in ("lists", "duels", "workers", "model"):
         if getattr(args, flag) is not None:
             raise InvalidDataError(f"--{flag} applies only to 'points calibrate' and 'points validate'")
@@ -251,12 +249,16 @@ def _price(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from szwadron.calibrate import CalibrationConfig, army_list_paths, regenerate
     from szwadron.cli._common import print_json
     from szwadron.points import format_points
 
     paths = army_list_paths(args.lists)
     config = CalibrationConfig(seed=args.seed, rounds=args.rounds, duels_per_pair=args.duels or 100)
+    if args.battles is not None:  # mixed-army battles, and as many (up to the default) for the steepness
+        config = replace(config, mixed_battles=args.battles, army_battles=min(args.battles, config.army_battles))
     done = regenerate(
         paths, config, model_path=args.model, workers=args.workers, progress=_Progress(), write=not args.dry_run
     )
@@ -332,7 +334,7 @@ def _validate(args: argparse.Namespace) -> int:
     if args.plot:
         from szwadron.plots.points import plot_matrix_file
 
-        plot_matrix_file(result, args.plot)
+        plot_matrix_file(result, args.plot, rosters)
     if args.json:
         doc = result.as_dict()
         doc["rosters"] = rosters.as_dict() if rosters is not None else None

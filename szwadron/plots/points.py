@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
+    from szwadron.armybattles import RosterValidation
     from szwadron.calibrate import Validation
     from szwadron.points import PointsBreakdown
 
@@ -157,17 +158,72 @@ def plot_breakdown_file(
     return save_figure(fig, path, inputs=inputs)
 
 
-def plot_matrix_file(validation: Validation, path: str | Path) -> Path:
-    """Draw :func:`plot_matrix` on a new figure and write it to ``path`` atomically."""
+def plot_roster_matrix(rosters: RosterValidation, ax: Axes | None = None, *, title: str | None = None) -> list[Any]:
+    """Army against army: each example roster's win rate against every roster of another list
+    with the same points limit (:func:`szwadron.armybattles.validate_rosters`), on the same
+    diverging scale as :func:`plot_matrix`, with the percentage written in each cell (bold
+    outside 50 ± 5 %); pairs not played are blank. Returns the artists added."""
+    import numpy as np
+
+    from szwadron.plots._io import new_figure
+    from szwadron.runs import BAND
+
+    n = len(rosters.sides)
+    if ax is None:
+        fig = new_figure(7, 6)
+        ax = fig.add_subplot()
+    # rosters of one limit together (the pairs played), then by list
+    order = sorted(range(n), key=lambda k: (rosters.sides[k].points_limit or 0.0, rosters.sides[k].army))
+    place = {k: i for i, k in enumerate(order)}
+    m = np.full((n, n), np.nan)
+    for c in rosters.cells:
+        m[place[c.a], place[c.b]] = c.rate
+        m[place[c.b], place[c.a]] = 1 - c.rate
+    image = ax.imshow(np.ma.masked_invalid(m * 100), cmap="RdBu_r", vmin=0, vmax=100)
+    artists: list[Any] = [image]
+    for i in range(n):
+        for j in range(n):
+            if not np.isnan(m[i, j]):
+                inside = BAND[0] <= m[i, j] <= BAND[1]
+                artists.append(ax.text(j, i, f"{m[i, j] * 100:.0f}", ha="center", va="center", fontsize=7,
+                                       fontweight="normal" if inside else "bold"))
+    labels = [f"{rosters.sides[k].label} ({rosters.sides[k].points:g})" for k in order]
+    ax.set_xticks(range(n), labels, rotation=90, fontsize=7)
+    ax.set_yticks(range(n), labels, fontsize=7)
+    ax.set_title(
+        title
+        or f"Army against army: {rosters.share_in_band:.0%} of roster pairs within {BAND[0]:.0%}–{BAND[1]:.0%}"
+        f" (bold: outside)\n{rosters.battles} simulated battles, seed {rosters.seed}; row's win rate (%)",
+        fontsize=9,
+    )
+    return artists
+
+
+def plot_matrix_file(validation: Validation, path: str | Path, rosters: RosterValidation | None = None) -> Path:
+    """Draw :func:`plot_matrix` (and, given ``rosters``, :func:`plot_roster_matrix` beside it)
+    on a new figure and write it to ``path`` atomically."""
     from szwadron.plots._io import figure_format, new_figure, save_figure, use_agg
 
     figure_format(path)
     use_agg()
     n = len(validation.entries)
     size = max(6.0, 0.32 * n + 3)
-    fig = new_figure(size + 1.5, size)
-    plot_matrix(validation, fig.add_subplot())
+    if rosters is None or not rosters.cells:
+        fig = new_figure(size + 1.5, size)
+        plot_matrix(validation, fig.add_subplot())
+    else:
+        fig = new_figure(size + 1.5 + 0.75 * size, size)
+        grid = fig.add_gridspec(1, 2, width_ratios=(size + 1.5, 0.75 * size))
+        plot_matrix(validation, fig.add_subplot(grid[0, 0]))
+        plot_roster_matrix(rosters, fig.add_subplot(grid[0, 1]))
     return save_figure(fig, path)
 
 
-__all__ = ["TERM_COLOURS", "plot_breakdown", "plot_breakdown_file", "plot_matrix", "plot_matrix_file"]
+__all__ = [
+    "TERM_COLOURS",
+    "plot_breakdown",
+    "plot_breakdown_file",
+    "plot_matrix",
+    "plot_matrix_file",
+    "plot_roster_matrix",
+]
