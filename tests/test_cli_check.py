@@ -85,8 +85,8 @@ def test_check_summary_counts_corner_only_contacts_apart(capsys: pytest.CaptureF
     enemy contacts is of edges touching; the corner-only ones are counted apart."""
     assert main(["check", str(bundled_scenario())]) in (0, 1)
     out = capsys.readouterr().out
-    listed = [line for line in out.splitlines() if line.startswith("  ") and " — " in line and line.endswith(" cm")
-              or line.endswith("(corners only)")]
+    listed = [line for line in out.splitlines()
+              if line.startswith("  ") and " — " in line and (line.endswith(" cm") or line.endswith("(corners only)"))]
     corners = sum(line.endswith("(corners only)") for line in listed)
     assert corners > 0  # the bundled battle has some
     summary = out.splitlines()[0]
