@@ -4,12 +4,16 @@
   every profile with the breakdown of the formula (:mod:`szwadron.points`); stored points that
   differ from the model are flagged. With ``--roster``, only the profiles it fields, and its
   totals checked against its limit and constraints.
-- ``szwadron points calibrate [--seed N] [--rounds N] [--duels N] [--workers N] [--dry-run]`` —
-  fit the coefficients to simulated duels and rewrite the coefficients file and the ``points``
-  lines of the army lists (:mod:`szwadron.calibrate`).
-- ``szwadron points validate [--seed N] [--duels N] [--workers N] [--json] [--plot FILE]`` — the
-  round-robin of win rates at equal points (battles of standard units, simulated), with each
-  cell's 95 % interval, the classes' blocks and the share no re-pricing could fix.
+- ``szwadron points calibrate [--seed N] [--rounds N] [--duels N] [--battles N] [--workers N]
+  [--dry-run]`` — fit the coefficients and the duel corrections to simulated duels and battles
+  of mixed armies, and rewrite the coefficients file and the ``points`` lines of the army lists
+  (:mod:`szwadron.calibrate`); the example rosters' new costs are listed, those over their limit
+  flagged.
+- ``szwadron points validate [--seed N] [--duels N] [--battles N] [--workers N] [--json]
+  [--plot FILE]`` — the round-robin of win rates at equal points (battles of standard units,
+  simulated), with each cell's 95 % interval, the classes' blocks, the share no re-pricing could
+  fix and the circles no prices can; then the example rosters army against army
+  (:mod:`szwadron.armybattles`).
 
 ARMYLIST is an army-list id (looked up like a scenario's lists) or a path to its TOML file.
 Long runs report progress on stderr.
