@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from typing import Any
@@ -91,7 +92,7 @@ def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-class Tally:
+class Tally(ABC):
     """A win rate over a number of games, draws counted half: mixed into the result dataclasses
     (they hold ``wins`` and say in :meth:`games` how many games were played).
 
@@ -109,9 +110,9 @@ class Tally:
 
     wins: float
 
+    @abstractmethod
     def games(self) -> int:
         """How many games the tally counts."""
-        raise NotImplementedError
 
     @property
     def rate(self) -> float:
