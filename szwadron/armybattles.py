@@ -7,10 +7,11 @@ overruns a battery). Armies are mixed, and what an organiser needs is that two *
 equal points are even. This module plays them:
 
 - **Forces** (:func:`roster_force`): every unit of the roster, ``count`` times, fights as a unit
-  of its own profile (:class:`szwadron.duel.DuelUnit`). Attached figures of another fighting
-  profile (an elite company, 1.1) are counted as the unit's own figures of equal points (their
-  points over the unit profile's, rounded; the duel plays units of one profile); a limber adds
-  no figure — what it gives, the limbered move (7.2), is in the gun's speed.
+  of its own profile (:class:`szwadron.duel.DuelUnit`). An attached company of another fighting
+  profile (an elite company, 1.1) fights inside it with its own characteristics: its own dice
+  group in a volley, its own fighters in the front rank of a melee, removed after the unit's
+  own figures (:class:`szwadron.duel.Side`); the unit's M and strength are the whole unit's. A
+  limber adds no figure — what it gives, the limbered move (7.2), is in the gun's speed.
 - **Battles** (:func:`szwadron.duel.run_army_battle`, random pairing): the units meet in pairs
   drawn by the dice, reserves step in, and a side loses when none of its units is left in the
   fight — a meeting engagement on open ground, with no choice of who fights whom.
@@ -27,7 +28,7 @@ Examples
 >>> from szwadron.loading import bundled_dir, load_army_list
 >>> france = load_army_list(bundled_dir("armylists") / "france.toml")
 >>> force = roster_force(france, france.roster("corps-1000"))
->>> sorted({p.id for p, _ in force}) == sorted({e.profile for e in france.roster("corps-1000").units})
+>>> sorted({u.profile.id for u in force}) == sorted({e.profile for e in france.roster("corps-1000").units})
 True
 """
 
@@ -39,7 +40,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from szwadron.errors import InvalidDataError
 from szwadron.models import ArmyList, Kind, Profile, Roster
@@ -62,26 +63,50 @@ def _stored(profile: Profile) -> float:
     return profile.points
 
 
-def roster_force(army: ArmyList, roster: Roster, points: PointsFn = _stored) -> list[tuple[Profile, int]]:
-    """The fighting units of ``roster``: ``(profile, figures)`` per unit (module notes).
+class ForceUnit(NamedTuple):
+    """A fighting unit of a force: its own profile and figures, and an elite company of another
+    profile among its figures (1.1), if any."""
 
-    Attached fighting figures are converted to figures of the unit's profile by ``points``
-    (default: the stored ones); limbers add nothing (7.2).
+    profile: Profile
+    figures: int
+    elite: Profile | None = None
+    elite_figures: int = 0
+
+    def cost(self, points: PointsFn = _stored) -> float:
+        """Points of its fighting figures."""
+        return points(self.profile) * self.figures + (points(self.elite) * self.elite_figures if self.elite else 0.0)
+
+    def key(self) -> tuple[str, int, str, int]:
+        """What makes two units the same kind of unit."""
+        return (self.profile.id, self.figures, self.elite.id if self.elite else "", self.elite_figures)
+
+
+Force = list[ForceUnit]
+
+
+def roster_force(army: ArmyList, roster: Roster, points: PointsFn = _stored) -> Force:
+    """The fighting units of ``roster`` (module notes), each ``count`` times.
+
+    An attached company of another fighting profile fights inside its unit with its own
+    characteristics (:class:`szwadron.duel.Side`: removed last, in the front rank in melee);
+    limbers add nothing (7.2). A unit with attachments of two other fighting profiles counts the
+    second as figures of the first of equal points (``points``; default: the stored ones).
     """
-    out: list[tuple[Profile, int]] = []
+    out: Force = []
     for k, entry in enumerate(roster.units):
         profile = army.profile(entry.profile)
         if profile.kind is Kind.LIMBER:
             raise InvalidDataError(
                 f"roster {roster.id!r}: units[{k}]: a limber is not a fighting unit (7.2); attach it to its gun"
             )
-        extra = 0.0
-        for att in entry.attached:
-            other = army.profile(att.profile)
-            if other.kind is Kind.LIMBER:
-                continue
-            extra += att.figures * points(other) / points(profile)
-        out += [(profile, entry.figures + round(extra))] * entry.count
+        fighting = [(army.profile(a.profile), a.figures) for a in entry.attached]
+        fighting = [(p, n) for p, n in fighting if p.kind is not Kind.LIMBER]
+        unit = ForceUnit(profile, entry.figures)
+        if fighting:
+            elite = fighting[0][0]
+            extra = sum(n * points(p) for p, n in fighting) / points(elite)
+            unit = ForceUnit(profile, entry.figures, elite, max(1, round(extra)))
+        out += [unit] * entry.count
     return out
 
 
@@ -95,9 +120,9 @@ def roster_points(army: ArmyList, roster: Roster, points: PointsFn = _stored) ->
     return total
 
 
-def force_points(force: Sequence[tuple[Profile, int]], points: PointsFn = _stored) -> float:
+def force_points(force: Sequence[ForceUnit], points: PointsFn = _stored) -> float:
     """What the fighting figures of a force cost."""
-    return sum(points(p) * n for p, n in force)
+    return sum(u.cost(points) for u in force)
 
 
 # --- running battles on an executor ---------------------------------------------------------------
@@ -105,8 +130,9 @@ BattleSpec = tuple[int, int, int, str]
 """``(force index A, force index B, first, seed)``."""
 
 
-PlainForce = tuple[tuple[int, int], ...]
-"""A force as plain data: ``(profile index, figures)`` per unit."""
+PlainForce = tuple[tuple[int, int, int, int], ...]
+"""A force as plain data: ``(profile index, figures, elite profile index or -1, elite figures)``
+per unit."""
 
 
 def run_battle_batch(
@@ -118,20 +144,22 @@ def run_battle_batch(
     ``profiles`` are profile dicts; each spec is ``(force A, force B, first, seed)`` with the
     forces as ``(profile index, figures)`` per unit. Returns ``(score of A, duels played)`` per
     battle, in order."""
-    from szwadron.duel import DuelUnit, run_army_battle
+    from szwadron.duel import ArmyEntry, DuelUnit, run_army_battle
 
     units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
+
+    def army(force: PlainForce) -> list[ArmyEntry]:
+        return [(units[i], n, units[e] if e >= 0 else None, k) for i, n, e, k in force]
+
     out: list[tuple[float, int]] = []
     for force_a, force_b, first, seed in specs:
-        r = run_army_battle(
-            [(units[i], n) for i, n in force_a], [(units[i], n) for i, n in force_b], seed=seed, first=1 if first else 0
-        )
+        r = run_army_battle(army(force_a), army(force_b), seed=seed, first=1 if first else 0)
         out.append((r.score_a, r.duels))
     return out
 
 
 def play(
-    forces: Sequence[Sequence[tuple[Profile, int]]],
+    forces: Sequence[Sequence[ForceUnit]],
     specs: Sequence[BattleSpec],
     *,
     executor: Executor | None = None,
@@ -145,19 +173,22 @@ def play(
     by_object: dict[int, int] = {}
     by_doc: dict[str, int] = {}
     plain_forces: list[PlainForce] = []
+    def index(profile: Profile) -> int:
+        found = by_object.get(id(profile))
+        if found is None:
+            doc = profile.model_dump(mode="json")
+            key = repr(sorted(doc.items()))
+            if key not in by_doc:
+                by_doc[key] = len(profiles)
+                profiles.append(doc)
+            found = by_object[id(profile)] = by_doc[key]
+        return found
+
     for force in forces:
-        plain: list[tuple[int, int]] = []
-        for profile, n in force:
-            index = by_object.get(id(profile))
-            if index is None:
-                doc = profile.model_dump(mode="json")
-                key = repr(sorted(doc.items()))
-                if key not in by_doc:
-                    by_doc[key] = len(profiles)
-                    profiles.append(doc)
-                index = by_object[id(profile)] = by_doc[key]
-            plain.append((index, n))
-        plain_forces.append(tuple(plain))
+        plain_forces.append(tuple(
+            (index(u.profile), u.figures, index(u.elite) if u.elite is not None else -1, u.elite_figures)
+            for u in force
+        ))
     jobs = [(plain_forces[a], plain_forces[b], first, seed) for a, b, first, seed in specs]
     return run_tasks(
         run_battle_batch, (profiles,), jobs, executor=executor, workers=workers,
@@ -183,7 +214,7 @@ def profile_class(profile: Profile) -> str:
     return "skirmishers" if profile.has("skirmish") else "line"
 
 
-def random_force(army: ArmyList, budget: float, rng: random.Random, points: PointsFn = _stored) -> list[tuple[Profile, int]]:
+def random_force(army: ArmyList, budget: float, rng: random.Random, points: PointsFn = _stored) -> Force:
     """A random mixed army of ``army``'s fighting profiles costing at most ``budget``: units of
     random classes (weights :data:`RANDOM_ARMY_SHARES`, among the classes the list has), random
     profiles of the class and random sizes (:data:`RANDOM_UNIT_FIGURES`), until the budget is
@@ -196,7 +227,7 @@ def random_force(army: ArmyList, budget: float, rng: random.Random, points: Poin
         raise InvalidDataError(f"army list {army.id!r} has no fighting profiles")
     classes = sorted(by_class)
     weights = [RANDOM_ARMY_SHARES.get(c, 0.1) for c in classes]
-    force: list[tuple[Profile, int]] = []
+    force: Force = []
     spent = 0.0
     misses = 0
     while misses < 4:
@@ -208,45 +239,43 @@ def random_force(army: ArmyList, budget: float, rng: random.Random, points: Poin
         if n < max(1, low // 2):
             misses += 1
             continue
-        force.append((profile, n))
+        force.append(ForceUnit(profile, n))
         spent += n * price
     if not force:
         cheapest = min((p for ps in by_class.values() for p in ps), key=points)
-        force.append((cheapest, 1))
+        force.append(ForceUnit(cheapest, 1))
     return force
 
 
-def resampled_force(
-    army: ArmyList, budget: float, rng: random.Random, points: PointsFn = _stored
-) -> list[tuple[Profile, int]]:
+def resampled_force(army: ArmyList, budget: float, rng: random.Random, points: PointsFn = _stored) -> Force:
     """A random army made of the kinds of unit the list's example rosters field (each distinct
     ``(profile, figures)`` of :func:`roster_force`, drawn with replacement, equally likely)
     until ``budget`` is spent: armies of the lists' own units and sizes, but neither the example
     rosters nor their proportions (so that changing a roster's counts does not move the
     calibration). A list without rosters gets a :func:`random_force`."""
-    pool: list[tuple[Profile, int]] = []
-    seen: set[tuple[str, int]] = set()
+    pool: Force = []
+    seen: set[tuple[str, int, str, int]] = set()
     for roster in army.rosters:
-        for profile, n in roster_force(army, roster, points):
-            if (profile.id, n) not in seen:
-                seen.add((profile.id, n))
-                pool.append((profile, n))
-    pool.sort(key=lambda u: (u[0].id, u[1]))  # the rosters' order must not matter
+        for unit in roster_force(army, roster, points):
+            if unit.key() not in seen:
+                seen.add(unit.key())
+                pool.append(unit)
+    pool.sort(key=ForceUnit.key)  # the rosters' order must not matter
     if not pool:
         return random_force(army, budget, rng, points)
-    force: list[tuple[Profile, int]] = []
+    force: Force = []
     spent = 0.0
     misses = 0
     while misses < 6:
-        profile, n = rng.choice(pool)
-        cost = n * points(profile)
+        unit = rng.choice(pool)
+        cost = unit.cost(points)
         if spent + cost > budget:
             misses += 1
             continue
-        force.append((profile, n))
+        force.append(unit)
         spent += cost
     if not force:
-        force.append(min(pool, key=lambda u: u[1] * points(u[0])))
+        force.append(min(pool, key=lambda u: u.cost(points)))
     return force
 
 
@@ -260,13 +289,13 @@ def mixed_battle_design(
     seed: int = 2026,
     round_index: int = 0,
     resample: bool = True,
-) -> tuple[list[list[tuple[Profile, int]]], list[BattleSpec]]:
+) -> tuple[list[Force], list[BattleSpec]]:
     """Battles between random armies (:func:`random_force`) of every pair of lists (a list
     against itself too): ``battles`` per pair and budget, each side's budget jittered by
     ``e^{±u/2}``, ``u`` uniform in ±``jitter`` (so the fit sees what points more are worth).
     Returns the forces and the specs."""
     make = resampled_force if resample else random_force
-    forces: list[list[tuple[Profile, int]]] = []
+    forces: list[Force] = []
     specs: list[BattleSpec] = []
     for i in range(len(armies)):
         for j in range(i, len(armies)):
@@ -440,7 +469,7 @@ def fit_army_steepness(
     if battles < 1:
         raise InvalidDataError(f"battles must be at least 1, got {battles}")
     t0 = time.perf_counter()
-    forces: list[list[tuple[Profile, int]]] = []
+    forces: list[Force] = []
     specs: list[BattleSpec] = []
     xs: list[float] = []
     units: list[float] = []
@@ -449,7 +478,10 @@ def fit_army_steepness(
             for r in range(armies_per_budget):
                 base = resampled_force(army, budget, random.Random(f"steepness:{seed}:{army.id}:{budget:g}:{r}"), points)
                 for scale in STEEPNESS_SCALES:
-                    copy = [(p, n if p.kind.is_artillery else max(1, round(n * scale))) for p, n in base]
+                    copy = [
+                        u if u.profile.kind.is_artillery else u._replace(figures=max(1, round(u.figures * scale)))
+                        for u in base
+                    ]
                     ratio = math.log(force_points(base, points) / force_points(copy, points))
                     if ratio == 0.0:
                         continue
@@ -497,7 +529,7 @@ def validate_rosters(
     t0 = time.perf_counter()
     model = model or load_model()
     sides: list[RosterSide] = []
-    forces: list[list[tuple[Profile, int]]] = []
+    forces: list[Force] = []
     for army in armies:
         for roster in army.rosters:
             force = roster_force(army, roster)
@@ -602,6 +634,8 @@ __all__ = [
     "STEEPNESS_SCALES",
     "ArmySteepness",
     "BattleSpec",
+    "Force",
+    "ForceUnit",
     "PairResult",
     "PlainForce",
     "PointsFn",

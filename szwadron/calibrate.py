@@ -527,12 +527,14 @@ def calibrate(
             )
             scores = play(forces, mixed, executor=executor, workers=workers, progress=progress,
                           label=f"mixed-army battles {r + 1}/{config.mixed_rounds}")
+            def figures(force: Sequence[Any]) -> tuple[tuple[int, int], ...]:
+                out = [(index[profile_key(u.profile)], u.figures) for u in force]
+                out += [(index[profile_key(u.elite)], u.elite_figures) for u in force if u.elite is not None]
+                return tuple(out)
+
             for (fa, fb, _, _), (score, _) in zip(mixed, scores, strict=True):
                 army_obs.append(ArmyObservation(
-                    tuple((index[profile_key(p)], n) for p, n in forces[fa]),
-                    tuple((index[profile_key(p)], n) for p, n in forces[fb]),
-                    (len(forces[fa]) + len(forces[fb])) / 2,
-                    score,
+                    figures(forces[fa]), figures(forces[fb]), (len(forces[fa]) + len(forces[fb])) / 2, score
                 ))
             model = fit_corrections(entries, observations, model, army_observations=army_obs,
                                     army_weight=config.army_weight)

@@ -41,7 +41,10 @@ rules, with the dice of :mod:`szwadron.combat` and :mod:`szwadron.morale`:
   Artillery never pursues. Both broken at once, or no decision within ``MAX_ROUNDS``, is a draw.
 
 Simplifications (open ground, two units, no geometry): no table edge, no flanks beyond the
-wrap-around, no choice to pursue (5.5.8), pursuers act only in their own turn.
+wrap-around, no choice to pursue (5.5.8), pursuers act only in their own turn. A unit may carry
+an elite company of another profile (1.1, :class:`Side`): it fires as its own dice group, stands
+in the front rank of a melee and is removed last; the policy's odds (:func:`choose_action`) look
+at the unit's own profile only.
 
 **Battles** (:func:`run_battle`): equal points are spent as several units of a standard size
 per kind (:data:`STANDARD_UNIT_FIGURES`, the example rosters' sizes), so that a cheap profile
@@ -71,11 +74,12 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Literal
 
-from szwadron.combat import MeleeSide, melee, roll_melee, roll_volley, volley
+from szwadron.combat import Fighter, MeleeSide, melee, roll_melee, roll_volley, volley
 from szwadron.errors import InvalidDataError
 from szwadron.models import Ability, Kind, Profile
 from szwadron.morale import (
     FireOutcome,
+    MeleeMorale,
     MeleeOutcome,
     casualty_test,
     morale_target,
@@ -257,6 +261,10 @@ class Side:
     initial: int
     strength: int
     broken: bool = False
+    elite: DuelUnit | None = None
+    """Figures of another profile in the unit (an elite company, 1.1), removed last."""
+    elite_left: int = 0
+    """How many of ``strength`` are ``elite`` figures."""
     pursuing: bool = False
     prepared: bool = True
     declared: bool = False
@@ -266,6 +274,25 @@ class Side:
     def out(self) -> bool:
         """Broken (panicked) or destroyed: the duel is lost."""
         return self.broken or self.strength == 0
+
+    @property
+    def plain(self) -> int:
+        """Figures of the unit's own profile left."""
+        return self.strength - self.elite_left
+
+    def lose(self, removed: int, plain_exposed: int | None = None) -> None:
+        """Remove ``removed`` figures, the unit's own first (4.7, 5.4.3: the owner keeps its elite
+        company), of which ``plain_exposed`` (default: all) could be removed before the elite."""
+        first = self.plain if plain_exposed is None else min(plain_exposed, self.plain)
+        self.elite_left = max(0, self.elite_left - max(0, removed - first))
+        self.strength -= removed
+        self.elite_left = min(self.elite_left, self.strength)
+
+    def wounds(self) -> int | tuple[int, ...]:
+        """W of the unit (its figures in removal order when it has an elite company of other W)."""
+        if self.elite is None or self.elite_left == 0 or self.elite.wounds == self.unit.wounds:
+            return self.unit.wounds
+        return (self.unit.wounds,) * self.plain + (self.elite.wounds,) * self.elite_left
 
 
 @dataclass(frozen=True)
@@ -366,23 +393,25 @@ class Duel:
         weapon can reach (the action is wasted, 4.5.5)."""
         me, target = self.sides[shooter], self.sides[1 - shooter]
         distance = self.distance_cm if at_cm is None else at_cm
-        choice = best_weapon(me.unit, distance, target.unit)
-        if choice is None or me.strength == 0:
+        if me.strength == 0:
             return False
-        weapon, acc = choice
-        odds = volley(
-            [(weapon.fire * me.strength, acc)],
-            target.unit.wounds,
-            skirmish=target.unit.skirmish,
-            march=march,
-            cap=target.strength,
-        )
-        if not odds.groups[0].dice:
+        groups: list[tuple[int, int]] = []
+        names: list[str] = []
+        for unit, figures in ((me.unit, me.plain), (me.elite, me.elite_left)):
+            choice = best_weapon(unit, distance, target.unit) if unit is not None and figures else None
+            if choice is not None:
+                groups.append((choice[0].fire * figures, choice[1]))
+                names.append(choice[0].name)
+        if not groups:
+            return False
+        odds = volley(groups, target.wounds(), skirmish=target.unit.skirmish, march=march, cap=target.strength)
+        if not any(g.dice for g in odds.groups):
             return False
         roll = roll_volley(odds, self.rng)
-        target.strength -= roll.removed
+        target.lose(roll.removed)
         self._note(
-            f"{'AB'[shooter]} fires {weapon.name} at {distance:g} cm ({odds.groups[0].dice} dice ≤{acc}): "
+            f"{'AB'[shooter]} fires {'/'.join(names)} at {distance:g} cm "
+            f"({', '.join(f'{g.dice} dice ≤{g.accuracy}' for g in odds.groups)}): "
             f"{roll.damage} damage, {roll.removed} removed"
         )
         if roll.damage and target.strength > 0:  # 4.8.1
@@ -433,17 +462,25 @@ class Duel:
         return min(n, me.strength)
 
     def _melee_side(self, who: Who) -> MeleeSide:
+        """5.3 — the figures of ``who`` in contact: its elite company in the front rank (the
+        owner's choice), removed after the others in contact (5.4.3)."""
         me = self.sides[who]
-        return MeleeSide.uniform(
-            self.fighters(who),
-            melee=me.unit.melee,
-            skill=me.unit.skill,
-            wounds=me.unit.wounds,
-            morale=me.unit.morale,
-            strength=me.strength,
-            initial=me.initial,
-            skirmish=me.unit.skirmish,
-        )
+        n = self.fighters(who)
+        if me.elite is None or me.elite_left == 0:
+            return MeleeSide.uniform(
+                n, melee=me.unit.melee, skill=me.unit.skill, wounds=me.unit.wounds, morale=me.unit.morale,
+                strength=me.strength, initial=me.initial, skirmish=me.unit.skirmish,
+            )
+        elite = min(me.elite_left, n)
+        fighters = (Fighter(me.unit.wounds, me.unit.melee, me.unit.skill),) * (n - elite) + (
+            Fighter(me.elite.wounds, me.elite.melee, me.elite.skill),
+        ) * elite
+        return MeleeSide(fighters, MeleeMorale(me.unit.morale, me.strength, me.initial), 0, me.unit.skirmish)
+
+    def _plain_in_contact(self, who: Who) -> int:
+        me = self.sides[who]
+        n = self.fighters(who)
+        return n - min(me.elite_left, n)
 
     def first_strike(self, attacker: Who, *, charge: bool) -> Literal["attacker", "defender"] | None:
         """7.7 — who strikes first: unrestricted first strike (7.7.1) always; on the charge for the
@@ -462,12 +499,13 @@ class Duel:
         """5.3–5.5 — one exchange with ``attacker`` attacking, then the morale outcome."""
         att, dfn = self.sides[attacker], self.sides[1 - attacker]
         fs = self.first_strike(attacker, charge=charge)
+        exposed = (self._plain_in_contact(attacker), self._plain_in_contact(1 - attacker))  # type: ignore[arg-type]
         roll = roll_melee(
             self._melee_side(attacker), self._melee_side(1 - attacker), self.rng,  # type: ignore[arg-type]
             first_strike=fs, die=self.settings.remainder_die,
         )
-        att.strength -= roll.attacker_removed
-        dfn.strength -= roll.defender_removed
+        att.lose(roll.attacker_removed, exposed[0])
+        dfn.lose(roll.defender_removed, exposed[1])
         self.melee_rounds += 1
         a_out, d_out = roll.outcome
         self._note(
@@ -830,11 +868,14 @@ def run_battle(
 
 
 Pairing = Literal["strongest", "random"]
+ArmyEntry = tuple[DuelUnit, int] | tuple[DuelUnit, int, DuelUnit | None, int]
+"""A unit of an army: ``(unit, figures)``, or ``(unit, figures, elite, elite figures)`` for a
+unit with a company of another profile (1.1) among its figures (``figures`` are its own)."""
 
 
 def run_army_battle(
-    army_a: Sequence[tuple[DuelUnit, int]],
-    army_b: Sequence[tuple[DuelUnit, int]],
+    army_a: Sequence[ArmyEntry],
+    army_b: Sequence[ArmyEntry],
     *,
     seed: int | str,
     first: int = 0,
@@ -842,8 +883,9 @@ def run_army_battle(
     max_rounds: int = MAX_ROUNDS,
     pairing: Pairing = "random",
 ) -> BattleResult:
-    """Two armies of units, each ``(unit, figures)``, fight as in :func:`run_battle` until one
-    side has no unit left in the fight.
+    """Two armies of units (:data:`ArmyEntry`: ``(unit, figures)`` or, with an elite company,
+    ``(unit, figures, elite, elite figures)``) fight as in :func:`run_battle` until one side has
+    no unit left in the fight.
 
     ``pairing`` decides who meets whom each time the lines are formed again: ``"strongest"``
     lines each side up by figures left (the order breaks ties) — for armies of one profile, the
@@ -861,16 +903,19 @@ def run_army_battle(
         raise InvalidDataError(f"first must be 0 (side A) or 1 (side B), got {first!r}")
     if pairing not in ("strongest", "random"):
         raise InvalidDataError(f"pairing must be 'strongest' or 'random', got {pairing!r}")
+    def entry(e: ArmyEntry) -> list[Any]:
+        unit, n = e[0], e[1]
+        elite, k = (e[2], e[3]) if len(e) == 4 else (None, 0)  # type: ignore[misc]
+        if not isinstance(n, int) or not isinstance(k, int) or n < 0 or k < 0 or n + k < 1 or (k and elite is None):
+            raise InvalidDataError(f"a unit needs at least one figure, got {n!r} and {k!r} elite")
+        return [unit, n + k, n + k, elite, k]  # unit, initial, strength, elite, elite left
+
     for army in (army_a, army_b):
-        if not army or any(not isinstance(n, int) or n < 1 for _, n in army):
-            sizes = [n for _, n in army]
-            raise InvalidDataError(f"a battle needs at least one unit of at least one figure a side, got {sizes!r}")
+        if not army:
+            raise InvalidDataError("a battle needs at least one unit of at least one figure a side, got none")
     rng = random.Random(str(seed))
-    # every unit still in the fight: [unit, initial, strength]
-    lines: tuple[list[list[Any]], list[list[Any]]] = (
-        [[u, n, n] for u, n in army_a],
-        [[u, n, n] for u, n in army_b],
-    )
+    # every unit still in the fight: [unit, initial, strength, elite, elite left]
+    lines: tuple[list[list[Any]], list[list[Any]]] = ([entry(e) for e in army_a], [entry(e) for e in army_b])
     duels = rounds = 0
     start = distance_cm
     while lines[0] and lines[1]:
@@ -885,11 +930,19 @@ def run_army_battle(
         ends: list[float] = []
         for k in range(pairs):
             ua, ub = lines[0][k], lines[1][k]
-            duel = Duel((Side(ua[0], ua[1], ua[2]), Side(ub[0], ub[1], ub[2])), rng, distance_cm=start)
+            duel = Duel(
+                (
+                    Side(ua[0], ua[1], ua[2], elite=ua[3], elite_left=ua[4]),
+                    Side(ub[0], ub[1], ub[2], elite=ub[3], elite_left=ub[4]),
+                ),
+                rng,
+                distance_cm=start,
+            )
             duel.run(1 if first else 0, max_rounds)
             duels += 1
             ends.append(duel.distance_cm)
             ua[2], ub[2] = duel.sides[0].strength, duel.sides[1].strength
+            ua[4], ub[4] = duel.sides[0].elite_left, duel.sides[1].elite_left
             if duel.winner != 1:
                 out[1].add(k)
             if duel.winner != 0:
@@ -913,6 +966,7 @@ __all__ = [
     "STANDARD_UNIT_FIGURES",
     "START_DISTANCE_CM",
     "Action",
+    "ArmyEntry",
     "BattleResult",
     "Duel",
     "DuelResult",

@@ -48,14 +48,46 @@ BRIGADE = [
 
 
 def test_roster_force_units_attachments_and_limbers_7_2() -> None:
-    """Every unit ``count`` times; an attached elite company fights as unit figures of equal
-    points (2 grenadiers × 15 = 3 line × 10); a limber adds no figure (7.2)."""
+    """1.1, 7.2 — every unit ``count`` times; an attached elite company fights inside its unit
+    with its own profile; a limber adds no figure."""
     army = _army("a", _roster("r", BRIGADE))
     force = roster_force(army, army.roster("r"))
-    assert [(p.id, n) for p, n in force] == [("line", 13), ("line", 13), ("hussars", 4), ("gun", 1)]
+    assert [(u.profile.id, u.figures, u.elite.id if u.elite else None, u.elite_figures) for u in force] == [
+        ("line", 10, "grenadiers", 2), ("line", 10, "grenadiers", 2), ("hussars", 4, None, 0), ("gun", 1, None, 0)
+    ]
     # the roster's cost counts the limber (10) and the grenadiers at their own price
     assert roster_points(army, army.roster("r")) == 2 * (100 + 30) + 80 + 60 + 10
     assert force_points(force) == 2 * 130 + 80 + 60
+
+
+def test_elite_company_fights_with_its_own_profile_1_1() -> None:
+    """1.1, 4.7, 5.4.3 — an elite company inside a unit: fire at the unit removes the unit's own
+    figures first; its own fire and melee use its characteristics; the unit's M and starting
+    strength are the whole unit's."""
+    import random
+
+    from szwadron.duel import Duel, Side
+
+    line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, (Weapon("musket", 24, 1, 3),))
+    grenadiers = DuelUnit("gren", Kind.INFANTRY, 12, 3, 2, 4, 5, (Weapon("musket", 24, 1, 4),))
+    side = Side(line, 12, 12, elite=grenadiers, elite_left=2)
+    assert side.plain == 10 and side.wounds() == (2,) * 10 + (3,) * 2
+    side.lose(9)
+    assert (side.strength, side.elite_left) == (3, 2)  # the company is removed last
+    side.lose(2)
+    assert (side.strength, side.elite_left) == (1, 1)
+    # in melee only those in contact can go: 4 of the unit's own in contact, the company in front
+    side = Side(line, 12, 12, elite=grenadiers, elite_left=2)
+    side.lose(5, plain_exposed=4)
+    assert (side.strength, side.elite_left) == (7, 1)
+    duel = Duel((Side(line, 12, 12, elite=grenadiers, elite_left=2), Side(line, 12, 12)), random.Random(1))
+    mine = duel._melee_side(0)
+    assert [f.melee for f in mine.fighters][-2:] == [2, 2] and mine.morale.morale == 4
+    # the company adds its own dice group to the volley: 10 at C 3 and 2 at C 4
+    duel.distance_cm = 10.0
+    duel.log = []
+    duel.fire(0)
+    assert "10 dice ≤3, 2 dice ≤4" in duel.log[0]
 
 
 def test_army_battle_is_seeded_and_strongest_pairing_is_run_battle() -> None:
@@ -193,9 +225,9 @@ def test_random_armies_spend_their_budget_and_stay_reproducible() -> None:
             assert force and force_points(force) <= 500.0
             assert force == make(army, 500.0, random.Random(seed), lambda p: p.points or 1.0)
     # drawn from the rosters' own units: (profile, figures) pairs they field
-    kinds = {(p.id, n) for p, n in roster_force(army, army.roster("r")) + roster_force(army, army.roster("s"))}
+    kinds = {u.key() for u in roster_force(army, army.roster("r")) + roster_force(army, army.roster("s"))}
     drawn = resampled_force(army, 2000.0, random.Random(1))
-    assert {(p.id, n) for p, n in drawn} <= kinds
+    assert {u.key() for u in drawn} <= kinds
     forces, specs = mixed_battle_design([army, _army("b", _roster("r", BRIGADE))], battles=3, budgets=(400.0,))
     assert len(specs) == 3 * 3 and len(forces) == 2 * len(specs)  # pairs a-a, a-b, b-b
     assert [s[2] for s in specs[:3]] == [0, 1, 0]  # the first mover alternates
