@@ -118,6 +118,7 @@ def test_calibrate_and_validate_small(capsys: pytest.CaptureFixture[str], tmp_pa
     code, out, err = run(capsys, "points", "validate", "--lists", str(lists), "--model", str(model),
                          "--duels", "2", "--workers", "1", "--plot", str(matrix))
     assert code == 0 and "round-robin at equal points" in out and "validation" in err
+    assert "no two example rosters of different lists share a points limit" in out  # one list, no rosters
     assert matrix.read_bytes()[:4] == b"\x89PNG"
 
 

@@ -388,12 +388,12 @@ def _print_rosters(result: Any) -> None:
     from szwadron.cli._common import fmt_prob
 
     lo, hi = BAND
-    per = result.battles // max(len(result.cells), 1)
+    if not result.cells:
+        print("army against army: no two example rosters of different lists share a points limit; nothing to play")
+        return
+    per = result.battles // len(result.cells)
     print(f"army against army: every pair of example rosters of different lists and the same limit "
           f"({result.battles} battles, {per} a pair, units meeting at random, {result.seconds:.1f} s)")
-    if not result.cells:
-        print("  no two rosters of different lists share a points limit")
-        return
     print(f"pairs with a win rate within {lo:.0%}–{hi:.0%}: {result.share_in_band:.1%} of {len(result.cells)}; "
           f"95% interval inside the band: {result.share_ci_in_band:.1%}; "
           f"root mean square of (win rate − 50%): {result.rms:.1%}")
