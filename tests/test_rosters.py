@@ -15,6 +15,7 @@ Known-answer cases are data files:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -66,28 +67,27 @@ def test_issue7_roster_cases(case: Path) -> None:
         assert message in text, f"{message!r} not in\n{text}"
 
 
-@pytest.mark.parametrize("case", sorted(BAD_ROSTERS.glob("*.toml")), ids=lambda p: p.stem)
-def test_issue7_bad_roster_gives_one_clear_message(case: Path) -> None:
+def _assert_one_clear_message(case: Path, load: Callable[[Path], object]) -> None:
+    """Loading ``case`` fails with one message that starts with the file and holds every
+    ``# expect:`` line of its header."""
     expected = _header(case, "expect")
     assert expected, f"{case.name} has no '# expect:' line"
     with pytest.raises(InvalidDataError) as info:
-        load_roster(case)
+        load(case)
     message = str(info.value)
     assert message.startswith(f"{case}: "), message
     for text in expected:
         assert text in message, f"{case.name}: {text!r} not in {message!r}"
+
+
+@pytest.mark.parametrize("case", sorted(BAD_ROSTERS.glob("*.toml")), ids=lambda p: p.stem)
+def test_issue7_bad_roster_gives_one_clear_message(case: Path) -> None:
+    _assert_one_clear_message(case, load_roster)
 
 
 @pytest.mark.parametrize("case", sorted(BAD_LISTS.glob("*.toml")), ids=lambda p: p.stem)
 def test_issue7_impossible_constraints_rejected_with_field_path(case: Path) -> None:
-    expected = _header(case, "expect")
-    assert expected, f"{case.name} has no '# expect:' line"
-    with pytest.raises(InvalidDataError) as info:
-        load_army_list(case)
-    message = str(info.value)
-    assert message.startswith(f"{case}: "), message
-    for text in expected:
-        assert text in message, f"{case.name}: {text!r} not in {message!r}"
+    _assert_one_clear_message(case, load_army_list)
 
 
 def test_issue7_artillery_at_most_quarter() -> None:
