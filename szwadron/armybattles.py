@@ -197,8 +197,13 @@ def play(
 
 
 # --- random mixed armies (the calibration's army battles) -------------------------------------------
-#: Shares of the points a random army spends on each class (the example rosters' proportions).
-RANDOM_ARMY_SHARES: dict[str, float] = {"line": 0.55, "skirmishers": 0.12, "cavalry": 0.23, "artillery": 0.10}
+#: Shares of the points a random army spends on each class: the mean of the twelve example
+#: rosters of the six bundled lists (line 62 %, skirmishers 13 %, cavalry 18 %, artillery 7 %).
+RANDOM_ARMY_SHARES: dict[str, float] = {"line": 0.62, "skirmishers": 0.13, "cavalry": 0.18, "artillery": 0.07}
+#: How closely a :func:`resampled_force`'s shares follow :data:`RANDOM_ARMY_SHARES`: the
+#: concentration of the Dirichlet they are drawn from (20: a share of 18 % is 18 ± 8 %), so
+#: the fit sees armies heavier and lighter in each class.
+SHARE_CONCENTRATION = 20.0
 #: Figures of a random army's units by class: (fewest, most); guns are one figure a unit.
 RANDOM_UNIT_FIGURES: dict[str, tuple[int, int]] = {
     "line": (8, 14), "skirmishers": (4, 8), "cavalry": (4, 8), "artillery": (1, 1),
@@ -249,33 +254,41 @@ def random_force(army: ArmyList, budget: float, rng: random.Random, points: Poin
 
 def resampled_force(army: ArmyList, budget: float, rng: random.Random, points: PointsFn = _stored) -> Force:
     """A random army made of the kinds of unit the list's example rosters field (each distinct
-    ``(profile, figures)`` of :func:`roster_force`, drawn with replacement, equally likely)
-    until ``budget`` is spent: armies of the lists' own units and sizes, but neither the example
-    rosters nor their proportions (so that changing a roster's counts does not move the
-    calibration). A list without rosters gets a :func:`random_force`."""
-    pool: Force = []
+    ``(profile, figures, elite)`` of :func:`roster_force`), in the proportions armies are
+    fielded in: the budget is split between the classes (:func:`profile_class`) by shares drawn
+    around :data:`RANDOM_ARMY_SHARES` (a Dirichlet of concentration
+    :data:`SHARE_CONCENTRATION`, over the classes the rosters field), and each class's share is
+    spent on its units drawn with replacement, equally likely. Neither the example rosters'
+    counts nor their order matter, so changing a roster's counts does not move the calibration;
+    and a list whose rosters offer many kinds of cavalry still gets armies that are mostly
+    line, as fielded. A list without rosters gets a :func:`random_force`."""
+    pools: dict[str, Force] = {}
     seen: set[tuple[str, int, str, int]] = set()
     for roster in army.rosters:
         for unit in roster_force(army, roster, points):
             if unit.key() not in seen:
                 seen.add(unit.key())
-                pool.append(unit)
-    pool.sort(key=ForceUnit.key)  # the rosters' order must not matter
-    if not pool:
+                pools.setdefault(profile_class(unit.profile), []).append(unit)
+    if not pools:
         return random_force(army, budget, rng, points)
+    classes = sorted(pools)
+    for cls in classes:
+        pools[cls].sort(key=ForceUnit.key)  # the rosters' order must not matter
+    draws = [rng.gammavariate(SHARE_CONCENTRATION * RANDOM_ARMY_SHARES.get(c, 0.1), 1.0) for c in classes]
+    total = sum(draws)
     force: Force = []
-    spent = 0.0
-    misses = 0
-    while misses < 6:
-        unit = rng.choice(pool)
-        cost = unit.cost(points)
-        if spent + cost > budget:
-            misses += 1
-            continue
-        force.append(unit)
-        spent += cost
+    for cls, draw in zip(classes, draws, strict=True):
+        share, spent, misses = budget * draw / total, 0.0, 0
+        while misses < 4:
+            unit = rng.choice(pools[cls])
+            cost = unit.cost(points)
+            if spent + cost > share:
+                misses += 1
+                continue
+            force.append(unit)
+            spent += cost
     if not force:
-        force.append(min(pool, key=lambda u: u.cost(points)))
+        force.append(min((u for pool in pools.values() for u in pool), key=lambda u: u.cost(points)))
     return force
 
 
@@ -290,7 +303,8 @@ def mixed_battle_design(
     round_index: int = 0,
     resample: bool = True,
 ) -> tuple[list[Force], list[BattleSpec]]:
-    """Battles between random armies (:func:`random_force`) of every pair of lists (a list
+    """Battles between random armies (:func:`resampled_force`, or :func:`random_force` with
+    ``resample=False``) of every pair of lists (a list
     against itself too): ``battles`` per pair and budget, each side's budget jittered by
     ``e^{±u/2}``, ``u`` uniform in ±``jitter`` (so the fit sees what points more are worth).
     Returns the forces and the specs."""
@@ -630,6 +644,7 @@ __all__ = [
     "DEFAULT_BATTLES",
     "RANDOM_ARMY_SHARES",
     "RANDOM_UNIT_FIGURES",
+    "SHARE_CONCENTRATION",
     "STEEPNESS_EXPONENTS",
     "STEEPNESS_SCALES",
     "ArmySteepness",

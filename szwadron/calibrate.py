@@ -26,8 +26,9 @@
    whole army rises with its points, ``κ_u = a · u^b`` for ``u`` units a side
    (:func:`szwadron.armybattles.fit_army_steepness`).
 5. **Mixed armies**: for ``mixed_rounds`` rounds, random armies of every pair of lists (each
-   drawn from the kinds of unit the list's example rosters field, at 1,000 and 2,000 points
-   with a jitter; :func:`szwadron.armybattles.mixed_battle_design`) fight battles where units
+   drawn from the kinds of unit the list's example rosters field, with about the rosters' shares
+   of line, skirmishers, cavalry and artillery, at 1,000 and 2,000 points with a jitter;
+   :func:`szwadron.armybattles.mixed_battle_design`) fight battles where units
    meet at random; the duel corrections are fitted again on the duels and these battles
    together, a battle counting ``army_weight`` duels. This is what makes two *armies* of equal
    points even: the circle of kinds (skirmishers beat a line, cavalry beats skirmishers, …)
@@ -436,9 +437,9 @@ class CalibrationConfig:
     (:func:`szwadron.armybattles.fit_army_steepness`; 0: none)."""
     mixed_battles: int = 300
     """Battles of random mixed armies per pair of lists and budget, each round (0: none)."""
-    mixed_rounds: int = 2
+    mixed_rounds: int = 3
     """Rounds of mixed-army battles (each designed at the points of the round before)."""
-    army_weight: float = 10.0
+    army_weight: float = 100.0
     """How many duels a mixed-army battle counts for in the corrections' fit."""
 
 
