@@ -325,6 +325,81 @@ def mixed_battle_design(
     return forces, specs
 
 
+# --- unit size -----------------------------------------------------------------------------------
+def resized_force(force: Sequence[ForceUnit], cls: str, size: int) -> Force:
+    """``force`` with the units of class ``cls`` (:func:`profile_class`) that carry no company of
+    another profile regrouped, profile by profile, into units of about ``size`` figures
+    (:func:`szwadron.duel.split_units`); everything else as it was. The same figures, so the same
+    points: what the units' size alone is worth.
+
+    >>> from szwadron.models import Profile
+    >>> line = Profile.model_validate({"id": "line", "name": "Line", "kind": "infantry", "R": 12,
+    ...     "W": 2, "SW": 1, "SO": 1, "Z": 24, "UW": 3, "C": 3, "M": 4, "points": 10})
+    >>> [u.figures for u in resized_force([ForceUnit(line, 12)] * 4, "line", 24)]
+    [24, 24]
+    """
+    from szwadron.duel import split_units
+
+    if not isinstance(size, int) or size < 1:
+        raise InvalidDataError(f"a unit size must be a whole number of figures >= 1, got {size!r}")
+    kept: Force = []
+    pools: dict[str, list[ForceUnit]] = {}
+    for unit in force:
+        if profile_class(unit.profile) == cls and unit.elite is None:
+            pools.setdefault(unit.profile.id, []).append(unit)
+        else:
+            kept.append(unit)
+    for units in pools.values():
+        kept += [units[0]._replace(figures=n) for n in split_units(sum(u.figures for u in units), size)]
+    return kept
+
+
+@dataclass(frozen=True)
+class SizeEffect:
+    """:func:`unit_size_effect`: the roster with its ``cls`` units regrouped at ``size`` figures
+    against the roster as fielded."""
+
+    size: int
+    units_before: int
+    units_after: int
+    result: PairResult
+
+
+def unit_size_effect(
+    army: ArmyList,
+    roster: Roster,
+    cls: str,
+    sizes: Sequence[int],
+    *,
+    battles: int = DEFAULT_BATTLES,
+    seed: int = 2026,
+    executor: Executor | None = None,
+    workers: int | None = None,
+) -> list[SizeEffect]:
+    """What the size of units is worth at equal points: for each of ``sizes``, ``battles``
+    battles of ``roster`` with its ``cls`` units regrouped at that size (:func:`resized_force`:
+    the same figures and points) against ``roster`` as fielded. Points per figure cannot see
+    the difference; the lists cap unit sizes (``max_unit_figures``) because bigger battalions
+    win more than their points say."""
+    if battles < 1:
+        raise InvalidDataError(f"battles must be at least 1, got {battles}")
+    base = roster_force(army, roster)
+    before = sum(1 for u in base if profile_class(u.profile) == cls and u.elite is None)
+    out: list[SizeEffect] = []
+    for size in sizes:
+        t0 = time.perf_counter()
+        variant = resized_force(base, cls, size)
+        after = len(variant) - (len(base) - before)
+        specs: list[BattleSpec] = [
+            (0, 1, k % 2, f"size:{seed}:{army.id}:{roster.id}:{cls}:{size}:{k}") for k in range(battles)
+        ]
+        scores = play([variant, base], specs, executor=executor, workers=workers, label=f"{cls} units of {size}")
+        wins = sum(sc for sc, _ in scores)
+        draws = sum(1 for sc, _ in scores if sc == 0.5)
+        out.append(SizeEffect(size, before, after, PairResult(battles, wins, draws, time.perf_counter() - t0)))
+    return out
+
+
 # --- the check ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class RosterSide:
@@ -657,6 +732,7 @@ __all__ = [
     "RosterCell",
     "RosterSide",
     "RosterValidation",
+    "SizeEffect",
     "battle_pair",
     "fit_army_steepness",
     "force_points",
@@ -665,8 +741,10 @@ __all__ = [
     "profile_class",
     "random_force",
     "resampled_force",
+    "resized_force",
     "roster_force",
     "roster_points",
     "run_battle_batch",
+    "unit_size_effect",
     "validate_rosters",
 ]

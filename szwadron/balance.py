@@ -65,6 +65,9 @@ class SideSummary:
     """Profiles without stored points, priced by the model."""
     fielded: tuple[tuple[str, int, float], ...]
     """``(profile, figures, points per figure)`` of every fielded profile but limbers."""
+    broken: tuple[str, ...] = ()
+    """The constraints of its list (or its own) that the roster breaks, in words
+    (:func:`szwadron.rosters.validate_roster`): the points are only fair inside them."""
 
     def as_dict(self) -> dict[str, Any]:
         """The ``--json`` view of one side."""
@@ -82,6 +85,7 @@ class SideSummary:
             "mean_speed": self.mean_speed,
             "artillery_share": self.artillery_share,
             "model_priced": list(self.model_priced),
+            "broken": list(self.broken),
         }
 
 
@@ -150,7 +154,7 @@ def summarise(army: ArmyList, roster: Roster, model: PointsModel | None = None) 
     model = model or load_model()
     from szwadron.rosters import validate_roster
 
-    validate_roster(army, roster)  # malformed rosters raise InvalidDataError
+    report = validate_roster(army, roster)  # malformed rosters raise InvalidDataError
     figures: dict[str, int] = {}
     units = 0
     for entry in roster.units:
@@ -197,6 +201,7 @@ def summarise(army: ArmyList, roster: Roster, model: PointsModel | None = None) 
         artillery_share=art / points if points else 0.0,
         model_priced=tuple(sorted(priced)),
         fielded=tuple(sorted(fielded)),
+        broken=tuple(str(b) for b in report.broken),
     )
 
 

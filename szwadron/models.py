@@ -245,7 +245,10 @@ class RosterConstraint(_Frozen):
     or a limber attached to a unit does not make it a unit of that profile); figures and points
     are counted figure by figure, each by its own profile. Shares are of the roster's total
     points, figures or units (``share_of``); a share of points is checked only when points are
-    known.
+    known. ``min_unit_figures``/``max_unit_figures`` bound the size of every selected unit (a unit
+    selected by its own profile; its figures are its own and its attached fighting figures, not a
+    limber, 7.2): the points are per figure, and the same figures in bigger battalions are worth
+    more than their points (``benchmarks/RESULTS.md``), so the lists cap the sizes.
     """
 
     id: Identifier
@@ -266,19 +269,29 @@ class RosterConstraint(_Frozen):
     share_of: ShareOf = Field(
         ShareOf.POINTS, description="What min_share/max_share measure: points, figures or units."
     )
+    min_unit_figures: int | None = Field(
+        None, ge=1, description="Every selected unit has at least this many figures (limbers not counted)."
+    )
+    max_unit_figures: int | None = Field(
+        None, ge=1, description="Every selected unit has at most this many figures (limbers not counted)."
+    )
 
     @model_validator(mode="after")
     def _check(self) -> RosterConstraint:
-        limits = (self.min_units, self.max_units, self.min_figures, self.max_figures)
-        if all(v is None for v in limits) and self.min_share is None and self.max_share is None:
+        limits = (
+            self.min_units, self.max_units, self.min_figures, self.max_figures, self.min_share, self.max_share,
+            self.min_unit_figures, self.max_unit_figures,
+        )
+        if all(v is None for v in limits):
             raise ValueError(
                 "give at least one limit: min_units, max_units, min_figures, max_figures,"
-                " min_share or max_share"
+                " min_share, max_share, min_unit_figures or max_unit_figures"
             )
         for low, high, name in (
             (self.min_units, self.max_units, "units"),
             (self.min_figures, self.max_figures, "figures"),
             (self.min_share, self.max_share, "share"),
+            (self.min_unit_figures, self.max_unit_figures, "unit_figures"),
         ):
             if low is not None and high is not None and low > high:
                 raise ValueError(f"min_{name}: {low} is more than max_{name} {high}; no roster can meet it")

@@ -54,7 +54,16 @@ from typing import Any, Literal
 
 from szwadron.errors import InvalidDataError
 from szwadron.loading import ProfileResolver, army_list_search_path, read_toml, validate
-from szwadron.models import ArmyList, Kind, Profile, Roster, RosterConstraint, RosterFile, ShareOf
+from szwadron.models import (
+    ArmyList,
+    Kind,
+    Profile,
+    Roster,
+    RosterConstraint,
+    RosterEntry,
+    RosterFile,
+    ShareOf,
+)
 
 #: Id under which a broken points limit is reported.
 POINTS_LIMIT_ID = "points_limit"
@@ -259,6 +268,35 @@ def _check_constraint(
     return breaches, None
 
 
+def unit_figures(army: ArmyList, entry: RosterEntry) -> int:
+    """Figures of one unit of ``entry``: its own and its attached fighting figures (an elite
+    company, 1.1); a limber is not a fighting figure (7.2)."""
+    return entry.figures + sum(a.figures for a in entry.attached if army.profile(a.profile).kind is not Kind.LIMBER)
+
+
+def _unit_size_breaches(army: ArmyList, roster: Roster, c: RosterConstraint) -> list[Breach]:
+    """``min_unit_figures``/``max_unit_figures``: one breach per roster entry whose units are too
+    small or too large."""
+    out: list[Breach] = []
+    if c.min_unit_figures is None and c.max_unit_figures is None:
+        return out
+    for i, entry in enumerate(roster.units):
+        if not c.selects(army.profile(entry.profile)):
+            continue
+        size = unit_figures(army, entry)
+        bounds: tuple[tuple[Bound, int | None], ...] = (("min", c.min_unit_figures), ("max", c.max_unit_figures))
+        for bound, limit in bounds:
+            if limit is None or (size >= limit if bound == "min" else size <= limit):
+                continue
+            need = "at least" if bound == "min" else "at most"
+            out.append(Breach(
+                c.id, c.rule, f"figures in units[{i}] ({entry.profile})", size, bound, limit,
+                f"units[{i}] ({entry.profile!r}): {_plural(size, 'figure')} in each unit; {need} {_num(limit)}"
+                f" {'needed' if bound == 'min' else 'allowed'}",
+            ))
+    return out
+
+
 def _limber_breaches(army: ArmyList, roster: Roster) -> list[Breach]:
     """7.2 — a gun whose profile has a limbered move is fielded with one limber per gun figure."""
     out: list[Breach] = []
@@ -358,7 +396,7 @@ def validate_roster(
             )
     for c in (*army.constraints, *roster.constraints):
         found, skipped = _check_constraint(c, fielded, price, totals)
-        broken += found
+        broken += found + _unit_size_breaches(army, roster, c)
         if skipped is not None:
             unchecked.append(skipped)
     broken += _limber_breaches(army, roster)

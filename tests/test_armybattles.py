@@ -263,3 +263,26 @@ def test_corrections_from_mixed_armies_are_recovered() -> None:
     fitted = fit_corrections(entries, [], model, army_observations=obs, ridge=1.0)
     got = [fitted.corrections[profile_key(e.profile)] for e in entries]
     assert got == pytest.approx(list(truth), abs=0.05)
+
+
+def test_issue7_bigger_battalions_win_more_than_their_points_so_lists_cap_them() -> None:
+    """Points are per figure (design.md), so the same figures cost the same in any unit size;
+    but 6.2's casualty modifiers count from a unit's starting strength, and a big battalion's
+    volley takes a bigger share of a small one. The same Russian corps with its line in
+    battalions of 24 beats itself in battalions of 12, and in battalions of 6 loses: which is
+    why every list caps infantry units at 12 figures (``battalion-size``)."""
+    from szwadron.armybattles import resized_force, unit_size_effect
+    from szwadron.loading import bundled_dir
+
+    russia = load_army_list(bundled_dir("armylists") / "russia.toml")
+    roster = russia.roster("corps-1000")
+    base = roster_force(russia, roster)
+    for size in (6, 24):
+        variant = resized_force(base, "line", size)
+        assert force_points(variant) == pytest.approx(force_points(base))
+        assert sum(u.figures for u in variant) == sum(u.figures for u in base)
+    small, big = unit_size_effect(russia, roster, "line", [6, 24], battles=150, workers=1)
+    assert (small.units_before, small.units_after, big.units_after) == (5, 10, 3)
+    assert small.result.interval[1] < 0.45 and big.result.interval[0] > 0.55
+    with pytest.raises(InvalidDataError, match="unit size"):
+        resized_force(base, "line", 0)

@@ -388,3 +388,19 @@ def test_issue7_common_constraints_in_every_list(nation: str) -> None:
     quarter = next(c for c in _army(nation).constraints if c.id == "artillery-quarter")
     assert quarter.max_share == 0.25 and quarter.share_of == "points"
     assert {Kind.FOOT_ARTILLERY, Kind.HORSE_ARTILLERY, Kind.LIMBER} == set(quarter.kinds)
+
+
+@pytest.mark.parametrize("nation", NATIONS)
+def test_issue7_unit_sizes_capped_at_the_sizes_the_points_are_measured_on(nation: str) -> None:
+    """The points are per figure, measured on battalions of 12, skirmishers and cavalry of 4-8
+    and one gun a battery (szwadron.duel, szwadron.armybattles); bigger units win more than their
+    points say (benchmarks/RESULTS.md), so every list caps unit sizes there."""
+    from szwadron.armybattles import RANDOM_UNIT_FIGURES
+    from szwadron.duel import STANDARD_UNIT_FIGURES
+
+    caps = {c.id: c for c in _army(nation).constraints if c.max_unit_figures is not None}
+    assert caps["battalion-size"].kinds == (Kind.INFANTRY,)
+    assert caps["battalion-size"].max_unit_figures == STANDARD_UNIT_FIGURES[Kind.INFANTRY]
+    assert caps["skirmisher-size"].max_unit_figures == RANDOM_UNIT_FIGURES["skirmishers"][1]
+    assert caps["regiment-size"].max_unit_figures == RANDOM_UNIT_FIGURES["cavalry"][1]
+    assert caps["one-gun-battery"].max_unit_figures == 1

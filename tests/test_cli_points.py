@@ -102,6 +102,25 @@ def test_balance_roster_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and json.loads(out)["b"]["roster"] == "corps-1000"
 
 
+def test_balance_names_the_constraints_a_roster_breaks(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Issue 7: the points are fair only inside the list's constraints; a roster of battalions of
+    24 (the list caps them at 12) is compared, and the report says what it breaks."""
+    roster = tmp_path / "big.toml"
+    roster.write_text(
+        'army = "russia"\nid = "big"\npoints_limit = 1000\nunits = [\n'
+        '  { profile = "line_infantry", figures = 24, count = 3 },\n'
+        '  { profile = "hussars", figures = 6, count = 2 },\n]\n',
+        encoding="utf-8",
+    )
+    code, out, _ = run(capsys, "balance", str(roster), "russia:corps-1000")
+    assert code == 0
+    assert "A (russia:big) breaks battalion-size (" in out
+    assert "units[0] ('line_infantry'): 24 figures in each unit; at most 12 allowed" in out
+    code, out, _ = run(capsys, "balance", str(roster), "russia:corps-1000", "--json")
+    doc = json.loads(out)
+    assert [b.split(" ")[0] for b in doc["a"]["broken"]] == ["battalion-size"] and doc["b"]["broken"] == []
+
+
 def test_calibrate_and_validate_small(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """A tiny calibration on copies (never the shipped files), then a tiny validation with a plot."""
     lists = tmp_path / "lists"

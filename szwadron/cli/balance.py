@@ -116,6 +116,9 @@ def run(args: argparse.Namespace) -> int:
     for note in (note_a, note_b):
         if note:
             print(f"({note})")
+    for tag, side in (("A", a), ("B", b)):
+        for breach in side.broken:
+            print(f"{tag} ({side.army}:{side.roster}) breaks {breach}")
     for side in (a, b):
         if side.model_priced:
             print(f"(points of {', '.join(side.model_priced)} in {side.army} from the model: the list stores none)")
