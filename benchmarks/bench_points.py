@@ -7,13 +7,15 @@ that section).
 What is measured:
 
 1. A full calibration of all six bundled lists with the default settings (3 rounds, 100 battles a
-   pair, then the army steepness and two rounds of mixed-army battles, seed 2026), on a process
+   pair, then the army steepness and three rounds of mixed-army battles, seed 2026), on a process
    pool with one worker per core, nothing written (budget: under 10 minutes). One run: it is
    long, and its duels and battles are counted.
 2. The validation round-robin (500 battles a pair and budget, seed 2026): time, the share of
    matchups within 50 ± 5 % (the measured quality of the points), the classes' blocks, the
    share no re-pricing could fix and the circles no prices can; then the example rosters army
-   against army (1,000 battles a pair).
+   against army (1,000 battles a pair); then what unit size alone is worth: each list's
+   2,000-point roster with its line (or cavalry) regrouped into units of other sizes, the same
+   figures and points, against itself as fielded (400 battles a size).
 3. ``szwadron balance france:corps-2000 austria:corps-2000`` as a whole process, and the same
    report in-process from cold caches (budget: under 2 s); ``szwadron points france`` as a
    process; the staleness check of all lists in-process. Medians of 5 runs.
@@ -41,6 +43,9 @@ from szwadron.calibrate import CalibrationConfig, army_list_paths, load_lists, r
 from szwadron.points import load_model, stale_points  # noqa: E402
 
 SZWADRON = str(ROOT / ".venv" / "bin" / "szwadron")
+#: Unit sizes tried by the size measurement (the rosters field battalions of 12, cavalry of 6).
+SIZE_OPTIONS: dict[str, tuple[int, ...]] = {"line": (8, 10, 14, 16, 24), "cavalry": (4, 8, 12)}
+SIZE_BATTLES = 400
 
 
 def median_time(func: Callable[[], object], reps: int = 5) -> float:
@@ -99,11 +104,20 @@ def bench() -> dict[str, object]:
 
 def bench_validation() -> dict[str, object]:
     """The validation run and its quality."""
-    from szwadron.armybattles import validate_rosters
+    from szwadron.armybattles import unit_size_effect, validate_rosters
 
     armies = load_lists(army_list_paths())
     v = validate(armies)
     rv = validate_rosters(armies, battles=1000)
+    sizes: dict[str, dict[str, float]] = {}
+    for army in armies:
+        roster = next(r for r in army.rosters if r.points_limit == 2000)
+        row: dict[str, float] = {}
+        for cls, options in SIZE_OPTIONS.items():
+            for e in unit_size_effect(army, roster, cls, options, battles=SIZE_BATTLES):
+                if e.units_before:
+                    row[f"{cls} {e.size}"] = e.result.rate
+        sizes[army.id] = row
     worst = v.worst(5)
     intr = v.intransitive()
     return {
@@ -119,6 +133,7 @@ def bench_validation() -> dict[str, object]:
         "roster_share_ci": rv.share_ci_in_band,
         "roster_rms": rv.rms,
         "roster_worst": [(rv.sides[c.a].label, rv.sides[c.b].label, c.rate) for c in rv.worst(3)],
+        "sizes": sizes,
         "validate_s": v.seconds,
         "validate_duels": v.duels,
         "cells": len(v.cells),
@@ -133,6 +148,16 @@ def bench_validation() -> dict[str, object]:
             ((r, e.label) for e, r in zip(v.entries, v.profile_rates(), strict=True)), key=lambda x: -x[0]
         )[:3],
     }
+
+
+def size_table(sizes: object) -> list[str]:
+    """The unit-size table: a row per list, a column per class and size."""
+    assert isinstance(sizes, dict)
+    columns = [f"{cls} {n}" for cls, options in SIZE_OPTIONS.items() for n in options]
+    out = ["| list | " + " | ".join(columns) + " |", "|---|" + "---:|" * len(columns)]
+    for army, row in sizes.items():
+        out.append(f"| {army} | " + " | ".join(f"{row[c]:.0%}" if c in row else "—" for c in columns) + " |")
+    return out
 
 
 def render(r: dict[str, object], v: dict[str, object] | None) -> str:
@@ -167,6 +192,8 @@ def render(r: dict[str, object], v: dict[str, object] | None) -> str:
         low, high, blocks = v["low"], v["high"], v["blocks"]
         assert isinstance(worst, list) and isinstance(low, list) and isinstance(high, list)
         assert isinstance(blocks, dict)
+        roster_worst = v["roster_worst"]
+        assert isinstance(roster_worst, list)
         lines += [
             f"| `szwadron points validate` ({v['validate_duels']:,} battles, {v['cells']} matchups × "
             f"{int(s('validate_duels', v)) // int(s('cells', v)):,}) "
@@ -191,7 +218,15 @@ def render(r: dict[str, object], v: dict[str, object] | None) -> str:
             f"random): **{s('roster_share', v):.1%}** of the pairs within 50 ± 5 % "
             f"({s('roster_share_ci', v):.1%} with the whole 95 % interval inside); root mean square of "
             f"(win rate − 50 %): {s('roster_rms', v):.1%}. Furthest from even: "
-            + "; ".join(f"{a} v {b} {x:.1%}" for a, b, x in v["roster_worst"]) + ".",
+            + "; ".join(f"{a} v {b} {x:.1%}" for a, b, x in roster_worst) + ".",
+            "",
+            f"What unit size alone is worth (each list's 2,000-point roster with its line — battalions "
+            f"without an elite company — or its cavalry regrouped into units of another size, the same "
+            f"figures and points, against itself as fielded; {SIZE_BATTLES} battles a cell, win rate of the "
+            "regrouped army). Points per figure cannot see it, so every list caps infantry units at 12 "
+            "figures and cavalry at 8 (`max_unit_figures`):",
+            "",
+            *size_table(v["sizes"]),
             "",
             "By class (win rate of the first class; share of its matchups in the band): "
             + "; ".join(f"{a} v {b} {r:.0%} ({x:.0%})" for (a, b), (_, r, x) in blocks.items()) + ".",
