@@ -17,9 +17,11 @@ a large chance. A model without it uses the duels' steepness. The prediction doe
 composition of the two armies; ``szwadron balance --battles N`` plays them
 (:func:`szwadron.armybattles.battle_pair`).
 
-**Evening up.** The side with more points can drop figures of a profile it fields, or the
-other side can add figures of a profile it fields; the suggestions are the whole numbers of
-figures that come closest to the difference.
+**Evening up.** The side with more points can drop whole units of one of its roster entries, or
+figures from each unit of one; the other side can add them (:func:`suggestions`). Every
+suggestion is a roster edit checked against the list's constraints — unit sizes, shares, the
+points limit — so it never asks for a 24-figure battalion or a roster over its limit; the ones
+that come closest to even are shown, one per roster entry.
 
 Examples
 --------
@@ -91,24 +93,38 @@ class SideSummary:
 
 @dataclass(frozen=True)
 class Suggestion:
-    """Add or remove whole figures of one profile on one side."""
+    """A roster edit on one side: whole units of one of its roster entries added or removed, or
+    figures added to or removed from each unit of an entry. Every suggestion leaves the roster
+    inside its list's constraints (unit sizes, shares, its points limit) unless it broke them
+    already."""
 
     side: str
     """"A" or "B"."""
     change: int
-    """Figures added (> 0) or removed (< 0)."""
+    """Figures added (> 0) or removed (< 0), all units together."""
     profile: str
+    """The entry's own profile."""
     points: float
     """Points added or removed (signed)."""
     difference_after: float
     """Points of A minus points of B afterwards."""
+    entry: int = 0
+    """Index of the roster entry (``units[i]``) it changes."""
+    units: int = 0
+    """Whole units added (> 0) or removed (< 0); 0 when each unit's figures change."""
+    unit_figures: int = 0
+    """Figures of each unit of the entry afterwards (its own and attached, as fielded)."""
 
     def __str__(self) -> str:
         verb = "add" if self.change > 0 else "remove"
-        return (
-            f"{self.side}: {verb} {abs(self.change)} × {self.profile} ({self.points:+.1f} points);"
-            f" difference then {self.difference_after:+.1f}"
-        )
+        if self.units:
+            n = abs(self.units)
+            what = (f"{verb} {n} unit{'s' if n != 1 else ''} of {self.profile} (units[{self.entry}],"
+                    f" {self.unit_figures} figure{'s' if self.unit_figures != 1 else ''} each")
+        else:
+            what = (f"{verb} {abs(self.change)} × {self.profile} (units[{self.entry}] then of {self.unit_figures}"
+                    " figures each")
+        return f"{self.side}: {what}; {self.points:+.1f} points); difference then {self.difference_after:+.1f}"
 
 
 @dataclass(frozen=True)
@@ -143,7 +159,8 @@ class BalanceReport:
             "predicted": "logistic of the points ratio (duel calibration); see szwadron.balance",
             "suggestions": [
                 {"side": s.side, "change": s.change, "profile": s.profile, "points": s.points,
-                 "difference_after": s.difference_after}
+                 "difference_after": s.difference_after, "entry": s.entry, "units": s.units,
+                 "unit_figures": s.unit_figures}
                 for s in self.suggestions
             ],
         }
@@ -216,26 +233,86 @@ def predicted_chance(points_a: float, points_b: float, steepness: float) -> floa
     return 1.0 / (1.0 + math.exp(-steepness * math.log(points_a / points_b)))
 
 
-def suggestions(a: SideSummary, b: SideSummary, *, limit: int = 4) -> list[Suggestion]:
-    """Whole figures to add to the lighter side or remove from the heavier one, the closest to
-    the difference first."""
+def _edits(army: ArmyList, roster: Roster, gap: float, add: bool) -> list[tuple[Roster, int, int, int, int]]:
+    """Candidate edits of ``roster`` towards a change of ``gap`` points: ``(edited roster, entry,
+    units changed, figures changed, figures per unit after)``. ``add``: more units or figures,
+    else fewer."""
+    from szwadron.rosters import unit_figures
+
+    out: list[tuple[Roster, int, int, int, int]] = []
+    units = list(roster.units)
+    for i, e in enumerate(units):
+        size = unit_figures(army, e)
+        # whole units: up to the count (removing) or a little past the gap (adding)
+        price = sum(
+            (army.profile(pid).points or 0.0) * n for pid, n in ((e.profile, e.figures), *((a.profile, a.figures) for a in e.attached))
+        )
+        most = e.count if not add else max(1, math.ceil(gap / price) + 1 if price > 0 else 1)
+        for k in range(1, min(most, MAX_UNITS_CHANGED) + 1):
+            count = e.count + k if add else e.count - k
+            edited = units[:i] + ([e.model_copy(update={"count": count})] if count else []) + units[i + 1:]
+            if edited:
+                out.append((roster.model_copy(update={"units": tuple(edited)}), i, k if add else -k, (k if add else -k) * size, size))
+        # figures of each unit of the entry
+        for k in range(1, MAX_FIGURES_CHANGED + 1):
+            figures = e.figures + k if add else e.figures - k
+            if figures < 1:
+                break
+            edited = [*units[:i], e.model_copy(update={"figures": figures}), *units[i + 1:]]
+            delta = (k if add else -k) * e.count
+            out.append((roster.model_copy(update={"units": tuple(edited)}), i, 0, delta, size + (k if add else -k)))
+    return out
+
+
+#: Most whole units, and most figures a unit, one suggestion adds or removes.
+MAX_UNITS_CHANGED = 6
+MAX_FIGURES_CHANGED = 3
+
+
+def suggestions(
+    a: SideSummary,
+    b: SideSummary,
+    sides: tuple[tuple[ArmyList, Roster], tuple[ArmyList, Roster]] | None = None,
+    *,
+    model: PointsModel | None = None,
+    limit: int = 4,
+) -> list[Suggestion]:
+    """Roster edits that even the points: the heavier side drops whole units or figures of a
+    unit it fields, or the lighter side adds them (:class:`Suggestion`), each checked against
+    the roster's list (:func:`szwadron.rosters.validate_roster`: no constraint broken that was
+    not broken before, the points limit included) and closer to even than before; the closest
+    first, at most one per side and entry. ``sides`` are the two ``(army, roster)`` summarised as ``a`` and ``b``
+    (without them, no edits are possible and none is suggested)."""
+    from szwadron.rosters import validate_roster
+
     diff = a.points - b.points
-    if abs(diff) < 1e-9:
+    if abs(diff) < 1e-9 or sides is None:
         return []
-    heavy, light = (a, b) if diff > 0 else (b, a)
-    heavy_tag, light_tag = ("A", "B") if diff > 0 else ("B", "A")
+    model = model or load_model()
     gap = abs(diff)
     out: list[Suggestion] = []
-    for pid, n, price in heavy.fielded:
-        k = min(n - 1, max(1, round(gap / price)))
-        if k >= 1:
-            after = gap - k * price
-            out.append(Suggestion(heavy_tag, -k, pid, -k * price, after if diff > 0 else -after))
-    for pid, _, price in light.fielded:
-        k = max(1, round(gap / price))
-        after = gap - k * price
-        out.append(Suggestion(light_tag, k, pid, k * price, after if diff > 0 else -after))
-    out.sort(key=lambda s: (abs(s.difference_after), abs(s.change), s.side, s.profile))
+    for tag, (army, roster), summary in (("A", sides[0], a), ("B", sides[1], b)):
+        add = (tag == "A") != (diff > 0)  # the lighter side adds, the heavier removes
+        prices = {p.id: (p.points if p.points is not None else model.points(p)) for p in army.profiles}
+        before = {(x.constraint, x.measure) for x in validate_roster(army, roster, points=prices).broken}
+        best: dict[int, Suggestion] = {}
+        for edited, entry, units, figures, size in _edits(army, roster, gap, add):
+            if add and any(f"units[{entry}]" in m for _, m in before):
+                continue  # no more of a unit that already breaks a constraint (its size)
+            report = validate_roster(army, edited, points=prices)
+            if any((x.constraint, x.measure) not in before for x in report.broken):
+                continue
+            assert report.points is not None
+            change = report.points - summary.points
+            after = diff + change if tag == "A" else diff - change
+            if abs(after) >= abs(diff) - 1e-9:
+                continue  # overshoots: further from even than before
+            cand = Suggestion(tag, figures, roster.units[entry].profile, change, after, entry, units, size)
+            kept = best.get(entry)
+            if kept is None or (abs(after), abs(figures)) < (abs(kept.difference_after), abs(kept.change)):
+                best[entry] = cand
+        out += best.values()
+    out.sort(key=lambda x: (abs(x.difference_after), abs(x.change), x.side, x.entry))
     return out[:limit]
 
 
@@ -248,7 +325,8 @@ def balance(
     b = summarise(army_b, roster_b, model)
     kappa = model.steepness_for((a.units + b.units) / 2)
     chance = predicted_chance(a.points, b.points, kappa)
-    return BalanceReport(a, b, chance, kappa, tuple(suggestions(a, b)))
+    edits = suggestions(a, b, ((army_a, roster_a), (army_b, roster_b)), model=model)
+    return BalanceReport(a, b, chance, kappa, tuple(edits))
 
 
 __all__ = ["BalanceReport", "SideSummary", "Suggestion", "balance", "predicted_chance", "suggestions", "summarise"]

@@ -58,6 +58,44 @@ def test_more_points_more_chance_and_suggestions_even_it() -> None:
         assert (s.side == "A") == (s.change < 0)  # A is heavier: A removes, B adds
 
 
+def test_issue7_suggestions_are_legal_roster_edits() -> None:
+    """Each suggestion is a roster edit inside the list's constraints (unit sizes, shares, the
+    points limit) whose points difference is what it says; none adds to a unit that already
+    breaks a size cap."""
+    from szwadron.rosters import validate_roster
+
+    ru, fr = _army("russia"), _army("france")
+    for (army_a, roster_a), (army_b, roster_b) in [
+        ((fr, fr.roster("corps-2000")), (ru, ru.roster("corps-2000"))),
+        ((ru, ru.roster("corps-1000")), (fr, fr.roster("corps-1000"))),
+    ]:
+        report = balance(army_a, roster_a, army_b, roster_b)
+        assert report.suggestions
+        assert abs(report.suggestions[0].difference_after) < abs(report.difference)
+        for s in report.suggestions:
+            army, roster = (army_a, roster_a) if s.side == "A" else (army_b, roster_b)
+            entry = roster.units[s.entry]
+            assert entry.profile == s.profile
+            if s.units:
+                edited = entry.model_copy(update={"count": entry.count + s.units})
+                assert s.change == s.units * s.unit_figures
+            else:
+                per = s.change // entry.count
+                assert per * entry.count == s.change
+                edited = entry.model_copy(update={"figures": entry.figures + per})
+            units = [*roster.units[: s.entry], *([edited] if edited.count else []), *roster.units[s.entry + 1 :]]
+            after = validate_roster(army, roster.model_copy(update={"units": tuple(units)}))
+            assert after.ok, after.describe()
+            before = validate_roster(army, roster)
+            assert after.points is not None and before.points is not None
+            assert after.points - before.points == pytest.approx(s.points)
+            assert report.difference + (s.points if s.side == "A" else -s.points) == pytest.approx(s.difference_after)
+    big = Roster.model_validate({"id": "big", "points_limit": 1000, "units": [
+        {"profile": "line_infantry", "figures": 24, "count": 2}, {"profile": "hussars", "figures": 6}]})
+    report = balance(ru, big, ru, ru.roster("corps-1000"))
+    assert report.a.broken and all(s.entry != 0 for s in report.suggestions if s.side == "A" and s.change > 0)
+
+
 def test_predicted_chance_is_symmetric_and_monotone() -> None:
     assert predicted_chance(1200, 1000, 2.0) == pytest.approx(1 - predicted_chance(1000, 1200, 2.0))
     assert predicted_chance(1000, 900, 2.0) < predicted_chance(1000, 800, 2.0)
@@ -86,4 +124,4 @@ def test_malformed_roster_is_invalid_data() -> None:
 def test_no_suggestion_when_even() -> None:
     fr = _army("france")
     side = summarise(fr, fr.roster("corps-1000"))
-    assert suggestions(side, side) == []
+    assert suggestions(side, side, ((fr, fr.roster("corps-1000")),) * 2) == []

@@ -135,8 +135,11 @@ def run(args: argparse.Namespace) -> int:
             strong = a if tag == "A" else b
             print(f"  to even the played chance: {tag} ({strong.army}:{strong.roster}) fields about {less:.0f}"
                   f" points less, or the other side about {more:.0f} points more")
-    if not report.suggestions:
+    if abs(report.difference) < 1e-9:
         print("the two armies are even in points")
+    elif not report.suggestions:
+        print(f"{report.difference:+.1f} points (A − B): no single roster edit inside the lists' constraints"
+              " brings them closer")
     else:
         print(f"to even them ({report.difference:+.1f} points, A − B), for example:")
         for s in report.suggestions:
