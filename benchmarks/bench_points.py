@@ -104,20 +104,14 @@ def bench() -> dict[str, object]:
 
 def bench_validation() -> dict[str, object]:
     """The validation run and its quality."""
-    from szwadron.armybattles import unit_size_effect, validate_rosters
+    from szwadron.armybattles import size_check_cases, unit_size_effect, validate_rosters
 
     armies = load_lists(army_list_paths())
     v = validate(armies)
     rv = validate_rosters(armies, battles=1000)
-    sizes: dict[str, dict[str, float]] = {}
-    for army in armies:
-        roster = next(r for r in army.rosters if r.points_limit == 2000)
-        row: dict[str, float] = {}
-        for cls, options in SIZE_OPTIONS.items():
-            for e in unit_size_effect(army, roster, cls, options, battles=SIZE_BATTLES):
-                if e.units_before:
-                    row[f"{cls} {e.size}"] = e.result.rate
-        sizes[army.id] = row
+    sizes: dict[str, dict[str, float]] = {a.id: {} for a in armies}
+    for e in unit_size_effect(size_check_cases(armies, SIZE_OPTIONS), battles=SIZE_BATTLES):
+        sizes[e.army][f"{e.cls} {e.size}"] = e.rate
     worst = v.worst(5)
     intr = v.intransitive()
     return {

@@ -354,49 +354,83 @@ def resized_force(force: Sequence[ForceUnit], cls: str, size: int) -> Force:
     return kept
 
 
-@dataclass(frozen=True)
-class SizeEffect:
-    """:func:`unit_size_effect`: the roster with its ``cls`` units regrouped at ``size`` figures
-    against the roster as fielded."""
+#: Unit sizes ``points validate`` tries on each list's largest roster: line battalions of 8 and 16
+#: (the rosters field 12, the lists cap them at 12), cavalry of 4 and 12 (fielded: 6; cap 8).
+SIZE_CHECK: dict[str, tuple[int, ...]] = {"line": (8, 16), "cavalry": (4, 12)}
 
+
+@dataclass(frozen=True)
+class SizeEffect(Tally):
+    """:func:`unit_size_effect`: ``roster`` of ``army`` with its ``cls`` units regrouped at
+    ``size`` figures against itself as fielded; the regrouped army's score (draws half)."""
+
+    army: str
+    roster: str
+    cls: str
     size: int
     units_before: int
     units_after: int
-    result: PairResult
+    battles: int
+    wins: float
+
+    def games(self) -> int:
+        """Battles played."""
+        return self.battles
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``--json`` view."""
+        return {"army": self.army, "roster": self.roster, "class": self.cls, "size": self.size,
+                "units_before": self.units_before, "units_after": self.units_after, "battles": self.battles,
+                **self.summary()}
 
 
 def unit_size_effect(
-    army: ArmyList,
-    roster: Roster,
-    cls: str,
-    sizes: Sequence[int],
+    cases: Sequence[tuple[ArmyList, Roster, str, int]],
     *,
     battles: int = DEFAULT_BATTLES,
     seed: int = 2026,
     executor: Executor | None = None,
     workers: int | None = None,
+    progress: ProgressFn | None = None,
 ) -> list[SizeEffect]:
-    """What the size of units is worth at equal points: for each of ``sizes``, ``battles``
-    battles of ``roster`` with its ``cls`` units regrouped at that size (:func:`resized_force`:
-    the same figures and points) against ``roster`` as fielded. Points per figure cannot see
-    the difference; the lists cap unit sizes (``max_unit_figures``) because bigger battalions
-    win more than their points say."""
+    """What the size of units is worth at equal points: for each ``(army, roster, class, size)``,
+    ``battles`` battles of the roster with its units of that class regrouped at that size
+    (:func:`resized_force`: the same figures and points) against the roster as fielded, the side
+    moving first alternating. Points per figure cannot see the difference; the lists cap unit
+    sizes (``max_unit_figures``) because bigger battalions win more than their points say. A
+    case whose roster has no such unit (without an elite company) is left out."""
     if battles < 1:
         raise InvalidDataError(f"battles must be at least 1, got {battles}")
-    base = roster_force(army, roster)
-    before = sum(1 for u in base if profile_class(u.profile) == cls and u.elite is None)
-    out: list[SizeEffect] = []
-    for size in sizes:
-        t0 = time.perf_counter()
+    forces: list[Force] = []
+    specs: list[BattleSpec] = []
+    kept: list[tuple[ArmyList, Roster, str, int, int, int]] = []
+    for army, roster, cls, size in cases:
+        base = roster_force(army, roster)
+        before = sum(1 for u in base if profile_class(u.profile) == cls and u.elite is None)
+        if not before:
+            continue
         variant = resized_force(base, cls, size)
-        after = len(variant) - (len(base) - before)
-        specs: list[BattleSpec] = [
-            (0, 1, k % 2, f"size:{seed}:{army.id}:{roster.id}:{cls}:{size}:{k}") for k in range(battles)
-        ]
-        scores = play([variant, base], specs, executor=executor, workers=workers, label=f"{cls} units of {size}")
-        wins = sum(sc for sc, _ in scores)
-        draws = sum(1 for sc, _ in scores if sc == 0.5)
-        out.append(SizeEffect(size, before, after, PairResult(battles, wins, draws, time.perf_counter() - t0)))
+        kept.append((army, roster, cls, size, before, len(variant) - (len(base) - before)))
+        forces += [variant, base]
+        tag = f"size:{seed}:{army.id}:{roster.id}:{cls}:{size}"
+        specs += [(len(forces) - 2, len(forces) - 1, k % 2, f"{tag}:{k}") for k in range(battles)]
+    scores = play(forces, specs, executor=executor, workers=workers, progress=progress, label="unit-size battles")
+    return [
+        SizeEffect(army.id, roster.id, cls, size, before, after, battles,
+                   sum(sc for sc, _ in scores[k * battles:(k + 1) * battles]))
+        for k, (army, roster, cls, size, before, after) in enumerate(kept)
+    ]
+
+
+def size_check_cases(armies: Sequence[ArmyList], sizes: dict[str, tuple[int, ...]] = SIZE_CHECK) -> list[tuple[ArmyList, Roster, str, int]]:
+    """The cases of ``points validate``'s unit-size check: each list's roster with the largest
+    points limit (the first, when none has one), with each class and size of ``sizes``."""
+    out: list[tuple[ArmyList, Roster, str, int]] = []
+    for army in armies:
+        if not army.rosters:
+            continue
+        roster = max(army.rosters, key=lambda r: r.points_limit or 0.0)
+        out += [(army, roster, cls, n) for cls, options in sizes.items() for n in options]
     return out
 
 
@@ -720,6 +754,7 @@ __all__ = [
     "RANDOM_ARMY_SHARES",
     "RANDOM_UNIT_FIGURES",
     "SHARE_CONCENTRATION",
+    "SIZE_CHECK",
     "STEEPNESS_EXPONENTS",
     "STEEPNESS_SCALES",
     "ArmySteepness",
@@ -745,6 +780,7 @@ __all__ = [
     "roster_force",
     "roster_points",
     "run_battle_batch",
+    "size_check_cases",
     "unit_size_effect",
     "validate_rosters",
 ]

@@ -206,9 +206,14 @@ def test_cli_validate_plays_the_rosters_and_draws_both_matrices(
                  "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["rosters"]["battles"] == 8 and doc["rosters"]["cells"][0]["a"] == "aland:r"
+    # the unit-size check: each list's roster with its line regrouped at 8 and 16 (and cavalry)
+    sizes = {(u["army"], u["class"], u["size"]) for u in doc["unit_sizes"]}
+    assert {("aland", "line", 8), ("aland", "line", 16), ("bland", "line", 16)} <= sizes
+    assert all(u["battles"] == 8 and 0 <= u["win_rate"] <= 1 for u in doc["unit_sizes"])
     assert main(["points", "validate", "--lists", str(lists), "--duels", "1", "--battles", "0", "--workers", "1",
                  "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["rosters"] is None
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["rosters"] is None and doc["unit_sizes"] == []
 
 
 def test_random_armies_spend_their_budget_and_stay_reproducible() -> None:
@@ -281,8 +286,9 @@ def test_issue7_bigger_battalions_win_more_than_their_points_so_lists_cap_them()
         variant = resized_force(base, "line", size)
         assert force_points(variant) == pytest.approx(force_points(base))
         assert sum(u.figures for u in variant) == sum(u.figures for u in base)
-    small, big = unit_size_effect(russia, roster, "line", [6, 24], battles=150, workers=1)
+    small, big = unit_size_effect([(russia, roster, "line", 6), (russia, roster, "line", 24)], battles=150, workers=1)
     assert (small.units_before, small.units_after, big.units_after) == (5, 10, 3)
-    assert small.result.interval[1] < 0.45 and big.result.interval[0] > 0.55
+    assert small.interval[1] < 0.45 and big.interval[0] > 0.55
+    assert big.as_dict()["size"] == 24 and big.as_dict()["win_rate"] == big.rate
     with pytest.raises(InvalidDataError, match="unit size"):
         resized_force(base, "line", 0)

@@ -25,6 +25,7 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,7 @@ def register(subparsers: Any) -> None:
     sim.add_argument("--lists", metavar="DIR", help="folder of army lists (default: the bundled armylists/)")
     sim.add_argument("--seed", type=int, default=2026, help="seed of the duels (default 2026)")
     sim.add_argument("--duels", type=int, help=f"duels per pair (calibrate, default 100) or per pair and budget (validate, default 500); at most {MAX_DUELS}")
-    sim.add_argument("--battles", type=int, help=f"battles of mixed armies per pair of lists and budget (calibrate, default 300; 0: none) or per pair of example rosters (validate, default {DEFAULT_ROSTER_BATTLES}; 0: none); at most {MAX_DUELS}")
+    sim.add_argument("--battles", type=int, help=f"battles of mixed armies per pair of lists and budget (calibrate, default 300; 0: none) or per pair of example rosters and per unit-size case (validate, default {DEFAULT_ROSTER_BATTLES}; 0: none); at most {MAX_DUELS}")
     sim.add_argument("--rounds", type=int, default=3, help=f"calibration rounds (default 3, at most {MAX_ROUNDS})")
     sim.add_argument("--workers", type=int, help=f"worker processes (default: one per core; at most {MAX_WORKERS_PER_CORE} per core)")
     sim.add_argument("--dry-run", action="store_true", help="calibrate: print, write nothing")
@@ -330,11 +331,14 @@ def _validate(args: argparse.Namespace) -> int:
                       workers=args.workers, progress=progress)
     battles = DEFAULT_ROSTER_BATTLES if args.battles is None else args.battles
     rosters = None
+    sizes: list[Any] = []
     if battles:
-        from szwadron.armybattles import validate_rosters
+        from szwadron.armybattles import size_check_cases, unit_size_effect, validate_rosters
 
         rosters = validate_rosters(armies, battles=battles, seed=args.seed, model=model,
                                    workers=args.workers, progress=progress)
+        sizes = unit_size_effect(size_check_cases(armies), battles=battles, seed=args.seed,
+                                 workers=args.workers, progress=progress)
     if args.plot:
         from szwadron.plots.points import plot_matrix_file
 
@@ -342,6 +346,7 @@ def _validate(args: argparse.Namespace) -> int:
     if args.json:
         doc = result.as_dict()
         doc["rosters"] = rosters.as_dict() if rosters is not None else None
+        doc["unit_sizes"] = [e.as_dict() for e in sizes]
         print_json(doc)
         return 0
     lo, hi = BAND
@@ -379,7 +384,27 @@ def _validate(args: argparse.Namespace) -> int:
         print(f"  {a} v {b}: {fmt_prob(c.rate)} [{fmt_prob(ci[0])}, {fmt_prob(ci[1])}] (figures {figs})")
     if rosters is not None:
         _print_rosters(rosters)
+    if sizes:
+        _print_sizes(sizes)
     return 0
+
+
+def _print_sizes(sizes: Sequence[Any]) -> None:
+    """The unit-size part of ``points validate`` (szwadron.armybattles.unit_size_effect)."""
+    from szwadron.cli._common import fmt_prob
+
+    print(f"unit size at equal points: each list's largest roster with its line (battalions without an elite "
+          f"company) or its cavalry regrouped into units of another size, the same figures and points, against "
+          f"itself as fielded ({sizes[0].battles} battles each; the lists cap infantry units at 12 figures):")
+    rows: dict[str, list[str]] = {}
+    for e in sizes:
+        lo, hi = e.interval
+        rows.setdefault(f"{e.army}:{e.roster}", []).append(
+            f"{e.cls} of {e.size} {fmt_prob(e.rate)} [{fmt_prob(lo)}, {fmt_prob(hi)}]"
+        )
+    width = max(len(k) for k in rows)
+    for label, cells in rows.items():
+        print(f"  {label:<{width}}  " + "; ".join(cells))
 
 
 def _print_rosters(result: Any) -> None:
