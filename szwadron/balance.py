@@ -233,10 +233,12 @@ def predicted_chance(points_a: float, points_b: float, steepness: float) -> floa
     return 1.0 / (1.0 + math.exp(-steepness * math.log(points_a / points_b)))
 
 
-def _edits(army: ArmyList, roster: Roster, gap: float, add: bool) -> list[tuple[Roster, int, int, int, int]]:
-    """Candidate edits of ``roster`` towards a change of ``gap`` points: ``(edited roster, entry,
-    units changed, figures changed, figures per unit after)``. ``add``: more units or figures,
-    else fewer."""
+def _edits(
+    army: ArmyList, roster: Roster, gap: float, add: bool, prices: dict[str, float]
+) -> list[tuple[Roster, int, int, int, int]]:
+    """Candidate edits of ``roster`` towards a change of ``gap`` points at ``prices`` (profile id
+    → points per figure): ``(edited roster, entry, units changed, figures changed, figures per
+    unit after)``. ``add``: more units or figures, else fewer."""
     from szwadron.rosters import unit_figures
 
     out: list[tuple[Roster, int, int, int, int]] = []
@@ -244,9 +246,7 @@ def _edits(army: ArmyList, roster: Roster, gap: float, add: bool) -> list[tuple[
     for i, e in enumerate(units):
         size = unit_figures(army, e)
         # whole units: up to the count (removing) or a little past the gap (adding)
-        price = sum(
-            (army.profile(pid).points or 0.0) * n for pid, n in ((e.profile, e.figures), *((a.profile, a.figures) for a in e.attached))
-        )
+        price = prices[e.profile] * e.figures + sum(prices[a.profile] * a.figures for a in e.attached)
         most = e.count if not add else max(1, math.ceil(gap / price) + 1 if price > 0 else 1)
         for k in range(1, min(most, MAX_UNITS_CHANGED) + 1):
             count = e.count + k if add else e.count - k
@@ -281,8 +281,8 @@ def suggestions(
     unit it fields, or the lighter side adds them (:class:`Suggestion`), each checked against
     the roster's list (:func:`szwadron.rosters.validate_roster`: no constraint broken that was
     not broken before, the points limit included) and closer to even than before; the closest
-    first, at most one per side and entry. ``sides`` are the two ``(army, roster)`` summarised as ``a`` and ``b``
-    (without them, no edits are possible and none is suggested)."""
+    first, at most one per side and entry. ``sides`` are the two ``(army, roster)`` summarised
+    as ``a`` and ``b`` (without them no edit can be checked, and none is suggested)."""
     from szwadron.rosters import validate_roster
 
     diff = a.points - b.points
@@ -296,7 +296,7 @@ def suggestions(
         prices = {p.id: (p.points if p.points is not None else model.points(p)) for p in army.profiles}
         before = {(x.constraint, x.measure) for x in validate_roster(army, roster, points=prices).broken}
         best: dict[int, Suggestion] = {}
-        for edited, entry, units, figures, size in _edits(army, roster, gap, add):
+        for edited, entry, units, figures, size in _edits(army, roster, gap, add, prices):
             if add and any(f"units[{entry}]" in m for _, m in before):
                 continue  # no more of a unit that already breaks a constraint (its size)
             report = validate_roster(army, edited, points=prices)
