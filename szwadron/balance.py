@@ -294,10 +294,12 @@ def suggestions(
     for tag, (army, roster), summary in (("A", sides[0], a), ("B", sides[1], b)):
         add = (tag == "A") != (diff > 0)  # the lighter side adds, the heavier removes
         prices = {p.id: (p.points if p.points is not None else model.points(p)) for p in army.profiles}
-        before = {(x.constraint, x.measure) for x in validate_roster(army, roster, points=prices).broken}
+        broken = validate_roster(army, roster, points=prices).broken
+        before = {(x.constraint, x.measure) for x in broken}
+        flawed = {x.entry for x in broken if x.entry is not None}
         best: dict[int, Suggestion] = {}
         for edited, entry, units, figures, size in _edits(army, roster, gap, add, prices):
-            if add and any(f"units[{entry}]" in m for _, m in before):
+            if add and entry in flawed:
                 continue  # no more of a unit that already breaks a constraint (its size)
             report = validate_roster(army, edited, points=prices)
             if any((x.constraint, x.measure) not in before for x in report.broken):

@@ -100,6 +100,9 @@ class Breach:
     limit: float
     message: str
     """``3 units; at most 2 allowed``."""
+    entry: int | None = None
+    """The roster entry (``units[i]``) it is about, for the checks of one entry (unit sizes,
+    limbers); None for the roster as a whole."""
 
     def __str__(self) -> str:
         return f"{self.constraint} ({self.rule}): {self.message}"
@@ -293,6 +296,7 @@ def _unit_size_breaches(army: ArmyList, roster: Roster, c: RosterConstraint) -> 
                 c.id, c.rule, f"figures in units[{i}] ({entry.profile})", size, bound, limit,
                 f"units[{i}] ({entry.profile!r}): {_plural(size, 'figure')} in each unit; {need} {_num(limit)}"
                 f" {'needed' if bound == 'min' else 'allowed'}",
+                i,
             ))
     return out
 
@@ -317,6 +321,7 @@ def _limber_breaches(army: ArmyList, roster: Roster) -> list[Breach]:
                 entry.figures,
                 f"units[{i}] ({entry.profile!r}): {_plural(entry.figures, 'gun figure')} with"
                 f" {_plural(limbers, 'limber')} in each unit; {_num(entry.figures)} needed",
+                i,
             )
         )
     return out
