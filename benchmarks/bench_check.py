@@ -1,4 +1,4 @@
-"""Benchmark of the table audit (issue 2): ``szwadron.audit.audit`` on generated tables.
+"""Benchmark of the table audit (issue 2): ``szwadron.table.audit.audit`` on generated tables.
 
 Tables of 2 × 100, 2 × 1,000 and 2 × 10,000 bases in realistic units — infantry battalions in
 line (8-24 bases) or in column/block, cavalry regiments (4-8 bases, 2 × 4 cm, PD-1), skirmisher
@@ -33,8 +33,8 @@ from typing import Any
 
 from _results import median_seconds, write_section
 
-from szwadron.audit import audit
 from szwadron.models import Scenario
+from szwadron.table.audit import audit
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "benchmarks" / "RESULTS.md"
@@ -46,23 +46,30 @@ _STATS: dict[str, dict[str, Any]] = {
     "foot_artillery": {"R": 6, "W": 3, "SW": 0, "SO": 4, "Z": 60, "UW": 1, "C": 3, "M": 4},
     "limber": {"R": 12, "W": 2, "SW": 0, "SO": 0, "Z": 0, "UW": 1, "C": 0, "M": 4},
 }
-_SIZE = {"infantry": (2.0, 2.0), "cavalry": (2.0, 4.0), "foot_artillery": (4.0, 4.0),
-         "limber": (4.0, 4.0)}
+_SIZE = {"infantry": (2.0, 2.0), "cavalry": (2.0, 4.0), "foot_artillery": (4.0, 4.0), "limber": (4.0, 4.0)}
 
 
 def _profile(kind: str, skirmish: bool = False) -> dict[str, Any]:
-    return {"id": kind.replace("_", "-") + ("-sk" if skirmish else ""), "name": kind,
-            "kind": kind, **_STATS[kind], "abilities": ["skirmish"] if skirmish else []}
+    return {
+        "id": kind.replace("_", "-") + ("-sk" if skirmish else ""),
+        "name": kind,
+        "kind": kind,
+        **_STATS[kind],
+        "abilities": ["skirmish"] if skirmish else [],
+    }
 
 
-def _unit_bases(kind: str, n: int, x: float, y: float, facing: float, files: int,
-                gap: float) -> list[dict[str, Any]]:
+def _unit_bases(
+    kind: str, n: int, x: float, y: float, facing: float, files: int, gap: float
+) -> list[dict[str, Any]]:
     """``n`` bases in ``files`` columns, front row centred on ``(x, y)`` facing ±y."""
     w, d = _SIZE[kind]
     back = -1.0 if facing == 90.0 else 1.0
     side = 1.0 if facing == 90.0 else -1.0
-    return [{"x": x + side * (k % files) * (w + gap), "y": y + back * (k // files) * (d + gap),
-             "facing": facing} for k in range(n)]
+    return [
+        {"x": x + side * (k % files) * (w + gap), "y": y + back * (k // files) * (d + gap), "facing": facing}
+        for k in range(n)
+    ]
 
 
 def make_table(per_side: int, seed: int = 1) -> Scenario:
@@ -77,12 +84,28 @@ def make_table(per_side: int, seed: int = 1) -> Scenario:
         cx, cy = rng.uniform(10, width - 10), rng.uniform(10, depth - 10)
         kind = rng.choice(["hill", "forest", "rough", "obstacle", "building"])
         if kind == "obstacle":
-            terrain.append({"id": f"t{t}", "kind": kind, "width": 0.5,
-                            "line": [[cx - 15, cy], [cx + 15, cy + rng.uniform(-3, 3)]]})
+            terrain.append(
+                {
+                    "id": f"t{t}",
+                    "kind": kind,
+                    "width": 0.5,
+                    "line": [[cx - 15, cy], [cx + 15, cy + rng.uniform(-3, 3)]],
+                }
+            )
         else:
             r = rng.uniform(3, 12) if kind != "building" else 3.0
-            terrain.append({"id": f"t{t}", "kind": kind, "polygon": [
-                [cx - r, cy - r], [cx + r, cy - r * 0.8], [cx + r * 1.1, cy + r], [cx - r, cy + r]]})
+            terrain.append(
+                {
+                    "id": f"t{t}",
+                    "kind": kind,
+                    "polygon": [
+                        [cx - r, cy - r],
+                        [cx + r, cy - r * 0.8],
+                        [cx + r * 1.1, cy + r],
+                        [cx - r, cy + r],
+                    ],
+                }
+            )
     for side, facing, sign in (("A", 90.0, -1.0), ("B", 270.0, 1.0)):
         count = 0
         row = 0
@@ -118,23 +141,40 @@ def make_table(per_side: int, seed: int = 1) -> Scenario:
                 y_centre = y_front + sign * (d / 2.0)  # front edge on y_front
                 x_centre = x + w / 2.0 if facing == 90.0 else x + (files - 0.5) * (w + gap)
                 bases = _unit_bases(kind, n, x_centre, y_centre, facing, files, gap)
-                units.append({"id": f"{side}{len(units)}", "side": side,
-                              "profile": _profile(kind, skirmish), "bases": bases})
+                units.append(
+                    {
+                        "id": f"{side}{len(units)}",
+                        "side": side,
+                        "profile": _profile(kind, skirmish),
+                        "bases": bases,
+                    }
+                )
                 ranks = math.ceil(n / files)
                 deepest = max(deepest, ranks * (d + gap))
                 if kind == "foot_artillery":  # limbers 4 cm behind the guns
                     limbers = [{**b, "y": b["y"] + sign * 8.0} for b in bases]
-                    units.append({"id": f"{side}{len(units)}", "side": side,
-                                  "profile": _profile("limber"), "bases": limbers})
+                    units.append(
+                        {
+                            "id": f"{side}{len(units)}",
+                            "side": side,
+                            "profile": _profile("limber"),
+                            "bases": limbers,
+                        }
+                    )
                     deepest = max(deepest, 12.0)
                     n *= 2
                 count += n
                 x += files * (w + gap) + rng.uniform(2.0, 8.0)
             offset = abs(y_front - mid) + deepest + 6.0
             row += 1
-    return Scenario.model_validate({"name": f"bench {per_side} per side",
-                                    "table": {"width": width, "depth": depth},
-                                    "terrain": terrain, "units": units})
+    return Scenario.model_validate(
+        {
+            "name": f"bench {per_side} per side",
+            "table": {"width": width, "depth": depth},
+            "terrain": terrain,
+            "units": units,
+        }
+    )
 
 
 def run(sizes: list[int], repeats: int, naive_limit_s: float) -> list[dict[str, Any]]:
@@ -153,18 +193,27 @@ def run(sizes: list[int], repeats: int, naive_limit_s: float) -> list[dict[str, 
             assert naive_report == report, "naive and indexed audits disagree"
             # the next size has ~10x the bases: ~100x the pairs
             naive_ok = t_naive * 100 <= naive_limit_s
-        rows.append({
-            "per_side": per_side, "bases": n, "units": len(sc.units), "index_s": t_index,
-            "naive_s": t_naive, "per_nlogn_us": 1e6 * t_index / (n * math.log2(n)),
-            "contacts": len(report.contacts), "intrusions": len(report.zone_intrusions),
-            "problems": len(report.problems),
-        })
+        rows.append(
+            {
+                "per_side": per_side,
+                "bases": n,
+                "units": len(sc.units),
+                "index_s": t_index,
+                "naive_s": t_naive,
+                "per_nlogn_us": 1e6 * t_index / (n * math.log2(n)),
+                "contacts": len(report.contacts),
+                "intrusions": len(report.zone_intrusions),
+                "problems": len(report.problems),
+            }
+        )
         naive = f"{t_naive:8.3f} s" if t_naive is not None else "  skipped"
         ratio = f"{t_naive / t_index:6.1f}x" if t_naive is not None else "     -"
-        print(f"2 x {per_side:>6}: {n:6} bases, {len(sc.units):4} units | audit {t_index:8.4f} s"
-              f" | naive {naive} | {ratio} | {rows[-1]['per_nlogn_us']:.3f} us/(n log2 n)"
-              f" | {len(report.contacts)} contacts, {len(report.zone_intrusions)} intrusions",
-              flush=True)
+        print(
+            f"2 x {per_side:>6}: {n:6} bases, {len(sc.units):4} units | audit {t_index:8.4f} s"
+            f" | naive {naive} | {ratio} | {rows[-1]['per_nlogn_us']:.3f} us/(n log2 n)"
+            f" | {len(report.contacts)} contacts, {len(report.zone_intrusions)} intrusions",
+            flush=True,
+        )
     return rows
 
 
@@ -177,8 +226,9 @@ def whole_process(repeats: int = 5) -> tuple[float, bool]:
         t0 = time.perf_counter()
         subprocess.run(cmd, check=False, capture_output=True)
         times.append(time.perf_counter() - t0)
-    imp = subprocess.run([sys.executable, "-X", "importtime", *cmd[1:]], capture_output=True,
-                         text=True, check=False)
+    imp = subprocess.run(
+        [sys.executable, "-X", "importtime", *cmd[1:]], capture_output=True, text=True, check=False
+    )
     return statistics.median(times), "matplotlib" in imp.stderr
 
 
@@ -189,8 +239,8 @@ def _section(rows: list[dict[str, Any]], proc_s: float, mpl: bool, repeats: int)
         f"`benchmarks/bench_check.py` — {dt.date.today().isoformat()}, {platform.machine()}, "
         f"{os.cpu_count()} cores, Python {platform.python_version()}, shapely "
         f"{__import__('shapely').__version__}. Median of {repeats} runs of the whole audit "
-        "(`szwadron.audit.audit`: arrays, STR-trees, every section); naive = the same audit "
-        "with every pair of bases tried one by one (`method=\"brute\"`), one run, same report "
+        "(`szwadron.table.audit.audit`: arrays, STR-trees, every section); naive = the same audit "
+        'with every pair of bases tried one by one (`method="brute"`), one run, same report '
         "checked equal. Budget: 2 × 1,000 bases under 0.3 s and at least 20× the naive speed.",
         "",
         "| bases | units | audit (s) | naive (s) | naive / audit | µs per n·log2 n | contacts | zone intrusions |",
@@ -199,9 +249,11 @@ def _section(rows: list[dict[str, Any]], proc_s: float, mpl: bool, repeats: int)
     for r in rows:
         naive = f"{r['naive_s']:.3f}" if r["naive_s"] is not None else "skipped"
         ratio = f"{r['naive_s'] / r['index_s']:.0f}×" if r["naive_s"] is not None else "—"
-        lines.append(f"| 2 × {r['per_side']:,} ({r['bases']:,}) | {r['units']} | "
-                     f"{r['index_s']:.4f} | {naive} | {ratio} | {r['per_nlogn_us']:.3f} | "
-                     f"{r['contacts']} | {r['intrusions']} |")
+        lines.append(
+            f"| 2 × {r['per_side']:,} ({r['bases']:,}) | {r['units']} | "
+            f"{r['index_s']:.4f} | {naive} | {ratio} | {r['per_nlogn_us']:.3f} | "
+            f"{r['contacts']} | {r['intrusions']} |"
+        )
     lines += [
         "",
         f"`szwadron check scenarios/example.toml` as a whole process: {proc_s:.2f} s median "
@@ -215,8 +267,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000])
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--naive-limit", type=float, default=60.0,
-                    help="skip the naive version where it would take longer than this (s)")
+    ap.add_argument(
+        "--naive-limit",
+        type=float,
+        default=60.0,
+        help="skip the naive version where it would take longer than this (s)",
+    )
     ap.add_argument("--write", action="store_true", help="update benchmarks/RESULTS.md")
     args = ap.parse_args()
     rows = run(args.sizes, args.repeats, args.naive_limit)

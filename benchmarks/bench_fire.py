@@ -1,4 +1,4 @@
-"""Benchmark of fire at the table (issue 4): ``szwadron.fire.fire`` and ``szwadron.fire.targets``.
+"""Benchmark of fire at the table (issue 4): ``szwadron.table.fire.fire`` and ``szwadron.table.fire.targets``.
 
 A table of 1,200 × 800 cm with 2 × 1,000 other bases (50 infantry battalions of 20 bases a side,
 in line or in column, spread over both halves) and 200 terrain features (hills of levels 1 and 2,
@@ -37,24 +37,34 @@ from typing import Any
 import shapely
 from _results import write_section
 
-from szwadron.combat import clear_caches
-from szwadron.fire import fire, targets
-from szwadron.geometry.table import Battlefield
+from szwadron.geometry.battlefield import Battlefield
 from szwadron.models import Scenario
+from szwadron.odds.combat import clear_caches
+from szwadron.table.fire import fire, targets
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "benchmarks" / "RESULTS.md"
 HEADING = "## Fire (issue 4)"
 
 WIDTH, DEPTH = 1200.0, 800.0
-INF = {"id": "line", "name": "Line", "kind": "infantry", "R": 12, "W": 2, "SW": 1, "SO": 1,
-       "Z": 24, "UW": 3, "C": 3, "M": 4}
+INF = {
+    "id": "line",
+    "name": "Line",
+    "kind": "infantry",
+    "R": 12,
+    "W": 2,
+    "SW": 1,
+    "SO": 1,
+    "Z": 24,
+    "UW": 3,
+    "C": 3,
+    "M": 4,
+}
 
 
 def _block(x: float, y: float, n: int, files: int, facing: float) -> list[dict[str, Any]]:
     back = -2.0 if facing == 90.0 else 2.0
-    return [{"x": x + 2.0 * (k % files), "y": y + back * (k // files), "facing": facing}
-            for k in range(n)]
+    return [{"x": x + 2.0 * (k % files), "y": y + back * (k // files), "facing": facing} for k in range(n)]
 
 
 def build(seed: int = 4) -> Scenario:
@@ -62,8 +72,13 @@ def build(seed: int = 4) -> Scenario:
     rng = random.Random(seed)
     units: list[dict[str, Any]] = [
         {"id": "shooter", "side": "A", "profile": INF, "bases": _block(600, 400, 24, 12, 90.0)},
-        {"id": "target", "side": "B", "profile": INF, "bases": _block(602, 416, 24, 12, 270.0),
-         "initial_strength": 30},
+        {
+            "id": "target",
+            "side": "B",
+            "profile": INF,
+            "bases": _block(602, 416, 24, 12, 270.0),
+            "initial_strength": 30,
+        },
         # bystanders beside the lines of fire
         {"id": "friend", "side": "A", "profile": INF, "bases": _block(580, 405, 4, 2, 90.0)},
         {"id": "enemy-left", "side": "B", "profile": INF, "bases": _block(588, 420, 4, 2, 270.0)},
@@ -72,8 +87,12 @@ def build(seed: int = 4) -> Scenario:
         {"id": "fence", "kind": "obstacle", "line": [[595, 414.75], [630, 414.75]], "width": 0.5},
         {"id": "rubble", "kind": "rough", "polygon": [[613, 414], [630, 414], [630, 420], [613, 420]]},
         {"id": "near-wood", "kind": "forest", "polygon": [[560, 410], [575, 410], [575, 430], [560, 430]]},
-        {"id": "near-hill", "kind": "hill", "level": 1,
-         "polygon": [[640, 395], [660, 395], [660, 425], [640, 425]]},
+        {
+            "id": "near-hill",
+            "kind": "hill",
+            "level": 1,
+            "polygon": [[640, 395], [660, 395], [660, 425], [640, 425]],
+        },
     ]
     # 2 × 50 battalions of 20 in a grid of slots away from the firing zone
     slots = [(x, y) for x in range(40, int(WIDTH) - 60, 60) for y in range(40, int(DEPTH) - 40, 45)]
@@ -88,8 +107,14 @@ def build(seed: int = 4) -> Scenario:
                 continue
             facing = 90.0 if side == "A" else 270.0
             files = rng.choice([10, 5, 4])
-            units.append({"id": f"{side}{placed}", "side": side, "profile": INF,
-                          "bases": _block(x + rng.uniform(0, 10), y + rng.uniform(0, 6), 20, files, facing)})
+            units.append(
+                {
+                    "id": f"{side}{placed}",
+                    "side": side,
+                    "profile": INF,
+                    "bases": _block(x + rng.uniform(0, 10), y + rng.uniform(0, 6), 20, files, facing),
+                }
+            )
             placed += 1
     # 196 more features at random, away from the firing zone
     kinds = ["hill", "forest", "rough", "obstacle", "high_wall", "building"]
@@ -100,17 +125,27 @@ def build(seed: int = 4) -> Scenario:
             continue
         k = len(terrain)
         if kind in ("obstacle", "high_wall"):
-            terrain.append({"id": f"t{k}", "kind": kind, "width": 0.5,
-                            "line": [[fx, fy], [fx + rng.uniform(5, 25), fy + rng.uniform(-5, 5)]]})
+            terrain.append(
+                {
+                    "id": f"t{k}",
+                    "kind": kind,
+                    "width": 0.5,
+                    "line": [[fx, fy], [fx + rng.uniform(5, 25), fy + rng.uniform(-5, 5)]],
+                }
+            )
             continue
         w, h = rng.uniform(4, 30), rng.uniform(4, 25)
-        feat: dict[str, Any] = {"id": f"t{k}", "kind": kind,
-                                "polygon": [[fx, fy], [fx + w, fy], [fx + w, fy + h], [fx, fy + h]]}
+        feat: dict[str, Any] = {
+            "id": f"t{k}",
+            "kind": kind,
+            "polygon": [[fx, fy], [fx + w, fy], [fx + w, fy + h], [fx, fy + h]],
+        }
         if kind == "hill":
             feat["level"] = rng.choice([1, 1, 2])
         terrain.append(feat)
-    return Scenario.model_validate({"name": "bench-fire", "table": {"width": WIDTH, "depth": DEPTH},
-                                    "terrain": terrain, "units": units})
+    return Scenario.model_validate(
+        {"name": "bench-fire", "table": {"width": WIDTH, "depth": DEPTH}, "terrain": terrain, "units": units}
+    )
 
 
 def _median_ms(fn: Any, runs: int) -> tuple[float, Any]:
@@ -164,8 +199,8 @@ def main() -> None:
         "rubble, fences, high walls, farms; a fence, rubble, a wood and a hill at the target). "
         f"The answer: {firing} of 24 shooting bases fire (the rear rank's fronts are touched, 4.4.2), "
         f"{eligible} of 24 target bases can be hit, expected {result.expected:.3f} figures removed. "
-        "Index = STR-trees over bases and terrain (`method=\"index\"`); brute = every base and "
-        "feature tried without the index (`method=\"brute\"`); both answers checked identical "
+        'Index = STR-trees over bases and terrain (`method="index"`); brute = every base and '
+        'feature tried without the index (`method="brute"`); both answers checked identical '
         "(equal JSON documents).",
         "",
         "| question | index (ms) | brute (ms) | brute / index | budget |",

@@ -11,7 +11,7 @@ normal units of 6 infantry bases, in its half and among side A's units. Every un
 reported (everything the phase computes: 10 cm checks, engagement, flight corridors, blocking,
 surrender, pass-through, pursuit targets, casualty tables).
 
-Timed: :func:`szwadron.morale_phase.morale_phase` from a validated :class:`Scenario` (so the
+Timed: :func:`szwadron.table.morale_phase.morale_phase` from a validated :class:`Scenario` (so the
 battlefield arrays and STR-trees are built inside the timing), median of repeated runs; and the
 whole ``szwadron morale FILE --side A --json`` as a process.
 """
@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 from _results import write_section  # noqa: E402
 
 from szwadron.models import Scenario  # noqa: E402
-from szwadron.morale_phase import morale_phase  # noqa: E402
+from szwadron.table.morale_phase import morale_phase  # noqa: E402
 
 BUDGET_S = 0.5
 HEADING = "## Morale phase (issue 6)"
@@ -66,17 +66,28 @@ def battle(seed: int = 6) -> dict[str, Any]:
     """The benchmark battle as scenario data (see the module docstring)."""
     rng = random.Random(seed)
     units: list[dict[str, Any]] = []
-    plan = ([("infantry", 8, "panic")] * 20 + [("cavalry", 4, "panic")] * 10
-            + [("infantry", 8, "pursuit")] * 10 + [("cavalry", 4, "pursuit")] * 5
-            + [("foot_artillery", 1, "panic")] * 5)
+    plan = (
+        [("infantry", 8, "panic")] * 20
+        + [("cavalry", 4, "panic")] * 10
+        + [("infantry", 8, "pursuit")] * 10
+        + [("cavalry", 4, "pursuit")] * 5
+        + [("foot_artillery", 1, "panic")] * 5
+    )
     # side A on a grid of slots, each 24 cm wide and 16 cm deep, so no two units overlap
     slots = [(12 + 24 * i, 10 + 16 * j) for j in range(5) for i in range(9)]
     slots += [(24 + 24 * i, 92) for i in range(8)]
     rng.shuffle(slots)
     for k, (kind, n, state) in enumerate(plan):
         x, y = slots[k]
-        units.append({"id": f"a{k}", "side": "A", "state": state, "profile": _profile(kind),
-                      "bases": _line(x + rng.uniform(-1, 1), y + rng.uniform(0, 2), n, kind, 90.0)})
+        units.append(
+            {
+                "id": f"a{k}",
+                "side": "A",
+                "state": state,
+                "profile": _profile(kind),
+                "bases": _line(x + rng.uniform(-1, 1), y + rng.uniform(0, 2), n, kind, 90.0),
+            }
+        )
     # side B: 50 battalions of 6, a third among side A's units (right behind some slots)
     b_slots = [(12 + 24 * i, 120 + 14 * j) for j in range(4) for i in range(9)]
     near = rng.sample(slots[:50], 14)
@@ -85,16 +96,26 @@ def battle(seed: int = 6) -> dict[str, Any]:
             bx, by = float(b_slots[k][0]), float(b_slots[k][1])
         else:
             bx, by = near[k - 36][0] + 4.0, near[k - 36][1] + rng.choice([-7.0, 9.0])
-        units.append({"id": f"b{k}", "side": "B", "profile": _profile("infantry"),
-                      "bases": _line(bx, by, 6, "infantry", 270.0)})
+        units.append(
+            {
+                "id": f"b{k}",
+                "side": "B",
+                "profile": _profile("infantry"),
+                "bases": _line(bx, by, 6, "infantry", 270.0),
+            }
+        )
     terrain = [
         {"id": "river", "kind": "impassable", "line": [[0, 4], [60, 6], [120, 3]], "width": 1.5},
         {"id": "farm-1", "kind": "building", "polygon": [[150, 2], [160, 2], [160, 6], [150, 6]]},
         {"id": "farm-2", "kind": "building", "polygon": [[200, 30], [208, 30], [208, 35], [200, 35]]},
         {"id": "redoubt", "kind": "fortification", "polygon": [[170, 60], [190, 60], [190, 70], [170, 70]]},
     ]
-    return {"name": "bench: 50 units a side", "table": {"width": 240.0, "depth": 180.0},
-            "terrain": terrain, "units": units}
+    return {
+        "name": "bench: 50 units a side",
+        "table": {"width": 240.0, "depth": 180.0},
+        "terrain": terrain,
+        "units": units,
+    }
 
 
 def median_time(func: Any, reps: int) -> tuple[float, list[float]]:
@@ -108,30 +129,45 @@ def median_time(func: Any, reps: int) -> tuple[float, list[float]]:
 
 def toml_of(data: dict[str, Any]) -> str:
     """A TOML text of the battle (the scenario format of design.md)."""
+
     def profile(p: dict[str, Any]) -> str:
         items = ", ".join(f"{k} = {v!r}" if isinstance(v, str) else f"{k} = {v}" for k, v in p.items())
         return "{ " + items.replace("'", '"') + " }"
 
-    out = [f'name = "{data["name"]}"', "", "[table]",
-           f'width = {data["table"]["width"]}', f'depth = {data["table"]["depth"]}', ""]
+    out = [
+        f'name = "{data["name"]}"',
+        "",
+        "[table]",
+        f"width = {data['table']['width']}",
+        f"depth = {data['table']['depth']}",
+        "",
+    ]
     for t in data["terrain"]:
         out.append("[[terrain]]")
         for k, v in t.items():
             out.append(f'{k} = "{v}"' if isinstance(v, str) else f"{k} = {v}")
         out.append("")
     for u in data["units"]:
-        out += ["[[units]]", f'id = "{u["id"]}"', f'side = "{u["side"]}"',
-                f'state = "{u.get("state", "normal")}"', f"profile = {profile(u['profile'])}",
-                "bases = [" + ", ".join(
-                    f"{{ x = {b['x']:.4f}, y = {b['y']:.4f}, facing = {b['facing']} }}"
-                    for b in u["bases"]) + "]", ""]
+        out += [
+            "[[units]]",
+            f'id = "{u["id"]}"',
+            f'side = "{u["side"]}"',
+            f'state = "{u.get("state", "normal")}"',
+            f"profile = {profile(u['profile'])}",
+            "bases = ["
+            + ", ".join(
+                f"{{ x = {b['x']:.4f}, y = {b['y']:.4f}, facing = {b['facing']} }}" for b in u["bases"]
+            )
+            + "]",
+            "",
+        ]
     return "\n".join(out)
 
 
 def bench(reps: int = 21) -> dict[str, Any]:
     data = battle()
     scenario = Scenario.model_validate(data)
-    report = morale_phase(scenario, "A")   # warm imports and caches of the dice
+    report = morale_phase(scenario, "A")  # warm imports and caches of the dice
     stats = {
         "units": sum(1 for u in scenario.units if u.side == "A"),
         "bases": sum(len(u.bases) for u in scenario.units),
@@ -147,8 +183,9 @@ def bench(reps: int = 21) -> dict[str, Any]:
         argv = [sys.executable, "-m", "szwadron", "morale", str(path), "--side", "A", "--json"]
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         subprocess.run(argv, check=True, capture_output=True, env=env)
-        cli_s, _ = median_time(lambda: subprocess.run(argv, check=True, capture_output=True, env=env),
-                               max(5, reps // 3))
+        cli_s, _ = median_time(
+            lambda: subprocess.run(argv, check=True, capture_output=True, env=env), max(5, reps // 3)
+        )
     return {**stats, "lib_s": lib_s, "cli_s": cli_s, "reps": reps}
 
 
@@ -156,27 +193,29 @@ def render(r: dict[str, Any]) -> str:
     import numpy
     import shapely
 
-    return "\n".join([
-        HEADING,
-        "",
-        f"`benchmarks/bench_morale.py` — {dt.date.today().isoformat()}, `{platform.machine()}`, "
-        f"{os.cpu_count()} cores, Python {platform.python_version()}, shapely {shapely.__version__}, "
-        f"numpy {numpy.__version__}. A side of {r['units']} units (20 infantry and 10 cavalry "
-        "units in panic, 15 in uncontrolled pursuit, 5 batteries in panic) against 50 enemy "
-        f"battalions; {r['bases']} bases in all, a river, two farms and a redoubt. All "
-        f"{r['reported']} units of side A reported: {r['may_reorganise']} may reorganise, "
-        f"{r['blocked']} have a flight blocked, {r['pass_through']} pass through own units. "
-        "Budget: the report for a side of 50 units under 0.5 s.",
-        "",
-        "| what | median | budget | ratio to budget |",
-        "|---|---:|---:|---:|",
-        f"| `morale_phase(scenario, \"A\")` in-process, battlefield built inside, median of "
-        f"{r['reps']} | {r['lib_s'] * 1e3:.1f} ms | {BUDGET_S * 1e3:.0f} ms | "
-        f"{r['lib_s'] / BUDGET_S:.2f} |",
-        f"| `szwadron morale FILE --side A --json` as a process (start-up, TOML, validation, "
-        f"JSON) | {r['cli_s'] * 1e3:.0f} ms | {BUDGET_S * 1e3:.0f} ms | {r['cli_s'] / BUDGET_S:.2f} |",
-        "",
-    ])
+    return "\n".join(
+        [
+            HEADING,
+            "",
+            f"`benchmarks/bench_morale.py` — {dt.date.today().isoformat()}, `{platform.machine()}`, "
+            f"{os.cpu_count()} cores, Python {platform.python_version()}, shapely {shapely.__version__}, "
+            f"numpy {numpy.__version__}. A side of {r['units']} units (20 infantry and 10 cavalry "
+            "units in panic, 15 in uncontrolled pursuit, 5 batteries in panic) against 50 enemy "
+            f"battalions; {r['bases']} bases in all, a river, two farms and a redoubt. All "
+            f"{r['reported']} units of side A reported: {r['may_reorganise']} may reorganise, "
+            f"{r['blocked']} have a flight blocked, {r['pass_through']} pass through own units. "
+            "Budget: the report for a side of 50 units under 0.5 s.",
+            "",
+            "| what | median | budget | ratio to budget |",
+            "|---|---:|---:|---:|",
+            f'| `morale_phase(scenario, "A")` in-process, battlefield built inside, median of '
+            f"{r['reps']} | {r['lib_s'] * 1e3:.1f} ms | {BUDGET_S * 1e3:.0f} ms | "
+            f"{r['lib_s'] / BUDGET_S:.2f} |",
+            f"| `szwadron morale FILE --side A --json` as a process (start-up, TOML, validation, "
+            f"JSON) | {r['cli_s'] * 1e3:.0f} ms | {BUDGET_S * 1e3:.0f} ms | {r['cli_s'] / BUDGET_S:.2f} |",
+            "",
+        ]
+    )
 
 
 def main() -> int:

@@ -6,7 +6,7 @@ Run: ``.venv/bin/python benchmarks/bench_odds.py [--write]``. ``--write`` record
 What is measured (medians of repeated runs, caches cleared before every run of ours):
 
 1. The same question — N d6 scoring on ≤ C, damage divided by W with the remainder roll (1.5.1,
-   PD-5) — answered by :func:`szwadron.combat.volley` and by icepool (``N @ hit``, then ``map``
+   PD-5) — answered by :func:`szwadron.odds.combat.volley` and by icepool (``N @ hit``, then ``map``
    onto the remainder roll's mixture), for N = 6, 24, 60, 120, 240 and W = 1..4. The two answers
    must agree within 1e-12 (they agree exactly, as Fractions).
 2. A 240-die volley's removed distribution in-process (budget < 1 ms).
@@ -35,16 +35,15 @@ sys.path.insert(0, str(ROOT))
 
 from _results import write_section  # noqa: E402
 
-from szwadron.combat import MeleeSide, clear_caches, melee, volley  # noqa: E402
-from szwadron.remainder import remainder_roll  # noqa: E402
+from szwadron.odds.combat import MeleeSide, clear_caches, melee, volley  # noqa: E402
+from szwadron.odds.remainder import remainder_roll  # noqa: E402
 
 ACCURACIES = (3, 5)
 SIZES = (6, 24, 60, 120, 240)
 WOUNDS = (1, 2, 3, 4)
 
 
-def median_time(func: Callable[[], object], *, reps: int, setup: Callable[[], None] | None = None
-                ) -> float:
+def median_time(func: Callable[[], object], *, reps: int, setup: Callable[[], None] | None = None) -> float:
     """Median wall time of ``func`` over ``reps`` runs (``setup`` before each, not timed)."""
     times = []
     for _ in range(reps):
@@ -105,12 +104,22 @@ def bench_volleys() -> list[dict[str, float]]:
                 t_ice = median_time(partial(icepool_removed, n, w, c), reps=reps_ice)
                 t_ours = median_time(partial(ours_removed, n, w, c), reps=501, setup=_cold)
                 rows.append(
-                    {"c": c, "n": n, "w": w, "icepool_ms": t_ice * 1e3, "ours_ms": t_ours * 1e3,
-                     "ratio": t_ice / t_ours, "max_diff": compare(n, w, c)}
+                    {
+                        "c": c,
+                        "n": n,
+                        "w": w,
+                        "icepool_ms": t_ice * 1e3,
+                        "ours_ms": t_ours * 1e3,
+                        "ratio": t_ice / t_ours,
+                        "max_diff": compare(n, w, c),
+                    }
                 )
-                print(f"C={c} N={n:3d} W={w}: icepool {t_ice * 1e3:8.2f} ms  "
-                      f"ours {t_ours * 1e3:6.3f} ms  ×{t_ice / t_ours:7.0f}  "
-                      f"max |Δ| {rows[-1]['max_diff']:.1e}", flush=True)
+                print(
+                    f"C={c} N={n:3d} W={w}: icepool {t_ice * 1e3:8.2f} ms  "
+                    f"ours {t_ours * 1e3:6.3f} ms  ×{t_ice / t_ours:7.0f}  "
+                    f"max |Δ| {rows[-1]['max_diff']:.1e}",
+                    flush=True,
+                )
     return rows
 
 
@@ -119,7 +128,8 @@ def bench_melee() -> dict[str, float]:
     d = MeleeSide.uniform(40, melee=2, skill=3, wounds=2, morale=4, wound_bonus=1)
     out = {}
     cases: tuple[tuple[str, Literal["attacker"] | None], ...] = (
-        ("simultaneous", None), ("first strike", "attacker"),
+        ("simultaneous", None),
+        ("first strike", "attacker"),
     )
     for label, fs in cases:
         t = median_time(partial(melee, a, d, first_strike=fs), reps=51, setup=clear_caches)
@@ -129,8 +139,26 @@ def bench_melee() -> dict[str, float]:
 
 
 def bench_cli(reps: int = 11) -> dict[str, Any]:
-    argv = [sys.executable, "-m", "szwadron", "odds", "fire", "--fire", "240@3", "--fire", "60@2",
-            "--wounds", "3", "--morale", "4", "--strength", "40", "--initial", "48", "--json"]
+    argv = [
+        sys.executable,
+        "-m",
+        "szwadron",
+        "odds",
+        "fire",
+        "--fire",
+        "240@3",
+        "--fire",
+        "60@2",
+        "--wounds",
+        "3",
+        "--morale",
+        "4",
+        "--strength",
+        "40",
+        "--initial",
+        "48",
+        "--json",
+    ]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     times = []
     for _ in range(reps):
@@ -142,18 +170,18 @@ def bench_cli(reps: int = 11) -> dict[str, Any]:
         "'--wounds','2','--json']); print([m for m in ('shapely','scipy','matplotlib','numpy',"
         "'pydantic') if m in sys.modules], file=sys.stderr)"
     )
-    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env,
-                          check=True)
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
     heavy = proc.stderr.strip().splitlines()[-1]
     base = []
     for _ in range(reps):
         start = time.perf_counter()
         subprocess.run([sys.executable, "-c", "pass"], check=True)
         base.append(time.perf_counter() - start)
-    result = {"median_s": statistics.median(times), "python_alone_s": statistics.median(base),
-              "heavy": heavy}
-    print(f"`szwadron odds fire` process: {result['median_s']:.3f} s "
-          f"(bare python {result['python_alone_s']:.3f} s); heavy modules loaded: {heavy}")
+    result = {"median_s": statistics.median(times), "python_alone_s": statistics.median(base), "heavy": heavy}
+    print(
+        f"`szwadron odds fire` process: {result['median_s']:.3f} s "
+        f"(bare python {result['python_alone_s']:.3f} s); heavy modules loaded: {heavy}"
+    )
     return result
 
 
@@ -189,8 +217,7 @@ def render(rows: list[dict[str, float]], melee_ms: dict[str, float], cli: dict[s
         f"- Identical results: largest difference {max(r['max_diff'] for r in rows):.1e} "
         "(budget 1e-12; the answers are equal as Fractions).",
         f"- Smallest speed-up at N ≥ 24: {worst:.0f}× (budget ≥ 100×).",
-        f"- 240-die volley, removed distribution, cold: worst over W = 1..4 {n240:.3f} ms "
-        "(budget < 1 ms).",
+        f"- 240-die volley, removed distribution, cold: worst over W = 1..4 {n240:.3f} ms (budget < 1 ms).",
         f"- 40 v 40 melee, joint losses and the full 5.5 morale table, cold: "
         f"{melee_ms['simultaneous']:.2f} ms simultaneous, {melee_ms['first strike']:.2f} ms with "
         "first strike (budget < 20 ms).",

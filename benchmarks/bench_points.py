@@ -39,8 +39,8 @@ sys.path.insert(0, str(ROOT))
 
 from _results import write_section  # noqa: E402
 
-from szwadron.calibrate import CalibrationConfig, army_list_paths, load_lists, regenerate, validate  # noqa: E402
-from szwadron.points import load_model, stale_points  # noqa: E402
+from szwadron.armies.calibrate import CalibrationConfig, army_list_paths, load_lists, regenerate, validate  # noqa: E402
+from szwadron.armies.points import load_model, stale_points  # noqa: E402
 
 SZWADRON = str(ROOT / ".venv" / "bin" / "szwadron")
 #: Unit sizes tried by the size measurement (the rosters field battalions of 12, cavalry of 6).
@@ -71,9 +71,9 @@ def bench() -> dict[str, object]:
     calibrate_s = time.perf_counter() - t0
 
     def balance_cold() -> None:
-        from szwadron import points
-        from szwadron.balance import balance
-        from szwadron.combat import clear_caches
+        from szwadron.armies import points
+        from szwadron.armies.balance import balance
+        from szwadron.odds.combat import clear_caches
 
         clear_caches()
         points._VALUES.clear()
@@ -94,7 +94,9 @@ def bench() -> dict[str, object]:
         "profiles": len(done.calibration.entries),
         "workers": os.cpu_count(),
         "balance_process_s": process("balance", "france:corps-2000", "austria:corps-2000"),
-        "balance_battles_s": process("balance", "france:corps-2000", "austria:corps-2000", "--battles", "400"),
+        "balance_battles_s": process(
+            "balance", "france:corps-2000", "austria:corps-2000", "--battles", "400"
+        ),
         "balance_inprocess_s": median_time(balance_cold),
         "points_process_s": process("points", "france"),
         "staleness_s": median_time(staleness),
@@ -104,7 +106,7 @@ def bench() -> dict[str, object]:
 
 def bench_validation() -> dict[str, object]:
     """The validation run and its quality."""
-    from szwadron.armybattles import size_check_cases, unit_size_effect, validate_rosters
+    from szwadron.armies.battles import size_check_cases, unit_size_effect, validate_rosters
 
     armies = load_lists(army_list_paths())
     v = validate(armies)
@@ -156,6 +158,7 @@ def size_table(sizes: object) -> list[str]:
 
 def render(r: dict[str, object], v: dict[str, object] | None) -> str:
     """The RESULTS.md section."""
+
     def s(key: str, d: dict[str, object] = r) -> float:
         value = d[key]
         assert isinstance(value, int | float)
@@ -212,7 +215,8 @@ def render(r: dict[str, object], v: dict[str, object] | None) -> str:
             f"random): **{s('roster_share', v):.1%}** of the pairs within 50 ± 5 % "
             f"({s('roster_share_ci', v):.1%} with the whole 95 % interval inside); root mean square of "
             f"(win rate − 50 %): {s('roster_rms', v):.1%}. Furthest from even: "
-            + "; ".join(f"{a} v {b} {x:.1%}" for a, b, x in roster_worst) + ".",
+            + "; ".join(f"{a} v {b} {x:.1%}" for a, b, x in roster_worst)
+            + ".",
             "",
             f"What unit size alone is worth (each list's 2,000-point roster with its line — battalions "
             f"without an elite company — or its cavalry regrouped into units of another size, the same "
@@ -223,10 +227,14 @@ def render(r: dict[str, object], v: dict[str, object] | None) -> str:
             *size_table(v["sizes"]),
             "",
             "By class (win rate of the first class; share of its matchups in the band): "
-            + "; ".join(f"{a} v {b} {r:.0%} ({x:.0%})" for (a, b), (_, r, x) in blocks.items()) + ".",
+            + "; ".join(f"{a} v {b} {r:.0%} ({x:.0%})" for (a, b), (_, r, x) in blocks.items())
+            + ".",
             "",
-            "Lowest mean win rates: " + ", ".join(f"{lab} {r:.1%}" for r, lab in low)
-            + "; highest: " + ", ".join(f"{lab} {r:.1%}" for r, lab in high) + ".",
+            "Lowest mean win rates: "
+            + ", ".join(f"{lab} {r:.1%}" for r, lab in low)
+            + "; highest: "
+            + ", ".join(f"{lab} {r:.1%}" for r, lab in high)
+            + ".",
             "Furthest from even: " + "; ".join(f"{a} v {b} {x:.1%}" for a, b, x in worst) + ".",
         ]
     lines.append("")

@@ -66,8 +66,24 @@ TOUR: tuple[Shot, ...] = (
     ),
     Shot(
         "volley.png",
-        ("odds", "fire", "--fire", "12@3", "--fire", "8@2", "--wounds", "2", "--morale", "4",
-         "--strength", "12", "--initial", "12", "--plot", "{out}"),
+        (
+            "odds",
+            "fire",
+            "--fire",
+            "12@3",
+            "--fire",
+            "8@2",
+            "--wounds",
+            "2",
+            "--morale",
+            "4",
+            "--strength",
+            "12",
+            "--initial",
+            "12",
+            "--plot",
+            "{out}",
+        ),
         "The odds of a volley",
         "`--plot` draws any `odds` answer. Bars are the chance of removing exactly k figures, "
         "the red curve the chance of at least k (read the right-hand axis), the dashed line the "
@@ -75,8 +91,18 @@ TOUR: tuple[Shot, ...] = (
     ),
     Shot(
         "melee.png",
-        ("odds", "melee", "--attacker", "figures=6 SW=2 UW=4 W=2 M=4", "--defender",
-         "figures=8 SW=1 UW=3 W=2 M=3", "--first-strike", "attacker", "--plot", "{out}"),
+        (
+            "odds",
+            "melee",
+            "--attacker",
+            "figures=6 SW=2 UW=4 W=2 M=4",
+            "--defender",
+            "figures=8 SW=1 UW=3 W=2 M=3",
+            "--first-strike",
+            "attacker",
+            "--plot",
+            "{out}",
+        ),
         "A melee exchange",
         "The joint losses as a heatmap — how likely each pair (attacker figures lost, defender "
         "figures lost) is, the means marked on the axes — beside where each side ends after the "
@@ -84,8 +110,16 @@ TOUR: tuple[Shot, ...] = (
     ),
     Shot(
         "fire.png",
-        ("fire", "scenarios/example.toml", "--shooter", "au-battery", "--target", "fr-line-1",
-         "--plot", "{out}"),
+        (
+            "fire",
+            "scenarios/example.toml",
+            "--shooter",
+            "au-battery",
+            "--target",
+            "fr-line-1",
+            "--plot",
+            "{out}",
+        ),
         "A fire answer, drawn",
         "`--plot` on `fire` draws the answer on a close-up of the table: the Austrian guns' "
         "line of fire to their nearest target (PD-9) with its band, as wide as the firing edge "
@@ -96,8 +130,16 @@ TOUR: tuple[Shot, ...] = (
     ),
     Shot(
         "move.png",
-        ("move", "scenarios/example.toml", "--unit", "fr-hussars", "--to",
-         "tests/cases/plot/hussars_wheel.toml", "--plot", "{out}"),
+        (
+            "move",
+            "scenarios/example.toml",
+            "--unit",
+            "fr-hussars",
+            "--to",
+            "tests/cases/plot/hussars_wheel.toml",
+            "--plot",
+            "{out}",
+        ),
         "A move, drawn",
         "The hussars advance and wheel. For each base the path of the corner that travels "
         "furthest (PD-6, the arrow), the centre's path (dotted), the waypoint and the final pose "
@@ -107,8 +149,7 @@ TOUR: tuple[Shot, ...] = (
     ),
     Shot(
         "machine.png",
-        ("plot", "morale", "-o", "{out}", "--scenario", "scenarios/example.toml", "--unit",
-         "au-cuirassiers"),
+        ("plot", "morale", "-o", "{out}", "--scenario", "scenarios/example.toml", "--unit", "au-cuirassiers"),
         "Morale as a state machine",
         "`szwadron plot morale` draws the morale rules as the state machine the library runs: "
         "states as nodes, numbered arrows for the transitions, listed beside with every event, "

@@ -3,7 +3,7 @@
 Every limit is far above anything a real game needs; input beyond one is refused as bad input
 (:class:`~szwadron.errors.InvalidDataError`, exit code 2) with a message naming the limit, never
 left to run for hours. The file models (:mod:`szwadron.models`, :mod:`szwadron.settings`,
-:mod:`szwadron.movefile`) and the exact odds (:mod:`szwadron.combat`) check them.
+:mod:`szwadron.movefile`) and the exact odds (:mod:`szwadron.odds.combat`) check them.
 
 Standard library only: every module may import it.
 
@@ -36,7 +36,7 @@ MAX_MELEE_FIGURES = 500
 #: Hill level, or the level of a tall building (PD-11).
 MAX_LEVEL = 100
 
-#: Positions on the grid :func:`szwadron.reach.reach` searches (a 0.5 cm grid: a square of about
+#: Positions on the grid :func:`szwadron.table.reach.reach` searches (a 0.5 cm grid: a square of about
 #: 10 m by 10 m; a move of about 300 cm).
 MAX_REACH_GRID_POINTS = 4_000_000
 

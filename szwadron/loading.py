@@ -124,10 +124,12 @@ def validation_message(exc: ValidationError, data: Any, *, limit: int = 5) -> st
     # keep the errors of the entries, which say what is wrong
     inner = [tuple(e["loc"]) for e in errors]
     errors = [
-        e for e in errors
-        if not (e["type"] == "too_short"
-                and any(len(loc) > len(e["loc"]) and loc[: len(e["loc"])] == tuple(e["loc"])
-                        for loc in inner))
+        e
+        for e in errors
+        if not (
+            e["type"] == "too_short"
+            and any(len(loc) > len(e["loc"]) and loc[: len(e["loc"])] == tuple(e["loc"]) for loc in inner)
+        )
     ]
     lines = []
     for err in errors[:limit]:
@@ -225,6 +227,36 @@ class ProfileResolver:
             ) from None
 
 
+def open_army_list(name: str) -> ArmyList:
+    """An army list by id (looked up along :func:`army_list_search_path`) or by file path.
+
+    A player's roster file given where an army list is expected is refused with a message that
+    says how to use it.
+    """
+    path = Path(name)
+    if path.suffix.lower() == ".toml" or path.exists():
+        try:
+            return load_army_list(path)
+        except InvalidDataError:
+            _refuse_roster_file(path)
+            raise
+    found = find_army_list(name, army_list_search_path())
+    if found is None:
+        raise InvalidDataError(f"unknown army list {name!r} (no {name}.toml in the army-list folders)")
+    return load_army_list(found)
+
+
+def _refuse_roster_file(path: Path) -> None:
+    """Raise a clear message when ``path``, given as an army list, is a player's roster file."""
+    data = read_toml(path)
+    if "army" in data and "profiles" not in data:
+        raise InvalidDataError(
+            f"a roster file (of army list {data['army']!r}), not an army list: give it as"
+            f" 'szwadron points {data['army']} --roster {path}' or 'szwadron balance {path} ...'",
+            source=str(path),
+        )
+
+
 def _qualify_base_profiles(data: dict[str, Any]) -> dict[str, Any]:
     """A base's bare ``PROFILE`` refers to the army list of its unit's ``LIST:PROFILE``: rewrite
     it as ``LIST:PROFILE`` before validation (the raw data is not modified)."""
@@ -272,6 +304,7 @@ __all__ = [
     "format_location",
     "load_army_list",
     "load_scenario",
+    "open_army_list",
     "parse_scenario",
     "read_toml",
     "validate",

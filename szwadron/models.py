@@ -279,8 +279,14 @@ class RosterConstraint(_Frozen):
     @model_validator(mode="after")
     def _check(self) -> RosterConstraint:
         limits = (
-            self.min_units, self.max_units, self.min_figures, self.max_figures, self.min_share, self.max_share,
-            self.min_unit_figures, self.max_unit_figures,
+            self.min_units,
+            self.max_units,
+            self.min_figures,
+            self.max_figures,
+            self.min_share,
+            self.max_share,
+            self.min_unit_figures,
+            self.max_unit_figures,
         )
         if all(v is None for v in limits):
             raise ValueError(
@@ -420,7 +426,7 @@ class ArmyList(_Frozen):
         """What is malformed in a roster of this list, each as ``field.path: problem``: unknown
         profiles, attachments of another kind, limbers fielded alone or with a gun that has no
         limbered move (7.2), impossible constraints. (Breaking a constraint is not malformed: see
-        :func:`szwadron.rosters.validate_roster`.)"""
+        :func:`szwadron.armies.rosters.validate_roster`.)"""
         problems: list[str] = []
         by_id = {p.id: p for p in self.profiles}
         for e_i, entry in enumerate(roster.units):
@@ -494,7 +500,10 @@ class Terrain(_Frozen):
     kind: TerrainKind
     name: str | None = None
     level: int | None = Field(
-        None, ge=1, le=MAX_LEVEL, description="Hill level (default 1); buildings/fortifications: makes them tall."
+        None,
+        ge=1,
+        le=MAX_LEVEL,
+        description="Hill level (default 1); buildings/fortifications: makes them tall.",
     )
     polygon: tuple[Point, ...] | None = Field(None, description="Outline, at least 3 points.")
     line: tuple[Point, ...] | None = Field(None, description="Centre line of a linear feature.")
@@ -577,9 +586,7 @@ class BasePose(_Frozen):
     width: float | None = Field(
         None, gt=0, le=MAX_CM, allow_inf_nan=False, description="frontage override, cm"
     )
-    depth: float | None = Field(
-        None, gt=0, le=MAX_CM, allow_inf_nan=False, description="depth override, cm"
-    )
+    depth: float | None = Field(None, gt=0, le=MAX_CM, allow_inf_nan=False, description="depth override, cm")
 
     @field_validator("ammunition", mode="before")
     @classmethod

@@ -45,8 +45,7 @@ class MovePose(_Frozen):
         if isinstance(v, (list, tuple)):
             for j, wp in enumerate(v):
                 if isinstance(wp, (list, tuple)) and len(wp) != 3:
-                    raise ValueError(
-                        f"waypoint {j}: expected 3 numbers [x, y, facing], got {len(wp)}")
+                    raise ValueError(f"waypoint {j}: expected 3 numbers [x, y, facing], got {len(wp)}")
         return v
 
 

@@ -35,9 +35,7 @@ class RulesSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     # --- geometry of contact (PD-2, PD-3, PD-14, 5.1.2) -------------------------------------
-    contact_tolerance_cm: Cm = Field(
-        0.05, ge=0, description="PD-3: boundaries within this distance touch."
-    )
+    contact_tolerance_cm: Cm = Field(0.05, ge=0, description="PD-3: boundaries within this distance touch.")
     overlap_tolerance_cm: Cm = Field(
         0.05, ge=0, description="PD-3: interiors overlapping deeper than this are an illegal overlap."
     )

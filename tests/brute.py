@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from szwadron.remainder import DIE_SIDES, remainder_roll
+from szwadron.odds.remainder import DIE_SIDES, remainder_roll
 
 
 def brute_removal(damage: int, wounds: Sequence[int], die: str = "d6") -> dict[int, Fraction]:

@@ -30,9 +30,13 @@ _STATS: dict[str, dict[str, Any]] = {
 
 
 def profile(kind: str = "infantry", *abilities: str) -> dict[str, Any]:
-    return {"id": f"{kind}{'-' + '-'.join(abilities) if abilities else ''}".replace("_", "-"),
-            "name": kind.replace("_", " ").title(), "kind": kind, **_STATS[kind],
-            "abilities": list(abilities)}
+    return {
+        "id": f"{kind}{'-' + '-'.join(abilities) if abilities else ''}".replace("_", "-"),
+        "name": kind.replace("_", " ").title(),
+        "kind": kind,
+        **_STATS[kind],
+        "abilities": list(abilities),
+    }
 
 
 def _place(x: float, y: float, n: int, facing: float, step: float, along: str) -> list[dict[str, Any]]:
@@ -43,34 +47,50 @@ def _place(x: float, y: float, n: int, facing: float, step: float, along: str) -
     return [{"x": x + k * step * d[0], "y": y + k * step * d[1], "facing": facing} for k in range(n)]
 
 
-def line(x: float, y: float, n: int, facing: float = 90.0, gap: float = 0.0,
-         kind: str = "infantry") -> list[dict[str, Any]]:
+def line(
+    x: float, y: float, n: int, facing: float = 90.0, gap: float = 0.0, kind: str = "infantry"
+) -> list[dict[str, Any]]:
     w, _ = DEFAULT_BASE_SIZE_CM[Kind(kind)]
     return _place(x, y, n, facing, w + gap, "right")
 
 
-def column(x: float, y: float, n: int, facing: float = 90.0, gap: float = 0.0,
-           kind: str = "infantry") -> list[dict[str, Any]]:
+def column(
+    x: float, y: float, n: int, facing: float = 90.0, gap: float = 0.0, kind: str = "infantry"
+) -> list[dict[str, Any]]:
     _, d = DEFAULT_BASE_SIZE_CM[Kind(kind)]
     return _place(x, y, n, facing, d + gap, "back")
 
 
-def unit(uid: str, side: str, bases: list[dict[str, Any]], kind: str = "infantry",
-         abilities: tuple[str, ...] = (), state: str = "normal") -> dict[str, Any]:
-    return {"id": uid, "side": side, "profile": profile(kind, *abilities), "state": state,
-            "bases": bases}
+def unit(
+    uid: str,
+    side: str,
+    bases: list[dict[str, Any]],
+    kind: str = "infantry",
+    abilities: tuple[str, ...] = (),
+    state: str = "normal",
+) -> dict[str, Any]:
+    return {"id": uid, "side": side, "profile": profile(kind, *abilities), "state": state, "bases": bases}
 
 
-def scenario(*units: dict[str, Any], terrain: tuple[dict[str, Any], ...] | list[Any] = (),
-             width: float = 200.0, depth: float = 200.0, **settings: Any) -> Scenario:
-    return Scenario.model_validate({
-        "name": "test", "table": {"width": width, "depth": depth}, "settings": settings,
-        "terrain": list(terrain), "units": list(units),
-    })
+def scenario(
+    *units: dict[str, Any],
+    terrain: tuple[dict[str, Any], ...] | list[Any] = (),
+    width: float = 200.0,
+    depth: float = 200.0,
+    **settings: Any,
+) -> Scenario:
+    return Scenario.model_validate(
+        {
+            "name": "test",
+            "table": {"width": width, "depth": depth},
+            "settings": settings,
+            "terrain": list(terrain),
+            "units": list(units),
+        }
+    )
 
 
 @pytest.fixture(scope="session")
 def tables() -> SimpleNamespace:
     """Builders of scenarios in code (see the module docstring)."""
-    return SimpleNamespace(profile=profile, line=line, column=column, unit=unit,
-                           scenario=scenario)
+    return SimpleNamespace(profile=profile, line=line, column=column, unit=unit, scenario=scenario)

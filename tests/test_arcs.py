@@ -16,8 +16,10 @@ from szwadron.geometry.bases import EDGE_NAMES, base_corners
 SIZES = {"infantry": (2.0, 2.0), "cavalry": (2.0, 4.0), "artillery": (4.0, 4.0)}
 
 
-@pytest.mark.parametrize(("size", "front", "side"), [
-    ((2.0, 2.0), 90.0, 90.0), ((2.0, 4.0), 53.130102, 126.869898), ((4.0, 4.0), 90.0, 90.0)])
+@pytest.mark.parametrize(
+    ("size", "front", "side"),
+    [((2.0, 2.0), 90.0, 90.0), ((2.0, 4.0), 53.130102, 126.869898), ((4.0, 4.0), 90.0, 90.0)],
+)
 def test_4_4_1_arc_angles_by_base_shape(size: tuple[float, float], front: float, side: float) -> None:
     """4.4.1: a 2 × 2 base has four arcs of 90°; a 2 × 4 cavalry base (PD-1) 53.13° front and back,
     126.87° at the sides; the four always make a full turn."""
@@ -51,7 +53,10 @@ def test_pd_8_arcs_match_bearings_for_rotated_bases(kind: str, facing: float, px
     half_front = math.degrees(math.atan2(w / 2, d / 2))
     bearing = math.degrees(math.atan2(py + 2.0, px - 3.0)) - facing
     off = abs((bearing + 180.0) % 360.0 - 180.0)
-    if min(abs(off - half_front), abs(off - (180.0 - half_front))) > 1e-6 and math.hypot(px - 3, py + 2) > 1e-3:
+    if (
+        min(abs(off - half_front), abs(off - (180.0 - half_front))) > 1e-6
+        and math.hypot(px - 3, py + 2) > 1e-3
+    ):
         got = {EDGE_NAMES[k] for k in np.flatnonzero(mask)}
         assert got == _reference_arcs(3.0, -2.0, facing, w, d, px, py)
 
@@ -90,8 +95,9 @@ def test_4_4_2_corner_contact_does_not_touch_an_edge() -> None:
     assert not touched_edges(me, diag).any()
 
 
-@pytest.mark.parametrize(("gap", "touched"), [(0.0, True), (0.04, True), (0.05, True), (0.06, False),
-                                              (-0.03, True)])
+@pytest.mark.parametrize(
+    ("gap", "touched"), [(0.0, True), (0.04, True), (0.05, True), (0.06, False), (-0.03, True)]
+)
 def test_4_4_2_pd_3_touching_within_the_tolerance(gap: float, touched: bool) -> None:
     me = base_corners(0.0, 0.0, 90.0, 2.0, 2.0)
     front = base_corners(0.0, 2.0 + gap, 90.0, 2.0, 2.0)

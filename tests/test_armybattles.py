@@ -1,4 +1,4 @@
-"""Issue 7 — army against army (szwadron.armybattles): rosters as forces, battles of mixed
+"""Issue 7 — army against army (szwadron.armies.battles): rosters as forces, battles of mixed
 armies, the roster check of ``points validate``, ``balance --battles`` and the army steepness.
 """
 
@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from szwadron.armybattles import (
+from szwadron.armies.balance import balance
+from szwadron.armies.battles import (
     STEEPNESS_EXPONENTS,
     battle_pair,
     fit_army_steepness,
@@ -20,13 +21,12 @@ from szwadron.armybattles import (
     roster_points,
     validate_rosters,
 )
-from szwadron.balance import balance
+from szwadron.armies.duel import DuelUnit, Kind, Weapon, run_army_battle, run_battle
+from szwadron.armies.points import load_model
 from szwadron.cli import main
-from szwadron.duel import DuelUnit, Kind, Weapon, run_army_battle, run_battle
 from szwadron.errors import InvalidDataError
 from szwadron.loading import load_army_list
 from szwadron.models import ArmyList, Roster
-from szwadron.points import load_model
 
 TESTLAND = Path(__file__).parent / "cases" / "armylists" / "testland.toml"
 
@@ -53,7 +53,10 @@ def test_roster_force_units_attachments_and_limbers_7_2() -> None:
     army = _army("a", _roster("r", BRIGADE))
     force = roster_force(army, army.roster("r"))
     assert [(u.profile.id, u.figures, u.elite.id if u.elite else None, u.elite_figures) for u in force] == [
-        ("line", 10, "grenadiers", 2), ("line", 10, "grenadiers", 2), ("hussars", 4, None, 0), ("gun", 1, None, 0)
+        ("line", 10, "grenadiers", 2),
+        ("line", 10, "grenadiers", 2),
+        ("hussars", 4, None, 0),
+        ("gun", 1, None, 0),
     ]
     # the roster's cost counts the limber (10) and the grenadiers at their own price
     assert roster_points(army, army.roster("r")) == 2 * (100 + 30) + 80 + 60 + 10
@@ -66,7 +69,7 @@ def test_elite_company_fights_with_its_own_profile_1_1() -> None:
     strength are the whole unit's."""
     import random
 
-    from szwadron.duel import Duel, Side
+    from szwadron.armies.duel import Duel, Side
 
     line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, (Weapon("musket", 24, 1, 3),))
     grenadiers = DuelUnit("gren", Kind.INFANTRY, 12, 3, 2, 4, 5, (Weapon("musket", 24, 1, 4),))
@@ -97,9 +100,9 @@ def test_army_battle_is_seeded_and_strongest_pairing_is_run_battle() -> None:
     first = run_army_battle(mixed_a, mixed_b, seed="s")
     assert first == run_army_battle(mixed_a, mixed_b, seed="s")
     for k in range(10):
-        assert run_army_battle([(line, 12), (line, 10)], [(line, 11)], seed=k, pairing="strongest") == run_battle(
-            line, (12, 10), line, (11,), seed=k
-        )
+        assert run_army_battle(
+            [(line, 12), (line, 10)], [(line, 11)], seed=k, pairing="strongest"
+        ) == run_battle(line, (12, 10), line, (11,), seed=k)
     with pytest.raises(InvalidDataError, match="pairing"):
         run_army_battle(mixed_a, mixed_b, seed=1, pairing="chosen")  # type: ignore[arg-type]
     with pytest.raises(InvalidDataError, match="at least one unit"):
@@ -157,10 +160,15 @@ def test_army_steepness_in_the_model_file(tmp_path: Path) -> None:
     path = tmp_path / "m.toml"
     path.write_text(model.to_toml(), encoding="utf-8")
     assert load_model(path).army_steepness == (1.25, 0.6)
-    path.write_text(model.to_toml().replace("army_steepness = [1.25, 0.6]", 'army_steepness = ["x", 1]'), encoding="utf-8")
+    path.write_text(
+        model.to_toml().replace("army_steepness = [1.25, 0.6]", 'army_steepness = ["x", 1]'), encoding="utf-8"
+    )
     with pytest.raises(InvalidDataError, match="army_steepness: expected two numbers"):
         load_model(path)
-    path.write_text(model.to_toml().replace("army_steepness = [1.25, 0.6]", "army_steepness = [1.25, 7]"), encoding="utf-8")
+    path.write_text(
+        model.to_toml().replace("army_steepness = [1.25, 0.6]", "army_steepness = [1.25, 7]"),
+        encoding="utf-8",
+    )
     with pytest.raises(InvalidDataError, match=r"army_steepness: expected \[a > 0, b in 0..2\]"):
         load_model(path)
 
@@ -194,24 +202,77 @@ def test_cli_validate_plays_the_rosters_and_draws_both_matrices(
         ' { profile = "hussars", figures = 4 } ]\n'
     )
     text = TESTLAND.read_text(encoding="utf-8")
-    (lists / "a.toml").write_text(text.replace('id = "testland"', 'id = "aland"', 1) + roster, encoding="utf-8")
-    (lists / "b.toml").write_text(text.replace('id = "testland"', 'id = "bland"', 1) + roster, encoding="utf-8")
+    (lists / "a.toml").write_text(
+        text.replace('id = "testland"', 'id = "aland"', 1) + roster, encoding="utf-8"
+    )
+    (lists / "b.toml").write_text(
+        text.replace('id = "testland"', 'id = "bland"', 1) + roster, encoding="utf-8"
+    )
     plot = tmp_path / "v.png"
-    assert main(["points", "validate", "--lists", str(lists), "--duels", "1", "--battles", "8", "--workers", "1",
-                 "--plot", str(plot)]) == 0
+    assert (
+        main(
+            [
+                "points",
+                "validate",
+                "--lists",
+                str(lists),
+                "--duels",
+                "1",
+                "--battles",
+                "8",
+                "--workers",
+                "1",
+                "--plot",
+                str(plot),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "army against army" in out and "aland:r" in out and "bland:r" in out
     assert plot.read_bytes()[:4] == b"\x89PNG"
-    assert main(["points", "validate", "--lists", str(lists), "--duels", "1", "--battles", "8", "--workers", "1",
-                 "--json"]) == 0
+    assert (
+        main(
+            [
+                "points",
+                "validate",
+                "--lists",
+                str(lists),
+                "--duels",
+                "1",
+                "--battles",
+                "8",
+                "--workers",
+                "1",
+                "--json",
+            ]
+        )
+        == 0
+    )
     doc = json.loads(capsys.readouterr().out)
     assert doc["rosters"]["battles"] == 8 and doc["rosters"]["cells"][0]["a"] == "aland:r"
     # the unit-size check: each list's roster with its line regrouped at 8 and 16 (and cavalry)
     sizes = {(u["army"], u["class"], u["size"]) for u in doc["unit_sizes"]}
     assert {("aland", "line", 8), ("aland", "line", 16), ("bland", "line", 16)} <= sizes
     assert all(u["battles"] == 8 and 0 <= u["win_rate"] <= 1 for u in doc["unit_sizes"])
-    assert main(["points", "validate", "--lists", str(lists), "--duels", "1", "--battles", "0", "--workers", "1",
-                 "--json"]) == 0
+    assert (
+        main(
+            [
+                "points",
+                "validate",
+                "--lists",
+                str(lists),
+                "--duels",
+                "1",
+                "--battles",
+                "0",
+                "--workers",
+                "1",
+                "--json",
+            ]
+        )
+        == 0
+    )
     doc = json.loads(capsys.readouterr().out)
     assert doc["rosters"] is None and doc["unit_sizes"] == []
 
@@ -221,7 +282,7 @@ def test_random_armies_spend_their_budget_and_stay_reproducible() -> None:
     the budget, the same for the same seed."""
     import random
 
-    from szwadron.armybattles import mixed_battle_design, random_force, resampled_force
+    from szwadron.armies.battles import mixed_battle_design, random_force, resampled_force
 
     army = _army("a", _roster("r", BRIGADE), _roster("s", [{"profile": "skirmishers", "figures": 6}]))
     for make in (random_force, resampled_force):
@@ -233,7 +294,9 @@ def test_random_armies_spend_their_budget_and_stay_reproducible() -> None:
     kinds = {u.key() for u in roster_force(army, army.roster("r")) + roster_force(army, army.roster("s"))}
     drawn = resampled_force(army, 2000.0, random.Random(1))
     assert {u.key() for u in drawn} <= kinds
-    forces, specs = mixed_battle_design([army, _army("b", _roster("r", BRIGADE))], battles=3, budgets=(400.0,))
+    forces, specs = mixed_battle_design(
+        [army, _army("b", _roster("r", BRIGADE))], battles=3, budgets=(400.0,)
+    )
     assert len(specs) == 3 * 3 and len(forces) == 2 * len(specs)  # pairs a-a, a-b, b-b
     assert [s[2] for s in specs[:3]] == [0, 1, 0]  # the first mover alternates
 
@@ -245,9 +308,9 @@ def test_corrections_from_mixed_armies_are_recovered() -> None:
 
     import numpy as np
 
-    from szwadron.calibrate import ArmyObservation, duel_profiles, fit_corrections
+    from szwadron.armies.calibrate import ArmyObservation, duel_profiles, fit_corrections
+    from szwadron.armies.points import REFERENCE_PROFILE, profile_key
     from szwadron.loading import bundled_dir
-    from szwadron.points import REFERENCE_PROFILE, profile_key
 
     france = load_army_list(bundled_dir("armylists") / "france.toml")
     entries = [e for e in duel_profiles([france]) if e.profile.kind is not Kind.LIMBER][:4]
@@ -276,7 +339,7 @@ def test_issue7_bigger_battalions_win_more_than_their_points_so_lists_cap_them()
     volley takes a bigger share of a small one. The same Russian corps with its line in
     battalions of 24 beats itself in battalions of 12, and in battalions of 6 loses: which is
     why every list caps infantry units at 12 figures (``battalion-size``)."""
-    from szwadron.armybattles import resized_force, unit_size_effect
+    from szwadron.armies.battles import resized_force, unit_size_effect
     from szwadron.loading import bundled_dir
 
     russia = load_army_list(bundled_dir("armylists") / "russia.toml")
@@ -286,7 +349,9 @@ def test_issue7_bigger_battalions_win_more_than_their_points_so_lists_cap_them()
         variant = resized_force(base, "line", size)
         assert force_points(variant) == pytest.approx(force_points(base))
         assert sum(u.figures for u in variant) == sum(u.figures for u in base)
-    small, big = unit_size_effect([(russia, roster, "line", 6), (russia, roster, "line", 24)], battles=150, workers=1)
+    small, big = unit_size_effect(
+        [(russia, roster, "line", 6), (russia, roster, "line", 24)], battles=150, workers=1
+    )
     assert (small.units_before, small.units_after, big.units_after) == (5, 10, 3)
     assert small.interval[1] < 0.45 and big.interval[0] > 0.55
     assert big.as_dict()["size"] == 24 and big.as_dict()["win_rate"] == big.rate

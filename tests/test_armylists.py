@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from szwadron.armies.rosters import validate_roster
 from szwadron.loading import load_army_list
 from szwadron.models import Ability, ArmyList, Kind, Profile
-from szwadron.rosters import validate_roster
 
 REPO = Path(__file__).resolve().parent.parent
 ARMYLISTS = REPO / "armylists"
@@ -393,10 +393,10 @@ def test_issue7_common_constraints_in_every_list(nation: str) -> None:
 @pytest.mark.parametrize("nation", NATIONS)
 def test_issue7_unit_sizes_capped_at_the_sizes_the_points_are_measured_on(nation: str) -> None:
     """The points are per figure, measured on battalions of 12, skirmishers and cavalry of 4-8
-    and one gun a battery (szwadron.duel, szwadron.armybattles); bigger units win more than their
+    and one gun a battery (szwadron.armies.duel, szwadron.armies.battles); bigger units win more than their
     points say (benchmarks/RESULTS.md), so every list caps unit sizes there."""
-    from szwadron.armybattles import RANDOM_UNIT_FIGURES
-    from szwadron.duel import STANDARD_UNIT_FIGURES
+    from szwadron.armies.battles import RANDOM_UNIT_FIGURES
+    from szwadron.armies.duel import STANDARD_UNIT_FIGURES
 
     caps = {c.id: c for c in _army(nation).constraints if c.max_unit_figures is not None}
     assert caps["battalion-size"].kinds == (Kind.INFANTRY,)

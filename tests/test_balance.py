@@ -1,4 +1,4 @@
-"""Issue 7 — the balance report of two armies (szwadron.balance)."""
+"""Issue 7 — the balance report of two armies (szwadron.armies.balance)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from szwadron.balance import balance, predicted_chance, suggestions, summarise
+from szwadron.armies.balance import balance, predicted_chance, suggestions, summarise
+from szwadron.armies.points import load_model
 from szwadron.errors import InvalidDataError
 from szwadron.loading import bundled_dir, load_army_list
 from szwadron.models import Roster, RosterEntry
-from szwadron.points import load_model
 
 BUNDLED = bundled_dir("armylists")
 TESTLAND = Path(__file__).parent / "cases" / "armylists" / "testland.toml"
@@ -50,7 +50,9 @@ def test_more_points_more_chance_and_suggestions_even_it() -> None:
     fr = _army("france")
     report = balance(fr, fr.roster("corps-2000"), fr, fr.roster("corps-1000"))
     assert report.difference > 0 and report.chance_a > 0.5
-    assert report.chance_a == pytest.approx(predicted_chance(report.a.points, report.b.points, report.steepness))
+    assert report.chance_a == pytest.approx(
+        predicted_chance(report.a.points, report.b.points, report.steepness)
+    )
     best = report.suggestions[0]
     assert abs(best.difference_after) < abs(report.difference)
     assert {s.side for s in report.suggestions} <= {"A", "B"}
@@ -62,7 +64,7 @@ def test_issue7_suggestions_are_legal_roster_edits() -> None:
     """Each suggestion is a roster edit inside the list's constraints (unit sizes, shares, the
     points limit) whose points difference is what it says; none adds to a unit that already
     breaks a size cap."""
-    from szwadron.rosters import validate_roster
+    from szwadron.armies.rosters import validate_roster
 
     ru, fr = _army("russia"), _army("france")
     for (army_a, roster_a), (army_b, roster_b) in [
@@ -83,15 +85,29 @@ def test_issue7_suggestions_are_legal_roster_edits() -> None:
                 per = s.change // entry.count
                 assert per * entry.count == s.change
                 edited = entry.model_copy(update={"figures": entry.figures + per})
-            units = [*roster.units[: s.entry], *([edited] if edited.count else []), *roster.units[s.entry + 1 :]]
+            units = [
+                *roster.units[: s.entry],
+                *([edited] if edited.count else []),
+                *roster.units[s.entry + 1 :],
+            ]
             after = validate_roster(army, roster.model_copy(update={"units": tuple(units)}))
             assert after.ok, after.describe()
             before = validate_roster(army, roster)
             assert after.points is not None and before.points is not None
             assert after.points - before.points == pytest.approx(s.points)
-            assert report.difference + (s.points if s.side == "A" else -s.points) == pytest.approx(s.difference_after)
-    big = Roster.model_validate({"id": "big", "points_limit": 1000, "units": [
-        {"profile": "line_infantry", "figures": 24, "count": 2}, {"profile": "hussars", "figures": 6}]})
+            assert report.difference + (s.points if s.side == "A" else -s.points) == pytest.approx(
+                s.difference_after
+            )
+    big = Roster.model_validate(
+        {
+            "id": "big",
+            "points_limit": 1000,
+            "units": [
+                {"profile": "line_infantry", "figures": 24, "count": 2},
+                {"profile": "hussars", "figures": 6},
+            ],
+        }
+    )
     report = balance(ru, big, ru, ru.roster("corps-1000"))
     assert report.a.broken and all(s.entry != 0 for s in report.suggestions if s.side == "A" and s.change > 0)
 

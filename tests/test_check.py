@@ -1,4 +1,4 @@
-"""The table audit (szwadron.audit), grouped by rule; known-answer files in tests/cases/check/.
+"""The table audit (szwadron.table.audit), grouped by rule; known-answer files in tests/cases/check/.
 
 Scenarios are built in code with inline profiles (see conftest.py) so they do not depend on the
 army lists. Distances in cm; PD-3's default tolerance is 0.05 cm (half a millimetre).
@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from szwadron.audit import AuditReport, audit, connected_groups
 from szwadron.loading import parse_scenario
 from szwadron.models import Scenario
+from szwadron.table.audit import AuditReport, audit, connected_groups
 
 CASES = Path(__file__).parent / "cases" / "check"
 FENCE = {"id": "fence", "kind": "obstacle", "line": [[0, 10], [60, 10]], "width": 0.5}
@@ -50,17 +50,20 @@ def test_1_3_1_line_is_coherent(tables: SimpleNamespace, facing: float) -> None:
 
 def test_1_3_1_column_and_block_are_coherent(tables: SimpleNamespace) -> None:
     block = [b for row in range(3) for b in tables.line(20, 50 - 2 * row, 4, facing=90)]
-    r = audit(tables.scenario(
-        tables.unit("col", "A", tables.column(50, 50, 6, facing=33.0)),
-        tables.unit("blk", "A", block),
-        tables.unit("cav", "A", tables.column(80, 50, 4, kind="cavalry"), kind="cavalry"),
-    ))
+    r = audit(
+        tables.scenario(
+            tables.unit("col", "A", tables.column(50, 50, 6, facing=33.0)),
+            tables.unit("blk", "A", block),
+            tables.unit("cav", "A", tables.column(80, 50, 4, kind="cavalry"), kind="cavalry"),
+        )
+    )
     assert all(u.coherent for u in r.units)
     assert r.ok
 
 
-@pytest.mark.parametrize(("gap", "coherent"), [(0.04, True), (0.05, True), (0.06, False),
-                                               (0.1, False), (1.0, False)])
+@pytest.mark.parametrize(
+    ("gap", "coherent"), [(0.04, True), (0.05, True), (0.06, False), (0.1, False), (1.0, False)]
+)
 def test_1_3_1_pd_3_gap_tolerance_boundary(tables: SimpleNamespace, gap: float, coherent: bool) -> None:
     """PD-3 tolerance is 0.05 cm = 0.5 mm: a 0.4 mm gap touches, a 1 mm gap does NOT (nor does a
     1 cm gap) with the default setting."""
@@ -70,8 +73,7 @@ def test_1_3_1_pd_3_gap_tolerance_boundary(tables: SimpleNamespace, gap: float, 
 
 
 def test_pd_3_wider_contact_tolerance_setting_admits_a_1_mm_gap(tables: SimpleNamespace) -> None:
-    sc = tables.scenario(tables.unit("a", "A", tables.line(50, 50, 4, gap=0.1)),
-                         contact_tolerance_cm=0.15)
+    sc = tables.scenario(tables.unit("a", "A", tables.line(50, 50, 4, gap=0.1)), contact_tolerance_cm=0.15)
     assert _unit(audit(sc), "a").coherent
 
 
@@ -88,8 +90,11 @@ def test_1_3_1_one_centimetre_gap_splits_the_unit(tables: SimpleNamespace) -> No
 
 def test_1_3_1_corner_to_corner_is_touching(tables: SimpleNamespace) -> None:
     """PD-2: bases meeting at a corner (echelon) touch — their boundaries are 0 apart."""
-    r = audit(tables.scenario(tables.unit("a", "A", [
-        {"x": 10, "y": 10, "facing": 90}, {"x": 12, "y": 12, "facing": 90}])))
+    r = audit(
+        tables.scenario(
+            tables.unit("a", "A", [{"x": 10, "y": 10, "facing": 90}, {"x": 12, "y": 12, "facing": 90}])
+        )
+    )
     assert _unit(r, "a").coherent
 
 
@@ -150,10 +155,12 @@ def test_1_3_5_pd_4_a_half_standing_back_from_the_fence_is_not_linked(tables: Si
 
 
 def test_pd_3_overlap_is_reported_with_its_depth(tables: SimpleNamespace) -> None:
-    r = audit(tables.scenario(
-        tables.unit("a", "A", tables.line(50, 50, 2)),
-        tables.unit("b", "A", [{"x": 51.0, "y": 51.7, "facing": 90}]),  # 0.3 into a/0 and a/1
-    ))
+    r = audit(
+        tables.scenario(
+            tables.unit("a", "A", tables.line(50, 50, 2)),
+            tables.unit("b", "A", [{"x": 51.0, "y": 51.7, "facing": 90}]),  # 0.3 into a/0 and a/1
+        )
+    )
     assert [(o.a, o.b) for o in r.overlaps] == [("a/0", "b/0"), ("a/1", "b/0")]
     assert [o.depth for o in r.overlaps] == pytest.approx([0.3, 0.3])
     assert _rules(r) == ["PD-3", "PD-3"]
@@ -175,9 +182,11 @@ def test_base_off_the_edge(tables: SimpleNamespace, x: float, off: bool) -> None
 
 
 def test_base_off_the_far_edges(tables: SimpleNamespace) -> None:
-    r = audit(tables.scenario(
-        tables.unit("a", "A", [{"x": 199.5, "y": 50, "facing": 90}, {"x": 50, "y": 200, "facing": 0}]),
-    ))
+    r = audit(
+        tables.scenario(
+            tables.unit("a", "A", [{"x": 199.5, "y": 50, "facing": 90}, {"x": 50, "y": 200, "facing": 0}]),
+        )
+    )
     assert r.off_table == ("a/0", "a/1")
 
 
@@ -188,19 +197,40 @@ def test_3_2_4_3_2_5_forbidden_terrain(tables: SimpleNamespace) -> None:
     terrain = [
         {"id": "farm", "kind": "building", "polygon": [[10, 10], [20, 10], [20, 20], [10, 20]]},
         {"id": "wall", "kind": "high_wall", "line": [[40, 0], [40, 30]], "width": 0.5},
-        {"id": "fort", "kind": "fortification", "large": True,
-         "polygon": [[60, 10], [80, 10], [80, 30], [60, 30]]},
+        {
+            "id": "fort",
+            "kind": "fortification",
+            "large": True,
+            "polygon": [[60, 10], [80, 10], [80, 30], [60, 30]],
+        },
         {"id": "marsh", "kind": "impassable", "polygon": [[100, 10], [110, 10], [110, 20]]},
     ]
-    r = audit(tables.scenario(
-        tables.unit("inf", "A", [{"x": 15, "y": 15, "facing": 90}, {"x": 40, "y": 20, "facing": 0},
-                                 {"x": 107, "y": 13, "facing": 0}]),
-        tables.unit("cav", "A", [{"x": 12, "y": 12.5, "facing": 90}, {"x": 70, "y": 20, "facing": 90}],
-                    kind="cavalry"),
-        tables.unit("gun", "A", [{"x": 70, "y": 15, "facing": 90}, {"x": 22, "y": 15, "facing": 90}],
-                    kind="foot_artillery"),
-        terrain=terrain,
-    ))
+    r = audit(
+        tables.scenario(
+            tables.unit(
+                "inf",
+                "A",
+                [
+                    {"x": 15, "y": 15, "facing": 90},
+                    {"x": 40, "y": 20, "facing": 0},
+                    {"x": 107, "y": 13, "facing": 0},
+                ],
+            ),
+            tables.unit(
+                "cav",
+                "A",
+                [{"x": 12, "y": 12.5, "facing": 90}, {"x": 70, "y": 20, "facing": 90}],
+                kind="cavalry",
+            ),
+            tables.unit(
+                "gun",
+                "A",
+                [{"x": 70, "y": 15, "facing": 90}, {"x": 22, "y": 15, "facing": 90}],
+                kind="foot_artillery",
+            ),
+            terrain=terrain,
+        )
+    )
     got = [(f.base, f.terrain, f.rule) for f in r.forbidden_terrain]
     assert got == [
         ("inf/1", "wall", "3.2.4"),
@@ -214,8 +244,11 @@ def test_3_2_4_3_2_5_forbidden_terrain(tables: SimpleNamespace) -> None:
 def test_3_2_5_touching_a_building_from_outside_is_allowed(tables: SimpleNamespace) -> None:
     farm = {"id": "farm", "kind": "building", "polygon": [[10, 10], [20, 10], [20, 20], [10, 20]]}
     for y in (8.0, 8.04):  # flush, and 0.4 mm inside (within the tolerance)
-        r = audit(tables.scenario(tables.unit("cav", "A", [{"x": 15, "y": y, "facing": 90}],
-                                              kind="cavalry"), terrain=[farm]))
+        r = audit(
+            tables.scenario(
+                tables.unit("cav", "A", [{"x": 15, "y": y, "facing": 90}], kind="cavalry"), terrain=[farm]
+            )
+        )
         assert r.forbidden_terrain == ()
 
 
@@ -226,10 +259,12 @@ def test_3_2_5_touching_a_building_from_outside_is_allowed(tables: SimpleNamespa
 def test_5_1_2_pd_14_contact_lengths(tables: SimpleNamespace, overlap: float, engaged: bool) -> None:
     """Face to face, offset so that the front edges overlap by 0.5, 0.95, 1 or 2 cm: contact
     at least 1 cm (half a base) makes the base in contact and the units engaged."""
-    r = audit(tables.scenario(
-        tables.unit("a", "A", [{"x": 50, "y": 50, "facing": 90}]),
-        tables.unit("b", "B", [{"x": 50 + 2 - overlap, "y": 52, "facing": 270}]),
-    ))
+    r = audit(
+        tables.scenario(
+            tables.unit("a", "A", [{"x": 50, "y": 50, "facing": 90}]),
+            tables.unit("b", "B", [{"x": 50 + 2 - overlap, "y": 52, "facing": 270}]),
+        )
+    )
     (c,) = r.contacts
     assert (c.a, c.b) == ("a/0", "b/0")
     assert c.length == pytest.approx(overlap)
@@ -242,20 +277,24 @@ def test_5_1_2_pd_14_contact_lengths(tables: SimpleNamespace, overlap: float, en
 
 def test_5_1_2_contact_adds_up_over_enemy_bases(tables: SimpleNamespace) -> None:
     """PD-14: a base touching two enemy bases along 0.6 cm each is in contact (1.2 cm)."""
-    r = audit(tables.scenario(
-        tables.unit("a", "A", [{"x": 50, "y": 50, "facing": 90}]),
-        tables.unit("b", "B", tables.line(51.4, 52, 2, facing=270, gap=0.8)),  # a/0 sees both
-    ))
+    r = audit(
+        tables.scenario(
+            tables.unit("a", "A", [{"x": 50, "y": 50, "facing": 90}]),
+            tables.unit("b", "B", tables.line(51.4, 52, 2, facing=270, gap=0.8)),  # a/0 sees both
+        )
+    )
     assert sorted(c.length for c in r.contacts) == pytest.approx([0.6, 0.6])
     assert "a/0" in r.bases_in_contact and "b/0" not in r.bases_in_contact
     assert _unit(r, "a").engaged_with == ("b",)
 
 
 def test_pd_14_corner_to_corner_is_touching_but_no_contact(tables: SimpleNamespace) -> None:
-    r = audit(tables.scenario(
-        tables.unit("a", "A", [{"x": 50, "y": 50, "facing": 90}]),
-        tables.unit("b", "B", [{"x": 52, "y": 52, "facing": 270}]),
-    ))
+    r = audit(
+        tables.scenario(
+            tables.unit("a", "A", [{"x": 50, "y": 50, "facing": 90}]),
+            tables.unit("b", "B", [{"x": 52, "y": 52, "facing": 270}]),
+        )
+    )
     assert [c.length for c in r.contacts] == [0.0]
     assert _unit(r, "a").engaged_with == ()
 
@@ -266,29 +305,35 @@ def test_pd_14_corner_to_corner_is_touching_but_no_contact(tables: SimpleNamespa
 @pytest.mark.parametrize(("gap", "inside"), [(1.9, True), (1.999, True), (2.0, False), (2.1, False)])
 def test_1_4_1_zone_is_2_cm_from_the_base(tables: SimpleNamespace, gap: float, inside: bool) -> None:
     """Decision: inside means nearer than 2 cm; exactly 2 cm touches the rim and is outside."""
-    r = audit(tables.scenario(
-        tables.unit("a", "A", tables.line(50, 50, 3)),
-        tables.unit("b", "B", [{"x": 52, "y": 52 + gap, "facing": 270}]),
-    ))
+    r = audit(
+        tables.scenario(
+            tables.unit("a", "A", tables.line(50, 50, 3)),
+            tables.unit("b", "B", [{"x": 52, "y": 52 + gap, "facing": 270}]),
+        )
+    )
     both_ways = {p for k in range(3) for p in (("b/0", f"a/{k}"), (f"a/{k}", "b/0"))}
     assert _intrusions(r) == (both_ways if inside else set())  # b/0 faces a/1, corners a/0, a/2
     assert _rules(r) == (["1.4.2", "1.4.2"] if inside else [])
 
 
 def test_1_4_1_panicking_unit_has_no_zone(tables: SimpleNamespace) -> None:
-    r = audit(tables.scenario(
-        tables.unit("a", "A", [{"x": 50, "y": 50, "facing": 90}], state="panic"),
-        tables.unit("b", "B", [{"x": 50, "y": 53, "facing": 270}]),
-    ))
+    r = audit(
+        tables.scenario(
+            tables.unit("a", "A", [{"x": 50, "y": 50, "facing": 90}], state="panic"),
+            tables.unit("b", "B", [{"x": 50, "y": 53, "facing": 270}]),
+        )
+    )
     assert _intrusions(r) == {("a/0", "b/0")}  # a is in b's zone; a has none
 
 
 def test_5_9_engaged_units_do_not_intrude_but_others_do(tables: SimpleNamespace) -> None:
-    r = audit(tables.scenario(
-        tables.unit("a", "A", tables.line(50, 50, 2)),
-        tables.unit("b", "B", tables.line(52, 52, 2, facing=270)),  # flush: engaged
-        tables.unit("c", "B", [{"x": 55.5, "y": 50, "facing": 180}]),  # 1.5 cm from a/1 only
-    ))
+    r = audit(
+        tables.scenario(
+            tables.unit("a", "A", tables.line(50, 50, 2)),
+            tables.unit("b", "B", tables.line(52, 52, 2, facing=270)),  # flush: engaged
+            tables.unit("c", "B", [{"x": 55.5, "y": 50, "facing": 180}]),  # 1.5 cm from a/1 only
+        )
+    )
     assert _unit(r, "a").engaged_with == ("b",)
     # a/1 stands in c's zone (c is not engaged); a/1 is engaged, so its zone is neutralised
     # and c may stand in it (5.9.3)
@@ -299,12 +344,15 @@ def test_5_9_3_engaged_figure_zone_lets_others_pass(tables: SimpleNamespace) -> 
     """5.9.3: the zone of a figure engaged in melee is neutralised and lets other figures pass,
     as the move check counts it; a figure of a third unit next to it is no intrusion. The same
     figure not engaged (the enemy 0.5 cm away, not touching) keeps its zone."""
+
     def setup(gap: float) -> AuditReport:
-        return audit(tables.scenario(
-            tables.unit("a", "A", [{"x": 50, "y": 50, "facing": 90}]),
-            tables.unit("b", "B", [{"x": 50, "y": 52 + gap, "facing": 270}]),  # flush in front
-            tables.unit("c", "B", [{"x": 53.5, "y": 50, "facing": 90}]),  # 1.5 cm right of a/0
-        ))
+        return audit(
+            tables.scenario(
+                tables.unit("a", "A", [{"x": 50, "y": 50, "facing": 90}]),
+                tables.unit("b", "B", [{"x": 50, "y": 52 + gap, "facing": 270}]),  # flush in front
+                tables.unit("c", "B", [{"x": 53.5, "y": 50, "facing": 90}]),  # 1.5 cm right of a/0
+            )
+        )
 
     engaged = setup(0.0)
     assert _unit(engaged, "a").engaged_with == ("b",)
@@ -321,10 +369,12 @@ def test_pd_1_cavalry_orientation_changes_what_is_in_its_zone(
 ) -> None:
     """PD-1: a cavalry base facing +y is 2 cm wide along x, so an enemy 3.5 cm to the right of
     its centre is 2.5 cm away; turned to face +x it is 4 cm long along x and 1.5 cm away."""
-    r = audit(tables.scenario(
-        tables.unit("cav", "A", [{"x": 50, "y": 50, "facing": facing}], kind="cavalry"),
-        tables.unit("b", "B", [{"x": 54.5, "y": 50, "facing": 270}]),
-    ))
+    r = audit(
+        tables.scenario(
+            tables.unit("cav", "A", [{"x": 50, "y": 50, "facing": facing}], kind="cavalry"),
+            tables.unit("b", "B", [{"x": 54.5, "y": 50, "facing": 270}]),
+        )
+    )
     assert (("b/0", "cav/0") in _intrusions(r)) is inside
 
 
@@ -393,8 +443,7 @@ def _view(report: AuditReport, key: str) -> Any:
     if key == "groups":
         return {u["id"]: u["groups"] for u in doc["units"]}
     if key == "engaged":
-        return sorted(sorted([u["id"], v]) for u in doc["units"] for v in u["engaged_with"]
-                      if u["id"] < v)
+        return sorted(sorted([u["id"], v]) for u in doc["units"] for v in u["engaged_with"] if u["id"] < v)
     if key == "contacts":
         return [[c["a"], c["b"], round(c["length"], 3)] for c in doc["contacts"]]
     if key == "zone_intrusions":
@@ -419,7 +468,9 @@ def test_known_answer_cases(case: Path) -> None:
 # ------------------------------------------------------------------------------ properties
 
 
-def _transform(doc: dict[str, Any], dx: float, dy: float, turn: float, cx: float, cy: float) -> dict[str, Any]:
+def _transform(
+    doc: dict[str, Any], dx: float, dy: float, turn: float, cx: float, cy: float
+) -> dict[str, Any]:
     a = math.radians(turn)
     c, s = math.cos(a), math.sin(a)
 
@@ -452,15 +503,26 @@ def tables_docs(draw: st.DrawFn) -> dict[str, Any]:
     terrain: list[dict[str, Any]] = []
 
     def formation(x: float, y: float, facing: float, kind: str, skirmish: bool) -> list[Any]:
-        gap = draw(st.sampled_from([0.0, 0.03, 0.05, 0.2, 1.0, 3.0])) if skirmish else draw(
-            st.sampled_from([0.0, 0.0, 0.04, -0.03, 0.5]))
+        gap = (
+            draw(st.sampled_from([0.0, 0.03, 0.05, 0.2, 1.0, 3.0]))
+            if skirmish
+            else draw(st.sampled_from([0.0, 0.0, 0.04, -0.03, 0.5]))
+        )
         shape = draw(st.sampled_from([line, column]))
         return shape(x, y, draw(st.integers(1, 4)), facing, gap, kind)  # type: ignore[no-any-return]
 
     def add(side: str, bases: list[Any], kind: str, skirmish: bool) -> None:
         state = draw(st.sampled_from(["normal", "normal", "normal", "panic"]))
-        units.append(unit(f"u{len(units)}", side, bases, kind=kind,
-                          abilities=("skirmish",) if skirmish else (), state=state))
+        units.append(
+            unit(
+                f"u{len(units)}",
+                side,
+                bases,
+                kind=kind,
+                abilities=("skirmish",) if skirmish else (),
+                state=state,
+            )
+        )
 
     kinds = st.sampled_from(["infantry", "infantry", "cavalry", "foot_artillery"])
     for pair in range(draw(st.integers(1, 2))):
@@ -483,20 +545,41 @@ def tables_docs(draw: st.DrawFn) -> dict[str, Any]:
             width = draw(st.sampled_from([0.5, 1.0]))
             off = depth_a / 2 + width / 2 + draw(st.sampled_from([0.0, 0.3]))
             cx, cy = x + off * fwd[0], y + off * fwd[1]
-            terrain.append({"id": f"fence{pair}", "kind": "obstacle", "width": width, "line": [
-                [cx - 12 * right[0], cy - 12 * right[1]], [cx + 12 * right[0], cy + 12 * right[1]]]})
+            terrain.append(
+                {
+                    "id": f"fence{pair}",
+                    "kind": "obstacle",
+                    "width": width,
+                    "line": [
+                        [cx - 12 * right[0], cy - 12 * right[1]],
+                        [cx + 12 * right[0], cy + 12 * right[1]],
+                    ],
+                }
+            )
     if draw(st.booleans()):
         kind = draw(kinds)
-        add(draw(st.sampled_from("AB")), formation(draw(st.integers(1850, 2150)) / 10,
-                                                   draw(st.integers(1850, 2150)) / 10,
-                                                   draw(st.sampled_from([0.0, 90.0, 45.0])),
-                                                   kind, False), kind, False)
+        add(
+            draw(st.sampled_from("AB")),
+            formation(
+                draw(st.integers(1850, 2150)) / 10,
+                draw(st.integers(1850, 2150)) / 10,
+                draw(st.sampled_from([0.0, 90.0, 45.0])),
+                kind,
+                False,
+            ),
+            kind,
+            False,
+        )
     if draw(st.booleans()):
         x0, y0 = draw(st.integers(1850, 2150)) / 10, draw(st.integers(1850, 2150)) / 10
-        terrain.append({"id": "farm", "kind": draw(st.sampled_from(["building", "impassable"])),
-                        "polygon": [[x0, y0], [x0 + 6, y0], [x0 + 6, y0 + 4], [x0, y0 + 4]]})
-    return {"name": "random", "table": {"width": 400, "depth": 400}, "units": units,
-            "terrain": terrain}
+        terrain.append(
+            {
+                "id": "farm",
+                "kind": draw(st.sampled_from(["building", "impassable"])),
+                "polygon": [[x0, y0], [x0 + 6, y0], [x0 + 6, y0 + 4], [x0, y0 + 4]],
+            }
+        )
+    return {"name": "random", "table": {"width": 400, "depth": 400}, "units": units, "terrain": terrain}
 
 
 def _comparable(report: AuditReport) -> dict[str, Any]:

@@ -35,8 +35,15 @@ def test_check_human_report_lists_problems_first_with_rule_numbers(
 def test_check_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(PROBLEMS), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    for key in ("units", "overlaps", "off_table", "forbidden_terrain", "contacts",
-                "zone_intrusions", "problems"):
+    for key in (
+        "units",
+        "overlaps",
+        "off_table",
+        "forbidden_terrain",
+        "contacts",
+        "zone_intrusions",
+        "problems",
+    ):
         assert key in doc
     unit = doc["units"][0]
     assert set(unit) >= {"id", "side", "coherent", "groups", "engaged_with"}
@@ -55,9 +62,7 @@ def test_check_strict_exit_code(path: Path, code: int, capsys: pytest.CaptureFix
     capsys.readouterr()
 
 
-def test_check_bad_input_exits_2_with_one_message(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_check_bad_input_exits_2_with_one_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(tmp_path / "missing.toml")]) == 2
     err = capsys.readouterr().err
     assert "missing.toml: no such file" in err and "Traceback" not in err
@@ -85,9 +90,16 @@ def test_check_summary_counts_corner_only_contacts_apart(capsys: pytest.CaptureF
     enemy contacts is of edges touching; the corner-only ones are counted apart."""
     assert main(["check", str(bundled_scenario())]) in (0, 1)
     out = capsys.readouterr().out
-    listed = [line for line in out.splitlines()
-              if line.startswith("  ") and " — " in line and (line.endswith(" cm") or line.endswith("(corners only)"))]
+    listed = [
+        line
+        for line in out.splitlines()
+        if line.startswith("  ")
+        and " — " in line
+        and (line.endswith(" cm") or line.endswith("(corners only)"))
+    ]
     corners = sum(line.endswith("(corners only)") for line in listed)
     assert corners > 0  # the bundled battle has some
     summary = out.splitlines()[0]
-    assert f"{len(listed) - corners} enemy contact" in summary and f"(and {corners} at corners only)" in summary
+    assert (
+        f"{len(listed) - corners} enemy contact" in summary and f"(and {corners} at corners only)" in summary
+    )

@@ -14,8 +14,17 @@ from szwadron.loading import bundled_scenario
 EXAMPLE = str(bundled_scenario())
 CASES = Path(__file__).parent / "cases" / "fire"
 
-_FIRE_KEYS = ("legal", "reason", "shooters", "targets", "removal_order", "volley", "removed_pmf",
-              "expected", "morale")
+_FIRE_KEYS = (
+    "legal",
+    "reason",
+    "shooters",
+    "targets",
+    "removal_order",
+    "volley",
+    "removed_pmf",
+    "expected",
+    "morale",
+)
 _SHOOTER_KEYS = {"base", "can_fire", "rule", "edge", "targets", "distance", "accuracy", "dice"}
 _MORALE_KEYS = {"no_test", "passed", "repulsed", "panic", "destroyed"}
 
@@ -40,10 +49,29 @@ def test_fire_json_matches_odds_fire(capsys: pytest.CaptureFixture[str]) -> None
     """The table answer's odds are those of ``odds fire`` for the same dice, W and morale."""
     assert main(["fire", EXAMPLE, "--shooter", "au-battery", "--target", "fr-line-1", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    wounds = ",".join(str(next(t["wounds"] for t in doc["targets"] if t["base"] == b))
-                      for b in doc["removal_order"])
-    assert main(["odds", "fire", "--fire", "3@2", "--wounds", wounds, "--morale", "4",
-                 "--strength", "12", "--initial", "14", "--json"]) == 0
+    wounds = ",".join(
+        str(next(t["wounds"] for t in doc["targets"] if t["base"] == b)) for b in doc["removal_order"]
+    )
+    assert (
+        main(
+            [
+                "odds",
+                "fire",
+                "--fire",
+                "3@2",
+                "--wounds",
+                wounds,
+                "--morale",
+                "4",
+                "--strength",
+                "12",
+                "--initial",
+                "14",
+                "--json",
+            ]
+        )
+        == 0
+    )
     odds = json.loads(capsys.readouterr().out)
     assert doc["removed_pmf"] == pytest.approx(odds["removed_pmf"], abs=1e-12)
     assert doc["morale"] == pytest.approx(odds["morale"], abs=1e-12)
@@ -73,23 +101,41 @@ def test_fire_options_bases_march_ammo(tmp_path: Path, capsys: pytest.CaptureFix
     text = (CASES / "4_4_2_second_rank_cannot_fire.toml").read_text(encoding="utf-8")
     case = str(tmp_path / "case.toml")
     Path(case).write_text(text.split("[expected]")[0], encoding="utf-8")  # the scenario alone
-    assert main(["fire", case, "--shooter", "a", "--target", "b", "--bases", "0,a/1", "--march",
-                 "--json"]) == 0
+    assert (
+        main(["fire", case, "--shooter", "a", "--target", "b", "--bases", "0,a/1", "--march", "--json"]) == 0
+    )
     doc = json.loads(capsys.readouterr().out)
     assert [s["base"] for s in doc["shooters"]] == ["a/0", "a/1"]
     assert doc["volley"] == [{"dice": 1, "accuracy": 3}] and doc["march"] is True
-    assert main(["fire", EXAMPLE, "--shooter", "fr-battery", "--target", "au-battery",
-                 "--ammo", "canister", "--json"]) == 1
+    assert (
+        main(
+            [
+                "fire",
+                EXAMPLE,
+                "--shooter",
+                "fr-battery",
+                "--target",
+                "au-battery",
+                "--ammo",
+                "canister",
+                "--json",
+            ]
+        )
+        == 1
+    )
     doc = json.loads(capsys.readouterr().out)
     assert doc["ammunition"] == "canister" and doc["reason"]["rule"] == "4.5.1"
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--shooter", "nobody", "--target", "au-line-1"], "no unit 'nobody'"),
-    (["--shooter", "fr-line-1", "--target", "fr-line-2"], "rule 4.2"),
-    (["--shooter", "fr-battery", "--target", "au-line-1", "--ammo", "grapeshot"], "not an ammunition"),
-    (["--shooter", "fr-line-1", "--target", "au-line-1", "--bases", "99"], "no base"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--shooter", "nobody", "--target", "au-line-1"], "no unit 'nobody'"),
+        (["--shooter", "fr-line-1", "--target", "fr-line-2"], "rule 4.2"),
+        (["--shooter", "fr-battery", "--target", "au-line-1", "--ammo", "grapeshot"], "not an ammunition"),
+        (["--shooter", "fr-line-1", "--target", "au-line-1", "--bases", "99"], "no base"),
+    ],
+)
 def test_fire_bad_input_exits_2_with_one_message(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

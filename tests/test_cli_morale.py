@@ -18,8 +18,17 @@ from szwadron.cli import COMMAND_MODULES, main
 CASES = Path(__file__).parent / "cases" / "morale"
 ROOT = Path(__file__).resolve().parents[1]
 
-_UNIT_KEYS = ("id", "state", "may_reorganise", "reason", "reorganise_chance", "flight_pmf",
-              "off_table_chance", "surrenders", "pass_through")
+_UNIT_KEYS = (
+    "id",
+    "state",
+    "may_reorganise",
+    "reason",
+    "reorganise_chance",
+    "flight_pmf",
+    "off_table_chance",
+    "surrenders",
+    "pass_through",
+)
 
 
 def _scenario_file(tmp_path: Path, case: str) -> Path:
@@ -31,8 +40,9 @@ def _scenario_file(tmp_path: Path, case: str) -> Path:
     lists = tmp_path / "armylists"
     lists.mkdir(exist_ok=True)
     for name in ("france", "austria"):
-        (lists / f"{name}.toml").write_text((ROOT / "armylists" / f"{name}.toml").read_text(
-            encoding="utf-8"), encoding="utf-8")
+        (lists / f"{name}.toml").write_text(
+            (ROOT / "armylists" / f"{name}.toml").read_text(encoding="utf-8"), encoding="utf-8"
+        )
     return out
 
 
@@ -72,10 +82,12 @@ def test_json_off_table_chance_counts_the_reorganisation_first(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = _scenario_file(tmp_path, "6_6_13_off_table_26_of_36")
-    (unit,) = _json(capsys, "morale", str(path), "--side", "b", "--json")["units"]   # side is case-blind
+    (unit,) = _json(capsys, "morale", str(path), "--side", "b", "--json")["units"]  # side is case-blind
     assert unit["off_table_chance"] == pytest.approx(26 / 36)
-    assert unit["figures_lost_pmf"] == [{"figures": 0, "p": pytest.approx(10 / 36)},
-                                        {"figures": 1, "p": pytest.approx(26 / 36)}]
+    assert unit["figures_lost_pmf"] == [
+        {"figures": 0, "p": pytest.approx(10 / 36)},
+        {"figures": 1, "p": pytest.approx(26 / 36)},
+    ]
 
 
 def test_json_pursuit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -133,7 +145,7 @@ def test_exit_2_on_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_exit_2_on_bad_scenario(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.toml"
     data = tomllib.loads((CASES / "6_6_12_surrender.toml").read_text(encoding="utf-8"))
-    assert "expected" in data   # the fixture itself is not a valid scenario
+    assert "expected" in data  # the fixture itself is not a valid scenario
     bad.write_text((CASES / "6_6_12_surrender.toml").read_text(encoding="utf-8"), encoding="utf-8")
     assert main(["morale", str(bad), "--side", "A"]) == 2
     assert "expected: unknown field" in capsys.readouterr().err

@@ -22,8 +22,9 @@ def _write(tmp_path: Path, text: str) -> str:
 
 
 def _hussars(dy: float) -> str:
-    return "".join(f"[[bases]]\nindex = {k}\nx = {15.0 + 2 * k}\ny = {30.0 + dy}\nfacing = 90.0\n"
-                   for k in range(4))
+    return "".join(
+        f"[[bases]]\nindex = {k}\nx = {15.0 + 2 * k}\ny = {30.0 + dy}\nfacing = 90.0\n" for k in range(4)
+    )
 
 
 def test_move_json_keys_and_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -42,23 +43,38 @@ def test_move_json_keys_and_exit_codes(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_move_fence_surcharge_in_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The example's 2/17e stands at the fence: 8 cm forward costs 12 (3.2.3) for its front rank."""
-    text = "".join(f"[[bases]]\nindex = {k}\nx = {121.0 + 2 * (k % 6)}\ny = {(42.75 if k < 6 else 40.75) + 8}"
-                   "\nfacing = 90.0\n" for k in range(12))
+    text = "".join(
+        f"[[bases]]\nindex = {k}\nx = {121.0 + 2 * (k % 6)}\ny = {(42.75 if k < 6 else 40.75) + 8}"
+        "\nfacing = 90.0\n"
+        for k in range(12)
+    )
     assert main(["move", EXAMPLE, "--unit", "fr-line-2", "--to", _write(tmp_path, text)]) == 0
     out = capsys.readouterr().out
     assert "+ 4.00 (3.2.3 fence) = 12.00 of 12 cm" in out
 
 
-@pytest.mark.parametrize(("text", "fragment"), [
-    ("[[bases]]\nindex = 9\nx = 1.0\ny = 1.0\nfacing = 0.0\n", "bases[0].index: unit 'fr-hussars' has no base 9"),
-    ("[[bases]]\nindex = 0\nx = nan\ny = 30.0\nfacing = 90.0\n", "bases[0].x: expected a finite number"),
-    ("[[bases]]\nindex = 0\nx = 500.0\ny = 30.0\nfacing = 90.0\n", "bases[0]: the new pose is off the table"),
-    ("[[bases]]\nindex = 0\nx = 15.0\ny = 31.0\nfacing = 90.0\nwaypoints = [[15.0, 30.5]]\n",
-     "bases[0].waypoints: waypoint 0: expected 3 numbers"),
-    ("bases = 3\n", "bases"),
-])
-def test_move_bad_input_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str,
-                               fragment: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        (
+            "[[bases]]\nindex = 9\nx = 1.0\ny = 1.0\nfacing = 0.0\n",
+            "bases[0].index: unit 'fr-hussars' has no base 9",
+        ),
+        ("[[bases]]\nindex = 0\nx = nan\ny = 30.0\nfacing = 90.0\n", "bases[0].x: expected a finite number"),
+        (
+            "[[bases]]\nindex = 0\nx = 500.0\ny = 30.0\nfacing = 90.0\n",
+            "bases[0]: the new pose is off the table",
+        ),
+        (
+            "[[bases]]\nindex = 0\nx = 15.0\ny = 31.0\nfacing = 90.0\nwaypoints = [[15.0, 30.5]]\n",
+            "bases[0].waypoints: waypoint 0: expected 3 numbers",
+        ),
+        ("bases = 3\n", "bases"),
+    ],
+)
+def test_move_bad_input_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, fragment: str
+) -> None:
     path = _write(tmp_path, text)
     assert main(["move", EXAMPLE, "--unit", "fr-hussars", "--to", path]) == 2
     err = capsys.readouterr().err
@@ -85,8 +101,13 @@ def test_move_charge_case_file(tmp_path: Path, capsys: pytest.CaptureFixture[str
         p = u["profile"]
         prof = ", ".join(f"{k} = {json.dumps(v)}" for k, v in p.items())
         bases = ", ".join(f"{{ x = {b['x']}, y = {b['y']}, facing = {b['facing']} }}" for b in u["bases"])
-        lines += ["[[units]]", f"id = '{u['id']}'", f"side = '{u['side']}'",
-                  f"profile = {{ {prof} }}", f"bases = [{bases}]"]
+        lines += [
+            "[[units]]",
+            f"id = '{u['id']}'",
+            f"side = '{u['side']}'",
+            f"profile = {{ {prof} }}",
+            f"bases = [{bases}]",
+        ]
     scen.write_text("\n".join(lines) + "\n", encoding="utf-8")
     b = move["bases"][0]
     mv = _write(tmp_path, f"[[bases]]\nindex = 0\nx = {b['x']}\ny = {b['y']}\nfacing = {b['facing']}\n")
@@ -97,12 +118,22 @@ def test_move_charge_case_file(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_melee_json_and_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["melee", EXAMPLE, "--attacker", "fr-cuirassiers", "--defender", "au-chevaulegers",
-                 "--json"]) == 0
+    assert (
+        main(["melee", EXAMPLE, "--attacker", "fr-cuirassiers", "--defender", "au-chevaulegers", "--json"])
+        == 0
+    )
     doc = json.loads(capsys.readouterr().out)
-    assert list(doc)[:9] == ["attacker_in_contact", "defender_in_contact", "groups", "joint_pmf",
-                             "attacker_removed_pmf", "defender_removed_pmf", "outcomes",
-                             "removal_order", "attacker"]
+    assert list(doc)[:9] == [
+        "attacker_in_contact",
+        "defender_in_contact",
+        "groups",
+        "joint_pmf",
+        "attacker_removed_pmf",
+        "defender_removed_pmf",
+        "outcomes",
+        "removal_order",
+        "attacker",
+    ]
     assert sum(map(sum, doc["joint_pmf"])) == pytest.approx(1.0, abs=1e-12)
     assert main(["melee", EXAMPLE, "--attacker", "fr-cuirassiers", "--defender", "au-chevaulegers"]) == 0
     assert "Removal order (5.4.3" in capsys.readouterr().out

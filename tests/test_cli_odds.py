@@ -26,8 +26,14 @@ def test_1_5_1_remainder_json_rows_for_every_r_below_w(capsys: pytest.CaptureFix
     assert isinstance(rows, list) and len(rows) == sum(range(1, 10))
     two_thirds = next(r for r in rows if (r["remainder"], r["wounds"]) == (2, 3))
     assert two_thirds == {
-        "remainder": 2, "wounds": 3, "fraction": "2/3", "remove_at_most": 4, "reroll": [],
-        "chance": 2 / 3, "chance_fraction": "2/3", "exact": True,
+        "remainder": 2,
+        "wounds": 3,
+        "fraction": "2/3",
+        "remove_at_most": 4,
+        "reroll": [],
+        "chance": 2 / 3,
+        "chance_fraction": "2/3",
+        "exact": True,
     }
     one_seventh = next(r for r in rows if (r["remainder"], r["wounds"]) == (1, 7))
     assert one_seventh["chance_fraction"] == "1/6" and one_seventh["exact"] is False
@@ -49,8 +55,7 @@ def test_pd_5_remainder_table_names_the_misprint(capsys: pytest.CaptureFixture[s
 
 @pytest.mark.parametrize(
     "argv",
-    [["remainder", "--die", "d8"], ["remainder", "--max-wounds", "1"],
-     ["remainder", "--max-wounds", "x"]],
+    [["remainder", "--die", "d8"], ["remainder", "--max-wounds", "1"], ["remainder", "--max-wounds", "x"]],
 )
 def test_remainder_bad_input_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     """Bad input: unknown die, W < 2, not a number → exit 2, one message, no traceback."""
@@ -66,8 +71,22 @@ def test_remainder_bad_input_exit_2(argv: list[str], capsys: pytest.CaptureFixtu
 def test_4_6_odds_fire_json_document(capsys: pytest.CaptureFixture[str]) -> None:
     """4.6, 6.3 — the JSON document: pmfs, expected, at_least and the morale outcome."""
     doc = run_json(
-        capsys, "odds", "fire", "--fire", "12@3", "--fire", "8@2", "--wounds", "2",
-        "--morale", "4", "--strength", "8", "--initial", "10", "--json",
+        capsys,
+        "odds",
+        "fire",
+        "--fire",
+        "12@3",
+        "--fire",
+        "8@2",
+        "--wounds",
+        "2",
+        "--morale",
+        "4",
+        "--strength",
+        "8",
+        "--initial",
+        "10",
+        "--json",
     )
     assert list(doc) == ["damage_pmf", "removed_pmf", "expected", "at_least", "morale"]
     assert abs(sum(doc["removed_pmf"]) - 1) < 1e-12 and abs(sum(doc["damage_pmf"]) - 1) < 1e-12
@@ -87,8 +106,9 @@ def test_4_6_odds_fire_expected_keeps_the_mean(capsys: pytest.CaptureFixture[str
 
 def test_pd_13_odds_fire_mixed_wounds_and_figures_cap(capsys: pytest.CaptureFixture[str]) -> None:
     """PD-13, PD-10 — W listed in removal order; --figures caps the figures removable."""
-    doc = run_json(capsys, "odds", "fire", "--fire", "20@4", "--wounds", "1,2,2,3", "--figures", "3",
-                   "--json")
+    doc = run_json(
+        capsys, "odds", "fire", "--fire", "20@4", "--wounds", "1,2,2,3", "--figures", "3", "--json"
+    )
     assert len(doc["removed_pmf"]) == 4
 
 
@@ -103,8 +123,25 @@ def test_4_5_4_odds_fire_clamps_accuracy_and_says_so(capsys: pytest.CaptureFixtu
 
 def test_4_6_odds_fire_human_table(capsys: pytest.CaptureFixture[str]) -> None:
     """Human output: P(=k), P(≥k), mean and sd, the morale line."""
-    assert main(["odds", "fire", "--fire", "12@3", "--wounds", "2", "--skirmish", "--march",
-                 "--morale", "4", "--strength", "6"]) == 0
+    assert (
+        main(
+            [
+                "odds",
+                "fire",
+                "--fire",
+                "12@3",
+                "--wounds",
+                "2",
+                "--skirmish",
+                "--march",
+                "--morale",
+                "4",
+                "--strength",
+                "6",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "P(removed≥k)" in out and "mean" in out and "sd" in out
     assert "morale (M 4, 6 of 6 figures)" in out and "panic" in out
@@ -112,8 +149,22 @@ def test_4_6_odds_fire_human_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_odds_fire_roll_is_seeded_and_shows_dice(capsys: pytest.CaptureFixture[str]) -> None:
     """--roll --seed N: one resolution with the dice shown, reproducible."""
-    argv = ["odds", "fire", "--fire", "10@3", "--wounds", "2", "--morale", "4", "--strength", "8",
-            "--roll", "--seed", "42", "--json"]
+    argv = [
+        "odds",
+        "fire",
+        "--fire",
+        "10@3",
+        "--wounds",
+        "2",
+        "--morale",
+        "4",
+        "--strength",
+        "8",
+        "--roll",
+        "--seed",
+        "42",
+        "--json",
+    ]
     first = run_json(capsys, *argv)
     second = run_json(capsys, *argv)
     assert first == second and first["seed"] == 42
@@ -136,12 +187,36 @@ def test_odds_fire_roll_is_seeded_and_shows_dice(capsys: pytest.CaptureFixture[s
         ["odds", "fire", "--fire", "4@3", "--wounds", "0"],
         ["odds", "fire", "--fire", "4@3", "--wounds", "2,0"],
         ["odds", "fire", "--fire", "4@3", "--wounds", "2", "--die", "d8"],
-        ["odds", "fire", "--fire", "4@3", "--wounds", "2", "--morale", "4", "--strength", "9",
-         "--initial", "8"],
+        [
+            "odds",
+            "fire",
+            "--fire",
+            "4@3",
+            "--wounds",
+            "2",
+            "--morale",
+            "4",
+            "--strength",
+            "9",
+            "--initial",
+            "8",
+        ],
         ["odds", "fire", "--fire", "4@3", "--wounds", "2", "--morale", "4"],
         ["odds", "fire", "--fire", "4@3", "--wounds", "2", "--figures", "0"],
-        ["odds", "fire", "--fire", "4@3", "--wounds", "2", "--morale", "4", "--strength", "3",
-         "--figures", "5"],
+        [
+            "odds",
+            "fire",
+            "--fire",
+            "4@3",
+            "--wounds",
+            "2",
+            "--morale",
+            "4",
+            "--strength",
+            "3",
+            "--figures",
+            "5",
+        ],
     ],
 )
 def test_odds_fire_bad_input_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -157,11 +232,22 @@ def test_odds_fire_bad_input_exit_2(argv: list[str], capsys: pytest.CaptureFixtu
 # --- odds morale --------------------------------------------------------------------------------
 def test_6_3_odds_morale_json(capsys: pytest.CaptureFixture[str]) -> None:
     """6.3 — M 4 at 5 of 8 (≤ 3/4: −1): pass 1/2, repulsed 1/4, panic 1/4."""
-    doc = run_json(capsys, "odds", "morale", "--morale", "4", "--strength", "5", "--initial", "8",
-                   "--json")
+    doc = run_json(capsys, "odds", "morale", "--morale", "4", "--strength", "5", "--initial", "8", "--json")
     assert doc == {"pass": 0.5, "repulsed": 0.25, "panic": 0.25}
-    doc = run_json(capsys, "odds", "morale", "--morale", "4", "--strength", "5", "--initial", "8",
-                   "--modifier", "1", "--json")
+    doc = run_json(
+        capsys,
+        "odds",
+        "morale",
+        "--morale",
+        "4",
+        "--strength",
+        "5",
+        "--initial",
+        "8",
+        "--modifier",
+        "1",
+        "--json",
+    )
     assert doc["pass"] == pytest.approx(4 / 6)
 
 
@@ -170,8 +256,21 @@ def test_6_3_odds_morale_human_and_roll(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["odds", "morale", "--morale", "3", "--strength", "2", "--initial", "8"]) == 0
     out = capsys.readouterr().out
     assert "pass on ≤0" in out and "panic 100%" in out
-    doc = run_json(capsys, "odds", "morale", "--morale", "6", "--strength", "8", "--initial", "8",
-                   "--roll", "--seed", "3", "--json")
+    doc = run_json(
+        capsys,
+        "odds",
+        "morale",
+        "--morale",
+        "6",
+        "--strength",
+        "8",
+        "--initial",
+        "8",
+        "--roll",
+        "--seed",
+        "3",
+        "--json",
+    )
     assert doc["outcome"] == "passed" and len(doc["tests"]) == 1
 
 
@@ -199,8 +298,20 @@ DEF = "figures=8 SW=1 UW=3 W=2 M=3"
 
 def test_5_5_odds_melee_json(capsys: pytest.CaptureFixture[str]) -> None:
     """5.3–5.5 — joint pmf (attacker i × defender j), marginals, outcome table."""
-    doc = run_json(capsys, "odds", "melee", "--attacker", ATT, "--defender", DEF,
-                   "--first-strike", "attacker", "--initial-attacker", "8", "--json")
+    doc = run_json(
+        capsys,
+        "odds",
+        "melee",
+        "--attacker",
+        ATT,
+        "--defender",
+        DEF,
+        "--first-strike",
+        "attacker",
+        "--initial-attacker",
+        "8",
+        "--json",
+    )
     assert list(doc) == ["joint_pmf", "attacker_removed_pmf", "defender_removed_pmf", "outcomes"]
     joint = doc["joint_pmf"]
     assert len(joint) == 7 and all(len(row) == 9 for row in joint)
@@ -217,12 +328,12 @@ def test_5_5_odds_melee_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_5_7_odds_melee_terrain_and_panicking_defender(capsys: pytest.CaptureFixture[str]) -> None:
     """PD-15, 6.6 — terrain raises the defender's W; a panicking defender stays in panic."""
     plain = run_json(capsys, "odds", "melee", "--attacker", ATT, "--defender", DEF, "--json")
-    walled = run_json(capsys, "odds", "melee", "--attacker", ATT, "--defender", DEF + " terrain=1",
-                      "--json")
+    walled = run_json(capsys, "odds", "melee", "--attacker", ATT, "--defender", DEF + " terrain=1", "--json")
     mean = lambda pmf: sum(k * p for k, p in enumerate(pmf))  # noqa: E731
     assert mean(walled["defender_removed_pmf"]) < mean(plain["defender_removed_pmf"])
-    scared = run_json(capsys, "odds", "melee", "--attacker", ATT, "--defender", DEF,
-                      "--panicking-defender", "--json")
+    scared = run_json(
+        capsys, "odds", "melee", "--attacker", ATT, "--defender", DEF, "--panicking-defender", "--json"
+    )
     assert {o["defender"] for o in scared["outcomes"]} <= {"panic", "destroyed"}
 
 
@@ -231,11 +342,11 @@ def test_odds_melee_human_and_roll(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["odds", "melee", "--attacker", ATT, "--defender", DEF]) == 0
     out = capsys.readouterr().out
     assert "P(att≥k)" in out and "outcomes (5.5)" in out and "mean" in out
-    doc = run_json(capsys, "odds", "melee", "--attacker", ATT, "--defender", DEF, "--roll",
-                   "--seed", "9", "--json")
+    doc = run_json(
+        capsys, "odds", "melee", "--attacker", ATT, "--defender", DEF, "--roll", "--seed", "9", "--json"
+    )
     assert doc["seed"] == 9 and {s["side"] for s in doc["strikes"]} == {"attacker", "defender"}
-    assert doc["outcome"]["attacker"] in {"engaged", "held", "repulsed", "panic", "pursuit",
-                                          "destroyed"}
+    assert doc["outcome"]["attacker"] in {"engaged", "held", "repulsed", "panic", "pursuit", "destroyed"}
 
 
 @pytest.mark.parametrize(
@@ -279,7 +390,6 @@ def test_odds_fire_imports_nothing_heavy() -> None:
         "print(heavy, file=sys.stderr); sys.exit(rc)"
     )
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                          timeout=60)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.strip().splitlines()[-1] == "[]"

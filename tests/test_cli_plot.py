@@ -53,8 +53,9 @@ def exit_code(argv: list[str]) -> int:
 
 # --- szwadron plot ------------------------------------------------------------------------------
 @pytest.mark.parametrize("fmt", ["png", "svg", "pdf"])
-def test_plot_writes_the_format_of_the_suffix(tmp_path: Path, fmt: str,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_plot_writes_the_format_of_the_suffix(
+    tmp_path: Path, fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / f"table.{fmt}"
     assert main(["plot", EXAMPLE, "-o", str(out)]) == 0
     data = out.read_bytes()
@@ -90,9 +91,13 @@ def test_plot_zones_region_and_dpi(tmp_path: Path) -> None:
         (["-o", "no-such-folder/table.png"], "does not exist"),
     ],
 )
-def test_plot_bad_input_exits_2(tmp_path: Path, argv: list[str], message: str,
-                                monkeypatch: pytest.MonkeyPatch,
-                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_plot_bad_input_exits_2(
+    tmp_path: Path,
+    argv: list[str],
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     monkeypatch.chdir(tmp_path)
     assert exit_code(["plot", EXAMPLE, *argv]) == 2
     err = capsys.readouterr().err
@@ -115,8 +120,9 @@ def test_plot_never_overwrites_its_input(tmp_path: Path, capsys: pytest.CaptureF
     assert sorted(p.name for p in tmp_path.iterdir()) == ["battle.svg", "battle.toml"]
 
 
-def test_plot_failed_write_leaves_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_plot_failed_write_leaves_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A write failing half-way (disk full): exit 2, one message, no partial file."""
     from matplotlib.figure import Figure
 
@@ -140,8 +146,7 @@ def test_cli_start_imports_no_matplotlib() -> None:
         "print([m for m in ('matplotlib', 'shapely') if m in sys.modules])"
     )
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                          timeout=60)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
 
@@ -151,15 +156,17 @@ def test_cli_start_imports_no_matplotlib() -> None:
     ("argv", "size"),
     [
         (["odds", "fire", "--fire", "12@3", "--fire", "8@2", "--wounds", "2"], (750, 450)),
-        (["odds", "fire", "--fire", "12@3", "--wounds", "2", "--morale", "4", "--strength", "12"],
-         (1100, 460)),
-        (["odds", "melee", "--attacker", ATT, "--defender", DEF, "--first-strike", "attacker"],
-         (1200, 500)),
+        (
+            ["odds", "fire", "--fire", "12@3", "--wounds", "2", "--morale", "4", "--strength", "12"],
+            (1100, 460),
+        ),
+        (["odds", "melee", "--attacker", ATT, "--defender", DEF, "--first-strike", "attacker"], (1200, 500)),
         (["odds", "morale", "--morale", "4", "--strength", "8", "--initial", "12"], (600, 400)),
     ],
 )
-def test_odds_plot_draws_the_answer(tmp_path: Path, argv: list[str], size: tuple[int, int],
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_odds_plot_draws_the_answer(
+    tmp_path: Path, argv: list[str], size: tuple[int, int], capsys: pytest.CaptureFixture[str]
+) -> None:
     """4.6, 5.5, 6.3 — --plot writes the chart after the usual answer, which is unchanged."""
     out = tmp_path / "odds.png"
     assert main([*argv, "--plot", str(out)]) == 0
@@ -170,8 +177,9 @@ def test_odds_plot_draws_the_answer(tmp_path: Path, argv: list[str], size: tuple
     assert f"picture: {out}" in captured.err
 
 
-def test_odds_plot_keeps_json_clean_and_writes_svg(tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_odds_plot_keeps_json_clean_and_writes_svg(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "volley.svg"
     assert main(["odds", "fire", "--fire", "24@3", "--wounds", "2", "--json", "--plot", str(out)]) == 0
     doc = json.loads(capsys.readouterr().out)  # stdout is the JSON document only
@@ -181,16 +189,20 @@ def test_odds_plot_keeps_json_clean_and_writes_svg(tmp_path: Path,
 
 @pytest.mark.parametrize(
     ("extra", "message"),
-    [(["--plot", "x.gif"], "unknown picture format"),
-     (["--plot", "x.png", "--roll", "--seed", "1"], "cannot be combined with --roll")],
+    [
+        (["--plot", "x.gif"], "unknown picture format"),
+        (["--plot", "x.png", "--roll", "--seed", "1"], "cannot be combined with --roll"),
+    ],
 )
 def test_odds_plot_bad_usage_exits_2_before_any_answer(
-    tmp_path: Path, extra: list[str], message: str, monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    extra: list[str],
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    assert exit_code(["odds", "morale", "--morale", "4", "--strength", "8", "--initial", "12",
-                      *extra]) == 2
+    assert exit_code(["odds", "morale", "--morale", "4", "--strength", "8", "--initial", "12", *extra]) == 2
     captured = capsys.readouterr()
     assert message in captured.err and captured.out == ""
     assert list(tmp_path.iterdir()) == []
@@ -235,14 +247,13 @@ WOOD = str(CASES / "reach_around_wood.toml")
         (["--arcs", "fr-line-1"], "png"),
         (["--fire", "fr-battery:au-line-1"], "svg"),
         (["--move", f"fr-hussars:{WHEEL}", "--zones"], "png"),
-        (["--arcs", "au-battery", "--fire", "au-battery:fr-line-1", "--region", "40,20,100,70"],
-         "pdf"),
+        (["--arcs", "au-battery", "--fire", "au-battery:fr-line-1", "--region", "40,20,100,70"], "pdf"),
     ],
 )
 def test_plot_overlays_write_a_close_up(tmp_path: Path, extra: list[str], fmt: str) -> None:
     """4.4, 4.3, PD-6 — each overlay draws; without --region the picture is the close-up of
     focus_region (not the whole table), with --region exactly that region."""
-    from szwadron.geometry.table import Battlefield
+    from szwadron.geometry.battlefield import Battlefield
     from szwadron.plots.table import table_figsize
 
     out = tmp_path / f"overlay.{fmt}"
@@ -254,11 +265,16 @@ def test_plot_overlays_write_a_close_up(tmp_path: Path, extra: list[str], fmt: s
         from szwadron.plots import overlays as ov
 
         bf = Battlefield(load_scenario(EXAMPLE))
-        geoms = ([ov.unit_geometry(bf, extra[1]), *ov.arc_geometries(bf, extra[1]).values()]
-                 if extra[0] == "--arcs" else
-                 ov.move_geometries(bf, __import__("szwadron.movement", fromlist=["x"]).check_move(
-                     bf, "fr-hussars", __import__("szwadron.movefile", fromlist=["x"])
-                     .load_move_file(WHEEL))))
+        geoms = (
+            [ov.unit_geometry(bf, extra[1]), *ov.arc_geometries(bf, extra[1]).values()]
+            if extra[0] == "--arcs"
+            else ov.move_geometries(
+                bf,
+                __import__("szwadron.table.movement", fromlist=["x"]).check_move(
+                    bf, "fr-hussars", __import__("szwadron.movefile", fromlist=["x"]).load_move_file(WHEEL)
+                ),
+            )
+        )
         w, h = table_figsize(ov.focus_region(bf, geoms))
         assert png_size(out) == (round(w * 100), round(h * 100))
     if fmt == "svg":
@@ -282,16 +298,16 @@ def test_plot_reach_overlay(tmp_path: Path) -> None:
     [
         (["fire", EXAMPLE, "--shooter", "au-battery", "--target", "fr-line-1"], 0, None),
         (["fire", EXAMPLE, "--shooter", "fr-battery", "--target", "au-line-1"], 1, None),
-        (["melee", EXAMPLE, "--attacker", "fr-cuirassiers", "--defender", "au-chevaulegers"], 0,
-         None),
+        (["melee", EXAMPLE, "--attacker", "fr-cuirassiers", "--defender", "au-chevaulegers"], 0, None),
         (["move", EXAMPLE, "--unit", "fr-hussars", "--to", WHEEL], 0, None),
         (["reach", WOOD, "--unit", "hussars", "--target", "line"], 0, None),
         (["morale", EXAMPLE, "--side", "B"], 0, None),
         (["morale", EXAMPLE, "--side", "A"], 0, None),  # nobody flees: the table alone
     ],
 )
-def test_table_commands_plot_their_answer(tmp_path: Path, argv: list[str], code: int,
-                                          size: Any, capsys: pytest.CaptureFixture[str]) -> None:
+def test_table_commands_plot_their_answer(
+    tmp_path: Path, argv: list[str], code: int, size: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
     """--plot on fire, melee, move, reach, morale: the usual answer and exit code, and a PNG
     of the answer (a close-up, with the charts beside it for fire, melee and morale)."""
     out = tmp_path / "answer.png"
@@ -304,8 +320,22 @@ def test_table_commands_plot_their_answer(tmp_path: Path, argv: list[str], code:
 
 def test_plot_json_stays_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "fire.svg"
-    assert main(["fire", EXAMPLE, "--shooter", "au-battery", "--target", "fr-line-1", "--json",
-                 "--plot", str(out)]) == 0
+    assert (
+        main(
+            [
+                "fire",
+                EXAMPLE,
+                "--shooter",
+                "au-battery",
+                "--target",
+                "fr-line-1",
+                "--json",
+                "--plot",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert "removed_pmf" in json.loads(capsys.readouterr().out)
     assert out.read_bytes().startswith(MAGIC["svg"])
 
@@ -322,21 +352,28 @@ def test_plot_json_stays_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str
         (["plot", "morale", "-o", "x.png", "--scenario", EXAMPLE, "--unit", "nobody"], "nobody"),
         (["plot", EXAMPLE, "-o", "x.png", "--unit", "fr-line-1"], "plot morale"),
         (["plot", "morale", "-o", "x.gif"], "unknown picture format"),
-        (["fire", EXAMPLE, "--shooter", "au-battery", "--target", "fr-line-1", "--plot", "x.jpg"],
-         "unknown picture format"),
-        (["fire", EXAMPLE, "--shooter", "au-battery", "--target", "nobody", "--plot", "x.png"],
-         "nobody"),
-        (["move", EXAMPLE, "--unit", "fr-hussars", "--to", WHEEL, "--plot", "x"],
-         "unknown picture format"),
-        (["melee", EXAMPLE, "--attacker", "fr-cuirassiers", "--defender", "nobody", "--plot",
-          "x.png"], "nobody"),
-        (["reach", WOOD, "--unit", "hussars", "--target", "line", "--plot", "x.bmp"],
-         "unknown picture format"),
+        (
+            ["fire", EXAMPLE, "--shooter", "au-battery", "--target", "fr-line-1", "--plot", "x.jpg"],
+            "unknown picture format",
+        ),
+        (["fire", EXAMPLE, "--shooter", "au-battery", "--target", "nobody", "--plot", "x.png"], "nobody"),
+        (["move", EXAMPLE, "--unit", "fr-hussars", "--to", WHEEL, "--plot", "x"], "unknown picture format"),
+        (
+            ["melee", EXAMPLE, "--attacker", "fr-cuirassiers", "--defender", "nobody", "--plot", "x.png"],
+            "nobody",
+        ),
+        (
+            ["reach", WOOD, "--unit", "hussars", "--target", "line", "--plot", "x.bmp"],
+            "unknown picture format",
+        ),
         (["morale", EXAMPLE, "--side", "B", "--plot", "x.tiff"], "unknown picture format"),
     ],
 )
 def test_overlay_and_plot_bad_input_exits_2_without_a_file(
-    tmp_path: Path, argv: list[str], message: str, monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    argv: list[str],
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.chdir(tmp_path)
@@ -346,29 +383,30 @@ def test_overlay_and_plot_bad_input_exits_2_without_a_file(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_plot_and_move_never_overwrite_the_move_file(tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_plot_and_move_never_overwrite_the_move_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The move file is an input too: -o / --plot naming it is refused, the file untouched."""
     move = tmp_path / "move.svg"  # a move file whose name looks like a picture's
     shutil.copy(WHEEL, move)
     before = move.read_bytes()
     assert exit_code(["plot", EXAMPLE, "-o", str(move), "--move", f"fr-hussars:{move}"]) == 2
-    assert exit_code(["move", EXAMPLE, "--unit", "fr-hussars", "--to", str(move), "--plot",
-                      str(move)]) == 2
+    assert exit_code(["move", EXAMPLE, "--unit", "fr-hussars", "--to", str(move), "--plot", str(move)]) == 2
     assert "refusing to overwrite an input file" in capsys.readouterr().err
     assert move.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["move.svg"]
 
 
 def test_plot_morale_machine_and_a_scenario_named_morale(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """`plot morale` draws the state machine (with a unit: its branch chances); a scenario
     file literally named "morale" is reached as ./morale."""
     monkeypatch.chdir(tmp_path)
     assert main(["plot", "morale", "-o", "machine.png"]) == 0
     assert png_size(tmp_path / "machine.png") == (1300, 760)
-    assert main(["plot", "morale", "-o", "unit.svg", "--scenario", EXAMPLE, "--unit",
-                 "au-cuirassiers"]) == 0
+    assert main(["plot", "morale", "-o", "unit.svg", "--scenario", EXAMPLE, "--unit", "au-cuirassiers"]) == 0
     assert "66.7%" in (tmp_path / "unit.svg").read_text()
     shutil.copy(EXAMPLE, tmp_path / "morale")
     assert main(["plot", "./morale", "-o", "table.png"]) == 0

@@ -38,7 +38,9 @@ def test_points_json_with_roster(capsys: pytest.CaptureFixture[str]) -> None:
     assert doc["roster"]["ok"] and doc["roster"]["points"] <= 1000
     line = next(p for p in doc["profiles"] if p["profile"] == "line_infantry")
     assert line["points"] == line["stored"] and not line["stale"]
-    assert line["base"] + sum(t["points"] for t in line["terms"]) + line["rounding"] == pytest.approx(line["points"])
+    assert line["base"] + sum(t["points"] for t in line["terms"]) + line["rounding"] == pytest.approx(
+        line["points"]
+    )
 
 
 def test_points_flags_stale_points(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -68,9 +70,15 @@ def test_points_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
         (("points", "france", "--workers", "2"), "--workers applies only"),
         (("points", "france", "--plot", "out.toml"), "unknown picture format"),
         (("balance", "france:nope", "austria"), "unknown roster 'nope'"),
-        (("balance", "france", str(CASES / "bad_rosters" / "unknown_profile.toml")), "unknown profile 'zouaves'"),
+        (
+            ("balance", "france", str(CASES / "bad_rosters" / "unknown_profile.toml")),
+            "unknown profile 'zouaves'",
+        ),
         (("balance", "france", str(CASES / "bad_rosters" / "malformed_toml.toml")), "malformed TOML"),
-        (("points", str(CASES / "bad_armylists" / "constraint_unknown_profile.toml")), "unknown profile 'zouaves'"),
+        (
+            ("points", str(CASES / "bad_armylists" / "constraint_unknown_profile.toml")),
+            "unknown profile 'zouaves'",
+        ),
         (("balance", "france:corps-1000:x", "france"), "unknown army list 'france:corps-1000'"),
     ],
 )
@@ -102,7 +110,9 @@ def test_balance_roster_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and json.loads(out)["b"]["roster"] == "corps-1000"
 
 
-def test_balance_names_the_constraints_a_roster_breaks(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_balance_names_the_constraints_a_roster_breaks(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     """Issue 7: the points are fair only inside the list's constraints; a roster of battalions of
     24 (the list caps them at 12) is compared, and the report says what it breaks."""
     roster = tmp_path / "big.toml"
@@ -127,15 +137,45 @@ def test_calibrate_and_validate_small(capsys: pytest.CaptureFixture[str], tmp_pa
     lists.mkdir()
     shutil.copy(TESTLAND, lists / "testland.toml")
     model = tmp_path / "model.toml"
-    code, out, err = run(capsys, "points", "calibrate", "--lists", str(lists), "--model", str(model),
-                         "--duels", "2", "--rounds", "1", "--workers", "1", "--seed", "3", "--battles", "3",
-                         "--json")
+    code, out, err = run(
+        capsys,
+        "points",
+        "calibrate",
+        "--lists",
+        str(lists),
+        "--model",
+        str(model),
+        "--duels",
+        "2",
+        "--rounds",
+        "1",
+        "--workers",
+        "1",
+        "--seed",
+        "3",
+        "--battles",
+        "3",
+        "--json",
+    )
     doc = json.loads(out)
     assert code == 0 and doc["written"] and model.is_file() and doc["duels"] > 0
     assert "calibration round 1/1" in err  # progress on stderr
     matrix = tmp_path / "matrix.png"
-    code, out, err = run(capsys, "points", "validate", "--lists", str(lists), "--model", str(model),
-                         "--duels", "2", "--workers", "1", "--plot", str(matrix))
+    code, out, err = run(
+        capsys,
+        "points",
+        "validate",
+        "--lists",
+        str(lists),
+        "--model",
+        str(model),
+        "--duels",
+        "2",
+        "--workers",
+        "1",
+        "--plot",
+        str(matrix),
+    )
     assert code == 0 and "round-robin at equal points" in out and "validation" in err
     assert "no two example rosters of different lists share a points limit" in out  # one list, no rosters
     assert matrix.read_bytes()[:4] == b"\x89PNG"
@@ -146,7 +186,23 @@ def test_calibrate_dry_run_writes_nothing(capsys: pytest.CaptureFixture[str], tm
     lists.mkdir()
     shutil.copy(TESTLAND, lists / "testland.toml")
     before = (lists / "testland.toml").read_bytes()
-    code, out, _ = run(capsys, "points", "calibrate", "--lists", str(lists), "--model", str(tmp_path / "m.toml"),
-                       "--duels", "2", "--rounds", "1", "--workers", "1", "--battles", "2", "--dry-run")
+    code, out, _ = run(
+        capsys,
+        "points",
+        "calibrate",
+        "--lists",
+        str(lists),
+        "--model",
+        str(tmp_path / "m.toml"),
+        "--duels",
+        "2",
+        "--rounds",
+        "1",
+        "--workers",
+        "1",
+        "--battles",
+        "2",
+        "--dry-run",
+    )
     assert code == 0 and "dry run" in out
     assert not (tmp_path / "m.toml").exists() and (lists / "testland.toml").read_bytes() == before

@@ -1,4 +1,4 @@
-"""The exact distribution type (szwadron.dice): 4.6 and 5.3 dice counts, checked by brute force."""
+"""The exact distribution type (szwadron.odds.dice): 4.6 and 5.3 dice counts, checked by brute force."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from szwadron.dice import Distribution, d, hit_weights, hits
 from szwadron.errors import InvalidDataError
+from szwadron.odds.dice import Distribution, d, hit_weights, hits
 
 
 def brute_hits(dice: int, at_most: int, sides: int = 6) -> Distribution[int]:
@@ -37,7 +37,7 @@ def test_4_6_hits_equals_brute_force_at_eight_dice() -> None:
     counts: dict[int, int] = {}
     for pattern in itertools.product((True, False), repeat=8):
         k = sum(pattern)
-        counts[k] = counts.get(k, 0) + 4 ** k * 2 ** (8 - k)
+        counts[k] = counts.get(k, 0) + 4**k * 2 ** (8 - k)
     assert hits(8, 4) == Distribution(counts)
     assert sum(hit_weights(8, 5)) == 6**8
 

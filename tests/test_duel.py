@@ -1,4 +1,4 @@
-"""Issue 7 — the duel simulation (szwadron.duel): its mechanics on hand-set situations with
+"""Issue 7 — the duel simulation (szwadron.armies.duel): its mechanics on hand-set situations with
 known answers, and its determinism.
 
 Dice are scripted where an exact answer is wanted (:class:`ScriptedDice` returns the faces it is
@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import pytest
 
-from szwadron.duel import (
+from szwadron.armies.duel import (
     ADVANCE_GAP_CM,
     START_DISTANCE_CM,
     Action,
@@ -49,7 +49,13 @@ class ScriptedDice(random.Random):
 def infantry(**kw: object) -> DuelUnit:
     """The line template (armylists/README.md) unless overridden."""
     base: dict[str, object] = dict(
-        key="line", kind=Kind.INFANTRY, move_cm=12.0, wounds=2, melee=1, skill=3, morale=4,
+        key="line",
+        kind=Kind.INFANTRY,
+        move_cm=12.0,
+        wounds=2,
+        melee=1,
+        skill=3,
+        morale=4,
         weapons=(Weapon("musket", 24.0, 1, 3),),
     )
     base.update(kw)
@@ -58,7 +64,14 @@ def infantry(**kw: object) -> DuelUnit:
 
 def cavalry(**kw: object) -> DuelUnit:
     base: dict[str, object] = dict(
-        key="cav", kind=Kind.CAVALRY, move_cm=28.0, wounds=2, melee=2, skill=3, morale=4, weapons=(),
+        key="cav",
+        kind=Kind.CAVALRY,
+        move_cm=28.0,
+        wounds=2,
+        melee=2,
+        skill=3,
+        morale=4,
+        weapons=(),
         depth_cm=4.0,
     )
     base.update(kw)
@@ -67,15 +80,24 @@ def cavalry(**kw: object) -> DuelUnit:
 
 def gun(**kw: object) -> DuelUnit:
     base: dict[str, object] = dict(
-        key="gun", kind=Kind.FOOT_ARTILLERY, move_cm=10.0, wounds=3, melee=1, skill=2, morale=4,
+        key="gun",
+        kind=Kind.FOOT_ARTILLERY,
+        move_cm=10.0,
+        wounds=3,
+        melee=1,
+        skill=2,
+        morale=4,
         weapons=(Weapon("roundshot", 48.0, 2, 3), Weapon("canister", 14.0, 4, 4)),
-        frontage_cm=4.0, depth_cm=4.0,
+        frontage_cm=4.0,
+        depth_cm=4.0,
     )
     base.update(kw)
     return DuelUnit(**base)  # type: ignore[arg-type]
 
 
-def duel(a: DuelUnit, na: int, b: DuelUnit, nb: int, faces: Iterable[int] = (), *, distance: float = 10.0) -> Duel:
+def duel(
+    a: DuelUnit, na: int, b: DuelUnit, nb: int, faces: Iterable[int] = (), *, distance: float = 10.0
+) -> Duel:
     return Duel.start(a, na, b, nb, ScriptedDice(faces), distance_cm=distance, log=True)
 
 
@@ -110,8 +132,13 @@ def test_limber_does_not_duel() -> None:
 def test_4_6_every_die_at_or_under_c_scores_and_w1_removes_one_figure_each() -> None:
     """4 figures with SO 1 at C 6 against W 1: 4 damage, 4 removed; the test is at M 6 − 1
     (6 of 10 left is at most 3/4, 6.2.4): a 5 passes."""
-    d = duel(infantry(weapons=(Weapon("m", 24.0, 1, 6),)), 4, infantry(wounds=1, morale=6), 10,
-             faces=[6, 6, 6, 6, 5])
+    d = duel(
+        infantry(weapons=(Weapon("m", 24.0, 1, 6),)),
+        4,
+        infantry(wounds=1, morale=6),
+        10,
+        faces=[6, 6, 6, 6, 5],
+    )
     assert d.fire(0)
     assert d.sides[1].strength == 6 and d.distance_cm == 10.0 and not d.finished
 
@@ -150,8 +177,14 @@ def test_7_5_skirmishers_take_fire_at_double_w() -> None:
 def test_4_11_fire_on_the_march_halves_the_dice() -> None:
     """From 28 cm half a move (6 cm) would reach 22 cm; a shooter stops at its range, 24 cm, and
     fires half its SO (4 → 2 dice) at C 6 − 1 (4.5.4)."""
-    d = duel(infantry(weapons=(Weapon("m", 24.0, 1, 6),)), 4, infantry(wounds=1, morale=6), 10,
-             faces=[5, 5, 6], distance=28.0)
+    d = duel(
+        infantry(weapons=(Weapon("m", 24.0, 1, 6),)),
+        4,
+        infantry(wounds=1, morale=6),
+        10,
+        faces=[5, 5, 6],
+        distance=28.0,
+    )
     assert choose_action(d, 0) is Action.MARCH_FIRE
     d._advance(0, march=True)
     assert d.distance_cm == 24.0
@@ -219,8 +252,14 @@ def test_4_5_4_a_shooter_stops_where_its_accuracy_still_counts() -> None:
 def test_4_12_declared_fire_hits_the_charge_before_contact() -> None:
     """A charge into declared fire: the volley is at distance 0 (full C); 4 cavalry of W 1 all
     removed by 4 dice at C 6: no melee."""
-    d = duel(infantry(weapons=(Weapon("m", 24.0, 1, 6),)), 4, cavalry(wounds=1), 4, faces=[1, 1, 1, 1],
-             distance=20.0)
+    d = duel(
+        infantry(weapons=(Weapon("m", 24.0, 1, 6),)),
+        4,
+        cavalry(wounds=1),
+        4,
+        faces=[1, 1, 1, 1],
+        distance=20.0,
+    )
     d.sides[0].declared = True
     d.movement_phase(1)
     assert d.sides[1].strength == 0 and d.winner == 0
@@ -228,8 +267,14 @@ def test_4_12_declared_fire_hits_the_charge_before_contact() -> None:
 
 
 def test_4_12_6_idle_unit_fires_at_the_first_charger() -> None:
-    d = duel(infantry(weapons=(Weapon("m", 24.0, 1, 6),)), 4, cavalry(wounds=1), 4, faces=[1, 1, 1, 1],
-             distance=20.0)
+    d = duel(
+        infantry(weapons=(Weapon("m", 24.0, 1, 6),)),
+        4,
+        cavalry(wounds=1),
+        4,
+        faces=[1, 1, 1, 1],
+        distance=20.0,
+    )
     d.sides[0].idle = True
     d.movement_phase(1)
     assert d.winner == 0
@@ -245,7 +290,9 @@ def test_7_3_heavy_artillery_prepares_after_moving() -> None:
 
 
 def test_2_3_engaged_units_continue_or_leave_the_melee() -> None:
-    d = duel(cavalry(auto_disengage=True, skill=1, morale=3), 2, infantry(skill=6, wounds=3), 12, distance=0.0)
+    d = duel(
+        cavalry(auto_disengage=True, skill=1, morale=3), 2, infantry(skill=6, wounds=3), 12, distance=0.0
+    )
     d.engaged = True
     assert choose_action(d, 0) is Action.DISENGAGE  # 7.6, losing odds
     assert choose_action(d, 1) is Action.MELEE

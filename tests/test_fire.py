@@ -1,4 +1,4 @@
-"""Fire at the table (szwadron.fire), grouped by rule: 4.1, 4.3, 4.4, 4.5, 4.7, 4.10, 4.11, 6.1,
+"""Fire at the table (szwadron.table.fire), grouped by rule: 4.1, 4.3, 4.4, 4.5, 4.7, 4.10, 4.11, 6.1,
 7.1, 7.3, 7.4, 7.5 and the PDs of section 4. Known-answer files in ``tests/cases/fire/``.
 
 Scenarios are built in code with inline profiles (see conftest.py). Distances in cm.
@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from szwadron.audit import audit
-from szwadron.combat import volley
 from szwadron.errors import IllegalActionError, InvalidDataError
-from szwadron.fire import FireResult, fire, targets
-from szwadron.geometry.table import Battlefield
+from szwadron.geometry.battlefield import Battlefield
 from szwadron.loading import bundled_scenario, load_scenario, parse_scenario
 from szwadron.models import Scenario
+from szwadron.odds.combat import volley
+from szwadron.table.audit import audit
+from szwadron.table.fire import FireResult, fire, targets
 
 CASES = Path(__file__).parent / "cases" / "fire"
 
@@ -44,8 +44,9 @@ def _prof(kind: str = "infantry", **over: Any) -> dict[str, Any]:
     return p
 
 
-def _unit(uid: str, side: str, bases: list[dict[str, Any]], prof: dict[str, Any] | None = None,
-          **extra: Any) -> dict[str, Any]:
+def _unit(
+    uid: str, side: str, bases: list[dict[str, Any]], prof: dict[str, Any] | None = None, **extra: Any
+) -> dict[str, Any]:
     return {"id": uid, "side": side, "profile": prof or _prof(), "bases": bases, **extra}
 
 
@@ -53,10 +54,20 @@ def _base(x: float, y: float, facing: float = 90.0, **extra: Any) -> dict[str, A
     return {"x": x, "y": y, "facing": facing, **extra}
 
 
-def _scenario(*units: dict[str, Any], terrain: list[dict[str, Any]] | tuple[()] = (),
-              width: float = 200.0, depth: float = 200.0) -> Scenario:
-    return Scenario.model_validate({"name": "t", "table": {"width": width, "depth": depth},
-                                    "terrain": list(terrain), "units": list(units)})
+def _scenario(
+    *units: dict[str, Any],
+    terrain: list[dict[str, Any]] | tuple[()] = (),
+    width: float = 200.0,
+    depth: float = 200.0,
+) -> Scenario:
+    return Scenario.model_validate(
+        {
+            "name": "t",
+            "table": {"width": width, "depth": depth},
+            "terrain": list(terrain),
+            "units": list(units),
+        }
+    )
 
 
 # ------------------------------------------------------------------------------ known answers
@@ -70,9 +81,15 @@ def _load_case(path: Path) -> tuple[Scenario, dict[str, Any]]:
 
 def _ask(scenario: Scenario, expected: dict[str, Any], method: str = "index") -> FireResult:
     bases = expected.get("bases")
-    return fire(scenario, expected["shooter"], expected["target"], bases=bases,
-                march=expected.get("march", False), ammunition=expected.get("ammo"),
-                method=method)  # type: ignore[arg-type]
+    return fire(
+        scenario,
+        expected["shooter"],
+        expected["target"],
+        bases=bases,
+        march=expected.get("march", False),
+        ammunition=expected.get("ammo"),
+        method=method,
+    )  # type: ignore[arg-type]
 
 
 def _check_case(name: str, r: FireResult, expected: dict[str, Any]) -> None:
@@ -152,9 +169,11 @@ def test_6_1_panicking_or_pursuing_unit_may_not_fire(state: str) -> None:
 
 
 def test_4_1_1_engaged_unit_may_not_fire() -> None:
-    sc = _scenario(_unit("a", "A", [_base(10, 10), _base(12, 10)]),
-                   _unit("c", "B", [_base(11, 12, 270)]),  # in contact with a: engaged (5.1.2)
-                   _unit("b", "B", [_base(40, 20, 270)]))
+    sc = _scenario(
+        _unit("a", "A", [_base(10, 10), _base(12, 10)]),
+        _unit("c", "B", [_base(11, 12, 270)]),  # in contact with a: engaged (5.1.2)
+        _unit("b", "B", [_base(40, 20, 270)]),
+    )
     r = fire(sc, "a", "b")
     assert not r.legal and r.reason is not None and r.reason.rule == "4.1.1"
     assert "c" in r.reason.message
@@ -162,9 +181,11 @@ def test_4_1_1_engaged_unit_may_not_fire() -> None:
 
 def test_4_3_4_engaged_target_figures_cannot_be_targeted() -> None:
     """b/0 touches c (side A, engaged with b); b/1 does not: only b/1 can be hit."""
-    sc = _scenario(_unit("a", "A", [_base(30, 10)]),
-                   _unit("b", "B", [_base(30, 20, 270), _base(34, 20, 270)]),
-                   _unit("c", "A", [_base(30, 22, 270)]))
+    sc = _scenario(
+        _unit("a", "A", [_base(30, 10)]),
+        _unit("b", "B", [_base(30, 20, 270), _base(34, 20, 270)]),
+        _unit("c", "A", [_base(30, 22, 270)]),
+    )
     r = fire(sc, "a", "b")
     assert r.legal
     assert _target(r, "b/0").rule == "4.3.4" and not _target(r, "b/0").eligible
@@ -199,9 +220,11 @@ def test_artillery_without_a_front_limbers_only_or_no_ammunition() -> None:
     """Decision: a unit of limbers only has no edge to fire through (4.4.3, 7.2); guns carrying
     no ammunition cannot fire at all (7.1.3): both are refused as bad input."""
     gun = _prof("foot_artillery", ammunition=[{"name": "ball", "range": 60, "fire": 3, "accuracy": 3}])
-    sc = _scenario(_unit("l", "A", [_base(10, 10)], _prof("limber")),
-                   _unit("g", "A", [_base(30, 10, ammunition=[])], gun),
-                   _unit("b", "B", [_base(10, 30, 270)]))
+    sc = _scenario(
+        _unit("l", "A", [_base(10, 10)], _prof("limber")),
+        _unit("g", "A", [_base(30, 10, ammunition=[])], gun),
+        _unit("b", "B", [_base(10, 30, 270)]),
+    )
     with pytest.raises(IllegalActionError, match=r"rule 4\.4\.3"):
         fire(sc, "l", "b")
     with pytest.raises(IllegalActionError, match="carry no ammunition"):
@@ -223,21 +246,31 @@ def test_4_4_2_all_four_edges_touched_cannot_fire() -> None:
 
 def test_4_4_2_other_units_own_bases_block_edges_too() -> None:
     """4.4.2 "another own base, even of the same unit": a friendly unit touching the front."""
-    sc = _scenario(_unit("a", "A", [_base(10, 10)]), _unit("f", "A", [_base(10, 12)]),
-                   _unit("b", "B", [_base(10, 25, 270)]))
+    sc = _scenario(
+        _unit("a", "A", [_base(10, 10)]),
+        _unit("f", "A", [_base(10, 12)]),
+        _unit("b", "B", [_base(10, 25, 270)]),
+    )
     s = _shooter(fire(sc, "a", "b"), "a/0")
     assert not s.can_fire and s.rule == "4.4.2"
 
 
 def test_4_4_3_artillery_fires_through_front_only_and_band_is_4_cm() -> None:
     gun = _prof("foot_artillery")
-    r = fire(_scenario(_unit("g", "A", [_base(50, 10)], gun), _unit("b", "B", [_base(50, 40, 270)])),
-             "g", "b")
+    r = fire(
+        _scenario(_unit("g", "A", [_base(50, 10)], gun), _unit("b", "B", [_base(50, 40, 270)])), "g", "b"
+    )
     assert r.legal and _shooter(r, "g/0").edge == "front"
     # a friend overlapping the 4 cm band by 0.5 cm (but not a 2 cm one) closes it (PD-7, 4.3.3)
     f = _unit("f", "A", [_base(52.5, 25)])
-    s = _shooter(fire(_scenario(_unit("g", "A", [_base(50, 10)], gun), f,
-                                _unit("b", "B", [_base(50, 40, 270)])), "g", "b"), "g/0")
+    s = _shooter(
+        fire(
+            _scenario(_unit("g", "A", [_base(50, 10)], gun), f, _unit("b", "B", [_base(50, 40, 270)])),
+            "g",
+            "b",
+        ),
+        "g/0",
+    )
     assert not s.can_fire and s.rule == "4.3.2"
 
 
@@ -245,7 +278,9 @@ def test_pd_8_cavalry_side_arc_fires_through_a_4_cm_edge() -> None:
     """A lone cavalry base with carbines: a target 60° off its facing is in its right arc; the
     band is as wide as the right edge (4 cm), so a friend 1.5 cm beside the line closes it."""
     cav = _prof("cavalry", SO=1, Z=24, C=3)
-    target = _unit("b", "B", [_base(10 + 20 * math.cos(math.radians(30)), 10 + 20 * math.sin(math.radians(30)), 270)])
+    target = _unit(
+        "b", "B", [_base(10 + 20 * math.cos(math.radians(30)), 10 + 20 * math.sin(math.radians(30)), 270)]
+    )
     r = fire(_scenario(_unit("c", "A", [_base(10, 10)], cav), target), "c", "b")
     assert _shooter(r, "c/0").edge == "right"
     # a friend whose base reaches 1.5 cm from the line (inside a 4 cm band, outside a 2 cm one)
@@ -261,8 +296,11 @@ def test_pd_8_cavalry_side_arc_fires_through_a_4_cm_edge() -> None:
 
 
 def test_4_3_1_line_through_an_enemy_base_blocks() -> None:
-    sc = _scenario(_unit("a", "A", [_base(10, 10)]), _unit("e", "B", [_base(10, 18, 270)]),
-                   _unit("b", "B", [_base(10, 28, 270)]))
+    sc = _scenario(
+        _unit("a", "A", [_base(10, 10)]),
+        _unit("e", "B", [_base(10, 18, 270)]),
+        _unit("b", "B", [_base(10, 28, 270)]),
+    )
     s = _shooter(fire(sc, "a", "b"), "a/0")
     assert s.rule == "4.3.1" and "e/0" in (s.message or "")
 
@@ -277,8 +315,9 @@ def test_4_3_1_second_rank_of_the_firing_unit_blocks_the_line_from_behind() -> N
 # ------------------------------------------------------------------------------ 4.5 range
 
 
-@pytest.mark.parametrize(("gap", "accuracy"), [(19.9, 3), (20.0, 2), (39.9, 2), (40.0, 1),
-                                              (59.9, 1), (60.0, None)])
+@pytest.mark.parametrize(
+    ("gap", "accuracy"), [(19.9, 3), (20.0, 2), (39.9, 2), (40.0, 1), (59.9, 1), (60.0, None)]
+)
 def test_4_5_4_accuracy_steps_every_full_20_cm(gap: float, accuracy: int | None) -> None:
     rifles = _prof(Z=80)
     sc = _scenario(_unit("a", "A", [_base(10, 10)], rifles), _unit("b", "B", [_base(10, 12 + gap, 270)]))
@@ -305,8 +344,10 @@ def test_pd_9_and_pd_10_groups_by_accuracy_and_cap_at_eligible() -> None:
     """Two firing bases at different distances roll in two groups; only the two target bases in
     sight can be removed (PD-10): the distribution stops at 2."""
     rifles = _prof(Z=60, SO=3)
-    sc = _scenario(_unit("a", "A", [_base(10, 10), _base(40, 10)], rifles),
-                   _unit("b", "B", [_base(10, 25, 270), _base(40, 45, 270)]))
+    sc = _scenario(
+        _unit("a", "A", [_base(10, 10), _base(40, 10)], rifles),
+        _unit("b", "B", [_base(10, 25, 270), _base(40, 45, 270)]),
+    )
     r = fire(sc, "a", "b")
     assert [(g.dice, g.accuracy) for g in r.odds.groups] == [(3, 3), (3, 2)]  # type: ignore[union-attr]
     assert len(r.removed_pmf) <= 3
@@ -318,8 +359,7 @@ def test_pd_9_and_pd_10_groups_by_accuracy_and_cap_at_eligible() -> None:
 
 
 def _hill(x0: float, y0: float, x1: float, y1: float, level: int = 1, hid: str = "h") -> dict[str, Any]:
-    return {"id": hid, "kind": "hill", "level": level,
-            "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]}
+    return {"id": hid, "kind": "hill", "level": level, "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]}
 
 
 def test_4_10_1_hill_blocks_between_figures_below_its_level() -> None:
@@ -337,9 +377,11 @@ def test_4_10_1_hill_blocks_between_figures_below_its_level() -> None:
 def test_4_10_7_dead_ground_at_the_foot_of_a_hill() -> None:
     """Shooter on hill h1; hill h2 lies on the line; b/0 touches h2's foot beyond it: hidden.
     b/1, 1 cm away from the foot, is seen."""
-    sc = _scenario(_unit("a", "A", [_base(10, 10), _base(30, 10)], _prof(Z=40)),
-                   _unit("b", "B", [_base(10, 31, 270), _base(30, 32, 270)]),
-                   terrain=[_hill(0, 0, 40, 14, 1, "h1"), _hill(0, 20, 40, 30, 1, "h2")])
+    sc = _scenario(
+        _unit("a", "A", [_base(10, 10), _base(30, 10)], _prof(Z=40)),
+        _unit("b", "B", [_base(10, 31, 270), _base(30, 32, 270)]),
+        terrain=[_hill(0, 0, 40, 14, 1, "h1"), _hill(0, 20, 40, 30, 1, "h2")],
+    )
     r = fire(sc, "a", "b")
     assert _target(r, "b/0").rule == "4.10.7" and not _target(r, "b/0").eligible
     assert _target(r, "b/1").eligible
@@ -384,11 +426,13 @@ def test_pd_12_obstacle_covers_only_against_fire_across_it() -> None:
     """b/0 touches a fence on its south side; fire from the south crosses it (+1), fire from the
     north does not (no cover)."""
     fence = {"id": "fence", "kind": "obstacle", "line": [[0, 28.75], [40, 28.75]], "width": 0.5}
-    south = _scenario(_unit("a", "A", [_base(10, 10)]), _unit("b", "B", [_base(10, 30, 270)]),
-                      terrain=[fence])
+    south = _scenario(
+        _unit("a", "A", [_base(10, 10)]), _unit("b", "B", [_base(10, 30, 270)]), terrain=[fence]
+    )
     assert [c.rule for c in _target(fire(south, "a", "b"), "b/0").cover] == ["4.10.4"]
-    north = _scenario(_unit("a", "A", [_base(10, 50, 270)]), _unit("b", "B", [_base(10, 30, 270)]),
-                      terrain=[fence])
+    north = _scenario(
+        _unit("a", "A", [_base(10, 50, 270)]), _unit("b", "B", [_base(10, 30, 270)]), terrain=[fence]
+    )
     assert _target(fire(north, "a", "b"), "b/0").cover == ()
 
 
@@ -412,24 +456,30 @@ def test_4_7_removal_front_rank_evenly_then_rear() -> None:
 
 
 def test_4_11_fire_on_the_march_halves_the_dice() -> None:
-    sc = _scenario(_unit("a", "A", [_base(10 + 2 * k, 10) for k in range(5)]),
-                   _unit("b", "B", [_base(14, 25, 270)]))
+    sc = _scenario(
+        _unit("a", "A", [_base(10 + 2 * k, 10) for k in range(5)]), _unit("b", "B", [_base(14, 25, 270)])
+    )
     r = fire(sc, "a", "b", march=True)
     assert r.odds is not None and sum(g.dice for g in r.odds.groups) == 2
     assert r.march and any("4.11" in n for n in r.notes)
 
 
 def test_7_1_2_artillery_may_not_fire_on_the_march() -> None:
-    sc = _scenario(_unit("g", "A", [_base(10, 10)], _prof("foot_artillery")),
-                   _unit("b", "B", [_base(10, 30, 270)]))
+    sc = _scenario(
+        _unit("g", "A", [_base(10, 10)], _prof("foot_artillery")), _unit("b", "B", [_base(10, 30, 270)])
+    )
     r = fire(sc, "g", "b", march=True)
     assert not r.legal and r.reason is not None and r.reason.rule == "7.1.2"
 
 
 def test_7_1_3_ammunition_choice_and_best_by_default() -> None:
-    gun = _prof("foot_artillery", ammunition=[
-        {"name": "ball", "range": 60, "fire": 3, "accuracy": 3},
-        {"name": "canister", "range": 16, "fire": 6, "accuracy": 4}])
+    gun = _prof(
+        "foot_artillery",
+        ammunition=[
+            {"name": "ball", "range": 60, "fire": 3, "accuracy": 3},
+            {"name": "canister", "range": 16, "fire": 6, "accuracy": 4},
+        ],
+    )
     near = _scenario(_unit("g", "A", [_base(10, 10)], gun), _unit("b", "B", [_base(10, 25, 270)]))
     far = _scenario(_unit("g", "A", [_base(10, 10)], gun), _unit("b", "B", [_base(10, 45, 270)]))
     assert fire(near, "g", "b").ammunition == "canister"
@@ -442,8 +492,9 @@ def test_7_1_3_ammunition_choice_and_best_by_default() -> None:
 def test_7_3_heavy_artillery_needs_a_prepared_position() -> None:
     heavy = _prof("foot_artillery", abilities=["heavy"])
     for prepared, legal in ((True, True), (False, False)):
-        sc = _scenario(_unit("g", "A", [_base(10, 10)], heavy, prepared=prepared),
-                       _unit("b", "B", [_base(10, 30, 270)]))
+        sc = _scenario(
+            _unit("g", "A", [_base(10, 10)], heavy, prepared=prepared), _unit("b", "B", [_base(10, 30, 270)])
+        )
         r = fire(sc, "g", "b")
         assert r.legal is legal
         if not legal:
@@ -451,8 +502,10 @@ def test_7_3_heavy_artillery_needs_a_prepared_position() -> None:
 
 
 def test_7_4_indirect_fire_without_sight_and_the_6_cm_rule() -> None:
-    how = _prof("foot_artillery", ammunition=[{"name": "shell", "range": 50, "fire": 2,
-                                              "accuracy": 3, "indirect": True}])
+    how = _prof(
+        "foot_artillery",
+        ammunition=[{"name": "shell", "range": 50, "fire": 2, "accuracy": 3, "indirect": True}],
+    )
     hill = _hill(0, 20, 30, 26)
     target = _unit("b", "B", [_base(10, 40, 270)])
     r = fire(_scenario(_unit("g", "A", [_base(10, 10)], how), target, terrain=[hill]), "g", "b")
@@ -472,8 +525,10 @@ def test_7_4_indirect_fire_without_sight_and_the_6_cm_rule() -> None:
 
 def test_7_5_open_order_skirmishers_double_w() -> None:
     skirm = _prof(abilities=["skirmish"])
-    sc = _scenario(_unit("a", "A", [_base(10, 10), _base(12, 10)]),
-                   _unit("b", "B", [_base(8, 25, 270), _base(14, 25, 270)], skirm))
+    sc = _scenario(
+        _unit("a", "A", [_base(10, 10), _base(12, 10)]),
+        _unit("b", "B", [_base(8, 25, 270), _base(14, 25, 270)], skirm),
+    )
     r = fire(sc, "a", "b")
     assert r.skirmish and r.odds is not None and list(r.odds.wounds) == [4, 4]  # type: ignore[arg-type]
 
@@ -482,8 +537,10 @@ def test_7_5_open_order_skirmishers_double_w() -> None:
 
 
 def test_6_3_morale_uses_current_and_initial_strength() -> None:
-    sc = _scenario(_unit("a", "A", [_base(10 + 2 * k, 10) for k in range(4)]),
-                   _unit("b", "B", [_base(10 + 2 * k, 20, 270) for k in range(6)], initial_strength=12))
+    sc = _scenario(
+        _unit("a", "A", [_base(10 + 2 * k, 10) for k in range(4)]),
+        _unit("b", "B", [_base(10 + 2 * k, 20, 270) for k in range(6)], initial_strength=12),
+    )
     r = fire(sc, "a", "b")
     assert (r.morale_test.strength, r.morale_test.initial, r.morale_test.morale) == (6, 12, 4)
     total = sum(r.probability(k) for k in ("no_test", "passed", "repulsed", "panic", "destroyed"))
@@ -501,7 +558,8 @@ def test_targets_ranks_and_explains() -> None:
     assert exp == sorted(exp, reverse=True) and rep.possible
     assert all(r.reason is not None and r.reason.rule for r in rep.impossible)
     assert {r.target for r in rep.possible} | {r.target for r in rep.impossible} == {
-        u.id for u in sc.units if u.side == "A"}
+        u.id for u in sc.units if u.side == "A"
+    }
 
 
 # ------------------------------------------------------------------------------ properties
@@ -511,8 +569,12 @@ def _mirror(doc: dict[str, Any], width: float) -> dict[str, Any]:
     out = dict(doc)
     out["terrain"] = [{**t, "polygon": [[width - x, y] for x, y in t["polygon"]]} for t in doc["terrain"]]
     out["units"] = [
-        {**u, "bases": [{**b, "x": width - b["x"], "facing": (180.0 - b["facing"]) % 360.0}
-                        for b in u["bases"]]}
+        {
+            **u,
+            "bases": [
+                {**b, "x": width - b["x"], "facing": (180.0 - b["facing"]) % 360.0} for b in u["bases"]
+            ],
+        }
         for u in doc["units"]
     ]
     return out
@@ -527,24 +589,42 @@ _coord = st.integers(min_value=8, max_value=112).map(lambda v: v / 2.0)
 @st.composite
 def _tables(draw: st.DrawFn) -> dict[str, Any]:
     """A shooter line, a target group and a few bystanders on a 0.5 cm grid, axis-aligned."""
+
     def unit(uid: str, side: str, n: int) -> dict[str, Any]:
         x, y, f = draw(_coord), draw(_coord), draw(_facing)
         step = draw(st.sampled_from([2.0, 2.5, 4.0]))
         return _unit(uid, side, [_base(x + step * k, y, f) for k in range(n)], _prof(Z=40))
-    units = [unit("a", "A", draw(st.integers(1, 3))), unit("b", "B", draw(st.integers(1, 3))),
-             unit("c", "A", draw(st.integers(0, 2)) or 1), unit("d", "B", 1)]
+
+    units = [
+        unit("a", "A", draw(st.integers(1, 3))),
+        unit("b", "B", draw(st.integers(1, 3))),
+        unit("c", "A", draw(st.integers(0, 2)) or 1),
+        unit("d", "B", 1),
+    ]
     hill = draw(st.booleans())
     terrain = [_hill(20, 20, 36, 30)] if hill else []
     return {"name": "p", "table": {"width": 64, "depth": 64}, "terrain": terrain, "units": units}
 
 
 def _summary(r: FireResult, swap: bool) -> Any:
-    return (r.legal, None if r.reason is None else r.reason.rule,
-            [(s.base, s.can_fire, s.rule, _SWAP[s.edge] if swap else s.edge,
-              None if s.distance is None else round(s.distance, 9), s.accuracy, sorted(s.targets))
-             for s in r.shooters],
-            [(t.base, t.eligible, t.wounds) for t in r.targets],
-            [round(p, 12) for p in r.removed_pmf])
+    return (
+        r.legal,
+        None if r.reason is None else r.reason.rule,
+        [
+            (
+                s.base,
+                s.can_fire,
+                s.rule,
+                _SWAP[s.edge] if swap else s.edge,
+                None if s.distance is None else round(s.distance, 9),
+                s.accuracy,
+                sorted(s.targets),
+            )
+            for s in r.shooters
+        ],
+        [(t.base, t.eligible, t.wounds) for t in r.targets],
+        [round(p, 12) for p in r.removed_pmf],
+    )
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -570,13 +650,20 @@ def test_property_moving_an_unrelated_base_far_away_changes_nothing(doc: dict[st
     sc = Scenario.model_validate(doc)
     assume(not audit(sc).overlaps)
     bf = Battlefield(sc)
-    hull = shapely.convex_hull(shapely.union_all(
-        [bf.polygons[b] for u in ("a", "b") for b in bf.unit_bases(u).tolist()]))
+    hull = shapely.convex_hull(
+        shapely.union_all([bf.polygons[b] for u in ("a", "b") for b in bf.unit_bases(u).tolist()])
+    )
     bystander = [bf.polygons[b] for b in bf.unit_bases(uid).tolist()]
     assume(not any(shapely.intersects(hull.buffer(1.0), p) for p in bystander))
-    moved = {**doc, "units": [
-        {**u, "bases": [{**b, "x": 380.0 + k * 3, "y": 380.0} for k, b in enumerate(u["bases"])]}
-        if u["id"] == uid else u for u in doc["units"]]}
+    moved = {
+        **doc,
+        "units": [
+            {**u, "bases": [{**b, "x": 380.0 + k * 3, "y": 380.0} for k, b in enumerate(u["bases"])]}
+            if u["id"] == uid
+            else u
+            for u in doc["units"]
+        ],
+    }
     assert fire(Scenario.model_validate(moved), "a", "b").to_json() == fire(sc, "a", "b").to_json()
 
 

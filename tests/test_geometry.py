@@ -21,13 +21,13 @@ from szwadron.geometry.bases import (
     edge_normals,
     edge_segments,
 )
+from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import (
     contact_length,
     penetration_depth,
     polygon_distance,
     touching,
 )
-from szwadron.geometry.table import Battlefield
 from szwadron.geometry.terrain import (
     TerrainShape,
     forbidden_rule,
@@ -103,12 +103,15 @@ def test_pd_4_polygon_obstacle_width_is_its_inscribed_diameter() -> None:
 
 
 def test_pd_11_levels_take_the_highest_hill_and_ignore_forests() -> None:
-    shapes = [TerrainShape.of(t) for t in (
-        Terrain(id="h", kind="hill", polygon=[(0, 0), (20, 0), (20, 20), (0, 20)]),
-        Terrain(id="c", kind="hill", level=2, polygon=[(5, 5), (10, 5), (10, 10), (5, 10)]),
-        Terrain(id="w", kind="forest", polygon=[(30, 0), (40, 0), (40, 10)]),
-        Terrain(id="t", kind="building", level=3, polygon=[(50, 0), (54, 0), (54, 4), (50, 4)]),
-    )]
+    shapes = [
+        TerrainShape.of(t)
+        for t in (
+            Terrain(id="h", kind="hill", polygon=[(0, 0), (20, 0), (20, 20), (0, 20)]),
+            Terrain(id="c", kind="hill", level=2, polygon=[(5, 5), (10, 5), (10, 10), (5, 10)]),
+            Terrain(id="w", kind="forest", polygon=[(30, 0), (40, 0), (40, 10)]),
+            Terrain(id="t", kind="building", level=3, polygon=[(50, 0), (54, 0), (54, 4), (50, 4)]),
+        )
+    ]
     assert level_at(1, 1, shapes) == 1
     assert level_at(7, 7, shapes) == 2
     assert level_at(39, 1, shapes) == 0
@@ -147,8 +150,7 @@ SQUARE = base_corners(0.0, 0.0, 90.0, 2.0, 2.0)
 
 @pytest.mark.parametrize(
     ("gap", "touches"),
-    [(0.0, True), (0.04, True), (0.049, True), (0.05, True), (0.051, False), (0.1, False),
-     (1.0, False)],
+    [(0.0, True), (0.04, True), (0.049, True), (0.05, True), (0.051, False), (0.1, False), (1.0, False)],
 )
 def test_pd_3_tolerance_boundary_both_sides(gap: float, touches: bool) -> None:
     """PD-3: boundaries within 0.05 cm (0.5 mm) touch. A 0.4 mm gap touches; a 1 mm gap does
@@ -174,8 +176,13 @@ def test_pd_3_penetration_depth_of_a_rotated_corner() -> None:
     assert penetration_depth(SQUARE, other) == pytest.approx(0.3)
 
 
-rect = st.tuples(st.floats(-6, 6), st.floats(-6, 6), st.floats(0, 360),
-                 st.sampled_from([2.0, 4.0]), st.sampled_from([2.0, 4.0]))
+rect = st.tuples(
+    st.floats(-6, 6),
+    st.floats(-6, 6),
+    st.floats(0, 360),
+    st.sampled_from([2.0, 4.0]),
+    st.sampled_from([2.0, 4.0]),
+)
 
 
 @given(rect, rect)
@@ -197,8 +204,9 @@ def test_pd_14_contact_is_symmetric(a: tuple[float, ...], b: tuple[float, ...], 
     assert bool(touching(ca, cb, tol)) == bool(touching(cb, ca, tol))
 
 
-@pytest.mark.parametrize(("shift", "length"), [(0.0, 2.0), (0.5, 1.5), (1.0, 1.0), (1.5, 0.5),
-                                               (2.0, 0.0), (2.5, 0.0)])
+@pytest.mark.parametrize(
+    ("shift", "length"), [(0.0, 2.0), (0.5, 1.5), (1.0, 1.0), (1.5, 0.5), (2.0, 0.0), (2.5, 0.0)]
+)
 def test_pd_14_contact_length_of_flush_edges(shift: float, length: float) -> None:
     """PD-14: flush edges overlapping by L touch along exactly L (no corner slivers)."""
     front = base_corners(shift, 2.0, 270.0, 2.0, 2.0)  # face to face
@@ -230,12 +238,14 @@ def test_pd_14_misaligned_by_2_degrees_touches_along_tol_over_sin() -> None:
 
 
 def _field(tables: SimpleNamespace) -> Battlefield:
-    return Battlefield(tables.scenario(
-        tables.unit("a", "A", tables.line(10, 10, 4)),
-        tables.unit("b", "B", tables.line(10, 14.5, 3, facing=270)),
-        tables.unit("c", "B", tables.column(40, 40, 3, kind="cavalry"), kind="cavalry"),
-        terrain=[{"id": "h", "kind": "hill", "polygon": [[35, 30], [50, 30], [50, 50], [35, 50]]}],
-    ))
+    return Battlefield(
+        tables.scenario(
+            tables.unit("a", "A", tables.line(10, 10, 4)),
+            tables.unit("b", "B", tables.line(10, 14.5, 3, facing=270)),
+            tables.unit("c", "B", tables.column(40, 40, 3, kind="cavalry"), kind="cavalry"),
+            terrain=[{"id": "h", "kind": "hill", "polygon": [[35, 30], [50, 30], [50, 50], [35, 50]]}],
+        )
+    )
 
 
 def test_battlefield_pairs_index_equals_brute(tables: SimpleNamespace) -> None:
@@ -258,8 +268,12 @@ def test_battlefield_levels_and_ids(tables: SimpleNamespace) -> None:
 
 @pytest.mark.parametrize(
     ("ident", "message"),
-    [("zz", "no unit 'zz' (units: a, b, c)"), ("a/9", "unit 'a' has 4 bases, a/0 to a/3"),
-     ("a/x", "malformed base id 'a/x'"), ("zz/0", "no unit 'zz'")],
+    [
+        ("zz", "no unit 'zz' (units: a, b, c)"),
+        ("a/9", "unit 'a' has 4 bases, a/0 to a/3"),
+        ("a/x", "malformed base id 'a/x'"),
+        ("zz/0", "no unit 'zz'"),
+    ],
 )
 def test_battlefield_resolve_names_what_exists(tables: SimpleNamespace, ident: str, message: str) -> None:
     with pytest.raises(InvalidDataError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -267,8 +281,10 @@ def test_battlefield_resolve_names_what_exists(tables: SimpleNamespace, ident: s
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(st.tuples(st.floats(0, 30), st.floats(0, 30), st.floats(0, 360)), min_size=2, max_size=25),
-       st.floats(0, 5))
+@given(
+    st.lists(st.tuples(st.floats(0, 30), st.floats(0, 30), st.floats(0, 360)), min_size=2, max_size=25),
+    st.floats(0, 5),
+)
 def test_pairs_within_finds_every_pair_the_brute_force_finds(
     tables: SimpleNamespace, poses: list[tuple[float, float, float]], dist: float
 ) -> None:
@@ -276,4 +292,6 @@ def test_pairs_within_finds_every_pair_the_brute_force_finds(
     bf = Battlefield(sc)
     i1, j1 = bf.pairs_within(dist)
     i2, j2 = bf.pairs_within(dist, method="brute")
-    assert list(zip(i1.tolist(), j1.tolist(), strict=True)) == list(zip(i2.tolist(), j2.tolist(), strict=True))
+    assert list(zip(i1.tolist(), j1.tolist(), strict=True)) == list(
+        zip(i2.tolist(), j2.tolist(), strict=True)
+    )

@@ -11,19 +11,27 @@ import pytest
 
 from szwadron.cli import main
 from szwadron.errors import InvalidDataError
-from szwadron.geometry.table import Battlefield
+from szwadron.geometry.battlefield import Battlefield
 
 CASES = Path(__file__).parent / "cases" / "check"
 CONTACTS = CASES / "cli" / "contacts.toml"  # a05 (10,10), b05 (11.5,12), a1 (30,10), ...
 
 
 def _field(tables: SimpleNamespace) -> Battlefield:
-    return Battlefield(tables.scenario(
-        tables.unit("a", "A", tables.line(10, 10, 3)),                     # x 9..15, y 9..11
-        tables.unit("b", "B", [{"x": 20, "y": 10, "facing": 45},           # turned 45°
-                               {"x": 30, "y": 10, "facing": 90}]),
-        tables.unit("c", "B", [{"x": 12, "y": 11.5, "facing": 90}]),       # overlaps a/1
-    ))
+    return Battlefield(
+        tables.scenario(
+            tables.unit("a", "A", tables.line(10, 10, 3)),  # x 9..15, y 9..11
+            tables.unit(
+                "b",
+                "B",
+                [
+                    {"x": 20, "y": 10, "facing": 45},  # turned 45°
+                    {"x": 30, "y": 10, "facing": 90},
+                ],
+            ),
+            tables.unit("c", "B", [{"x": 12, "y": 11.5, "facing": 90}]),  # overlaps a/1
+        )
+    )
 
 
 def test_4_5_2_base_to_base_is_edge_to_edge(tables: SimpleNamespace) -> None:
@@ -51,8 +59,12 @@ def test_pd_3_measure_reports_overlap(tables: SimpleNamespace) -> None:
 
 @pytest.mark.parametrize(
     ("a", "b", "message"),
-    [("zz", "a", "no unit 'zz' (units: a, b, c)"), ("a/7", "b", "unit 'a' has 3 bases"),
-     ("a", "a/1", "share base a/1"), ("b//1", "a", "malformed base id 'b//1'")],
+    [
+        ("zz", "a", "no unit 'zz' (units: a, b, c)"),
+        ("a/7", "b", "unit 'a' has 3 bases"),
+        ("a", "a/1", "share base a/1"),
+        ("b//1", "a", "malformed base id 'b//1'"),
+    ],
 )
 def test_measure_bad_ids(tables: SimpleNamespace, a: str, b: str, message: str) -> None:
     with pytest.raises(InvalidDataError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -69,11 +81,11 @@ def test_measure_cli_human_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(doc["points"]) == 2
 
 
-@pytest.mark.parametrize(("ident", "text"), [("nope", "no unit 'nope' (units: a05, b05"),
-                                             ("a1/3", "unit 'a1' has 1 base, a1/0 to a1/0")])
-def test_measure_cli_unknown_ids_exit_2(
-    ident: str, text: str, capsys: pytest.CaptureFixture[str]
-) -> None:
+@pytest.mark.parametrize(
+    ("ident", "text"),
+    [("nope", "no unit 'nope' (units: a05, b05"), ("a1/3", "unit 'a1' has 1 base, a1/0 to a1/0")],
+)
+def test_measure_cli_unknown_ids_exit_2(ident: str, text: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["measure", str(CONTACTS), ident, "a1/0"]) == 2
     err = capsys.readouterr().err
     assert text in err and err.count("\n") == 1

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from szwadron.combat import Fighter, MeleeSide, melee, roll_melee
 from szwadron.errors import InvalidDataError
-from szwadron.morale import MeleeMorale, MeleeOutcome, melee_sequence, morale_target
+from szwadron.odds.combat import Fighter, MeleeSide, melee, roll_melee
+from szwadron.odds.morale import MeleeMorale, MeleeOutcome, melee_sequence, morale_target
 from tests.brute import brute_removal
 
 Group = tuple[int, int, int]  # dice, UW, W bonus of the figures struck
@@ -104,7 +104,10 @@ def test_5_5_melee_outcomes_integrate_sequence_over_losses(case: dict[str, Any])
         seq = melee_sequence(
             0 if a_dest else morale_target(4, am.strength - ar, am.initial),
             0 if d_dest else morale_target(3, dm.strength - dr, dm.initial),
-            attacker_hit=ah, defender_hit=dh, attacker_destroyed=a_dest, defender_destroyed=d_dest,
+            attacker_hit=ah,
+            defender_hit=dh,
+            attacker_destroyed=a_dest,
+            defender_destroyed=d_dest,
         )
         for pair, q in seq.probabilities().items():
             expected[pair] = expected.get(pair, Fraction(0)) + p * q
@@ -153,7 +156,7 @@ def test_7_5_pd_17_skirmish_halves_the_sum_not_each_group() -> None:
     mixed = MeleeSide((Fighter(1, 3, 3), Fighter(1, 3, 5)), morale, skirmish=True)  # 6 SW → 3
     assert sorted(mixed.strike_groups()) == [(1, 3, 0), (2, 5, 0)]
     d = MeleeSide.uniform(2, melee=1, skill=3, wounds=1, morale=4)
-    assert max(melee(two, d).defender_removed.outcomes()) == 1   # one die, not none
+    assert max(melee(two, d).defender_removed.outcomes()) == 1  # one die, not none
 
 
 def test_6_6_panicking_defender_strikes_back_only_if_it_passes() -> None:

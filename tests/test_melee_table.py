@@ -1,4 +1,4 @@
-"""Melee at the table (szwadron.melee_table): 5.3, 5.4, 5.6, 5.7, PD-14, PD-15; known-answer
+"""Melee at the table (szwadron.table.melee): 5.3, 5.4, 5.6, 5.7, PD-14, PD-15; known-answer
 files in tests/cases/melee/ (scenario + ``[check]`` + ``[expected]``)."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from szwadron.combat import MeleeSide, melee
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.loading import bundled_scenario, load_scenario, parse_scenario
-from szwadron.melee_table import table_melee
+from szwadron.odds.combat import MeleeSide, melee
+from szwadron.table.melee import table_melee
 
 CASES = Path(__file__).parent / "cases" / "melee"
 
@@ -45,9 +45,11 @@ def test_5_3_odds_match_the_engine_for_the_example() -> None:
     sc = load_scenario(bundled_scenario())
     m = table_melee(sc, "fr-cuirassiers", "au-chevaulegers")
     a, d = sc.unit("fr-cuirassiers").profile, sc.unit("au-chevaulegers").profile
-    ref = melee(MeleeSide.uniform(4, melee=a.melee, skill=a.melee_skill, wounds=a.wounds, morale=a.morale),
-                MeleeSide.uniform(4, melee=d.melee, skill=d.melee_skill, wounds=d.wounds, morale=d.morale),
-                die=sc.settings.remainder_die)
+    ref = melee(
+        MeleeSide.uniform(4, melee=a.melee, skill=a.melee_skill, wounds=a.wounds, morale=a.morale),
+        MeleeSide.uniform(4, melee=d.melee, skill=d.melee_skill, wounds=d.wounds, morale=d.morale),
+        die=sc.settings.remainder_die,
+    )
     doc = m.to_json()
     assert doc["joint_pmf"] == ref.joint_pmf()
     assert doc["outcomes"] == ref.outcome_list()
@@ -56,8 +58,10 @@ def test_5_3_odds_match_the_engine_for_the_example() -> None:
 
 def test_5_4_2_only_figures_that_fought_can_be_removed(tables: SimpleNamespace) -> None:
     """A line of 6 touches one enemy with 1 base: at most 1 attacker can be removed."""
-    sc = tables.scenario(tables.unit("a", "A", tables.line(10, 10, 6)),
-                         tables.unit("b", "B", [{"x": 10.0, "y": 12.0, "facing": 270.0}]))
+    sc = tables.scenario(
+        tables.unit("a", "A", tables.line(10, 10, 6)),
+        tables.unit("b", "B", [{"x": 10.0, "y": 12.0, "facing": 270.0}]),
+    )
     m = table_melee(sc, "a", "b")
     assert m.attacker_in_contact == ("a/0",)
     assert len(m.to_json()["attacker_removed_pmf"]) == 2
@@ -67,8 +71,11 @@ def test_5_4_3_removal_order_most_touched_first_and_apart(tables: SimpleNamespac
     """Defender d/0 touches two attackers (half a base each), d/1 (beside d/0) and d/2 (apart)
     touch one each. d/0 is removed first; then d/2, which does not stand next to d/0; then d/1."""
     attackers = [{"x": x, "y": 10.0, "facing": 90.0} for x in (10.0, 12.0, 16.0, 18.0)]
-    defenders = [{"x": 11.0, "y": 12.0, "facing": 270.0}, {"x": 13.0, "y": 12.0, "facing": 270.0},
-                 {"x": 16.0, "y": 12.0, "facing": 270.0}]
+    defenders = [
+        {"x": 11.0, "y": 12.0, "facing": 270.0},
+        {"x": 13.0, "y": 12.0, "facing": 270.0},
+        {"x": 16.0, "y": 12.0, "facing": 270.0},
+    ]
     sc = tables.scenario(tables.unit("a", "A", attackers), tables.unit("d", "B", defenders))
     m = table_melee(sc, "a", "d")
     assert m.removal_order["defender"] == ("d/0", "d/2", "d/1")
@@ -77,8 +84,10 @@ def test_5_4_3_removal_order_most_touched_first_and_apart(tables: SimpleNamespac
 def test_5_6_push_up(tables: SimpleNamespace) -> None:
     """Two pairs in contact and one idle attacker. Defender loses 2, attacker 0: both defenders
     gone, the attacker pushes 2 figures first, then moves the rest (its idle figure)."""
-    sc = tables.scenario(tables.unit("a", "A", tables.line(10, 10, 3)),
-                         tables.unit("d", "B", tables.line(12, 12, 2, facing=270)))
+    sc = tables.scenario(
+        tables.unit("a", "A", tables.line(10, 10, 3)),
+        tables.unit("d", "B", tables.line(12, 12, 2, facing=270)),
+    )
     m = table_melee(sc, "a", "d")
     steps = m.push_up(0, 2)
     assert [(s.side, s.count) for s in steps] == [("attacker", 2), ("attacker", 1)]
@@ -88,9 +97,11 @@ def test_5_6_push_up(tables: SimpleNamespace) -> None:
 
 
 def test_no_contact_and_bad_units(tables: SimpleNamespace) -> None:
-    sc = tables.scenario(tables.unit("a", "A", tables.line(10, 10, 2)),
-                         tables.unit("b", "B", [{"x": 30.0, "y": 30.0, "facing": 270.0}]),
-                         tables.unit("c", "A", [{"x": 50.0, "y": 30.0, "facing": 270.0}]))
+    sc = tables.scenario(
+        tables.unit("a", "A", tables.line(10, 10, 2)),
+        tables.unit("b", "B", [{"x": 30.0, "y": 30.0, "facing": 270.0}]),
+        tables.unit("c", "A", [{"x": 50.0, "y": 30.0, "facing": 270.0}]),
+    )
     with pytest.raises(IllegalActionError, match="PD-14"):
         table_melee(sc, "a", "b")
     with pytest.raises(InvalidDataError, match="same side"):

@@ -1,9 +1,9 @@
-"""The morale state machine (szwadron.morale_machine), by rule: 6.1–6.8, 5.5, 5.8, 7.6, PD-18.
+"""The morale state machine (szwadron.odds.machine), by rule: 6.1–6.8, 5.5, 5.8, 7.6, PD-18.
 
 Every transition of :data:`MACHINE` must be produced by the engine and nothing else; every
 refusal must raise with its rule; the 5.5 melee sequence goes through :func:`melee_step` and is
 checked against hand-computed answers and against an enumeration of every roll of the
-*rolled* sequence (:func:`szwadron.morale.roll_melee_sequence`, a separate implementation).
+*rolled* sequence (:func:`szwadron.odds.morale.roll_melee_sequence`, a separate implementation).
 """
 
 from __future__ import annotations
@@ -13,11 +13,10 @@ from fractions import Fraction
 
 import pytest
 
-from szwadron.dice import Distribution
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.models import Kind
-from szwadron.morale import MeleeOutcome, casualty_test, roll_melee_sequence
-from szwadron.morale_machine import (
+from szwadron.odds.dice import Distribution
+from szwadron.odds.machine import (
     MACHINE,
     Event,
     EventKind,
@@ -28,9 +27,15 @@ from szwadron.morale_machine import (
     melee_step,
     step,
 )
+from szwadron.odds.morale import MeleeOutcome, casualty_test, roll_melee_sequence
 
-N, P, U, R, X = (MachineState.NORMAL, MachineState.PANIC, MachineState.PURSUIT,
-                 MachineState.REPULSED, MachineState.REMOVED)
+N, P, U, R, X = (
+    MachineState.NORMAL,
+    MachineState.PANIC,
+    MachineState.PURSUIT,
+    MachineState.REPULSED,
+    MachineState.REMOVED,
+)
 E = EventKind
 
 
@@ -99,12 +104,19 @@ def _produced() -> dict[tuple[MachineState, EventKind, str], set[Result]]:
     record(N, E.ORDER, step(_unit(), Event.order("fire")))
     # 5.5 through melee_step: attacker normal or pursuing, defender of every state
     for a_state, d_state in itertools.product((N, U), (N, U, P)):
-        for a_rem, d_rem, a_hit, d_hit in itertools.product((0, 1, 4), (0, 1, 4), (False, True),
-                                                            (False, True)):
+        for a_rem, d_rem, a_hit, d_hit in itertools.product(
+            (0, 1, 4), (0, 1, 4), (False, True), (False, True)
+        ):
             if (a_rem and not a_hit) or (d_rem and not d_hit):
                 continue
-            out = melee_step(_unit(a_state), _unit(d_state), attacker_removed=a_rem,
-                             defender_removed=d_rem, attacker_hit=a_hit, defender_hit=d_hit)
+            out = melee_step(
+                _unit(a_state),
+                _unit(d_state),
+                attacker_removed=a_rem,
+                defender_removed=d_rem,
+                attacker_hit=a_hit,
+                defender_hit=d_hit,
+            )
             for ra, rd in out.outcomes():
                 seen.setdefault((a_state, E.MELEE_CASUALTIES, ra.branch), set()).add(ra)
                 seen.setdefault((d_state, E.MELEE_CASUALTIES, rd.branch), set()).add(rd)
@@ -125,7 +137,7 @@ def test_every_transition_is_produced_by_the_engine_and_nothing_else() -> None:
 
 @pytest.mark.parametrize("refusal", MACHINE.refusals, ids=lambda r: f"{r.state}-{r.event}")
 def test_every_refusal_raises_with_its_rule(refusal: object) -> None:
-    from szwadron.morale_machine import Refusal
+    from szwadron.odds.machine import Refusal
 
     assert isinstance(refusal, Refusal)
     unit = _unit(refusal.state)
@@ -191,10 +203,12 @@ def test_more_figures_removed_than_the_unit_has() -> None:
 # -------------------------------------------------------------------------- fire, 6.3
 
 
-@pytest.mark.parametrize(("strength", "initial", "removed", "morale"),
-                         [(12, 12, 0, 4), (12, 12, 4, 4), (4, 4, 1, 6), (4, 8, 1, 2)])
-def test_6_3_fire_branches_are_the_casualty_test(strength: int, initial: int, removed: int,
-                                                 morale: int) -> None:
+@pytest.mark.parametrize(
+    ("strength", "initial", "removed", "morale"), [(12, 12, 0, 4), (12, 12, 4, 4), (4, 4, 1, 6), (4, 8, 1, 2)]
+)
+def test_6_3_fire_branches_are_the_casualty_test(
+    strength: int, initial: int, removed: int, morale: int
+) -> None:
     unit = MoraleUnit(morale=morale, strength=strength, initial=initial)
     test = casualty_test(morale, strength - removed, initial)
     want = {"passed": test.passed, "repulsed": test.repulsed, "panic": test.panic}
@@ -210,8 +224,8 @@ def test_6_3_known_answer_m4_one_of_twelve_lost() -> None:
 
 def test_6_7_8_6_7_9_pursuing_unit_under_fire() -> None:
     out = step(_unit(U, morale=3), Event.fire())
-    assert chance(out, U) == Fraction(1, 2)   # passes: keeps pursuing
-    assert chance(out, R) == Fraction(1, 4)   # repulsed while pursuing (ends normal)
+    assert chance(out, U) == Fraction(1, 2)  # passes: keeps pursuing
+    assert chance(out, R) == Fraction(1, 4)  # repulsed while pursuing (ends normal)
     assert chance(out, P) == Fraction(1, 4)
     assert {r.rule for r in out.outcomes() if r.state is R} == {"6.7.9"}
 
@@ -226,9 +240,11 @@ def test_6_6_14_panicking_unit_takes_no_test_pd_18_destroyed() -> None:
 
 
 def test_5_8_disengage_and_7_6_automatic() -> None:
-    assert _branches(step(_unit(morale=2), E.DISENGAGE)) == {"passed": Fraction(1, 3),
-                                                             "failed": Fraction(2, 3)}
-    assert chance(step(_unit(morale=2), E.DISENGAGE), P) == Fraction(2, 3)   # 5.8.3, 6.4.2
+    assert _branches(step(_unit(morale=2), E.DISENGAGE)) == {
+        "passed": Fraction(1, 3),
+        "failed": Fraction(2, 3),
+    }
+    assert chance(step(_unit(morale=2), E.DISENGAGE), P) == Fraction(2, 3)  # 5.8.3, 6.4.2
     assert _branches(step(_unit(morale=0, auto_disengage=True), E.DISENGAGE)) == {"automatic": 1}
 
 
@@ -257,7 +273,7 @@ def test_6_5_retreat_ends_normal_or_in_panic_when_blocked() -> None:
 
 
 def test_6_6_4_charged_while_panicking_tests_to_strike_back() -> None:
-    out = step(MoraleUnit(state=P, morale=4, strength=2, initial=8), E.CHARGED)   # M 4 − 4
+    out = step(MoraleUnit(state=P, morale=4, strength=2, initial=8), E.CHARGED)  # M 4 − 4
     assert _branches(out) == {"no_losses": 1}
 
 
@@ -281,7 +297,7 @@ def test_5_5_1_only_the_defender_lost_the_attacker_passes_automatically() -> Non
     out = melee_step(_unit(morale=0), _unit(morale=3), defender_hit=True)
     assert _pair(out) == {
         ("normal/engaged", "normal/engaged"): Fraction(1, 2),
-        ("normal/held", "repulsed/repulsed"): Fraction(1, 4),   # no pursuit test without losses
+        ("normal/held", "repulsed/repulsed"): Fraction(1, 4),  # no pursuit test without losses
         ("normal/held", "panic/panic"): Fraction(1, 4),
     }
 
@@ -321,8 +337,10 @@ def test_pd_18_destroyed_units_take_no_test() -> None:
 
 def test_6_6_14_panicking_defender_takes_no_test() -> None:
     out = melee_step(_unit(morale=3), _unit(P, morale=6), attacker_hit=True, defender_hit=True)
-    assert _pair(out) == {("normal/held", "panic/panic"): Fraction(1, 2),
-                          ("pursuit/pursuit", "panic/panic"): Fraction(1, 2)}
+    assert _pair(out) == {
+        ("normal/held", "panic/panic"): Fraction(1, 2),
+        ("pursuit/pursuit", "panic/panic"): Fraction(1, 2),
+    }
 
 
 def test_6_7_pursuing_attacker_keeps_pursuing_and_is_normal_after_a_repulse() -> None:
@@ -333,8 +351,9 @@ def test_6_7_pursuing_attacker_keeps_pursuing_and_is_normal_after_a_repulse() ->
 
 
 def test_6_7_1_artillery_never_pursues_in_melee() -> None:
-    out = melee_step(_unit(morale=0, kind=Kind.HORSE_ARTILLERY), _unit(morale=0),
-                     attacker_hit=True, defender_hit=True)
+    out = melee_step(
+        _unit(morale=0, kind=Kind.HORSE_ARTILLERY), _unit(morale=0), attacker_hit=True, defender_hit=True
+    )
     assert all(a.state is N for a, _ in out.outcomes())
 
 
@@ -367,10 +386,17 @@ def test_5_5_melee_step_matches_every_roll_of_the_rolled_sequence(
     for faces in itertools.product(range(1, 7), repeat=4):
         rng = _Faces(faces)
         (a_out, d_out), _ = roll_melee_sequence(
-            a_target, d_target, rng, attacker_hit=a_hit, defender_hit=d_hit,  # type: ignore[arg-type]
-            defender_panicking=d_state is P)
-        key = (MACHINE.target(N, E.MELEE_CASUALTIES, _OUTCOME_BRANCH[a_out]),
-               _OUTCOME_BRANCH[a_out] + "|" + _OUTCOME_BRANCH[d_out])
+            a_target,
+            d_target,
+            rng,
+            attacker_hit=a_hit,
+            defender_hit=d_hit,  # type: ignore[arg-type]
+            defender_panicking=d_state is P,
+        )
+        key = (
+            MACHINE.target(N, E.MELEE_CASUALTIES, _OUTCOME_BRANCH[a_out]),
+            _OUTCOME_BRANCH[a_out] + "|" + _OUTCOME_BRANCH[d_out],
+        )
         acc[key] = acc.get(key, Fraction(0)) + Fraction(1, 6**4)
     out = melee_step(attacker, defender, attacker_hit=a_hit, defender_hit=d_hit)
     got: dict[tuple[MachineState, str], Fraction] = {}

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from szwadron.combat import volley
-from szwadron.dice import Distribution
 from szwadron.errors import InvalidDataError
-from szwadron.morale import (
+from szwadron.odds.combat import volley
+from szwadron.odds.dice import Distribution
+from szwadron.odds.morale import (
     FireOutcome,
     MeleeOutcome,
     casualty_modifier,
@@ -72,9 +72,24 @@ def enumerate_rolls(run: Callable[[Any], Any]) -> dict[Any, Fraction]:
 # --- 6.2 ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "strength,initial,expected",
-    [(12, 12, 0), (10, 12, 0), (9, 12, -1), (7, 12, -1), (6, 12, -2), (4, 12, -2), (3, 12, -4),
-     (1, 12, -4), (3, 4, -1), (2, 4, -2), (1, 4, -4), (7, 10, -1), (8, 10, 0), (5, 10, -2),
-     (2, 10, -4), (3, 10, -2)],
+    [
+        (12, 12, 0),
+        (10, 12, 0),
+        (9, 12, -1),
+        (7, 12, -1),
+        (6, 12, -2),
+        (4, 12, -2),
+        (3, 12, -4),
+        (1, 12, -4),
+        (3, 4, -1),
+        (2, 4, -2),
+        (1, 4, -4),
+        (7, 10, -1),
+        (8, 10, 0),
+        (5, 10, -2),
+        (2, 10, -4),
+        (3, 10, -2),
+    ],
 )
 def test_6_2_4_casualty_modifier_thresholds(strength: int, initial: int, expected: int) -> None:
     """6.2.4 — "does not exceed" 3/4 → −1, 1/2 → −2, 1/4 → −4; only the largest applies."""
@@ -98,9 +113,7 @@ def test_6_3_casualty_test_repulse_then_panic() -> None:
     assert t.as_dict() == {"pass": 0.5, "repulsed": 0.25, "panic": 0.25}
 
 
-@pytest.mark.parametrize(
-    "args", [(4, 13, 12), (4, -1, 12), (4, 3, 0), ("4", 3, 4)]
-)
+@pytest.mark.parametrize("args", [(4, 13, 12), (4, -1, 12), (4, 3, 0), ("4", 3, 4)])
 def test_6_2_bad_strengths_are_invalid(args: tuple[Any, int, int]) -> None:
     """6.2.4 — strength above initial, negative strength, initial < 1, M not a number."""
     with pytest.raises(InvalidDataError):
@@ -108,11 +121,12 @@ def test_6_2_bad_strengths_are_invalid(args: tuple[Any, int, int]) -> None:
 
 
 # --- fire outcome --------------------------------------------------------------------------------
-def brute_fire_outcome(dice: int, acc: int, w: int, morale: int, strength: int, initial: int
-                       ) -> dict[FireOutcome, Fraction]:
+def brute_fire_outcome(
+    dice: int, acc: int, w: int, morale: int, strength: int, initial: int
+) -> dict[FireOutcome, Fraction]:
     """Enumerate the fire dice, the remainder die and the morale dice (4.8.1, 6.3, PD-18)."""
-    from szwadron.combat import roll_removal
-    from szwadron.morale import morale_target, roll_casualty_test
+    from szwadron.odds.combat import roll_removal
+    from szwadron.odds.morale import morale_target, roll_casualty_test
 
     def run(rng: Any) -> FireOutcome:
         faces = [rng.randint(1, 6) for _ in range(dice)]
@@ -198,7 +212,9 @@ def test_5_5_4_5_5_5_defender_passes_attacker_fails_defender_tests_pursuit() -> 
     # defender passes 1/2 → attacker panics → defender pursuit test passes 1/2
     # defender fails 1/2 → repulsed 1/4, panic 1/4 → the attacker (target 0) fails pursuit
     assert seq.probabilities() == {
-        (P, H): Fraction(1, 4), (P, U): Fraction(1, 4), (U, R): Fraction(1, 4),
+        (P, H): Fraction(1, 4),
+        (P, U): Fraction(1, 4),
+        (U, R): Fraction(1, 4),
         (U, P): Fraction(1, 4),
     }
 
@@ -207,8 +223,7 @@ def test_pd_18_destroyed_defender_no_pursuit_test_attacker_tests_repulse() -> No
     """PD-18, 6.3.1 — a destroyed defender is neither repulsed nor panicked: no pursuit test;
     the attacker with losses takes its repulse test."""
     seq = melee_sequence(3, 0, attacker_hit=True, defender_hit=True, defender_destroyed=True)
-    assert seq.probabilities() == {(H, X): Fraction(1, 2), (R, X): Fraction(1, 4),
-                                   (P, X): Fraction(1, 4)}
+    assert seq.probabilities() == {(H, X): Fraction(1, 2), (R, X): Fraction(1, 4), (P, X): Fraction(1, 4)}
     seq = melee_sequence(3, 0, attacker_hit=False, defender_hit=True, defender_destroyed=True)
     assert seq == Distribution.point((H, X))
 
@@ -221,8 +236,9 @@ def test_pd_18_destroyed_attacker_defender_takes_no_pursuit_test() -> None:
 
 def test_pd_18_both_destroyed() -> None:
     """PD-18 — both destroyed: (destroyed, destroyed), no tests."""
-    seq = melee_sequence(0, 0, attacker_hit=True, defender_hit=True, attacker_destroyed=True,
-                         defender_destroyed=True)
+    seq = melee_sequence(
+        0, 0, attacker_hit=True, defender_hit=True, attacker_destroyed=True, defender_destroyed=True
+    )
     assert seq == Distribution.point((X, X))
 
 
@@ -243,14 +259,27 @@ def test_5_5_sequence_equals_enumerated_rolled_sequence(
     """5.5 — the exact table equals enumerating every die of the rolled sequence (two separate
     implementations), for several test targets."""
     for at, dt in ((0, 6), (2, 3), (5, 1), (3, 3)):
-        exact = melee_sequence(at, dt, attacker_hit=a_hit, defender_hit=d_hit,
-                               attacker_destroyed=a_dest, defender_destroyed=d_dest,
-                               defender_panicking=d_panic)
+        exact = melee_sequence(
+            at,
+            dt,
+            attacker_hit=a_hit,
+            defender_hit=d_hit,
+            attacker_destroyed=a_dest,
+            defender_destroyed=d_dest,
+            defender_panicking=d_panic,
+        )
 
         def run(rng: Any, at: int = at, dt: int = dt) -> tuple[MeleeOutcome, MeleeOutcome]:
-            return roll_melee_sequence(at, dt, rng, attacker_hit=a_hit, defender_hit=d_hit,
-                                       attacker_destroyed=a_dest, defender_destroyed=d_dest,
-                                       defender_panicking=d_panic)[0]
+            return roll_melee_sequence(
+                at,
+                dt,
+                rng,
+                attacker_hit=a_hit,
+                defender_hit=d_hit,
+                attacker_destroyed=a_dest,
+                defender_destroyed=d_dest,
+                defender_panicking=d_panic,
+            )[0]
 
         brute = enumerate_rolls(run)
         assert exact.probabilities() == {k: v for k, v in brute.items() if v}

@@ -1,4 +1,4 @@
-"""The morale phase at the table (szwadron.morale_phase), by rule: 6.6, 6.7, 6.8, 6.4.3, 6.2.4.
+"""The morale phase at the table (szwadron.table.morale_phase), by rule: 6.6, 6.7, 6.8, 6.4.3, 6.2.4.
 
 Known-answer files in tests/cases/morale/ (each cites its rule; answers in ``[expected]``).
 Scenarios built in code use the inline profiles of conftest.py: infantry M 4 on 2 × 2 cm bases,
@@ -23,7 +23,7 @@ from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import base_corners
 from szwadron.loading import parse_scenario
 from szwadron.models import Scenario
-from szwadron.morale_phase import (
+from szwadron.table.morale_phase import (
     MoralePhaseReport,
     UnitMorale,
     chance_more_than,
@@ -41,8 +41,9 @@ _MULT = {"infantry": 2, "cavalry": 4, "foot_artillery": 1, "horse_artillery": 3}
 
 def _brute_more_than(mult: int, cm: float) -> Fraction:
     """P(2d6 × mult > cm) by listing the 36 rolls."""
-    return Fraction(sum(1 for a, b in itertools.product(range(1, 7), repeat=2)
-                        if (a + b) * mult > cm + 1e-6), 36)
+    return Fraction(
+        sum(1 for a, b in itertools.product(range(1, 7), repeat=2) if (a + b) * mult > cm + 1e-6), 36
+    )
 
 
 def _phase(sc: Scenario, side: str = "A") -> MoralePhaseReport:
@@ -114,7 +115,8 @@ def test_known_answer_cases(case: Path) -> None:
 def test_6_8_2_no_enemy_within_10_cm(tables: SimpleNamespace, gap: float, may: bool) -> None:
     sc = tables.scenario(
         tables.unit("a", "A", [{"x": 50.0, "y": 50.0, "facing": 90.0}], state="panic"),
-        tables.unit("b", "B", [{"x": 52.0 + gap, "y": 50.0, "facing": 270.0}]))
+        tables.unit("b", "B", [{"x": 52.0 + gap, "y": 50.0, "facing": 270.0}]),
+    )
     u = _phase(sc).unit("a")
     assert u.may_reorganise is may
     assert u.reorganise_chance == (Fraction(2, 3) if may else 0)
@@ -125,8 +127,9 @@ def test_6_8_2_no_enemy_within_10_cm(tables: SimpleNamespace, gap: float, may: b
 def test_6_8_2_the_limit_is_a_setting(tables: SimpleNamespace) -> None:
     sc = tables.scenario(
         tables.unit("a", "A", [{"x": 50.0, "y": 50.0, "facing": 90.0}], state="panic"),
-        tables.unit("b", "B", [{"x": 60.0, "y": 50.0, "facing": 270.0}]),   # 8 cm away
-        reorganise_enemy_cm=6.0)
+        tables.unit("b", "B", [{"x": 60.0, "y": 50.0, "facing": 270.0}]),  # 8 cm away
+        reorganise_enemy_cm=6.0,
+    )
     assert _phase(sc).unit("a").may_reorganise
 
 
@@ -134,12 +137,14 @@ def test_6_8_2_a_diagonal_enemy_is_measured_edge_to_edge(tables: SimpleNamespace
     # corner to corner: (51, 51) to (58, 58): 7·√2 ≈ 9.9 cm — within 10 cm
     sc = tables.scenario(
         tables.unit("a", "A", [{"x": 50.0, "y": 50.0, "facing": 90.0}], state="panic"),
-        tables.unit("b", "B", [{"x": 59.0, "y": 59.0, "facing": 270.0}]))
+        tables.unit("b", "B", [{"x": 59.0, "y": 59.0, "facing": 270.0}]),
+    )
     assert not _phase(sc).unit("a").may_reorganise
 
 
-@pytest.mark.parametrize(("dx", "dy", "engaged"),
-                         [(1.0, 0.0, True), (3.0, 0.0, True), (3.5, 0.0, False), (1.0, 0.5, False)])
+@pytest.mark.parametrize(
+    ("dx", "dy", "engaged"), [(1.0, 0.0, True), (3.0, 0.0, True), (3.5, 0.0, False), (1.0, 0.5, False)]
+)
 def test_6_8_3_pursuing_unit_may_reorganise_unless_engaged(
     tables: SimpleNamespace, dx: float, dy: float, engaged: bool
 ) -> None:
@@ -168,7 +173,7 @@ def test_6_6_2_flight_distances_by_kind(kind: str) -> None:
 def test_6_6_2_foot_artillery_flees_only_if_r_above_0() -> None:
     assert flight_distribution("foot_artillery", 0.0).outcomes() == [0]
     assert flight_distribution("foot_artillery", 0.5).mean() == 7
-    assert flight_distribution("horse_artillery", 0.0).mean() == 21   # the R > 0 rule is foot only
+    assert flight_distribution("horse_artillery", 0.0).mean() == 21  # the R > 0 rule is foot only
 
 
 def test_6_7_1_pursuit_distances() -> None:
@@ -181,9 +186,7 @@ def test_6_7_1_pursuit_distances() -> None:
 
 @pytest.mark.parametrize("kind", ["infantry", "cavalry", "horse_artillery", "foot_artillery"])
 @pytest.mark.parametrize("edge", [0.5, 3.0, 4.0, 9.0, 10.0, 17.5, 24.0, 36.0, 48.0])
-def test_6_6_13_off_table_chance_is_a_fraction_of_36(
-    tables: SimpleNamespace, kind: str, edge: float
-) -> None:
+def test_6_6_13_off_table_chance_is_a_fraction_of_36(tables: SimpleNamespace, kind: str, edge: float) -> None:
     w, d = (4.0, 4.0) if "artillery" in kind else ((2.0, 4.0) if kind == "cavalry" else (2.0, 2.0))
     y = edge + d / 2.0
     fleeing = tables.unit("a", "A", [{"x": 50.0, "y": y, "facing": 90.0}], kind=kind, state="panic")
@@ -224,27 +227,31 @@ def test_6_6_13_side_b_flees_towards_y_depth(tables: SimpleNamespace) -> None:
 def test_6_6_13_figure_by_figure_a_column_leaves_rank_by_rank(tables: SimpleNamespace) -> None:
     """A column facing its own edge: ranks 1, 3 and 5 cm from it. The unit leaves the table when
     the flight exceeds 5 cm (the farthest figure); a flight of 4 cm takes two figures off."""
-    col = tables.column(50.0, 2.0, 3, facing=270.0)   # first base at y 1..3, then 3..5, 5..7
+    col = tables.column(50.0, 2.0, 3, facing=270.0)  # first base at y 1..3, then 3..5, 5..7
     fleeing = tables.unit("a", "A", col, state="panic")
     u = _phase(tables.scenario(fleeing, _bystander(tables, 56.0, 4.0))).unit("a")
     assert sorted(f.edge_cm for f in u.figures) == pytest.approx([1.0, 3.0, 5.0])
-    assert u.off_table_chance == Fraction(35, 36)          # 2d6 × 2 > 5 unless double one
+    assert u.off_table_chance == Fraction(35, 36)  # 2d6 × 2 > 5 unless double one
     assert u.figures_lost.probabilities() == {2: Fraction(1, 36), 3: Fraction(35, 36)}
 
 
 def test_6_6_13_rotated_base_measures_from_its_lowest_corner(tables: SimpleNamespace) -> None:
     fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 11.0, "facing": 45.0}], state="panic")
     u = _phase(tables.scenario(fleeing, _bystander(tables, 58.0, 11.0))).unit("a")
-    assert u.figures[0].edge_cm == pytest.approx(11.0 - 2 ** 0.5)
-    assert u.off_table_chance == _brute_more_than(2, 11.0 - 2 ** 0.5)
+    assert u.figures[0].edge_cm == pytest.approx(11.0 - 2**0.5)
+    assert u.off_table_chance == _brute_more_than(2, 11.0 - 2**0.5)
 
 
 def test_6_6_2_foot_artillery_with_r_0_never_leaves(tables: SimpleNamespace) -> None:
     sc = tables.scenario(
-        {**tables.unit("gun", "A", [{"x": 50.0, "y": 3.0, "facing": 90.0}], kind="foot_artillery",
-                       state="panic"),
-         "profile": {**tables.profile("foot_artillery"), "R": 0}},
-        _bystander(tables, 58.0, 3.0))
+        {
+            **tables.unit(
+                "gun", "A", [{"x": 50.0, "y": 3.0, "facing": 90.0}], kind="foot_artillery", state="panic"
+            ),
+            "profile": {**tables.profile("foot_artillery"), "R": 0},
+        },
+        _bystander(tables, 58.0, 3.0),
+    )
     u = _phase(sc).unit("gun")
     assert u.flight is not None and u.flight.outcomes() == [0]
     assert (u.off_table_chance, u.flight_multiplier) == (0, 0)
@@ -272,7 +279,7 @@ def test_6_6_12_impassable_terrain_without_enemies_blocks_but_no_surrender(
     u = _phase(tables.scenario(fleeing, far, terrain=[river])).unit("a")
     f = u.figures[0]
     assert f.blocked_by == "river"
-    assert f.blocked_cm == pytest.approx(29.0 - 21.0 + 0.05, abs=1e-5)   # PD-3 tolerance
+    assert f.blocked_cm == pytest.approx(29.0 - 21.0 + 0.05, abs=1e-5)  # PD-3 tolerance
     assert not f.surrenders_if_blocked
     assert (u.surrenders, u.surrender_chance, u.off_table_chance) == (False, 0, 0)
     assert u.figures_lost.outcomes() == [0]
@@ -283,7 +290,7 @@ def test_6_6_12_impassable_terrain_with_an_enemy_near_surrenders_on_a_long_fligh
 ) -> None:
     river = {"id": "river", "kind": "impassable", "line": [[0, 20], [100, 20]], "width": 2.0}
     fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 30.0, "facing": 90.0}], state="panic")
-    enemy = tables.unit("e", "B", [{"x": 60.0, "y": 23.0, "facing": 90.0}])   # 7 cm from the stop
+    enemy = tables.unit("e", "B", [{"x": 60.0, "y": 23.0, "facing": 90.0}])  # 7 cm from the stop
     u = _phase(tables.scenario(fleeing, enemy, terrain=[river])).unit("a")
     assert u.figures[0].surrenders_if_blocked
     # stopped after 8.05 cm: surrenders when 2d6 × 2 > 8.05, 2d6 ≥ 5 (30/36); no rally (enemy
@@ -297,8 +304,7 @@ def test_6_6_12_building_blocks_cavalry_not_infantry(tables: SimpleNamespace) ->
     farm = {"id": "farm", "kind": "building", "polygon": [[40, 10], [60, 10], [60, 20], [40, 20]]}
     far = tables.unit("e", "B", [{"x": 150.0, "y": 150.0, "facing": 270.0}])
     for kind, blocked in (("infantry", False), ("cavalry", True)):
-        fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 40.0, "facing": 90.0}], kind=kind,
-                              state="panic")
+        fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 40.0, "facing": 90.0}], kind=kind, state="panic")
         u = _phase(tables.scenario(fleeing, far, terrain=[farm])).unit("a")
         assert (u.figures[0].blocked_by == "farm") is blocked, kind
 
@@ -340,7 +346,7 @@ def test_1_4_1_zone_rim_to_the_side_does_not_block(tables: SimpleNamespace) -> N
 
 def test_6_6_11_a_unit_beside_the_path_is_not_passed_through(tables: SimpleNamespace) -> None:
     fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 30.0, "facing": 90.0}], state="panic")
-    beside = tables.unit("own", "A", [{"x": 52.0, "y": 20.0, "facing": 90.0}])   # flush, x 51..53
+    beside = tables.unit("own", "A", [{"x": 52.0, "y": 20.0, "facing": 90.0}])  # flush, x 51..53
     u = _phase(tables.scenario(fleeing, beside, _bystander(tables, 40.0, 30.0))).unit("a")
     assert u.pass_through == ()
 
@@ -353,12 +359,12 @@ def test_6_6_11_pass_through_needs_the_flight_to_reach_it(tables: SimpleNamespac
     # entered after 29 − 7 + 0.05 = 22.05 cm: only 2d6 × 2 = 24 gets there (1/36)
     assert pt.from_cm == pytest.approx(22.05, abs=1e-5)
     assert pt.chance == Fraction(1, 36)
-    assert (pt.test_pass, pt.panic_chance) == (None, 0)      # already panicking: no test
+    assert (pt.test_pass, pt.panic_chance) == (None, 0)  # already panicking: no test
 
 
 def test_6_6_11_no_pass_through_behind_a_blocker(tables: SimpleNamespace) -> None:
     fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 30.0, "facing": 90.0}], state="panic")
-    enemy = tables.unit("e", "B", [{"x": 50.0, "y": 22.0, "facing": 270.0}])   # zone stops at 4 cm
+    enemy = tables.unit("e", "B", [{"x": 50.0, "y": 22.0, "facing": 270.0}])  # zone stops at 4 cm
     own = tables.unit("own", "A", [{"x": 50.0, "y": 12.0, "facing": 90.0}])
     u = _phase(tables.scenario(fleeing, enemy, own)).unit("a")
     assert u.pass_through == ()
@@ -371,8 +377,9 @@ def test_6_6_11_no_pass_through_behind_a_blocker(tables: SimpleNamespace) -> Non
 
 
 def test_6_7_1_artillery_in_pursuit_state_does_not_move(tables: SimpleNamespace) -> None:
-    gun = tables.unit("g", "A", [{"x": 50.0, "y": 50.0, "facing": 90.0}], kind="horse_artillery",
-                      state="pursuit")
+    gun = tables.unit(
+        "g", "A", [{"x": 50.0, "y": 50.0, "facing": 90.0}], kind="horse_artillery", state="pursuit"
+    )
     enemy = tables.unit("e", "B", [{"x": 50.0, "y": 60.0, "facing": 270.0}], state="panic")
     u = _phase(tables.scenario(gun, enemy)).unit("g")
     assert u.pursuit is not None and u.pursuit.distance is None and u.pursuit.reach_chance == 0
@@ -380,7 +387,7 @@ def test_6_7_1_artillery_in_pursuit_state_does_not_move(tables: SimpleNamespace)
 
 def test_6_7_10_without_panicking_enemies_the_nearest_enemy(tables: SimpleNamespace) -> None:
     pursuer = tables.unit("p", "A", [{"x": 50.0, "y": 50.0, "facing": 90.0}], state="pursuit")
-    near = tables.unit("near", "B", [{"x": 50.0, "y": 64.0, "facing": 270.0}])     # 12 cm
+    near = tables.unit("near", "B", [{"x": 50.0, "y": 64.0, "facing": 270.0}])  # 12 cm
     far = tables.unit("far", "B", [{"x": 80.0, "y": 50.0, "facing": 270.0}])
     u = _phase(tables.scenario(pursuer, far, near)).unit("p")
     assert u.pursuit is not None
@@ -401,8 +408,8 @@ def test_6_2_4_casualty_tests_for_every_unit_of_the_side(tables: SimpleNamespace
     rows = report.casualty_tests[0].rows
     assert [r.modifier for r in rows] == [0, 0, 0, -1, -1, -1, -2, -2, -2, -4, -4, -4]
     assert rows[3].test.passed == Fraction(1, 2)
-    assert report.casualty_tests[1].takes_tests is False   # 6.6.14
-    assert [u.id for u in report.units] == ["b"]           # a is normal
+    assert report.casualty_tests[1].takes_tests is False  # 6.6.14
+    assert [u.id for u in report.units] == ["b"]  # a is normal
 
 
 def test_pd_16_fortification_bonus(tables: SimpleNamespace) -> None:
@@ -452,16 +459,26 @@ def _brute_contact(moving: np.ndarray, obstacle: np.ndarray, radius: float, reac
 @pytest.mark.parametrize("seed", range(40))
 def test_first_contact_matches_brute_force(seed: int) -> None:
     rng = random.Random(seed)
-    moving = base_corners(rng.uniform(-3, 3), rng.uniform(8, 14), rng.uniform(0, 360),
-                          rng.choice([2.0, 4.0]), rng.choice([2.0, 4.0]))
-    obstacle = base_corners(rng.uniform(-4, 4), rng.uniform(-4, 2), rng.uniform(0, 360),
-                            rng.choice([2.0, 4.0]), rng.choice([2.0, 4.0]))
+    moving = base_corners(
+        rng.uniform(-3, 3),
+        rng.uniform(8, 14),
+        rng.uniform(0, 360),
+        rng.choice([2.0, 4.0]),
+        rng.choice([2.0, 4.0]),
+    )
+    obstacle = base_corners(
+        rng.uniform(-4, 4),
+        rng.uniform(-4, 2),
+        rng.uniform(0, 360),
+        rng.choice([2.0, 4.0]),
+        rng.choice([2.0, 4.0]),
+    )
     radius = rng.choice([0.0, 2.0])
     if shapely.distance(shapely.Polygon(moving), shapely.Polygon(obstacle)) <= radius:
         pytest.skip("overlapping at the start")
     got = float(first_contact(moving, obstacle, radius, (0.0, -1.0)))
     mirrored = float(first_contact(moving * [1, -1], obstacle * [1, -1], radius, (0.0, 1.0)))
-    assert mirrored == pytest.approx(got, abs=1e-9)      # side B, and the other ring orientation
+    assert mirrored == pytest.approx(got, abs=1e-9)  # side B, and the other ring orientation
     want = _brute_contact(moving, obstacle, radius, 30.0)
     if np.isinf(want):
         assert np.isinf(got) or got > 30.0

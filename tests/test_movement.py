@@ -1,4 +1,4 @@
-"""The move check (szwadron.movement), grouped by rule; known-answer files in tests/cases/move/.
+"""The move check (szwadron.table.movement), grouped by rule; known-answer files in tests/cases/move/.
 
 Each case file is a scenario plus ``[check]`` (the unit or units, ``charge``, ``march``), ``[move]``
 (the move file) and ``[expected]``; the three tables are stripped before ``parse_scenario``.
@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from szwadron.errors import InvalidDataError
-from szwadron.geometry.table import Battlefield
+from szwadron.geometry.battlefield import Battlefield
 from szwadron.loading import parse_scenario
-from szwadron.movement import (
+from szwadron.table.movement import (
     MoveFile,
     away_direction,
     check_move,
@@ -43,8 +43,15 @@ def test_known_answer_cases(case: Path) -> None:
     scenario, check, move, expected = _load_case(case)
     units = check.get("units", check.get("unit"))
     for method in ("index", "brute"):
-        report = check_move(scenario, units, move, charge=check.get("charge", ()),
-                            march=check.get("march", False), method=method, source=case.name)
+        report = check_move(
+            scenario,
+            units,
+            move,
+            charge=check.get("charge", ()),
+            march=check.get("march", False),
+            method=method,
+            source=case.name,
+        )
         assert expected, f"{case.name}: empty [expected]"
         assert_move_expected(report, expected, f"{case.name} ({method})")
 
@@ -63,8 +70,9 @@ def assert_move_expected(report: Any, expected: dict[str, Any], label: str) -> N
         elif key == "corner":
             got = {b: bases[b]["corner"] for b in want}
         elif key == "surcharges":
-            got = {b: [[s["rule"], round(s["cm"], 6), s["source"]] for s in bases[b]["surcharges"]]
-                   for b in want}
+            got = {
+                b: [[s["rule"], round(s["cm"], 6), s["source"]] for s in bases[b]["surcharges"]] for b in want
+            }
         else:
             got = doc[key]
         assert got == want, f"{label}: [expected].{key}; message: {doc['message']}"
@@ -73,20 +81,33 @@ def assert_move_expected(report: Any, expected: dict[str, Any], label: str) -> N
 # ------------------------------------------------------------------------------- 3.1.5, PD-6
 
 
-def _one(tables: SimpleNamespace, *extra: dict[str, Any], kind: str = "infantry",
-         terrain: tuple[dict[str, Any], ...] = (), **settings: Any) -> Any:
-    return tables.scenario(tables.unit("a", "A", [{"x": 50.0, "y": 20.0, "facing": 90.0}], kind=kind),
-                           *extra, terrain=terrain, width=100, depth=100, **settings)
+def _one(
+    tables: SimpleNamespace,
+    *extra: dict[str, Any],
+    kind: str = "infantry",
+    terrain: tuple[dict[str, Any], ...] = (),
+    **settings: Any,
+) -> Any:
+    return tables.scenario(
+        tables.unit("a", "A", [{"x": 50.0, "y": 20.0, "facing": 90.0}], kind=kind),
+        *extra,
+        terrain=terrain,
+        width=100,
+        depth=100,
+        **settings,
+    )
 
 
 def _to(x: float, y: float, facing: float = 90.0, *waypoints: tuple[float, float, float]) -> dict[str, Any]:
-    return {"bases": [{"index": 0, "x": x, "y": y, "facing": facing,
-                       "waypoints": [list(w) for w in waypoints]}]}
+    return {
+        "bases": [{"index": 0, "x": x, "y": y, "facing": facing, "waypoints": [list(w) for w in waypoints]}]
+    }
 
 
 @pytest.mark.parametrize(("dy", "legal"), [(12.0, True), (12.0 + 1e-7, True), (12.001, False)])
-def test_3_1_5_distance_limit_compares_with_epsilon_only(tables: SimpleNamespace, dy: float,
-                                                         legal: bool) -> None:
+def test_3_1_5_distance_limit_compares_with_epsilon_only(
+    tables: SimpleNamespace, dy: float, legal: bool
+) -> None:
     """PD-3: limits compare the exact distance with a 1e-6 cm epsilon, not the contact tolerance."""
     assert check_move(_one(tables), "a", _to(50, 20 + dy)).legal is legal
 
@@ -136,8 +157,13 @@ def test_1_4_3_zone_measured_from_beyond_the_fence(tables: SimpleNamespace) -> N
     base passing 2.25 cm from the enemy (1.75 cm from the fence's far side) enters the zone."""
     fence = {"id": "fence", "kind": "obstacle", "line": [[0, 30], [100, 30]], "width": 0.5}
     enemy = tables.unit("e", "B", [{"x": 50.0, "y": 31.25, "facing": 270.0}])  # y 30.25..32.25
-    sc = tables.scenario(tables.unit("a", "A", [{"x": 40.0, "y": 27.0, "facing": 0.0}]), enemy,
-                         terrain=[fence], width=100, depth=100)
+    sc = tables.scenario(
+        tables.unit("a", "A", [{"x": 40.0, "y": 27.0, "facing": 0.0}]),
+        enemy,
+        terrain=[fence],
+        width=100,
+        depth=100,
+    )
     r = check_move(sc, "a", _to(60, 27.0, 0.0))  # a at y 26..28; the fence 29.75..30.25
     assert r.rule == "1.4.2"
     assert "beyond fence" in r.message
@@ -158,8 +184,9 @@ def test_5_9_3_engaged_figures_let_others_pass(tables: SimpleNamespace) -> None:
 def test_1_4_2_a_base_in_a_zone_may_leave_it(tables: SimpleNamespace) -> None:
     """A base starting 1 cm from an enemy may back away, but not move nearer."""
     enemy = tables.unit("e", "B", [{"x": 50.0, "y": 23.0, "facing": 270.0}])
-    sc = tables.scenario(tables.unit("a", "A", [{"x": 50.0, "y": 20.0, "facing": 90.0}]), enemy,
-                         width=100, depth=100)
+    sc = tables.scenario(
+        tables.unit("a", "A", [{"x": 50.0, "y": 20.0, "facing": 90.0}]), enemy, width=100, depth=100
+    )
     assert check_move(sc, "a", _to(50, 12)).legal
     assert check_move(sc, "a", _to(50, 20.5)).rule == "1.4.2"
 
@@ -180,19 +207,34 @@ def test_4_11_no_charge_on_the_march(tables: SimpleNamespace) -> None:
 
 def test_3_3_units_must_touch(tables: SimpleNamespace) -> None:
     other = tables.unit("b", "A", [{"x": 60.0, "y": 20.0, "facing": 90.0}])
-    move = {"bases": [{"unit": "a", "index": 0, "x": 50.0, "y": 22.0, "facing": 90.0},
-                      {"unit": "b", "index": 0, "x": 60.0, "y": 22.0, "facing": 90.0}]}
+    move = {
+        "bases": [
+            {"unit": "a", "index": 0, "x": 50.0, "y": 22.0, "facing": 90.0},
+            {"unit": "b", "index": 0, "x": 60.0, "y": 22.0, "facing": 90.0},
+        ]
+    }
     assert check_move(_one(tables, other), ["a", "b"], move).rule == "3.3"
 
 
 def test_7_2_limbered_gun_moves_at_its_limbered_speed(tables: SimpleNamespace) -> None:
     gun = dict(tables.profile("foot_artillery"), move_limbered=10)
     limber = tables.profile("limber")
-    unit = {"id": "g", "side": "A", "profile": gun, "bases": [
-        {"x": 50.0, "y": 20.0, "facing": 90.0}, {"x": 50.0, "y": 16.0, "facing": 90.0, "profile": limber}]}
+    unit = {
+        "id": "g",
+        "side": "A",
+        "profile": gun,
+        "bases": [
+            {"x": 50.0, "y": 20.0, "facing": 90.0},
+            {"x": 50.0, "y": 16.0, "facing": 90.0, "profile": limber},
+        ],
+    }
     sc = tables.scenario(unit, width=100, depth=100)
-    move = {"bases": [{"index": 0, "x": 50.0, "y": 30.0, "facing": 90.0},
-                      {"index": 1, "x": 50.0, "y": 26.0, "facing": 90.0}]}
+    move = {
+        "bases": [
+            {"index": 0, "x": 50.0, "y": 30.0, "facing": 90.0},
+            {"index": 1, "x": 50.0, "y": 26.0, "facing": 90.0},
+        ]
+    }
     r = check_move(sc, "g", move)
     assert r.legal, r.message
     assert [b.allowed for b in r.bases] == [10.0, 10.0]
@@ -201,22 +243,56 @@ def test_7_2_limbered_gun_moves_at_its_limbered_speed(tables: SimpleNamespace) -
 # ------------------------------------------------------------------------------- bad input
 
 
-@pytest.mark.parametrize(("move", "fragment"), [
-    ({"bases": [{"index": 3, "x": 50.0, "y": 22.0, "facing": 90.0}]}, "bases[0].index: unit 'a' has no base 3"),
-    ({"bases": [{"index": 0, "x": 50.0, "y": 22.0, "facing": 90.0},
-                {"index": 0, "x": 50.0, "y": 24.0, "facing": 90.0}]}, "bases[1].index"),
-    ({"bases": [{"index": 0, "x": float("nan"), "y": 22.0, "facing": 90.0}]}, "bases[0].x: expected a finite"),
-    ({"bases": [{"index": 0, "x": 99.5, "y": 22.0, "facing": 90.0}]}, "bases[0]: the new pose is off the table"),
-    ({"bases": [{"index": 0, "x": 50.0, "y": 22.0, "facing": 90.0, "waypoints": [[50.0, 21.0]]}]},
-     "bases[0].waypoints: waypoint 0: expected 3 numbers"),
-    ({"bases": [{"index": 0, "x": 50.0, "y": 22.0, "facing": 90.0,
-                 "waypoints": [[50.0, -5.0, 90.0]]}]}, "bases[0].waypoints[0]: off the table"),
-    ({"bases": []}, "bases: list at least one base"),
-    ({"bases": [{"index": 0, "x": 50.0, "y": 22.0, "facing": 90.0, "speed": 3}]}, "bases[0].speed: unknown field"),
-    ({"unit": "zz", "bases": [{"index": 0, "x": 50.0, "y": 22.0, "facing": 90.0}]}, "unit: the move file is for unit 'zz'"),
-])
-def test_bad_move_files_name_the_file_and_field(tables: SimpleNamespace, move: dict[str, Any],
-                                                fragment: str) -> None:
+@pytest.mark.parametrize(
+    ("move", "fragment"),
+    [
+        (
+            {"bases": [{"index": 3, "x": 50.0, "y": 22.0, "facing": 90.0}]},
+            "bases[0].index: unit 'a' has no base 3",
+        ),
+        (
+            {
+                "bases": [
+                    {"index": 0, "x": 50.0, "y": 22.0, "facing": 90.0},
+                    {"index": 0, "x": 50.0, "y": 24.0, "facing": 90.0},
+                ]
+            },
+            "bases[1].index",
+        ),
+        (
+            {"bases": [{"index": 0, "x": float("nan"), "y": 22.0, "facing": 90.0}]},
+            "bases[0].x: expected a finite",
+        ),
+        (
+            {"bases": [{"index": 0, "x": 99.5, "y": 22.0, "facing": 90.0}]},
+            "bases[0]: the new pose is off the table",
+        ),
+        (
+            {"bases": [{"index": 0, "x": 50.0, "y": 22.0, "facing": 90.0, "waypoints": [[50.0, 21.0]]}]},
+            "bases[0].waypoints: waypoint 0: expected 3 numbers",
+        ),
+        (
+            {
+                "bases": [
+                    {"index": 0, "x": 50.0, "y": 22.0, "facing": 90.0, "waypoints": [[50.0, -5.0, 90.0]]}
+                ]
+            },
+            "bases[0].waypoints[0]: off the table",
+        ),
+        ({"bases": []}, "bases: list at least one base"),
+        (
+            {"bases": [{"index": 0, "x": 50.0, "y": 22.0, "facing": 90.0, "speed": 3}]},
+            "bases[0].speed: unknown field",
+        ),
+        (
+            {"unit": "zz", "bases": [{"index": 0, "x": 50.0, "y": 22.0, "facing": 90.0}]},
+            "unit: the move file is for unit 'zz'",
+        ),
+    ],
+)
+def test_bad_move_files_name_the_file_and_field(
+    tables: SimpleNamespace, move: dict[str, Any], fragment: str
+) -> None:
     with pytest.raises(InvalidDataError) as err:
         check_move(_one(tables), "a", move, source="m.toml")
     assert str(err.value).startswith("m.toml: ")
@@ -251,7 +327,6 @@ def test_6_5_repulse_away_and_blocked(tables: SimpleNamespace) -> None:
     assert flight_direction(bf, "a") == (0.0, -1.0)
     free = repulse(bf, "a", "e")
     assert not free.blocked and free.distance == pytest.approx(12.0) and free.deflection == 0.0
-    box = {"id": "box", "kind": "high_wall", "width": 0.5,
-           "line": [[44, 26], [44, 16], [56, 16], [56, 26]]}
+    box = {"id": "box", "kind": "high_wall", "width": 0.5, "line": [[44, 26], [44, 16], [56, 16], [56, 26]]}
     walled = _one(tables, enemy, terrain=(box,))
     assert repulse(walled, "a", "e").blocked

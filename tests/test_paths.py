@@ -23,8 +23,9 @@ angle = st.floats(0, 360, allow_nan=False, exclude_max=True)
 
 @settings(max_examples=60, deadline=None)
 @given(coord, coord, angle, coord, coord, angle)
-def test_pd_6_leg_is_rigid_and_ends_at_the_end_pose(x0: float, y0: float, f0: float, x1: float,
-                                                    y1: float, f1: float) -> None:
+def test_pd_6_leg_is_rigid_and_ends_at_the_end_pose(
+    x0: float, y0: float, f0: float, x1: float, y1: float, f1: float
+) -> None:
     """Every intermediate pose is the start pose moved rigidly; t = 1 is the end pose; each
     corner's path length equals the sum of many tiny steps (brute-force arc length)."""
     leg = Leg(Pose(x0, y0, f0), Pose(x1, y1, f1))
@@ -54,7 +55,9 @@ def test_3_1_4_swept_area_covers_every_position() -> None:
 
 def test_3_2_costs_rough_obstacle_building_hill() -> None:
     s = RulesSettings()
-    hill = TerrainShape.of(Terrain(id="h", kind="hill", level=2, polygon=[(0, 20), (20, 20), (20, 40), (0, 40)]))
+    hill = TerrainShape.of(
+        Terrain(id="h", kind="hill", level=2, polygon=[(0, 20), (20, 20), (20, 40), (0, 40)])
+    )
     farm = TerrainShape.of(Terrain(id="b", kind="building", polygon=[(0, 8), (20, 8), (20, 12), (0, 12)]))
     m = BaseMotion.of([(10.0, 0.0, 90.0), (10.0, 25.0, 90.0)], 2.0, 2.0)
     got = [(c.rule, round(c.cm, 6), c.source) for c in terrain_surcharges(m, [hill, farm], s)]
@@ -66,7 +69,9 @@ def test_3_2_costs_rough_obstacle_building_hill() -> None:
 
 def test_3_2_2_rough_cost_by_measured_corner_in_a_wheel() -> None:
     """A wheel entirely inside a wood: the surcharge is (2 − 1) × the outer corner's arc."""
-    wood = TerrainShape.of(Terrain(id="w", kind="forest", polygon=[(-20, -20), (20, -20), (20, 20), (-20, 20)]))
+    wood = TerrainShape.of(
+        Terrain(id="w", kind="forest", polygon=[(-20, -20), (20, -20), (20, 20), (-20, 20)])
+    )
     m = BaseMotion.of([(0.0, 0.0, 90.0), (0.0, 2.0, 0.0)], 2.0, 2.0)
     (c,) = terrain_surcharges(m, [wood], RulesSettings())
     assert c.cm == pytest.approx(m.length) and m.length == pytest.approx(math.pi / 2 * 2 * math.sqrt(2))

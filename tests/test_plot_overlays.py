@@ -21,18 +21,18 @@ import shapely
 from matplotlib.colors import to_rgb
 
 from szwadron.errors import InvalidDataError
-from szwadron.fire import fire
-from szwadron.geometry.table import Battlefield
+from szwadron.geometry.battlefield import Battlefield
 from szwadron.loading import bundled_scenario, load_scenario
-from szwadron.melee_table import table_melee
 from szwadron.models import Scenario
-from szwadron.morale_machine import MACHINE, MachineState
-from szwadron.morale_phase import morale_phase
-from szwadron.movement import check_move, load_move_file
+from szwadron.odds.machine import MACHINE, MachineState
 from szwadron.plots import machine as pmachine
 from szwadron.plots import overlays as ov
 from szwadron.plots._io import new_figure
 from szwadron.plots.table import plot_table, table_view
+from szwadron.table.fire import fire
+from szwadron.table.melee import table_melee
+from szwadron.table.morale_phase import morale_phase
+from szwadron.table.movement import check_move, load_move_file
 
 CASES = Path(__file__).parent / "cases" / "plot"
 
@@ -95,11 +95,18 @@ def test_4_3_one_band_per_line_clear_ones_green(example: Battlefield) -> None:
     assert to_rgb(art["bands"][0].get_facecolor()) == to_rgb(ov.CLEAR_COLOUR)
     assert len(art["removal"]) == len(result.removal_order) > 0
     band = shapely.Polygon(art["bands"][0].get_xy())
-    assert band.area == pytest.approx(4.0 * shapely.distance(  # as wide as the 4 cm front edge
-        shapely.Point(example.x[example.resolve("au-battery/0")[0]],
-                      example.y[example.resolve("au-battery/0")[0]]),
-        shapely.Point(example.x[example.resolve(lines[0].target)[0]],
-                      example.y[example.resolve(lines[0].target)[0]])), rel=1e-6)
+    assert band.area == pytest.approx(
+        4.0
+        * shapely.distance(  # as wide as the 4 cm front edge
+            shapely.Point(
+                example.x[example.resolve("au-battery/0")[0]], example.y[example.resolve("au-battery/0")[0]]
+            ),
+            shapely.Point(
+                example.x[example.resolve(lines[0].target)[0]], example.y[example.resolve(lines[0].target)[0]]
+            ),
+        ),
+        rel=1e-6,
+    )
     every = ov.sight_lines(example, result, every=True)
     assert len(every) == len(result.shooters[0].lines)  # every target it may fire at
 
@@ -121,13 +128,18 @@ def test_pd_7_band_closed_by_a_friend(tables: SimpleNamespace) -> None:
     beside a/0's line, inside its 2 cm band, closes it; a/1's band is free. Every line drawn
     with its band; the friend's base outlined once as the blocker."""
     sc = tables.scenario(
-        tables.unit("a", "A", [{"x": 10.0, "y": 10.0, "facing": 90.0},
-                               {"x": 30.0, "y": 10.0, "facing": 90.0}]),
-        tables.unit("f", "A", [{"x": 11.5, "y": 20.0, "facing": 90.0},
-                               {"x": 33.0, "y": 20.0, "facing": 90.0}]),
-        tables.unit("b", "B", [{"x": 10.0, "y": 30.0, "facing": 270.0},
-                               {"x": 30.0, "y": 30.0, "facing": 270.0}]),
-        width=60, depth=40)
+        tables.unit(
+            "a", "A", [{"x": 10.0, "y": 10.0, "facing": 90.0}, {"x": 30.0, "y": 10.0, "facing": 90.0}]
+        ),
+        tables.unit(
+            "f", "A", [{"x": 11.5, "y": 20.0, "facing": 90.0}, {"x": 33.0, "y": 20.0, "facing": 90.0}]
+        ),
+        tables.unit(
+            "b", "B", [{"x": 10.0, "y": 30.0, "facing": 270.0}, {"x": 30.0, "y": 30.0, "facing": 270.0}]
+        ),
+        width=60,
+        depth=40,
+    )
     bf = Battlefield(sc)
     result = fire(bf, "a", "b")
     lines = ov.sight_lines(bf, result, every=True)
@@ -135,7 +147,8 @@ def test_pd_7_band_closed_by_a_friend(tables: SimpleNamespace) -> None:
     assert len(art["bands"]) == len(lines) >= 2
     blocked = [ln for ln in lines if ln.blocked is not None]
     assert [(ln.shooter, ln.blocked.rule, ln.blocked.by) for ln in blocked if ln.blocked] == [
-        ("a/0", "4.3.2", "f/0")]
+        ("a/0", "4.3.2", "f/0")
+    ]
     assert len(art["blockers"]) == 1 and art["rules"][0].get_text().startswith("4.3.2")
 
 
@@ -163,7 +176,7 @@ def test_3_1_5_violation_in_red(example: Battlefield) -> None:
 
 
 def test_reach_path_and_length() -> None:
-    from szwadron.reach import reach
+    from szwadron.table.reach import reach
 
     bf = Battlefield(load_scenario(CASES / "reach_around_wood.toml"))
     r = reach(bf, "hussars", "line")
@@ -218,7 +231,7 @@ def test_6_8_4_unit_branches_from_its_state(example: Battlefield) -> None:
     ub = pmachine.unit_branches(example.scenario, "au-cuirassiers")
     from fractions import Fraction
 
-    from szwadron.morale_machine import EventKind
+    from szwadron.odds.machine import EventKind
 
     assert ub.state is MachineState.PANIC
     assert ub.chances[(EventKind.REORGANISE, "passed")] == Fraction(2, 3)

@@ -22,17 +22,17 @@ import pytest
 import shapely
 from matplotlib.colors import to_rgb
 
-from szwadron.audit import audit
-from szwadron.combat import MeleeSide, melee, volley
 from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import base_corners
-from szwadron.geometry.table import Battlefield
+from szwadron.geometry.battlefield import Battlefield
 from szwadron.loading import bundled_scenario, load_scenario
 from szwadron.models import Scenario, UnitState
-from szwadron.morale import casualty_test, fire_outcome
+from szwadron.odds.combat import MeleeSide, melee, volley
+from szwadron.odds.morale import casualty_test, fire_outcome
 from szwadron.plots import odds as podds
 from szwadron.plots import table as ptable
 from szwadron.plots._io import figure_format, new_figure, pixel_size, save_figure
+from szwadron.table.audit import audit
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +57,8 @@ def panic_scenario(tables: SimpleNamespace) -> Scenario:
         tables.unit("a", "A", tables.line(20, 20, 3)),
         tables.unit("p", "A", tables.line(60, 20, 2), state="panic"),
         tables.unit("b", "B", tables.line(20, 23, 2, facing=270)),
-        width=100, depth=60,
+        width=100,
+        depth=60,
     )
 
 
@@ -90,13 +91,16 @@ def test_1_1_per_figure_profiles_and_guns_are_marked(example: Scenario) -> None:
     """1.1 — a dot on every figure with a profile of its own (2 grenadiers, 1 limber in the
     example); 4.4.3 — a barrel line on every gun."""
     art = ptable.plot_bases(example, new_ax())
-    own = [(u.id, i) for u in example.units for i, b in enumerate(u.bases)
-           if b.profile is not None and b.profile != u.profile]
+    own = [
+        (u.id, i)
+        for u in example.units
+        for i, b in enumerate(u.bases)
+        if b.profile is not None and b.profile != u.profile
+    ]
     assert own  # the grenadier company and the howitzers' limber
     (dots,) = art["profiles"]
     assert len(dots.get_offsets()) == len(own)
-    guns = sum(u.base_profile(i).kind.is_artillery for u in example.units
-               for i in range(len(u.bases)))
+    guns = sum(u.base_profile(i).kind.is_artillery for u in example.units for i in range(len(u.bases)))
     (barrels,) = art["barrels"]
     assert len(barrels.get_segments()) == guns > 0
 
@@ -152,8 +156,9 @@ def test_1_4_3_zone_measured_from_the_far_side_of_a_fence(tables: SimpleNamespac
     """1.4.3 — a base touching a 1 cm fence has its zone measured from the fence's far side: it
     reaches 2 cm beyond the fence opposite the base, not sideways along it."""
     fence = {"id": "f", "kind": "obstacle", "line": [[0, 50], [40, 50]], "width": 1.0}
-    sc = tables.scenario(tables.unit("a", "A", [{"x": 20, "y": 48.5, "facing": 90}]),
-                         terrain=[fence], width=60, depth=80)
+    sc = tables.scenario(
+        tables.unit("a", "A", [{"x": 20, "y": 48.5, "facing": 90}]), terrain=[fence], width=60, depth=80
+    )
     (patch,) = ptable.plot_zones(sc, new_ax(), intrusions=False)["zones"]
     path = patch.get_path()
     assert path.contains_point((20, 52.3))  # 1.8 cm beyond the fence's far side (50.5)
@@ -170,8 +175,7 @@ def test_pd_14_one_mark_per_contact_along_the_touching_edge(example: Scenario) -
     full = [c for c in report.contacts if c.length > 0.05]
     assert len(art["contacts"]) == len(full) > 0
     assert art["corners"] == []  # the corner touches all belong to bases in edge contact
-    first = next(a for a in art["contacts"]
-                 if a.get_gid() == "contact-fr-cuirassiers-0-au-chevaulegers-0")
+    first = next(a for a in art["contacts"] if a.get_gid() == "contact-fr-cuirassiers-0-au-chevaulegers-0")
     ext = first.get_path().get_extents()
     assert (ext.x0, ext.x1) == pytest.approx((150.0, 152.0), abs=0.06)
     assert ext.y0 == pytest.approx(27.0, abs=0.06) and ext.y1 == pytest.approx(27.0, abs=0.06)
@@ -179,9 +183,12 @@ def test_pd_14_one_mark_per_contact_along_the_touching_edge(example: Scenario) -
 
 def test_pd_14_lone_corner_contact_is_a_dot(tables: SimpleNamespace) -> None:
     """PD-14 — two enemy bases touching only at a corner (contact length 0): one dot there."""
-    sc = tables.scenario(tables.unit("a", "A", [{"x": 10, "y": 10, "facing": 90}]),
-                         tables.unit("b", "B", [{"x": 12, "y": 12, "facing": 270}]),
-                         width=40, depth=40)
+    sc = tables.scenario(
+        tables.unit("a", "A", [{"x": 10, "y": 10, "facing": 90}]),
+        tables.unit("b", "B", [{"x": 12, "y": 12, "facing": 270}]),
+        width=40,
+        depth=40,
+    )
     report = audit(sc)
     assert [(c.a, c.b, c.length) for c in report.contacts] == [("a/0", "b/0", 0.0)]
     art = ptable.plot_contacts(sc, new_ax(), report=report)
@@ -200,8 +207,14 @@ def test_3_2_terrain_one_patch_per_feature_in_its_style(example: Scenario) -> No
     assert len(art["hatches"]) == len(textured) > 0  # the wood and the marsh
     legend = ptable.draw_legend(ax)
     labels = [t.get_text() for t in legend.get_texts()]
-    for want in ("hill, level 1", "hill, level 2", "forest", "rough ground",
-                 "obstacle (fence, stream)", "building"):
+    for want in (
+        "hill, level 1",
+        "hill, level 2",
+        "forest",
+        "rough ground",
+        "obstacle (fence, stream)",
+        "building",
+    ):
         assert want in labels
 
 
@@ -239,8 +252,7 @@ def test_plot_table_draws_every_layer_and_labels_clear_of_bases(example: Scenari
     art = ptable.plot_table(example, ax, zones=True)
     assert len(art["labels"]) == len(example.units)
     assert len(art["zones"]) == sum(u.state is not UnitState.PANIC for u in example.units)
-    assert len(art["panic"]) == sum(len(u.bases) for u in example.units
-                                    if u.state is UnitState.PANIC)
+    assert len(art["panic"]) == sum(len(u.bases) for u in example.units if u.state is UnitState.PANIC)
     assert ax.get_xlim()[0] < 0 < example.table.width < ax.get_xlim()[1]
     assert ax.get_aspect() == 1.0
     assert art["scale_bar"][-1].get_text() == "10 cm"
@@ -320,7 +332,10 @@ def test_6_3_morale_outcome_bars_in_outcome_colours() -> None:
     from its distribution, outcomes of probability 0 left out."""
     art = podds.plot_morale_outcomes(casualty_test(4, 12, 12), new_ax(6, 4))
     assert [round(b.get_height(), 6) for b in art["bars"]] == [
-        round(100 * 2 / 3, 6), round(100 * 2 / 9, 6), round(100 / 9, 6)]
+        round(100 * 2 / 3, 6),
+        round(100 * 2 / 9, 6),
+        round(100 / 9, 6),
+    ]
     assert np.allclose(art["bars"][2].get_facecolor()[:3], to_rgb(podds.OUTCOME_COLOURS["panic"]))
     odds = volley([(6, 3)], 1, cap=4)
     out = fire_outcome(odds.removed, odds.no_damage, morale=4, strength=4, initial=4)
@@ -348,15 +363,14 @@ def test_5_5_melee_heatmap_beside_outcome_bars() -> None:
     assert sum(b.get_height() for b in art["attacker"]) == pytest.approx(100.0)
     assert sum(b.get_height() for b in art["defender"]) == pytest.approx(100.0)
     assert [m.get_xdata()[0] for m in art["means"][:1]] == [
-        pytest.approx(float(odds.defender_removed.mean()))]
+        pytest.approx(float(odds.defender_removed.mean()))
+    ]
     assert len(art["colorbar"]) == 1
 
 
 # --- files --------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("suffix", "magic"), [(".png", b"\x89PNG"), (".svg", b"<?xml"),
-                                               (".PDF", b"%PDF-")])
-def test_save_figure_writes_the_format_of_the_suffix(tmp_path: Path, suffix: str,
-                                                     magic: bytes) -> None:
+@pytest.mark.parametrize(("suffix", "magic"), [(".png", b"\x89PNG"), (".svg", b"<?xml"), (".PDF", b"%PDF-")])
+def test_save_figure_writes_the_format_of_the_suffix(tmp_path: Path, suffix: str, magic: bytes) -> None:
     fig = new_figure(4, 3)
     podds.plot_distribution([0.25, 0.5, 0.25], fig.add_subplot())
     out = save_figure(fig, tmp_path / f"d{suffix}")

@@ -1,4 +1,4 @@
-"""Issue 7 — the points model (szwadron.points) and its calibration (szwadron.calibrate).
+"""Issue 7 — the points model (szwadron.armies.points) and its calibration (szwadron.armies.calibrate).
 
 - values from the exact odds engine, with hand-computed answers (4.5.4, 4.6, 5.3, 6.2);
 - the stored points of the bundled army lists are the model's (the staleness test: it recomputes
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from szwadron.calibrate import (
+from szwadron.armies.calibrate import (
     CalibrationConfig,
     Observation,
     calibrate,
@@ -32,11 +32,7 @@ from szwadron.calibrate import (
     validate,
     wilson_interval,
 )
-from szwadron.errors import InvalidDataError
-from szwadron.loading import bundled_dir, load_army_list
-from szwadron.models import ArmyList, Kind, Profile
-from szwadron.morale import casualty_modifier
-from szwadron.points import (
+from szwadron.armies.points import (
     REFERENCE_PROFILE,
     load_model,
     model_from_mapping,
@@ -46,13 +42,25 @@ from szwadron.points import (
     set_points_in_text,
     stale_points,
 )
+from szwadron.errors import InvalidDataError
+from szwadron.loading import bundled_dir, load_army_list
+from szwadron.models import ArmyList, Kind, Profile
+from szwadron.odds.morale import casualty_modifier
 
 LISTS = sorted(bundled_dir("armylists").glob("*.toml"))
 TESTLAND = Path(__file__).parent / "cases" / "armylists" / "testland.toml"
 
 
-_CODES = {"R": "move", "W": "wounds", "SW": "melee", "SO": "fire", "Z": "range", "UW": "melee_skill",
-          "C": "accuracy", "M": "morale"}
+_CODES = {
+    "R": "move",
+    "W": "wounds",
+    "SW": "melee",
+    "SO": "fire",
+    "Z": "range",
+    "UW": "melee_skill",
+    "C": "accuracy",
+    "M": "morale",
+}
 
 
 def _profile(**kw: object) -> Profile:
@@ -146,7 +154,11 @@ def test_stale_points_are_found() -> None:
     army = load_army_list(bundled_dir("armylists") / "france.toml")
     line = army.profile("line_infantry")
     edited = army.model_copy(
-        update={"profiles": tuple(p.model_copy(update={"points": 99.0}) if p is line else p for p in army.profiles)}
+        update={
+            "profiles": tuple(
+                p.model_copy(update={"points": 99.0}) if p is line else p for p in army.profiles
+            )
+        }
     )
     stale = stale_points(edited, load_model())
     assert [(s.profile, s.stored) for s in stale] == [("line_infantry", 99.0)]
@@ -164,7 +176,9 @@ def test_example_rosters_spend_their_limits() -> None:
 
 def test_model_file_errors_name_the_field() -> None:
     with pytest.raises(InvalidDataError, match=r"exponents\.morale: missing"):
-        model_from_mapping({"melee_weight": 1, "reference_points": 9, "exponents": {"offence": 1, "wounds": 1, "speed": 1}})
+        model_from_mapping(
+            {"melee_weight": 1, "reference_points": 9, "exponents": {"offence": 1, "wounds": 1, "speed": 1}}
+        )
     with pytest.raises(InvalidDataError, match="melee_weight: expected a number"):
         model_from_mapping({"melee_weight": "x", "reference_points": 9})
     with pytest.raises(InvalidDataError, match="no such file"):
@@ -187,7 +201,9 @@ def test_editor_inserts_and_replaces_points_lines_only() -> None:
 def test_editor_keeps_comments_and_inserts_after_morale() -> None:
     text = '# top\n[[profiles]]\nid = "a"   # the id\nmorale = 4              # M\n\n[[rosters]]\nid = "r"\n'
     out = set_points_in_text(text, {"a": 12.5})
-    assert out == text.replace("# M\n", "# M\npoints = 12.5           # per figure: szwadron points calibrate\n")
+    assert out == text.replace(
+        "# M\n", "# M\npoints = 12.5           # per figure: szwadron points calibrate\n"
+    )
     out2 = set_points_in_text(out.replace("# per figure: szwadron points calibrate", "# mine"), {"a": 3})
     assert "points = 3              # mine" in out2  # the comment column stays
 
@@ -206,8 +222,10 @@ def test_duel_profiles_merge_equal_characteristics() -> None:
     armies = [load_army_list(p) for p in LISTS]
     entries = duel_profiles(armies)
     labels = [m for e in entries for m in e.members]
-    assert len(labels) == len(set(labels)) == sum(
-        1 for a in armies for p in a.profiles if p.kind is not Kind.LIMBER
+    assert (
+        len(labels)
+        == len(set(labels))
+        == sum(1 for a in armies for p in a.profiles if p.kind is not Kind.LIMBER)
     )
     line = next(e for e in entries if "france:line_infantry" in e.members)
     assert "austria:line_infantry" in line.members
@@ -217,7 +235,9 @@ def test_duels_do_not_depend_on_the_executor() -> None:
     """Seeds are per duel: in-process, a thread pool with tiny tasks, and a process pool agree."""
     entries = duel_profiles(_two_lists())[:4]
     profiles = [e.profile for e in entries]
-    specs = [(i, j, 6, 5, k % 2, f"t:{i}:{j}:{k}") for i in range(4) for j in range(i + 1, 4) for k in range(5)]
+    specs = [
+        (i, j, 6, 5, k % 2, f"t:{i}:{j}:{k}") for i in range(4) for j in range(i + 1, 4) for k in range(5)
+    ]
     serial = run_duels(profiles, specs, workers=1)
     with ThreadPoolExecutor(3) as pool:
         threaded = run_duels(profiles, specs, executor=pool, task_size=4)
@@ -227,7 +247,9 @@ def test_duels_do_not_depend_on_the_executor() -> None:
 
 def test_calibration_is_reproducible_and_fits() -> None:
     armies = _two_lists()
-    config = CalibrationConfig(seed=7, rounds=1, duels_per_pair=4, army_battles=3, mixed_battles=3, mixed_rounds=1)
+    config = CalibrationConfig(
+        seed=7, rounds=1, duels_per_pair=4, army_battles=3, mixed_battles=3, mixed_rounds=1
+    )
     first = calibrate(armies, config, workers=1)
     second = calibrate(armies, config, workers=1)
     assert first.model == second.model and first.duels == second.duels > 0
@@ -250,8 +272,14 @@ def test_fit_recovers_known_values() -> None:
     coef, _ = fit_logistic(rows, ys)
     assert coef == pytest.approx(coef_true, abs=0.15)
     # the model fit on real features: more figures win, so κ comes out positive
-    obs = [Observation(0, 1, 10, 10, 1.0), Observation(0, 1, 10, 10, 0.0), Observation(0, 2, 12, 6, 1.0),
-           Observation(1, 2, 6, 12, 0.0), Observation(0, 2, 6, 12, 0.0), Observation(1, 2, 12, 6, 1.0)]
+    obs = [
+        Observation(0, 1, 10, 10, 1.0),
+        Observation(0, 1, 10, 10, 0.0),
+        Observation(0, 2, 12, 6, 1.0),
+        Observation(1, 2, 6, 12, 0.0),
+        Observation(0, 2, 6, 12, 0.0),
+        Observation(1, 2, 12, 6, 1.0),
+    ]
     fit = fit_model(entries, obs, reference_points=10.0, grid=(1.0,))
     assert fit.model.steepness > 0 and fit.duels == 6
 
@@ -280,7 +308,9 @@ def test_duel_corrections_are_recovered_from_a_known_world() -> None:
     assert got == pytest.approx(truth, abs=0.05)
     assert got[0] == 0.0  # relative to the reference figure
     assert fitted.correction_members[profile_key(entries[1].profile)] == entries[1].members
-    assert fitted.raw_value(entries[1].profile) == pytest.approx(model.raw_value(entries[1].profile) * math.exp(got[1]))
+    assert fitted.raw_value(entries[1].profile) == pytest.approx(
+        model.raw_value(entries[1].profile) * math.exp(got[1])
+    )
 
 
 def test_corrections_round_trip_through_the_model_file(tmp_path: Path) -> None:
@@ -308,7 +338,9 @@ def test_measured_term_is_in_the_breakdown() -> None:
     b = price_profile(army.profile("opolchenie"), model)
     measured = [t for t in b.terms if t.name == "measured"]
     assert len(measured) == 1
-    assert math.log(measured[0].factor) == pytest.approx(model.corrections[profile_key(army.profile("opolchenie"))])
+    assert math.log(measured[0].factor) == pytest.approx(
+        model.corrections[profile_key(army.profile("opolchenie"))]
+    )
 
 
 def test_validation_matrix_is_reproducible_and_consistent() -> None:
@@ -339,8 +371,14 @@ def test_regenerate_writes_model_and_points(tmp_path: Path) -> None:
     shutil.copy(TESTLAND, folder / "testland.toml")
     shutil.copy(bundled_dir("armylists") / "britain.toml", folder / "britain.toml")
     paths = sorted(folder.glob("*.toml"))
-    out = regenerate(paths, CalibrationConfig(seed=5, rounds=1, duels_per_pair=2, army_battles=2, mixed_battles=2, mixed_rounds=1), model_path=tmp_path / "m.toml",
-                     workers=1)
+    out = regenerate(
+        paths,
+        CalibrationConfig(
+            seed=5, rounds=1, duels_per_pair=2, army_battles=2, mixed_battles=2, mixed_rounds=1
+        ),
+        model_path=tmp_path / "m.toml",
+        workers=1,
+    )
     model = load_model(tmp_path / "m.toml")
     assert model == out.model
     for path in paths:
@@ -350,12 +388,23 @@ def test_regenerate_writes_model_and_points(tmp_path: Path) -> None:
 
 def test_7_7_1_unrestricted_first_strike_is_priced_as_both_limited_kinds() -> None:
     """7.7.1 — an unrestricted first strike costs what both limited kinds (7.7.2) cost together."""
+    from szwadron.armies.points import load_model
     from szwadron.models import Profile
-    from szwadron.points import load_model
 
     model = load_model()
-    base = {"id": "p", "name": "P", "kind": "infantry", "R": 12, "W": 2, "SW": 1, "SO": 1, "Z": 24,
-            "UW": 3, "C": 3, "M": 4}
+    base = {
+        "id": "p",
+        "name": "P",
+        "kind": "infantry",
+        "R": 12,
+        "W": 2,
+        "SW": 1,
+        "SO": 1,
+        "Z": 24,
+        "UW": 3,
+        "C": 3,
+        "M": 4,
+    }
     both = Profile.model_validate({**base, "abilities": ["first_strike_charge", "first_strike_defence"]})
     free = Profile.model_validate({**base, "abilities": ["first_strike"]})
     assert model.raw_value(free) == model.raw_value(both)
@@ -365,12 +414,15 @@ def test_circles_are_price_invariant_lower_bounds() -> None:
     """Issue 7 validation: three profiles that beat one another in a circle (70 % each way
     round) cannot all be brought into 50 ± 5 % by any prices (the logit sum round the circle,
     3 × 0.85, exceeds 3 × logit 0.55); a transitive triple (70 %, 70 %, 84.5 %) can."""
-    from szwadron.calibrate import Cell, Validation
+    from szwadron.armies.calibrate import Cell, Validation
 
     entries = duel_profiles(_two_lists())[:3]
 
     def validation(r01: float, r12: float, r02: float) -> Validation:
-        cells = {(i, j): Cell(i, j, 1000, r * 1000, ()) for (i, j), r in {(0, 1): r01, (1, 2): r12, (0, 2): r02}.items()}
+        cells = {
+            (i, j): Cell(i, j, 1000, r * 1000, ())
+            for (i, j), r in {(0, 1): r01, (1, 2): r12, (0, 2): r02}.items()
+        }
         return Validation(entries, [1.0] * 3, (1.0,), cells, 0, 0.0, 0)
 
     circle = validation(0.7, 0.7, 0.3)  # 0 > 1 > 2 > 0

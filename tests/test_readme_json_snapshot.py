@@ -78,5 +78,7 @@ if __name__ == "__main__" and "--record" in sys.argv:
         buffer = io.StringIO()
         with contextlib.redirect_stdout(buffer):
             assert main(words) == 0, words
-        _snapshot_path(i).write_text(f"// szwadron {shlex.join(words)}\n" + buffer.getvalue(), encoding="utf-8")
+        _snapshot_path(i).write_text(
+            f"// szwadron {shlex.join(words)}\n" + buffer.getvalue(), encoding="utf-8"
+        )
         print("recorded", _snapshot_path(i).name, shlex.join(words))

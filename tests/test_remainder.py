@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from szwadron.errors import InvalidDataError
-from szwadron.remainder import (
+from szwadron.odds.remainder import (
     D6_TWO_THIRDS_MISPRINT,
     remainder_chance,
     remainder_roll,
@@ -123,13 +123,17 @@ def test_pd_5_one_seventh_on_d6_is_one_sixth() -> None:
 def test_1_5_1_table_covers_every_row_in_order() -> None:
     """1.5.1 — rows for every 1 ≤ r < W ≤ max, ordered by W then r."""
     rows = remainder_table("d10", 6)
-    assert [(x.remainder, x.wounds) for x in rows] == [
-        (r, w) for w in range(2, 7) for r in range(1, w)
-    ]
+    assert [(x.remainder, x.wounds) for x in rows] == [(r, w) for w in range(2, 7) for r in range(1, w)]
     doc = remainder_row_json(rows[-1])
     assert list(doc) == [
-        "remainder", "wounds", "fraction", "remove_at_most", "reroll", "chance",
-        "chance_fraction", "exact",
+        "remainder",
+        "wounds",
+        "fraction",
+        "remove_at_most",
+        "reroll",
+        "chance",
+        "chance_fraction",
+        "exact",
     ]
 
 

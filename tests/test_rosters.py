@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
+from szwadron.armies.rosters import Breach, load_roster, parse_roster, validate_roster
 from szwadron.errors import InvalidDataError
 from szwadron.loading import bundled_dir, load_army_list
 from szwadron.models import ArmyList, Kind, Roster, RosterEntry
-from szwadron.rosters import Breach, load_roster, parse_roster, validate_roster
 
 CASES = Path(__file__).parent / "cases"
 ROSTERS = CASES / "rosters"
@@ -225,6 +225,6 @@ def test_issue7_breach_and_report_read_well() -> None:
 
 
 def test_issue7_bundled_example_rosters_are_listed() -> None:
-    """The roster of the docstring example in szwadron.rosters stays valid."""
+    """The roster of the docstring example in szwadron.armies.rosters stays valid."""
     report = validate_roster(_france(), "corps-2000")
     assert report.ok and report.figures_by_kind[Kind.LIMBER] == 3

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from szwadron.geometry.bases import base_corners
+from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.sight import (
     band_corners,
     check_sight,
@@ -24,7 +25,6 @@ from szwadron.geometry.sight import (
     segment_crosses,
     terrain_blocks,
 )
-from szwadron.geometry.table import Battlefield
 from szwadron.models import Scenario, TerrainKind
 from szwadron.settings import RulesSettings
 
@@ -33,8 +33,9 @@ _c = st.floats(-20, 20, allow_nan=False)
 
 @settings(max_examples=300, deadline=None)
 @given(_c, _c, _c, _c, _c, _c, st.floats(0, 360), st.floats(0.5, 6), st.floats(0.5, 6))
-def test_segment_clip_matches_shapely(x0: float, y0: float, x1: float, y1: float, cx: float,
-                                      cy: float, facing: float, w: float, d: float) -> None:
+def test_segment_clip_matches_shapely(
+    x0: float, y0: float, x1: float, y1: float, cx: float, cy: float, facing: float, w: float, d: float
+) -> None:
     """The Cyrus–Beck clip gives the length shapely measures inside a rotated rectangle (a segment
     running along an edge is outside: only the interior counts)."""
     c = base_corners(cx, cy, facing, w, d)
@@ -76,16 +77,16 @@ def test_4_10_1_figure_blocks_by_levels() -> None:
     lb = [0, 1, 0, 0, 0, 0, 1, 1, 2]
     dist = [50.0, 50.0, 6.0, 6.1, 3.0, 3.0, 3.0, 3.0, 3.0]
     assert figure_blocks(ls, lt, lb, dist).tolist() == [
-        True,   # same level, ground
-        True,   # a figure on a hill between ground figures
-        True,   # firing up: own level within 6 cm (6.0 included)
+        True,  # same level, ground
+        True,  # a figure on a hill between ground figures
+        True,  # firing up: own level within 6 cm (6.0 included)
         False,  # firing up: own level beyond 6 cm
         False,  # hill to hill over lower troops
         False,  # firing down from the hill over lower troops
-        True,   # firing down: a figure on the shooter's hill blocks
+        True,  # firing down: a figure on the shooter's hill blocks
         False,  # firing up to level 2 over a level-1 figure
         False,  # firing up: only own-level figures within 6 cm block ("blokują jedynie"),
-                # not a figure on the target's level
+        # not a figure on the target's level
     ]
 
 
@@ -105,23 +106,57 @@ def test_4_10_terrain_blocks_by_kind_and_level() -> None:
 
 
 def _inf() -> dict[str, Any]:
-    return {"id": "i", "name": "I", "kind": "infantry", "R": 12, "W": 2, "SW": 1, "SO": 1,
-            "Z": 24, "UW": 3, "C": 3, "M": 4}
+    return {
+        "id": "i",
+        "name": "I",
+        "kind": "infantry",
+        "R": 12,
+        "W": 2,
+        "SW": 1,
+        "SO": 1,
+        "Z": 24,
+        "UW": 3,
+        "C": 3,
+        "M": 4,
+    }
 
 
-def _sc(units: list[tuple[str, str, list[tuple[float, float, float]]]], terrain: list[dict[str, Any]] | None = None) -> Scenario:
-    return Scenario.model_validate({
-        "name": "t", "table": {"width": 100, "depth": 100}, "terrain": terrain or [],
-        "units": [{"id": u, "side": s, "profile": _inf(),
-                   "bases": [{"x": x, "y": y, "facing": f} for x, y, f in b]} for u, s, b in units]})
+def _sc(
+    units: list[tuple[str, str, list[tuple[float, float, float]]]],
+    terrain: list[dict[str, Any]] | None = None,
+) -> Scenario:
+    return Scenario.model_validate(
+        {
+            "name": "t",
+            "table": {"width": 100, "depth": 100},
+            "terrain": terrain or [],
+            "units": [
+                {
+                    "id": u,
+                    "side": s,
+                    "profile": _inf(),
+                    "bases": [{"x": x, "y": y, "facing": f} for x, y, f in b],
+                }
+                for u, s, b in units
+            ],
+        }
+    )
 
 
 def test_4_3_5_target_unit_never_blocks_but_other_units_do() -> None:
-    bf = Battlefield(_sc([("a", "A", [(10, 10, 90)]), ("b", "B", [(10, 20, 270), (10, 30, 270)]),
-                          ("e", "B", [(30, 20, 270)])]))
+    bf = Battlefield(
+        _sc(
+            [
+                ("a", "A", [(10, 10, 90)]),
+                ("b", "B", [(10, 20, 270), (10, 30, 270)]),
+                ("e", "B", [(30, 20, 270)]),
+            ]
+        )
+    )
     assert check_sight(bf, [0, 0], [1, 2], [2.0, 2.0]) == [None, None]
-    bf = Battlefield(_sc([("a", "A", [(10, 10, 90)]), ("e", "B", [(10, 20, 270)]),
-                          ("b", "B", [(10, 30, 270)])]))
+    bf = Battlefield(
+        _sc([("a", "A", [(10, 10, 90)]), ("e", "B", [(10, 20, 270)]), ("b", "B", [(10, 30, 270)])])
+    )
     (blocked,) = check_sight(bf, [0], [2], [2.0])
     assert blocked is not None and blocked.rule == "4.3.1" and blocked.by == "e/0"
 
@@ -134,16 +169,29 @@ def test_pd_7_firing_units_own_neighbours_do_not_close_the_band() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(4, 90), st.integers(4, 90), st.sampled_from([0, 90, 45])),
-                min_size=3, max_size=14), st.booleans())
+@given(
+    st.lists(
+        st.tuples(st.integers(4, 90), st.integers(4, 90), st.sampled_from([0, 90, 45])),
+        min_size=3,
+        max_size=14,
+    ),
+    st.booleans(),
+)
 def test_index_and_brute_agree(points: list[tuple[int, int, int]], terrain: bool) -> None:
     """The STR-tree candidates and the every-base reference give the same blockers."""
-    units = [(f"u{k}", "A" if k % 2 else "B", [(float(x), float(y), float(f))]) for k, (x, y, f) in enumerate(points)]
-    feats: list[dict[str, Any]] = [
-        {"id": "h", "kind": "hill", "polygon": [[20, 20], [50, 20], [50, 40], [20, 40]]},
-        {"id": "w", "kind": "forest", "polygon": [[50, 50], [80, 50], [70, 80]]},
-        {"id": "wall", "kind": "high_wall", "line": [[10, 60], [40, 70]], "width": 0.5},
-    ] if terrain else []
+    units = [
+        (f"u{k}", "A" if k % 2 else "B", [(float(x), float(y), float(f))])
+        for k, (x, y, f) in enumerate(points)
+    ]
+    feats: list[dict[str, Any]] = (
+        [
+            {"id": "h", "kind": "hill", "polygon": [[20, 20], [50, 20], [50, 40], [20, 40]]},
+            {"id": "w", "kind": "forest", "polygon": [[50, 50], [80, 50], [70, 80]]},
+            {"id": "wall", "kind": "high_wall", "line": [[10, 60], [40, 70]], "width": 0.5},
+        ]
+        if terrain
+        else []
+    )
     bf = Battlefield(_sc(units, feats))
     n = len(bf)
     s = np.repeat(np.arange(n), n)
@@ -165,7 +213,10 @@ def test_cover_sources_add_up_once_per_kind() -> None:
     bf = Battlefield(_sc([("a", "A", [(10, 10, 90)]), ("b", "B", [(10, 30, 270)])], terrain))
     got = cover(bf, 1, [0])
     assert [(c.rule, c.bonus, c.source) for c in got] == [
-        ("4.10.2", 1, "w1"), ("4.10.3", 1, "r"), ("4.10.4", 1, "f")]
+        ("4.10.2", 1, "w1"),
+        ("4.10.3", 1, "r"),
+        ("4.10.4", 1, "f"),
+    ]
     assert cover(bf, 1, [0], method="brute") == got
     assert [c.rule for c in cover(bf, 1, [])] == ["4.10.2", "4.10.3"]  # PD-12: no line, no fence
 

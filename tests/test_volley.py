@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from szwadron.combat import removal_weights, volley
-from szwadron.dice import Distribution
 from szwadron.errors import InvalidDataError
-from szwadron.remainder import DIE_SIDES, remainder_roll
+from szwadron.odds.combat import removal_weights, volley
+from szwadron.odds.dice import Distribution
+from szwadron.odds.remainder import DIE_SIDES, remainder_roll
 from tests.brute import brute_removal
 
 
@@ -77,9 +77,7 @@ def test_pd_10_capped_top_is_the_uncapped_tail() -> None:
         assert capped.removed.probability(k) == free.removed.probability(k)
 
 
-@pytest.mark.parametrize(
-    "die,w", [("d6", w) for w in range(1, 7)] + [("d10", w) for w in range(1, 11)]
-)
+@pytest.mark.parametrize("die,w", [("d6", w) for w in range(1, 7)] + [("d10", w) for w in range(1, 11)])
 def test_1_5_1_expected_removed_is_dice_c_over_6w_where_exact(die: str, w: int) -> None:
     """1.5.1 — with no cap, E[removed] = dice·C/(6·W) exactly where the remainder roll is exact.
 
@@ -106,7 +104,7 @@ def test_pd_5_expected_removed_is_biased_where_the_d6_fallback_applies(w: int) -
 def test_pd_5_mean_is_the_remainder_rules_mean_and_may_cancel() -> None:
     """PD-5 — the mean is always Σ P(d)·(⌊d/W⌋ + chance(d mod W)); with rounding to the nearest
     face the errors can cancel (12 dice at C3 against W 9 happen to be exact), or not (W 7)."""
-    from szwadron.remainder import remainder_chance
+    from szwadron.odds.remainder import remainder_chance
 
     for w, exact in ((7, False), (9, True), (11, False)):
         v = volley([(12, 3)], w)

@@ -76,8 +76,7 @@ def _add_debug(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
     SUPPRESS keeps a subcommand from resetting a ``--debug`` given before it."""
     for command in set(subparsers.choices.values()):
         if "--debug" not in command._option_string_actions:
-            command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
-                                 help=_DEBUG_HELP)
+            command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=_DEBUG_HELP)
         for action in command._actions:
             if isinstance(action, argparse._SubParsersAction):
                 _add_debug(action)

@@ -1,21 +1,19 @@
-"""Helpers shared by the command modules: JSON printing and atomic output files.
+"""Helpers shared by the command modules: JSON printing and the formatting of chances.
+
+Output files are written by :mod:`szwadron.files` (re-exported here for the commands).
 
 Standard library only at import time (the CLI starts fast).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
-import os
-import stat
-import tempfile
-from collections.abc import Callable
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-from szwadron.errors import InvalidDataError
+from szwadron.files import check_output_path, write_atomic
 
 
 def _default(obj: Any) -> Any:
@@ -41,60 +39,12 @@ def print_json(document: Any) -> None:
     print(dumps_json(document))
 
 
-def write_atomic(path: str | Path, write: Callable[[Path], None], *, inputs: tuple[Path, ...] = ()) -> Path:
-    """Write an output file through a temporary file in the same folder, then rename it.
-
-    ``write`` receives the temporary path and writes the whole file there. A failure leaves no
-    half-written output. Refuses to overwrite any of ``inputs`` (the command's input files). The
-    file keeps the permissions of the one it replaces, or gets the usual ones (0666 less the
-    umask), not the temporary file's private 0600. Errors (no permission, a full disk) raise
-    :class:`~szwadron.errors.InvalidDataError` naming the file.
-    """
-    target = check_output_path(path, inputs=inputs)
-    folder = target.parent
-    tmp: Path | None = None
-    try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=folder)
-        os.close(fd)
-        tmp = Path(tmp_name)
-        write(tmp)
-        os.chmod(tmp, _mode_for(target))
-        os.replace(tmp, target)
-    except OSError as exc:  # no permission, a full disk, a folder in the way: bad usage
-        raise InvalidDataError(f"{target}: cannot write: {exc.strerror or exc}") from exc
-    finally:
-        if tmp is not None and tmp.exists():
-            tmp.unlink()
-    return target
-
-
-def check_output_path(path: str | Path, *, inputs: tuple[Path, ...] = ()) -> Path:
-    """The output path, or :class:`~szwadron.errors.InvalidDataError` when it cannot be written:
-    its folder does not exist, it is a folder, or it is one of ``inputs``. Commands call it
-    before any work, so that a mistyped output path fails at once, not after the answer."""
-    target = Path(path)
-    for src in inputs:
-        try:
-            if target.exists() and target.resolve() == Path(src).resolve():
-                raise InvalidDataError(f"{target}: refusing to overwrite an input file")
-        except OSError:
-            continue
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise InvalidDataError(f"{target}: the folder {folder} does not exist")
-    if target.is_dir():
-        raise InvalidDataError(f"{target}: cannot write: it is a folder")
-    return target
-
-
-def _mode_for(target: Path) -> int:
-    """Permissions of a written file: those of the file it replaces, else 0666 less the umask."""
-    try:
-        return stat.S_IMODE(target.stat().st_mode)
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
+def base_list(text: str) -> list[str]:
+    """An argparse type: a comma list of bases (``UNIT/INDEX`` or ``INDEX``)."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts:
+        raise argparse.ArgumentTypeError("expected a comma list of bases: UNIT/INDEX or INDEX")
+    return parts
 
 
 def fmt_prob(p: float) -> str:
@@ -121,9 +71,7 @@ def fmt_prob(p: float) -> str:
     return f"{pct:.{digits}f}%"
 
 
-def format_pmf_table(
-    columns: dict[str, list[float]], *, index: str = "k", min_p: float = 5e-5
-) -> str:
+def format_pmf_table(columns: dict[str, list[float]], *, index: str = "k", min_p: float = 5e-5) -> str:
     """A compact table of distributions: one row per count k, one column per list.
 
     Rows past the last one where some column reaches ``min_p`` are dropped (tails too small to
@@ -142,8 +90,7 @@ def format_pmf_table(
             last = k
     header = [index, *columns]
     rows = [
-        [str(k), *(fmt_prob(v[k]) if k < len(v) else "" for v in columns.values())]
-        for k in range(last + 1)
+        [str(k), *(fmt_prob(v[k]) if k < len(v) else "" for v in columns.values())] for k in range(last + 1)
     ]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = []
@@ -153,4 +100,12 @@ def format_pmf_table(
     return "\n".join(lines)
 
 
-__all__ = ["check_output_path", "dumps_json", "fmt_prob", "format_pmf_table", "print_json", "write_atomic"]
+__all__ = [
+    "base_list",
+    "check_output_path",
+    "dumps_json",
+    "fmt_prob",
+    "format_pmf_table",
+    "print_json",
+    "write_atomic",
+]

@@ -26,9 +26,11 @@ CHART_HEIGHT_IN = 4.2
 
 def add_plot_option(parser: argparse.ArgumentParser, what: str) -> None:
     """Add ``--plot FILE`` to a table command; ``what`` says what the picture shows."""
-    parser.add_argument("--plot", metavar="FILE",
-                        help=f"also draw the answer: {what} (FILE.png, FILE.svg or FILE.pdf; "
-                        "never over an input file)")
+    parser.add_argument(
+        "--plot",
+        metavar="FILE",
+        help=f"also draw the answer: {what} (FILE.png, FILE.svg or FILE.pdf; never over an input file)",
+    )
 
 
 def check_plot_option(args: argparse.Namespace) -> None:
@@ -43,8 +45,13 @@ def check_plot_option(args: argparse.Namespace) -> None:
 
 
 def _table_and_charts(
-    bf: Any, region: Any, overlay: Callable[[Any], Any], charts: int,
-    draw_charts: Callable[[list[Any]], None] | None, *, min_height: float = 0.0,
+    bf: Any,
+    region: Any,
+    overlay: Callable[[Any], Any],
+    charts: int,
+    draw_charts: Callable[[list[Any]], None] | None,
+    *,
+    min_height: float = 0.0,
     title: str | None = None,
 ) -> Any:
     """A figure: the table close-up (with ``overlay(ax)``) and ``charts`` stacked axes beside
@@ -61,8 +68,9 @@ def _table_and_charts(
         left, right = subs
         ax = left.add_subplot()
         spare = max(0.0, height - CHART_HEIGHT_IN * charts)  # charts keep their height
-        rows = right.subplots(charts + 1, 1, squeeze=False,
-                              height_ratios=[CHART_HEIGHT_IN] * charts + [max(spare, 1e-3)])
+        rows = right.subplots(
+            charts + 1, 1, squeeze=False, height_ratios=[CHART_HEIGHT_IN] * charts + [max(spare, 1e-3)]
+        )
         rows[-1, 0].axis("off")
         chart_axes = list(rows[:-1, 0])
     else:
@@ -99,20 +107,34 @@ def plot_fire_answer(args: argparse.Namespace, bf: Any, result: Any) -> None:
             for a in axes:
                 a.axis("off")
             r = result.reason
-            axes[0].text(0.02, 0.95, f"{result.shooter} cannot fire at {result.target}"
-                         + (f"\n[{r.rule}] " + _wrap(r.message, 60) if r else ""),
-                         transform=axes[0].transAxes, ha="left", va="top", fontsize=9,
-                         color="#d7191c")
+            axes[0].text(
+                0.02,
+                0.95,
+                f"{result.shooter} cannot fire at {result.target}"
+                + (f"\n[{r.rule}] " + _wrap(r.message, 60) if r else ""),
+                transform=axes[0].transAxes,
+                ha="left",
+                va="top",
+                fontsize=9,
+                color="#d7191c",
+            )
             return
         plot_volley(result.odds, axes[0], title="Figures removed")
         m = result.morale_test
-        plot_morale_outcomes({o.value: float(p) for o, p in result.morale.items()}, axes[1],
-                             title=f"{result.target}'s morale (M {m.morale}, {m.strength} of "
-                             f"{m.initial} figures)")
+        plot_morale_outcomes(
+            {o.value: float(p) for o, p in result.morale.items()},
+            axes[1],
+            title=f"{result.target}'s morale (M {m.morale}, {m.strength} of {m.initial} figures)",
+        )
 
     fig = _table_and_charts(
-        bf, region, lambda ax: plot_fire(bf, ax, result=result), 2, charts,
-        title=f"{result.shooter} fires at {result.target}: {verdict}")
+        bf,
+        region,
+        lambda ax: plot_fire(bf, ax, result=result),
+        2,
+        charts,
+        title=f"{result.shooter} fires at {result.target}: {verdict}",
+    )
     _save(fig, args.plot, (args.scenario,))
 
 
@@ -138,9 +160,15 @@ def plot_melee_answer(args: argparse.Namespace, bf: Any, melee: Any) -> None:
         axes[1].tick_params(axis="x", labelsize=7.5)
 
     fs = f", first strike: {melee.first_strike}" if melee.first_strike else ""
-    fig = _table_and_charts(bf, region, lambda ax: plot_melee_contacts(bf, ax, melee=melee), 2,
-                            charts, min_height=8.0,
-                            title=f"Melee: {melee.attacker} attacks {melee.defender}{fs}")
+    fig = _table_and_charts(
+        bf,
+        region,
+        lambda ax: plot_melee_contacts(bf, ax, melee=melee),
+        2,
+        charts,
+        min_height=8.0,
+        title=f"Melee: {melee.attacker} attacks {melee.defender}{fs}",
+    )
     _save(fig, args.plot, (args.scenario,))
 
 
@@ -153,8 +181,14 @@ def plot_move_answer(args: argparse.Namespace, bf: Any, report: Any) -> None:
 
     region = focus_region(bf, move_geometries(bf, report))
     what = "charge on " + ", ".join(report.charge) if report.charge else "move"
-    fig = _table_and_charts(bf, region, lambda ax: plot_move(bf, ax, report=report), 0, None,
-                            title=f"{', '.join(report.units)}: {what}")
+    fig = _table_and_charts(
+        bf,
+        region,
+        lambda ax: plot_move(bf, ax, report=report),
+        0,
+        None,
+        title=f"{', '.join(report.units)}: {what}",
+    )
     _save(fig, args.plot, (args.scenario, args.to))
 
 
@@ -166,8 +200,14 @@ def plot_reach_answer(args: argparse.Namespace, bf: Any, result: Any) -> None:
     from szwadron.plots.overlays import focus_region, plot_reach, reach_geometries
 
     region = focus_region(bf, reach_geometries(bf, result))
-    fig = _table_and_charts(bf, region, lambda ax: plot_reach(bf, ax, result=result), 0, None,
-                            title=f"Can {result.unit} reach {result.target}?")
+    fig = _table_and_charts(
+        bf,
+        region,
+        lambda ax: plot_reach(bf, ax, result=result),
+        0,
+        None,
+        title=f"Can {result.unit} reach {result.target}?",
+    )
     _save(fig, args.plot, (args.scenario,))
 
 
@@ -179,8 +219,9 @@ def plot_morale_answer(args: argparse.Namespace, bf: Any, report: Any) -> None:
     from szwadron.plots.odds import plot_flight_chances
     from szwadron.plots.overlays import flight_geometries, focus_region, plot_flight
 
-    fleeing = [u for u in report.units if u.pursuit is None and u.flight is not None
-               and u.flight_multiplier > 0]
+    fleeing = [
+        u for u in report.units if u.pursuit is None and u.flight is not None and u.flight_multiplier > 0
+    ]
     region = focus_region(bf, flight_geometries(bf, report.units))
 
     def overlay(ax: Any) -> None:
@@ -194,8 +235,7 @@ def plot_morale_answer(args: argparse.Namespace, bf: Any, report: Any) -> None:
     title = f"Morale phase of side {report.side}"
     if not report.units:
         title += ": every unit is in the normal state"
-    fig = _table_and_charts(bf, region, overlay, len(fleeing), charts if fleeing else None,
-                            title=title)
+    fig = _table_and_charts(bf, region, overlay, len(fleeing), charts if fleeing else None, title=title)
     _save(fig, args.plot, (args.scenario,))
 
 

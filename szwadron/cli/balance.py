@@ -1,6 +1,6 @@
 """``szwadron balance LIST_A[:ROSTER] LIST_B[:ROSTER] [--json]`` — two armies side by side
 (issue 7): points, fire, melee, durability, speed, artillery share, the predicted chance of each
-side and what to add or remove to even them (:mod:`szwadron.balance`).
+side and what to add or remove to even them (:mod:`szwadron.armies.balance`).
 
 Each side is ``LIST`` or ``LIST:ROSTER``: an army-list id or TOML file, and one of its example
 rosters (default: the list's first); or a player's roster file (a TOML file with ``army = ...``).
@@ -23,11 +23,15 @@ def register(subparsers: Any) -> None:
         help="compare two armies: points, strengths, predicted chances, how to even them",
         description="Two armies side by side, the predicted chance of each, and how to even them.",
     )
-    parser.add_argument("side_a", metavar="LIST_A[:ROSTER]", help="army list (id or file) and roster, or a roster file")
+    parser.add_argument(
+        "side_a", metavar="LIST_A[:ROSTER]", help="army list (id or file) and roster, or a roster file"
+    )
     parser.add_argument("side_b", metavar="LIST_B[:ROSTER]", help="the other side")
     parser.add_argument("--json", action="store_true", help="print a JSON document")
     parser.add_argument(
-        "--battles", type=int, metavar="N",
+        "--battles",
+        type=int,
+        metavar="N",
         help=f"also play N seeded battles, army against army, and print the measured chance (at most {MAX_BATTLES})",
     )
     parser.add_argument("--seed", type=int, default=2026, help="seed of the battles (default 2026)")
@@ -36,10 +40,9 @@ def register(subparsers: Any) -> None:
 
 def resolve_side(spec: str) -> tuple[Any, Any, str]:
     """``(army list, roster, note)`` of a side given as ``LIST[:ROSTER]`` or a roster file."""
-    from szwadron.cli.points import find_army_list
+    from szwadron.armies.rosters import load_roster
     from szwadron.errors import InvalidDataError
-    from szwadron.loading import read_toml
-    from szwadron.rosters import load_roster
+    from szwadron.loading import open_army_list, read_toml
 
     name, sep, roster_id = spec.rpartition(":") if ":" in spec else (spec, "", "")
     if not sep:
@@ -52,24 +55,28 @@ def resolve_side(spec: str) -> tuple[Any, Any, str]:
             raise InvalidDataError(f"{name}: a roster file names its own army; drop ':{roster_id}'")
         army, roster = load_roster(path)
         return army, roster, f"roster file {name}"
-    army = find_army_list(name)
+    army = open_army_list(name)
     if not sep:
         if not army.rosters:
-            raise InvalidDataError(f"army list {army.id!r} has no example rosters; give LIST:ROSTER or a roster file")
+            raise InvalidDataError(
+                f"army list {army.id!r} has no example rosters; give LIST:ROSTER or a roster file"
+            )
         return army, army.rosters[0], f"first roster of {army.id}"
     try:
         return army, army.roster(roster_id), ""
     except KeyError:
         known = ", ".join(r.id for r in army.rosters) or "none"
-        raise InvalidDataError(f"unknown roster {roster_id!r} in army list {army.id!r} (it has: {known})") from None
+        raise InvalidDataError(
+            f"unknown roster {roster_id!r} in army list {army.id!r} (it has: {known})"
+        ) from None
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``szwadron balance``."""
-    from szwadron.balance import balance
+    from szwadron.armies.balance import balance
+    from szwadron.armies.points import load_model
     from szwadron.cli._common import fmt_prob, print_json
     from szwadron.errors import InvalidDataError
-    from szwadron.points import load_model
 
     if args.battles is not None and not 1 <= args.battles <= MAX_BATTLES:
         raise InvalidDataError(f"--battles must be between 1 and {MAX_BATTLES}, got {args.battles}")
@@ -78,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     report = balance(army_a, roster_a, army_b, roster_b, load_model())
     played = None
     if args.battles:
-        from szwadron.armybattles import battle_pair
+        from szwadron.armies.battles import battle_pair
 
         played = battle_pair(army_a, roster_a, army_b, roster_b, battles=args.battles, seed=args.seed)
     if args.json:
@@ -88,7 +95,9 @@ def run(args: argparse.Namespace) -> int:
             doc["battles"] = {
                 "seed": args.seed,
                 **played.as_dict(),
-                "to_even": None if even is None else {"stronger": even[0], "fewer_points": even[1], "more_points": even[2]},
+                "to_even": None
+                if even is None
+                else {"stronger": even[0], "fewer_points": even[1], "more_points": even[2]},
             }
         print_json(doc)
         return 0
@@ -104,7 +113,11 @@ def run(args: argparse.Namespace) -> int:
         ("units / figures", f"{a.units} / {a.figures}", f"{b.units} / {b.figures}"),
         ("fire (figures removed a volley)", f"{a.fire:.1f}", f"{b.fire:.1f}"),
         ("melee (figures removed an exchange)", f"{a.melee:.1f}", f"{b.melee:.1f}"),
-        ("durability (wound points, mean M)", f"{a.wound_points}, M {a.mean_morale:.2f}", f"{b.wound_points}, M {b.mean_morale:.2f}"),
+        (
+            "durability (wound points, mean M)",
+            f"{a.wound_points}, M {a.mean_morale:.2f}",
+            f"{b.wound_points}, M {b.mean_morale:.2f}",
+        ),
         ("speed (mean R, cm)", f"{a.mean_speed:.1f}", f"{b.mean_speed:.1f}"),
         ("artillery share of points", f"{a.artillery_share:.1%}", f"{b.artillery_share:.1%}"),
         ("predicted chance", fmt_prob(report.chance_a), fmt_prob(report.chance_b)),
@@ -121,25 +134,35 @@ def run(args: argparse.Namespace) -> int:
             print(f"{tag} ({side.army}:{side.roster}) breaks {breach}")
     for side in (a, b):
         if side.model_priced:
-            print(f"(points of {', '.join(side.model_priced)} in {side.army} from the model: the list stores none)")
-    print(f"predicted from the points ratio with the steepness of army battles κ = {report.steepness:.2f}"
-          f" ({(a.units + b.units) / 2:g} units a side); blind to the armies' composition: --battles N plays them")
+            print(
+                f"(points of {', '.join(side.model_priced)} in {side.army} from the model: the list stores none)"
+            )
+    print(
+        f"predicted from the points ratio with the steepness of army battles κ = {report.steepness:.2f}"
+        f" ({(a.units + b.units) / 2:g} units a side); blind to the armies' composition: --battles N plays them"
+    )
     if played is not None:
         lo, hi = played.interval
         draws = f"{played.draws} draw{'' if played.draws == 1 else 's'} counted half"
-        print(f"played: A won {fmt_prob(played.rate)} of {played.battles} battles, army against army"
-              f" (95% interval {fmt_prob(lo)}–{fmt_prob(hi)}; {draws}; seed {args.seed}, {played.seconds:.1f} s)")
+        print(
+            f"played: A won {fmt_prob(played.rate)} of {played.battles} battles, army against army"
+            f" (95% interval {fmt_prob(lo)}–{fmt_prob(hi)}; {draws}; seed {args.seed}, {played.seconds:.1f} s)"
+        )
         even = played.evening(a.points, b.points, report.steepness)
         if even is not None:
             tag, less, more = even
             strong = a if tag == "A" else b
-            print(f"  to even the played chance: {tag} ({strong.army}:{strong.roster}) fields about {less:.0f}"
-                  f" points less, or the other side about {more:.0f} points more")
+            print(
+                f"  to even the played chance: {tag} ({strong.army}:{strong.roster}) fields about {less:.0f}"
+                f" points less, or the other side about {more:.0f} points more"
+            )
     if abs(report.difference) < 1e-9:
         print("the two armies are even in points")
     elif not report.suggestions:
-        print(f"{report.difference:+.1f} points (A − B): no single roster edit inside the lists' constraints"
-              " brings them closer")
+        print(
+            f"{report.difference:+.1f} points (A − B): no single roster edit inside the lists' constraints"
+            " brings them closer"
+        )
     else:
         print(f"to even them ({report.difference:+.1f} points, A − B), for example:")
         for s in report.suggestions:

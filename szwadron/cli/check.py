@@ -11,7 +11,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from szwadron.audit import AuditReport
+    from szwadron.table.audit import AuditReport
 
 
 def register(subparsers: Any) -> None:
@@ -28,16 +28,15 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
     p.add_argument("--json", action="store_true", help="print a JSON document")
-    p.add_argument("--strict", action="store_true",
-                   help="exit with code 1 when any problem is found")
+    p.add_argument("--strict", action="store_true", help="exit with code 1 when any problem is found")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Load, audit, print; the exit code (0, or 1 under ``--strict`` with problems)."""
-    from szwadron.audit import audit
     from szwadron.cli._common import print_json
     from szwadron.loading import load_scenario
+    from szwadron.table.audit import audit
 
     scenario = load_scenario(args.scenario)
     report = audit(scenario)
@@ -79,8 +78,11 @@ def format_report(report: AuditReport, source: str) -> str:
     for u in report.units:
         state = "" if u.state == "normal" else f", {u.state}"
         skirm = ", skirmish order" if u.skirmish else ""
-        coh = ("coherent" if u.coherent else f"NOT coherent ({len(u.groups)} groups: "
-               + " | ".join(", ".join(g) for g in u.groups) + ")")
+        coh = (
+            "coherent"
+            if u.coherent
+            else f"NOT coherent ({len(u.groups)} groups: " + " | ".join(", ".join(g) for g in u.groups) + ")"
+        )
         eng = f"; engaged with {', '.join(u.engaged_with)}" if u.engaged_with else ""
         size = sum(len(g) for g in u.groups)
         lines.append(f"  {u.id} (side {u.side}{state}{skirm}): {_plural(size, 'base')}, {coh}{eng}")
@@ -93,8 +95,7 @@ def format_report(report: AuditReport, source: str) -> str:
     ] or ["  none"]
     lines.append("")
     lines.append("Bases in contact (PD-14: at least 1 cm of edge touching enemy bases)")
-    lines += [f"  {', '.join(report.bases_in_contact)}"] if report.bases_in_contact else [
-        "  none"]
+    lines += [f"  {', '.join(report.bases_in_contact)}"] if report.bases_in_contact else ["  none"]
 
     lines.append("")
     lines.append("Control-zone intrusions (1.4)")
@@ -112,8 +113,7 @@ def format_report(report: AuditReport, source: str) -> str:
     lines += [f"  {b}" for b in report.off_table] or ["  none"]
     lines.append("")
     lines.append("In forbidden terrain (3.2.4, 3.2.5)")
-    lines += [f"  {f.base} in {f.terrain} [{f.rule}]" for f in report.forbidden_terrain] or [
-        "  none"]
+    lines += [f"  {f.base} in {f.terrain} [{f.rule}]" for f in report.forbidden_terrain] or ["  none"]
     return "\n".join(lines)
 
 

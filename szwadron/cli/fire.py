@@ -20,17 +20,11 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from szwadron.cli._common import base_list
 from szwadron.cli._pictures import add_plot_option
 
 if TYPE_CHECKING:
-    from szwadron.fire import FireResult
-
-
-def _base_list(text: str) -> list[str]:
-    parts = [p.strip() for p in text.split(",") if p.strip()]
-    if not parts:
-        raise argparse.ArgumentTypeError("expected a comma list of bases: UNIT/INDEX or INDEX")
-    return parts
+    from szwadron.table.fire import FireResult
 
 
 def register(subparsers: Any) -> None:
@@ -50,22 +44,38 @@ def register(subparsers: Any) -> None:
     p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
     p.add_argument("--shooter", required=True, metavar="UNIT", help="the firing unit")
     p.add_argument("--target", required=True, metavar="UNIT", help="the enemy unit fired at")
-    p.add_argument("--bases", type=_base_list, metavar="B1,B2",
-                   help="declared firing bases (4.2): UNIT/INDEX or INDEX; default all")
+    p.add_argument(
+        "--bases",
+        type=base_list,
+        metavar="B1,B2",
+        help="declared firing bases (4.2): UNIT/INDEX or INDEX; default all",
+    )
     p.add_argument("--march", action="store_true", help="fire on the march: half SO (4.11)")
-    p.add_argument("--ammo", metavar="NAME",
-                   help="artillery ammunition (7.1.3); default: the one expected to remove most")
-    p.add_argument("--target-at", metavar="MOVEFILE",
-                   help="4.12.3: place the target's bases at the final poses of this move file "
-                   "([[bases]] with index, x, y, facing; unlisted bases stay) before the fire")
-    p.add_argument("--reaction", choices=("declared", "charged"),
-                   help="fire in the opponent's turn (4.12): 'declared' (4.12.2-4.12.5: with "
-                   "--target-at, an interrupted move, the fire lost out of range, 4.12.4; without, "
-                   "at the end of the opponent's phase, 4.12.5) or 'charged' (4.12.6: undeclared, at "
-                   "the first unit charging it; shooter in normal morale, not engaged)")
+    p.add_argument(
+        "--ammo",
+        metavar="NAME",
+        help="artillery ammunition (7.1.3); default: the one expected to remove most",
+    )
+    p.add_argument(
+        "--target-at",
+        metavar="MOVEFILE",
+        help="4.12.3: place the target's bases at the final poses of this move file "
+        "([[bases]] with index, x, y, facing; unlisted bases stay) before the fire",
+    )
+    p.add_argument(
+        "--reaction",
+        choices=("declared", "charged"),
+        help="fire in the opponent's turn (4.12): 'declared' (4.12.2-4.12.5: with "
+        "--target-at, an interrupted move, the fire lost out of range, 4.12.4; without, "
+        "at the end of the opponent's phase, 4.12.5) or 'charged' (4.12.6: undeclared, at "
+        "the first unit charging it; shooter in normal morale, not engaged)",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON document")
-    add_plot_option(p, "a close-up of the table with the sight lines and bands, blocked ones "
-                    "and their blockers in red, beside the volley and morale charts")
+    add_plot_option(
+        p,
+        "a close-up of the table with the sight lines and bands, blocked ones "
+        "and their blockers in red, beside the volley and morale charts",
+    )
     p.set_defaults(func=run)
 
 
@@ -73,9 +83,9 @@ def run(args: argparse.Namespace) -> int:
     """Load, answer, print; 0 when the unit can fire, 1 when it cannot."""
     from szwadron.cli._common import print_json
     from szwadron.cli._pictures import check_plot_option, plot_fire_answer
-    from szwadron.fire import fire
-    from szwadron.geometry.table import Battlefield
+    from szwadron.geometry.battlefield import Battlefield
     from szwadron.loading import load_scenario
+    from szwadron.table.fire import fire
 
     check_plot_option(args)
     bf = Battlefield(load_scenario(args.scenario))
@@ -84,16 +94,24 @@ def run(args: argparse.Namespace) -> int:
         from szwadron.movefile import load_move_file
 
         move = load_move_file(args.target_at)
-    result = fire(bf, args.shooter, args.target, bases=args.bases, march=args.march,
-                  ammunition=args.ammo, target_poses=move, reaction=args.reaction,
-                  source=str(args.target_at))
+    result = fire(
+        bf,
+        args.shooter,
+        args.target,
+        bases=args.bases,
+        march=args.march,
+        ammunition=args.ammo,
+        target_poses=move,
+        reaction=args.reaction,
+        source=str(args.target_at),
+    )
     if args.json:
         print_json(result.to_json())
     else:
         print(format_result(result))
     if args.plot is not None:
         if move is not None:
-            from szwadron.movement import place
+            from szwadron.table.movement import place
 
             bf = Battlefield(place(bf, args.target, move, source=str(args.target_at)), bf.settings)
         plot_fire_answer(args, bf, result)
@@ -102,8 +120,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _table(rows: list[list[str]], indent: str = "  ") -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return [(indent + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True))).rstrip()
-            for r in rows]
+    return [(indent + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True))).rstrip() for r in rows]
 
 
 def format_result(r: FireResult) -> str:
@@ -118,8 +135,11 @@ def format_result(r: FireResult) -> str:
         verdict = "the fire is LOST"
     turn = ""
     if r.reaction is not None:
-        turn = (" in the opponent's turn" + (f", interrupting its move ({r.reaction.rule})"
-                if r.reaction.rule == "4.12.3" else f" ({r.reaction.rule})"))
+        turn = " in the opponent's turn" + (
+            f", interrupting its move ({r.reaction.rule})"
+            if r.reaction.rule == "4.12.3"
+            else f" ({r.reaction.rule})"
+        )
     elif r.target_at:
         turn = f" placed at {len(r.target_at)} given pose{'s' * (len(r.target_at) != 1)}"
     lines.append(f"{r.shooter} fires at {r.target}{ammo}{march}{turn}: {verdict}")
@@ -129,11 +149,22 @@ def format_result(r: FireResult) -> str:
     lines.append("Shooting bases (4.4 arcs, 4.5 range and accuracy, PD-9)")
     rows = [["base", "fires", "edge", "cm", "C", "dice", "targets / rule"]]
     for s in r.shooters:
-        what = (", ".join(s.targets) + (" (indirect, 7.4)" if s.indirect else "")
-                if s.can_fire else f"[{s.rule}] {s.message}")
-        rows.append([s.base, "yes" if s.can_fire else "no", s.edge or "-",
-                     "-" if s.distance is None else f"{s.distance:.2f}",
-                     "-" if s.accuracy is None else str(s.accuracy), str(s.dice), what])
+        what = (
+            ", ".join(s.targets) + (" (indirect, 7.4)" if s.indirect else "")
+            if s.can_fire
+            else f"[{s.rule}] {s.message}"
+        )
+        rows.append(
+            [
+                s.base,
+                "yes" if s.can_fire else "no",
+                s.edge or "-",
+                "-" if s.distance is None else f"{s.distance:.2f}",
+                "-" if s.accuracy is None else str(s.accuracy),
+                str(s.dice),
+                what,
+            ]
+        )
     lines += _table(rows)
     lines.append("")
     lines.append("Target bases (4.5.3 can be hit, W with cover 4.10)")
@@ -150,16 +181,24 @@ def format_result(r: FireResult) -> str:
     lines.append("Removal order (4.7.2-4.7.4, 4.10.8, suggested): " + ", ".join(r.removal_order))
     odds = r.odds
     dice_text = " + ".join(f"{g.dice} d6 on ≤{g.accuracy}" for g in odds.groups)
-    w_text = (f"W {odds.wounds}" if isinstance(odds.wounds, int)
-              else "W " + ",".join(map(str, odds.wounds)) + " in removal order")
+    w_text = (
+        f"W {odds.wounds}"
+        if isinstance(odds.wounds, int)
+        else "W " + ",".join(map(str, odds.wounds)) + " in removal order"
+    )
     lines.append("")
     lines.append(f"Volley: {dice_text} against {w_text} (remainder on a {odds.die})")
     for note in r.notes:
         lines.append(f"  note: {note}")
-    lines.append(format_pmf_table({"P(damage=k)": odds.damage_pmf, "P(removed=k)": odds.removed_pmf,
-                                   "P(removed≥k)": odds.at_least}))
-    lines.append(f"figures removed: mean {odds.expected:.3f}, sd {odds.sd:.3f}; "
-                 f"damage: mean {float(odds.damage.mean()):.3f}, sd {odds.damage.sd():.3f}")
+    lines.append(
+        format_pmf_table(
+            {"P(damage=k)": odds.damage_pmf, "P(removed=k)": odds.removed_pmf, "P(removed≥k)": odds.at_least}
+        )
+    )
+    lines.append(
+        f"figures removed: mean {odds.expected:.3f}, sd {odds.sd:.3f}; "
+        f"damage: mean {float(odds.damage.mean()):.3f}, sd {odds.damage.sd():.3f}"
+    )
     m = r.morale_test
     parts = " · ".join(f"{k.replace('_', ' ')} {fmt_prob(v)}" for k, v in r.to_json()["morale"].items())
     mod = f", modifier {m.modifier:+d}" if m.modifier else ""

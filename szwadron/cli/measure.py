@@ -31,7 +31,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Load, measure, print; 0 on success (bad ids raise InvalidDataError → exit 2)."""
     from szwadron.cli._common import print_json
-    from szwadron.geometry.table import Battlefield
+    from szwadron.geometry.battlefield import Battlefield
     from szwadron.loading import load_scenario
 
     scenario = load_scenario(args.scenario)

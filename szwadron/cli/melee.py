@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from szwadron.cli._pictures import add_plot_option
 
 if TYPE_CHECKING:
-    from szwadron.melee_table import TableMelee
+    from szwadron.table.melee import TableMelee
 
 
 def register(subparsers: Any) -> None:
@@ -33,11 +33,15 @@ def register(subparsers: Any) -> None:
     p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
     p.add_argument("--attacker", required=True, metavar="UNIT", help="the attacking unit")
     p.add_argument("--defender", required=True, metavar="UNIT", help="the defending unit")
-    p.add_argument("--continuing", action="store_true",
-                   help="a continuing melee, not the first round (7.7 first strike)")
+    p.add_argument(
+        "--continuing", action="store_true", help="a continuing melee, not the first round (7.7 first strike)"
+    )
     p.add_argument("--json", action="store_true", help="print a JSON document")
-    add_plot_option(p, "a close-up of the figures in contact beside the joint-loss heatmap and "
-                    "the outcome bars (not written when no figure is in contact)")
+    add_plot_option(
+        p,
+        "a close-up of the figures in contact beside the joint-loss heatmap and "
+        "the outcome bars (not written when no figure is in contact)",
+    )
     p.set_defaults(func=run)
 
 
@@ -48,9 +52,9 @@ def run(args: argparse.Namespace) -> int:
     from szwadron.cli._common import print_json
     from szwadron.cli._pictures import check_plot_option, plot_melee_answer
     from szwadron.errors import IllegalActionError
-    from szwadron.geometry.table import Battlefield
+    from szwadron.geometry.battlefield import Battlefield
     from szwadron.loading import load_scenario
-    from szwadron.melee_table import table_melee
+    from szwadron.table.melee import table_melee
 
     check_plot_option(args)
     bf = Battlefield(load_scenario(args.scenario))
@@ -75,17 +79,19 @@ def format_report(m: TableMelee) -> str:
     """Contact, groups, odds table, outcomes, removal order, push-up for the likeliest losses."""
     from szwadron.cli._common import fmt_prob, format_pmf_table
 
-    lines = [f"Melee: {m.attacker} attacks {m.defender}"
-             + (f", first strike: {m.first_strike}" if m.first_strike else "")]
+    lines = [
+        f"Melee: {m.attacker} attacks {m.defender}"
+        + (f", first strike: {m.first_strike}" if m.first_strike else "")
+    ]
     lines.append("")
     lines.append("Figures in contact (PD-14: at least 1 cm of edge touching the enemy)")
     for f in m.fighting:
         adv = f", W +{f.bonus} ({f.reason})" if f.bonus else ""
-        lines.append(f"  {f.side:8} {f.base}: {f.contact_cm:.2f} cm, touching "
-                     f"{', '.join(f.touching)}{adv}")
+        lines.append(f"  {f.side:8} {f.base}: {f.contact_cm:.2f} cm, touching {', '.join(f.touching)}{adv}")
     if m.all_defenders_advantaged:
-        lines.append("  every defender holds an advantageous position (5.7.3): the defender "
-                     "does not count as engaged")
+        lines.append(
+            "  every defender holds an advantageous position (5.7.3): the defender does not count as engaged"
+        )
     lines.append("")
     lines.append("Dice (5.10.3: one group per UW and terrain bonus)")
     for g in m.groups:
@@ -93,10 +99,17 @@ def format_report(m: TableMelee) -> str:
         lines.append(f"  {g.side:8} {g.dice} d6 on ≤{g.skill}{bonus}: {', '.join(g.figures)}")
     a_rem, d_rem = m.odds.attacker_removed, m.odds.defender_removed
     lines.append("")
-    lines.append(format_pmf_table({
-        "P(att=k)": a_rem.pmf(), "P(att≥k)": a_rem.at_least_list(),
-        "P(def=k)": d_rem.pmf(), "P(def≥k)": d_rem.at_least_list(),
-    }, index="removed"))
+    lines.append(
+        format_pmf_table(
+            {
+                "P(att=k)": a_rem.pmf(),
+                "P(att≥k)": a_rem.at_least_list(),
+                "P(def=k)": d_rem.pmf(),
+                "P(def≥k)": d_rem.at_least_list(),
+            },
+            index="removed",
+        )
+    )
     lines.append("outcomes (5.5), attacker / defender:")
     for row in m.odds.outcome_list():
         lines.append(f"  {fmt_prob(float(row['p'])):>7}  {row['attacker']} / {row['defender']}")
@@ -105,14 +118,18 @@ def format_report(m: TableMelee) -> str:
     lines.append(f"  attacker: {', '.join(m.removal_order['attacker'])}")
     lines.append(f"  defender: {', '.join(m.removal_order['defender'])}")
     joint = m.odds.joint_pmf()
-    i, j = max(((i, j) for i in range(len(joint)) for j in range(len(joint[i]))),
-               key=lambda ij: joint[ij[0]][ij[1]])
+    i, j = max(
+        ((i, j) for i in range(len(joint)) for j in range(len(joint[i]))), key=lambda ij: joint[ij[0]][ij[1]]
+    )
     lines.append("")
-    lines.append(f"Pushing up (5.6) if both stand, after the likeliest losses ({i} attacker, "
-                 f"{j} defender, {fmt_prob(joint[i][j])}):")
+    lines.append(
+        f"Pushing up (5.6) if both stand, after the likeliest losses ({i} attacker, "
+        f"{j} defender, {fmt_prob(joint[i][j])}):"
+    )
     steps = m.push_up(i, j)
-    lines += [f"  {s.side}: {s.count} of {', '.join(s.candidates)}, up to {s.max_cm:g} cm"
-              for s in steps] or ["  nobody: every figure left is still in contact"]
+    lines += [
+        f"  {s.side}: {s.count} of {', '.join(s.candidates)}, up to {s.max_cm:g} cm" for s in steps
+    ] or ["  nobody: every figure left is still in contact"]
     return "\n".join(lines)
 
 

@@ -4,7 +4,7 @@ For every unit of the side not in the normal state: may it try to reorganise (6.
 its chance (6.8.4); for a panicking unit, its flight (6.6.2), the chance it leaves the table
 (6.6.13), surrender (6.6.12) and the own units it passes through (6.4.3, 6.6.11); for a pursuing
 unit, its pursuit (6.7.1). Then the casualty-test table (6.2.4, 6.3) of every unit of the side.
-The flight model and its decisions: :mod:`szwadron.morale_phase`.
+The flight model and its decisions: :mod:`szwadron.table.morale_phase`.
 """
 
 from __future__ import annotations
@@ -37,8 +37,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
     parser.add_argument("--side", type=_side, required=True, metavar="A|B", help="whose morale phase")
     parser.add_argument("--json", action="store_true", help="print a JSON document")
-    add_plot_option(parser, "a close-up of the flight corridors beside each fleeing unit's "
-                    "flight distances and chance to leave the table")
+    add_plot_option(
+        parser,
+        "a close-up of the flight corridors beside each fleeing unit's "
+        "flight distances and chance to leave the table",
+    )
     parser.set_defaults(func=run)
 
 
@@ -69,7 +72,8 @@ def _render(report: Any) -> str:
             else:
                 lines.append(
                     f"  pursuit of {p.target}, {p.gap_cm:.2f} cm away: 2d6 × "
-                    f"{p.distance.outcomes()[0] // 2} cm; reaches it: {_pct(p.reach_chance)} (6.7.1)")
+                    f"{p.distance.outcomes()[0] // 2} cm; reaches it: {_pct(p.reach_chance)} (6.7.1)"
+                )
             continue
         if u.flight_multiplier == 0:
             lines.append("  flight: does not flee (foot artillery with R = 0, 6.6.2)")
@@ -78,9 +82,12 @@ def _render(report: Any) -> str:
         away = f"{lo:.2f}" if round(lo, 2) == round(hi, 2) else f"{lo:.2f}–{hi:.2f}"
         lines.append(
             f"  if not reorganised ({_pct(u.flight_chance)}): flees 2d6 × {u.flight_multiplier} cm "
-            f"straight towards its edge, {away} cm away (6.6.2)")
-        lines.append(f"  leaves the table: {_pct(u.off_table_chance)} (6.6.13); "
-                     f"every figure removed: {_pct(u.removed_chance)}")
+            f"straight towards its edge, {away} cm away (6.6.2)"
+        )
+        lines.append(
+            f"  leaves the table: {_pct(u.off_table_chance)} (6.6.13); "
+            f"every figure removed: {_pct(u.removed_chance)}"
+        )
         exp = u.figures_lost.mean()
         lines.append(f"  figures lost on average: {float(exp):.2f} of {u.strength}")
         stopped = [f for f in u.figures if f.blocked_by is not None]
@@ -90,10 +97,14 @@ def _render(report: Any) -> str:
         verdict = "must surrender if it flees" if u.surrenders else f"chance {_pct(u.surrender_chance)}"
         lines.append(f"  surrender (6.6.12): {verdict}")
         for pt in u.pass_through:
-            test = ("no test (already panicking)" if pt.test_pass is None
-                    else f"test passes {_pct(pt.test_pass)}, panics {_pct(pt.panic_chance)}")
-            lines.append(f"  passes through {pt.unit} from {pt.from_cm:.2f} cm: {_pct(pt.chance)}; "
-                         f"{test} (6.4.3)")
+            test = (
+                "no test (already panicking)"
+                if pt.test_pass is None
+                else f"test passes {_pct(pt.test_pass)}, panics {_pct(pt.panic_chance)}"
+            )
+            lines.append(
+                f"  passes through {pt.unit} from {pt.from_cm:.2f} cm: {_pct(pt.chance)}; {test} (6.4.3)"
+            )
     lines.append("")
     lines.append("Casualty tests (6.2.4, 6.3): pass / repulsed / panic after losing figures")
     for c in report.casualty_tests:
@@ -122,9 +133,9 @@ def run(args: argparse.Namespace) -> int:
     """Load the scenario, compute the phase, print it."""
     from szwadron.cli._common import print_json
     from szwadron.cli._pictures import check_plot_option, plot_morale_answer
-    from szwadron.geometry.table import Battlefield
+    from szwadron.geometry.battlefield import Battlefield
     from szwadron.loading import load_scenario
-    from szwadron.morale_phase import morale_phase
+    from szwadron.table.morale_phase import morale_phase
 
     check_plot_option(args)
     bf = Battlefield(load_scenario(args.scenario))

@@ -16,12 +16,13 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from szwadron.cli._common import base_list
 from szwadron.cli._pictures import add_plot_option
 
 if TYPE_CHECKING:
-    from szwadron.fire import FireResult
-    from szwadron.geometry.table import Battlefield
-    from szwadron.movement import MoveReport
+    from szwadron.geometry.battlefield import Battlefield
+    from szwadron.table.fire import FireResult
+    from szwadron.table.movement import MoveReport
 
 
 def register(subparsers: Any) -> None:
@@ -36,22 +37,46 @@ def register(subparsers: Any) -> None:
         ),
     )
     p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
-    p.add_argument("--unit", action="append", required=True, metavar="UNIT",
-                   help="the unit that moves (repeat for a combined move, 3.3)")
-    p.add_argument("--to", required=True, metavar="MOVEFILE",
-                   help="move file (TOML): [[bases]] with index, x, y, facing, optional waypoints")
-    p.add_argument("--charge", action="append", default=[], metavar="TARGET",
-                   help="the enemy unit charged (repeatable, 5.2): its zone may be entered (1.4.2)")
+    p.add_argument(
+        "--unit",
+        action="append",
+        required=True,
+        metavar="UNIT",
+        help="the unit that moves (repeat for a combined move, 3.3)",
+    )
+    p.add_argument(
+        "--to",
+        required=True,
+        metavar="MOVEFILE",
+        help="move file (TOML): [[bases]] with index, x, y, facing, optional waypoints",
+    )
+    p.add_argument(
+        "--charge",
+        action="append",
+        default=[],
+        metavar="TARGET",
+        help="the enemy unit charged (repeatable, 5.2): its zone may be entered (1.4.2)",
+    )
     p.add_argument("--march", action="store_true", help="fire on the march: half the move (4.11)")
-    p.add_argument("--after-fire", metavar="TARGET",
-                   help="4.9: a move after fire; the unit fired at TARGET this turn (on the march "
-                   "with --march: then only its half move, 4.11.2, 4.11.3)")
-    p.add_argument("--fired", type=_base_list, metavar="B1,B2",
-                   help="with --after-fire: the bases declared as firing (4.2), UNIT/INDEX or "
-                   "INDEX; default: the bases that could fire")
+    p.add_argument(
+        "--after-fire",
+        metavar="TARGET",
+        help="4.9: a move after fire; the unit fired at TARGET this turn (on the march "
+        "with --march: then only its half move, 4.11.2, 4.11.3)",
+    )
+    p.add_argument(
+        "--fired",
+        type=base_list,
+        metavar="B1,B2",
+        help="with --after-fire: the bases declared as firing (4.2), UNIT/INDEX or "
+        "INDEX; default: the bases that could fire",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON document")
-    add_plot_option(p, "a close-up of the table with each base's path (PD-6), its final pose "
-                    "ghosted and its distance; violations in red")
+    add_plot_option(
+        p,
+        "a close-up of the table with each base's path (PD-6), its final pose "
+        "ghosted and its distance; violations in red",
+    )
     p.set_defaults(func=run)
 
 
@@ -60,9 +85,9 @@ def run(args: argparse.Namespace) -> int:
     from szwadron.cli._common import print_json
     from szwadron.cli._pictures import check_plot_option, plot_move_answer
     from szwadron.errors import InvalidDataError
-    from szwadron.geometry.table import Battlefield
+    from szwadron.geometry.battlefield import Battlefield
     from szwadron.loading import load_scenario
-    from szwadron.movement import check_move, load_move_file
+    from szwadron.table.movement import check_move, load_move_file
 
     check_plot_option(args)
     if args.fired is not None and args.after_fire is None:
@@ -72,8 +97,9 @@ def run(args: argparse.Namespace) -> int:
     after = None
     if args.after_fire is not None:
         after = _the_fire(bf, args)
-    report = check_move(bf, args.unit, move, charge=args.charge, march=args.march,
-                        after_fire=after, source=str(args.to))
+    report = check_move(
+        bf, args.unit, move, charge=args.charge, march=args.march, after_fire=after, source=str(args.to)
+    )
     if args.json:
         print_json(report.to_json())
     else:
@@ -83,21 +109,16 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.legal else 1
 
 
-def _base_list(text: str) -> list[str]:
-    from szwadron.cli.fire import _base_list as parse
-
-    return parse(text)
-
-
 def _the_fire(bf: Battlefield, args: argparse.Namespace) -> FireResult:
     """4.2, 4.9 — the fire the move follows: ``--unit`` at ``--after-fire`` with the ``--fired``
     bases, or with the bases that could fire (all declared, those refused left out)."""
     from szwadron.errors import InvalidDataError
-    from szwadron.fire import fire
+    from szwadron.table.fire import fire
 
     if len(args.unit) != 1:
-        raise InvalidDataError("--after-fire: a move after fire (4.9) is of the firing unit alone; "
-                               "name one --unit")
+        raise InvalidDataError(
+            "--after-fire: a move after fire (4.9) is of the firing unit alone; name one --unit"
+        )
     unit = args.unit[0]
     if args.fired is not None:
         return fire(bf, unit, args.after_fire, bases=args.fired, march=args.march)
@@ -115,8 +136,10 @@ def format_report(report: MoveReport) -> str:
     after = ""
     if report.after_fire is not None:
         after = f" after fire at {report.after_fire.target} (4.9)"
-    lines = [f"{units}: {what}{' (on the march)' if report.march else ''}{after} — "
-             + ("LEGAL" if report.legal else f"ILLEGAL [{report.rule}] {report.message}")]
+    lines = [
+        f"{units}: {what}{' (on the march)' if report.march else ''}{after} — "
+        + ("LEGAL" if report.legal else f"ILLEGAL [{report.rule}] {report.message}")
+    ]
     if len(report.violations) > 1:
         lines.append("")
         lines.append(f"Violations ({len(report.violations)})")
@@ -126,17 +149,21 @@ def format_report(report: MoveReport) -> str:
     for b in report.bases:
         extra = "".join(f" + {s.cm:.2f} ({s.rule} {s.source})" for s in b.surcharges)
         flag = "" if b.distance <= b.allowed + 1e-6 else "  TOO FAR"
-        lines.append(f"  {b.base}: {b.path:.2f} ({b.corner}){extra} = {b.distance:.2f} of "
-                     f"{b.allowed:g} cm{flag}")
+        lines.append(
+            f"  {b.base}: {b.path:.2f} ({b.corner}){extra} = {b.distance:.2f} of {b.allowed:g} cm{flag}"
+        )
     if list(report.order) != [b.base for b in report.bases]:
         lines.append(f"Order of the figures (3.1.1): {', '.join(report.order)}")
     if report.charge:
-        lines.append("In contact with the charged unit: "
-                     + (", ".join(report.contacts) if report.contacts else "none"))
+        lines.append(
+            "In contact with the charged unit: " + (", ".join(report.contacts) if report.contacts else "none")
+        )
     if report.after_fire is not None:
         a = report.after_fire
-        lines.append(f"Declared as firing (may not move, 4.9.1): {', '.join(a.declared) or 'none'}; "
-                     f"fired (lines of fire closed, 4.9.4): {', '.join(a.fired) or 'none'}")
+        lines.append(
+            f"Declared as firing (may not move, 4.9.1): {', '.join(a.declared) or 'none'}; "
+            f"fired (lines of fire closed, 4.9.4): {', '.join(a.fired) or 'none'}"
+        )
     for note in report.notes:
         lines.append(f"note: {note}")
     return "\n".join(lines)

@@ -41,12 +41,10 @@ _SIDE_KEYS: dict[str, str] = {
 }
 _SIDE_REQUIRED = ("figures", "melee", "skill", "wounds", "morale")
 _SIDE_HELP = (
-    'figures=N SW=N UW=N W=N M=N, optionally strength=N (figures in the unit, default figures), '
+    "figures=N SW=N UW=N W=N M=N, optionally strength=N (figures in the unit, default figures), "
     "initial=N, modifier=K (morale, PD-16), terrain=N (W bonus when struck, PD-15), skirmish"
 )
-_SIDE_LIMITS = (
-    f" (at most {MAX_MELEE_FIGURES} figures and {MAX_DICE} dice a side, W at most {MAX_WOUNDS})"
-)
+_SIDE_LIMITS = f" (at most {MAX_MELEE_FIGURES} figures and {MAX_DICE} dice a side, W at most {MAX_WOUNDS})"
 
 
 def _fire_group(text: str) -> tuple[int, int | None]:
@@ -76,7 +74,8 @@ def _add_roll_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, help="seed of --roll (default: a fresh one, printed)")
     parser.add_argument(
-        "--plot", metavar="FILE",
+        "--plot",
+        metavar="FILE",
         help="also draw the odds as a chart: FILE.png, FILE.svg or FILE.pdf",
     )
 
@@ -100,13 +99,20 @@ def register(subparsers: Any) -> None:
         ),
     )
     fire.add_argument(
-        "--fire", action="append", type=_fire_group, required=True, metavar="N[@C]",
+        "--fire",
+        action="append",
+        type=_fire_group,
+        required=True,
+        metavar="N[@C]",
         help="dice of one group, optionally with its own accuracy (repeatable, PD-9); at most "
         f"{MAX_DICE} dice in all",
     )
     fire.add_argument("--accuracy", type=int, metavar="C", help="accuracy of groups without @C")
     fire.add_argument(
-        "--wounds", type=_wounds, required=True, metavar="W",
+        "--wounds",
+        type=_wounds,
+        required=True,
+        metavar="W",
         help="target W with cover, or W of each eligible figure in removal order: 2,2,3 (PD-13); "
         f"W at most {MAX_WOUNDS}",
     )
@@ -144,9 +150,7 @@ def register(subparsers: Any) -> None:
     melee.add_argument("--first-strike", choices=("attacker", "defender"), help="7.7")
     melee.add_argument("--initial-attacker", type=int, metavar="N", help="attacker starting strength")
     melee.add_argument("--initial-defender", type=int, metavar="N", help="defender starting strength")
-    melee.add_argument(
-        "--panicking-defender", action="store_true", help="the defender is panicking (6.6)"
-    )
+    melee.add_argument("--panicking-defender", action="store_true", help="the defender is panicking (6.6)")
     melee.add_argument("--die", choices=_DIES, default="d6", help="remainder die (default d6, PD-5)")
     _add_roll_options(melee)
     melee.set_defaults(func=run)
@@ -178,9 +182,9 @@ def run(args: argparse.Namespace) -> int:
 # --- fire ---------------------------------------------------------------------------------------
 def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
     from szwadron.cli._common import fmt_prob, format_pmf_table, print_json
-    from szwadron.combat import roll_volley, volley
     from szwadron.errors import InvalidDataError
-    from szwadron.morale import FireOutcome, fire_outcome, morale_target, roll_casualty_test
+    from szwadron.odds.combat import roll_volley, volley
+    from szwadron.odds.morale import FireOutcome, fire_outcome, morale_target, roll_casualty_test
 
     groups = []
     for i, (dice, acc) in enumerate(args.fire):
@@ -204,17 +208,18 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
             raise InvalidDataError(f"--strength must be ≥ 1, got {args.strength}")
         initial = args.initial if args.initial is not None else args.strength
         if args.strength > initial:
-            raise InvalidDataError(
-                f"--strength {args.strength} is above --initial {initial} (6.2.4)"
-            )
+            raise InvalidDataError(f"--strength {args.strength} is above --initial {initial} (6.2.4)")
         if cap is not None and cap > args.strength:
-            raise InvalidDataError(
-                f"--figures {cap} is more than the unit's --strength {args.strength}"
-            )
+            raise InvalidDataError(f"--figures {cap} is more than the unit's --strength {args.strength}")
         cap = args.strength if cap is None else cap
     odds = volley(
-        groups, args.wounds, die=args.die, skirmish=args.skirmish, march=args.march,
-        indirect=args.indirect, cap=cap,
+        groups,
+        args.wounds,
+        die=args.die,
+        skirmish=args.skirmish,
+        march=args.march,
+        indirect=args.indirect,
+        cap=cap,
     )
     for note in odds.notes:
         print(f"note: {note}", file=err)
@@ -264,8 +269,12 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
     morale_probs: dict[str, float] | None = None
     if want_morale:
         out = fire_outcome(
-            odds.removed, odds.no_damage, morale=args.morale, strength=args.strength,
-            initial=initial, modifier=args.modifier,
+            odds.removed,
+            odds.no_damage,
+            morale=args.morale,
+            strength=args.strength,
+            initial=initial,
+            modifier=args.modifier,
         )
         morale_probs = {o.value: float(out.probability(o)) for o in FireOutcome}
     if args.json:
@@ -281,7 +290,8 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
         return _plot_fire(args, odds, morale_probs)
     dice_text = " + ".join(f"{g.dice} d6 on ≤{g.accuracy}" for g in odds.groups)
     w_text = (
-        f"W {odds.wounds}" if isinstance(odds.wounds, int)
+        f"W {odds.wounds}"
+        if isinstance(odds.wounds, int)
         else "W " + ",".join(map(str, odds.wounds)) + " in removal order"
     )
     cap_text = f", at most {odds.cap} figures" if odds.cap is not None else ""
@@ -308,7 +318,7 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
 # --- morale -------------------------------------------------------------------------------------
 def _run_morale(args: argparse.Namespace, rng: Any, seed: int) -> int:
     from szwadron.cli._common import fmt_prob, print_json
-    from szwadron.morale import casualty_modifier, casualty_test, morale_target, roll_casualty_test
+    from szwadron.odds.morale import casualty_modifier, casualty_test, morale_target, roll_casualty_test
 
     test = casualty_test(args.morale, args.strength, args.initial, args.modifier)
     target = morale_target(args.morale, args.strength, args.initial, args.modifier)
@@ -345,8 +355,8 @@ def _run_morale(args: argparse.Namespace, rng: Any, seed: int) -> int:
 
 # --- melee --------------------------------------------------------------------------------------
 def _parse_side(flag: str, text: str, initial: int | None, panicking: bool) -> Any:
-    from szwadron.combat import MeleeSide
     from szwadron.errors import InvalidDataError
+    from szwadron.odds.combat import MeleeSide
 
     values: dict[str, int] = {}
     skirmish = False
@@ -376,20 +386,27 @@ def _parse_side(flag: str, text: str, initial: int | None, panicking: bool) -> A
     missing = [k for k in _SIDE_REQUIRED if k not in values]
     if missing:
         codes = {"figures": "figures", "melee": "SW", "skill": "UW", "wounds": "W", "morale": "M"}
-        raise InvalidDataError(f"{flag}: missing {', '.join(codes[k] for k in missing)}; expected {_SIDE_HELP}")
+        raise InvalidDataError(
+            f"{flag}: missing {', '.join(codes[k] for k in missing)}; expected {_SIDE_HELP}"
+        )
     checks = {"figures": 1, "melee": 1, "wounds": 1, "skill": 0, "terrain": 0}
     for key, low in checks.items():
         if key in values and values[key] < low:
             raise InvalidDataError(f"{flag}: {key} must be ≥ {low}, got {values[key]}")
     if values["skill"] > 6:
         raise InvalidDataError(f"{flag}: UW must be 0..6, got {values['skill']}")
-    for key, code, high in (("figures", "figures", MAX_MELEE_FIGURES), ("wounds", "W", MAX_WOUNDS),
-                            ("terrain", "terrain", MAX_WOUNDS)):
+    for key, code, high in (
+        ("figures", "figures", MAX_MELEE_FIGURES),
+        ("wounds", "W", MAX_WOUNDS),
+        ("terrain", "terrain", MAX_WOUNDS),
+    ):
         if values.get(key, 0) > high:
             raise InvalidDataError(f"{flag}: {code} must be at most {high}, got {values[key]}")
     strength = values.get("strength", values["figures"])
     if strength < values["figures"]:
-        raise InvalidDataError(f"{flag}: strength {strength} is below the {values['figures']} figures that fought")
+        raise InvalidDataError(
+            f"{flag}: strength {strength} is below the {values['figures']} figures that fought"
+        )
     if initial is not None and "initial" in values and initial != values["initial"]:
         raise InvalidDataError(f"{flag}: initial={values['initial']} contradicts --initial-* {initial}")
     start = initial if initial is not None else values.get("initial", strength)
@@ -415,7 +432,7 @@ def _parse_side(flag: str, text: str, initial: int | None, panicking: bool) -> A
 
 def _run_melee(args: argparse.Namespace, rng: Any, seed: int) -> int:
     from szwadron.cli._common import fmt_prob, format_pmf_table, print_json
-    from szwadron.combat import melee, roll_melee
+    from szwadron.odds.combat import melee, roll_melee
 
     attacker = _parse_side("--attacker", args.attacker, args.initial_attacker, False)
     defender = _parse_side("--defender", args.defender, args.initial_defender, args.panicking_defender)
@@ -426,14 +443,19 @@ def _run_melee(args: argparse.Namespace, rng: Any, seed: int) -> int:
                 {
                     "seed": seed,
                     "strike_back_test": (
-                        None if r.strike_back_test is None
+                        None
+                        if r.strike_back_test is None
                         else {"face": r.strike_back_test.face, "target": r.strike_back_test.target}
                     ),
                     "strikes": [
                         {
-                            "side": side, "dice": g.dice, "at_most": g.at_most,
-                            "faces": list(g.faces), "scored": g.scored,
-                            "removed": rem.removed, "remainder_faces": list(rem.faces),
+                            "side": side,
+                            "dice": g.dice,
+                            "at_most": g.at_most,
+                            "faces": list(g.faces),
+                            "scored": g.scored,
+                            "removed": rem.removed,
+                            "remainder_faces": list(rem.faces),
                         }
                         for side, g, rem in r.strikes
                     ],
@@ -449,8 +471,10 @@ def _run_melee(args: argparse.Namespace, rng: Any, seed: int) -> int:
             print(f"  panicking defender: {r.strike_back_test}")
         for side, g, rem in r.strikes:
             bonus = f" (enemy W +{g.target_bonus})" if g.target_bonus else ""
-            print(f"  {side}: {g.dice} d6 on ≤{g.at_most}{bonus}: {' '.join(map(str, g.faces))} "
-                  f"→ {rem.describe()}")
+            print(
+                f"  {side}: {g.dice} d6 on ≤{g.at_most}{bonus}: {' '.join(map(str, g.faces))} "
+                f"→ {rem.describe()}"
+            )
         print(f"  removed: attacker {r.attacker_removed}, defender {r.defender_removed}")
         for t in r.tests:
             print(f"  {t}")
@@ -522,8 +546,9 @@ def _plot_fire(args: argparse.Namespace, odds: Any, morale_probs: dict[str, floa
             return
         left, right = fig.subplots(1, 2, width_ratios=[1.6, 1.0])
         plot_volley(odds, left, title="Figures removed")
-        plot_morale_outcomes(morale_probs, right,
-                             title=f"Target's morale (M {args.morale}, {args.strength} figures)")
+        plot_morale_outcomes(
+            morale_probs, right, title=f"Target's morale (M {args.morale}, {args.strength} figures)"
+        )
         fig.suptitle(volley_title(odds), fontsize=11)
 
     return _save_plot(args, (11.0, 4.6) if morale_probs is not None else (7.5, 4.5), draw)
@@ -536,7 +561,8 @@ def _plot_morale(args: argparse.Namespace, test: Any, target: int) -> int:
         from szwadron.plots.odds import plot_morale_outcomes
 
         plot_morale_outcomes(
-            test, fig.add_subplot(),
+            test,
+            fig.add_subplot(),
             title=f"Morale test (6.3): M {args.morale}, {args.strength} of {args.initial} figures"
             f" → pass on ≤{target}",
         )
@@ -552,7 +578,10 @@ def _plot_melee(args: argparse.Namespace, odds: Any) -> int:
 
         left, right = fig.subplots(1, 2, width_ratios=[1.15, 1.0])
         fs = f", first strike: {args.first_strike}" if args.first_strike else ""
-        plot_melee(odds, (left, right), title=f"Melee: {odds.attacker_figures} attacking figures"
-                   f" against {odds.defender_figures}{fs}")
+        plot_melee(
+            odds,
+            (left, right),
+            title=f"Melee: {odds.attacker_figures} attacking figures against {odds.defender_figures}{fs}",
+        )
 
     return _save_plot(args, (12.0, 5.0), draw)

@@ -66,43 +66,88 @@ def register(subparsers: Any) -> None:
             "szwadron plot morale -o machine.png --scenario battle.toml --unit au-cuirassiers"
         ),
     )
-    p.add_argument("scenario", metavar="SCENARIO|morale",
-                   help="scenario file (TOML), or the word 'morale' to draw the morale state "
-                   "machine (a scenario file named 'morale': write ./morale)")
-    p.add_argument("-o", "--output", required=True, metavar="FILE",
-                   help="picture to write: FILE.png, FILE.svg or FILE.pdf")
+    p.add_argument(
+        "scenario",
+        metavar="SCENARIO|morale",
+        help="scenario file (TOML), or the word 'morale' to draw the morale state "
+        "machine (a scenario file named 'morale': write ./morale)",
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE",
+        help="picture to write: FILE.png, FILE.svg or FILE.pdf",
+    )
     table = p.add_argument_group("the table (SCENARIO)")
-    table.add_argument("--zones", action="store_true",
-                       help="draw control zones (1.4) and ring bases standing in enemy zones")
-    table.add_argument("--arcs", action="append", default=[], metavar="UNIT",
-                       help="the arcs of fire of each edge of the unit's bases, edges touched "
-                       "by own bases in red (4.4.1-4.4.3); repeatable")
-    table.add_argument("--fire", type=_pair("SHOOTER:TARGET"), metavar="SHOOTER:TARGET",
-                       help="sight lines and bands of this fire, blocked ones with their "
-                       "blocker and rule (4.3, 4.10), the removal order (4.7)")
-    table.add_argument("--move", type=_pair("UNIT:MOVEFILE"), metavar="UNIT:MOVEFILE",
-                       help="the paths (PD-6), final poses and distances of this move")
-    table.add_argument("--reach", type=_pair("UNIT:TARGET"), metavar="UNIT:TARGET",
-                       help="the shortest path of the unit into contact with the target")
-    table.add_argument("--region", metavar="x0,y0,x1,y1",
-                       help="draw only this part of the table (cm), e.g. 110,30,165,55, or 'all' "
-                       "(default: the whole table, or a close-up of the overlays) "
-                       "(write --region=-5,0,40,30 when it starts with a minus sign)")
+    table.add_argument(
+        "--zones", action="store_true", help="draw control zones (1.4) and ring bases standing in enemy zones"
+    )
+    table.add_argument(
+        "--arcs",
+        action="append",
+        default=[],
+        metavar="UNIT",
+        help="the arcs of fire of each edge of the unit's bases, edges touched "
+        "by own bases in red (4.4.1-4.4.3); repeatable",
+    )
+    table.add_argument(
+        "--fire",
+        type=_pair("SHOOTER:TARGET"),
+        metavar="SHOOTER:TARGET",
+        help="sight lines and bands of this fire, blocked ones with their "
+        "blocker and rule (4.3, 4.10), the removal order (4.7)",
+    )
+    table.add_argument(
+        "--move",
+        type=_pair("UNIT:MOVEFILE"),
+        metavar="UNIT:MOVEFILE",
+        help="the paths (PD-6), final poses and distances of this move",
+    )
+    table.add_argument(
+        "--reach",
+        type=_pair("UNIT:TARGET"),
+        metavar="UNIT:TARGET",
+        help="the shortest path of the unit into contact with the target",
+    )
+    table.add_argument(
+        "--region",
+        metavar="x0,y0,x1,y1",
+        help="draw only this part of the table (cm), e.g. 110,30,165,55, or 'all' "
+        "(default: the whole table, or a close-up of the overlays) "
+        "(write --region=-5,0,40,30 when it starts with a minus sign)",
+    )
     table.add_argument("--no-labels", action="store_true", help="no unit and terrain labels")
     table.add_argument("--no-contacts", action="store_true", help="do not mark enemy contacts")
     machine = p.add_argument_group("the morale state machine (plot morale)")
-    machine.add_argument("--scenario", dest="machine_scenario", metavar="S",
-                         help="scenario holding --unit")
-    machine.add_argument("--unit", dest="machine_unit", metavar="U",
-                         help="write the chance of each branch from this unit's current state")
-    p.add_argument("--dpi", type=int, default=100, metavar="N",
-                   help="resolution of PNG output (default 100: a 180 × 120 cm table is 1230 px wide)")
+    machine.add_argument("--scenario", dest="machine_scenario", metavar="S", help="scenario holding --unit")
+    machine.add_argument(
+        "--unit",
+        dest="machine_unit",
+        metavar="U",
+        help="write the chance of each branch from this unit's current state",
+    )
+    p.add_argument(
+        "--dpi",
+        type=int,
+        default=100,
+        metavar="N",
+        help="resolution of PNG output (default 100: a 180 × 120 cm table is 1230 px wide)",
+    )
     p.set_defaults(func=run)
 
 
 def _overlays(args: argparse.Namespace) -> list[str]:
-    return [f for f, on in (("--arcs", args.arcs), ("--fire", args.fire), ("--move", args.move),
-                            ("--reach", args.reach)) if on]
+    return [
+        f
+        for f, on in (
+            ("--arcs", args.arcs),
+            ("--fire", args.fire),
+            ("--move", args.move),
+            ("--reach", args.reach),
+        )
+        if on
+    ]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -114,20 +159,23 @@ def run(args: argparse.Namespace) -> int:
     if not 20 <= args.dpi <= 600:
         raise InvalidDataError(f"--dpi must be between 20 and 600, got {args.dpi}")
     if args.scenario == MACHINE_WORD:
-        used = _overlays(args) + [f for f, on in (("--zones", args.zones),
-                                                  ("--region", args.region)) if on]
+        used = _overlays(args) + [f for f, on in (("--zones", args.zones), ("--region", args.region)) if on]
         if used:
-            raise InvalidDataError(f"plot morale draws the state machine: {', '.join(used)} "
-                                   "belong to a scenario's table (a scenario file named "
-                                   "'morale' is ./morale)")
+            raise InvalidDataError(
+                f"plot morale draws the state machine: {', '.join(used)} "
+                "belong to a scenario's table (a scenario file named "
+                "'morale' is ./morale)"
+            )
         use_agg()
         return _run_machine(args, fmt)
     if args.machine_scenario or args.machine_unit:
-        raise InvalidDataError("--scenario and --unit belong to `szwadron plot morale`; the "
-                               "table's scenario is the first argument")
+        raise InvalidDataError(
+            "--scenario and --unit belong to `szwadron plot morale`; the "
+            "table's scenario is the first argument"
+        )
     use_agg()
 
-    from szwadron.geometry.table import Battlefield
+    from szwadron.geometry.battlefield import Battlefield
     from szwadron.loading import load_scenario
     from szwadron.plots._io import new_figure, pixel_size, save_figure
     from szwadron.plots.table import parse_region, plot_table, table_figsize
@@ -150,8 +198,16 @@ def run(args: argparse.Namespace) -> int:
     title = None
     if draws:
         title = scenario.name + "\n" + "; ".join(what for what, _ in draws)
-    plot_table(bf, ax, region=region, zones=args.zones, contacts=not args.no_contacts,
-               labels=not args.no_labels, names=not args.no_labels, title=title)
+    plot_table(
+        bf,
+        ax,
+        region=region,
+        zones=args.zones,
+        contacts=not args.no_contacts,
+        labels=not args.no_labels,
+        names=not args.no_labels,
+        title=title,
+    )
     for _, draw in draws:  # overlays: onto ``ax``, with ``bf``; each redraws the key
         draw(ax)
     w, h = pixel_size(fig)
@@ -173,29 +229,41 @@ def _answers(args: argparse.Namespace, bf: Any, inputs: list[str]) -> tuple[list
         focus += [ov.unit_geometry(bf, unit), *arcs.values()]
         draws.append((f"arcs of {unit}", lambda ax, u=unit: ov.plot_arcs(bf, ax, unit=u)))
     if args.fire:
-        from szwadron.fire import fire
+        from szwadron.table.fire import fire
 
         result = fire(bf, *args.fire)
         focus += ov.fire_geometries(bf, result)
         verdict = "can fire" if result.legal else "cannot fire"
-        draws.append((f"{result.shooter} fires at {result.target}: {verdict}",
-                      lambda ax: ov.plot_fire(bf, ax, result=result)))
+        draws.append(
+            (
+                f"{result.shooter} fires at {result.target}: {verdict}",
+                lambda ax: ov.plot_fire(bf, ax, result=result),
+            )
+        )
     if args.move:
-        from szwadron.movement import check_move, load_move_file
+        from szwadron.table.movement import check_move, load_move_file
 
         unit, movefile = args.move
         inputs.append(movefile)
         report = check_move(bf, unit, load_move_file(movefile), source=movefile)
         focus += ov.move_geometries(bf, report)
-        draws.append((f"move of {unit}: {'legal' if report.legal else 'ILLEGAL'}",
-                      lambda ax: ov.plot_move(bf, ax, report=report)))
+        draws.append(
+            (
+                f"move of {unit}: {'legal' if report.legal else 'ILLEGAL'}",
+                lambda ax: ov.plot_move(bf, ax, report=report),
+            )
+        )
     if args.reach:
-        from szwadron.reach import reach
+        from szwadron.table.reach import reach
 
         r = reach(bf, *args.reach)
         focus += ov.reach_geometries(bf, r)
-        draws.append((f"{r.unit} {'can' if r.reachable else 'cannot'} reach {r.target}",
-                      lambda ax: ov.plot_reach(bf, ax, result=r)))
+        draws.append(
+            (
+                f"{r.unit} {'can' if r.reachable else 'cannot'} reach {r.target}",
+                lambda ax: ov.plot_reach(bf, ax, result=r),
+            )
+        )
     return draws, focus
 
 

@@ -1,19 +1,19 @@
 """``szwadron points`` — the points model (issue 7).
 
 - ``szwadron points ARMYLIST [--roster ID|FILE] [--json] [--plot FILE]`` — points per figure of
-  every profile with the breakdown of the formula (:mod:`szwadron.points`); stored points that
+  every profile with the breakdown of the formula (:mod:`szwadron.armies.points`); stored points that
   differ from the model are flagged. With ``--roster``, only the profiles it fields, and its
   totals checked against its limit and constraints.
 - ``szwadron points calibrate [--seed N] [--rounds N] [--duels N] [--battles N] [--workers N]
   [--dry-run]`` — fit the coefficients and the duel corrections to simulated duels and battles
   of mixed armies, and rewrite the coefficients file and the ``points`` lines of the army lists
-  (:mod:`szwadron.calibrate`); the example rosters' new costs are listed, those over their limit
+  (:mod:`szwadron.armies.calibrate`); the example rosters' new costs are listed, those over their limit
   flagged.
 - ``szwadron points validate [--seed N] [--duels N] [--battles N] [--workers N] [--json]
   [--plot FILE]`` — the round-robin of win rates at equal points (battles of standard units,
   simulated), with each cell's 95 % interval, the classes' blocks, the share no re-pricing could
   fix and the circles no prices can; then the example rosters army against army
-  (:mod:`szwadron.armybattles`).
+  (:mod:`szwadron.armies.battles`).
 
 ARMYLIST is an army-list id (looked up like a scenario's lists) or a path to its TOML file.
 Long runs report progress on stderr.
@@ -37,7 +37,7 @@ ACTIONS = ("calibrate", "validate")
 MAX_DUELS = 100_000
 MAX_ROUNDS = 100
 MAX_WORKERS_PER_CORE = 4
-#: Roster battles per pair in ``points validate`` (szwadron.armybattles.DEFAULT_BATTLES; not
+#: Roster battles per pair in ``points validate`` (szwadron.armies.battles.DEFAULT_BATTLES; not
 #: imported here, so that ``--help`` stays light).
 DEFAULT_ROSTER_BATTLES = 200
 
@@ -54,21 +54,42 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
-        "target", metavar="ARMYLIST|calibrate|validate",
+        "target",
+        metavar="ARMYLIST|calibrate|validate",
         help="an army-list id or file, or the action 'calibrate' or 'validate'",
     )
-    parser.add_argument("--roster", metavar="ID|FILE", help="only the profiles of this roster, with its totals")
+    parser.add_argument(
+        "--roster", metavar="ID|FILE", help="only the profiles of this roster, with its totals"
+    )
     parser.add_argument("--json", action="store_true", help="print a JSON document")
     parser.add_argument("--plot", metavar="FILE", help="draw the breakdown (or the win-rate matrix) to FILE")
     sim = parser.add_argument_group("calibrate and validate")
     sim.add_argument("--lists", metavar="DIR", help="folder of army lists (default: the bundled armylists/)")
     sim.add_argument("--seed", type=int, default=2026, help="seed of the duels (default 2026)")
-    sim.add_argument("--duels", type=int, help=f"duels per pair (calibrate, default 100) or per pair and budget (validate, default 500); at most {MAX_DUELS}")
-    sim.add_argument("--battles", type=int, help=f"battles of mixed armies per pair of lists and budget (calibrate, default 300; 0: none) or per pair of example rosters and per unit-size case (validate, default {DEFAULT_ROSTER_BATTLES}; 0: none); at most {MAX_DUELS}")
-    sim.add_argument("--rounds", type=int, default=3, help=f"calibration rounds (default 3, at most {MAX_ROUNDS})")
-    sim.add_argument("--workers", type=int, help=f"worker processes (default: one per core; at most {MAX_WORKERS_PER_CORE} per core)")
+    sim.add_argument(
+        "--duels",
+        type=int,
+        help=f"duels per pair (calibrate, default 100) or per pair and budget (validate, default 500); at most {MAX_DUELS}",
+    )
+    sim.add_argument(
+        "--battles",
+        type=int,
+        help=f"battles of mixed armies per pair of lists and budget (calibrate, default 300; 0: none) or per pair of example rosters and per unit-size case (validate, default {DEFAULT_ROSTER_BATTLES}; 0: none); at most {MAX_DUELS}",
+    )
+    sim.add_argument(
+        "--rounds", type=int, default=3, help=f"calibration rounds (default 3, at most {MAX_ROUNDS})"
+    )
+    sim.add_argument(
+        "--workers",
+        type=int,
+        help=f"worker processes (default: one per core; at most {MAX_WORKERS_PER_CORE} per core)",
+    )
     sim.add_argument("--dry-run", action="store_true", help="calibrate: print, write nothing")
-    sim.add_argument("--model", metavar="FILE", help="coefficients file to write (calibrate) or read (default: the shipped one)")
+    sim.add_argument(
+        "--model",
+        metavar="FILE",
+        help="coefficients file to write (calibrate) or read (default: the shipped one)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -86,7 +107,9 @@ class _Progress:
         self.last = now
         pct = 100.0 * done / total if total else 100.0
         what = "battles" if "battle" in label else "duels"
-        print(f"{label}: {done}/{total} {what} ({pct:.0f}%), {now - self.t0:.1f} s", file=sys.stderr, flush=True)
+        print(
+            f"{label}: {done}/{total} {what} ({pct:.0f}%), {now - self.t0:.1f} s", file=sys.stderr, flush=True
+        )
 
 
 def _positive(value: int | None, name: str, most: int) -> None:
@@ -128,61 +151,34 @@ def run(args: argparse.Namespace) -> int:
     return _price(args)
 
 
-def find_army_list(name: str) -> Any:
-    """An army list by id (search path of design.md) or by file path."""
-    from szwadron.errors import InvalidDataError
-    from szwadron.loading import army_list_search_path, find_army_list, load_army_list
-
-    path = Path(name)
-    if path.suffix.lower() == ".toml" or path.exists():
-        try:
-            return load_army_list(path)
-        except InvalidDataError:
-            _not_a_roster_file(path)
-            raise
-    found = find_army_list(name, army_list_search_path())
-    if found is None:
-        raise InvalidDataError(f"unknown army list {name!r} (no {name}.toml in the army-list folders)")
-    return load_army_list(found)
-
-
-def _not_a_roster_file(path: Path) -> None:
-    """Raise a clear message when ``path``, given as an army list, is a player's roster file."""
-    from szwadron.errors import InvalidDataError
-    from szwadron.loading import read_toml
-
-    data = read_toml(path)
-    if "army" in data and "profiles" not in data:
-        raise InvalidDataError(
-            f"a roster file (of army list {data['army']!r}), not an army list: give it as"
-            f" 'szwadron points {data['army']} --roster {path}' or 'szwadron balance {path} ...'",
-            source=str(path),
-        )
-
-
 def _roster(army: Any, spec: str) -> Any:
+    from szwadron.armies.rosters import load_roster
     from szwadron.errors import InvalidDataError
-    from szwadron.rosters import load_roster
 
     path = Path(spec)
     if path.suffix.lower() == ".toml" or path.exists():
         list_of, roster = load_roster(path)
         if list_of.id != army.id:
-            raise InvalidDataError(f"roster {roster.id!r} is of army list {list_of.id!r}, not {army.id!r}", source=str(path))
+            raise InvalidDataError(
+                f"roster {roster.id!r} is of army list {list_of.id!r}, not {army.id!r}", source=str(path)
+            )
         return roster
     try:
         return army.roster(spec)
     except KeyError:
         known = ", ".join(r.id for r in army.rosters) or "none"
-        raise InvalidDataError(f"unknown roster {spec!r} in army list {army.id!r} (it has: {known})") from None
+        raise InvalidDataError(
+            f"unknown roster {spec!r} in army list {army.id!r} (it has: {known})"
+        ) from None
 
 
 def _price(args: argparse.Namespace) -> int:
+    from szwadron.armies.points import format_points, load_model, price_profile
+    from szwadron.armies.rosters import validate_roster
     from szwadron.cli._common import print_json
-    from szwadron.points import format_points, load_model, price_profile
-    from szwadron.rosters import validate_roster
+    from szwadron.loading import open_army_list
 
-    army = find_army_list(args.target)
+    army = open_army_list(args.target)
     model = load_model()
     profiles = list(army.profiles)
     roster = report = None
@@ -203,7 +199,11 @@ def _price(args: argparse.Namespace) -> int:
     if args.json:
         doc: dict[str, Any] = {
             "army": army.id,
-            "model": {"version": model.version, "reference_points": model.reference_points, "step": model.step},
+            "model": {
+                "version": model.version,
+                "reference_points": model.reference_points,
+                "step": model.step,
+            },
             "profiles": [
                 {**b.as_dict(), "stored": p.points, "stale": stale, "name": p.name} for p, b, stale in rows
             ],
@@ -221,8 +221,10 @@ def _price(args: argparse.Namespace) -> int:
             }
         print_json(doc)
         return 0
-    print(f"{army.name} ({army.id}): points per figure, model {model.version or 'unversioned'}"
-          f" (reference line infantry = {format_points(model.reference_points)})")
+    print(
+        f"{army.name} ({army.id}): points per figure, model {model.version or 'unversioned'}"
+        f" (reference line infantry = {format_points(model.reference_points)})"
+    )
     header = ["profile", "kind", "points", "offence", "wounds", "morale", "speed", "kind/abilities", ""]
     table = [header]
     for p, b, stale in rows:
@@ -236,7 +238,9 @@ def _price(args: argparse.Namespace) -> int:
         for name in ("offence", "wounds", "morale", "speed"):
             t = terms.get(name)
             cells.append("" if t is None else f"{t.points:+.1f}")
-        cells.append(", ".join(extra) if b.terms else ("limber: in the gun's speed (7.2)" if not b.terms else ""))
+        cells.append(
+            ", ".join(extra) if b.terms else ("limber: in the gun's speed (7.2)" if not b.terms else "")
+        )
         note = ""
         if stale:
             note = f"STALE: file has {format_points(p.points) if p.points is not None else 'none'}"
@@ -244,9 +248,16 @@ def _price(args: argparse.Namespace) -> int:
         table.append(cells)
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
     for r in table:
-        print("  ".join(c.ljust(w) if i in (0, 1, 7, 8) else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip())
-    print(f"(columns: points added by each term, from the reference {format_points(model.reference_points)};"
-          " see szwadron.points)")
+        print(
+            "  ".join(
+                c.ljust(w) if i in (0, 1, 7, 8) else c.rjust(w)
+                for i, (c, w) in enumerate(zip(r, widths, strict=True))
+            ).rstrip()
+        )
+    print(
+        f"(columns: points added by each term, from the reference {format_points(model.reference_points)};"
+        " see szwadron.armies.points)"
+    )
     if report is not None:
         print()
         print(report.describe())
@@ -256,16 +267,23 @@ def _price(args: argparse.Namespace) -> int:
 def _calibrate(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from szwadron.calibrate import CalibrationConfig, army_list_paths, regenerate
+    from szwadron.armies.calibrate import CalibrationConfig, army_list_paths, regenerate
+    from szwadron.armies.points import format_points
     from szwadron.cli._common import print_json
-    from szwadron.points import format_points
 
     paths = army_list_paths(args.lists)
     config = CalibrationConfig(seed=args.seed, rounds=args.rounds, duels_per_pair=args.duels or 100)
     if args.battles is not None:  # mixed-army battles, and as many (up to the default) for the steepness
-        config = replace(config, mixed_battles=args.battles, army_battles=min(args.battles, config.army_battles))
+        config = replace(
+            config, mixed_battles=args.battles, army_battles=min(args.battles, config.army_battles)
+        )
     done = regenerate(
-        paths, config, model_path=args.model, workers=args.workers, progress=_Progress(), write=not args.dry_run
+        paths,
+        config,
+        model_path=args.model,
+        workers=args.workers,
+        progress=_Progress(),
+        write=not args.dry_run,
     )
     model, cal = done.model, done.calibration
     if args.json:
@@ -293,19 +311,35 @@ def _calibrate(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    print(f"calibrated on {cal.duels} duels between {len(cal.entries)} duel profiles in {cal.seconds:.1f} s "
-          f"(seed {args.seed}, {args.rounds} rounds)")
-    print(f"  melee weight μ = {model.melee_weight:g}; exponents: "
-          + ", ".join(f"{k} {v:.3f}" for k, v in model.exponents.items()))
-    print("  kinds: " + ", ".join(f"{k} ×{_exp(v):.2f}" for k, v in model.kinds.items())
-          + "; abilities: " + ", ".join(f"{k} ×{_exp(v):.2f}" for k, v in model.abilities.items()))
-    print(f"  steepness κ = {model.steepness:.3f} (unit against unit)"
-          + (f", army against army κ = {model.army_steepness[0]:.2f} · units^{model.army_steepness[1]:.2f}"
-             f" ({model.steepness_for(10):.1f} at 10 units a side)" if model.army_steepness else "")
-          + f"; reference line infantry = {format_points(model.reference_points)} points")
+    print(
+        f"calibrated on {cal.duels} duels between {len(cal.entries)} duel profiles in {cal.seconds:.1f} s "
+        f"(seed {args.seed}, {args.rounds} rounds)"
+    )
+    print(
+        f"  melee weight μ = {model.melee_weight:g}; exponents: "
+        + ", ".join(f"{k} {v:.3f}" for k, v in model.exponents.items())
+    )
+    print(
+        "  kinds: "
+        + ", ".join(f"{k} ×{_exp(v):.2f}" for k, v in model.kinds.items())
+        + "; abilities: "
+        + ", ".join(f"{k} ×{_exp(v):.2f}" for k, v in model.abilities.items())
+    )
+    print(
+        f"  steepness κ = {model.steepness:.3f} (unit against unit)"
+        + (
+            f", army against army κ = {model.army_steepness[0]:.2f} · units^{model.army_steepness[1]:.2f}"
+            f" ({model.steepness_for(10):.1f} at 10 units a side)"
+            if model.army_steepness
+            else ""
+        )
+        + f"; reference line infantry = {format_points(model.reference_points)} points"
+    )
     for a, r, c, lim, s in done.rosters:
         over = "  OVER THE LIMIT: rebuild this roster" if lim is not None and c > lim + 1e-9 else ""
-        print(f"  {a}:{r}: {format_points(round(c, 6))} of {format_points(lim) if lim else '-'} points, artillery {s:.0%}{over}")
+        print(
+            f"  {a}:{r}: {format_points(round(c, 6))} of {format_points(lim) if lim else '-'} points, artillery {s:.0%}{over}"
+        )
     if args.dry_run:
         print("dry run: nothing written")
     else:
@@ -320,25 +354,33 @@ def _exp(x: float) -> float:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from szwadron.calibrate import BAND, army_list_paths, load_lists, validate
+    from szwadron.armies.calibrate import BAND, army_list_paths, load_lists, validate
+    from szwadron.armies.points import load_model
     from szwadron.cli._common import fmt_prob, print_json
-    from szwadron.points import load_model
 
     armies = load_lists(army_list_paths(args.lists))
     model = load_model(args.model)
     progress = _Progress()
-    result = validate(armies, model=model, duels_per_budget=args.duels or 500, seed=args.seed,
-                      workers=args.workers, progress=progress)
+    result = validate(
+        armies,
+        model=model,
+        duels_per_budget=args.duels or 500,
+        seed=args.seed,
+        workers=args.workers,
+        progress=progress,
+    )
     battles = DEFAULT_ROSTER_BATTLES if args.battles is None else args.battles
     rosters = None
     sizes: list[Any] = []
     if battles:
-        from szwadron.armybattles import size_check_cases, unit_size_effect, validate_rosters
+        from szwadron.armies.battles import size_check_cases, unit_size_effect, validate_rosters
 
-        rosters = validate_rosters(armies, battles=battles, seed=args.seed, model=model,
-                                   workers=args.workers, progress=progress)
-        sizes = unit_size_effect(size_check_cases(armies), battles=battles, seed=args.seed,
-                                 workers=args.workers, progress=progress)
+        rosters = validate_rosters(
+            armies, battles=battles, seed=args.seed, model=model, workers=args.workers, progress=progress
+        )
+        sizes = unit_size_effect(
+            size_check_cases(armies), battles=battles, seed=args.seed, workers=args.workers, progress=progress
+        )
     if args.plot:
         from szwadron.plots.points import plot_matrix_file
 
@@ -351,24 +393,34 @@ def _validate(args: argparse.Namespace) -> int:
         return 0
     lo, hi = BAND
     per_cell = result.duels // max(len(result.cells), 1)
-    print(f"round-robin at equal points (simulated: {result.duels} duels, {per_cell} a matchup, "
-          f"seed {result.seed}, {result.seconds:.1f} s); budgets {', '.join(f'{b:g}' for b in result.budgets)} points")
-    print(f"matchups with a win rate within {lo:.0%}–{hi:.0%}: {result.share_in_band:.1%} of "
-          f"{len(result.cells)} distinct matchups, {result.share_in_band_all_profiles:.1%} of all profile pairs; "
-          f"95% interval inside the band: {result.share_ci_in_band:.1%}")
+    print(
+        f"round-robin at equal points (simulated: {result.duels} duels, {per_cell} a matchup, "
+        f"seed {result.seed}, {result.seconds:.1f} s); budgets {', '.join(f'{b:g}' for b in result.budgets)} points"
+    )
+    print(
+        f"matchups with a win rate within {lo:.0%}–{hi:.0%}: {result.share_in_band:.1%} of "
+        f"{len(result.cells)} distinct matchups, {result.share_in_band_all_profiles:.1%} of all profile pairs; "
+        f"95% interval inside the band: {result.share_ci_in_band:.1%}"
+    )
     intr = result.intransitive()
-    print(f"{'battles of standard units' if result.battle else 'one unit a side'}; "
-          f"root mean square of (win rate − 50%): {intr.rms:.1%}; after removing what re-pricing could fix "
-          f"(a strength per profile): {intr.residual_rms:.1%}, {intr.share_in_band_repriced:.1%} of matchups in the band")
+    print(
+        f"{'battles of standard units' if result.battle else 'one unit a side'}; "
+        f"root mean square of (win rate − 50%): {intr.rms:.1%}; after removing what re-pricing could fix "
+        f"(a strength per profile): {intr.residual_rms:.1%}, {intr.share_in_band_repriced:.1%} of matchups in the band"
+    )
     circles = result.circles()
     if circles:
-        print(f"no prices can bring every matchup into the band: {len(circles)} triples of profiles beat one another "
-              f"in a circle (at least {len(circles) / len(result.cells):.1%} of the matchups stay outside at any points), "
-              "for example:")
+        print(
+            f"no prices can bring every matchup into the band: {len(circles)} triples of profiles beat one another "
+            f"in a circle (at least {len(circles) / len(result.cells):.1%} of the matchups stay outside at any points), "
+            "for example:"
+        )
         names = [x.label for x in result.entries]
         for i, j, k in circles[:3]:
-            print(f"  {names[i]} v {names[j]}: {fmt_prob(result.rate(i, j))}, {names[j]} v {names[k]}: "
-                  f"{fmt_prob(result.rate(j, k))}, {names[k]} v {names[i]}: {fmt_prob(result.rate(k, i))}")
+            print(
+                f"  {names[i]} v {names[j]}: {fmt_prob(result.rate(i, j))}, {names[j]} v {names[k]}: "
+                f"{fmt_prob(result.rate(j, k))}, {names[k]} v {names[i]}: {fmt_prob(result.rate(k, i))}"
+            )
     print("by class (win rate of the first; share in the band):")
     for (a, b), (n, r, x) in result.blocks().items():
         print(f"  {a} v {b}: {n} matchups, {fmt_prob(r)}; {x:.0%} in the band")
@@ -390,12 +442,14 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _print_sizes(sizes: Sequence[Any]) -> None:
-    """The unit-size part of ``points validate`` (szwadron.armybattles.unit_size_effect)."""
+    """The unit-size part of ``points validate`` (szwadron.armies.battles.unit_size_effect)."""
     from szwadron.cli._common import fmt_prob
 
-    print(f"unit size at equal points: each list's largest roster with its line (battalions without an elite "
-          f"company) or its cavalry regrouped into units of another size, the same figures and points, against "
-          f"itself as fielded ({sizes[0].battles} battles each; the lists cap infantry units at 12 figures):")
+    print(
+        f"unit size at equal points: each list's largest roster with its line (battalions without an elite "
+        f"company) or its cavalry regrouped into units of another size, the same figures and points, against "
+        f"itself as fielded ({sizes[0].battles} battles each; the lists cap infantry units at 12 figures):"
+    )
     rows: dict[str, list[str]] = {}
     for e in sizes:
         lo, hi = e.interval
@@ -408,27 +462,35 @@ def _print_sizes(sizes: Sequence[Any]) -> None:
 
 
 def _print_rosters(result: Any) -> None:
-    """The army-against-army part of ``points validate`` (szwadron.armybattles)."""
-    from szwadron.calibrate import BAND
+    """The army-against-army part of ``points validate`` (szwadron.armies.battles)."""
+    from szwadron.armies.calibrate import BAND
     from szwadron.cli._common import fmt_prob
 
     lo, hi = BAND
     if not result.cells:
-        print("army against army: no two example rosters of different lists share a points limit; nothing to play")
+        print(
+            "army against army: no two example rosters of different lists share a points limit; nothing to play"
+        )
         return
     per = result.battles // len(result.cells)
-    print(f"army against army: every pair of example rosters of different lists and the same limit "
-          f"({result.battles} battles, {per} a pair, units meeting at random, {result.seconds:.1f} s)")
-    print(f"pairs with a win rate within {lo:.0%}–{hi:.0%}: {result.share_in_band:.1%} of {len(result.cells)}; "
-          f"95% interval inside the band: {result.share_ci_in_band:.1%}; "
-          f"root mean square of (win rate − 50%): {result.rms:.1%}")
+    print(
+        f"army against army: every pair of example rosters of different lists and the same limit "
+        f"({result.battles} battles, {per} a pair, units meeting at random, {result.seconds:.1f} s)"
+    )
+    print(
+        f"pairs with a win rate within {lo:.0%}–{hi:.0%}: {result.share_in_band:.1%} of {len(result.cells)}; "
+        f"95% interval inside the band: {result.share_ci_in_band:.1%}; "
+        f"root mean square of (win rate − 50%): {result.rms:.1%}"
+    )
     width = max(len(s.label) for s in result.sides)
     for c in result.cells:
         a, b = result.sides[c.a], result.sides[c.b]
         ci = c.interval
         mark = "" if c.in_band else "  (outside the band)"
-        print(f"  {a.label:<{width}} {a.points:7.1f} v {b.label:<{width}} {b.points:7.1f}: "
-              f"{fmt_prob(c.rate):>6s} [{fmt_prob(ci[0])}, {fmt_prob(ci[1])}]; points predict {fmt_prob(c.predicted)}{mark}")
+        print(
+            f"  {a.label:<{width}} {a.points:7.1f} v {b.label:<{width}} {b.points:7.1f}: "
+            f"{fmt_prob(c.rate):>6s} [{fmt_prob(ci[0])}, {fmt_prob(ci[1])}]; points predict {fmt_prob(c.predicted)}{mark}"
+        )
 
 
-__all__ = ["ACTIONS", "find_army_list", "register", "run"]
+__all__ = ["ACTIONS", "register", "run"]

@@ -3,7 +3,7 @@
 The shortest legal path of the unit's base nearest the target into contact with a target figure
 (3.1, 3.2, 1.4.2, 5.9.2): around impassable terrain, other figures and other enemies' zones,
 paying terrain costs; its length (PD-6 plus surcharges) against the base's move, and the path.
-How the path is found and how far it can be from the true shortest: see ``szwadron.reach``.
+How the path is found and how far it can be from the true shortest: see ``szwadron.table.reach``.
 Exit code 0 when the target can be reached, 1 when not, 2 for bad input.
 """
 
@@ -40,9 +40,9 @@ def run(args: argparse.Namespace) -> int:
     """Load, search, print; 0 reachable, 1 not."""
     from szwadron.cli._common import print_json
     from szwadron.cli._pictures import check_plot_option, plot_reach_answer
-    from szwadron.geometry.table import Battlefield
+    from szwadron.geometry.battlefield import Battlefield
     from szwadron.loading import load_scenario
-    from szwadron.reach import reach
+    from szwadron.table.reach import reach
 
     check_plot_option(args)
     bf = Battlefield(load_scenario(args.scenario))
@@ -59,9 +59,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         extra = "".join(f" + {s.cm:.2f} ({s.rule} {s.source})" for s in r.surcharges)
         print(f"  shortest path: {r.path_cm:.2f} cm{extra} = {r.cost:.2f} cm, touching {r.touches}")
-        print("  path (centre of the base, facing kept at "
-              f"{r.facing:g}°): " + " → ".join(f"({x:.1f}, {y:.1f})" for x, y in r.path))
-    print(f"  method: {r.how}; see szwadron.reach for the error bound")
+        print(
+            "  path (centre of the base, facing kept at "
+            f"{r.facing:g}°): " + " → ".join(f"({x:.1f}, {y:.1f})" for x, y in r.path)
+        )
+    print(f"  method: {r.how}; see szwadron.table.reach for the error bound")
     return 0 if r.reachable else 1
 
 

@@ -25,7 +25,10 @@ def register(subparsers: Any) -> None:
         "--die", choices=_DIES, default="d6", help="die of the remainder roll (default d6, PD-5)"
     )
     parser.add_argument(
-        "--max-wounds", type=int, default=10, metavar="N",
+        "--max-wounds",
+        type=int,
+        default=10,
+        metavar="N",
         help=f"largest W in the table (default 10, at most {MAX_WOUNDS})",
     )
     parser.add_argument("--json", action="store_true", help="print a JSON list of rows")
@@ -36,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the table; return the exit code."""
     from szwadron.cli._common import print_json
     from szwadron.errors import InvalidDataError
-    from szwadron.remainder import D6_TWO_THIRDS_MISPRINT, remainder_row_json, remainder_table
+    from szwadron.odds.remainder import D6_TWO_THIRDS_MISPRINT, remainder_row_json, remainder_table
 
     if args.max_wounds > MAX_WOUNDS:
         raise InvalidDataError(f"--max-wounds must be at most {MAX_WOUNDS}, got {args.max_wounds}")
@@ -58,8 +61,10 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     widths = [max(len(row[i]) for row in (header, *body)) for i in range(len(header))]
-    print(f"Remainder roll (1.5.1, PD-5) on a {args.die}; '≤k' removes on k or less, "
-          "'reroll' rolls again, {…} is not exactly r/W.")
+    print(
+        f"Remainder roll (1.5.1, PD-5) on a {args.die}; '≤k' removes on k or less, "
+        "'reroll' rolls again, {…} is not exactly r/W."
+    )
     for row in (header, *body):
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
     if any(r.wounds % 3 == 0 for r in rows):

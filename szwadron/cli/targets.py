@@ -9,7 +9,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from szwadron.fire import TargetsReport
+    from szwadron.table.fire import TargetsReport
 
 
 def register(subparsers: Any) -> None:
@@ -34,11 +34,10 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Load, rank, print."""
     from szwadron.cli._common import print_json
-    from szwadron.fire import targets
     from szwadron.loading import load_scenario
+    from szwadron.table.fire import targets
 
-    report = targets(load_scenario(args.scenario), args.shooter, march=args.march,
-                     ammunition=args.ammo)
+    report = targets(load_scenario(args.scenario), args.shooter, march=args.march, ammunition=args.ammo)
     if args.json:
         print_json(report.to_json())
     else:
@@ -56,11 +55,21 @@ def format_report(report: TargetsReport) -> str:
         for k, r in enumerate(report.possible, 1):
             rep, pan = r.probability("repulsed"), r.probability("panic")
             firing = sum(s.can_fire for s in r.shooters)
-            rows.append([str(k), r.target, f"{r.expected:.3f}", fmt_prob(rep + pan), fmt_prob(pan),
-                         f"{firing} of {len(r.shooters)}", r.ammunition or "-"])
+            rows.append(
+                [
+                    str(k),
+                    r.target,
+                    f"{r.expected:.3f}",
+                    fmt_prob(rep + pan),
+                    fmt_prob(pan),
+                    f"{firing} of {len(r.shooters)}",
+                    r.ammunition or "-",
+                ]
+            )
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-        lines += [("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))).rstrip()
-                  for row in rows]
+        lines += [
+            ("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))).rstrip() for row in rows
+        ]
     else:
         lines.append("  none: it cannot fire at any enemy unit now")
     lines.append("")

@@ -9,7 +9,7 @@ Modules, grouped by what they answer (each importable on its own, each with ``__
   buffered by half their width, flat caps), obstacle widths, levels, who may stand where.
 - :mod:`szwadron.geometry.contact` — PD-3, PD-14: exact distances, penetration depth (separating
   axes), touching and contact length between rectangles, vectorised over pairs.
-- :mod:`szwadron.geometry.table` — a :class:`~szwadron.geometry.table.Battlefield` built once from
+- :mod:`szwadron.geometry.battlefield` — a :class:`~szwadron.geometry.battlefield.Battlefield` built once from
   a scenario: arrays of bases, STR-trees over bases and terrain, pair queries, distances, levels.
 
 Nothing here imports matplotlib. Touching, overlap and distance limits are decided by distances

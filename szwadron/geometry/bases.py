@@ -95,9 +95,7 @@ def base_corners(
     centre = np.stack([xa, ya], axis=-1)
     hf = forward * (da / 2.0)[..., None]
     hr = right * (wa / 2.0)[..., None]
-    return np.stack(
-        [centre + hf - hr, centre + hf + hr, centre - hf + hr, centre - hf - hr], axis=-2
-    )
+    return np.stack([centre + hf - hr, centre + hf + hr, centre - hf + hr, centre - hf - hr], axis=-2)
 
 
 def edge_segments(corners: npt.ArrayLike) -> FloatArray:
@@ -215,8 +213,9 @@ class BaseShape:
 
     def moved(self, dx: float = 0.0, dy: float = 0.0, turn: float = 0.0) -> BaseShape:
         """The same base translated by ``(dx, dy)`` and turned by ``turn`` degrees in place."""
-        return BaseShape(self.x + dx, self.y + dy, math.fmod(self.facing + turn, 360.0),
-                         self.width, self.depth)
+        return BaseShape(
+            self.x + dx, self.y + dy, math.fmod(self.facing + turn, 360.0), self.width, self.depth
+        )
 
 
 __all__ = [

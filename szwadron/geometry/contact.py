@@ -134,7 +134,11 @@ def touching(
 
 
 def _clip_linear(
-    lo: FloatArray, hi: FloatArray, f0: FloatArray, df: FloatArray, fmin: FloatArray | float,
+    lo: FloatArray,
+    hi: FloatArray,
+    f0: FloatArray,
+    df: FloatArray,
+    fmin: FloatArray | float,
     fmax: FloatArray | float,
 ) -> tuple[FloatArray, FloatArray]:
     """Narrow ``[lo, hi]`` to the t where ``fmin <= f0 + t * df <= fmax``."""

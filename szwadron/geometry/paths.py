@@ -119,8 +119,7 @@ class Leg:
         tt = np.asarray(t, dtype=float)
         x0, y0, f0 = self.start
         if self.pivot is None:
-            return (x0 + tt * (self.end.x - x0), y0 + tt * (self.end.y - y0),
-                    np.full(tt.shape, f0))
+            return (x0 + tt * (self.end.x - x0), y0 + tt * (self.end.y - y0), np.full(tt.shape, f0))
         px, py = self.pivot
         a = np.radians(self.turn) * tt
         c, s = np.cos(a), np.sin(a)
@@ -159,8 +158,9 @@ class BaseMotion:
         """From ``[(x, y, facing), ...]``: at least the start and the end."""
         if len(poses) < 2:
             raise ValueError("a motion needs at least a start and an end pose")
-        return cls(tuple(Pose(float(p[0]), float(p[1]), float(p[2])) for p in poses),
-                   float(width), float(depth))
+        return cls(
+            tuple(Pose(float(p[0]), float(p[1]), float(p[2])) for p in poses), float(width), float(depth)
+        )
 
     @cached_property
     def legs(self) -> tuple[Leg, ...]:
@@ -220,8 +220,7 @@ class BaseMotion:
     def corners_at(self, s: npt.ArrayLike, shrink: float = 0.0) -> FloatArray:
         """Corners ``(len(s), 4, 2)`` at parameters ``s``; ``shrink`` cm off every side."""
         x, y, f = self.pose_arrays(s)
-        return base_corners(x, y, f, max(self.width - 2 * shrink, 1e-3),
-                            max(self.depth - 2 * shrink, 1e-3))
+        return base_corners(x, y, f, max(self.width - 2 * shrink, 1e-3), max(self.depth - 2 * shrink, 1e-3))
 
     def polygons_at(self, s: npt.ArrayLike, shrink: float = 0.0) -> npt.NDArray[np.object_]:
         """Base polygons at parameters ``s``."""
@@ -267,7 +266,8 @@ class BaseMotion:
     # -- where along the move something holds ------------------------------------------------
 
     def intervals(
-        self, predicate: Callable[[FloatArray], npt.NDArray[np.bool_]],
+        self,
+        predicate: Callable[[FloatArray], npt.NDArray[np.bool_]],
         step_cm: float = SAMPLE_STEP_CM,
     ) -> list[tuple[float, float]]:
         """Maximal ranges ``(s0, s1)`` of the move where ``predicate(s)`` holds (vectorised
@@ -305,7 +305,9 @@ class BaseMotion:
 
 
 def _refine(
-    fn: Callable[[FloatArray], npt.NDArray[np.generic]], s: FloatArray, v: npt.NDArray[np.generic],
+    fn: Callable[[FloatArray], npt.NDArray[np.generic]],
+    s: FloatArray,
+    v: npt.NDArray[np.generic],
 ) -> list[tuple[float, object, object]]:
     """Change points of a step function sampled at ``s``: ``(s, value before, value after)``."""
     out: list[tuple[float, object, object]] = []
@@ -343,8 +345,11 @@ class Surcharge:
 
 
 def terrain_surcharges(
-    motion: BaseMotion, features: Sequence[TerrainShape], settings: RulesSettings,
-    *, shrink: float | None = None,
+    motion: BaseMotion,
+    features: Sequence[TerrainShape],
+    settings: RulesSettings,
+    *,
+    shrink: float | None = None,
 ) -> tuple[Surcharge, ...]:
     """3.2.1, 3.2.2, 3.2.3, 3.2.5 — the terrain surcharges of one base's move, itemised.
 
@@ -384,6 +389,7 @@ def terrain_surcharges(
     def overlaps(feature: TerrainShape) -> Callable[[FloatArray], npt.NDArray[np.bool_]]:
         def pred(s: FloatArray) -> npt.NDArray[np.bool_]:
             return np.asarray(shapely.intersects(motion.polygons_at(s, sh), feature.polygon))
+
         return pred
 
     for f in features:
@@ -406,8 +412,11 @@ def terrain_surcharges(
     for at, before, after in motion.level_changes(hills):
         if after > before:
             x, y, _ = motion.pose_arrays([min(at + 1e-9, end)])
-            onto = [h for h in hills if h.level == after
-                    and bool(shapely.intersects_xy(h.polygon, float(x[0]), float(y[0])))]
+            onto = [
+                h
+                for h in hills
+                if h.level == after and bool(shapely.intersects_xy(h.polygon, float(x[0]), float(y[0])))
+            ]
             source = onto[0].id if onto else hills[0].id
             out.append(Surcharge("3.2.1", settings.hill_climb_cm * (after - before), source))
     return tuple(out)

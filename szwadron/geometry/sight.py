@@ -21,7 +21,7 @@ tolerance (0.05 cm) into a base or a feature to be blocked by it — a line graz
 running along the join of two bases, passes. :func:`cover` lists the cover bonuses of a target
 base (4.10.2–4.10.6, 4.10.9, PD-12).
 
-Every function taking a :class:`~szwadron.geometry.table.Battlefield` finds its candidates
+Every function taking a :class:`~szwadron.geometry.battlefield.Battlefield` finds its candidates
 through the battlefield's STR-trees (``method="index"``) or by trying every base and feature
 (``method="brute"``, the reference for tests and benchmarks); both give the same answer.
 
@@ -44,8 +44,8 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import penetration_depth, polygon_distance
-from szwadron.geometry.table import Battlefield, PairMethod
 from szwadron.models import TerrainKind
 
 if TYPE_CHECKING:
@@ -59,10 +59,15 @@ _TINY = 1e-12
 
 #: Kinds that may block sight (4.10.1, 4.10.2, 4.10.5, 4.10.6); rough ground, obstacles and
 #: impassable ground (rivers, cliffs drawn flat) do not (4.10.3, 4.10.4).
-SIGHT_BLOCKING_KINDS: frozenset[TerrainKind] = frozenset({
-    TerrainKind.HILL, TerrainKind.FOREST, TerrainKind.BUILDING, TerrainKind.FORTIFICATION,
-    TerrainKind.HIGH_WALL,
-})
+SIGHT_BLOCKING_KINDS: frozenset[TerrainKind] = frozenset(
+    {
+        TerrainKind.HILL,
+        TerrainKind.FOREST,
+        TerrainKind.BUILDING,
+        TerrainKind.FORTIFICATION,
+        TerrainKind.HIGH_WALL,
+    }
+)
 
 #: Rule that a blocking feature of each kind cites.
 BLOCK_RULE: dict[TerrainKind, str] = {
@@ -96,12 +101,15 @@ def inset_corners(corners: npt.ArrayLike, by: float) -> FloatArray:
     u0 = e0 / np.where(l0 > 0, l0, 1.0) * s0
     u1 = e1 / np.where(l1 > 0, l1, 1.0) * s1
     out: FloatArray = np.stack(
-        [c[..., 0, :] + u0 + u1, c[..., 1, :] - u0 + u1, c[..., 2, :] - u0 - u1,
-         c[..., 3, :] + u0 - u1], axis=-2)
+        [c[..., 0, :] + u0 + u1, c[..., 1, :] - u0 + u1, c[..., 2, :] - u0 - u1, c[..., 3, :] + u0 - u1],
+        axis=-2,
+    )
     return out.reshape((-1, 4, 2)) if out.ndim == 2 else out
 
 
-def segment_clip(p0: npt.ArrayLike, p1: npt.ArrayLike, corners: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+def segment_clip(
+    p0: npt.ArrayLike, p1: npt.ArrayLike, corners: npt.ArrayLike
+) -> tuple[FloatArray, FloatArray]:
     """Parameters ``(t_in, t_out)`` of the part of segment ``p0 → p1`` inside convex polygons
     (Cyrus–Beck); empty when ``t_out <= t_in``; a segment running along an edge is outside.
     Vectorised over the leading axes.
@@ -207,7 +215,8 @@ def figure_blocks(
     up = lt > ls
     near = dist <= near_cm + epsilon_cm
     out: BoolArray = np.where(
-        lb < ls, False,
+        lb < ls,
+        False,
         np.where(up, (lb == ls) & near, True),
     )
     return out
@@ -255,8 +264,13 @@ class TerrainSight:
         if feature not in self._ground:
             p = shapely.point_on_surface(self.bf.terrain[feature].polygon)
             self._ground[feature] = max(
-                (h.level for h in self.bf.terrain
-                 if h.kind is TerrainKind.HILL and shapely.covers(h.polygon, p)), default=0)
+                (
+                    h.level
+                    for h in self.bf.terrain
+                    if h.kind is TerrainKind.HILL and shapely.covers(h.polygon, p)
+                ),
+                default=0,
+            )
         return self._ground[feature]
 
 
@@ -264,7 +278,11 @@ _SIGHT_CACHE: weakref.WeakKeyDictionary[Battlefield, TerrainSight] = weakref.Wea
 
 
 def terrain_blocks(
-    kind: TerrainKind, level: int, ground: int, shooter_level: int, target_level: int,
+    kind: TerrainKind,
+    level: int,
+    ground: int,
+    shooter_level: int,
+    target_level: int,
     settings: RulesSettings,
 ) -> bool:
     """4.10.1, 4.10.2, 4.10.5, 4.10.6, PD-11 — whether a feature crossed by the line or the band
@@ -314,14 +332,16 @@ def _centres(bf: Battlefield, idx: IntArray) -> FloatArray:
     return np.stack([bf.x[idx], bf.y[idx]], axis=-1)
 
 
-def _every_pair(queries: npt.NDArray[np.object_], geoms: npt.NDArray[np.object_]) -> tuple[IntArray, IntArray]:
+def _every_pair(
+    queries: npt.NDArray[np.object_], geoms: npt.NDArray[np.object_]
+) -> tuple[IntArray, IntArray]:
     """``(query, geometry)`` index pairs that intersect, trying every pair (the reference for the
     STR-tree query, which answers the same with ``predicate="intersects"``), in chunks."""
     out_q: list[IntArray] = []
     out_g: list[IntArray] = []
     step = max(1, 200_000 // max(len(geoms), 1))
     for start in range(0, len(queries), step):
-        hit = shapely.intersects(queries[start:start + step, None], geoms[None, :])
+        hit = shapely.intersects(queries[start : start + step, None], geoms[None, :])
         q, g = np.nonzero(hit)
         out_q.append(q.astype(np.intp) + start)
         out_g.append(g.astype(np.intp))
@@ -330,7 +350,9 @@ def _every_pair(queries: npt.NDArray[np.object_], geoms: npt.NDArray[np.object_]
     return np.concatenate(out_q), np.concatenate(out_g)
 
 
-def centre_features(bf: Battlefield, bases: IntArray, *, method: PairMethod = "index") -> dict[int, list[int]]:
+def centre_features(
+    bf: Battlefield, bases: IntArray, *, method: PairMethod = "index"
+) -> dict[int, list[int]]:
     """PD-11 — terrain features containing each base's centre (boundary included), in file order."""
     out: dict[int, list[int]] = {int(b): [] for b in bases.tolist()}
     if not bf.terrain or bases.size == 0:
@@ -429,31 +451,57 @@ def check_sight(
     if kk.size:
         lo, hi = segment_clip(p0[kk], p1[kk], inset_corners(bf.corners[jj], tol))
         on_line = np.where(hi > lo, hi - lo, 0.0) * length[kk] > 1e-9
-        in_band = (bf.unit_of[jj] != unit_s[kk]) & (
-            penetration_depth(bands[kk], bf.corners[jj]) > tol + eps)
+        in_band = (bf.unit_of[jj] != unit_s[kk]) & (penetration_depth(bands[kk], bf.corners[jj]) > tol + eps)
         ids = bf.base_ids
         for k, j, line_hit, band_hit, where in zip(
             kk.tolist(), jj.tolist(), on_line.tolist(), in_band.tolist(), lo.tolist(), strict=True
         ):
             if line_hit and ls[k] < lt[k] and levels[j] == ls[k]:  # firing up, 4.10.1
-                offer(k, where, j, Blocked("4.10.1", f"firing up the hill from {ids[s[k]]} to "
-                                        f"{ids[t[k]]}, the line passes through {ids[j]} on the "
-                                        f"shooter's level, within {st.hill_fire_near_cm:g} cm",
-                                        ids[j]))
+                offer(
+                    k,
+                    where,
+                    j,
+                    Blocked(
+                        "4.10.1",
+                        f"firing up the hill from {ids[s[k]]} to "
+                        f"{ids[t[k]]}, the line passes through {ids[j]} on the "
+                        f"shooter's level, within {st.hill_fire_near_cm:g} cm",
+                        ids[j],
+                    ),
+                )
             elif line_hit:
-                offer(k, where, j, Blocked("4.3.1", f"the line of sight from {ids[s[k]]} to "
-                                        f"{ids[t[k]]} passes through {ids[j]}", ids[j]))
+                offer(
+                    k,
+                    where,
+                    j,
+                    Blocked(
+                        "4.3.1",
+                        f"the line of sight from {ids[s[k]]} to {ids[t[k]]} passes through {ids[j]}",
+                        ids[j],
+                    ),
+                )
             elif band_hit:
-                proj = float(np.dot(_centres(bf, np.asarray([j]))[0] - p0[k], p1[k] - p0[k])
-                             / max(length[k] ** 2, _TINY))
-                offer(k, min(max(proj, 0.0), 1.0), j, Blocked(
-                    "4.3.2", f"the band of fire from {ids[s[k]]} to {ids[t[k]]} "
-                    f"({widths[k]:g} cm wide, PD-7) is closed by {ids[j]}", ids[j]))
+                proj = float(
+                    np.dot(_centres(bf, np.asarray([j]))[0] - p0[k], p1[k] - p0[k])
+                    / max(length[k] ** 2, _TINY)
+                )
+                offer(
+                    k,
+                    min(max(proj, 0.0), 1.0),
+                    j,
+                    Blocked(
+                        "4.3.2",
+                        f"the band of fire from {ids[s[k]]} to {ids[t[k]]} "
+                        f"({widths[k]:g} cm wide, PD-7) is closed by {ids[j]}",
+                        ids[j],
+                    ),
+                )
 
     # --- terrain (4.10) ------------------------------------------------------------------------
     if bf.terrain:
-        _terrain_sight(bf, s, t, p0, p1, length, band_polys, ls, lt,
-                       lambda k, w, f, b: offer(k, w, nb + f, b), method)
+        _terrain_sight(
+            bf, s, t, p0, p1, length, band_polys, ls, lt, lambda k, w, f, b: offer(k, w, nb + f, b), method
+        )
 
     for k in range(n):
         cur = best[k]
@@ -462,9 +510,17 @@ def check_sight(
 
 
 def _terrain_sight(
-    bf: Battlefield, s: IntArray, t: IntArray, p0: FloatArray, p1: FloatArray, length: FloatArray,
-    band_polys: npt.NDArray[np.object_], ls: IntArray, lt: IntArray,
-    give: Callable[[int, float, int, Blocked], None], method: PairMethod,
+    bf: Battlefield,
+    s: IntArray,
+    t: IntArray,
+    p0: FloatArray,
+    p1: FloatArray,
+    length: FloatArray,
+    band_polys: npt.NDArray[np.object_],
+    ls: IntArray,
+    lt: IntArray,
+    give: Callable[[int, float, int, Blocked], None],
+    method: PairMethod,
 ) -> None:
     st = bf.settings
     eps = st.distance_epsilon_cm
@@ -494,16 +550,30 @@ def _terrain_sight(
         in_s, in_t = f in holds[sk], f in holds[tk]
         who = f"{ids[sk]} to {ids[tk]}"
         if kind is TerrainKind.FOREST and (in_s or in_t):  # 4.10.2: from or into a forest
-            inside = float(shapely.length(shapely.intersection(lines_one(p0[k], p1[k]),
-                                                               feature.polygon)))
+            inside = float(shapely.length(shapely.intersection(lines_one(p0[k], p1[k]), feature.polygon)))
             see_into[k] = see_into.get(k, 0.0) + inside
             see_into_forests.setdefault(k, []).append(feature.id)
             continue
-        if (kind is TerrainKind.HILL and ls[k] > 0 and not in_s and not in_t
-                and lt[k] < ts.levels[f] and hit
-                and float(shapely.distance(bf.polygons[tk], feature.polygon)) <= st.contact_tolerance_cm + eps):
-            give(k, 1.0, f, Blocked("4.10.7", f"{ids[tk]} stands at the foot of hill {feature.id}, "
-                                 f"in dead ground for fire from the hill of {ids[sk]}", feature.id))
+        if (
+            kind is TerrainKind.HILL
+            and ls[k] > 0
+            and not in_s
+            and not in_t
+            and lt[k] < ts.levels[f]
+            and hit
+            and float(shapely.distance(bf.polygons[tk], feature.polygon)) <= st.contact_tolerance_cm + eps
+        ):
+            give(
+                k,
+                1.0,
+                f,
+                Blocked(
+                    "4.10.7",
+                    f"{ids[tk]} stands at the foot of hill {feature.id}, "
+                    f"in dead ground for fire from the hill of {ids[sk]}",
+                    feature.id,
+                ),
+            )
             continue
         if in_s or in_t:
             continue  # the feature holding a figure gives its level, or is where it stands
@@ -512,22 +582,41 @@ def _terrain_sight(
         rule = BLOCK_RULE[kind]
         where = float(shapely.distance(shapely.Point(*p0[k]), feature.polygon)) / max(float(length[k]), _TINY)
         if hit:
-            give(k, where, f, Blocked(rule, f"the line of sight from {who} crosses "
-                                   f"{kind.value} {feature.id}", feature.id))
+            give(
+                k,
+                where,
+                f,
+                Blocked(rule, f"the line of sight from {who} crosses {kind.value} {feature.id}", feature.id),
+            )
             continue
         band = band_cache.get(k)
         if band is None:
             band = shapely.difference(band_polys[k], shapely.union(bf.polygons[sk], bf.polygons[tk]))
             band_cache[k] = band
         if shapely.intersects(band, ts.shrunk([f])[0]):
-            give(k, where, f, Blocked(rule, f"the band of fire from {who} (PD-7) overlaps "
-                                   f"{kind.value} {feature.id}", feature.id))
+            give(
+                k,
+                where,
+                f,
+                Blocked(
+                    rule, f"the band of fire from {who} (PD-7) overlaps {kind.value} {feature.id}", feature.id
+                ),
+            )
     for k, inside in see_into.items():
         if inside >= st.forest_see_into_cm - eps:
             names = ", ".join(dict.fromkeys(see_into_forests[k]))
-            give(k, 0.0, -1, Blocked("4.10.2", f"{inside:.2f} cm of forest ({names}) on the line from "
-                                 f"{ids[s[k]]} to {ids[t[k]]}: {st.forest_see_into_cm:g} cm or "
-                                 "more blocks sight into or out of a forest", names))
+            give(
+                k,
+                0.0,
+                -1,
+                Blocked(
+                    "4.10.2",
+                    f"{inside:.2f} cm of forest ({names}) on the line from "
+                    f"{ids[s[k]]} to {ids[t[k]]}: {st.forest_see_into_cm:g} cm or "
+                    "more blocks sight into or out of a forest",
+                    names,
+                ),
+            )
 
 
 def lines_one(a: npt.ArrayLike, b: npt.ArrayLike) -> shapely.LineString:
@@ -548,7 +637,11 @@ class CoverSource:
 
 
 def cover(
-    bf: Battlefield, target: int, shooters: npt.ArrayLike, *, method: PairMethod = "index",
+    bf: Battlefield,
+    target: int,
+    shooters: npt.ArrayLike,
+    *,
+    method: PairMethod = "index",
 ) -> tuple[CoverSource, ...]:
     """4.10.2–4.10.6, 4.10.9, PD-12 — the cover bonuses to W of one target base against fire
     from ``shooters`` (base indices); they add up (4.10.9).
@@ -571,8 +664,9 @@ def cover(
     if method == "brute":
         near = np.flatnonzero(shapely.distance(poly, bf.terrain_polygons) <= st.contact_tolerance_cm + eps)
     else:
-        near = np.sort(bf.terrain_tree.query(poly, predicate="dwithin",
-                                             distance=st.contact_tolerance_cm + eps))
+        near = np.sort(
+            bf.terrain_tree.query(poly, predicate="dwithin", distance=st.contact_tolerance_cm + eps)
+        )
     centre = shapely.Point(float(bf.x[target]), float(bf.y[target]))
     lines: npt.NDArray[np.object_] | None = None  # the lines of sight, made when needed
     found: dict[str, CoverSource] = {}
@@ -596,8 +690,13 @@ def cover(
             if sh.size == 0:
                 continue
             if lines is None:
-                ends = np.stack([np.stack([bf.x[sh], bf.y[sh]], axis=-1),
-                                 np.broadcast_to([bf.x[target], bf.y[target]], (len(sh), 2))], axis=-2)
+                ends = np.stack(
+                    [
+                        np.stack([bf.x[sh], bf.y[sh]], axis=-1),
+                        np.broadcast_to([bf.x[target], bf.y[target]], (len(sh), 2)),
+                    ],
+                    axis=-2,
+                )
                 lines = shapely.linestrings(ends)
             if not (shapely.length(shapely.intersection(lines, feature.polygon)) > 1e-9).all():
                 continue

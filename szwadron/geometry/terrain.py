@@ -26,9 +26,7 @@ import shapely
 from szwadron.models import Kind, Point, Terrain, TerrainKind
 
 #: 3.2.4 — impassable for every kind of figure.
-IMPASSABLE_KINDS: frozenset[TerrainKind] = frozenset(
-    {TerrainKind.IMPASSABLE, TerrainKind.HIGH_WALL}
-)
+IMPASSABLE_KINDS: frozenset[TerrainKind] = frozenset({TerrainKind.IMPASSABLE, TerrainKind.HIGH_WALL})
 
 #: 1.3.5, 1.4.3, 3.2.3 — crossable obstacles: fences, barricades, streams, low walls.
 CROSSABLE_OBSTACLE_KINDS: frozenset[TerrainKind] = frozenset({TerrainKind.OBSTACLE})
@@ -57,7 +55,9 @@ def terrain_polygon(feature: Terrain) -> shapely.Polygon:
     if feature.line is not None:
         assert feature.width is not None  # the model guarantees it
         poly = shapely.buffer(
-            shapely.LineString(feature.line), feature.width / 2.0, cap_style="flat",
+            shapely.LineString(feature.line),
+            feature.width / 2.0,
+            cap_style="flat",
             join_style="mitre",
         )
     else:
@@ -172,9 +172,12 @@ def terrain_polygons(features: Sequence[Terrain]) -> npt.NDArray[np.object_]:
         out[areas] = shapely.polygons(shapely.linearrings(coords, indices=index))
     if lines:
         coords, index = _flat(paths)
-        out[lines] = shapely.buffer(shapely.linestrings(coords, indices=index),
-                                    np.asarray(widths, dtype=float) / 2.0,
-                                    cap_style="flat", join_style="mitre")
+        out[lines] = shapely.buffer(
+            shapely.linestrings(coords, indices=index),
+            np.asarray(widths, dtype=float) / 2.0,
+            cap_style="flat",
+            join_style="mitre",
+        )
     if len(out):
         bad = ~shapely.is_valid(out)
         if bad.any():
@@ -187,9 +190,14 @@ def terrain_shapes(features: Iterable[Terrain]) -> tuple[TerrainShape, ...]:
     :func:`terrain_polygons`)."""
     feats = tuple(features)
     return tuple(
-        TerrainShape(f.id, f.kind, poly,
-                     obstacle_width(f, poly) if f.kind in CROSSABLE_OBSTACLE_KINDS else 0.0,
-                     f.hill_level, f.large)
+        TerrainShape(
+            f.id,
+            f.kind,
+            poly,
+            obstacle_width(f, poly) if f.kind in CROSSABLE_OBSTACLE_KINDS else 0.0,
+            f.hill_level,
+            f.large,
+        )
         for f, poly in zip(feats, terrain_polygons(feats).tolist(), strict=True)
     )
 

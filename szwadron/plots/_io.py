@@ -3,7 +3,7 @@
 The command line draws on figures made by :func:`new_figure` — plain
 :class:`matplotlib.figure.Figure` objects on an Agg canvas, never registered with pyplot, so no
 GUI backend is ever touched — and writes them with :func:`save_figure`, which goes through
-:func:`szwadron.cli._common.write_atomic`: a failed write leaves no partial file and an input
+:func:`szwadron.files.write_atomic`: a failed write leaves no partial file and an input
 file is never overwritten.
 
 Standard library only at import time; matplotlib is imported inside the functions.
@@ -57,9 +57,7 @@ def figure_format(path: str | Path) -> str:
     fmt = FORMATS.get(suffix)
     if fmt is None:
         shown = f"{suffix!r}" if suffix else "(no suffix)"
-        raise InvalidDataError(
-            f"{path}: unknown picture format {shown}; expected .png, .svg or .pdf"
-        )
+        raise InvalidDataError(f"{path}: unknown picture format {shown}; expected .png, .svg or .pdf")
     return fmt
 
 
@@ -134,7 +132,7 @@ def save_figure(
         Unknown suffix, ``path`` is an input file, its folder does not exist, or the write
         failed (disk full, no permission); nothing is left at ``path`` then.
     """
-    from szwadron.cli._common import write_atomic
+    from szwadron.files import write_atomic
 
     fmt = figure_format(path)
     metadata = _STABLE_METADATA[fmt]

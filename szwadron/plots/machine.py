@@ -1,6 +1,6 @@
 """The morale state machine drawn (issue 8, ``szwadron plot morale``): states as nodes,
 transitions as labelled arrows with their rule numbers, read from
-:data:`szwadron.morale_machine.MACHINE` — the table the engine itself runs on.
+:data:`szwadron.odds.machine.MACHINE` — the table the engine itself runs on.
 
 One numbered arrow per pair of different states; beside the diagram, the list gives for each
 number every event and branch that takes it, each with its rule (e.g. ``fire: panic 6.3.5``),
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from szwadron.morale_machine import MACHINE, EventKind, MachineState
+from szwadron.odds.machine import MACHINE, EventKind, MachineState
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -81,19 +81,18 @@ class UnitBranches:
 
 def unit_branches(scenario: Scenario, unit: str | Unit, *, removed: int = 1) -> UnitBranches:
     """6.1–6.8 — the chance of every branch of every event a scenario unit may meet in its
-    state, by :func:`szwadron.morale_machine.step` (exact).
+    state, by :func:`szwadron.odds.machine.step` (exact).
 
     Fire casualties are taken with ``removed`` figures removed (default 1); melee casualties
     depend on both units and are left out; the guards of reorganisation (6.8.2, 6.8.3) are
-    read off the table by :func:`szwadron.morale_phase.morale_phase`; surrender and the retreat
+    read off the table by :func:`szwadron.table.morale_phase.morale_phase`; surrender and the retreat
     are taken with their guards met. An event the rules refuse in the state is left out; one
     whose guard fails on the table is listed in ``refused`` with its rule.
     """
     from szwadron.errors import IllegalActionError
-    from szwadron.morale_machine import Event, MoraleUnit, step
+    from szwadron.odds.machine import Event, MoraleUnit, step
 
-    u = unit if not isinstance(unit, str) else next(
-        (x for x in scenario.units if x.id == unit), None)
+    u = unit if not isinstance(unit, str) else next((x for x in scenario.units if x.id == unit), None)
     if u is None:
         from szwadron.errors import InvalidDataError
 
@@ -103,7 +102,7 @@ def unit_branches(scenario: Scenario, unit: str | Unit, *, removed: int = 1) -> 
     state = mu.state
     enemy_within = engaged = False
     if state in (MachineState.PANIC, MachineState.PURSUIT):
-        from szwadron.morale_phase import morale_phase
+        from szwadron.table.morale_phase import morale_phase
 
         report = morale_phase(scenario, u.side).unit(u.id)
         enemy_within = engaged = not report.may_reorganise
@@ -135,17 +134,19 @@ def _pct(p: Fraction) -> str:
     return "100%" if v >= 99.95 else f"{v:.1f}%" if v >= 0.1 else "<0.1%"
 
 
-def _bezier(p0: tuple[float, float], p1: tuple[float, float], rad: float, t: float
-            ) -> tuple[float, float]:
+def _bezier(p0: tuple[float, float], p1: tuple[float, float], rad: float, t: float) -> tuple[float, float]:
     """The point at ``t`` of matplotlib's ``arc3,rad=rad`` curve from ``p0`` to ``p1``."""
     (x0, y0), (x1, y1) = p0, p1
     cx, cy = (x0 + x1) / 2 + rad * (y1 - y0), (y0 + y1) / 2 - rad * (x1 - x0)
-    a, b, c = (1 - t) ** 2, 2 * t * (1 - t), t ** 2
+    a, b, c = (1 - t) ** 2, 2 * t * (1 - t), t**2
     return a * x0 + b * cx + c * x1, a * y0 + b * cy + c * y1
 
 
 def plot_morale_machine(
-    ax: Axes | None = None, *, unit: UnitBranches | None = None, title: str | None = None,
+    ax: Axes | None = None,
+    *,
+    unit: UnitBranches | None = None,
+    title: str | None = None,
 ) -> dict[str, Any]:
     """6.1–6.8, 5.5, 5.8, 7.6 — the morale state machine: one node per state, one numbered
     arrow per pair of states joined by some transition; beside the diagram, the list of every
@@ -194,13 +195,20 @@ def plot_morale_machine(
 
     for s, (x, y) in NODE_POSITIONS.items():
         ring = here is s
-        c = Circle((x, y), radius, facecolor=NODE_COLOURS[s], edgecolor="#000000" if ring
-                   else "#ffffff", linewidth=3.0 if ring else 1.0, zorder=3)
+        c = Circle(
+            (x, y),
+            radius,
+            facecolor=NODE_COLOURS[s],
+            edgecolor="#000000" if ring else "#ffffff",
+            linewidth=3.0 if ring else 1.0,
+            zorder=3,
+        )
         ax.add_patch(c)
         c.set_gid(f"state-{s.value}")
         out["nodes"].append(c)
-        ax.text(x, y, s.value, ha="center", va="center", fontsize=10, fontweight="bold",
-                color="#ffffff", zorder=4)
+        ax.text(
+            x, y, s.value, ha="center", va="center", fontsize=10, fontweight="bold", color="#ffffff", zorder=4
+        )
     fig: Any = ax.get_figure()
     while not hasattr(fig, "get_size_inches"):
         fig = fig.figure
@@ -220,38 +228,76 @@ def plot_morale_machine(
         p0, p1 = NODE_POSITIONS[a], NODE_POSITIONS[b]
         faded = here is not None and a is not here
         active = here is not None and a is here
-        arrow = FancyArrowPatch(p0, p1, connectionstyle=f"arc3,rad={_RAD}", arrowstyle="-|>",
-                                mutation_scale=16, shrinkA=shrink, shrinkB=shrink, color=NODE_COLOURS[b],
-                                linewidth=2.4 if active else 1.4, alpha=0.25 if faded else 0.95,
-                                zorder=2)
+        arrow = FancyArrowPatch(
+            p0,
+            p1,
+            connectionstyle=f"arc3,rad={_RAD}",
+            arrowstyle="-|>",
+            mutation_scale=16,
+            shrinkA=shrink,
+            shrinkB=shrink,
+            color=NODE_COLOURS[b],
+            linewidth=2.4 if active else 1.4,
+            alpha=0.25 if faded else 0.95,
+            zorder=2,
+        )
         ax.add_patch(arrow)
         out["arrows"].append(arrow)
         tx, ty = _bezier(p0, p1, _RAD, 0.42)
-        tag = ax.text(tx, ty, str(n), ha="center", va="center", fontsize=8, fontweight="bold",
-                      color="#000000", alpha=0.5 if faded else 1.0, zorder=5,
-                      bbox={"boxstyle": "circle,pad=0.2", "facecolor": "#ffffff",
-                            "edgecolor": NODE_COLOURS[b], "linewidth": 1.2,
-                            "alpha": 0.6 if faded else 1.0})
+        tag = ax.text(
+            tx,
+            ty,
+            str(n),
+            ha="center",
+            va="center",
+            fontsize=8,
+            fontweight="bold",
+            color="#000000",
+            alpha=0.5 if faded else 1.0,
+            zorder=5,
+            bbox={
+                "boxstyle": "circle,pad=0.2",
+                "facecolor": "#ffffff",
+                "edgecolor": NODE_COLOURS[b],
+                "linewidth": 1.2,
+                "alpha": 0.6 if faded else 1.0,
+            },
+        )
         out["tags"].append(tag)
-        rows.append((f"{n}  {a.value} → {b.value}", "; ".join(entry(t) for t in ts), active,
-                     faded))
+        rows.append((f"{n}  {a.value} → {b.value}", "; ".join(entry(t) for t in ts), active, faded))
     for s, ts in loops.items():
-        rows.append((f"·  stays {s.value}", "; ".join(entry(t) for t in ts), here is s,
-                     here is not None and s is not here))
+        rows.append(
+            (
+                f"·  stays {s.value}",
+                "; ".join(entry(t) for t in ts),
+                here is s,
+                here is not None and s is not here,
+            )
+        )
     y = 8.9
     x = 9.9
     for head, body, active, faded in rows:
         lines = textwrap.wrap(body, 84, initial_indent="    ", subsequent_indent="    ")
-        txt = ax.text(x, y, head + "\n" + "\n".join(lines), ha="left", va="top", fontsize=6.9,
-                      color="#9a9a9a" if faded else "#1f1f1f",
-                      fontweight="bold" if active else "normal", linespacing=1.25)
+        txt = ax.text(
+            x,
+            y,
+            head + "\n" + "\n".join(lines),
+            ha="left",
+            va="top",
+            fontsize=6.9,
+            color="#9a9a9a" if faded else "#1f1f1f",
+            fontweight="bold" if active else "normal",
+            linespacing=1.25,
+        )
         out["labels"].append(txt)
         y -= 0.205 * (1 + len(lines)) + 0.09
     if title is None:
         title = "Morale as a state machine (section 6): numbered arrows, the transitions listed"
         if unit is not None:
-            title += (f"\n{unit.unit} is in {unit.state.value}: the chance of each branch from "
-                      f"its state (fire: {unit.removed} figure{'s' * (unit.removed != 1)} removed)")
+            title += (
+                f"\n{unit.unit} is in {unit.state.value}: the chance of each branch from "
+                f"its state (fire: {unit.removed} figure{'s' * (unit.removed != 1)} removed)"
+            )
     ax.set_title(title, fontsize=11, loc="left")
     return out
 

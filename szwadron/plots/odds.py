@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from szwadron.combat import MeleeOdds, VolleyOdds
-    from szwadron.morale_phase import UnitMorale
+    from szwadron.odds.combat import MeleeOdds, VolleyOdds
+    from szwadron.table.morale_phase import UnitMorale
 
 #: Colour of each morale outcome, the same in every chart (green stood … black destroyed).
 OUTCOME_COLOURS: dict[str, str] = {
@@ -144,15 +144,27 @@ def plot_distribution(
     if mean is None:
         mean = sum(k * p for k, p in enumerate(full))
     ks = list(range(len(values)))
-    bars = ax.bar(ks, [100.0 * v for v in values], width=0.75, color=color, edgecolor="#2c4f80",
-                  linewidth=0.6, label="P(= k)", zorder=2)
+    bars = ax.bar(
+        ks,
+        [100.0 * v for v in values],
+        width=0.75,
+        color=color,
+        edgecolor="#2c4f80",
+        linewidth=0.6,
+        label="P(= k)",
+        zorder=2,
+    )
     labels: list[Any] = []
     if len(values) <= 16:
-        labels = list(ax.bar_label(bars, labels=[_pct(v) for v in values], fontsize=7, padding=2,
-                                   color="#1f1f1f", zorder=6))
+        labels = list(
+            ax.bar_label(
+                bars, labels=[_pct(v) for v in values], fontsize=7, padding=2, color="#1f1f1f", zorder=6
+            )
+        )
         for t in labels:  # readable where the mean line passes
-            t.set_bbox({"boxstyle": "square,pad=0.1", "facecolor": "#ffffff", "edgecolor": "none",
-                        "alpha": 0.85})
+            t.set_bbox(
+                {"boxstyle": "square,pad=0.1", "facecolor": "#ffffff", "edgecolor": "none", "alpha": 0.85}
+            )
     top = max(values) * 100.0 if values else 1.0
     _percent_axis(ax, top)
     ax.set_xlim(-0.6, len(values) - 0.4)
@@ -166,8 +178,16 @@ def plot_distribution(
     if at_least:
         tails = [sum(full[k:]) for k in ks]
         twin = ax.twinx()
-        (curve,) = twin.plot(ks, [100.0 * t for t in tails], color=CURVE_COLOUR, marker="o",
-                             markersize=3.5, linewidth=1.6, label="P(≥ k)", zorder=3)
+        (curve,) = twin.plot(
+            ks,
+            [100.0 * t for t in tails],
+            color=CURVE_COLOUR,
+            marker="o",
+            markersize=3.5,
+            linewidth=1.6,
+            label="P(≥ k)",
+            zorder=3,
+        )
         twin.set_ylim(0, 116)  # room above 100% for the mean's label
         twin.set_yticks([0, 20, 40, 60, 80, 100])
         twin.set_ylabel("P(≥ k), %", color=CURVE_COLOUR)
@@ -176,10 +196,18 @@ def plot_distribution(
         result["twin"] = twin
     mline = ax.axvline(mean, color=MEAN_COLOUR, linestyle="--", linewidth=1.3, zorder=4)
     right = mean > 0.65 * (len(values) - 1)  # near the right edge: write it on the left
-    mtext = ax.text(mean, 1.0, f"mean {mean:.2f} " if right else f" mean {mean:.2f}",
-                    transform=ax.get_xaxis_transform(), ha="right" if right else "left", va="top", fontsize=8, color=MEAN_COLOUR, zorder=5,
-                    bbox={"boxstyle": "round,pad=0.15", "facecolor": "#ffffff",
-                          "edgecolor": "none", "alpha": 0.8})
+    mtext = ax.text(
+        mean,
+        1.0,
+        f"mean {mean:.2f} " if right else f" mean {mean:.2f}",
+        transform=ax.get_xaxis_transform(),
+        ha="right" if right else "left",
+        va="top",
+        fontsize=8,
+        color=MEAN_COLOUR,
+        zorder=5,
+        bbox={"boxstyle": "round,pad=0.15", "facecolor": "#ffffff", "edgecolor": "none", "alpha": 0.8},
+    )
     result["mean"] = [mline, mtext]
     # no legend box to hide the bars: each y axis is labelled in its series' colour
     if title:
@@ -190,22 +218,23 @@ def plot_distribution(
 def volley_title(odds: VolleyOdds) -> str:
     """A one-line description of a volley: its dice, W, cap and remainder die."""
     dice = " + ".join(f"{g.dice} d6 on ≤{g.accuracy}" for g in odds.groups)
-    w = (f"W {odds.wounds}" if isinstance(odds.wounds, int)
-         else "W " + ",".join(map(str, odds.wounds)))
+    w = f"W {odds.wounds}" if isinstance(odds.wounds, int) else "W " + ",".join(map(str, odds.wounds))
     cap = f", at most {odds.cap}" if odds.cap is not None else ""
     return f"Volley: {dice} against {w}{cap} (remainder {odds.die})"
 
 
-def plot_volley(odds: VolleyOdds, ax: Axes | None = None, *, title: str | None = None,
-                damage: bool = False) -> Result:
+def plot_volley(
+    odds: VolleyOdds, ax: Axes | None = None, *, title: str | None = None, damage: bool = False
+) -> Result:
     """4.6, 1.5.1 — figures removed by a volley (or the damage points with ``damage``) as
     :func:`plot_distribution`, the exact mean marked; default title from :func:`volley_title`."""
     if damage:
         pmf, mean, xlabel = odds.damage_pmf, float(odds.damage.mean()), "damage points"
     else:
         pmf, mean, xlabel = odds.removed_pmf, odds.expected, "figures removed"
-    return plot_distribution(pmf, ax, title=title if title is not None else volley_title(odds),
-                             mean=mean, xlabel=xlabel)
+    return plot_distribution(
+        pmf, ax, title=title if title is not None else volley_title(odds), mean=mean, xlabel=xlabel
+    )
 
 
 def _outcome_probs(outcomes: Any) -> dict[str, float]:
@@ -227,13 +256,13 @@ def plot_morale_outcomes(
     (:data:`OUTCOME_COLOURS`), in the order given.
 
     ``outcomes`` is a mapping ``outcome → probability`` (names or enums), a
-    :class:`~szwadron.morale.CasualtyTest` or a distribution of outcomes. Outcomes of
+    :class:`~szwadron.odds.morale.CasualtyTest` or a distribution of outcomes. Outcomes of
     probability 0 are left out unless ``keep_zero``.
 
     Returns ``{"bars": BarContainer (one bar per outcome shown), "values": bar labels}``.
 
     >>> import matplotlib; matplotlib.use("Agg")
-    >>> from szwadron.morale import casualty_test
+    >>> from szwadron.odds.morale import casualty_test
     >>> from szwadron.plots._io import new_figure
     >>> art = plot_morale_outcomes(casualty_test(4, 12, 12), new_figure(5, 3).add_subplot())
     >>> [round(float(b.get_height()), 2) for b in art["bars"]]
@@ -242,11 +271,16 @@ def plot_morale_outcomes(
     ax = _axes(ax)
     probs = {k: v for k, v in _outcome_probs(outcomes).items() if keep_zero or v > 0}
     names = list(probs)
-    bars = ax.bar(range(len(names)), [100.0 * probs[n] for n in names], width=0.65,
-                  color=[OUTCOME_COLOURS.get(n, "#7f7f7f") for n in names], edgecolor="#333333",
-                  linewidth=0.6, zorder=2)
-    labels = list(ax.bar_label(bars, labels=[_pct(probs[n]) + "%" for n in names], fontsize=8,
-                               padding=2))
+    bars = ax.bar(
+        range(len(names)),
+        [100.0 * probs[n] for n in names],
+        width=0.65,
+        color=[OUTCOME_COLOURS.get(n, "#7f7f7f") for n in names],
+        edgecolor="#333333",
+        linewidth=0.6,
+        zorder=2,
+    )
+    labels = list(ax.bar_label(bars, labels=[_pct(probs[n]) + "%" for n in names], fontsize=8, padding=2))
     ax.set_xticks(range(len(names)), [n.replace("_", " ") for n in names])
     _percent_axis(ax, max([100.0 * p for p in probs.values()] + [1.0]))
     ax.set_ylabel("probability, %")
@@ -267,7 +301,11 @@ def _trimmed_joint(odds: MeleeOdds, min_p: float) -> list[list[float]]:
 
 
 def plot_joint_losses(
-    odds: MeleeOdds, ax: Axes | None = None, *, title: str | None = None, min_p: float = 5e-5,
+    odds: MeleeOdds,
+    ax: Axes | None = None,
+    *,
+    title: str | None = None,
+    min_p: float = 5e-5,
     colorbar: bool = True,
 ) -> Result:
     """5.3, 5.4 — the joint losses of a melee exchange as a heatmap: attacker figures removed
@@ -282,8 +320,15 @@ def plot_joint_losses(
 
     ax = _axes(ax)
     table = np.asarray(_trimmed_joint(odds, min_p)) * 100.0
-    image = ax.imshow(table, origin="lower", cmap="OrRd", aspect="auto",
-                      vmin=0.0, vmax=max(float(table.max()), 1e-9), interpolation="nearest")
+    image = ax.imshow(
+        table,
+        origin="lower",
+        cmap="OrRd",
+        aspect="auto",
+        vmin=0.0,
+        vmax=max(float(table.max()), 1e-9),
+        interpolation="nearest",
+    )
     cells: list[Any] = []
     n_rows, n_cols = table.shape
     if n_rows <= 16 and n_cols <= 16:
@@ -293,19 +338,43 @@ def plot_joint_losses(
                 v = float(table[i, j])
                 if v < 0.05:
                     continue
-                cells.append(ax.text(j, i, f"{v:.1f}" if v < 99.95 else "100", ha="center",
-                                     va="center", fontsize=6.5 if max(n_rows, n_cols) > 9 else 8,
-                                     color="#ffffff" if v > 0.6 * hi else "#1f1f1f"))
+                cells.append(
+                    ax.text(
+                        j,
+                        i,
+                        f"{v:.1f}" if v < 99.95 else "100",
+                        ha="center",
+                        va="center",
+                        fontsize=6.5 if max(n_rows, n_cols) > 9 else 8,
+                        color="#ffffff" if v > 0.6 * hi else "#1f1f1f",
+                    )
+                )
     a_mean = float(odds.attacker_removed.mean())
     d_mean = float(odds.defender_removed.mean())
     # the means as triangles on the axes (lines across the table would strike through the
     # numbers in the cells)
-    (x_mark,) = ax.plot([d_mean], [0.0], marker="^", markersize=9, color=DEFENDER_COLOUR,
-                        markeredgecolor="#ffffff", transform=ax.get_xaxis_transform(),
-                        clip_on=False, zorder=5)
-    (y_mark,) = ax.plot([0.0], [a_mean], marker=">", markersize=9, color=ATTACKER_COLOUR,
-                        markeredgecolor="#ffffff", transform=ax.get_yaxis_transform(),
-                        clip_on=False, zorder=5)
+    (x_mark,) = ax.plot(
+        [d_mean],
+        [0.0],
+        marker="^",
+        markersize=9,
+        color=DEFENDER_COLOUR,
+        markeredgecolor="#ffffff",
+        transform=ax.get_xaxis_transform(),
+        clip_on=False,
+        zorder=5,
+    )
+    (y_mark,) = ax.plot(
+        [0.0],
+        [a_mean],
+        marker=">",
+        markersize=9,
+        color=ATTACKER_COLOUR,
+        markeredgecolor="#ffffff",
+        transform=ax.get_yaxis_transform(),
+        clip_on=False,
+        zorder=5,
+    )
     means = [x_mark, y_mark]
     ax.set_xticks(range(n_cols))
     ax.set_yticks(range(n_rows))
@@ -320,28 +389,33 @@ def plot_joint_losses(
         cb.set_label("P(both), %", fontsize=8)
         cb.ax.tick_params(labelsize=7)
         cbar.append(cb)
-    ax.set_title(title if title is not None else
-                 f"Joint losses: {odds.attacker_figures} attacking v {odds.defender_figures} "
-                 "defending figures", fontsize=10)
+    ax.set_title(
+        title
+        if title is not None
+        else f"Joint losses: {odds.attacker_figures} attacking v {odds.defender_figures} defending figures",
+        fontsize=10,
+    )
     return {"image": image, "cells": cells, "means": means, "colorbar": cbar}
 
 
 def melee_side_outcomes(odds: MeleeOdds) -> dict[str, tuple[float, float]]:
     """5.5 — each outcome's probability for the attacker and for the defender, in the order
-    of :class:`~szwadron.morale.MeleeOutcome`, outcomes neither side can reach left out."""
-    from szwadron.morale import MeleeOutcome
+    of :class:`~szwadron.odds.morale.MeleeOutcome`, outcomes neither side can reach left out."""
+    from szwadron.odds.morale import MeleeOutcome
 
     att: dict[str, float] = {}
     dfd: dict[str, float] = {}
     for (a, d), p in odds.outcomes.probabilities().items():
         att[a.value] = att.get(a.value, 0.0) + float(p)
         dfd[d.value] = dfd.get(d.value, 0.0) + float(p)
-    return {o.value: (att.get(o.value, 0.0), dfd.get(o.value, 0.0)) for o in MeleeOutcome
-            if att.get(o.value, 0.0) > 0 or dfd.get(o.value, 0.0) > 0}
+    return {
+        o.value: (att.get(o.value, 0.0), dfd.get(o.value, 0.0))
+        for o in MeleeOutcome
+        if att.get(o.value, 0.0) > 0 or dfd.get(o.value, 0.0) > 0
+    }
 
 
-def plot_melee_outcomes(odds: MeleeOdds, ax: Axes | None = None, *,
-                        title: str | None = None) -> Result:
+def plot_melee_outcomes(odds: MeleeOdds, ax: Axes | None = None, *, title: str | None = None) -> Result:
     """5.5 — where each side ends after the morale sequence: for every outcome, a bar for the
     attacker (blue) and one for the defender (red), in percent.
 
@@ -353,14 +427,30 @@ def plot_melee_outcomes(odds: MeleeOdds, ax: Axes | None = None, *,
     names = list(table)
     xs = list(range(len(names)))
     w = 0.38
-    att = ax.bar([x - w / 2 for x in xs], [100 * table[n][0] for n in names], width=w,
-                 color=ATTACKER_COLOUR, edgecolor="#1c3a6e", linewidth=0.5, label="attacker",
-                 zorder=2)
-    dfd = ax.bar([x + w / 2 for x in xs], [100 * table[n][1] for n in names], width=w,
-                 color=DEFENDER_COLOUR, edgecolor="#6e1c14", linewidth=0.5, label="defender",
-                 zorder=2)
-    labels = [*ax.bar_label(att, labels=[_pct(table[n][0]) for n in names], fontsize=7, padding=1),
-              *ax.bar_label(dfd, labels=[_pct(table[n][1]) for n in names], fontsize=7, padding=1)]
+    att = ax.bar(
+        [x - w / 2 for x in xs],
+        [100 * table[n][0] for n in names],
+        width=w,
+        color=ATTACKER_COLOUR,
+        edgecolor="#1c3a6e",
+        linewidth=0.5,
+        label="attacker",
+        zorder=2,
+    )
+    dfd = ax.bar(
+        [x + w / 2 for x in xs],
+        [100 * table[n][1] for n in names],
+        width=w,
+        color=DEFENDER_COLOUR,
+        edgecolor="#6e1c14",
+        linewidth=0.5,
+        label="defender",
+        zorder=2,
+    )
+    labels = [
+        *ax.bar_label(att, labels=[_pct(table[n][0]) for n in names], fontsize=7, padding=1),
+        *ax.bar_label(dfd, labels=[_pct(table[n][1]) for n in names], fontsize=7, padding=1),
+    ]
     ax.set_xticks(xs, names)
     top = max([100 * max(v) for v in table.values()] + [1.0])
     _percent_axis(ax, top)
@@ -372,9 +462,7 @@ def plot_melee_outcomes(odds: MeleeOdds, ax: Axes | None = None, *,
     return {"attacker": att, "defender": dfd, "values": labels}
 
 
-def plot_melee(
-    odds: MeleeOdds, ax: tuple[Axes, Axes] | None = None, *, title: str | None = None
-) -> Result:
+def plot_melee(odds: MeleeOdds, ax: tuple[Axes, Axes] | None = None, *, title: str | None = None) -> Result:
     """5.3–5.5 — a melee exchange: :func:`plot_joint_losses` beside
     :func:`plot_melee_outcomes`.
 
@@ -398,8 +486,7 @@ def plot_melee(
     return out
 
 
-def plot_flight_chances(unit: UnitMorale, ax: Axes | None = None, *,
-                        title: str | None = None) -> Result:
+def plot_flight_chances(unit: UnitMorale, ax: Axes | None = None, *, title: str | None = None) -> Result:
     """6.6.2, 6.6.13 — a panicking unit's flight, should it not rally: the chance of each
     flight distance (2d6 × its multiplier, cm) as bars, those that take every figure off the
     table (beyond the edge distance of the figure farthest from it) dark, the others light;
@@ -417,29 +504,47 @@ def plot_flight_chances(unit: UnitMorale, ax: Axes | None = None, *,
     xs = sorted(probs)
     width = 0.8 * max(unit.flight_multiplier, 1)
     off = [x > far + 1e-6 and not stops for x in xs]
-    bars = ax.bar(xs, [100.0 * probs[x] for x in xs], width=width,
-                  color=[OUTCOME_COLOURS["destroyed"] if o else "#b59ad0" for o in off],
-                  edgecolor="#333333", linewidth=0.5, zorder=2)
-    edge = [ax.axvline(far, color=OUTCOME_COLOURS["panic"], linestyle="--", linewidth=1.3,
-                       zorder=3)]
-    ax.text(far, 1.0, f" edge {far:.1f} cm", transform=ax.get_xaxis_transform(), ha="left",
-            va="top", fontsize=7.5, color=OUTCOME_COLOURS["panic"])
+    bars = ax.bar(
+        xs,
+        [100.0 * probs[x] for x in xs],
+        width=width,
+        color=[OUTCOME_COLOURS["destroyed"] if o else "#b59ad0" for o in off],
+        edgecolor="#333333",
+        linewidth=0.5,
+        zorder=2,
+    )
+    edge = [ax.axvline(far, color=OUTCOME_COLOURS["panic"], linestyle="--", linewidth=1.3, zorder=3)]
+    ax.text(
+        far,
+        1.0,
+        f" edge {far:.1f} cm",
+        transform=ax.get_xaxis_transform(),
+        ha="left",
+        va="top",
+        fontsize=7.5,
+        color=OUTCOME_COLOURS["panic"],
+    )
     _percent_axis(ax, max([100.0 * p for p in probs.values()] + [1.0]))
     ax.set_xlabel(f"flight distance, cm (2d6 × {unit.flight_multiplier})")
     ax.set_ylabel("probability if it flees, %")
     from matplotlib.patches import Patch
 
-    ax.legend([Patch(facecolor=OUTCOME_COLOURS["destroyed"]), Patch(facecolor="#b59ad0")],
-              ["every figure off the table", "stays on the table"], fontsize=7.5,
-              loc="upper right")
+    ax.legend(
+        [Patch(facecolor=OUTCOME_COLOURS["destroyed"]), Patch(facecolor="#b59ad0")],
+        ["every figure off the table", "stays on the table"],
+        fontsize=7.5,
+        loc="upper right",
+    )
     ax.grid(True, axis="y", color="#dddddd", linewidth=0.6, zorder=0)
     ax.set_axisbelow(True)
     if xs:
         ax.set_xticks(xs)
         ax.tick_params(axis="x", labelsize=7)
     if title is None:
-        title = (f"{unit.id} ({unit.state}): rallies {_pct(float(unit.reorganise_chance))}%, "
-                 f"leaves the table {_pct(float(unit.off_table_chance))}%")
+        title = (
+            f"{unit.id} ({unit.state}): rallies {_pct(float(unit.reorganise_chance))}%, "
+            f"leaves the table {_pct(float(unit.off_table_chance))}%"
+        )
     ax.set_title(title, fontsize=9.5)
     return {"bars": bars, "edge": edge}
 

@@ -7,9 +7,9 @@ Every overlay follows the extension point of :mod:`szwadron.plots.table`:
 onto ``ax`` (a new whole-table figure when ``None``), registers its key entries with
 :func:`~szwadron.plots.table.legend_entry`, places its texts with
 :func:`~szwadron.plots.table.place_label` (clear of bases and earlier labels) and redraws the key
-when the axes already have one. The answers drawn are the library's own (:func:`szwadron.fire.fire`,
-:func:`szwadron.movement.check_move`, :func:`szwadron.reach.reach`,
-:func:`szwadron.melee_table.table_melee`, :func:`szwadron.morale_phase.morale_phase`): an overlay
+when the axes already have one. The answers drawn are the library's own (:func:`szwadron.table.fire.fire`,
+:func:`szwadron.table.movement.check_move`, :func:`szwadron.table.reach.reach`,
+:func:`szwadron.table.melee.table_melee`, :func:`szwadron.table.morale_phase.morale_phase`): an overlay
 never decides a rule itself, it only finds where to draw what the answer says.
 
 - :func:`plot_arcs` — 4.4.1–4.4.3: each edge's arc of fire of a unit's bases, out to its range,
@@ -45,7 +45,7 @@ import shapely
 
 from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import EDGE_NAMES
-from szwadron.geometry.table import Battlefield
+from szwadron.geometry.battlefield import Battlefield
 from szwadron.models import Scenario
 from szwadron.plots.table import (
     SIDE_COLOURS,
@@ -65,18 +65,17 @@ from szwadron.plots.table import (
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from szwadron.fire import FireResult
     from szwadron.geometry.sight import Blocked
-    from szwadron.melee_table import TableMelee
-    from szwadron.morale_phase import UnitMorale
-    from szwadron.movement import MoveReport
-    from szwadron.reach import ReachResult
+    from szwadron.table.fire import FireResult
+    from szwadron.table.melee import TableMelee
+    from szwadron.table.morale_phase import UnitMorale
+    from szwadron.table.movement import MoveReport
+    from szwadron.table.reach import ReachResult
 
 # --- palette ------------------------------------------------------------------------------------
 
 #: Arcs of fire by edge (4.4.1): front amber, sides teal, back violet.
-ARC_COLOURS: dict[str, str] = {"front": "#e69f00", "right": "#009e8f", "left": "#009e8f",
-                               "back": "#8e6cc0"}
+ARC_COLOURS: dict[str, str] = {"front": "#e69f00", "right": "#009e8f", "left": "#009e8f", "back": "#8e6cc0"}
 #: What may happen: clear sight, an allowed path (green).
 CLEAR_COLOUR = "#1a9641"
 #: What may not: blocked sight, a blocked edge, a violation (red).
@@ -93,8 +92,7 @@ FOCUS_MARGIN_FRACTION = 0.15
 FOCUS_MIN_SPAN_CM = 24.0
 
 #: Rules a blocked line of sight can cite (4.3, 4.10, PD-7): lines with these are drawn.
-SIGHT_RULES: tuple[str, ...] = ("4.3.1", "4.3.2", "4.10.1", "4.10.2", "4.10.5", "4.10.6",
-                                "4.10.7", "7.4")
+SIGHT_RULES: tuple[str, ...] = ("4.3.1", "4.3.2", "4.10.1", "4.10.2", "4.10.5", "4.10.6", "4.10.7", "7.4")
 
 #: With more lines than this, the per-line texts (distance, accuracy) are left out.
 MAX_LINE_LABELS = 6
@@ -103,10 +101,14 @@ MAX_LINE_LABELS = 6
 # --- the close-up -------------------------------------------------------------------------------
 
 
-def focus_region(scenario: Scenario | Battlefield, geometries: Iterable[shapely.Geometry], *,
-                 margin_cm: float = FOCUS_MARGIN_CM,
-                 margin_fraction: float = FOCUS_MARGIN_FRACTION,
-                 min_span_cm: float = FOCUS_MIN_SPAN_CM) -> Region:
+def focus_region(
+    scenario: Scenario | Battlefield,
+    geometries: Iterable[shapely.Geometry],
+    *,
+    margin_cm: float = FOCUS_MARGIN_CM,
+    margin_fraction: float = FOCUS_MARGIN_FRACTION,
+    min_span_cm: float = FOCUS_MIN_SPAN_CM,
+) -> Region:
     """The close-up around ``geometries``: their bounding box grown by ``margin_cm`` or
     ``margin_fraction`` of its larger side (whichever is more), each side widened about its
     centre to ``min_span_cm`` and to 0.6 of the other side (no sliver of a picture), rounded out to whole cm, kept within the whole-table view
@@ -213,12 +215,12 @@ def _wedge_polygon(centre: np.ndarray, r: float, t1: float, t2: float) -> shapel
     if t2 < t1:
         t2 += 360.0
     ts = np.radians(np.linspace(t1, t2, 32))
-    return shapely.Polygon(np.vstack([centre, centre + r * np.stack([np.cos(ts), np.sin(ts)],
-                                                                     axis=1)]))
+    return shapely.Polygon(np.vstack([centre, centre + r * np.stack([np.cos(ts), np.sin(ts)], axis=1)]))
 
 
-def arc_geometries(scenario: Scenario | Battlefield, unit: str, *,
-                   radius: float | None = None) -> dict[str, shapely.Geometry]:
+def arc_geometries(
+    scenario: Scenario | Battlefield, unit: str, *, radius: float | None = None
+) -> dict[str, shapely.Geometry]:
     """4.4.1 — the arcs a unit may fire through, as polygons keyed ``"BASE:EDGE"``, each out to
     ``radius`` cm (default the base's range, :func:`fire_range`); edges touched by own bases
     (4.4.2) and edges artillery does not fire through (4.4.3) are left out."""
@@ -235,28 +237,38 @@ def arc_geometries(scenario: Scenario | Battlefield, unit: str, *,
     return out
 
 
-def _edge_states(bf: Battlefield, unit: str, fire_edges: Any, touched_edges: Any,
-                 ) -> list[tuple[int, list[int], list[int]]]:
+def _edge_states(
+    bf: Battlefield,
+    unit: str,
+    fire_edges: Any,
+    touched_edges: Any,
+) -> list[tuple[int, list[int], list[int]]]:
     """Per base of the unit: (base index, edges it may fire through, edges touched, 4.4.2)."""
     st = bf.settings
     side = bf.side
     out = []
     for k in _unit_bases(bf, unit).tolist():
         kinds = fire_edges(bf.kinds[k])
-        own = [o for o in bf.near(bf.polygons[k], st.contact_tolerance_cm
-                                  + st.distance_epsilon_cm).tolist()
-               if o != k and side[o] == side[k]]
-        touched = touched_edges(bf.corners[k], bf.corners[own], st.contact_tolerance_cm,
-                                st.distance_epsilon_cm)
+        own = [
+            o
+            for o in bf.near(bf.polygons[k], st.contact_tolerance_cm + st.distance_epsilon_cm).tolist()
+            if o != k and side[o] == side[k]
+        ]
+        touched = touched_edges(
+            bf.corners[k], bf.corners[own], st.contact_tolerance_cm, st.distance_epsilon_cm
+        )
         allowed = [EDGE_NAMES.index(e) for e in kinds]
-        out.append((k, [e for e in allowed if not touched[e]],
-                    [e for e in allowed if touched[e]]))
+        out.append((k, [e for e in allowed if not touched[e]], [e for e in allowed if touched[e]]))
     return out
 
 
 def plot_arcs(
-    scenario: Scenario | Battlefield, ax: Axes | None = None, *, unit: str,
-    radius: float | None = None, ammunition: str | None = None,
+    scenario: Scenario | Battlefield,
+    ax: Axes | None = None,
+    *,
+    unit: str,
+    radius: float | None = None,
+    ammunition: str | None = None,
 ) -> Artists:
     """4.4.1–4.4.3, PD-8 — the arcs of fire of ``unit``: for every base, a wedge per edge it
     may fire through (the rays from its centre through the edge's corners, out to its range
@@ -293,8 +305,17 @@ def plot_arcs(
             name = EDGE_NAMES[e]
             t1, t2 = _wedge_angles(bf.corners[k], centre, e)
             colour = ARC_COLOURS[name]
-            w = Wedge((float(centre[0]), float(centre[1])), r, t1, t2, facecolor="none",
-                      edgecolor=colour, linewidth=0.6, alpha=0.75, zorder=z + 0.01)
+            w = Wedge(
+                (float(centre[0]), float(centre[1])),
+                r,
+                t1,
+                t2,
+                facecolor="none",
+                edgecolor=colour,
+                linewidth=0.6,
+                alpha=0.75,
+                zorder=z + 0.01,
+            )
             w.set_gid(f"arc-{bf.base_ids[k]}-{name}".replace("/", "-"))
             ax.add_patch(w)
             out["arcs"].append(w)
@@ -303,27 +324,43 @@ def plot_arcs(
             areas.setdefault(key, []).append(_wedge_polygon(centre, r, t1, t2))
         for e in touched:
             a, b = bf.corners[k][e], bf.corners[k][(e + 1) % 4]
-            (stroke,) = ax.plot([a[0], b[0]], [a[1], b[1]], color=BLOCKED_COLOUR, linewidth=2.6,
-                                solid_capstyle="butt", zorder=ZORDER["contacts"] + 0.1)
+            (stroke,) = ax.plot(
+                [a[0], b[0]],
+                [a[1], b[1]],
+                color=BLOCKED_COLOUR,
+                linewidth=2.6,
+                solid_capstyle="butt",
+                zorder=ZORDER["contacts"] + 0.1,
+            )
             out["blocked"].append(stroke)
     for key, polys in areas.items():  # one fill per kind of arc: overlaps do not darken
         c = ARC_COLOURS["right" if key == "side" else key]
-        fill = PathPatch(geometry_path(shapely.union_all(polys)), facecolor=c, alpha=0.16,
-                         edgecolor="none", zorder=z)
+        fill = PathPatch(
+            geometry_path(shapely.union_all(polys)), facecolor=c, alpha=0.16, edgecolor="none", zorder=z
+        )
         ax.add_patch(fill)
         out["arc_fills"].append(fill)
     labels = {"front": "front arc (4.4.1)", "side": "side arcs (4.4.1)", "back": "back arc (4.4.1)"}
     for i, key in enumerate(("front", "side", "back")):
         if key in shown:
             c = ARC_COLOURS["right" if key == "side" else key]
-            legend_entry(ax, labels[key] + (", to range Z" if i == 0 else ""),
-                         Patch(facecolor=c, alpha=0.35, edgecolor=c), 50.0 + i)
+            legend_entry(
+                ax,
+                labels[key] + (", to range Z" if i == 0 else ""),
+                Patch(facecolor=c, alpha=0.35, edgecolor=c),
+                50.0 + i,
+            )
     if out["blocked"]:
-        legend_entry(ax, "touched edge: no fire (4.4.2)",
-                     Line2D([], [], color=BLOCKED_COLOUR, linewidth=2.6), 53.0)
+        legend_entry(
+            ax, "touched edge: no fire (4.4.2)", Line2D([], [], color=BLOCKED_COLOUR, linewidth=2.6), 53.0
+        )
     if artillery:
-        legend_entry(ax, "artillery: front arc only (4.4.3)",
-                     Patch(facecolor=ARC_COLOURS["front"], alpha=0.35, edgecolor="none"), 54.0)
+        legend_entry(
+            ax,
+            "artillery: front arc only (4.4.3)",
+            Patch(facecolor=ARC_COLOURS["front"], alpha=0.35, edgecolor="none"),
+            54.0,
+        )
     _finish(ax)
     return out
 
@@ -352,8 +389,9 @@ def _edge_length(bf: Battlefield, k: int, edge: str) -> float:
     return float(bf.width[k] if e % 2 == 0 else bf.depth[k])
 
 
-def sight_lines(scenario: Scenario | Battlefield, result: FireResult, *,
-                every: bool = False) -> list[SightLine]:
+def sight_lines(
+    scenario: Scenario | Battlefield, result: FireResult, *, every: bool = False
+) -> list[SightLine]:
     """4.3, 4.10, PD-7, PD-9 — the lines of a fire answer worth drawing.
 
     Clear lines come from the answer (:attr:`ShooterReport.lines`). Blocked lines are asked
@@ -375,8 +413,19 @@ def sight_lines(scenario: Scenario | Battlefield, result: FireResult, *,
     usable_of = {k: u for k, u, _ in _edge_states(bf, result.shooter, fire_edges, touched_edges)}
     for s in result.shooters:
         k = _base_index(bf, s.base)
-        clear = [SightLine(s.base, ln.target, ln.edge, _edge_length(bf, k, ln.edge), ln.distance,
-                           None, ln.indirect, i == 0) for i, ln in enumerate(s.lines)]
+        clear = [
+            SightLine(
+                s.base,
+                ln.target,
+                ln.edge,
+                _edge_length(bf, k, ln.edge),
+                ln.distance,
+                None,
+                ln.indirect,
+                i == 0,
+            )
+            for i, ln in enumerate(s.lines)
+        ]
         if clear and not every:
             out.append(clear[0])
             continue
@@ -401,11 +450,11 @@ def sight_lines(scenario: Scenario | Battlefield, result: FireResult, *,
         cands.sort()
         widths = [_edge_length(bf, k, EDGE_NAMES[e]) for _, _, e in cands]
         verdicts = check_sight(bf, [k] * len(cands), [t for _, t, _ in cands], widths)
-        blocked = [(c, w, v) for c, w, v in zip(cands, widths, verdicts, strict=True)
-                   if v is not None]
+        blocked = [(c, w, v) for c, w, v in zip(cands, widths, verdicts, strict=True) if v is not None]
         for i, ((dist, t, e), w, v) in enumerate(blocked if every else blocked[:1]):
-            out.append(SightLine(s.base, bf.base_ids[t], EDGE_NAMES[e], w, dist, v,
-                                 False, i == 0 and not clear))
+            out.append(
+                SightLine(s.base, bf.base_ids[t], EDGE_NAMES[e], w, dist, v, False, i == 0 and not clear)
+            )
     return out
 
 
@@ -422,8 +471,12 @@ def _blocker_geometry(bf: Battlefield, by: str | None) -> shapely.Geometry | Non
 
 
 def plot_fire(
-    scenario: Scenario | Battlefield, ax: Axes | None = None, *, result: FireResult,
-    every: bool = False, removal: bool = True,
+    scenario: Scenario | Battlefield,
+    ax: Axes | None = None,
+    *,
+    result: FireResult,
+    every: bool = False,
+    removal: bool = True,
 ) -> Artists:
     """4.3, 4.10, PD-7, PD-9, 4.7 — a fire answer on the table: the lines of
     :func:`sight_lines`, each with its band (as wide as the firing edge) — clear ones green,
@@ -443,8 +496,15 @@ def plot_fire(
 
     bf, ax = _prepare(scenario, ax)
     lines = sight_lines(bf, result, every=every)
-    out: Artists = {"bands": [], "lines": [], "blockers": [], "rules": [], "labels": [],
-                    "refused": [], "removal": []}
+    out: Artists = {
+        "bands": [],
+        "lines": [],
+        "blockers": [],
+        "rules": [],
+        "labels": [],
+        "refused": [],
+        "removal": [],
+    }
     z = ZORDER["overlays"]
     outlined: dict[str, Any] = {}
     for ln in lines:
@@ -454,33 +514,67 @@ def plot_fire(
         band = band_corners(p0, p1, ln.width)
         ok = ln.blocked is None
         colour = CLEAR_COLOUR if ok else BLOCKED_COLOUR
-        patch = Polygon(band, closed=True, facecolor=colour, alpha=0.16 if ok else 0.12,
-                        edgecolor="none", zorder=ZORDER["zones"] + 0.1)
+        patch = Polygon(
+            band,
+            closed=True,
+            facecolor=colour,
+            alpha=0.16 if ok else 0.12,
+            edgecolor="none",
+            zorder=ZORDER["zones"] + 0.1,
+        )
         ax.add_patch(patch)
-        rim = Polygon(band, closed=True, facecolor="none", edgecolor=colour, linewidth=0.6,
-                      hatch=None if ok else "////", alpha=0.7, zorder=ZORDER["zones"] + 0.11)
+        rim = Polygon(
+            band,
+            closed=True,
+            facecolor="none",
+            edgecolor=colour,
+            linewidth=0.6,
+            hatch=None if ok else "////",
+            alpha=0.7,
+            zorder=ZORDER["zones"] + 0.11,
+        )
         ax.add_patch(rim)
         out["bands"].append(patch)
-        (line,) = ax.plot([p0[0], p1[0]], [p0[1], p1[1]], color=colour,
-                          linewidth=1.4 if ln.nearest or not ok else 0.8,
-                          linestyle="-" if ok else (0, (4, 2)), zorder=z)
+        (line,) = ax.plot(
+            [p0[0], p1[0]],
+            [p0[1], p1[1]],
+            color=colour,
+            linewidth=1.4 if ln.nearest or not ok else 0.8,
+            linestyle="-" if ok else (0, (4, 2)),
+            zorder=z,
+        )
         out["lines"].append(line)
         if not ok and ln.blocked is not None:
             by = ln.blocked.by
             geom = _blocker_geometry(bf, by)
             if by is not None and geom is not None and by not in outlined:
-                hi = PathPatch(geometry_path(geom), facecolor="none", edgecolor=BLOCKED_COLOUR,
-                               linewidth=2.2, zorder=ZORDER["contacts"] + 0.2)
+                hi = PathPatch(
+                    geometry_path(geom),
+                    facecolor="none",
+                    edgecolor=BLOCKED_COLOUR,
+                    linewidth=2.2,
+                    zorder=ZORDER["contacts"] + 0.2,
+                )
                 ax.add_patch(hi)
                 outlined[by] = hi
                 out["blockers"].append(hi)
-                c = geom.centroid if geom.area < 40 else shapely.intersection(
-                    geom, shapely.LineString([p0, p1])).centroid
+                c = (
+                    geom.centroid
+                    if geom.area < 40
+                    else shapely.intersection(geom, shapely.LineString([p0, p1])).centroid
+                )
                 if c.is_empty:
                     c = geom.representative_point()
-                t = place_label(ax, bf, f"{ln.blocked.rule}: blocked by {by}",
-                                _label_candidates(float(c.x), float(c.y), 1.5), fontsize=7,
-                                color=BLOCKED_COLOUR, frame=BLOCKED_COLOUR, weight="bold")
+                t = place_label(
+                    ax,
+                    bf,
+                    f"{ln.blocked.rule}: blocked by {by}",
+                    _label_candidates(float(c.x), float(c.y), 1.5),
+                    fontsize=7,
+                    color=BLOCKED_COLOUR,
+                    frame=BLOCKED_COLOUR,
+                    weight="bold",
+                )
                 if t is not None:
                     out["rules"].append(t)
     # distances and accuracy of the nearest lines (PD-9), when few
@@ -492,9 +586,17 @@ def plot_fire(
             ks, kt = _base_index(bf, ln.shooter), _base_index(bf, ln.target)
             mx, my = (bf.x[ks] + bf.x[kt]) / 2.0, (bf.y[ks] + bf.y[kt]) / 2.0
             text = f"{ln.distance:.1f} cm, C {s.accuracy}, {s.dice} d6" + (
-                " (indirect)" if ln.indirect else "")
-            t = place_label(ax, bf, text, _label_candidates(float(mx), float(my), 1.2),
-                            fontsize=6.5, color="#0f5a28", frame=CLEAR_COLOUR)
+                " (indirect)" if ln.indirect else ""
+            )
+            t = place_label(
+                ax,
+                bf,
+                text,
+                _label_candidates(float(mx), float(my), 1.2),
+                fontsize=6.5,
+                color="#0f5a28",
+                frame=CLEAR_COLOUR,
+            )
             if t is not None:
                 out["labels"].append(t)
     # shooting bases that cannot fire: a red cross
@@ -504,31 +606,71 @@ def plot_fire(
         k = _base_index(bf, s.base)
         c = bf.corners[k]
         for a, b in ((0, 2), (1, 3)):
-            (x,) = ax.plot([c[a][0], c[b][0]], [c[a][1], c[b][1]], color=BLOCKED_COLOUR,
-                           linewidth=1.0, zorder=ZORDER["marks"] + 0.05)
+            (x,) = ax.plot(
+                [c[a][0], c[b][0]],
+                [c[a][1], c[b][1]],
+                color=BLOCKED_COLOUR,
+                linewidth=1.0,
+                zorder=ZORDER["marks"] + 0.05,
+            )
             out["refused"].append(x)
     if removal:
         for i, base in enumerate(result.removal_order, start=1):
             k = _base_index(bf, base)
-            t = ax.text(float(bf.x[k]), float(bf.y[k]), str(i), ha="center", va="center",
-                        fontsize=6, fontweight="bold", color="#000000", zorder=ZORDER["labels"],
-                        bbox={"boxstyle": "circle,pad=0.12", "facecolor": "#ffe14d",
-                              "edgecolor": "#6b5a00", "linewidth": 0.5})
+            t = ax.text(
+                float(bf.x[k]),
+                float(bf.y[k]),
+                str(i),
+                ha="center",
+                va="center",
+                fontsize=6,
+                fontweight="bold",
+                color="#000000",
+                zorder=ZORDER["labels"],
+                bbox={
+                    "boxstyle": "circle,pad=0.12",
+                    "facecolor": "#ffe14d",
+                    "edgecolor": "#6b5a00",
+                    "linewidth": 0.5,
+                },
+            )
             out["removal"].append(t)
     if any(ln.blocked is None for ln in lines):
-        legend_entry(ax, "in sight: line, band (4.3, PD-7)",
-                     Patch(facecolor=CLEAR_COLOUR, alpha=0.3, edgecolor=CLEAR_COLOUR), 60.0)
+        legend_entry(
+            ax,
+            "in sight: line, band (4.3, PD-7)",
+            Patch(facecolor=CLEAR_COLOUR, alpha=0.3, edgecolor=CLEAR_COLOUR),
+            60.0,
+        )
     if any(ln.blocked is not None for ln in lines):
-        legend_entry(ax, "blocked sight; blocker in red",
-                     Patch(facecolor="#ffffff", edgecolor=BLOCKED_COLOUR, hatch="////"), 61.0)
+        legend_entry(
+            ax,
+            "blocked sight; blocker in red",
+            Patch(facecolor="#ffffff", edgecolor=BLOCKED_COLOUR, hatch="////"),
+            61.0,
+        )
     if any(not s.can_fire for s in result.shooters):
-        legend_entry(ax, "base that cannot fire",
-                     Line2D([], [], color=BLOCKED_COLOUR, marker="x", linestyle="none",
-                            markersize=7), 62.0)
+        legend_entry(
+            ax,
+            "base that cannot fire",
+            Line2D([], [], color=BLOCKED_COLOUR, marker="x", linestyle="none", markersize=7),
+            62.0,
+        )
     if out["removal"]:
-        legend_entry(ax, "removal order (4.7)",
-                     Line2D([], [], marker="o", linestyle="none", markersize=8,
-                            markerfacecolor="#ffe14d", markeredgecolor="#6b5a00"), 63.0)
+        legend_entry(
+            ax,
+            "removal order (4.7)",
+            Line2D(
+                [],
+                [],
+                marker="o",
+                linestyle="none",
+                markersize=8,
+                markerfacecolor="#ffe14d",
+                markeredgecolor="#6b5a00",
+            ),
+            63.0,
+        )
     _finish(ax)
     return out
 
@@ -557,24 +699,36 @@ def _motion(bf: Battlefield, base: str, poses: Sequence[Sequence[float]]) -> Any
     return BaseMotion.of(pts, float(bf.width[k]), float(bf.depth[k]))
 
 
-def _ghost(ax: Axes, corners: np.ndarray, side: str, *, bad: bool, alpha: float = 0.45,
-           z: float | None = None) -> Any:
+def _ghost(
+    ax: Axes, corners: np.ndarray, side: str, *, bad: bool, alpha: float = 0.45, z: float | None = None
+) -> Any:
     from matplotlib.patches import Polygon
 
     c = SIDE_COLOURS[side]
-    g = Polygon(corners, closed=True, facecolor=c.fill, alpha=alpha,
-                edgecolor=BLOCKED_COLOUR if bad else c.edge, linewidth=1.3 if bad else 0.9,
-                linestyle=(0, (2, 1.5)), zorder=ZORDER["overlays"] - 0.2 if z is None else z)
+    g = Polygon(
+        corners,
+        closed=True,
+        facecolor=c.fill,
+        alpha=alpha,
+        edgecolor=BLOCKED_COLOUR if bad else c.edge,
+        linewidth=1.3 if bad else 0.9,
+        linestyle=(0, (2, 1.5)),
+        zorder=ZORDER["overlays"] - 0.2 if z is None else z,
+    )
     ax.add_patch(g)
     front = corners[:2]
-    (f,) = ax.plot(front[:, 0], front[:, 1], color=BLOCKED_COLOUR if bad else c.front,
-                   linewidth=1.6, alpha=0.8, zorder=(ZORDER["overlays"] - 0.19) if z is None
-                   else z + 0.01)
+    (f,) = ax.plot(
+        front[:, 0],
+        front[:, 1],
+        color=BLOCKED_COLOUR if bad else c.front,
+        linewidth=1.6,
+        alpha=0.8,
+        zorder=(ZORDER["overlays"] - 0.19) if z is None else z + 0.01,
+    )
     return g, f
 
 
-def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *,
-              report: MoveReport) -> Artists:
+def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *, report: MoveReport) -> Artists:
     """PD-6, 3.2, section 3 — a checked move: for every base that moves, the path of its
     measured corner (the one that travels furthest, PD-6) as a solid arrowed line, the centre's
     path dotted, waypoints as faint outlines and the final pose ghosted (dashed outline over a
@@ -590,8 +744,7 @@ def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *,
     from matplotlib.patches import FancyArrowPatch, Patch
 
     bf, ax = _prepare(scenario, ax)
-    out: Artists = {"paths": [], "centres": [], "ghosts": [], "waypoints": [], "labels": [],
-                    "verdict": []}
+    out: Artists = {"paths": [], "centres": [], "ghosts": [], "waypoints": [], "labels": [], "verdict": []}
     bad_bases = {v.base for v in report.violations if v.base}
     label_all = len(report.bases) <= MAX_LINE_LABELS
     longest = max(report.bases, key=lambda b: b.distance, default=None)
@@ -605,12 +758,18 @@ def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *,
         cx, cy, _ = motion.pose_arrays(s)
         too_far = bm.distance > bm.allowed + 1e-6
         bad = bm.base in bad_bases or too_far
-        (centre,) = ax.plot(cx, cy, color=PATH_COLOUR, linewidth=0.8, linestyle=":",
-                            alpha=0.8, zorder=ZORDER["overlays"])
+        (centre,) = ax.plot(
+            cx, cy, color=PATH_COLOUR, linewidth=0.8, linestyle=":", alpha=0.8, zorder=ZORDER["overlays"]
+        )
         out["centres"].append(centre)
-        arrow = FancyArrowPatch(path=_polyline_path(corner), arrowstyle="-|>",
-                                mutation_scale=9, color=BLOCKED_COLOUR if too_far else PATH_COLOUR,
-                                linewidth=1.4, zorder=ZORDER["overlays"] + 0.1)
+        arrow = FancyArrowPatch(
+            path=_polyline_path(corner),
+            arrowstyle="-|>",
+            mutation_scale=9,
+            color=BLOCKED_COLOUR if too_far else PATH_COLOUR,
+            linewidth=1.4,
+            zorder=ZORDER["overlays"] + 0.1,
+        )
         ax.add_patch(arrow)
         out["paths"].append(arrow)
         for wp in bm.poses[1:-1]:
@@ -625,14 +784,28 @@ def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *,
         _state(ax).boxes.append(shapely.Polygon(end))  # labels keep off the ghosts
         if label_all or bm is longest or bad:
             extra = "".join(f" + {x.cm:.1f} {x.source}" for x in bm.surcharges)
-            text = (f"{bm.path:.1f}{extra} = {bm.distance:.1f} of {bm.allowed:g} cm" if extra
-                    else f"{bm.distance:.1f} of {bm.allowed:g} cm")
-            text = (f"{bm.base}: " if not label_all else
-                    f"/{bm.base.rpartition('/')[2]}: " if len(report.bases) > 1 else "") + text
+            text = (
+                f"{bm.path:.1f}{extra} = {bm.distance:.1f} of {bm.allowed:g} cm"
+                if extra
+                else f"{bm.distance:.1f} of {bm.allowed:g} cm"
+            )
+            text = (
+                f"{bm.base}: "
+                if not label_all
+                else f"/{bm.base.rpartition('/')[2]}: "
+                if len(report.bases) > 1
+                else ""
+            ) + text
             ex, ey = end.mean(axis=0)
-            t = place_label(ax, bf, text, _label_candidates(float(ex), float(ey), 2.5),
-                            fontsize=6.5, color=BLOCKED_COLOUR if bad else PATH_COLOUR,
-                            frame=BLOCKED_COLOUR if bad else PATH_COLOUR)
+            t = place_label(
+                ax,
+                bf,
+                text,
+                _label_candidates(float(ex), float(ey), 2.5),
+                fontsize=6.5,
+                color=BLOCKED_COLOUR if bad else PATH_COLOUR,
+                frame=BLOCKED_COLOUR if bad else PATH_COLOUR,
+            )
             if t is not None:
                 out["labels"].append(t)
     from szwadron.plots.table import _cm_per_point
@@ -642,26 +815,48 @@ def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *,
     if report.legal:
         verdict = "legal " + ("charge" if report.charge else "move")
     else:
-        verdict = "ILLEGAL\n" + "\n".join(_wrap(f"[{v.rule}] {v.message}", chars)
-                                           for v in report.violations[:4])
-    t = ax.text(0.01, 0.99, verdict, transform=ax.transAxes, ha="left", va="top",
-                fontsize=7.5, fontweight="bold",
-                color=CLEAR_COLOUR if report.legal else BLOCKED_COLOUR, zorder=ZORDER["labels"],
-                bbox={"boxstyle": "round,pad=0.3", "facecolor": "#ffffff", "alpha": 0.9,
-                      "edgecolor": CLEAR_COLOUR if report.legal else BLOCKED_COLOUR})
+        verdict = "ILLEGAL\n" + "\n".join(
+            _wrap(f"[{v.rule}] {v.message}", chars) for v in report.violations[:4]
+        )
+    t = ax.text(
+        0.01,
+        0.99,
+        verdict,
+        transform=ax.transAxes,
+        ha="left",
+        va="top",
+        fontsize=7.5,
+        fontweight="bold",
+        color=CLEAR_COLOUR if report.legal else BLOCKED_COLOUR,
+        zorder=ZORDER["labels"],
+        bbox={
+            "boxstyle": "round,pad=0.3",
+            "facecolor": "#ffffff",
+            "alpha": 0.9,
+            "edgecolor": CLEAR_COLOUR if report.legal else BLOCKED_COLOUR,
+        },
+    )
     out["verdict"].append(t)
     if out["paths"]:
-        legend_entry(ax, "measured corner's path (PD-6)",
-                     Line2D([], [], color=PATH_COLOUR, linewidth=1.4, marker=">", markersize=4),
-                     70.0)
-        legend_entry(ax, "path of the centre", Line2D([], [], color=PATH_COLOUR, linewidth=0.8,
-                                                      linestyle=":"), 71.0)
-        legend_entry(ax, "final pose (ghost)", Patch(facecolor="#dddddd", edgecolor="#555555",
-                                                     linestyle="--"), 72.0)
+        legend_entry(
+            ax,
+            "measured corner's path (PD-6)",
+            Line2D([], [], color=PATH_COLOUR, linewidth=1.4, marker=">", markersize=4),
+            70.0,
+        )
+        legend_entry(
+            ax, "path of the centre", Line2D([], [], color=PATH_COLOUR, linewidth=0.8, linestyle=":"), 71.0
+        )
+        legend_entry(
+            ax, "final pose (ghost)", Patch(facecolor="#dddddd", edgecolor="#555555", linestyle="--"), 72.0
+        )
     if bad_bases or any(b.distance > b.allowed + 1e-6 for b in report.bases):
-        legend_entry(ax, "breaks a rule / too far", Patch(facecolor="#ffffff",
-                                                          edgecolor=BLOCKED_COLOUR,
-                                                          linestyle="--", linewidth=1.3), 73.0)
+        legend_entry(
+            ax,
+            "breaks a rule / too far",
+            Patch(facecolor="#ffffff", edgecolor=BLOCKED_COLOUR, linestyle="--", linewidth=1.3),
+            73.0,
+        )
     _finish(ax)
     return out
 
@@ -697,9 +892,8 @@ def move_geometries(scenario: Scenario | Battlefield, report: MoveReport) -> lis
 # --- reach --------------------------------------------------------------------------------------
 
 
-def plot_reach(scenario: Scenario | Battlefield, ax: Axes | None = None, *,
-               result: ReachResult) -> Artists:
-    """The answer of :func:`szwadron.reach.reach`: the path of the base's centre into contact
+def plot_reach(scenario: Scenario | Battlefield, ax: Axes | None = None, *, result: ReachResult) -> Artists:
+    """The answer of :func:`szwadron.table.reach.reach`: the path of the base's centre into contact
     as an arrowed line (green when it is within the move, red when not), the base ghosted where
     it touches, and the length (PD-6 and surcharges) against the move written at the end.
 
@@ -718,31 +912,47 @@ def plot_reach(scenario: Scenario | Battlefield, ax: Axes | None = None, *,
     colour = CLEAR_COLOUR if result.reachable else BLOCKED_COLOUR
     if len(result.path) >= 2 and result.cost is not None:
         pts = np.asarray(result.path, dtype=float)
-        arrow = FancyArrowPatch(path=_polyline_path(pts), arrowstyle="-|>", mutation_scale=10,
-                                color=colour, linewidth=1.8, zorder=ZORDER["overlays"] + 0.1)
+        arrow = FancyArrowPatch(
+            path=_polyline_path(pts),
+            arrowstyle="-|>",
+            mutation_scale=10,
+            color=colour,
+            linewidth=1.8,
+            zorder=ZORDER["overlays"] + 0.1,
+        )
         ax.add_patch(arrow)
         out["paths"].append(arrow)
-        end = base_corners(pts[-1][0], pts[-1][1], result.facing, float(bf.width[k]),
-                           float(bf.depth[k]))
+        end = base_corners(pts[-1][0], pts[-1][1], result.facing, float(bf.width[k]), float(bf.depth[k]))
         g, _ = _ghost(ax, np.asarray(end), side, bad=not result.reachable)
         out["ghosts"].append(g)
         _state(ax).boxes.append(shapely.Polygon(end))
         extra = "".join(f" + {s.cm:.1f} {s.source}" for s in result.surcharges)
-        text = (f"{result.path_cm:.1f}{extra} = {result.cost:.1f} of {result.allowed:g} cm: "
-                + ("reaches" if result.reachable else "too far"))
+        text = f"{result.path_cm:.1f}{extra} = {result.cost:.1f} of {result.allowed:g} cm: " + (
+            "reaches" if result.reachable else "too far"
+        )
         where = (float(pts[-1][0]), float(pts[-1][1]))
     else:
         text = f"no path into contact within {1.5 * result.allowed:g} cm"
         where = (float(bf.x[k]), float(bf.y[k]))
-    t = place_label(ax, bf, f"{result.unit} → {result.target}: {text}",
-                    _label_candidates(*where, 3.0), fontsize=7, color=colour, frame=colour,
-                    weight="bold")
+    t = place_label(
+        ax,
+        bf,
+        f"{result.unit} → {result.target}: {text}",
+        _label_candidates(*where, 3.0),
+        fontsize=7,
+        color=colour,
+        frame=colour,
+        weight="bold",
+    )
     if t is not None:
         out["labels"].append(t)
     if out["paths"]:
-        legend_entry(ax, "path into contact" + (" (reaches)" if result.reachable
-                                                else " (too far)"),
-                     Line2D([], [], color=colour, linewidth=1.8, marker=">", markersize=4), 74.0)
+        legend_entry(
+            ax,
+            "path into contact" + (" (reaches)" if result.reachable else " (too far)"),
+            Line2D([], [], color=colour, linewidth=1.8, marker=">", markersize=4),
+            74.0,
+        )
     _finish(ax)
     return out
 
@@ -759,8 +969,9 @@ def reach_geometries(scenario: Scenario | Battlefield, result: ReachResult) -> l
 # --- melee contacts (5.3, PD-14) ----------------------------------------------------------------
 
 
-def plot_melee_contacts(scenario: Scenario | Battlefield, ax: Axes | None = None, *,
-                        melee: TableMelee, removal: bool = True) -> Artists:
+def plot_melee_contacts(
+    scenario: Scenario | Battlefield, ax: Axes | None = None, *, melee: TableMelee, removal: bool = True
+) -> Artists:
     """5.3.2, PD-14, 5.4.3 — the figures of a melee that fight: each ringed in its side's
     colour, a thin line from each to every enemy figure it touches (with the contact length when
     there are few), and the removal order of each side numbered on its bases.
@@ -776,9 +987,14 @@ def plot_melee_contacts(scenario: Scenario | Battlefield, ax: Axes | None = None
     for f in melee.fighting:
         k = _base_index(bf, f.base)
         side = "A" if bf.side[k] == 0 else "B"
-        ring = Polygon(bf.corners[k], closed=True, facecolor="none",
-                       edgecolor=SIDE_COLOURS[side].zone, linewidth=2.4,
-                       zorder=ZORDER["contacts"] - 0.05)
+        ring = Polygon(
+            bf.corners[k],
+            closed=True,
+            facecolor="none",
+            edgecolor=SIDE_COLOURS[side].zone,
+            linewidth=2.4,
+            zorder=ZORDER["contacts"] - 0.05,
+        )
         ax.add_patch(ring)
         out["fighting"].append(ring)
     seen: set[tuple[str, str]] = set()
@@ -791,24 +1007,51 @@ def plot_melee_contacts(scenario: Scenario | Battlefield, ax: Axes | None = None
                 continue
             seen.add(key)
             a, b = _base_index(bf, f.base), _base_index(bf, other)
-            (ln,) = ax.plot([bf.x[a], bf.x[b]], [bf.y[a], bf.y[b]], color="#444444",
-                            linewidth=0.9, zorder=ZORDER["overlays"])
+            (ln,) = ax.plot(
+                [bf.x[a], bf.x[b]],
+                [bf.y[a], bf.y[b]],
+                color="#444444",
+                linewidth=0.9,
+                zorder=ZORDER["overlays"],
+            )
             out["links"].append(ln)
     if removal:
         for side, colour in (("attacker", "#cfe0ff"), ("defender", "#ffd6d2")):
             for i, base in enumerate(melee.removal_order.get(side, ()), start=1):
                 k = _base_index(bf, base)
-                t = ax.text(float(bf.x[k]), float(bf.y[k]), str(i), ha="center", va="center",
-                            fontsize=7, fontweight="bold", zorder=ZORDER["labels"],
-                            bbox={"boxstyle": "circle,pad=0.1", "facecolor": colour,
-                                  "edgecolor": "#333333", "linewidth": 0.4})
+                t = ax.text(
+                    float(bf.x[k]),
+                    float(bf.y[k]),
+                    str(i),
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    fontweight="bold",
+                    zorder=ZORDER["labels"],
+                    bbox={
+                        "boxstyle": "circle,pad=0.1",
+                        "facecolor": colour,
+                        "edgecolor": "#333333",
+                        "linewidth": 0.4,
+                    },
+                )
                 out["removal"].append(t)
-    legend_entry(ax, "fights: in contact (5.3.2)",
-                 Line2D([], [], color="#555555", linewidth=2.4), 64.0)
+    legend_entry(ax, "fights: in contact (5.3.2)", Line2D([], [], color="#555555", linewidth=2.4), 64.0)
     if out["removal"]:
-        legend_entry(ax, "removal order (5.4.3)",
-                     Line2D([], [], marker="o", linestyle="none", markersize=8,
-                            markerfacecolor="#ffffff", markeredgecolor="#333333"), 65.0)
+        legend_entry(
+            ax,
+            "removal order (5.4.3)",
+            Line2D(
+                [],
+                [],
+                marker="o",
+                linestyle="none",
+                markersize=8,
+                markerfacecolor="#ffffff",
+                markeredgecolor="#333333",
+            ),
+            65.0,
+        )
     _finish(ax)
     return out
 
@@ -816,11 +1059,10 @@ def plot_melee_contacts(scenario: Scenario | Battlefield, ax: Axes | None = None
 # --- flight (6.6) -------------------------------------------------------------------------------
 
 
-def plot_flight(scenario: Scenario | Battlefield, ax: Axes | None = None, *,
-                unit: UnitMorale) -> Artists:
+def plot_flight(scenario: Scenario | Battlefield, ax: Axes | None = None, *, unit: UnitMorale) -> Artists:
     """6.6.2, 6.6.10, 6.6.12, 6.6.13 — a panicking unit's flight (from
-    :func:`szwadron.morale_phase.morale_phase`): per figure the corridor it sweeps fleeing
-    straight to its own table edge (Decision of :mod:`szwadron.morale_phase`), up to the edge or
+    :func:`szwadron.table.morale_phase.morale_phase`): per figure the corridor it sweeps fleeing
+    straight to its own table edge (Decision of :mod:`szwadron.table.morale_phase`), up to the edge or
     to where it would be stopped (a red bar, with what stops it); the unit's chance to leave the
     table written beside it. A pursuing unit (6.7.1): an arrow to the unit it pursues.
 
@@ -830,7 +1072,7 @@ def plot_flight(scenario: Scenario | Battlefield, ax: Axes | None = None, *,
     from matplotlib.lines import Line2D
     from matplotlib.patches import FancyArrowPatch, Patch, Polygon
 
-    from szwadron.morale_phase import flight_direction
+    from szwadron.table.morale_phase import flight_direction
 
     bf, ax = _prepare(scenario, ax)
     out: Artists = {"corridors": [], "stops": [], "labels": [], "pursuit": []}
@@ -841,15 +1083,27 @@ def plot_flight(scenario: Scenario | Battlefield, ax: Axes | None = None, *,
         if p.target is not None:
             a = unit_geometry(bf, unit.id).centroid
             b = unit_geometry(bf, p.target).centroid
-            arrow = FancyArrowPatch((a.x, a.y), (b.x, b.y), arrowstyle="-|>", mutation_scale=12,
-                                    color=FLIGHT_COLOUR, linewidth=1.6, linestyle="--",
-                                    zorder=ZORDER["overlays"])
+            arrow = FancyArrowPatch(
+                (a.x, a.y),
+                (b.x, b.y),
+                arrowstyle="-|>",
+                mutation_scale=12,
+                color=FLIGHT_COLOUR,
+                linewidth=1.6,
+                linestyle="--",
+                zorder=ZORDER["overlays"],
+            )
             ax.add_patch(arrow)
             out["pursuit"].append(arrow)
-            t = place_label(ax, bf, f"{unit.id} pursues {p.target}: reaches it "
-                            f"{100 * float(p.reach_chance):.0f}%",
-                            _label_candidates((a.x + b.x) / 2, (a.y + b.y) / 2, 2.0),
-                            fontsize=7, color=FLIGHT_COLOUR, frame=FLIGHT_COLOUR)
+            t = place_label(
+                ax,
+                bf,
+                f"{unit.id} pursues {p.target}: reaches it {100 * float(p.reach_chance):.0f}%",
+                _label_candidates((a.x + b.x) / 2, (a.y + b.y) / 2, 2.0),
+                fontsize=7,
+                color=FLIGHT_COLOUR,
+                frame=FLIGHT_COLOUR,
+            )
             if t is not None:
                 out["labels"].append(t)
         _finish(ax)
@@ -861,40 +1115,58 @@ def plot_flight(scenario: Scenario | Battlefield, ax: Axes | None = None, *,
         length = f.edge_cm if f.blocked_cm is None else f.blocked_cm
         # the swept corridor: the base's outline and its copy moved by ``length`` along v
         hull = shapely.convex_hull(shapely.MultiPoint(np.vstack([c, c + length * v])))
-        corridor = Polygon(np.asarray(hull.exterior.coords), closed=True,
-                           facecolor=FLIGHT_COLOUR, alpha=0.12, edgecolor=FLIGHT_COLOUR,
-                           linewidth=0.5, zorder=ZORDER["zones"] + 0.05)
+        corridor = Polygon(
+            np.asarray(hull.exterior.coords),
+            closed=True,
+            facecolor=FLIGHT_COLOUR,
+            alpha=0.12,
+            edgecolor=FLIGHT_COLOUR,
+            linewidth=0.5,
+            zorder=ZORDER["zones"] + 0.05,
+        )
         ax.add_patch(corridor)
         out["corridors"].append(corridor)
         if f.blocked_cm is not None:
             stop = c + f.blocked_cm * v
             lead = stop[np.argsort(stop @ v)[-2:]]  # the leading edge where it stops
-            (bar,) = ax.plot(lead[:, 0], lead[:, 1], color=BLOCKED_COLOUR, linewidth=2.5,
-                             zorder=ZORDER["overlays"])
+            (bar,) = ax.plot(
+                lead[:, 0], lead[:, 1], color=BLOCKED_COLOUR, linewidth=2.5, zorder=ZORDER["overlays"]
+            )
             out["stops"].append(bar)
     g = unit_geometry(bf, unit.id)
-    text = (f"{unit.id} flees 2d6 × {unit.flight_multiplier} cm: leaves the table "
-            f"{100 * float(unit.off_table_chance):.1f}%")
+    text = (
+        f"{unit.id} flees 2d6 × {unit.flight_multiplier} cm: leaves the table "
+        f"{100 * float(unit.off_table_chance):.1f}%"
+    )
     stopped = sorted({f.blocked_by for f in unit.figures if f.blocked_by})
     if stopped:
         text += "; stopped by " + ", ".join(stopped)
-    t = place_label(ax, bf, text, _label_candidates(g.centroid.x, g.centroid.y, 4.0),
-                    fontsize=7, color=FLIGHT_COLOUR, frame=FLIGHT_COLOUR, weight="bold")
+    t = place_label(
+        ax,
+        bf,
+        text,
+        _label_candidates(g.centroid.x, g.centroid.y, 4.0),
+        fontsize=7,
+        color=FLIGHT_COLOUR,
+        frame=FLIGHT_COLOUR,
+        weight="bold",
+    )
     if t is not None:
         out["labels"].append(t)
-    legend_entry(ax, "flight corridor (6.6)",
-                 Patch(facecolor=FLIGHT_COLOUR, alpha=0.25, edgecolor=FLIGHT_COLOUR), 66.0)
+    legend_entry(
+        ax, "flight corridor (6.6)", Patch(facecolor=FLIGHT_COLOUR, alpha=0.25, edgecolor=FLIGHT_COLOUR), 66.0
+    )
     if out["stops"]:
-        legend_entry(ax, "flight stopped (6.6.10)",
-                     Line2D([], [], color=BLOCKED_COLOUR, linewidth=2.5), 67.0)
+        legend_entry(ax, "flight stopped (6.6.10)", Line2D([], [], color=BLOCKED_COLOUR, linewidth=2.5), 67.0)
     _finish(ax)
     return out
 
 
-def flight_geometries(scenario: Scenario | Battlefield, units: Sequence[UnitMorale]
-                      ) -> list[shapely.Geometry]:
+def flight_geometries(
+    scenario: Scenario | Battlefield, units: Sequence[UnitMorale]
+) -> list[shapely.Geometry]:
     """What a morale picture is about: the units and their corridors (or pursued units)."""
-    from szwadron.morale_phase import flight_direction
+    from szwadron.table.morale_phase import flight_direction
 
     bf = as_battlefield(scenario)
     geoms: list[shapely.Geometry] = []

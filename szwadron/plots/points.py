@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from szwadron.armybattles import RosterValidation
-    from szwadron.calibrate import Validation
-    from szwadron.points import PointsBreakdown
+    from szwadron.armies.battles import RosterValidation
+    from szwadron.armies.calibrate import Validation
+    from szwadron.armies.points import PointsBreakdown
 
 #: Colours of the breakdown's terms (Paul Tol's colour-blind safe palettes).
 TERM_COLOURS: dict[str, str] = {
@@ -42,9 +42,11 @@ def _colour(term: str) -> str:
     return TERM_COLOURS.get(term, "#000000")
 
 
-def plot_breakdown(breakdowns: Sequence[PointsBreakdown], ax: Axes | None = None, *, title: str = "") -> list[Any]:
+def plot_breakdown(
+    breakdowns: Sequence[PointsBreakdown], ax: Axes | None = None, *, title: str = ""
+) -> list[Any]:
     """Horizontal bars, one per profile, of the formula's factors on a log scale: the points
-    are the reference figure's times a product of factors (:mod:`szwadron.points`), so each
+    are the reference figure's times a product of factors (:mod:`szwadron.armies.points`), so each
     term is drawn as its factor — to the right of ×1 when it raises the points, to the left
     (hatched) when it lowers them — and the bars add up, in log scale, to the profile's points
     over the reference's (a black diamond, with the points written at the end of the bar). A
@@ -69,7 +71,9 @@ def plot_breakdown(breakdowns: Sequence[PointsBreakdown], ax: Axes | None = None
     for y, b in enumerate(breakdowns):
         labels.append(f"{b.profile} ({b.kind.value})")
         if not b.terms:
-            artists.append(ax.text(0.05, y, "0 — limber: priced in its gun's speed (7.2)", va="center", fontsize=8))
+            artists.append(
+                ax.text(0.05, y, "0 — limber: priced in its gun's speed (7.2)", va="center", fontsize=8)
+            )
             continue
         right = left = 0.0
         for t in b.terms:
@@ -77,11 +81,21 @@ def plot_breakdown(breakdowns: Sequence[PointsBreakdown], ax: Axes | None = None
             if abs(step) < 1e-9:
                 continue
             if step > 0:
-                artists += ax.barh(y, step, left=right, height=0.6, color=_colour(t.name), edgecolor="white", linewidth=0.5)
+                artists += ax.barh(
+                    y, step, left=right, height=0.6, color=_colour(t.name), edgecolor="white", linewidth=0.5
+                )
                 right += step
             else:
-                artists += ax.barh(y, step, left=left, height=0.6, color=_colour(t.name), hatch="///",
-                                   edgecolor="white", linewidth=0.5)
+                artists += ax.barh(
+                    y,
+                    step,
+                    left=left,
+                    height=0.6,
+                    color=_colour(t.name),
+                    hatch="///",
+                    edgecolor="white",
+                    linewidth=0.5,
+                )
                 left += step
             if t.name not in seen:
                 seen.append(t.name)
@@ -97,7 +111,9 @@ def plot_breakdown(breakdowns: Sequence[PointsBreakdown], ax: Axes | None = None
     ax.set_xticks(ticks, [f"×{2**k}" if k >= 0 else f"×1/{2**-k}" for k in ticks], fontsize=8)
     ax.set_xlim(-span, span)
     ref = breakdowns[0].base if breakdowns else 0.0
-    ax.set_xlabel(f"factor on the reference figure's {ref:g} points (log scale); lowering terms hatched; ◆ the product")
+    ax.set_xlabel(
+        f"factor on the reference figure's {ref:g} points (log scale); lowering terms hatched; ◆ the product"
+    )
     if title:
         ax.set_title(title)
     order = ["offence", "wounds", "morale", "speed"]
@@ -114,7 +130,7 @@ def plot_matrix(validation: Validation, ax: Axes | None = None, *, title: str | 
     a dot. Returns the artists added."""
     import numpy as np
 
-    from szwadron.calibrate import BAND
+    from szwadron.armies.calibrate import BAND
     from szwadron.plots._io import new_figure
 
     n = len(validation.entries)
@@ -158,15 +174,17 @@ def plot_breakdown_file(
     return save_figure(fig, path, inputs=inputs)
 
 
-def plot_roster_matrix(rosters: RosterValidation, ax: Axes | None = None, *, title: str | None = None) -> list[Any]:
+def plot_roster_matrix(
+    rosters: RosterValidation, ax: Axes | None = None, *, title: str | None = None
+) -> list[Any]:
     """Army against army: each example roster's win rate against every roster of another list
-    with the same points limit (:func:`szwadron.armybattles.validate_rosters`), on the same
+    with the same points limit (:func:`szwadron.armies.battles.validate_rosters`), on the same
     diverging scale as :func:`plot_matrix`, with the percentage written in each cell (bold
     outside 50 ± 5 %); pairs not played are blank. Returns the artists added."""
     import numpy as np
 
+    from szwadron.armies.runs import BAND
     from szwadron.plots._io import new_figure
-    from szwadron.runs import BAND
 
     n = len(rosters.sides)
     if ax is None:
@@ -185,8 +203,17 @@ def plot_roster_matrix(rosters: RosterValidation, ax: Axes | None = None, *, tit
         for j in range(n):
             if not np.isnan(m[i, j]):
                 inside = BAND[0] <= m[i, j] <= BAND[1]
-                artists.append(ax.text(j, i, f"{m[i, j] * 100:.0f}", ha="center", va="center", fontsize=7,
-                                       fontweight="normal" if inside else "bold"))
+                artists.append(
+                    ax.text(
+                        j,
+                        i,
+                        f"{m[i, j] * 100:.0f}",
+                        ha="center",
+                        va="center",
+                        fontsize=7,
+                        fontweight="normal" if inside else "bold",
+                    )
+                )
     labels = [f"{rosters.sides[k].label} ({rosters.sides[k].points:g})" for k in order]
     ax.set_xticks(range(n), labels, rotation=90, fontsize=7)
     ax.set_yticks(range(n), labels, fontsize=7)
@@ -199,7 +226,9 @@ def plot_roster_matrix(rosters: RosterValidation, ax: Axes | None = None, *, tit
     return artists
 
 
-def plot_matrix_file(validation: Validation, path: str | Path, rosters: RosterValidation | None = None) -> Path:
+def plot_matrix_file(
+    validation: Validation, path: str | Path, rosters: RosterValidation | None = None
+) -> Path:
     """Draw :func:`plot_matrix` (and, given ``rosters``, :func:`plot_roster_matrix` beside it)
     on a new figure and write it to ``path`` atomically."""
     from szwadron.plots._io import figure_format, new_figure, save_figure, use_agg

@@ -43,7 +43,7 @@ from shapely.geometry.polygon import orient
 
 from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import ZONE_QUAD_SEGS
-from szwadron.geometry.table import Battlefield
+from szwadron.geometry.battlefield import Battlefield
 from szwadron.models import Scenario, TerrainKind, UnitState
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from matplotlib.path import Path as MplPath
     from matplotlib.text import Text
 
-    from szwadron.audit import AuditReport
+    from szwadron.table.audit import AuditReport
 
 Artists = dict[str, list[Any]]  # layer → the artists drawn (patches, collections, texts)
 Region = tuple[float, float, float, float]
@@ -120,14 +120,13 @@ class TerrainStyle:
 _TERRAIN_STYLES: dict[TerrainKind, TerrainStyle] = {
     TerrainKind.ROUGH: TerrainStyle("rough ground", "#e6dcc2", "#a08f68", 0.6, "..", "#8a7a55", 0.10),
     TerrainKind.FOREST: TerrainStyle("forest", "#a9cf94", "#2f6b2a", 0.9, "oo", "#3f7f36", 0.15),
-    TerrainKind.OBSTACLE: TerrainStyle("obstacle (fence, stream)", "#8b5a2b", "#5c3a1a", 0.4,
-                                       layer=0.30),
+    TerrainKind.OBSTACLE: TerrainStyle("obstacle (fence, stream)", "#8b5a2b", "#5c3a1a", 0.4, layer=0.30),
     TerrainKind.HIGH_WALL: TerrainStyle("high wall", "#4a4a4a", "#222222", 0.4, layer=0.31),
     TerrainKind.BUILDING: TerrainStyle("building", "#7b3427", "#3f1610", 0.8, layer=0.32),
-    TerrainKind.FORTIFICATION: TerrainStyle("fortification", "#7b3427", "#140604", 2.0, "xx",
-                                            "#b9806f", 0.33),
-    TerrainKind.IMPASSABLE: TerrainStyle("impassable", "#cfcfcf", "#000000", 0.8, "////",
-                                         "#000000", 0.20),
+    TerrainKind.FORTIFICATION: TerrainStyle(
+        "fortification", "#7b3427", "#140604", 2.0, "xx", "#b9806f", 0.33
+    ),
+    TerrainKind.IMPASSABLE: TerrainStyle("impassable", "#cfcfcf", "#000000", 0.8, "////", "#000000", 0.20),
 }
 
 
@@ -191,10 +190,18 @@ def draw_legend(ax: Axes, *, fontsize: float = 8.0) -> Any:
     if not entries:
         return None
     return ax.legend(
-        [h for _, (_, h) in entries], [lab for lab, _ in entries],
-        loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=fontsize, frameon=False,
-        title="Key", title_fontsize=fontsize + 1, alignment="left", handlelength=2.2,
-        handleheight=1.3, borderaxespad=0.0,
+        [h for _, (_, h) in entries],
+        [lab for lab, _ in entries],
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        fontsize=fontsize,
+        frameon=False,
+        title="Key",
+        title_fontsize=fontsize + 1,
+        alignment="left",
+        handlelength=2.2,
+        handleheight=1.3,
+        borderaxespad=0.0,
     )
 
 
@@ -281,8 +288,7 @@ def _grid_steps(span_cm: float) -> tuple[float, float]:
     >>> _grid_steps(198), _grid_steps(65), _grid_steps(12), _grid_steps(30000)
     ((10.0, 5.0), (5.0, 1.0), (1.0, 0.5), (2000.0, 1000.0))
     """
-    for major, minor in ((1.0, 0.5), (2.0, 1.0), (5.0, 1.0), (10.0, 5.0), (20.0, 10.0),
-                         (50.0, 10.0)):
+    for major, minor in ((1.0, 0.5), (2.0, 1.0), (5.0, 1.0), (10.0, 5.0), (20.0, 10.0), (50.0, 10.0)):
         if span_cm / major <= 20:
             return major, minor
     # beyond: the next 1-2-5 step giving at most 20 lines, however large the view
@@ -316,8 +322,9 @@ def setup_table_axes(ax: Axes, scenario: Scenario, view: Region, *, grid: bool =
         ax.grid(True, which="major", color="#8f8f80", linewidth=0.5, alpha=0.45)
         ax.grid(True, which="minor", color="#8f8f80", linewidth=0.3, alpha=0.2)
     w, d = scenario.table.width, scenario.table.depth
-    cloth = Rectangle((0.0, 0.0), w, d, facecolor=TABLE_COLOUR, edgecolor="#4d4d4d",
-                      linewidth=1.4, zorder=ZORDER["table"])
+    cloth = Rectangle(
+        (0.0, 0.0), w, d, facecolor=TABLE_COLOUR, edgecolor="#4d4d4d", linewidth=1.4, zorder=ZORDER["table"]
+    )
     cloth.set_gid("table")
     ax.add_patch(cloth)
     out: list[Artist] = [cloth]
@@ -329,8 +336,17 @@ def setup_table_axes(ax: Axes, scenario: Scenario, view: Region, *, grid: bool =
         if not (y0 <= yy <= y1):  # no margin: write it just inside the edge
             yy, va = (y + pad, "bottom") if side == "A" else (y - pad, "top")
         xs = (max(x0, 0.0) + min(x1, w)) / 2.0
-        txt = ax.text(xs, yy, f"side {side} edge", ha="center", va=va, fontsize=8,
-                      fontweight="bold", color=SIDE_COLOURS[side].edge, zorder=ZORDER["labels"])
+        txt = ax.text(
+            xs,
+            yy,
+            f"side {side} edge",
+            ha="center",
+            va=va,
+            fontsize=8,
+            fontweight="bold",
+            color=SIDE_COLOURS[side].edge,
+            zorder=ZORDER["labels"],
+        )
         out.append(txt)
         _state(ax).boxes.append(_text_box(ax, f"side {side} edge", 8.0, xs, yy, va=va))
     return {"table": out}
@@ -399,9 +415,7 @@ def geometry_path(geom: shapely.Geometry) -> MplPath:
 # --- terrain ------------------------------------------------------------------------------------
 
 
-def plot_terrain(
-    scenario: Scenario | Battlefield, ax: Axes | None = None, *, names: bool = True
-) -> Artists:
+def plot_terrain(scenario: Scenario | Battlefield, ax: Axes | None = None, *, names: bool = True) -> Artists:
     """3.2 — the terrain features, each in the style of its kind (:func:`terrain_style`), with
     its name (or id) beside or inside it when ``names``.
 
@@ -417,22 +431,31 @@ def plot_terrain(
         style = terrain_style(shape.kind, shape.level)
         z = ZORDER["terrain"] + style.layer
         path = geometry_path(shape.polygon)
-        patch = PathPatch(path, facecolor=style.face, edgecolor=style.edge,
-                          linewidth=style.linewidth, zorder=z)
+        patch = PathPatch(
+            path, facecolor=style.face, edgecolor=style.edge, linewidth=style.linewidth, zorder=z
+        )
         patch.set_gid(f"terrain-{feature.id}")
         ax.add_patch(patch)
         out["terrain"].append(patch)
-        order = 20.0 + (shape.level * 0.1 if shape.kind is TerrainKind.HILL else
-                        2.0 + list(TerrainKind).index(shape.kind))
+        order = 20.0 + (
+            shape.level * 0.1 if shape.kind is TerrainKind.HILL else 2.0 + list(TerrainKind).index(shape.kind)
+        )
         label = style.label
         handle = Patch(facecolor=style.face, edgecolor=style.edge, linewidth=style.linewidth)
         if style.hatch:
-            hatch = PathPatch(path, facecolor="none", edgecolor=style.hatch_colour, linewidth=0.0,
-                              hatch=style.hatch, zorder=z + 0.001)
+            hatch = PathPatch(
+                path,
+                facecolor="none",
+                edgecolor=style.hatch_colour,
+                linewidth=0.0,
+                hatch=style.hatch,
+                zorder=z + 0.001,
+            )
             ax.add_patch(hatch)
             out["hatches"].append(hatch)
-            handle = Patch(facecolor=style.face, edgecolor=style.hatch_colour, hatch=style.hatch,
-                           linewidth=0.0)
+            handle = Patch(
+                facecolor=style.face, edgecolor=style.hatch_colour, hatch=style.hatch, linewidth=0.0
+            )
         if view is None or shapely.intersects(view, shape.polygon):  # key what is shown
             legend_entry(ax, label, handle, order)
         if names:
@@ -449,10 +472,12 @@ def _name_terrain(ax: Axes, bf: Battlefield, poly: shapely.Geometry, text: str) 
     cx = (x0 + x1) / 2.0
     inside = poly.representative_point()
     pad = 0.4
-    candidates = [(cx, y1 + pad, "bottom"), (cx, y0 - pad, "top"),
-                  (float(inside.x), float(inside.y), "center")]
-    return place_label(ax, bf, text, candidates, fontsize=6.5, style="italic", color="#4f4a3c",
-                       frame=False)
+    candidates = [
+        (cx, y1 + pad, "bottom"),
+        (cx, y0 - pad, "top"),
+        (float(inside.x), float(inside.y), "center"),
+    ]
+    return place_label(ax, bf, text, candidates, fontsize=6.5, style="italic", color="#4f4a3c", frame=False)
 
 
 # --- bases --------------------------------------------------------------------------------------
@@ -484,20 +509,36 @@ def plot_bases(scenario: Scenario | Battlefield, ax: Axes | None = None) -> Arti
     sides = ["A" if s == 0 else "B" for s in bf.side.tolist()]
     for k, base_id in enumerate(bf.base_ids):
         colours = SIDE_COLOURS[sides[k]]
-        patch = Polygon(bf.corners[k], closed=True, facecolor=colours.fill, edgecolor=colours.edge,
-                        linewidth=0.6, zorder=ZORDER["bases"])
+        patch = Polygon(
+            bf.corners[k],
+            closed=True,
+            facecolor=colours.fill,
+            edgecolor=colours.edge,
+            linewidth=0.6,
+            zorder=ZORDER["bases"],
+        )
         patch.set_gid("base-" + base_id.replace("/", "-"))
         ax.add_patch(patch)
         out["bases"].append(patch)
         if bf.panicking[bf.unit_of[k]]:
-            hatch = Polygon(bf.corners[k], closed=True, facecolor="none", edgecolor="#000000",
-                            linewidth=0.0, hatch="xxxx", zorder=ZORDER["panic"])
+            hatch = Polygon(
+                bf.corners[k],
+                closed=True,
+                facecolor="none",
+                edgecolor="#000000",
+                linewidth=0.0,
+                hatch="xxxx",
+                zorder=ZORDER["panic"],
+            )
             ax.add_patch(hatch)
             out["panic"].append(hatch)
     if len(bf):
         fronts = LineCollection(
-            list(_front_segments(bf)), colors=[SIDE_COLOURS[s].front for s in sides],
-            linewidths=2.2, capstyle="butt", zorder=ZORDER["fronts"],
+            list(_front_segments(bf)),
+            colors=[SIDE_COLOURS[s].front for s in sides],
+            linewidths=2.2,
+            capstyle="butt",
+            zorder=ZORDER["fronts"],
         )
         ax.add_collection(fronts, autolim=False)
         out["fronts"].append(fronts)
@@ -507,37 +548,68 @@ def plot_bases(scenario: Scenario | Battlefield, ax: Axes | None = None) -> Arti
         mid = (bf.corners[g, 0] + bf.corners[g, 1]) / 2.0
         centre = np.stack([bf.x[g], bf.y[g]], axis=-1)
         start = centre - (mid - centre) * 0.4
-        barrels = LineCollection(list(np.stack([start, mid], axis=1)),
-                                 colors=[SIDE_COLOURS[sides[k]].front for k in guns],
-                                 linewidths=2.4, capstyle="round", zorder=ZORDER["marks"])
+        barrels = LineCollection(
+            list(np.stack([start, mid], axis=1)),
+            colors=[SIDE_COLOURS[sides[k]].front for k in guns],
+            linewidths=2.4,
+            capstyle="round",
+            zorder=ZORDER["marks"],
+        )
         ax.add_collection(barrels, autolim=False)
         out["barrels"].append(barrels)
     own = [k for k in range(len(bf)) if _own_profile(bf, k)]
     if own:
         o = np.asarray(own)
-        dots = ax.scatter(bf.x[o], bf.y[o], s=14, c=PROFILE_MARK_COLOUR, edgecolors="#3a2e00",
-                          linewidths=0.5, zorder=ZORDER["marks"])
+        dots = ax.scatter(
+            bf.x[o],
+            bf.y[o],
+            s=14,
+            c=PROFILE_MARK_COLOUR,
+            edgecolors="#3a2e00",
+            linewidths=0.5,
+            zorder=ZORDER["marks"],
+        )
         out["profiles"].append(dots)
     # the key lists only what the view shows
     view = _view_box(ax)
-    shown = (np.ones(len(bf), dtype=bool) if view is None
-             else np.asarray(shapely.intersects(view, bf.polygons), dtype=bool))
+    shown = (
+        np.ones(len(bf), dtype=bool)
+        if view is None
+        else np.asarray(shapely.intersects(view, bf.polygons), dtype=bool)
+    )
     for side, order in (("A", 0.0), ("B", 1.0)):
         if any(s == side and v for s, v in zip(sides, shown, strict=True)):
             c = SIDE_COLOURS[side]
-            legend_entry(ax, f"side {side} (thick edge = front)",
-                         Patch(facecolor=c.fill, edgecolor=c.front, linewidth=1.6), order)
+            legend_entry(
+                ax,
+                f"side {side} (thick edge = front)",
+                Patch(facecolor=c.fill, edgecolor=c.front, linewidth=1.6),
+                order,
+            )
     if any(shown[k] for k in own):
-        legend_entry(ax, "figure with its own profile (1.1)",
-                     Line2D([], [], linestyle="none", marker="o", markersize=5,
-                            markerfacecolor=PROFILE_MARK_COLOUR, markeredgecolor="#3a2e00"), 10.0)
+        legend_entry(
+            ax,
+            "figure with its own profile (1.1)",
+            Line2D(
+                [],
+                [],
+                linestyle="none",
+                marker="o",
+                markersize=5,
+                markerfacecolor=PROFILE_MARK_COLOUR,
+                markeredgecolor="#3a2e00",
+            ),
+            10.0,
+        )
     if any(shown[k] for k in guns):
-        legend_entry(ax, "artillery (line = barrel)",
-                     Line2D([], [], color="#333333", linewidth=2.4), 11.0)
+        legend_entry(ax, "artillery (line = barrel)", Line2D([], [], color="#333333", linewidth=2.4), 11.0)
     if any(shown[k] and bf.panicking[bf.unit_of[k]] for k in range(len(bf))):
-        legend_entry(ax, "panicking unit (6.1)",
-                     Patch(facecolor="#ffffff", edgecolor="#000000", hatch="xxxx", linewidth=0.6),
-                     12.0)
+        legend_entry(
+            ax,
+            "panicking unit (6.1)",
+            Patch(facecolor="#ffffff", edgecolor="#000000", hatch="xxxx", linewidth=0.6),
+            12.0,
+        )
     return out
 
 
@@ -561,12 +633,19 @@ def _cm_per_point(ax: Axes) -> float:
     x0, x1 = ax.get_xlim()
     y0, y1 = ax.get_ylim()
     inch_per_cm = min(pos.width * fw / abs(x1 - x0), pos.height * fh / abs(y1 - y0))
-    return 1.0 / (72.0 * inch_per_cm)
+    return float(1.0 / (72.0 * inch_per_cm))
 
 
 def _text_box(
-    ax: Axes, text: str, fontsize: float, x: float, y: float, *, ha: str = "center",
-    va: str = "center", pad_pt: float = 2.0,
+    ax: Axes,
+    text: str,
+    fontsize: float,
+    x: float,
+    y: float,
+    *,
+    ha: str = "center",
+    va: str = "center",
+    pad_pt: float = 2.0,
 ) -> shapely.Polygon:
     """Estimated box of a one-line text at ``(x, y)``, in cm."""
     cpp = _cm_per_point(ax)
@@ -618,10 +697,27 @@ def place_label(
     bbox = None
     if frame:
         edge = frame if isinstance(frame, str) else "#777777"
-        bbox = {"boxstyle": "round,pad=0.2", "facecolor": "#ffffff", "edgecolor": edge,
-                "linewidth": 0.6, "alpha": 0.88}
-    return ax.text(x, y, text, ha="center", va=va, fontsize=fontsize, color=color, bbox=bbox,
-                   fontstyle=style, fontweight=weight, zorder=ZORDER["labels"], clip_on=True)
+        bbox = {
+            "boxstyle": "round,pad=0.2",
+            "facecolor": "#ffffff",
+            "edgecolor": edge,
+            "linewidth": 0.6,
+            "alpha": 0.88,
+        }
+    return ax.text(
+        x,
+        y,
+        text,
+        ha="center",
+        va=va,
+        fontsize=fontsize,
+        color=color,
+        bbox=bbox,
+        fontstyle=style,
+        fontweight=weight,
+        zorder=ZORDER["labels"],
+        clip_on=True,
+    )
 
 
 def _unit_frame(bf: Battlefield, u: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -639,7 +735,10 @@ def _unit_frame(bf: Battlefield, u: int) -> tuple[np.ndarray, np.ndarray, np.nda
 
 
 def plot_labels(
-    scenario: Scenario | Battlefield, ax: Axes | None = None, *, fontsize: float = 7.0,
+    scenario: Scenario | Battlefield,
+    ax: Axes | None = None,
+    *,
+    fontsize: float = 7.0,
     names: bool = False,
 ) -> list[Text]:
     """Unit labels: each unit's id (its name with ``names``; "panic" or "pursuit" added for
@@ -652,8 +751,7 @@ def plot_labels(
     out: list[Text] = []
     for u, unit in enumerate(bf.scenario.units):
         idx = bf.unit_bases(u)
-        if not len(idx) or (view is not None
-                            and not shapely.intersects(view, bf.polygons[idx]).any()):
+        if not len(idx) or (view is not None and not shapely.intersects(view, bf.polygons[idx]).any()):
             continue
         text = (unit.name or unit.id) if names else unit.id
         if unit.state is not UnitState.NORMAL:
@@ -671,9 +769,16 @@ def plot_labels(
                 half = abs(u_vec[0]) * w / 2.0 + abs(u_vec[1]) * h / 2.0
                 c = centre + u_vec * (reach + gap * scale + half)
                 cands.append((float(c[0]), float(c[1]), "center"))
-        t = place_label(ax, bf, text, cands, fontsize=fontsize,
-                        color=SIDE_COLOURS[unit.side].edge, frame=SIDE_COLOURS[unit.side].edge,
-                        weight="bold")
+        t = place_label(
+            ax,
+            bf,
+            text,
+            cands,
+            fontsize=fontsize,
+            color=SIDE_COLOURS[unit.side].edge,
+            frame=SIDE_COLOURS[unit.side].edge,
+            weight="bold",
+        )
         if t is not None:
             t.set_gid(f"label-{unit.id}")
             out.append(t)
@@ -686,9 +791,9 @@ def plot_labels(
 def unit_zone(bf: Battlefield, unit: int | str) -> shapely.Geometry:
     """1.4.1, 1.4.3 — the area of a unit's control zones: everything within the zone radius of
     its bases, and of the stretch of a crossable obstacle a base stands at (measured from the
-    obstacle's far side, :func:`szwadron.audit.obstacle_zone_core`). Empty for a panicking unit.
+    obstacle's far side, :func:`szwadron.table.audit.obstacle_zone_core`). Empty for a panicking unit.
     """
-    from szwadron.audit import obstacle_zone_core
+    from szwadron.table.audit import obstacle_zone_core
 
     u = bf.unit_ids.index(unit) if isinstance(unit, str) else unit
     if bf.panicking[u]:
@@ -704,17 +809,21 @@ def unit_zone(bf: Battlefield, unit: int | str) -> shapely.Geometry:
                 core = obstacle_zone_core(bf, b, t, tol)
                 if not core.is_empty:
                     parts.append(core)
-    return shapely.buffer(shapely.union_all(parts), s.control_zone_cm, quad_segs=ZONE_QUAD_SEGS,
-                          join_style="round")
+    return shapely.buffer(
+        shapely.union_all(parts), s.control_zone_cm, quad_segs=ZONE_QUAD_SEGS, join_style="round"
+    )
 
 
 def plot_zones(
-    scenario: Scenario | Battlefield, ax: Axes | None = None, *,
-    report: AuditReport | None = None, intrusions: bool = True,
+    scenario: Scenario | Battlefield,
+    ax: Axes | None = None,
+    *,
+    report: AuditReport | None = None,
+    intrusions: bool = True,
 ) -> Artists:
     """1.4 — the control zones of every non-panicking unit (:func:`unit_zone`), translucent in
     the side's colour under the bases; with ``intrusions``, bases standing in an enemy zone
-    outside an engagement (1.4, 5.9, from :func:`szwadron.audit.audit`) ringed in magenta.
+    outside an engagement (1.4, 5.9, from :func:`szwadron.table.audit.audit`) ringed in magenta.
 
     Returns ``{"zones": [one patch per non-panicking unit], "intrusions": [one patch per
     intruding base]}``. Zones of one unit are drawn merged, so that their overlaps do not
@@ -730,21 +839,32 @@ def plot_zones(
             continue
         c = SIDE_COLOURS[unit.side]
         zone = unit_zone(bf, u)
-        patch = PathPatch(geometry_path(zone), facecolor=c.zone, alpha=0.13,
-                          edgecolor="none", zorder=ZORDER["zones"])
-        rim = PathPatch(patch.get_path(), facecolor="none", edgecolor=c.zone, linewidth=0.7,
-                        linestyle=(0, (3, 2)), alpha=0.8, zorder=ZORDER["zones"] + 0.01)
+        patch = PathPatch(
+            geometry_path(zone), facecolor=c.zone, alpha=0.13, edgecolor="none", zorder=ZORDER["zones"]
+        )
+        rim = PathPatch(
+            patch.get_path(),
+            facecolor="none",
+            edgecolor=c.zone,
+            linewidth=0.7,
+            linestyle=(0, (3, 2)),
+            alpha=0.8,
+            zorder=ZORDER["zones"] + 0.01,
+        )
         patch.set_gid(f"zone-{unit.id}")
         ax.add_patch(patch)
         ax.add_patch(rim)
         out["zones"].append(patch)
         if view is None or shapely.intersects(view, zone):
-            legend_entry(ax, f"side {unit.side} control zone (1.4)",
-                         Patch(facecolor=c.zone, alpha=0.25, edgecolor=c.zone, linestyle="--"),
-                         40.0 + (unit.side == "B"))
+            legend_entry(
+                ax,
+                f"side {unit.side} control zone (1.4)",
+                Patch(facecolor=c.zone, alpha=0.25, edgecolor=c.zone, linestyle="--"),
+                40.0 + (unit.side == "B"),
+            )
     if intrusions:
         if report is None:
-            from szwadron.audit import audit
+            from szwadron.table.audit import audit
 
             report = audit(bf)
         seen: set[str] = set()
@@ -753,13 +873,23 @@ def plot_zones(
                 continue
             seen.add(z.base)
             k = int(bf.resolve(z.base)[0])
-            ring = Polygon(bf.corners[k], closed=True, facecolor="none",
-                           edgecolor=INTRUSION_COLOUR, linewidth=2.0, zorder=ZORDER["intrusions"])
+            ring = Polygon(
+                bf.corners[k],
+                closed=True,
+                facecolor="none",
+                edgecolor=INTRUSION_COLOUR,
+                linewidth=2.0,
+                zorder=ZORDER["intrusions"],
+            )
             ax.add_patch(ring)
             out["intrusions"].append(ring)
         if out["intrusions"]:
-            legend_entry(ax, "base in an enemy zone (1.4)",
-                         Patch(facecolor="none", edgecolor=INTRUSION_COLOUR, linewidth=2.0), 42.0)
+            legend_entry(
+                ax,
+                "base in an enemy zone (1.4)",
+                Patch(facecolor="none", edgecolor=INTRUSION_COLOUR, linewidth=2.0),
+                42.0,
+            )
     if out["zones"] and ax.get_legend() is not None:
         draw_legend(ax)
     return out
@@ -780,7 +910,7 @@ def contact_geometry(bf: Battlefield, a: str, b: str) -> shapely.Geometry:
 def plot_contacts(
     scenario: Scenario | Battlefield, ax: Axes | None = None, *, report: AuditReport | None = None
 ) -> Artists:
-    """PD-3, PD-14 — enemy contacts (from :func:`szwadron.audit.audit`): a thick orange stroke
+    """PD-3, PD-14 — enemy contacts (from :func:`szwadron.table.audit.audit`): a thick orange stroke
     along each touching stretch; a dot where two bases touch only at a corner (PD-14 length 0),
     drawn only when neither base has a contact along an edge (in a line of bases locked in
     melee, the corner touches of neighbours would only clutter the stroke).
@@ -793,7 +923,7 @@ def plot_contacts(
 
     bf, ax = _prepare(scenario, ax)
     if report is None:
-        from szwadron.audit import audit
+        from szwadron.table.audit import audit
 
         report = audit(bf)
     out: Artists = {"contacts": [], "corners": []}
@@ -804,26 +934,42 @@ def plot_contacts(
         geom = contact_geometry(bf, c.a, c.b)
         gid = f"contact-{c.a}-{c.b}".replace("/", "-")
         if c.length > min_len:
-            stroke = PathPatch(geometry_path(geom), facecolor="none", edgecolor=CONTACT_COLOUR,
-                               linewidth=3.0, capstyle="butt", zorder=ZORDER["contacts"])
+            stroke = PathPatch(
+                geometry_path(geom),
+                facecolor="none",
+                edgecolor=CONTACT_COLOUR,
+                linewidth=3.0,
+                capstyle="butt",
+                zorder=ZORDER["contacts"],
+            )
             stroke.set_gid(gid)
             ax.add_patch(stroke)
             out["contacts"].append(stroke)
             drawn.append(geom)
         elif c.a not in along_edge and c.b not in along_edge:
-            p = shapely.centroid(geom) if not geom.is_empty else shapely.centroid(
-                shapely.shortest_line(bf.polygons[int(bf.resolve(c.a)[0])],
-                                      bf.polygons[int(bf.resolve(c.b)[0])]))
-            dot = Circle((float(p.x), float(p.y)), 0.35, facecolor=CONTACT_COLOUR,
-                         edgecolor="none", zorder=ZORDER["contacts"])
+            p = (
+                shapely.centroid(geom)
+                if not geom.is_empty
+                else shapely.centroid(
+                    shapely.shortest_line(
+                        bf.polygons[int(bf.resolve(c.a)[0])], bf.polygons[int(bf.resolve(c.b)[0])]
+                    )
+                )
+            )
+            dot = Circle(
+                (float(p.x), float(p.y)),
+                0.35,
+                facecolor=CONTACT_COLOUR,
+                edgecolor="none",
+                zorder=ZORDER["contacts"],
+            )
             dot.set_gid(gid)
             ax.add_patch(dot)
             out["corners"].append(dot)
             drawn.append(p)
     view = _view_box(ax)
     if drawn and (view is None or any(shapely.intersects(view, g) for g in drawn)):
-        legend_entry(ax, "enemy contact (PD-14)", Line2D([], [], color=CONTACT_COLOUR, linewidth=3.0),
-                     45.0)
+        legend_entry(ax, "enemy contact (PD-14)", Line2D([], [], color=CONTACT_COLOUR, linewidth=3.0), 45.0)
     return out
 
 
@@ -850,18 +996,47 @@ def plot_scale_bar(ax: Axes, length_cm: float | None = None) -> list[Artist]:
     left = right - length_cm
     bottom = y0 + inset + 9.0 * cpp
     z = ZORDER["scale_bar"]
-    back = Rectangle((left - 4 * cpp, bottom - 12.0 * cpp), length_cm + 8 * cpp, h + 16.0 * cpp,
-                     facecolor="#ffffff", edgecolor="none", alpha=0.8, zorder=z)
-    dark = Rectangle((left, bottom), length_cm / 2.0, h, facecolor="#000000", edgecolor="#000000",
-                     linewidth=0.6, zorder=z + 0.01)
-    light = Rectangle((left + length_cm / 2.0, bottom), length_cm / 2.0, h, facecolor="#ffffff",
-                      edgecolor="#000000", linewidth=0.6, zorder=z + 0.01)
+    back = Rectangle(
+        (left - 4 * cpp, bottom - 12.0 * cpp),
+        length_cm + 8 * cpp,
+        h + 16.0 * cpp,
+        facecolor="#ffffff",
+        edgecolor="none",
+        alpha=0.8,
+        zorder=z,
+    )
+    dark = Rectangle(
+        (left, bottom),
+        length_cm / 2.0,
+        h,
+        facecolor="#000000",
+        edgecolor="#000000",
+        linewidth=0.6,
+        zorder=z + 0.01,
+    )
+    light = Rectangle(
+        (left + length_cm / 2.0, bottom),
+        length_cm / 2.0,
+        h,
+        facecolor="#ffffff",
+        edgecolor="#000000",
+        linewidth=0.6,
+        zorder=z + 0.01,
+    )
     for p in (back, dark, light):
         ax.add_patch(p)
-    label = ax.text(left + length_cm / 2.0, bottom - 2.0 * cpp, f"{length_cm:g} cm", ha="center",
-                    va="top", fontsize=7, zorder=z + 0.02)
-    _state(ax).boxes.append(shapely.box(left - 4 * cpp, bottom - 12 * cpp,
-                                        right + 4 * cpp, bottom + h + 4 * cpp))
+    label = ax.text(
+        left + length_cm / 2.0,
+        bottom - 2.0 * cpp,
+        f"{length_cm:g} cm",
+        ha="center",
+        va="top",
+        fontsize=7,
+        zorder=z + 0.02,
+    )
+    _state(ax).boxes.append(
+        shapely.box(left - 4 * cpp, bottom - 12 * cpp, right + 4 * cpp, bottom + h + 4 * cpp)
+    )
     return [back, dark, light, label]
 
 
@@ -887,7 +1062,7 @@ def plot_table(
     Parameters
     ----------
     scenario:
-        The set-up, or its :class:`~szwadron.geometry.table.Battlefield`.
+        The set-up, or its :class:`~szwadron.geometry.battlefield.Battlefield`.
     ax:
         Axes to draw on; ``None`` makes a new pyplot figure sized for the view
         (:func:`table_figsize`).
@@ -934,7 +1109,7 @@ def plot_table(
     out.update(setup_table_axes(ax, bf.scenario, view, grid=grid))
     report = None
     if zones or contacts:
-        from szwadron.audit import audit
+        from szwadron.table.audit import audit
 
         report = audit(bf)
     out["scale_bar"] = plot_scale_bar(ax)
@@ -946,9 +1121,14 @@ def plot_table(
         out.update(plot_contacts(bf, ax, report=report))
     out["labels"] = list(plot_labels(bf, ax)) if labels else []
     if names:  # after the units: unit labels have the first pick of places
-        out["names"] = [t for t in (_name_terrain(ax, bf, s.polygon, _terrain_text(f, s.level))
-                                    for f, s in zip(bf.scenario.terrain, bf.terrain, strict=True))
-                        if t is not None]
+        out["names"] = [
+            t
+            for t in (
+                _name_terrain(ax, bf, s.polygon, _terrain_text(f, s.level))
+                for f, s in zip(bf.scenario.terrain, bf.terrain, strict=True)
+            )
+            if t is not None
+        ]
     if title is None:
         title = bf.scenario.name
         if region is not None:

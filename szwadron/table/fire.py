@@ -20,7 +20,7 @@ The layers, in the order a shooting base is refused (the first rule that stops i
 Then the target figures in sight of some firing figure can be destroyed (4.5.3, PD-10), each with
 its W plus its cover (4.10, PD-12), removed nearest first, none hidden behind another figure of
 its unit, evenly, the least covered first (4.7.2–4.7.4, 4.10.8, PD-13); the volley is
-:func:`szwadron.combat.volley` and the morale test :func:`szwadron.morale.fire_outcome`.
+:func:`szwadron.odds.combat.volley` and the morale test :func:`szwadron.odds.morale.fire_outcome`.
 
 Examples
 --------
@@ -51,7 +51,7 @@ Decisions (where the rules are silent; each is also stated where it is implement
   penalty); only when it sees none does it fire indirectly, at every figure in arc and range, at
   C − 1, unless an own figure stands on the line of fire closer than 6 cm (edge to edge).
 - A target figure is engaged (4.3.4) when it touches (PD-3, a positive length) a base of an
-  enemy unit its unit is engaged with (5.1.2, :func:`szwadron.audit.audit`).
+  enemy unit its unit is engaged with (5.1.2, :func:`szwadron.table.audit.audit`).
 - A target on the boundary ray of two arcs (PD-8) may be fired at through either edge; the first
   whose band is clear is used, in the order front, right, left, back.
 - The morale test uses the target unit's profile M, its figures on the table and its initial
@@ -75,11 +75,10 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from szwadron.audit import engaged_unit_pairs
-from szwadron.combat import VolleyOdds, volley
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.geometry.arcs import edge_contact_lengths, fire_edges, in_arcs
 from szwadron.geometry.bases import EDGE_NAMES
+from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import contact_length, polygon_distance
 from szwadron.geometry.sight import (
     Blocked,
@@ -89,9 +88,10 @@ from szwadron.geometry.sight import (
     inset_corners,
     segment_crosses,
 )
-from szwadron.geometry.table import Battlefield, PairMethod
 from szwadron.models import Ability, Kind, Scenario, TerrainKind, Unit, UnitState
-from szwadron.morale import FireOutcome, fire_outcome
+from szwadron.odds.combat import VolleyOdds, volley
+from szwadron.odds.morale import FireOutcome, fire_outcome
+from szwadron.table.audit import engaged_unit_pairs
 
 if TYPE_CHECKING:
     from szwadron.movefile import MoveFile
@@ -154,14 +154,26 @@ class ShooterReport:
     def to_json(self) -> dict[str, Any]:
         """The per-shooter entry of ``fire --json``."""
         return {
-            "base": self.base, "can_fire": self.can_fire, "rule": self.rule, "edge": self.edge,
+            "base": self.base,
+            "can_fire": self.can_fire,
+            "rule": self.rule,
+            "edge": self.edge,
             "targets": list(self.targets),
             "distance": None if self.distance is None else round(self.distance, _DIGITS),
-            "accuracy": self.accuracy, "dice": self.dice, "message": self.message,
-            "base_accuracy": self.base_accuracy, "indirect": self.indirect,
-            "lines": [{"target": ln.target, "edge": ln.edge,
-                       "distance": round(ln.distance, _DIGITS), "indirect": ln.indirect}
-                      for ln in self.lines],
+            "accuracy": self.accuracy,
+            "dice": self.dice,
+            "message": self.message,
+            "base_accuracy": self.base_accuracy,
+            "indirect": self.indirect,
+            "lines": [
+                {
+                    "target": ln.target,
+                    "edge": ln.edge,
+                    "distance": round(ln.distance, _DIGITS),
+                    "indirect": ln.indirect,
+                }
+                for ln in self.lines
+            ],
         }
 
 
@@ -181,9 +193,13 @@ class TargetReport:
     def to_json(self) -> dict[str, Any]:
         """The per-target entry of ``fire --json``."""
         return {
-            "base": self.base, "eligible": self.eligible, "wounds": self.wounds,
+            "base": self.base,
+            "eligible": self.eligible,
+            "wounds": self.wounds,
             "cover": [{"rule": c.rule, "bonus": c.bonus, "source": c.source} for c in self.cover],
-            "base_wounds": self.base_wounds, "rule": self.rule, "message": self.message,
+            "base_wounds": self.base_wounds,
+            "rule": self.rule,
+            "message": self.message,
             "distance": None if self.distance is None else round(self.distance, _DIGITS),
         }
 
@@ -269,8 +285,10 @@ class FireResult:
             "shooters": [s.to_json() for s in self.shooters],
             "targets": [t.to_json() for t in self.targets],
             "removal_order": list(self.removal_order),
-            "volley": [{"dice": g.dice, "accuracy": g.accuracy}
-                       for g in (self.odds.groups if self.odds is not None else ())],
+            "volley": [
+                {"dice": g.dice, "accuracy": g.accuracy}
+                for g in (self.odds.groups if self.odds is not None else ())
+            ],
             "removed_pmf": self.removed_pmf,
             "expected": self.expected,
             "morale": {o.value: self.probability(o) for o in FireOutcome},
@@ -280,16 +298,21 @@ class FireResult:
             "ammunition": self.ammunition,
             "march": self.march,
             "skirmish": self.skirmish,
-            "morale_test": {"morale": self.morale_test.morale, "strength": self.morale_test.strength,
-                            "initial": self.morale_test.initial,
-                            "modifier": self.morale_test.modifier},
+            "morale_test": {
+                "morale": self.morale_test.morale,
+                "strength": self.morale_test.strength,
+                "initial": self.morale_test.initial,
+                "modifier": self.morale_test.modifier,
+            },
             "notes": list(self.notes),
-            "alternatives": [{"ammunition": a, "legal": ok, "expected": e}
-                             for a, ok, e in self.alternatives],
+            "alternatives": [{"ammunition": a, "legal": ok, "expected": e} for a, ok, e in self.alternatives],
             "reaction": None if self.reaction is None else self.reaction.to_json(),
-            "target_at": None if not self.target_at else [
-                {"base": b, "x": round(x, _DIGITS), "y": round(y, _DIGITS),
-                 "facing": round(f, _DIGITS)} for b, x, y, f in self.target_at],
+            "target_at": None
+            if not self.target_at
+            else [
+                {"base": b, "x": round(x, _DIGITS), "y": round(y, _DIGITS), "facing": round(f, _DIGITS)}
+                for b, x, y, f in self.target_at
+            ],
         }
 
 
@@ -319,6 +342,7 @@ class _Context:
     declared: IntArray  # battlefield indices of the declared firing bases
     target_bases: IntArray
     march: bool
+
     def engaged(self) -> dict[int, str]:
         """4.3.4 — target bases engaged in melee, each with an enemy base it touches."""
         return _engaged_target_bases(self.bf, self.target_k, self.method)
@@ -346,8 +370,10 @@ def _declared_bases(bf: Battlefield, unit_k: int, bases: Sequence[str] | None) -
         ident = f"{uid}/{b}" if b.isdigit() else b
         idx = bf.resolve(ident)
         if len(idx) != 1 or bf.unit_of[idx[0]] != unit_k:
-            raise InvalidDataError(f"--bases: {raw!r} is not a base of the firing unit {uid} "
-                                   f"({uid}/0 to {uid}/{len(members) - 1})")
+            raise InvalidDataError(
+                f"--bases: {raw!r} is not a base of the firing unit {uid} "
+                f"({uid}/0 to {uid}/{len(members) - 1})"
+            )
         if int(idx[0]) not in out:
             out.append(int(idx[0]))
     if not out:
@@ -356,7 +382,8 @@ def _declared_bases(bf: Battlefield, unit_k: int, bases: Sequence[str] | None) -
 
 
 _ENGAGEMENT_CACHE: weakref.WeakKeyDictionary[Battlefield, dict[tuple[int, str], Any]] = (
-    weakref.WeakKeyDictionary())
+    weakref.WeakKeyDictionary()
+)
 
 
 def _engaged_units(bf: Battlefield, unit_k: int, method: PairMethod) -> tuple[str, ...]:
@@ -370,8 +397,10 @@ def _engaged_target_bases(bf: Battlefield, unit_k: int, method: PairMethod) -> d
     return _unit_engagement(bf, unit_k, method)[1]
 
 
-def _unit_engagement(bf: Battlefield, unit_k: int, method: PairMethod) -> tuple[tuple[str, ...], dict[int, str]]:
-    """5.1.2, PD-14 as :func:`szwadron.audit.audit` decides them, for one unit: its bases and the
+def _unit_engagement(
+    bf: Battlefield, unit_k: int, method: PairMethod
+) -> tuple[tuple[str, ...], dict[int, str]]:
+    """5.1.2, PD-14 as :func:`szwadron.table.audit.audit` decides them, for one unit: its bases and the
     enemy bases within the contact tolerance (the audit's pairs: found within the zone radius,
     kept by the exact distance), their contact lengths, the enemy units it is engaged with and
     its bases touching them along a positive length."""
@@ -396,8 +425,7 @@ def _unit_engagement(bf: Battlefield, unit_k: int, method: PairMethod) -> tuple[
     i, j = i[order], j[order]
     near = bf.distances(i, j) <= tol + eps
     i, j = i[near], j[near]
-    lengths = (contact_length(bf.corners[i], bf.corners[j], tol + eps) if i.size
-               else np.zeros(0)).tolist()
+    lengths = (contact_length(bf.corners[i], bf.corners[j], tol + eps) if i.size else np.zeros(0)).tolist()
     engaged = engaged_unit_pairs(bf.unit_of[i].tolist(), bf.unit_of[j].tolist(), lengths, st)
     others = sorted(v for pair in engaged for v in pair if v != unit_k)
     partners = tuple(bf.unit_ids[v] for v in others)
@@ -423,12 +451,15 @@ def _stats(unit: Unit, index: int, ammo: str | None) -> tuple[_Stats | None, Rea
             ammo = names[0] if names else None
         if ammo is None or ammo not in names:
             what = "no ammunition" if not names else "only " + ", ".join(names)
-            return None, Reason("7.1.3", f"{unit.base_id(index)} does not carry {ammo or 'any'} "
-                                f"ammunition (it carries {what})")
+            return None, Reason(
+                "7.1.3",
+                f"{unit.base_id(index)} does not carry {ammo or 'any'} ammunition (it carries {what})",
+            )
         a = next(x for x in prof.ammunition if x.name == ammo)
         return _Stats(a.fire, a.range, a.accuracy, a.indirect), None
-    return _Stats(prof.fire, prof.range, prof.accuracy,
-                  prof.has(Ability.INDIRECT) and prof.kind.is_artillery), None
+    return _Stats(
+        prof.fire, prof.range, prof.accuracy, prof.has(Ability.INDIRECT) and prof.kind.is_artillery
+    ), None
 
 
 def _ammunition_names(unit: Unit, declared_local: Sequence[int]) -> list[str]:
@@ -486,7 +517,7 @@ def fire(
     Parameters
     ----------
     scenario:
-        The scenario, or a :class:`~szwadron.geometry.table.Battlefield` built from it (reused).
+        The scenario, or a :class:`~szwadron.geometry.battlefield.Battlefield` built from it (reused).
     shooter, target:
         Unit ids.
     bases:
@@ -499,7 +530,7 @@ def fire(
         4.12.3 — a move file (:class:`~szwadron.movefile.MoveFile` or its data) of the target
         unit: its listed bases are placed at their final poses (the point at which its move is
         interrupted) before the fire is computed; the bases not listed stay
-        (:func:`szwadron.movement.place`). The answer lists them in ``target_at``.
+        (:func:`szwadron.table.movement.place`). The answer lists them in ``target_at``.
     reaction:
         Fire in the opponent's turn (4.12), ``"declared"`` or ``"charged"``:
 
@@ -549,28 +580,42 @@ def fire(
     su, tu = bf.scenario.units[sk], bf.scenario.units[tk]
     if su.side == tu.side:
         raise IllegalActionError(
-            "4.2", f"{target} is on side {tu.side} like {shooter}: a unit fires at an enemy unit")
+            "4.2", f"{target} is on side {tu.side} like {shooter}: a unit fires at an enemy unit"
+        )
     if target_poses is not None or reaction is not None:
-        return _in_opponents_turn(bf, shooter, target, target_poses, reaction, bases=bases,
-                                  march=march, ammunition=ammunition, method=method,
-                                  source=source)
+        return _in_opponents_turn(
+            bf,
+            shooter,
+            target,
+            target_poses,
+            reaction,
+            bases=bases,
+            march=march,
+            ammunition=ammunition,
+            method=method,
+            source=source,
+        )
     declared = _declared_bases(bf, sk, bases)
     local = [int(bf.index_in_unit[b]) for b in declared.tolist()]
     kinds = [su.base_profile(i).kind for i in local]
     if all(k is Kind.LIMBER for k in kinds):
         raise IllegalActionError(
-            "4.4.3", f"{shooter}: the declared bases are limbers (7.2); a limber has no gun and no "
-            "edge to fire through")
+            "4.4.3",
+            f"{shooter}: the declared bases are limbers (7.2); a limber has no gun and no "
+            "edge to fire through",
+        )
     names = _ammunition_names(su, local)
     has_ammo_profiles = any(su.base_profile(i).ammunition for i in local)
     if ammunition is not None:
         if not has_ammo_profiles:
-            raise InvalidDataError(f"--ammo {ammunition}: unit {shooter} has no ammunition types "
-                                   "(only artillery has, 7.1.3)")
+            raise InvalidDataError(
+                f"--ammo {ammunition}: unit {shooter} has no ammunition types (only artillery has, 7.1.3)"
+            )
         known = sorted({a.name for i in local for a in su.base_profile(i).ammunition})
         if ammunition not in known:
-            raise InvalidDataError(f"--ammo {ammunition!r}: not an ammunition of unit {shooter} "
-                                   f"(it has: {', '.join(known)})")
+            raise InvalidDataError(
+                f"--ammo {ammunition!r}: not an ammunition of unit {shooter} (it has: {', '.join(known)})"
+            )
     elif has_ammo_profiles and not names:
         raise IllegalActionError("7.1.3", f"{shooter}: its guns carry no ammunition")
 
@@ -579,15 +624,21 @@ def fire(
 
     refusal: Reason | None = None
     if su.state is not UnitState.NORMAL:
-        refusal = Reason("6.1", f"{shooter} is in {'panic' if su.state is UnitState.PANIC else 'uncontrolled pursuit'}: "
-                         "it takes no action in the movement phase and may not fire")
+        refusal = Reason(
+            "6.1",
+            f"{shooter} is in {'panic' if su.state is UnitState.PANIC else 'uncontrolled pursuit'}: "
+            "it takes no action in the movement phase and may not fire",
+        )
     elif march and any(k.is_artillery for k in kinds):
         refusal = Reason("7.1.2", f"{shooter} is artillery: it may not fire on the march (4.11, 7.1.2)")
     else:
         engaged = _engaged_units(bf, sk, method)
         if engaged:
-            refusal = Reason("4.1.1", f"{shooter} is engaged in melee with {', '.join(engaged)} "
-                             "(5.1.2): an engaged unit may not fire")
+            refusal = Reason(
+                "4.1.1",
+                f"{shooter} is engaged in melee with {', '.join(engaged)} "
+                "(5.1.2): an engaged unit may not fire",
+            )
     if refusal is not None:
         return _refused(ctx, refusal, morale_test, ammunition)
 
@@ -598,32 +649,47 @@ def fire(
     legal = [r for r in results if r.legal]
     best = max(legal, key=lambda r: r.expected) if legal else results[0]
     alternatives = tuple((r.ammunition or "", r.legal, r.expected) for r in results)
-    note = ("ammunition " + str(best.ammunition) + " chosen (most figures expected; "
-            + ", ".join(f"{a}: {e:.3f}" for a, _, e in alternatives) + ")")
+    note = (
+        "ammunition "
+        + str(best.ammunition)
+        + " chosen (most figures expected; "
+        + ", ".join(f"{a}: {e:.3f}" for a, _, e in alternatives)
+        + ")"
+    )
     return replace(best, alternatives=alternatives, notes=(*best.notes, note))
 
 
 def _in_opponents_turn(
-    bf: Battlefield, shooter: str, target: str, poses: MoveFile | Mapping[str, Any] | None,
-    reaction: ReactionKind | str | None, *, bases: Sequence[str] | None, march: bool,
-    ammunition: str | None, method: PairMethod, source: str,
+    bf: Battlefield,
+    shooter: str,
+    target: str,
+    poses: MoveFile | Mapping[str, Any] | None,
+    reaction: ReactionKind | str | None,
+    *,
+    bases: Sequence[str] | None,
+    march: bool,
+    ammunition: str | None,
+    method: PairMethod,
+    source: str,
 ) -> FireResult:
     """4.12 — :func:`fire` with the target placed at ``poses`` and the conditions of the
     reaction (see :func:`fire`)."""
     from szwadron.loading import validate
     from szwadron.movefile import MoveFile
-    from szwadron.movement import place
+    from szwadron.table.movement import place
 
     kind: ReactionKind | None = None
     if reaction is not None:
         try:
             kind = ReactionKind(reaction)
         except ValueError:
-            raise InvalidDataError(f"--reaction {reaction!r}: expected one of "
-                                   f"{', '.join(k.value for k in ReactionKind)}") from None
+            raise InvalidDataError(
+                f"--reaction {reaction!r}: expected one of {', '.join(k.value for k in ReactionKind)}"
+            ) from None
         if march:
-            raise InvalidDataError("--march: fire in the opponent's turn (4.12) is normal fire, "
-                                   "not fire on the march (4.11)")
+            raise InvalidDataError(
+                "--march: fire in the opponent's turn (4.12) is normal fire, not fire on the march (4.11)"
+            )
     at: tuple[tuple[str, float, float, float], ...] = ()
     table = bf
     moved = 0
@@ -634,19 +700,25 @@ def _in_opponents_turn(
         for entry in move.bases:
             b = int(members[entry.index])
             at += ((bf.base_ids[b], float(entry.x), float(entry.y), float(entry.facing)),)
-            if (abs(entry.x - bf.x[b]) > 1e-9 or abs(entry.y - bf.y[b]) > 1e-9
-                    or abs((entry.facing - bf.facing[b] + 180.0) % 360.0 - 180.0) > 1e-9):
+            if (
+                abs(entry.x - bf.x[b]) > 1e-9
+                or abs(entry.y - bf.y[b]) > 1e-9
+                or abs((entry.facing - bf.facing[b] + 180.0) % 360.0 - 180.0) > 1e-9
+            ):
                 moved += 1
         if kind is ReactionKind.DECLARED and not moved:
             raise IllegalActionError(
-                "4.12.3", f"the poses of {target} move none of its bases: a declared fire "
-                "interrupts a move after the first figure moved")
-    result = fire(table, shooter, target, bases=bases, march=march, ammunition=ammunition,
-                  method=method)
+                "4.12.3",
+                f"the poses of {target} move none of its bases: a declared fire "
+                "interrupts a move after the first figure moved",
+            )
+    result = fire(table, shooter, target, bases=bases, march=march, ammunition=ammunition, method=method)
     notes = list(result.notes)
     if poses is not None:
-        notes.append(f"{target} placed at the given poses ({len(at)} base"
-                     f"{'s' * (len(at) != 1)} listed, {moved} moved) before the fire (4.12.3)")
+        notes.append(
+            f"{target} placed at the given poses ({len(at)} base"
+            f"{'s' * (len(at) != 1)} listed, {moved} moved) before the fire (4.12.3)"
+        )
     if kind is None:
         return replace(result, notes=tuple(notes), target_at=at)
     if kind is ReactionKind.DECLARED:
@@ -654,33 +726,50 @@ def _in_opponents_turn(
         if rule == "4.12.3":
             notes.append(f"4.12.4: {shooter} may interrupt the move of one enemy unit only")
         else:
-            notes.append(f"4.12.5: {shooter} interrupted no move; it fires at the end of the "
-                         "opponent's movement phase")
-        if rule == "4.12.3" and not result.legal and not _any_in_range(table, shooter, target,
-                                                                         result):
-            reason = Reason("4.12.4", f"{target} is out of range of every declared figure of "
-                            f"{shooter} at the point of its move chosen: the fire is lost")
-            return replace(result, reason=reason, notes=tuple(notes), target_at=at,
-                           reaction=Reaction(kind, rule, lost=True))
+            notes.append(
+                f"4.12.5: {shooter} interrupted no move; it fires at the end of the opponent's movement phase"
+            )
+        if rule == "4.12.3" and not result.legal and not _any_in_range(table, shooter, target, result):
+            reason = Reason(
+                "4.12.4",
+                f"{target} is out of range of every declared figure of "
+                f"{shooter} at the point of its move chosen: the fire is lost",
+            )
+            return replace(
+                result,
+                reason=reason,
+                notes=tuple(notes),
+                target_at=at,
+                reaction=Reaction(kind, rule, lost=True),
+            )
         return replace(result, notes=tuple(notes), target_at=at, reaction=Reaction(kind, rule))
     su = bf.scenario.unit(shooter)
     refusal: Reason | None = None
     if su.state is not UnitState.NORMAL:
-        refusal = Reason("4.12.6", f"{shooter} is in {su.state.value}, not in normal morale: it may "
-                         "not fire at a charging unit")
+        refusal = Reason(
+            "4.12.6",
+            f"{shooter} is in {su.state.value}, not in normal morale: it may not fire at a charging unit",
+        )
     else:
         engaged = _engaged_units(bf, bf.unit_ids.index(shooter), method)
         if engaged:
-            refusal = Reason("4.12.6", f"{shooter} is engaged in melee with {', '.join(engaged)} "
-                             "(5.1.2): it may not fire at a charging unit")
-    notes.append(f"4.12.6: only if {shooter} took no action in its own movement phase, did not "
-                 f"declare fire in the opponent's turn, and {target} is the first unit to charge it")
+            refusal = Reason(
+                "4.12.6",
+                f"{shooter} is engaged in melee with {', '.join(engaged)} "
+                "(5.1.2): it may not fire at a charging unit",
+            )
+    notes.append(
+        f"4.12.6: only if {shooter} took no action in its own movement phase, did not "
+        f"declare fire in the opponent's turn, and {target} is the first unit to charge it"
+    )
     if refusal is not None:
-        return replace(_refuse(result, refusal), notes=tuple(notes), target_at=at,
-                       reaction=Reaction(kind, "4.12.6"))
+        return replace(
+            _refuse(result, refusal), notes=tuple(notes), target_at=at, reaction=Reaction(kind, "4.12.6")
+        )
     if not result.legal and result.reason is not None and result.reason.rule == "4.1.1":
-        notes.append(f"{target} is placed in contact with {shooter}: place it at a point of its "
-                     "charge before contact")
+        notes.append(
+            f"{target} is placed in contact with {shooter}: place it at a point of its charge before contact"
+        )
     return replace(result, notes=tuple(notes), target_at=at, reaction=Reaction(kind, "4.12.6"))
 
 
@@ -703,14 +792,44 @@ def _any_in_range(bf: Battlefield, shooter: str, target: str, result: FireResult
 
 def _refuse(result: FireResult, reason: Reason) -> FireResult:
     """``result`` turned into a refusal for ``reason`` (no figure fires, no target hit)."""
-    shooters = tuple(replace(s, can_fire=False, rule=reason.rule, message=reason.message, edge=None,
-                             targets=(), distance=None, accuracy=None, indirect=False, lines=())
-                     for s in result.shooters)
-    targets = tuple(replace(t, eligible=False, wounds=t.base_wounds, cover=(), rule=reason.rule,
-                            message=reason.message, distance=None) for t in result.targets)
-    return replace(result, legal=False, reason=reason, shooters=shooters, targets=targets,
-                   removal_order=(), odds=None, morale={FireOutcome.NO_TEST: Fraction(1)},
-                   alternatives=())
+    shooters = tuple(
+        replace(
+            s,
+            can_fire=False,
+            rule=reason.rule,
+            message=reason.message,
+            edge=None,
+            targets=(),
+            distance=None,
+            accuracy=None,
+            indirect=False,
+            lines=(),
+        )
+        for s in result.shooters
+    )
+    targets = tuple(
+        replace(
+            t,
+            eligible=False,
+            wounds=t.base_wounds,
+            cover=(),
+            rule=reason.rule,
+            message=reason.message,
+            distance=None,
+        )
+        for t in result.targets
+    )
+    return replace(
+        result,
+        legal=False,
+        reason=reason,
+        shooters=shooters,
+        targets=targets,
+        removal_order=(),
+        odds=None,
+        morale={FireOutcome.NO_TEST: Fraction(1)},
+        alternatives=(),
+    )
 
 
 def _refused(ctx: _Context, reason: Reason, morale_test: MoraleTest, ammo: str | None) -> FireResult:
@@ -719,16 +838,46 @@ def _refused(ctx: _Context, reason: Reason, morale_test: MoraleTest, ammo: str |
     for b in ctx.declared.tolist():
         i = int(bf.index_in_unit[b])
         stats, _ = _stats(ctx.shooter, i, ammo)
-        shooters.append(ShooterReport(
-            bf.base_ids[b], False, reason.rule, reason.message, None, (), None, None,
-            stats.dice if stats else 0, stats.accuracy if stats else 0))
+        shooters.append(
+            ShooterReport(
+                bf.base_ids[b],
+                False,
+                reason.rule,
+                reason.message,
+                None,
+                (),
+                None,
+                None,
+                stats.dice if stats else 0,
+                stats.accuracy if stats else 0,
+            )
+        )
     targets = tuple(
-        TargetReport(bf.base_ids[b], False, _w(ctx.target, bf, b), _w(ctx.target, bf, b), (),
-                     reason.rule, reason.message)
-        for b in ctx.target_bases.tolist())
+        TargetReport(
+            bf.base_ids[b],
+            False,
+            _w(ctx.target, bf, b),
+            _w(ctx.target, bf, b),
+            (),
+            reason.rule,
+            reason.message,
+        )
+        for b in ctx.target_bases.tolist()
+    )
     return FireResult(
-        bf.unit_ids[ctx.shooter_k], bf.unit_ids[ctx.target_k], False, reason, tuple(shooters),
-        targets, (), None, {FireOutcome.NO_TEST: Fraction(1)}, morale_test, ammo, ctx.march)
+        bf.unit_ids[ctx.shooter_k],
+        bf.unit_ids[ctx.target_k],
+        False,
+        reason,
+        tuple(shooters),
+        targets,
+        (),
+        None,
+        {FireOutcome.NO_TEST: Fraction(1)},
+        morale_test,
+        ammo,
+        ctx.march,
+    )
 
 
 def _touched_edges(bf: Battlefield, bases: IntArray, method: PairMethod) -> dict[int, np.ndarray]:
@@ -788,16 +937,22 @@ def _resolve(ctx: _Context, ammo: str | None, morale_test: MoraleTest) -> FireRe
             early[b] = Reason("4.6", f"{ids[b]} has no fire dice (SO 0): it cannot fire")
             continue
         if prof.has(Ability.HEAVY) and not su.prepared:
-            early[b] = Reason("7.3", f"{ids[b]} is heavy artillery that has not prepared its "
-                              "firing position since it moved (scenario: prepared = false)")
+            early[b] = Reason(
+                "7.3",
+                f"{ids[b]} is heavy artillery that has not prepared its "
+                "firing position since it moved (scenario: prepared = false)",
+            )
             continue
         touched = touched_all[b]
         touched_by[b] = touched
         mask = np.asarray([e in usable for e in EDGE_NAMES]) & ~touched
         if not mask.any():
             if prof.kind.is_artillery:
-                early[b] = Reason("4.4.2", f"the front edge of {ids[b]}, the only one artillery "
-                                  "fires through (4.4.3), is touched by an own base")
+                early[b] = Reason(
+                    "4.4.2",
+                    f"the front edge of {ids[b]}, the only one artillery "
+                    "fires through (4.4.3), is touched by an own base",
+                )
             else:
                 early[b] = Reason("4.4.2", f"all four edges of {ids[b]} are touched by own bases")
             continue
@@ -825,16 +980,26 @@ def _resolve(ctx: _Context, ammo: str | None, morale_test: MoraleTest) -> FireRe
         stage[in_arc & in_range] = _STAGE_ENGAGED
         stage[~in_arc] = _STAGE_ARC
         pair_reason.lazy = functools.partial(
-            _arc_or_range_reason, bf, active, tb, arcs, touched_by, dist,
-            {b: stats[b].range for b in active.tolist()})
+            _arc_or_range_reason,
+            bf,
+            active,
+            tb,
+            arcs,
+            touched_by,
+            dist,
+            {b: stats[b].range for b in active.tolist()},
+        )
         # 4.3.4 engaged target figures
         cand = np.argwhere(in_arc & in_range)
         if cand.size:
             engaged = ctx.engaged()
             for a, t in cand.tolist():
                 if int(tb[t]) in engaged:
-                    pair_reason[(a, t)] = Reason("4.3.4", f"{ids[tb[t]]} is engaged in melee "
-                                                 f"(touching {engaged[int(tb[t])]}): it cannot be targeted")
+                    pair_reason[(a, t)] = Reason(
+                        "4.3.4",
+                        f"{ids[tb[t]]} is engaged in melee "
+                        f"(touching {engaged[int(tb[t])]}): it cannot be targeted",
+                    )
                 else:
                     stage[a, t] = _STAGE_SIGHT
         # 4.3, 4.10 sight, per usable edge holding the target
@@ -902,21 +1067,27 @@ def _resolve(ctx: _Context, ammo: str | None, morale_test: MoraleTest) -> FireRe
         indirect = bool(indirect_ok[a, near_t])
         bands = math.floor((d + eps) / st.range_band_cm)
         acc = c0 - bands - (st.indirect_accuracy_penalty if indirect else 0)
-        lines = tuple(FireLine(ids[tb[t]], EDGE_NAMES[int(ok_edge[a, t])], float(dist[a, t]),
-                               bool(indirect_ok[a, t]))
-                      for t in ok[np.argsort(dist[a, ok], kind="stable")].tolist())
+        lines = tuple(
+            FireLine(ids[tb[t]], EDGE_NAMES[int(ok_edge[a, t])], float(dist[a, t]), bool(indirect_ok[a, t]))
+            for t in ok[np.argsort(dist[a, ok], kind="stable")].tolist()
+        )
         edge = EDGE_NAMES[int(ok_edge[a, near_t])]
         targets_ = tuple(ln.target for ln in lines)
         if acc <= 0:
-            msg = (f"{ids[b]}: C {c0} − {bands} for {d:.2f} cm to its nearest target "
-                   f"{ids[tb[near_t]]}" + (" − 1 for indirect fire (7.4)" if indirect else "")
-                   + f" = {acc}: a figure at C ≤ 0 cannot fire")
-            reports[b] = ShooterReport(ids[b], False, "4.5.4", msg, edge, (), d, acc, dice, c0,
-                                       indirect, lines)
+            msg = (
+                f"{ids[b]}: C {c0} − {bands} for {d:.2f} cm to its nearest target "
+                f"{ids[tb[near_t]]}"
+                + (" − 1 for indirect fire (7.4)" if indirect else "")
+                + f" = {acc}: a figure at C ≤ 0 cannot fire"
+            )
+            reports[b] = ShooterReport(
+                ids[b], False, "4.5.4", msg, edge, (), d, acc, dice, c0, indirect, lines
+            )
             continue
         firing.append(a)
-        reports[b] = ShooterReport(ids[b], True, None, None, edge, targets_, d, acc, dice, c0,
-                                   indirect, lines)
+        reports[b] = ShooterReport(
+            ids[b], True, None, None, edge, targets_, d, acc, dice, c0, indirect, lines
+        )
     shooter_reports = tuple(reports[b] for b in ctx.declared.tolist())
 
     if not firing:
@@ -938,16 +1109,18 @@ def _resolve(ctx: _Context, ammo: str | None, morale_test: MoraleTest) -> FireRe
             w = w0 + sum(c.bonus for c in cov)
             wounds_of[b] = w
             cover_of[b] = sum(c.bonus for c in cov)
-            target_reports.append(TargetReport(ids[b], True, w, w0, cov,
-                                               distance=float(near_dist[t])))
+            target_reports.append(TargetReport(ids[b], True, w, w0, cov, distance=float(near_dist[t])))
             continue
         seen_by = np.flatnonzero(stage[:, t] >= _STAGE_RANGE)
-        cov = cover(bf, b, active[seen_by], method=method) if seen_by.size else cover(bf, b, [], method=method)
+        cov = (
+            cover(bf, b, active[seen_by], method=method) if seen_by.size else cover(bf, b, [], method=method)
+        )
         w = w0 + sum(c.bonus for c in cov)
         r = _target_reason(ids[b], t, stage, dist, pair_reason)
         target_reports.append(TargetReport(ids[b], False, w, w0, cov, r.rule, r.message))
-    order = removal_order(bf, [int(b) for b in tb[eligible].tolist()], active[fa].tolist(),
-                          cover_of, method=method)
+    order = removal_order(
+        bf, [int(b) for b in tb[eligible].tolist()], active[fa].tolist(), cover_of, method=method
+    )
     wounds = [wounds_of[b] for b in order]
     groups: dict[int, int] = {}
     for a in firing:
@@ -959,30 +1132,56 @@ def _resolve(ctx: _Context, ammo: str | None, morale_test: MoraleTest) -> FireRe
     total_dice = sum(d for d, _ in ((g[1], g[0]) for g in group_list))
     if ctx.march and total_dice // 2 == 0:
         r = Reason("4.11", f"fire on the march halves {total_dice} SO to 0 dice")
-        return _no_fire(ctx, shooter_reports, pair_reason, stage, dist, active, morale_test, ammo,
-                        reason=r)
-    odds = volley([(d, acc) for acc, d in group_list], wounds, die=st.remainder_die,
-                  skirmish=skirmish, march=ctx.march)
+        return _no_fire(ctx, shooter_reports, pair_reason, stage, dist, active, morale_test, ammo, reason=r)
+    odds = volley(
+        [(d, acc) for acc, d in group_list], wounds, die=st.remainder_die, skirmish=skirmish, march=ctx.march
+    )
     if ctx.march:  # volley keeps the halved groups, dropping none
         odds = replace(odds, groups=tuple(g for g in odds.groups if g.dice > 0))
     notes += odds.notes
     if any(r.indirect and r.can_fire for r in shooter_reports):
-        notes.append(f"indirect fire (7.4): C − {st.indirect_accuracy_penalty} for the figures "
-                     "firing without line of sight (already in their accuracy)")
-    morale = fire_outcome(odds.removed, odds.no_damage, morale=morale_test.morale,
-                          strength=morale_test.strength, initial=morale_test.initial,
-                          modifier=morale_test.modifier)
+        notes.append(
+            f"indirect fire (7.4): C − {st.indirect_accuracy_penalty} for the figures "
+            "firing without line of sight (already in their accuracy)"
+        )
+    morale = fire_outcome(
+        odds.removed,
+        odds.no_damage,
+        morale=morale_test.morale,
+        strength=morale_test.strength,
+        initial=morale_test.initial,
+        modifier=morale_test.modifier,
+    )
     morale_probs = {o: morale.probability(o) for o in FireOutcome}
     return FireResult(
-        bf.unit_ids[ctx.shooter_k], bf.unit_ids[ctx.target_k], True, None, shooter_reports,
-        tuple(target_reports), tuple(ids[b] for b in order), odds, morale_probs, morale_test,
-        ammo, ctx.march, skirmish, tuple(notes))
+        bf.unit_ids[ctx.shooter_k],
+        bf.unit_ids[ctx.target_k],
+        True,
+        None,
+        shooter_reports,
+        tuple(target_reports),
+        tuple(ids[b] for b in order),
+        odds,
+        morale_probs,
+        morale_test,
+        ammo,
+        ctx.march,
+        skirmish,
+        tuple(notes),
+    )
 
 
 def _no_fire(
-    ctx: _Context, shooter_reports: tuple[ShooterReport, ...], pair_reason: _PairReasons,
-    stage: np.ndarray, dist: np.ndarray, active: IntArray, morale_test: MoraleTest, ammo: str | None,
-    *, reason: Reason | None = None,
+    ctx: _Context,
+    shooter_reports: tuple[ShooterReport, ...],
+    pair_reason: _PairReasons,
+    stage: np.ndarray,
+    dist: np.ndarray,
+    active: IntArray,
+    morale_test: MoraleTest,
+    ammo: str | None,
+    *,
+    reason: Reason | None = None,
 ) -> FireResult:
     """No figure can fire: the unit's reason is the rule that stops most of its figures."""
     bf = ctx.bf
@@ -995,8 +1194,10 @@ def _no_fire(
             message = first.message or ""
         else:
             parts = ", ".join(f"{n} by {k}" for k, n in counts.most_common())
-            message = (f"no figure of {bf.unit_ids[ctx.shooter_k]} can fire at "
-                       f"{bf.unit_ids[ctx.target_k]} ({parts}); e.g. {first.message}")
+            message = (
+                f"no figure of {bf.unit_ids[ctx.shooter_k]} can fire at "
+                f"{bf.unit_ids[ctx.target_k]} ({parts}); e.g. {first.message}"
+            )
         reason = Reason(rule, message)
     targets = []
     for t, b in enumerate(ctx.target_bases.tolist()):
@@ -1004,8 +1205,19 @@ def _no_fire(
         r = _target_reason(ids[b], t, stage, dist, pair_reason)
         targets.append(TargetReport(ids[b], False, w0, w0, (), r.rule, r.message))
     return FireResult(
-        bf.unit_ids[ctx.shooter_k], bf.unit_ids[ctx.target_k], False, reason, shooter_reports,
-        tuple(targets), (), None, {FireOutcome.NO_TEST: Fraction(1)}, morale_test, ammo, ctx.march)
+        bf.unit_ids[ctx.shooter_k],
+        bf.unit_ids[ctx.target_k],
+        False,
+        reason,
+        shooter_reports,
+        tuple(targets),
+        (),
+        None,
+        {FireOutcome.NO_TEST: Fraction(1)},
+        morale_test,
+        ammo,
+        ctx.march,
+    )
 
 
 class _PairReasons(dict[tuple[int, int], Reason]):
@@ -1022,8 +1234,15 @@ class _PairReasons(dict[tuple[int, int], Reason]):
 
 
 def _arc_or_range_reason(
-    bf: Battlefield, active: IntArray, tb: IntArray, arcs: np.ndarray, touched_by: dict[int, np.ndarray],
-    dist: np.ndarray, ranges: dict[int, float], a: int, t: int,
+    bf: Battlefield,
+    active: IntArray,
+    tb: IntArray,
+    arcs: np.ndarray,
+    touched_by: dict[int, np.ndarray],
+    dist: np.ndarray,
+    ranges: dict[int, float],
+    a: int,
+    t: int,
 ) -> Reason | None:
     """4.4.1–4.4.3, 4.5.1 — the wording of an arc or range refusal of pair ``(a, t)``."""
     ids = bf.base_ids
@@ -1034,20 +1253,31 @@ def _arc_or_range_reason(
     if not any(usable[k] and not touched_by[b][k] for k in holding):
         blocked = [k for k in holding if usable[k] and touched_by[b][k]]
         if blocked:
-            return Reason("4.4.2", f"{target} is in the arc of the {EDGE_NAMES[blocked[0]]} edge of "
-                          f"{ids[b]}, touched by an own base")
+            return Reason(
+                "4.4.2",
+                f"{target} is in the arc of the {EDGE_NAMES[blocked[0]]} edge of "
+                f"{ids[b]}, touched by an own base",
+            )
         if holding and bf.kinds[b].is_artillery:
-            return Reason("4.4.3", f"{target} is in the arc of the {EDGE_NAMES[holding[0]]} edge of "
-                          f"{ids[b]}, not its front: artillery fires only through its front edge")
+            return Reason(
+                "4.4.3",
+                f"{target} is in the arc of the {EDGE_NAMES[holding[0]]} edge of "
+                f"{ids[b]}, not its front: artillery fires only through its front edge",
+            )
         return Reason("4.4.1", f"{target} is in no usable arc of {ids[b]}")  # pragma: no cover
     if dist[a, t] > ranges[b] + bf.settings.distance_epsilon_cm:
-        return Reason("4.5.1", f"{target} is {dist[a, t]:.2f} cm from {ids[b]}, beyond its range of "
-                      f"{ranges[b]:g} cm")
+        return Reason(
+            "4.5.1", f"{target} is {dist[a, t]:.2f} cm from {ids[b]}, beyond its range of {ranges[b]:g} cm"
+        )
     return None
 
 
 def _target_reason(
-    base: str, t: int, stage: np.ndarray, dist: np.ndarray, pair_reason: _PairReasons,
+    base: str,
+    t: int,
+    stage: np.ndarray,
+    dist: np.ndarray,
+    pair_reason: _PairReasons,
 ) -> Reason:
     """Why target base ``t`` cannot be hit: the refusal of the shooter that got furthest with it
     (nearest on a tie); 4.5.3 when every shooter that could reach it was itself stopped."""
@@ -1072,7 +1302,9 @@ def _indirect_block(bf: Battlefield, shooter: int, target: int, method: PairMeth
     cand = cand[(bf.side[cand] == bf.side[shooter]) & (cand != shooter)]
     if cand.size == 0:
         return None
-    hit = np.asarray(segment_crosses(p0, p1, inset_corners(bf.corners[cand], st.overlap_tolerance_cm))).reshape(-1)
+    hit = np.asarray(
+        segment_crosses(p0, p1, inset_corners(bf.corners[cand], st.overlap_tolerance_cm))
+    ).reshape(-1)
     cand = cand[hit]
     if cand.size == 0:
         return None
@@ -1081,9 +1313,12 @@ def _indirect_block(bf: Battlefield, shooter: int, target: int, method: PairMeth
     if not close.any():
         return None
     k = int(np.flatnonzero(close)[np.argmin(d[close])])
-    return Reason("7.4", f"own figure {bf.base_ids[cand[k]]} stands on the line of indirect fire from "
-                  f"{bf.base_ids[shooter]} to {bf.base_ids[target]}, {float(d[k]):.2f} cm away "
-                  f"(closer than {st.indirect_min_friend_cm:g} cm)")
+    return Reason(
+        "7.4",
+        f"own figure {bf.base_ids[cand[k]]} stands on the line of indirect fire from "
+        f"{bf.base_ids[shooter]} to {bf.base_ids[target]}, {float(d[k]):.2f} cm away "
+        f"(closer than {st.indirect_min_friend_cm:g} cm)",
+    )
 
 
 # --- 4.7 removal order -----------------------------------------------------------------------
@@ -1141,7 +1376,9 @@ def removal_order(
     hides = np.asarray(segment_crosses(viewer[:, None], centre[:, None], inset[None, :])).reshape(n, n)
     np.fill_diagonal(hides, False)
     # adjacent[i, j]: i and j touch along an edge (4.7.4)
-    adjacent = contact_length(bf.corners[idx][:, None], bf.corners[idx][None, :], tol) > st.distance_epsilon_cm
+    adjacent = (
+        contact_length(bf.corners[idx][:, None], bf.corners[idx][None, :], tol) > st.distance_epsilon_cm
+    )
     np.fill_diagonal(adjacent, False)
     covers = np.asarray([cov.get(b, 0) for b in left])
     depth = bf.depth[idx]
@@ -1181,13 +1418,18 @@ class TargetsReport:
         return {
             "shooter": self.shooter,
             "targets": [
-                {"unit": r.target, "expected": r.expected,
-                 "repulsed": r.probability("repulsed"), "panic": r.probability("panic"),
-                 "repulsed_or_panic": r.probability("repulsed") + r.probability("panic"),
-                 "destroyed": r.probability("destroyed"),
-                 "firing": [s.base for s in r.shooters if s.can_fire],
-                 "eligible": [t.base for t in r.targets if t.eligible],
-                 "ammunition": r.ammunition, "removed_pmf": r.removed_pmf}
+                {
+                    "unit": r.target,
+                    "expected": r.expected,
+                    "repulsed": r.probability("repulsed"),
+                    "panic": r.probability("panic"),
+                    "repulsed_or_panic": r.probability("repulsed") + r.probability("panic"),
+                    "destroyed": r.probability("destroyed"),
+                    "firing": [s.base for s in r.shooters if s.can_fire],
+                    "eligible": [t.base for t in r.targets if t.eligible],
+                    "ammunition": r.ammunition,
+                    "removed_pmf": r.removed_pmf,
+                }
                 for r in self.possible
             ],
             "cannot": [
@@ -1224,10 +1466,15 @@ def targets(
     bf = scenario if isinstance(scenario, Battlefield) else Battlefield(scenario)
     sk = _unit_index(bf, shooter, "--shooter")
     side = bf.scenario.units[sk].side
-    results = [fire(bf, shooter, u.id, march=march, ammunition=ammunition, method=method)
-               for u in bf.scenario.units if u.side != side]
-    possible = sorted((r for r in results if r.legal),
-                      key=lambda r: (-r.expected, -(r.probability("repulsed") + r.probability("panic"))))
+    results = [
+        fire(bf, shooter, u.id, march=march, ammunition=ammunition, method=method)
+        for u in bf.scenario.units
+        if u.side != side
+    ]
+    possible = sorted(
+        (r for r in results if r.legal),
+        key=lambda r: (-r.expected, -(r.probability("repulsed") + r.probability("panic"))),
+    )
     impossible = tuple(r for r in results if not r.legal)
     return TargetsReport(bf.unit_ids[sk], tuple(possible), impossible)
 

@@ -3,7 +3,7 @@ engagement and control zones of a scenario, answered from the positions of the b
 
 :func:`audit` returns an :class:`AuditReport` (frozen dataclasses); :meth:`AuditReport.to_json`
 gives the stable JSON document of ``szwadron check --json``. Every all-pairs question goes
-through the battlefield's STR-tree (:class:`~szwadron.geometry.table.Battlefield`), distances are
+through the battlefield's STR-tree (:class:`~szwadron.geometry.battlefield.Battlefield`), distances are
 exact and vectorised, and connected groups come from a union-find.
 
 >>> from szwadron.models import Scenario
@@ -41,7 +41,7 @@ Decisions where the rulebook is silent (each also stated where it is implemented
   *less* than the zone radius (by more than the numerical epsilon); a base exactly 2 cm away
   touches the zone's rim and is not in it. Bases of panicking units have no zone but can stand in
   zones. Intrusions between units engaged with each other are allowed (5.9), and the zone of
-  a figure in contact with the enemy (PD-14, as :mod:`szwadron.movement` counts it) is
+  a figure in contact with the enemy (PD-14, as :mod:`szwadron.table.movement` counts it) is
   neutralised: it lets other figures pass and stand in it (5.9.3).
 - Zones across obstacles (1.4.3, 3.2.3): see :func:`obstacle_zone_core`. Zones from the foot of a
   hill (3.2.1): a hill's outline is its foot, so a figure "on the edge of a hill" (on the hill,
@@ -66,8 +66,8 @@ from szwadron.geometry.bases import (
     edge_segments,
     polygons_from_corners,
 )
+from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import contact_length, penetration_depth
-from szwadron.geometry.table import Battlefield, PairMethod
 from szwadron.geometry.terrain import forbidden_rule
 from szwadron.models import Ability, Scenario, UnitState
 from szwadron.settings import RulesSettings
@@ -166,31 +166,48 @@ class AuditReport:
         """A JSON-ready dict (``json.dumps`` it); the keys of design.md's ``check --json``."""
         return {
             "units": [
-                {"id": u.id, "side": u.side, "coherent": u.coherent,
-                 "groups": [list(g) for g in u.groups], "engaged_with": list(u.engaged_with),
-                 "state": u.state, "skirmish": u.skirmish}
+                {
+                    "id": u.id,
+                    "side": u.side,
+                    "coherent": u.coherent,
+                    "groups": [list(g) for g in u.groups],
+                    "engaged_with": list(u.engaged_with),
+                    "state": u.state,
+                    "skirmish": u.skirmish,
+                }
                 for u in self.units
             ],
             "overlaps": [[o.a, o.b] for o in self.overlaps],
             "off_table": list(self.off_table),
             "forbidden_terrain": [[f.base, f.terrain] for f in self.forbidden_terrain],
             "contacts": [
-                {"a": c.a, "b": c.b, "length": round(c.length, _DIGITS),
-                 "distance": round(c.distance, _DIGITS)}
+                {
+                    "a": c.a,
+                    "b": c.b,
+                    "length": round(c.length, _DIGITS),
+                    "distance": round(c.distance, _DIGITS),
+                }
                 for c in self.contacts
             ],
             "zone_intrusions": [
-                {"base": z.base, "zone_of": z.zone_of, "distance": round(z.distance, _DIGITS),
-                 "across": z.across}
+                {
+                    "base": z.base,
+                    "zone_of": z.zone_of,
+                    "distance": round(z.distance, _DIGITS),
+                    "across": z.across,
+                }
                 for z in self.zone_intrusions
             ],
             "problems": [
-                {"rule": p.rule, "message": p.message, "bases": list(p.bases)}
-                for p in self.problems
+                {"rule": p.rule, "message": p.message, "bases": list(p.bases)} for p in self.problems
             ],
             "scenario": self.scenario,
-            "summary": {"units": len(self.units), "bases": self.base_count,
-                        "problems": len(self.problems), "ok": self.ok},
+            "summary": {
+                "units": len(self.units),
+                "bases": self.base_count,
+                "problems": len(self.problems),
+                "ok": self.ok,
+            },
             "overlap_depths": [round(o.depth, _DIGITS) for o in self.overlaps],
             "bases_in_contact": list(self.bases_in_contact),
         }
@@ -252,13 +269,18 @@ def obstacle_zone_core(
         sweep = shapely.Polygon([seg[0], seg[1], seg[1] + n * reach, seg[0] + n * reach])
         # only areas count: an edge perpendicular to the obstacle, touching it with its end,
         # sweeps along the obstacle's edge and meets it in a line, not across it
-        pieces += [g for g in shapely.get_parts(shapely.intersection(feature.polygon, sweep))
-                   if g.area > _MIN_AREA_CM2]
+        pieces += [
+            g
+            for g in shapely.get_parts(shapely.intersection(feature.polygon, sweep))
+            if g.area > _MIN_AREA_CM2
+        ]
     return shapely.union_all(pieces) if pieces else shapely.Polygon()
 
 
 def engaged_unit_pairs(
-    units_a: Sequence[int], units_b: Sequence[int], lengths: Sequence[float],
+    units_a: Sequence[int],
+    units_b: Sequence[int],
+    lengths: Sequence[float],
     settings: RulesSettings,
 ) -> set[tuple[int, int]]:
     """5.1.2, PD-14 — pairs of units ``(lower, higher)`` engaged in melee: the contacts between
@@ -273,8 +295,7 @@ def engaged_unit_pairs(
     pair_length: dict[tuple[int, int], float] = defaultdict(float)
     for ua, ub, length in zip(units_a, units_b, lengths, strict=True):
         pair_length[(min(ua, ub), max(ua, ub))] += length
-    return {p for p, total in pair_length.items()
-            if total >= settings.engaged_contact_length_cm - eps}
+    return {p for p, total in pair_length.items() if total >= settings.engaged_contact_length_cm - eps}
 
 
 def audit(
@@ -321,17 +342,26 @@ def audit(
     # --- off the table -----------------------------------------------------------------------
     cx, cy = bf.corners[..., 0], bf.corners[..., 1]
     lim = otol + eps
-    off = ((cx < -lim) | (cy < -lim) | (cx > sc.table.width + lim)
-           | (cy > sc.table.depth + lim)).any(axis=-1) if n else np.zeros(0, bool)
+    off = (
+        ((cx < -lim) | (cy < -lim) | (cx > sc.table.width + lim) | (cy > sc.table.depth + lim)).any(axis=-1)
+        if n
+        else np.zeros(0, bool)
+    )
     off_table = tuple(ids[k] for k in np.flatnonzero(off))
 
     # --- 3.2.4, 3.2.5 forbidden terrain --------------------------------------------------------
     forbidden: list[ForbiddenTerrain] = []
     if bf.terrain and n:
         shrink = 2.0 * (otol + eps)
-        inner = polygons_from_corners(base_corners(
-            bf.x, bf.y, bf.facing, np.maximum(bf.width - shrink, 1e-3),
-            np.maximum(bf.depth - shrink, 1e-3))).reshape(-1)
+        inner = polygons_from_corners(
+            base_corners(
+                bf.x,
+                bf.y,
+                bf.facing,
+                np.maximum(bf.width - shrink, 1e-3),
+                np.maximum(bf.depth - shrink, 1e-3),
+            )
+        ).reshape(-1)
         if method == "brute":
             hit = shapely.intersects(inner[:, None], bf.terrain_polygons[None, :])
             qb, qt = np.nonzero(hit)
@@ -378,8 +408,7 @@ def audit(
 
     # --- PD-14 contacts between enemy bases, 5.1.2 engagement --------------------------------
     ce = np.flatnonzero(near & enemy)
-    lengths = (contact_length(bf.corners[i[ce]], bf.corners[j[ce]], tol + eps) if ce.size
-               else np.zeros(0))
+    lengths = contact_length(bf.corners[i[ce]], bf.corners[j[ce]], tol + eps) if ce.size else np.zeros(0)
     contacts = tuple(
         Contact(ids[i[k]], ids[j[k]], float(length), float(d[k]))
         for k, length in zip(ce, lengths, strict=True)
@@ -388,8 +417,7 @@ def audit(
     np.add.at(per_base, i[ce], lengths)
     np.add.at(per_base, j[ce], lengths)
     in_contact = tuple(ids[k] for k in np.flatnonzero(per_base >= s.min_contact_length_cm - eps))
-    engaged = engaged_unit_pairs(unit_of[i[ce]].tolist(), unit_of[j[ce]].tolist(),
-                                 lengths.tolist(), s)
+    engaged = engaged_unit_pairs(unit_of[i[ce]].tolist(), unit_of[j[ce]].tolist(), lengths.tolist(), s)
     engaged_with: dict[int, set[int]] = defaultdict(set)
     for ua, ub in engaged:
         engaged_with[ua].add(ub)
@@ -429,8 +457,7 @@ def audit(
                 continue
             dc = shapely.distance(core, bf.polygons[cand])
             direct = bf.distances(cand, np.full(cand.shape, owner))
-            for e, dist_core, dist_direct in zip(cand.tolist(), dc.tolist(), direct.tolist(),
-                                                 strict=True):
+            for e, dist_core, dist_direct in zip(cand.tolist(), dc.tolist(), direct.tolist(), strict=True):
                 if dist_core < radius - eps and dist_direct >= radius - eps:
                     consider(e, owner, float(dist_direct), bf.terrain[t].id)
     zone_intrusions = tuple(intrusions[k] for k in sorted(intrusions))
@@ -446,33 +473,42 @@ def audit(
         groups = tuple(tuple(groups_by_label[lab]) for lab in sorted(groups_by_label))
         coherent = len(groups) == 1
         partners = tuple(sc.units[v].id for v in sorted(engaged_with.get(u_k, ())))
-        unit_reports.append(UnitReport(unit.id, unit.side, unit.state.value,
-                                       skirmish_units[u_k], coherent, groups, partners))
+        unit_reports.append(
+            UnitReport(unit.id, unit.side, unit.state.value, skirmish_units[u_k], coherent, groups, partners)
+        )
         if not coherent and unit.state is UnitState.NORMAL:
             main = max(groups, key=len)
             apart = tuple(b for g in groups if g is not main for b in g)
             rule = "1.3.4" if skirmish_units[u_k] else "1.3.1"
-            how = (f"gaps over {s.skirmish_gap_cm:g} cm" if skirmish_units[u_k]
-                   else "bases not touching")
-            problems_coherency.append(Problem(
-                rule,
-                f"unit {unit.id} is not coherent: {len(groups)} groups ({how}): "
-                + " | ".join(_span(g) for g in groups),
-                apart,
-            ))
+            how = f"gaps over {s.skirmish_gap_cm:g} cm" if skirmish_units[u_k] else "bases not touching"
+            problems_coherency.append(
+                Problem(
+                    rule,
+                    f"unit {unit.id} is not coherent: {len(groups)} groups ({how}): "
+                    + " | ".join(_span(g) for g in groups),
+                    apart,
+                )
+            )
 
     # --- problems, in order: overlaps, table, terrain, coherency, zones -----------------------
     problems: list[Problem] = [
-        Problem("PD-3", f"bases {o.a} and {o.b} overlap by {o.depth:.2f} cm "
-                f"(more than the {otol:g} cm tolerance)", (o.a, o.b))
+        Problem(
+            "PD-3",
+            f"bases {o.a} and {o.b} overlap by {o.depth:.2f} cm (more than the {otol:g} cm tolerance)",
+            (o.a, o.b),
+        )
         for o in overlaps
     ]
-    problems += [Problem("6.6", f"base {b} is off the table (figures leaving it are removed)",
-                         (b,)) for b in off_table]
     problems += [
-        Problem(f.rule, f"base {f.base} ({bf.kinds[bf.resolve(f.base)[0]].value}) stands in "
-                f"{bf.scenario.terrain_feature(f.terrain).kind.value} {f.terrain}, closed to it",
-                (f.base,))
+        Problem("6.6", f"base {b} is off the table (figures leaving it are removed)", (b,)) for b in off_table
+    ]
+    problems += [
+        Problem(
+            f.rule,
+            f"base {f.base} ({bf.kinds[bf.resolve(f.base)[0]].value}) stands in "
+            f"{bf.scenario.terrain_feature(f.terrain).kind.value} {f.terrain}, closed to it",
+            (f.base,),
+        )
         for f in forbidden
     ]
     problems += problems_coherency
@@ -483,14 +519,16 @@ def audit(
         closest = min(items, key=lambda z: round(z.distance, 9))  # ties: first in file order
         across = sorted({z.across for z in items if z.across})
         via = f", measured from beyond {', '.join(across)} (1.4.3)" if across else ""
-        problems.append(Problem(
-            "1.4.2",
-            f"unit {intruder_unit} stands in the control zone of enemy unit {owner_unit} without "
-            "being engaged with "
-            f"it: {len(items)} base pair{'s' * (len(items) != 1)}, closest {closest.base} to "
-            f"{closest.zone_of} at {closest.distance:.2f} cm{via}",
-            tuple(dict.fromkeys(z.base for z in items)),
-        ))
+        problems.append(
+            Problem(
+                "1.4.2",
+                f"unit {intruder_unit} stands in the control zone of enemy unit {owner_unit} without "
+                "being engaged with "
+                f"it: {len(items)} base pair{'s' * (len(items) != 1)}, closest {closest.base} to "
+                f"{closest.zone_of} at {closest.distance:.2f} cm{via}",
+                tuple(dict.fromkeys(z.base for z in items)),
+            )
+        )
 
     return AuditReport(
         scenario=sc.name,

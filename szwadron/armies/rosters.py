@@ -274,7 +274,9 @@ def _check_constraint(
 def unit_figures(army: ArmyList, entry: RosterEntry) -> int:
     """Figures of one unit of ``entry``: its own and its attached fighting figures (an elite
     company, 1.1); a limber is not a fighting figure (7.2)."""
-    return entry.figures + sum(a.figures for a in entry.attached if army.profile(a.profile).kind is not Kind.LIMBER)
+    return entry.figures + sum(
+        a.figures for a in entry.attached if army.profile(a.profile).kind is not Kind.LIMBER
+    )
 
 
 def _unit_size_breaches(army: ArmyList, roster: Roster, c: RosterConstraint) -> list[Breach]:
@@ -287,17 +289,27 @@ def _unit_size_breaches(army: ArmyList, roster: Roster, c: RosterConstraint) -> 
         if not c.selects(army.profile(entry.profile)):
             continue
         size = unit_figures(army, entry)
-        bounds: tuple[tuple[Bound, int | None], ...] = (("min", c.min_unit_figures), ("max", c.max_unit_figures))
+        bounds: tuple[tuple[Bound, int | None], ...] = (
+            ("min", c.min_unit_figures),
+            ("max", c.max_unit_figures),
+        )
         for bound, limit in bounds:
             if limit is None or (size >= limit if bound == "min" else size <= limit):
                 continue
             need = "at least" if bound == "min" else "at most"
-            out.append(Breach(
-                c.id, c.rule, f"figures in units[{i}] ({entry.profile})", size, bound, limit,
-                f"units[{i}] ({entry.profile!r}): {_plural(size, 'figure')} in each unit; {need} {_num(limit)}"
-                f" {'needed' if bound == 'min' else 'allowed'}",
-                i,
-            ))
+            out.append(
+                Breach(
+                    c.id,
+                    c.rule,
+                    f"figures in units[{i}] ({entry.profile})",
+                    size,
+                    bound,
+                    limit,
+                    f"units[{i}] ({entry.profile!r}): {_plural(size, 'figure')} in each unit; {need} {_num(limit)}"
+                    f" {'needed' if bound == 'min' else 'allowed'}",
+                    i,
+                )
+            )
     return out
 
 

@@ -1,7 +1,7 @@
 """6.2, 6.3, 5.5 — the odds of morale tests: one test, the test after fire, the melee sequence.
 
 This module is about *chances*; a later morale state machine calls it. Every function is exact
-(:class:`fractions.Fraction` or :class:`szwadron.dice.Distribution` with integer weights).
+(:class:`fractions.Fraction` or :class:`szwadron.odds.dice.Distribution` with integer weights).
 
 - :func:`casualty_modifier` — 6.2.4's −1/−2/−4 for a unit at ≤ 3/4, ≤ 1/2, ≤ 1/4 of its start.
 - :func:`morale_pass_chance` — 6.2, PD-16: clamp(M + modifiers, 0, 6) / 6.
@@ -36,8 +36,8 @@ from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
 
-from szwadron.dice import Distribution, clamp
 from szwadron.errors import InvalidDataError
+from szwadron.odds.dice import Distribution, clamp
 
 #: 6.2: a test is one d6.
 MORALE_DIE_SIDES = 6
@@ -183,7 +183,7 @@ def fire_outcome(
 
     Examples
     --------
-    >>> from szwadron.dice import hits
+    >>> from szwadron.odds.dice import hits
     >>> out = fire_outcome(hits(2, 3), Fraction(1, 4), morale=4, strength=2, initial=2)
     >>> out.probability(FireOutcome.DESTROYED), out.probability(FireOutcome.NO_TEST)
     (Fraction(1, 4), Fraction(1, 4))
@@ -393,7 +393,7 @@ def melee_outcomes(
     ----------
     losses:
         Outcomes ``(attacker removed, attacker took damage, defender removed, defender took
-        damage)`` — :attr:`szwadron.combat.MeleeOdds.losses`.
+        damage)`` — :attr:`szwadron.odds.combat.MeleeOdds.losses`.
     attacker, defender:
         Morale profiles; tests use the strength after removal.
 

@@ -1,7 +1,7 @@
 """Calibration and validation of the points model by simulated duels and battles (issue 7).
 
-**Calibration** (:func:`calibrate`) fits the coefficients of :mod:`szwadron.points` to duels
-(:mod:`szwadron.duel`) between every pair of distinct fighting profiles of the army lists
+**Calibration** (:func:`calibrate`) fits the coefficients of :mod:`szwadron.armies.points` to duels
+(:mod:`szwadron.armies.duel`) between every pair of distinct fighting profiles of the army lists
 (profiles with the same characteristics are one duel profile):
 
 1. Price every profile with the current coefficients (round 0: a rough first guess).
@@ -9,9 +9,9 @@
    reference figures (alternately), each side ``round(budget · e^{±u/2} / points)`` whole figures
    with a jitter ``u`` uniform in ±``jitter`` (it makes the sizes vary, so the fit can tell how
    much a figure more is worth), the side that moves first alternating. Each side fields its
-   figures as standard units of its kind (:func:`szwadron.duel.split_units`: battalions of 12,
+   figures as standard units of its kind (:func:`szwadron.armies.duel.split_units`: battalions of 12,
    skirmishers and cavalry 6, one gun a battery) and loses when all of them are broken
-   (:func:`szwadron.duel.run_battle`); ``battle=False`` plays one unit a side instead (the
+   (:func:`szwadron.armies.duel.run_battle`); ``battle=False`` plays one unit a side instead (the
    model before, where 80 militia in one unit still broke at their M per test).
 3. Fit, on the duels of all rounds so far, the logistic model
    ``P(A wins) = σ(κ · [log(n_A / n_B) + log v_A − log v_B])``, where ``n`` is the figures and
@@ -24,11 +24,11 @@
 4. **Army steepness**: random armies of each list (the kinds of unit its example rosters field)
    fight copies of themselves made larger or smaller, which gives how steeply the chance of a
    whole army rises with its points, ``κ_u = a · u^b`` for ``u`` units a side
-   (:func:`szwadron.armybattles.fit_army_steepness`).
+   (:func:`szwadron.armies.battles.fit_army_steepness`).
 5. **Mixed armies**: for ``mixed_rounds`` rounds, random armies of every pair of lists (each
    drawn from the kinds of unit the list's example rosters field, with about the rosters' shares
    of line, skirmishers, cavalry and artillery, at 1,000 and 2,000 points with a jitter;
-   :func:`szwadron.armybattles.mixed_battle_design`) fight battles where units
+   :func:`szwadron.armies.battles.mixed_battle_design`) fight battles where units
    meet at random; the duel corrections are fitted again on the duels and these battles
    together, a battle counting ``army_weight`` duels. This is what makes two *armies* of equal
    points even: the circle of kinds (skirmishers beat a line, cavalry beats skirmishers, …)
@@ -36,7 +36,7 @@
    and what is left is the price of each kind of figure *in an army*.
 
 The scale is fixed: the reference figure (the ``line`` template) costs
-:data:`szwadron.points.REFERENCE_POINTS` (10) points, and the duel corrections are taken relative
+:data:`szwadron.armies.points.REFERENCE_POINTS` (10) points, and the duel corrections are taken relative
 to it. The example rosters are data built to spend their points limit; calibration reports their
 new costs, and a test fails when one is over its limit or far under it.
 
@@ -48,7 +48,7 @@ Wilson 95 % interval and the share of cells inside 50 ± 5 %; :meth:`Validation.
 cells by class (infantry, skirmishers, cavalry, artillery), :meth:`Validation.intransitive`
 separates what re-pricing could fix from the rock–paper–scissors no price can, and
 :meth:`Validation.circles` counts matchups that no prices at all can bring into the band.
-:func:`szwadron.armybattles.validate_rosters` checks the example rosters army against army.
+:func:`szwadron.armies.battles.validate_rosters` checks the example rosters army against army.
 
 **Executors.** Duels run in tasks submitted to a :class:`concurrent.futures.Executor` (by
 default a process pool with one worker per core). Tasks are a top-level function with plain
@@ -68,9 +68,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from szwadron.errors import InvalidDataError
-from szwadron.models import Ability, ArmyList, Kind, Profile
-from szwadron.points import (
+from szwadron.armies.points import (
     ABILITY_TERMS,
     CONTINUOUS_TERMS,
     KIND_TERMS,
@@ -81,15 +79,41 @@ from szwadron.points import (
     profile_key,
     profile_values,
 )
+from szwadron.errors import InvalidDataError
+from szwadron.models import Ability, ArmyList, Kind, Profile
 
 if TYPE_CHECKING:
-    from szwadron.armybattles import ArmySteepness
-from szwadron.runs import BAND, TASK_SIZE, ProgressFn, Tally, default_workers, run_tasks, wilson_interval
+    from szwadron.armies.battles import ArmySteepness
+from szwadron.armies.runs import (
+    BAND,
+    TASK_SIZE,
+    ProgressFn,
+    Tally,
+    default_workers,
+    run_tasks,
+    wilson_interval,
+)
 
 #: Budgets of the duels, in reference figures (their points are this × the reference points).
 BUDGET_FIGURES: tuple[int, int] = (12, 20)
 #: Grid of the melee weight μ searched by the fit.
-MELEE_WEIGHT_GRID: tuple[float, ...] = (0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.25, 0.35, 0.5, 0.7, 1.0, 1.4, 2.0, 2.8, 4.0)
+MELEE_WEIGHT_GRID: tuple[float, ...] = (
+    0.02,
+    0.03,
+    0.05,
+    0.1,
+    0.15,
+    0.2,
+    0.25,
+    0.35,
+    0.5,
+    0.7,
+    1.0,
+    1.4,
+    2.0,
+    2.8,
+    4.0,
+)
 #: Abilities the open-ground duel cannot measure: their terms stay 0 (indirect fire needs
 #: something to fire over, 7.4).
 UNMEASURED_ABILITIES: tuple[Ability, ...] = (Ability.INDIRECT,)
@@ -126,7 +150,7 @@ def duel_profiles(armies: Iterable[ArmyList]) -> list[DuelProfile]:
     Profiles are the same duel profile when their characteristics, abilities, ammunition and
     limbered move are equal (their ids, names and points do not matter).
     """
-    from szwadron.duel import DuelUnit
+    from szwadron.armies.duel import DuelUnit
 
     groups: dict[Any, list[tuple[str, Profile]]] = {}
     for army in armies:
@@ -150,10 +174,10 @@ def run_duel_batch(
 
     ``profiles`` are profile dicts (``Profile.model_dump(mode="json")``); returns
     ``(score of A, rounds)`` per duel, in order. With ``battle`` (the default) each side's
-    figures are fielded as standard units (:func:`szwadron.duel.split_units`) and fight a
-    :func:`szwadron.duel.run_battle`; otherwise one unit a side fights one duel.
+    figures are fielded as standard units (:func:`szwadron.armies.duel.split_units`) and fight a
+    :func:`szwadron.armies.duel.run_battle`; otherwise one unit a side fights one duel.
     """
-    from szwadron.duel import DuelUnit, run_battle, run_duel, split_units, standard_unit_figures
+    from szwadron.armies.duel import DuelUnit, run_battle, run_duel, split_units, standard_unit_figures
 
     units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
     out: list[tuple[float, int]] = []
@@ -186,8 +210,15 @@ def run_duels(
     depend on the executor: every duel carries its own seed."""
     plain = [p.model_dump(mode="json") for p in profiles]
     return run_tasks(
-        run_duel_batch, (plain,), specs, (battle,), executor=executor, workers=workers,
-        progress=progress, label=label, task_size=task_size,
+        run_duel_batch,
+        (plain,),
+        specs,
+        (battle,),
+        executor=executor,
+        workers=workers,
+        progress=progress,
+        label=label,
+        task_size=task_size,
     )
 
 
@@ -295,7 +326,10 @@ def fit_model(
     for mu in grid:
         feats = [feature_vector(e.profile, mu, kind_terms) for e in entries]
         rows = [
-            [math.log(o.figures_a / o.figures_b), *(fa - fb for fa, fb in zip(feats[o.a], feats[o.b], strict=True))]
+            [
+                math.log(o.figures_a / o.figures_b),
+                *(fa - fb for fa, fb in zip(feats[o.a], feats[o.b], strict=True)),
+            ]
             for o in observations
         ]
         coef, loglik = fit_logistic(rows, y)
@@ -340,7 +374,7 @@ def fit_corrections(
     ridge: float = CORRECTION_RIDGE,
     iterations: int = 60,
 ) -> PointsModel:
-    """Step 4 of the method (:mod:`szwadron.points`): with the formula's coefficients and κ
+    """Step 4 of the method (:mod:`szwadron.armies.points`): with the formula's coefficients and κ
     fixed, one log-factor ``c`` per duel profile that explains the battles best:
 
     - duels of one profile a side: ``P(A wins) = σ(κ · [log(n_A / n_B) + log v_A − log v_B +
@@ -348,11 +382,11 @@ def fit_corrections(
     - battles of mixed armies (``army_observations``, each counted ``army_weight`` times):
       ``P(A wins) = σ(κ_u · log(V_A / V_B))``, ``V = Σ n_i v_i e^{c_i}`` over the army's
       figures and ``κ_u`` the model's army steepness for its units
-      (:meth:`szwadron.points.PointsModel.steepness_for`);
+      (:meth:`szwadron.armies.points.PointsModel.steepness_for`);
 
     by Fisher scoring with a ridge ``ridge · Σ c²`` (a profile measured by few battles keeps
     its formula price). The factors are taken relative to the reference figure's (0 when the
-    lists have it), clipped to ±:data:`szwadron.points.MAX_CORRECTION` and returned in the
+    lists have it), clipped to ±:data:`szwadron.armies.points.MAX_CORRECTION` and returned in the
     model's ``corrections``.
     """
     import numpy as np
@@ -434,7 +468,7 @@ class CalibrationConfig:
     """Fit the duel corrections (step 4) after the formula, every round."""
     army_battles: int = 40
     """Battles per random army and size of its copy that measure the army steepness
-    (:func:`szwadron.armybattles.fit_army_steepness`; 0: none)."""
+    (:func:`szwadron.armies.battles.fit_army_steepness`; 0: none)."""
     mixed_battles: int = 300
     """Battles of random mixed armies per pair of lists and budget, each round (0: none)."""
     mixed_rounds: int = 3
@@ -485,7 +519,7 @@ def calibrate(
     start: PointsModel = INITIAL_MODEL,
 ) -> CalibrationResult:
     """Fit the points model to duels (module notes). The scale is ``start``'s reference points
-    (:data:`szwadron.points.REFERENCE_POINTS`: the reference figure costs 10)."""
+    (:data:`szwadron.armies.points.REFERENCE_POINTS`: the reference figure costs 10)."""
     t0 = time.perf_counter()
     entries = duel_profiles(armies)
     if len(entries) < 2:
@@ -497,28 +531,40 @@ def calibrate(
     for r in range(config.rounds):
         specs = design(entries, model, config, r)
         scores = run_duels(
-            profiles, specs, executor=executor, workers=workers, progress=progress,
-            label=f"calibration round {r + 1}/{config.rounds}", battle=config.battle,
+            profiles,
+            specs,
+            executor=executor,
+            workers=workers,
+            progress=progress,
+            label=f"calibration round {r + 1}/{config.rounds}",
+            battle=config.battle,
         )
         observations += [
             Observation(s[0], s[1], s[2], s[3], sc) for s, (sc, _) in zip(specs, scores, strict=True)
         ]
-        fit = fit_model(entries, observations, reference_points=start.reference_points, kind_terms=config.kind_terms)
+        fit = fit_model(
+            entries, observations, reference_points=start.reference_points, kind_terms=config.kind_terms
+        )
         result.fits.append(fit)
         model = fit.model
         if config.corrections:
             model = fit_corrections(entries, observations, model)
     result.duels = len(observations)
     if config.army_battles:
-        from szwadron.armybattles import fit_army_steepness
+        from szwadron.armies.battles import fit_army_steepness
 
         result.steepness = fit_army_steepness(
-            armies, points=model.points, battles=config.army_battles, seed=config.seed,
-            executor=executor, workers=workers, progress=progress,
+            armies,
+            points=model.points,
+            battles=config.army_battles,
+            seed=config.seed,
+            executor=executor,
+            workers=workers,
+            progress=progress,
         )
         model = replace(model, army_steepness=(result.steepness.a, result.steepness.b))
     if config.corrections and config.mixed_battles:
-        from szwadron.armybattles import mixed_battle_design, play
+        from szwadron.armies.battles import mixed_battle_design, play
 
         index = {profile_key(e.profile): k for k, e in reversed(list(enumerate(entries)))}
         army_obs: list[ArmyObservation] = []
@@ -526,19 +572,32 @@ def calibrate(
             forces, mixed = mixed_battle_design(
                 armies, points=model.points, battles=config.mixed_battles, seed=config.seed, round_index=r
             )
-            scores = play(forces, mixed, executor=executor, workers=workers, progress=progress,
-                          label=f"mixed-army battles {r + 1}/{config.mixed_rounds}")
+            scores = play(
+                forces,
+                mixed,
+                executor=executor,
+                workers=workers,
+                progress=progress,
+                label=f"mixed-army battles {r + 1}/{config.mixed_rounds}",
+            )
+
             def figures(force: Sequence[Any]) -> tuple[tuple[int, int], ...]:
                 out = [(index[profile_key(u.profile)], u.figures) for u in force]
                 out += [(index[profile_key(u.elite)], u.elite_figures) for u in force if u.elite is not None]
                 return tuple(out)
 
             for (fa, fb, _, _), (score, _) in zip(mixed, scores, strict=True):
-                army_obs.append(ArmyObservation(
-                    figures(forces[fa]), figures(forces[fb]), (len(forces[fa]) + len(forces[fb])) / 2, score
-                ))
-            model = fit_corrections(entries, observations, model, army_observations=army_obs,
-                                    army_weight=config.army_weight)
+                army_obs.append(
+                    ArmyObservation(
+                        figures(forces[fa]),
+                        figures(forces[fb]),
+                        (len(forces[fa]) + len(forces[fb])) / 2,
+                        score,
+                    )
+                )
+            model = fit_corrections(
+                entries, observations, model, army_observations=army_obs, army_weight=config.army_weight
+            )
         result.army_battles = len(army_obs)
     result.model = model
     result.seconds = time.perf_counter() - t0
@@ -612,8 +671,8 @@ def regenerate(
     """``szwadron points calibrate``: fit the model to duels, write the coefficients file and the
     ``points`` lines of the army lists; the example rosters' new costs come back with the result
     (a roster the new points take over its limit must be rebuilt: the tests check them)."""
-    from szwadron.cli._common import write_atomic
-    from szwadron.points import MODEL_PATH, model_points, write_points
+    from szwadron.armies.points import MODEL_PATH, model_points, write_points
+    from szwadron.files import write_atomic
 
     armies = load_lists(paths)
     result = calibrate(armies, config, executor=executor, workers=workers, progress=progress)
@@ -771,7 +830,7 @@ class Validation:
         y = np.asarray([*ys, 0.0])
         strength = np.linalg.lstsq(X, y, rcond=None)[0]
         resid = []
-        for (i, j) in keys:
+        for i, j in keys:
             c = self.cells[(i, j)]
             resid.append(c.rate - 1.0 / (1.0 + math.exp(-(strength[i] - strength[j]))))
         res = np.asarray(resid)
@@ -822,6 +881,7 @@ class Validation:
     def blocks(self) -> dict[tuple[str, str], tuple[int, float, float]]:
         """Matchups grouped by the two profiles' classes (infantry, skirmishers, cavalry,
         artillery): ``(matchups, mean win rate of the first class, share in the band)``."""
+
         def cls(e: DuelProfile) -> str:
             p = e.profile
             if p.kind.is_artillery:
@@ -910,7 +970,7 @@ def validate(
     ``model``'s. Budgets are in reference figures × the reference points of ``model`` (default:
     the shipped model).
     """
-    from szwadron.points import load_model
+    from szwadron.armies.points import load_model
 
     t0 = time.perf_counter()
     model = model or load_model()
@@ -938,8 +998,13 @@ def validate(
                 for k in range(duels_per_budget):
                     specs.append((i, j, n_i, n_j, k % 2, f"validate:{seed}:{i}:{j}:{b:g}:{k}"))
     scores = run_duels(
-        [e.profile for e in entries], specs, executor=executor, workers=workers, progress=progress,
-        label="validation", battle=battle,
+        [e.profile for e in entries],
+        specs,
+        executor=executor,
+        workers=workers,
+        progress=progress,
+        label="validation",
+        battle=battle,
     )
     wins: dict[tuple[int, int], float] = {}
     count: dict[tuple[int, int], int] = {}

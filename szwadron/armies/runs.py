@@ -61,7 +61,9 @@ def run_tasks(
                 progress(done, total, label)
     else:
         own = executor is None
-        pool: Executor = executor if executor is not None else ProcessPoolExecutor(workers or default_workers())
+        pool: Executor = (
+            executor if executor is not None else ProcessPoolExecutor(workers or default_workers())
+        )
         try:
             futures = {pool.submit(task, *before, chunk, *after): k for k, chunk in enumerate(chunks)}
             for fut in as_completed(futures):

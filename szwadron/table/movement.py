@@ -1,6 +1,6 @@
 """Section 3, 1.3.3, 1.4, 4.11, 5.9 — is a proposed move legal, and what does it cost?
 
-:func:`check_move` takes a scenario (or a built :class:`~szwadron.geometry.table.Battlefield`),
+:func:`check_move` takes a scenario (or a built :class:`~szwadron.geometry.battlefield.Battlefield`),
 the unit (or the units of a combined move, 3.3) and the new poses of its bases — a
 :class:`MoveFile`, the ``szwadron move --to FILE`` format — and returns a :class:`MoveReport`:
 legal or not, every violation with its rule and base (the first one is "the" answer), and per
@@ -37,7 +37,7 @@ The rules checked, base by base in the order the bases move (the order of the fi
 then for the unit: 1.3.3 coherent at the end (not for units in panic or pursuit, 6.1), 3.3 the
 units of a combined move touch at the start, 4.11 no charge on the march.
 
-Moving after fire (4.9, ``after_fire=`` a :class:`~szwadron.fire.FireResult`, ``szwadron move
+Moving after fire (4.9, ``after_fire=`` a :class:`~szwadron.table.fire.FireResult`, ``szwadron move
 --after-fire TARGET``): the figures of the firing unit not declared as firing may move, under all
 the rules above (4.9.2); a declared figure may not move (4.9.1); no charge (4.9.3); no path may
 enter the band (PD-7) of a line of fire of a figure that fired (4.9.4); after fire on the march,
@@ -79,19 +79,19 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from szwadron.audit import connected_groups, obstacle_zone_core
 from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import base_corners, polygons_from_corners
+from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import contact_length, polygon_distance
 from szwadron.geometry.paths import BaseMotion, Pose, Surcharge, terrain_surcharges
-from szwadron.geometry.table import Battlefield, PairMethod
 from szwadron.geometry.terrain import forbidden_rule
 from szwadron.loading import validate
 from szwadron.models import Ability, Kind, Scenario, TerrainKind, UnitState
 from szwadron.movefile import MoveFile, MovePose, load_move_file
+from szwadron.table.audit import connected_groups, obstacle_zone_core
 
 if TYPE_CHECKING:
-    from szwadron.fire import FireResult
+    from szwadron.table.fire import FireResult
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -129,10 +129,12 @@ class BaseMove:
     def to_json(self) -> dict[str, Any]:
         """``{"base", "distance", "allowed", "surcharges", "path", "corner", "poses"}``."""
         return {
-            "base": self.base, "distance": round(self.distance, _DIGITS),
+            "base": self.base,
+            "distance": round(self.distance, _DIGITS),
             "allowed": round(self.allowed, _DIGITS),
             "surcharges": [s.to_json() for s in self.surcharges],
-            "path": round(self.path, _DIGITS), "corner": self.corner,
+            "path": round(self.path, _DIGITS),
+            "corner": self.corner,
             "poses": [[round(v, _DIGITS) for v in p] for p in self.poses],
         }
 
@@ -150,8 +152,12 @@ class AfterFire:
 
     def to_json(self) -> dict[str, Any]:
         """``{"target", "declared", "fired", "march"}``."""
-        return {"target": self.target, "declared": list(self.declared), "fired": list(self.fired),
-                "march": self.march}
+        return {
+            "target": self.target,
+            "declared": list(self.declared),
+            "fired": list(self.fired),
+            "march": self.march,
+        }
 
 
 @dataclass(frozen=True)
@@ -183,23 +189,29 @@ class MoveReport:
         """The first violation in words, or a one-line summary of a legal move."""
         if self.violations:
             return self.violations[0].message
-        most = max(self.bases, key=lambda b: b.distance / b.allowed if b.allowed else 0.0,
-                   default=None)
+        most = max(self.bases, key=lambda b: b.distance / b.allowed if b.allowed else 0.0, default=None)
         what = "charge" if self.charge else "move"
         if most is None:
             return f"legal {what}: no base moves"
-        return (f"legal {what}: {len(self.bases)} base{'s' * (len(self.bases) != 1)}, the "
-                f"longest {most.base} {most.distance:.2f} of {most.allowed:g} cm")
+        return (
+            f"legal {what}: {len(self.bases)} base{'s' * (len(self.bases) != 1)}, the "
+            f"longest {most.base} {most.distance:.2f} of {most.allowed:g} cm"
+        )
 
     def to_json(self) -> dict[str, Any]:
         """``{"legal", "rule", "message", "bases", "violations", "order", ...}``."""
         return {
-            "legal": self.legal, "rule": self.rule, "message": self.message,
+            "legal": self.legal,
+            "rule": self.rule,
+            "message": self.message,
             "bases": [b.to_json() for b in self.bases],
-            "violations": [{"rule": v.rule, "message": v.message, "base": v.base}
-                           for v in self.violations],
-            "units": list(self.units), "charge": list(self.charge), "march": self.march,
-            "order": list(self.order), "contacts": list(self.contacts), "notes": list(self.notes),
+            "violations": [{"rule": v.rule, "message": v.message, "base": v.base} for v in self.violations],
+            "units": list(self.units),
+            "charge": list(self.charge),
+            "march": self.march,
+            "order": list(self.order),
+            "contacts": list(self.contacts),
+            "notes": list(self.notes),
             "after_fire": None if self.after_fire is None else self.after_fire.to_json(),
         }
 
@@ -225,13 +237,18 @@ def _pose_off_table(corners: FloatArray, width: float, depth: float, lim: float)
     cx, cy = corners[:, 0], corners[:, 1]
     if (cx < -lim).any() or (cy < -lim).any() or (cx > width + lim).any() or (cy > depth + lim).any():
         k = int(np.argmax(np.maximum.reduce([-cx, -cy, cx - width, cy - depth])))
-        return (f"off the table: corner ({cx[k]:.2f}, {cy[k]:.2f}) lies outside the "
-                f"{width:g} × {depth:g} cm table")
+        return (
+            f"off the table: corner ({cx[k]:.2f}, {cy[k]:.2f}) lies outside the "
+            f"{width:g} × {depth:g} cm table"
+        )
     return None
 
 
 def _resolve(
-    bf: Battlefield, units: tuple[str, ...], move: MoveFile, source: str,
+    bf: Battlefield,
+    units: tuple[str, ...],
+    move: MoveFile,
+    source: str,
 ) -> list[tuple[int, int, list[Pose]]]:
     """``(entry, base index, poses)`` per listed base; bad references raise InvalidDataError."""
     s = bf.settings
@@ -239,8 +256,9 @@ def _resolve(
     table = bf.scenario.table
     if move.unit is not None and move.unit not in units:
         raise InvalidDataError(
-            f"unit: the move file is for unit {move.unit!r}, but the move is of "
-            f"{', '.join(units)}", source=source)
+            f"unit: the move file is for unit {move.unit!r}, but the move is of {', '.join(units)}",
+            source=source,
+        )
     seen: dict[int, int] = {}
     out: list[tuple[int, int, list[Pose]]] = []
     for k, entry in enumerate(move.bases):
@@ -248,26 +266,31 @@ def _resolve(
         if entry.unit is None:
             if len(units) > 1:
                 raise InvalidDataError(
-                    f"{at}.unit: a combined move (3.3) names the unit of each base "
-                    f"({', '.join(units)})", source=source)
+                    f"{at}.unit: a combined move (3.3) names the unit of each base ({', '.join(units)})",
+                    source=source,
+                )
             uid = units[0]
         else:
             uid = entry.unit
             if uid not in units:
                 raise InvalidDataError(
-                    f"{at}.unit: {uid!r} is not a unit of this move ({', '.join(units)})",
-                    source=source)
+                    f"{at}.unit: {uid!r} is not a unit of this move ({', '.join(units)})", source=source
+                )
         members = bf.unit_bases(uid)
         if entry.index >= len(members):
             n = len(members)
             raise InvalidDataError(
                 f"{at}.index: unit {uid!r} has no base {entry.index}; it has {n} "
-                f"base{'s' * (n != 1)}, 0 to {n - 1}", source=source)
+                f"base{'s' * (n != 1)}, 0 to {n - 1}",
+                source=source,
+            )
         b = int(members[entry.index])
         if b in seen:
             raise InvalidDataError(
                 f"{at}.index: base {bf.base_ids[b]} is already moved by bases[{seen[b]}]; list "
-                "each base once (put intermediate poses in its waypoints)", source=source)
+                "each base once (put intermediate poses in its waypoints)",
+                source=source,
+            )
         seen[b] = k
         w, d = float(bf.width[b]), float(bf.depth[b])
         poses = [Pose(float(bf.x[b]), float(bf.y[b]), float(bf.facing[b]))]
@@ -312,7 +335,9 @@ def _speed(bf: Battlefield, unit_k: int) -> dict[int, float]:
 
 
 def _coherent(
-    bf: Battlefield, corners: FloatArray, skirmish: bool,
+    bf: Battlefield,
+    corners: FloatArray,
+    skirmish: bool,
 ) -> npt.NDArray[np.intp]:
     """1.3.1, 1.3.4, 1.3.5, PD-2, PD-4 — group labels of a unit's bases at the given corners."""
     s = bf.settings
@@ -360,7 +385,7 @@ def check_move(
     march:
         Fire on the march (4.11): half the move, no charge.
     after_fire:
-        4.9 — the move follows this fire of the moving unit (:func:`szwadron.fire.fire` on the
+        4.9 — the move follows this fire of the moving unit (:func:`szwadron.table.fire.fire` on the
         same table, its ``bases`` the declared ones). Then: 4.9.1 a declared base may not move;
         4.9.2 every other rule applies (full move); 4.9.3 no charge; 4.9.4 no path may enter the
         band (PD-7) of a line of fire of a figure that fired — the band as the fire answer has
@@ -421,8 +446,10 @@ def check_move(
     unit_ks = [bf.unit_ids.index(u) for u in unit_ids]
     sides = {sc.units[k].side for k in unit_ks}
     if len(sides) > 1:
-        raise InvalidDataError(f"units {', '.join(unit_ids)} are on different sides; a combined "
-                               "move (3.3) is of one side's units")
+        raise InvalidDataError(
+            f"units {', '.join(unit_ids)} are on different sides; a combined "
+            "move (3.3) is of one side's units"
+        )
     side = 0 if sides == {"A"} else 1
     charge_ids = tuple(charge)
     charge_ks: set[int] = set()
@@ -445,16 +472,30 @@ def check_move(
     after: AfterFire | None = None
     if after_fire is not None:
         after, declared_fire, fire_bands = _after_fire(
-            bf, unit_ids, after_fire, march=march, charging=bool(charge_ids),
-            violations=unit_violations, notes=notes)
+            bf,
+            unit_ids,
+            after_fire,
+            march=march,
+            charging=bool(charge_ids),
+            violations=unit_violations,
+            notes=notes,
+        )
     states = {sc.units[k].state for k in unit_ks}
     if march and charge_ids:
-        unit_violations.append(Violation("4.11", "fire on the march allows no melee: a unit "
-                                         "moving at half speed to fire may not charge"))
+        unit_violations.append(
+            Violation(
+                "4.11",
+                "fire on the march allows no melee: a unit moving at half speed to fire may not charge",
+            )
+        )
     if charge_ids and states - {UnitState.NORMAL}:
-        unit_violations.append(Violation(
-            "6.1", "a unit in panic or uncontrolled pursuit takes no action in the movement "
-            "phase: it cannot charge"))
+        unit_violations.append(
+            Violation(
+                "6.1",
+                "a unit in panic or uncontrolled pursuit takes no action in the movement "
+                "phase: it cannot charge",
+            )
+        )
     moving_all = np.concatenate([bf.unit_bases(k) for k in unit_ks])
     if len(unit_ks) > 1:  # 3.3: the units touch (a connected graph of touching units)
         touch_i: list[int] = []
@@ -467,9 +508,13 @@ def check_move(
                     touch_i.append(a)
                     touch_j.append(b)
         if len(set(connected_groups(len(unit_ks), touch_i, touch_j).tolist())) > 1:
-            unit_violations.append(Violation(
-                "3.3", f"units {', '.join(unit_ids)} do not touch at the start of the move; only "
-                "units with bases touching may move together"))
+            unit_violations.append(
+                Violation(
+                    "3.3",
+                    f"units {', '.join(unit_ids)} do not touch at the start of the move; only "
+                    "units with bases touching may move together",
+                )
+            )
 
     # --- speeds (3.1.5, 3.3, 4.11, 7.2) ------------------------------------------------------
     speed: dict[int, float] = {}
@@ -487,14 +532,23 @@ def check_move(
     planned: list[_Planned] = []
     for entry, b, poses in resolved:
         motion = BaseMotion.of(poses, float(bf.width[b]), float(bf.depth[b]))
-        planned.append(_Planned(entry, b, motion, motion.swept(), motion.swept(shrink),
-                                base_corners(*poses[-1], float(bf.width[b]), float(bf.depth[b]))))
+        planned.append(
+            _Planned(
+                entry,
+                b,
+                motion,
+                motion.swept(),
+                motion.swept(shrink),
+                base_corners(*poses[-1], float(bf.width[b]), float(bf.depth[b])),
+            )
+        )
     moving_set = set(moving_all.tolist())
     found: dict[int, list[tuple[int, Violation]]] = {p.base: [] for p in planned}
 
     def add(p: _Planned, rank: int, rule: str, message: str) -> None:
-        found[p.base].append((rank, Violation(rule, f"{bf.base_ids[p.base]}: {message}",
-                                              bf.base_ids[p.base])))
+        found[p.base].append(
+            (rank, Violation(rule, f"{bf.base_ids[p.base]}: {message}", bf.base_ids[p.base]))
+        )
 
     # which enemy figures are engaged (5.9.3) — asked lazily, per enemy base
     engaged_cache: dict[int, bool] = {}
@@ -506,8 +560,7 @@ def check_move(
             else:
                 near = bf.tree.query(bf.polygons[e], predicate="dwithin", distance=tol)
             near = near[bf.side[near] != bf.side[e]]
-            total = float(contact_length(bf.corners[e], bf.corners[near], tol).sum()) if near.size \
-                else 0.0
+            total = float(contact_length(bf.corners[e], bf.corners[near], tol).sum()) if near.size else 0.0
             engaged_cache[e] = total >= s.min_contact_length_cm - eps
         return engaged_cache[e]
 
@@ -523,16 +576,30 @@ def check_move(
         # --- moving after fire (4.9.1, 4.9.4) ------------------------------------------------
         if b in declared_fire:
             assert after is not None
-            add(p, -1, "4.9.1", f"was declared as firing at {after.target}: only the figures not "
-                "declared as firing may move after fire")
+            add(
+                p,
+                -1,
+                "4.9.1",
+                f"was declared as firing at {after.target}: only the figures not "
+                "declared as firing may move after fire",
+            )
         if fire_bands:
-            start_core = shapely.Polygon(base_corners(
-                *p.motion.poses[0], max(p.motion.width - 2 * shrink, 1e-3),
-                max(p.motion.depth - 2 * shrink, 1e-3)))
+            start_core = shapely.Polygon(
+                base_corners(
+                    *p.motion.poses[0],
+                    max(p.motion.width - 2 * shrink, 1e-3),
+                    max(p.motion.depth - 2 * shrink, 1e-3),
+                )
+            )
             for label, band in fire_bands:
                 if shapely.intersects(p.core, band) and not shapely.intersects(start_core, band):
-                    add(p, 2, "4.9.4", f"the path enters the line of fire {label} (its band, PD-7) "
-                        "of a figure of its unit that fired this turn")
+                    add(
+                        p,
+                        2,
+                        "4.9.4",
+                        f"the path enters the line of fire {label} (its band, PD-7) "
+                        "of a figure of its unit that fired this turn",
+                    )
                     break
         # --- terrain the path meets --------------------------------------------------------
         if bf.terrain:
@@ -541,16 +608,13 @@ def check_move(
             else:
                 t_hits = bf.terrain_tree.query(p.sweep, predicate="intersects")
             features_near[b] = sorted(t_hits.tolist())
-            core_hits = [t for t in features_near[b]
-                         if shapely.intersects(p.core, bf.terrain[t].polygon)]
+            core_hits = [t for t in features_near[b] if shapely.intersects(p.core, bf.terrain[t].polygon)]
             for t in core_hits:
                 rule = forbidden_rule(kind, bf.terrain[t])
                 if rule is not None:
                     f = bf.terrain[t]
-                    why = ("impassable" if rule == "3.2.4"
-                           else f"closed to {kind.value.replace('_', ' ')}")
-                    add(p, 0, rule, f"the path crosses {f.kind.value.replace('_', ' ')} {f.id} "
-                        f"({why})")
+                    why = "impassable" if rule == "3.2.4" else f"closed to {kind.value.replace('_', ' ')}"
+                    add(p, 0, rule, f"the path crosses {f.kind.value.replace('_', ' ')} {f.id} ({why})")
         else:
             features_near[b] = []
         # --- other bases the path passes through ---------------------------------------------
@@ -564,8 +628,12 @@ def check_move(
             if bf.side[o] == side:
                 add(p, 1, "3.1.3", f"the path passes through own figure {bf.base_ids[o]}")
             elif int(bf.unit_of[o]) in charge_ks:
-                add(p, 4, "5.9.2", f"the path runs into the charged figure {bf.base_ids[o]}: a "
-                    "charge stops at contact")
+                add(
+                    p,
+                    4,
+                    "5.9.2",
+                    f"the path runs into the charged figure {bf.base_ids[o]}: a charge stops at contact",
+                )
             else:
                 add(p, 3, "3.1.4", f"the path runs through enemy figure {bf.base_ids[o]}")
         # --- enemy control zones (1.4.2, 1.4.3, 5.9.2, 5.9.3) ---------------------------------
@@ -582,9 +650,11 @@ def check_move(
                 continue
             zones: list[tuple[shapely.Geometry, str | None]] = [(bf.polygons[e], None)]
             if obstacle_ks:
-                at = (np.flatnonzero(shapely.distance(bf.polygons[e], bf.terrain_polygons) <= tol)
-                      if method == "brute" else
-                      bf.terrain_tree.query(bf.polygons[e], predicate="dwithin", distance=tol))
+                at = (
+                    np.flatnonzero(shapely.distance(bf.polygons[e], bf.terrain_polygons) <= tol)
+                    if method == "brute"
+                    else bf.terrain_tree.query(bf.polygons[e], predicate="dwithin", distance=tol)
+                )
                 for t in sorted(int(k) for k in at if bf.terrain[int(k)].crossable_obstacle):
                     core = obstacle_zone_core(bf, e, t, tol)
                     if not core.is_empty:
@@ -597,17 +667,27 @@ def check_move(
                 if start_d < radius - eps:  # already in this zone: may not come nearer
                     end_d = float(shapely.distance(final_poly, zone))
                     if end_d < start_d - eps and int(bf.unit_of[e]) not in charge_ks:
-                        add(p, 2, "1.4.2", f"starts in the control zone of enemy figure "
+                        add(
+                            p,
+                            2,
+                            "1.4.2",
+                            f"starts in the control zone of enemy figure "
                             f"{bf.base_ids[e]} and ends nearer it ({end_d:.2f} cm, was "
-                            f"{start_d:.2f} cm)")
+                            f"{start_d:.2f} cm)",
+                        )
                     continue
                 if int(bf.unit_of[e]) in charge_ks:
                     entered_target = True
                     continue
                 across = f", measured from beyond {via} (1.4.3)" if via else ""
-                add(p, 2, "1.4.2", f"the path enters the control zone of enemy figure "
+                add(
+                    p,
+                    2,
+                    "1.4.2",
+                    f"the path enters the control zone of enemy figure "
                     f"{bf.base_ids[e]} (comes within {dist:.2f} cm{across}); only a charge on "
-                    "it may enter")
+                    "it may enter",
+                )
                 break
         target_bases = [int(o) for k in charge_ks for o in bf.unit_bases(k)]
         if target_bases:
@@ -615,22 +695,41 @@ def check_move(
             touching = [o for o, dd in zip(target_bases, d_end.tolist(), strict=True) if dd <= tol]
             contacts.update([b] if touching else [])
             if entered_target and not touching:
-                add(p, 5, "5.9.2", "enters the control zone of the charged unit and must close "
-                    f"to contact and stop; it ends {float(d_end.min()):.2f} cm from it")
+                add(
+                    p,
+                    5,
+                    "5.9.2",
+                    "enters the control zone of the charged unit and must close "
+                    f"to contact and stop; it ends {float(d_end.min()):.2f} cm from it",
+                )
         # --- where it ends: hills, rough ground, obstacles (3.2.1-3.2.3) ------------------------
         near = [bf.terrain[t] for t in features_near[b]]
-        fin_core = shapely.Polygon(base_corners(*p.motion.poses[-1], max(p.motion.width - 2 * shrink, 1e-3),
-                                                max(p.motion.depth - 2 * shrink, 1e-3)))
+        fin_core = shapely.Polygon(
+            base_corners(
+                *p.motion.poses[-1],
+                max(p.motion.width - 2 * shrink, 1e-3),
+                max(p.motion.depth - 2 * shrink, 1e-3),
+            )
+        )
         for f in near:
             if not shapely.intersects(fin_core, f.polygon):
                 continue
             covered = bool(shapely.covers(shapely.buffer(f.polygon, tol), final_poly))
             if f.kind is TerrainKind.HILL and not covered:
-                add(p, 6, "3.2.1", f"ends with part of its base on hill {f.id}: the whole base "
-                    "must fit on the hill")
+                add(
+                    p,
+                    6,
+                    "3.2.1",
+                    f"ends with part of its base on hill {f.id}: the whole base must fit on the hill",
+                )
             elif f.kind in (TerrainKind.FOREST, TerrainKind.ROUGH) and not covered:
-                add(p, 6, "3.2.2", f"ends partly in {f.kind.value} {f.id}: a figure enters rough "
-                    "ground with its whole base, or stops before it")
+                add(
+                    p,
+                    6,
+                    "3.2.2",
+                    f"ends partly in {f.kind.value} {f.id}: a figure enters rough "
+                    "ground with its whole base, or stops before it",
+                )
             elif f.kind is TerrainKind.OBSTACLE:
                 add(p, 6, "3.2.3", f"ends on obstacle {f.id}: stop touching it, or cross it")
         # --- the table ------------------------------------------------------------------------
@@ -643,11 +742,18 @@ def check_move(
         if total > speed[b] + eps:
             hill = _foot_of_hill(bf, p, near, tol)
             if hill is not None:
-                notes.append(f"{bf.base_ids[b]}: foot of the hill (3.2.1): it touched hill {hill} "
-                             f"and moves up onto its edge although the climb costs {total:.2f} cm")
+                notes.append(
+                    f"{bf.base_ids[b]}: foot of the hill (3.2.1): it touched hill {hill} "
+                    f"and moves up onto its edge although the climb costs {total:.2f} cm"
+                )
             else:
-                add(p, 8, "3.1.5", f"moves {total:.2f} cm ({_itemise(p.motion.length, surcharges[b])})"
-                    f", more than its {speed[b]:g} cm")
+                add(
+                    p,
+                    8,
+                    "3.1.5",
+                    f"moves {total:.2f} cm ({_itemise(p.motion.length, surcharges[b])})"
+                    f", more than its {speed[b]:g} cm",
+                )
 
     # --- 3.1.3 own unit, figure after figure ----------------------------------------------------
     order = _order(bf, planned, moving_all)
@@ -658,13 +764,20 @@ def check_move(
             p = planned[k]
             for o, poly in current.items():
                 if o != p.base and shapely.intersects(p.core, poly):
-                    add(p, 1, "3.1.3", f"the path passes through own figure {bf.base_ids[o]} (moving "
-                        "the bases in any order)")
+                    add(
+                        p,
+                        1,
+                        "3.1.3",
+                        f"the path passes through own figure {bf.base_ids[o]} (moving "
+                        "the bases in any order)",
+                    )
                     break
             current[p.base] = shapely.Polygon(p.final)
     elif order != sorted(order):
-        notes.append("3.1.1: the bases cannot move in the order listed without passing through "
-                     "each other; they can in the order given as 'order'")
+        notes.append(
+            "3.1.1: the bases cannot move in the order listed without passing through "
+            "each other; they can in the order given as 'order'"
+        )
 
     # --- 1.3.3 coherency at the end ---------------------------------------------------------------
     final_corners = bf.corners.copy()
@@ -680,10 +793,14 @@ def check_move(
             sizes = np.bincount(labels)
             main = int(np.argmax(sizes))
             apart = [bf.base_ids[members[i]] for i in range(len(members)) if labels[i] != main]
-            unit_violations.append(Violation(
-                "1.3.3", f"unit {unit.id} is not coherent at the end of the move: "
-                f"{', '.join(apart)} {'is' if len(apart) == 1 else 'are'} apart from the rest",
-                apart[0]))
+            unit_violations.append(
+                Violation(
+                    "1.3.3",
+                    f"unit {unit.id} is not coherent at the end of the move: "
+                    f"{', '.join(apart)} {'is' if len(apart) == 1 else 'are'} apart from the rest",
+                    apart[0],
+                )
+            )
 
     first = ("4.9.1", "4.9.3", "4.11.3", "4.11.4", "2.3", "4.11", "6.1", "3.3")
     head = [v for v in unit_violations if v.rule in first]
@@ -693,9 +810,21 @@ def check_move(
     if charge_ids and not contacts:
         notes.append("no base ends in contact with the charged unit: the charge falls short")
     return MoveReport(
-        units=unit_ids, charge=charge_ids, march=march, violations=violations,
-        bases=tuple(BaseMove(bf.base_ids[p.base], p.motion.length, p.motion.measured_corner,
-                             surcharges[p.base], speed[p.base], p.motion.poses) for p in planned),
+        units=unit_ids,
+        charge=charge_ids,
+        march=march,
+        violations=violations,
+        bases=tuple(
+            BaseMove(
+                bf.base_ids[p.base],
+                p.motion.length,
+                p.motion.measured_corner,
+                surcharges[p.base],
+                speed[p.base],
+                p.motion.poses,
+            )
+            for p in planned
+        ),
         order=tuple(bf.base_ids[planned[k].base] for k in order),
         contacts=tuple(bf.base_ids[b] for b in sorted(contacts)),
         notes=tuple(notes),
@@ -704,8 +833,14 @@ def check_move(
 
 
 def _after_fire(
-    bf: Battlefield, unit_ids: tuple[str, ...], result: FireResult, *, march: bool, charging: bool,
-    violations: list[Violation], notes: list[str],
+    bf: Battlefield,
+    unit_ids: tuple[str, ...],
+    result: FireResult,
+    *,
+    march: bool,
+    charging: bool,
+    violations: list[Violation],
+    notes: list[str],
 ) -> tuple[AfterFire, set[int], list[tuple[str, shapely.Geometry]]]:
     """4.9, 4.11.3, 4.11.4 — the unit-level refusals of a move after ``result``, the declared
     bases (battlefield indices) and the bands of the lines of fire of the figures that fired."""
@@ -715,32 +850,45 @@ def _after_fire(
     if unit_ids != (result.shooter,):
         raise InvalidDataError(
             f"--after-fire: unit {result.shooter} fired; a move after fire (4.9) moves that unit "
-            f"alone, not {', '.join(unit_ids)}")
+            f"alone, not {', '.join(unit_ids)}"
+        )
     declared = {int(bf.resolve(s.base)[0]) for s in result.shooters}
     fired = tuple(s.base for s in result.shooters if s.can_fire)
-    after = AfterFire(result.target, tuple(s.base for s in result.shooters),
-                      fired if result.legal else (), result.march)
+    after = AfterFire(
+        result.target, tuple(s.base for s in result.shooters), fired if result.legal else (), result.march
+    )
     who = f"{result.shooter} fired at {result.target}"
     if not result.legal:
         why = f" ([{result.reason.rule}] {result.reason.message})" if result.reason else ""
-        violations.append(Violation(
-            "4.9.1", f"{result.shooter} could not fire at {result.target}{why}: there is no move "
-            "after fire (check the move on its own, 4.3.6)"))
+        violations.append(
+            Violation(
+                "4.9.1",
+                f"{result.shooter} could not fire at {result.target}{why}: there is no move "
+                "after fire (check the move on its own, 4.3.6)",
+            )
+        )
         return after, set(), []
     if result.march:
         if march:
-            notes.append(f"fire on the march (4.11.2): {who} before its half move; the whole unit "
-                         "may make it (there is no move after fire, 4.11.3)")
+            notes.append(
+                f"fire on the march (4.11.2): {who} before its half move; the whole unit "
+                "may make it (there is no move after fire, 4.11.3)"
+            )
         else:
-            violations.append(Violation(
-                "4.11.3", f"{who} on the march: it may not move after fire (4.9); its only move is "
-                "the half move of fire on the march, before or after the fire (4.11.2)"))
+            violations.append(
+                Violation(
+                    "4.11.3",
+                    f"{who} on the march: it may not move after fire (4.9); its only move is "
+                    "the half move of fire on the march, before or after the fire (4.11.2)",
+                )
+            )
             if charging:
                 violations.append(Violation("4.11.4", f"{who} on the march: it may not charge"))
         return after, set(), []
     if march:
-        violations.append(Violation(
-            "2.3", f"{who} (4.1): it may not also move on the march; a unit takes one action"))
+        violations.append(
+            Violation("2.3", f"{who} (4.1): it may not also move on the march; a unit takes one action")
+        )
     if charging:
         violations.append(Violation("4.9.3", f"{who}: figures moved after fire may not charge"))
     bands: list[tuple[str, shapely.Geometry]] = []
@@ -834,14 +982,19 @@ def _foot_of_hill(bf: Battlefield, p: _Planned, near: list[Any], tol: float) -> 
     start and ends wholly on it with an edge on its edge. The hill's id, or None."""
     start = shapely.Polygon(bf.corners[p.base])
     final = shapely.Polygon(p.final)
-    inner = polygons_from_corners(base_corners(*p.motion.poses[0], max(p.motion.width - 2 * tol, 1e-3),
-                                               max(p.motion.depth - 2 * tol, 1e-3))).item()
+    inner = polygons_from_corners(
+        base_corners(
+            *p.motion.poses[0], max(p.motion.width - 2 * tol, 1e-3), max(p.motion.depth - 2 * tol, 1e-3)
+        )
+    ).item()
     for f in near:
         if f.kind is not TerrainKind.HILL:
             continue
         touched = shapely.distance(start, f.polygon) <= tol and not shapely.intersects(inner, f.polygon)
-        on_edge = (bool(shapely.covers(shapely.buffer(f.polygon, tol), final))
-                   and float(shapely.distance(final.exterior, f.polygon.exterior)) <= tol)
+        on_edge = (
+            bool(shapely.covers(shapely.buffer(f.polygon, tol), final))
+            and float(shapely.distance(final.exterior, f.polygon.exterior)) <= tol
+        )
         if touched and on_edge:
             return str(f.id)
     return None
@@ -898,12 +1051,15 @@ class RepulseCheck:
 
 
 #: Deflections (degrees) from straight away tried by :func:`repulse`, in order.
-REPULSE_DEFLECTIONS_DEG: tuple[float, ...] = (0.0, 15.0, -15.0, 30.0, -30.0, 45.0, -45.0,
-                                              60.0, -60.0)
+REPULSE_DEFLECTIONS_DEG: tuple[float, ...] = (0.0, 15.0, -15.0, 30.0, -30.0, 45.0, -45.0, 60.0, -60.0)
 
 
 def repulse(
-    scenario: Scenario | Battlefield, unit: str, enemy: str, *, distance: float | None = None,
+    scenario: Scenario | Battlefield,
+    unit: str,
+    enemy: str,
+    *,
+    distance: float | None = None,
 ) -> RepulseCheck:
     """6.5 — a repulse: the full move directly away from ``enemy``, keeping formation and facing.
 
@@ -920,9 +1076,15 @@ def repulse(
     ux, uy = away_direction(bf, unit, enemy)
 
     def attempt(dx: float, dy: float, length: float) -> MoveReport:
-        poses = [{"index": int(bf.index_in_unit[b]), "x": float(bf.x[b]) + dx * length,
-                  "y": float(bf.y[b]) + dy * length, "facing": float(bf.facing[b])}
-                 for b in members]
+        poses = [
+            {
+                "index": int(bf.index_in_unit[b]),
+                "x": float(bf.x[b]) + dx * length,
+                "y": float(bf.y[b]) + dy * length,
+                "facing": float(bf.facing[b]),
+            }
+            for b in members
+        ]
         return check_move(bf, unit, {"bases": poses})
 
     for deflection in REPULSE_DEFLECTIONS_DEG:

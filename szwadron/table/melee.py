@@ -4,7 +4,7 @@
 base edge touching the enemy unit), each defender's advantageous position (5.7, PD-15: behind
 an obstacle, uphill of the attacker, in a building or fortification), groups the dice by UW and
 terrain bonus (5.10.3), orders the figures for removal (5.4.3) and hands everything to the odds
-engine (:func:`szwadron.combat.melee`) for the exact joint losses and the 5.5 morale table. Only
+engine (:func:`szwadron.odds.combat.melee`) for the exact joint losses and the 5.5 morale table. Only
 figures that fought can be removed (5.4.2). :meth:`TableMelee.push_up` says, for given losses,
 which figures may then push up and how far (5.6).
 
@@ -37,12 +37,12 @@ from typing import Any, Literal
 import numpy as np
 import shapely
 
-from szwadron.combat import Fighter, MeleeOdds, MeleeSide, melee
 from szwadron.errors import IllegalActionError, InvalidDataError
+from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import contact_length, polygon_distance
-from szwadron.geometry.table import Battlefield
 from szwadron.models import Ability, Scenario, TerrainKind, UnitState
-from szwadron.morale import MeleeMorale
+from szwadron.odds.combat import Fighter, MeleeOdds, MeleeSide, melee
+from szwadron.odds.morale import MeleeMorale
 
 Side = Literal["attacker", "defender"]
 
@@ -120,7 +120,8 @@ class TableMelee:
         enemy figure that is left.
         """
         gone = set(self.removal_order["attacker"][:attacker_removed]) | set(
-            self.removal_order["defender"][:defender_removed])
+            self.removal_order["defender"][:defender_removed]
+        )
         free: dict[Side, list[str]] = {"attacker": [], "defender": []}
         for f in self.fighting:
             if f.base in gone:
@@ -135,8 +136,7 @@ class TableMelee:
             first = min(defender_removed - attacker_removed, len(free["attacker"]))
             steps.append(PushStep("attacker", first, tuple(free["attacker"]), self.push_cm))
         if free["defender"]:
-            steps.append(PushStep("defender", len(free["defender"]), tuple(free["defender"]),
-                                  self.push_cm))
+            steps.append(PushStep("defender", len(free["defender"]), tuple(free["defender"]), self.push_cm))
         rest = len(free["attacker"]) - first
         if rest > 0:
             steps.append(PushStep("attacker", rest, tuple(free["attacker"]), self.push_cm))
@@ -150,24 +150,53 @@ class TableMelee:
         for i, row in enumerate(joint):
             for j, p in enumerate(row):
                 if p > 0 and i < self.odds.attacker_figures + 1 and j < self.odds.defender_figures + 1:
-                    push.append({"attacker_removed": i, "defender_removed": j, "p": p,
-                                 "steps": [{"side": s.side, "count": s.count,
-                                            "candidates": list(s.candidates), "max_cm": s.max_cm}
-                                           for s in self.push_up(i, j)]})
+                    push.append(
+                        {
+                            "attacker_removed": i,
+                            "defender_removed": j,
+                            "p": p,
+                            "steps": [
+                                {
+                                    "side": s.side,
+                                    "count": s.count,
+                                    "candidates": list(s.candidates),
+                                    "max_cm": s.max_cm,
+                                }
+                                for s in self.push_up(i, j)
+                            ],
+                        }
+                    )
         return {
             "attacker_in_contact": list(self.attacker_in_contact),
             "defender_in_contact": list(self.defender_in_contact),
-            "groups": [{"side": g.side, "uw": g.skill, "target_bonus": g.target_bonus,
-                        "dice": g.dice, "figures": list(g.figures)} for g in self.groups],
+            "groups": [
+                {
+                    "side": g.side,
+                    "uw": g.skill,
+                    "target_bonus": g.target_bonus,
+                    "dice": g.dice,
+                    "figures": list(g.figures),
+                }
+                for g in self.groups
+            ],
             "joint_pmf": joint,
             "attacker_removed_pmf": a_rem.pmf(self.odds.attacker_figures + 1),
             "defender_removed_pmf": d_rem.pmf(self.odds.defender_figures + 1),
             "outcomes": self.odds.outcome_list(),
             "removal_order": {k: list(v) for k, v in self.removal_order.items()},
-            "attacker": self.attacker, "defender": self.defender,
-            "figures": [{"base": f.base, "side": f.side, "touching": list(f.touching),
-                         "contact_cm": round(f.contact_cm, 6), "w_bonus": f.bonus,
-                         "reason": f.reason} for f in self.fighting],
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "figures": [
+                {
+                    "base": f.base,
+                    "side": f.side,
+                    "touching": list(f.touching),
+                    "contact_cm": round(f.contact_cm, 6),
+                    "w_bonus": f.bonus,
+                    "reason": f.reason,
+                }
+                for f in self.fighting
+            ],
             "all_defenders_advantaged": self.all_defenders_advantaged,
             "first_strike": self.first_strike,
             "push_up": push,
@@ -241,9 +270,13 @@ def table_melee(
         t = tol
         if gap > tol:  # contact across an obstacle both touch (decision above)
             pa, pd = bf.polygons[ia[a_k]], bf.polygons[idf[d_k]]
-            across = [f for f in obstacles
-                      if shapely.distance(pa, f.polygon) <= tol and shapely.distance(pd, f.polygon) <= tol
-                      and gap <= f.width + tol]
+            across = [
+                f
+                for f in obstacles
+                if shapely.distance(pa, f.polygon) <= tol
+                and shapely.distance(pd, f.polygon) <= tol
+                and gap <= f.width + tol
+            ]
             if not across:
                 continue
             t = max(f.width for f in across) + tol
@@ -254,8 +287,11 @@ def table_melee(
     if a_in.size == 0 or d_in.size == 0:
         missing = attacker if a_in.size == 0 else defender
         other = defender if a_in.size == 0 else attacker
-        raise IllegalActionError("5.3", f"no figure of {missing} touches {other} along at least "
-                                 f"{s.min_contact_length_cm:g} cm of base edge (PD-14): no melee")
+        raise IllegalActionError(
+            "5.3",
+            f"no figure of {missing} touches {other} along at least "
+            f"{s.min_contact_length_cm:g} cm of base edge (PD-14): no melee",
+        )
 
     # --- 5.7, PD-15: each defender's advantage -------------------------------------------------
     levels = bf.levels
@@ -266,30 +302,43 @@ def table_melee(
         best: tuple[int, str | None] = (0, None)
         centre = shapely.Point(float(bf.x[b]), float(bf.y[b]))
         for f in bf.terrain:
-            if f.kind in (TerrainKind.BUILDING, TerrainKind.FORTIFICATION) and shapely.covers(f.polygon, centre):
+            if f.kind in (TerrainKind.BUILDING, TerrainKind.FORTIFICATION) and shapely.covers(
+                f.polygon, centre
+            ):
                 best = max(best, (s.melee_building_w, f"in {f.kind.value} {f.id}"), key=lambda x: x[0])
         for f in obstacles:
             if shapely.distance(bf.polygons[b], f.polygon) > tol:
                 continue
-            if foes and all(shapely.intersects(shapely.LineString(
-                    [(bf.x[b], bf.y[b]), (bf.x[o], bf.y[o])]), f.polygon) for o in foes):
+            if foes and all(
+                shapely.intersects(shapely.LineString([(bf.x[b], bf.y[b]), (bf.x[o], bf.y[o])]), f.polygon)
+                for o in foes
+            ):
                 best = max(best, (s.melee_obstacle_w, f"behind obstacle {f.id}"), key=lambda x: x[0])
         if foes and all(levels[b] > levels[o] for o in foes):
             best = max(best, (s.melee_uphill_w, f"uphill (level {levels[b]})"), key=lambda x: x[0])
         bonus[b] = best
     all_adv = all(v[0] > 0 for v in bonus.values())
-    in_fort = all(any(f.kind is TerrainKind.FORTIFICATION and shapely.covers(
-        f.polygon, shapely.Point(float(bf.x[b]), float(bf.y[b]))) for f in bf.terrain)
-        for b in bonus)
+    in_fort = all(
+        any(
+            f.kind is TerrainKind.FORTIFICATION
+            and shapely.covers(f.polygon, shapely.Point(float(bf.x[b]), float(bf.y[b])))
+            for f in bf.terrain
+        )
+        for b in bonus
+    )
 
     # --- who touches whom, removal order (5.4.3) --------------------------------------------------
     links: dict[str, dict[str, float]] = {}
     for a_k in a_in.tolist():
-        links[bf.base_ids[ia[a_k]]] = {bf.base_ids[idf[d_k]]: float(lengths[a_k, d_k])
-                                       for d_k in np.flatnonzero(lengths[a_k] > eps).tolist()}
+        links[bf.base_ids[ia[a_k]]] = {
+            bf.base_ids[idf[d_k]]: float(lengths[a_k, d_k])
+            for d_k in np.flatnonzero(lengths[a_k] > eps).tolist()
+        }
     for d_k in d_in.tolist():
-        links[bf.base_ids[idf[d_k]]] = {bf.base_ids[ia[a_k]]: float(lengths[a_k, d_k])
-                                        for a_k in np.flatnonzero(lengths[:, d_k] > eps).tolist()}
+        links[bf.base_ids[idf[d_k]]] = {
+            bf.base_ids[ia[a_k]]: float(lengths[a_k, d_k])
+            for a_k in np.flatnonzero(lengths[:, d_k] > eps).tolist()
+        }
 
     def order(bases: list[int]) -> list[int]:
         left = list(bases)
@@ -297,8 +346,11 @@ def table_melee(
         while left:
             most = max(len(links[bf.base_ids[b]]) for b in left)
             top = [b for b in left if len(links[bf.base_ids[b]]) == most]
-            apart = [b for b in top if not chosen or bool(
-                (polygon_distance(bf.corners[b], bf.corners[chosen]) > tol).all())]
+            apart = [
+                b
+                for b in top
+                if not chosen or bool((polygon_distance(bf.corners[b], bf.corners[chosen]) > tol).all())
+            ]
             pick = (apart or top)[0]
             chosen.append(pick)
             left.remove(pick)
@@ -311,8 +363,7 @@ def table_melee(
         targets = links[bf.base_ids[b]]
         if not targets:  # in contact only by slivers each shorter than the epsilon
             return 0
-        ranked = sorted(targets.items(),
-                        key=lambda kv: (-round(kv[1], 9), bonus[bf.resolve(kv[0])[0]][0]))
+        ranked = sorted(targets.items(), key=lambda kv: (-round(kv[1], 9), bonus[bf.resolve(kv[0])[0]][0]))
         return bonus[int(bf.resolve(ranked[0][0])[0])][0]
 
     def fighter(unit_base: int, target_bonus: int) -> Fighter:
@@ -323,50 +374,82 @@ def table_melee(
     a_fighters = tuple(fighter(b, strikes_at(b)) for b in a_order)
     d_fighters = tuple(fighter(b, 0) for b in d_order)
     a_side = MeleeSide(
-        a_fighters, MeleeMorale(ua.profile.morale, ua.strength, ua.starting_strength, 0),
-        skirmish=ua.has(Ability.SKIRMISH) and _open_order(bf, bf.resolve(attacker),
-                                                           s.skirmish_open_order_cm))
+        a_fighters,
+        MeleeMorale(ua.profile.morale, ua.strength, ua.starting_strength, 0),
+        skirmish=ua.has(Ability.SKIRMISH) and _open_order(bf, bf.resolve(attacker), s.skirmish_open_order_cm),
+    )
     d_mod = (s.terrain_morale_bonus if all_adv else 0) + (s.fortification_morale_bonus if in_fort else 0)
     d_side = MeleeSide(
-        d_fighters, MeleeMorale(ud.profile.morale, ud.strength, ud.starting_strength, d_mod,
-                                ud.state is UnitState.PANIC),
-        skirmish=ud.has(Ability.SKIRMISH) and _open_order(bf, bf.resolve(defender),
-                                                           s.skirmish_open_order_cm))
+        d_fighters,
+        MeleeMorale(ud.profile.morale, ud.strength, ud.starting_strength, d_mod, ud.state is UnitState.PANIC),
+        skirmish=ud.has(Ability.SKIRMISH) and _open_order(bf, bf.resolve(defender), s.skirmish_open_order_cm),
+    )
     # 7.7.1 unrestricted first strike counts in every round; 7.7.2 the limited kinds: on the
     # charge (first round, attacking) or in defence (first round, or holding the terrain)
     a_first = ua.has(Ability.FIRST_STRIKE) or (ua.has(Ability.FIRST_STRIKE_CHARGE) and not continuing)
     d_first = ud.has(Ability.FIRST_STRIKE) or (
-        ud.has(Ability.FIRST_STRIKE_DEFENCE) and (not continuing or all_adv))
-    first: Side | None = "attacker" if a_first and not d_first else (
-        "defender" if d_first and not a_first else None)
+        ud.has(Ability.FIRST_STRIKE_DEFENCE) and (not continuing or all_adv)
+    )
+    first: Side | None = (
+        "attacker" if a_first and not d_first else ("defender" if d_first and not a_first else None)
+    )
     odds = melee(a_side, d_side, first_strike=first, die=s.remainder_die)
 
     groups: dict[tuple[Side, int, int], list[str]] = {}
     sides: tuple[tuple[Side, list[int], tuple[Fighter, ...]], ...] = (
-        ("attacker", a_order, a_fighters), ("defender", d_order, d_fighters))
+        ("attacker", a_order, a_fighters),
+        ("defender", d_order, d_fighters),
+    )
     for side_name, bases, fighters in sides:
         for b, fig in zip(bases, fighters, strict=True):
             key = (side_name, fig.skill, fig.target_bonus)
             groups.setdefault(key, []).append(bf.base_ids[b])
     # 7.5, PD-17: the dice each group rolls, as the odds engine counts them (halved sum pooled)
-    rolled = {(side_name, skill, bonus): n
-              for side_name, side in (("attacker", a_side), ("defender", d_side))
-              for n, skill, bonus in side.strike_groups()}
+    rolled = {
+        (side_name, skill, bonus): n
+        for side_name, side in (("attacker", a_side), ("defender", d_side))
+        for n, skill, bonus in side.strike_groups()
+    }
     strike_groups = tuple(
-        StrikeGroup(k[0], k[1], k[2], rolled.get(k, 0), tuple(v))
-        for k, v in groups.items())
+        StrikeGroup(k[0], k[1], k[2], rolled.get(k, 0), tuple(v)) for k, v in groups.items()
+    )
 
-    fighting = [Fighting(bf.base_ids[int(ia[k])], "attacker", tuple(links[bf.base_ids[int(ia[k])]]),
-                         float(lengths[k].sum())) for k in a_in]
-    fighting += [Fighting(bf.base_ids[int(idf[k])], "defender", tuple(links[bf.base_ids[int(idf[k])]]),
-                          float(lengths[:, k].sum()), *bonus[int(idf[k])]) for k in d_in]
+    fighting = [
+        Fighting(
+            bf.base_ids[int(ia[k])],
+            "attacker",
+            tuple(links[bf.base_ids[int(ia[k])]]),
+            float(lengths[k].sum()),
+        )
+        for k in a_in
+    ]
+    fighting += [
+        Fighting(
+            bf.base_ids[int(idf[k])],
+            "defender",
+            tuple(links[bf.base_ids[int(idf[k])]]),
+            float(lengths[:, k].sum()),
+            *bonus[int(idf[k])],
+        )
+        for k in d_in
+    ]
     others_a = [bf.base_ids[b] for b in ia.tolist() if bf.base_ids[b] not in links]
     others_d = [bf.base_ids[b] for b in idf.tolist() if bf.base_ids[b] not in links]
     return TableMelee(
-        attacker, defender, tuple(fighting), strike_groups, all_adv, first,
-        {"attacker": tuple(bf.base_ids[b] for b in a_order),
-         "defender": tuple(bf.base_ids[b] for b in d_order)},
-        odds, s.push_up_cm, links, {"attacker": tuple(others_a), "defender": tuple(others_d)},
+        attacker,
+        defender,
+        tuple(fighting),
+        strike_groups,
+        all_adv,
+        first,
+        {
+            "attacker": tuple(bf.base_ids[b] for b in a_order),
+            "defender": tuple(bf.base_ids[b] for b in d_order),
+        },
+        odds,
+        s.push_up_cm,
+        links,
+        {"attacker": tuple(others_a), "defender": tuple(others_d)},
     )
 
 

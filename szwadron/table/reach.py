@@ -45,13 +45,13 @@ import shapely
 
 from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import base_corners, polygons_from_corners
+from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import contact_length, polygon_distance
 from szwadron.geometry.paths import BaseMotion, Surcharge, terrain_surcharges
-from szwadron.geometry.table import Battlefield
 from szwadron.geometry.terrain import forbidden_rule
 from szwadron.limits import MAX_REACH_GRID_POINTS
 from szwadron.models import Scenario, TerrainKind
-from szwadron.movement import _speed
+from szwadron.table.movement import _speed
 
 ReachMethod = Literal["index", "brute"]
 FloatArray = npt.NDArray[np.float64]
@@ -95,15 +95,20 @@ class ReachResult:
     def to_json(self) -> dict[str, Any]:
         """``{"reachable", "base", "length", "allowed", "path", ...}``."""
         return {
-            "reachable": self.reachable, "unit": self.unit, "target": self.target,
+            "reachable": self.reachable,
+            "unit": self.unit,
+            "target": self.target,
             "base": self.base,
             "length": None if self.cost is None else round(self.cost, 6),
             "path_cm": None if self.path_cm is None else round(self.path_cm, 6),
             "allowed": self.allowed,
             "surcharges": [s.to_json() for s in self.surcharges],
             "path": [[round(x, 4), round(y, 4)] for x, y in self.path],
-            "facing": self.facing, "touches": self.touches, "method": self.method,
-            "grid_cm": self.grid_cm, "how": self.how,
+            "facing": self.facing,
+            "touches": self.touches,
+            "method": self.method,
+            "grid_cm": self.grid_cm,
+            "how": self.how,
         }
 
 
@@ -174,8 +179,9 @@ def reach(
     w, d = float(bf.width[b]), float(bf.depth[b])
     off_full = base_corners(0.0, 0.0, f0, w, d)
     # a clearance of CLEARANCE_CM keeps the path off the limits the move check applies
-    off_core = base_corners(0.0, 0.0, f0, max(w - 2 * (shrink - CLEARANCE_CM), 1e-3),
-                            max(d - 2 * (shrink - CLEARANCE_CM), 1e-3))
+    off_core = base_corners(
+        0.0, 0.0, f0, max(w - 2 * (shrink - CLEARANCE_CM), 1e-3), max(d - 2 * (shrink - CLEARANCE_CM), 1e-3)
+    )
     cost_shrink = 0.1 * eps  # as terrain_surcharges: any real overlap with terrain costs
     off_cost = base_corners(0.0, 0.0, f0, w - 2 * cost_shrink, d - 2 * cost_shrink)
     half = allowed * 1.5 + max(w, d) + 2.0
@@ -185,12 +191,15 @@ def reach(
     lo_y, hi_y = max(y0 - half, ext_y), min(y0 + half, table.depth - ext_y)
     nx = math.floor((hi_x - lo_x) / h) + 1
     ny = math.floor((hi_y - lo_y) / h) + 1
-    how = (f"A* on a {h:g} cm grid of centre positions, 16 directions, then pulled tight"
-           if method == "index" else
-           f"reference: Dijkstra-like A* on a {h:g} cm grid, 32 directions, every blocker tested")
+    how = (
+        f"A* on a {h:g} cm grid of centre positions, 16 directions, then pulled tight"
+        if method == "index"
+        else f"reference: Dijkstra-like A* on a {h:g} cm grid, 32 directions, every blocker tested"
+    )
     if nx < 1 or ny < 1:  # the base cannot stand on the table anywhere within its reach
-        return ReachResult(unit, target, bf.base_ids[b], False, None, None, allowed, (), f0, (), None,
-                           method, h, how)
+        return ReachResult(
+            unit, target, bf.base_ids[b], False, None, None, allowed, (), f0, (), None, method, h, how
+        )
     if nx * ny > MAX_REACH_GRID_POINTS:
         raise InvalidDataError(
             f"{bf.base_ids[b]}: a move of {allowed:g} cm needs a search grid of {nx * ny:,} positions"
@@ -207,8 +216,11 @@ def reach(
     for f in bf.terrain:
         if forbidden_rule(bf.kinds[b], f) is not None and shapely.intersects(f.polygon, box):
             blockers.append(f.polygon)
-    near = np.flatnonzero(shapely.intersects(bf.polygons, box)) if method == "brute" else \
-        bf.tree.query(box, predicate="intersects")
+    near = (
+        np.flatnonzero(shapely.intersects(bf.polygons, box))
+        if method == "brute"
+        else bf.tree.query(box, predicate="intersects")
+    )
     others = [int(o) for o in near.tolist() if o != b]
     blockers += [bf.polygons[o] for o in others]
     zones: list[shapely.Geometry] = []
@@ -217,29 +229,44 @@ def reach(
             continue
         cand = bf.tree.query(bf.polygons[o], predicate="dwithin", distance=tol)
         cand = cand[bf.side[cand] != bf.side[o]]
-        if cand.size and float(contact_length(bf.corners[o], bf.corners[cand], tol).sum()) >= \
-                s.min_contact_length_cm - eps:
+        if (
+            cand.size
+            and float(contact_length(bf.corners[o], bf.corners[cand], tol).sum())
+            >= s.min_contact_length_cm - eps
+        ):
             continue  # 5.9.3: engaged, its zone lets others pass
         zones.append(bf.polygons[o])
-    weighted = [f for f in bf.terrain if f.kind in (
-        TerrainKind.FOREST, TerrainKind.ROUGH, TerrainKind.OBSTACLE, TerrainKind.BUILDING,
-        TerrainKind.FORTIFICATION) and forbidden_rule(bf.kinds[b], f) is None
-        and shapely.intersects(f.polygon, box)]
+    weighted = [
+        f
+        for f in bf.terrain
+        if f.kind
+        in (
+            TerrainKind.FOREST,
+            TerrainKind.ROUGH,
+            TerrainKind.OBSTACLE,
+            TerrainKind.BUILDING,
+            TerrainKind.FORTIFICATION,
+        )
+        and forbidden_rule(bf.kinds[b], f) is None
+        and shapely.intersects(f.polygon, box)
+    ]
     hills = [f for f in bf.terrain if f.kind is TerrainKind.HILL and shapely.intersects(f.polygon, box)]
     target_union = shapely.union_all(bf.polygons[foe])
 
     n = px.size
     if method == "brute":
         polys = polygons_from_corners(base_corners(px, py, f0, w, d)).reshape(-1)
-        cores = polygons_from_corners(base_corners(px, py, f0, max(w - 2 * shrink, 1e-3),
-                                                   max(d - 2 * shrink, 1e-3))).reshape(-1)
+        cores = polygons_from_corners(
+            base_corners(px, py, f0, max(w - 2 * shrink, 1e-3), max(d - 2 * shrink, 1e-3))
+        ).reshape(-1)
         free = np.ones(n, dtype=bool)
         for g in blockers:
             free &= ~shapely.intersects(cores, g)
         for g in zones:
             free &= ~(shapely.distance(polys, g) < radius - eps)
-        costed = polygons_from_corners(base_corners(px, py, f0, w - 2 * cost_shrink,
-                                                    d - 2 * cost_shrink)).reshape(-1)
+        costed = polygons_from_corners(
+            base_corners(px, py, f0, w - 2 * cost_shrink, d - 2 * cost_shrink)
+        ).reshape(-1)
         in_w = [np.asarray(shapely.intersects(costed, f.polygon)) for f in weighted]
         d_target = np.asarray(shapely.distance(polys, target_union))
         cspace_block: shapely.Geometry | None = None
@@ -247,8 +274,9 @@ def reach(
         grown = [p for g in blockers for p in _grown(g, off_core)]
         # round zones drawn as polygons *around* the circle (never inside it)
         zone_r = (radius + CLEARANCE_CM) / math.cos(math.pi / (4 * _ZONE_QUAD_SEGS))
-        grown += [shapely.buffer(p, zone_r, quad_segs=_ZONE_QUAD_SEGS) for g in zones
-                  for p in _grown(g, off_full)]
+        grown += [
+            shapely.buffer(p, zone_r, quad_segs=_ZONE_QUAD_SEGS) for g in zones for p in _grown(g, off_full)
+        ]
         cspace_block = shapely.union_all(grown) if grown else shapely.Polygon()
         shapely.prepare(cspace_block)
         free = ~np.asarray(shapely.contains_xy(cspace_block, px, py))
@@ -266,8 +294,9 @@ def reach(
     for f, inside in zip(weighted, in_w, strict=True):
         if f.kind in (TerrainKind.FOREST, TerrainKind.ROUGH):
             rough |= inside
-    entry_cost = [s.obstacle_crossing_cm if f.kind is TerrainKind.OBSTACLE else s.building_entry_cm
-                  for f in weighted]
+    entry_cost = [
+        s.obstacle_crossing_cm if f.kind is TerrainKind.OBSTACLE else s.building_entry_cm for f in weighted
+    ]
     exit_cost = [0.0 if f.kind is TerrainKind.OBSTACLE else s.building_exit_cm for f in weighted]
     masks = np.zeros(n, dtype=np.int64)
     for k, inside in enumerate(in_w):
@@ -311,8 +340,7 @@ def reach(
             if (dx and dy) or abs(dx) > 1 or abs(dy) > 1:  # no cutting corners: the whole
                 x_a, x_b = min(ix, jx), max(ix, jx)  # box of cells spanned must be free
                 y_a, y_b = min(iy, jy), max(iy, jy)
-                if not all(freel[yy * nx + xx] for yy in range(y_a, y_b + 1)
-                           for xx in range(x_a, x_b + 1)):
+                if not all(freel[yy * nx + xx] for yy in range(y_a, y_b + 1) for xx in range(x_a, x_b + 1)):
                     continue
             length = h * math.hypot(dx, dy)
             r = (roughl[node] + roughl[nb]) / 2.0
@@ -335,8 +363,9 @@ def reach(
 
     base_id = bf.base_ids[b]
     if goal < 0:
-        return ReachResult(unit, target, base_id, False, None, None, allowed, (), f0, (), None,
-                           method, h, how)
+        return ReachResult(
+            unit, target, base_id, False, None, None, allowed, (), f0, (), None, method, h, how
+        )
     chain = [goal]
     while chain[-1] in parent:
         chain.append(parent[chain[-1]])
@@ -358,13 +387,32 @@ def reach(
     final = base_corners(*pts[-1], f0, w, d)
     dist = polygon_distance(final, bf.corners[foe])
     touches = bf.base_ids[int(foe[int(np.argmin(dist))])]
-    return ReachResult(unit, target, base_id, cost <= allowed + eps, cost, motion.length, allowed,
-                       tuple(pts), f0, extra, touches, method, h, how)
+    return ReachResult(
+        unit,
+        target,
+        base_id,
+        cost <= allowed + eps,
+        cost,
+        motion.length,
+        allowed,
+        tuple(pts),
+        f0,
+        extra,
+        touches,
+        method,
+        h,
+        how,
+    )
 
 
 def _pull_tight(
-    pts: list[tuple[float, float]], facing: float, w: float, d: float,
-    block: shapely.Geometry | None, costly: list[Any], settings: Any,
+    pts: list[tuple[float, float]],
+    facing: float,
+    w: float,
+    d: float,
+    block: shapely.Geometry | None,
+    costly: list[Any],
+    settings: Any,
 ) -> list[tuple[float, float]]:
     """Replace stretches of the path by straight shortcuts that are free and cost no more."""
 
@@ -379,7 +427,7 @@ def _pull_tight(
         while j > i + 1:
             seg = shapely.LineString([pts[i], pts[j]])
             if block is None or not shapely.intersects(seg, block):
-                if not costly or cost([pts[i], pts[j]]) <= cost(pts[i:j + 1]) + 1e-9:
+                if not costly or cost([pts[i], pts[j]]) <= cost(pts[i : j + 1]) + 1e-9:
                     break
             j = max(i + 1, j - max(1, (j - i) // 8)) if j - i > 16 else j - 1
         out.append(pts[j])

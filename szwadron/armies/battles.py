@@ -1,27 +1,27 @@
 """Battles between whole rosters (issue 7): equal points, equal chances, army against army.
 
-The round-robin of :func:`szwadron.calibrate.validate` sets one profile against another; no
+The round-robin of :func:`szwadron.armies.calibrate.validate` sets one profile against another; no
 per-figure price can make every such cell even, because the kinds beat one another in a circle
 (skirmishers outshoot a line, cavalry rides down skirmishers, canister stops cavalry, a line
 overruns a battery). Armies are mixed, and what an organiser needs is that two *rosters* of
 equal points are even. This module plays them:
 
 - **Forces** (:func:`roster_force`): every unit of the roster, ``count`` times, fights as a unit
-  of its own profile (:class:`szwadron.duel.DuelUnit`). An attached company of another fighting
+  of its own profile (:class:`szwadron.armies.duel.DuelUnit`). An attached company of another fighting
   profile (an elite company, 1.1) fights inside it with its own characteristics: its own dice
   group in a volley, its own fighters in the front rank of a melee, removed after the unit's
-  own figures (:class:`szwadron.duel.Side`); the unit's M and strength are the whole unit's. A
+  own figures (:class:`szwadron.armies.duel.Side`); the unit's M and strength are the whole unit's. A
   limber adds no figure — what it gives, the limbered move (7.2), is in the gun's speed.
-- **Battles** (:func:`szwadron.duel.run_army_battle`, random pairing): the units meet in pairs
+- **Battles** (:func:`szwadron.armies.duel.run_army_battle`, random pairing): the units meet in pairs
   drawn by the dice, reserves step in, and a side loses when none of its units is left in the
   fight — a meeting engagement on open ground, with no choice of who fights whom.
 - **The check** (:func:`validate_rosters`): every pair of example rosters of different armies
   with the same points limit plays ``battles`` seeded battles (the side moving first
   alternating), and each pair's win rate is reported with its Wilson interval and whether it is
-  within 50 ± 5 %, beside the chance :mod:`szwadron.balance` predicts from the points.
+  within 50 ± 5 %, beside the chance :mod:`szwadron.armies.balance` predicts from the points.
 
 Tasks go to a :class:`concurrent.futures.Executor` exactly as the duels of the calibration do
-(:func:`szwadron.calibrate.run_tasks`): the results do not depend on the executor.
+(:func:`szwadron.armies.calibrate.run_tasks`): the results do not depend on the executor.
 
 Examples
 --------
@@ -42,10 +42,10 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from szwadron.armies.points import PointsModel
+from szwadron.armies.runs import BAND, ProgressFn, Tally, run_tasks
 from szwadron.errors import InvalidDataError
 from szwadron.models import ArmyList, Kind, Profile, Roster
-from szwadron.points import PointsModel
-from szwadron.runs import BAND, ProgressFn, Tally, run_tasks
 
 #: Battles per pair of rosters (``points validate``, ``balance --battles``).
 DEFAULT_BATTLES = 200
@@ -74,7 +74,9 @@ class ForceUnit(NamedTuple):
 
     def cost(self, points: PointsFn = _stored) -> float:
         """Points of its fighting figures."""
-        return points(self.profile) * self.figures + (points(self.elite) * self.elite_figures if self.elite else 0.0)
+        return points(self.profile) * self.figures + (
+            points(self.elite) * self.elite_figures if self.elite else 0.0
+        )
 
     def key(self) -> tuple[str, int, str, int]:
         """What makes two units the same kind of unit."""
@@ -88,7 +90,7 @@ def roster_force(army: ArmyList, roster: Roster, points: PointsFn = _stored) -> 
     """The fighting units of ``roster`` (module notes), each ``count`` times.
 
     An attached company of another fighting profile fights inside its unit with its own
-    characteristics (:class:`szwadron.duel.Side`: removed last, in the front rank in melee);
+    characteristics (:class:`szwadron.armies.duel.Side`: removed last, in the front rank in melee);
     limbers add nothing (7.2). A unit with attachments of two other fighting profiles counts the
     second as figures of the first of equal points (``points``; default: the stored ones).
     """
@@ -114,9 +116,16 @@ def roster_points(army: ArmyList, roster: Roster, points: PointsFn = _stored) ->
     """What ``roster`` costs (every figure, limbers included) at ``points`` (default: stored)."""
     total = 0.0
     for entry in roster.units:
-        for pid, figures in ((entry.profile, entry.figures), *((a.profile, a.figures) for a in entry.attached)):
+        for pid, figures in (
+            (entry.profile, entry.figures),
+            *((a.profile, a.figures) for a in entry.attached),
+        ):
             profile = army.profile(pid)
-            total += (0.0 if profile.kind is Kind.LIMBER and profile.points is None else points(profile)) * figures * entry.count
+            total += (
+                (0.0 if profile.kind is Kind.LIMBER and profile.points is None else points(profile))
+                * figures
+                * entry.count
+            )
     return total
 
 
@@ -144,7 +153,7 @@ def run_battle_batch(
     ``profiles`` are profile dicts; each spec is ``(force A, force B, first, seed)`` with the
     forces as ``(profile index, figures)`` per unit. Returns ``(score of A, duels played)`` per
     battle, in order."""
-    from szwadron.duel import ArmyEntry, DuelUnit, run_army_battle
+    from szwadron.armies.duel import ArmyEntry, DuelUnit, run_army_battle
 
     units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
 
@@ -173,6 +182,7 @@ def play(
     by_object: dict[int, int] = {}
     by_doc: dict[str, int] = {}
     plain_forces: list[PlainForce] = []
+
     def index(profile: Profile) -> int:
         found = by_object.get(id(profile))
         if found is None:
@@ -185,14 +195,22 @@ def play(
         return found
 
     for force in forces:
-        plain_forces.append(tuple(
-            (index(u.profile), u.figures, index(u.elite) if u.elite is not None else -1, u.elite_figures)
-            for u in force
-        ))
+        plain_forces.append(
+            tuple(
+                (index(u.profile), u.figures, index(u.elite) if u.elite is not None else -1, u.elite_figures)
+                for u in force
+            )
+        )
     jobs = [(plain_forces[a], plain_forces[b], first, seed) for a, b, first, seed in specs]
     return run_tasks(
-        run_battle_batch, (profiles,), jobs, executor=executor, workers=workers,
-        progress=progress, label=label, task_size=BATTLE_TASK_SIZE,
+        run_battle_batch,
+        (profiles,),
+        jobs,
+        executor=executor,
+        workers=workers,
+        progress=progress,
+        label=label,
+        task_size=BATTLE_TASK_SIZE,
     )
 
 
@@ -206,7 +224,10 @@ RANDOM_ARMY_SHARES: dict[str, float] = {"line": 0.62, "skirmishers": 0.13, "cava
 SHARE_CONCENTRATION = 20.0
 #: Figures of a random army's units by class: (fewest, most); guns are one figure a unit.
 RANDOM_UNIT_FIGURES: dict[str, tuple[int, int]] = {
-    "line": (8, 14), "skirmishers": (4, 8), "cavalry": (4, 8), "artillery": (1, 1),
+    "line": (8, 14),
+    "skirmishers": (4, 8),
+    "cavalry": (4, 8),
+    "artillery": (1, 1),
 }
 
 
@@ -329,7 +350,7 @@ def mixed_battle_design(
 def resized_force(force: Sequence[ForceUnit], cls: str, size: int) -> Force:
     """``force`` with the units of class ``cls`` (:func:`profile_class`) that carry no company of
     another profile regrouped, profile by profile, into units of about ``size`` figures
-    (:func:`szwadron.duel.split_units`); everything else as it was. The same figures, so the same
+    (:func:`szwadron.armies.duel.split_units`); everything else as it was. The same figures, so the same
     points: what the units' size alone is worth.
 
     >>> from szwadron.models import Profile
@@ -338,7 +359,7 @@ def resized_force(force: Sequence[ForceUnit], cls: str, size: int) -> Force:
     >>> [u.figures for u in resized_force([ForceUnit(line, 12)] * 4, "line", 24)]
     [24, 24]
     """
-    from szwadron.duel import split_units
+    from szwadron.armies.duel import split_units
 
     if not isinstance(size, int) or size < 1:
         raise InvalidDataError(f"a unit size must be a whole number of figures >= 1, got {size!r}")
@@ -379,9 +400,16 @@ class SizeEffect(Tally):
 
     def as_dict(self) -> dict[str, Any]:
         """The ``--json`` view."""
-        return {"army": self.army, "roster": self.roster, "class": self.cls, "size": self.size,
-                "units_before": self.units_before, "units_after": self.units_after, "battles": self.battles,
-                **self.summary()}
+        return {
+            "army": self.army,
+            "roster": self.roster,
+            "class": self.cls,
+            "size": self.size,
+            "units_before": self.units_before,
+            "units_after": self.units_after,
+            "battles": self.battles,
+            **self.summary(),
+        }
 
 
 def unit_size_effect(
@@ -414,15 +442,27 @@ def unit_size_effect(
         forces += [variant, base]
         tag = f"size:{seed}:{army.id}:{roster.id}:{cls}:{size}"
         specs += [(len(forces) - 2, len(forces) - 1, k % 2, f"{tag}:{k}") for k in range(battles)]
-    scores = play(forces, specs, executor=executor, workers=workers, progress=progress, label="unit-size battles")
+    scores = play(
+        forces, specs, executor=executor, workers=workers, progress=progress, label="unit-size battles"
+    )
     return [
-        SizeEffect(army.id, roster.id, cls, size, before, after, battles,
-                   sum(sc for sc, _ in scores[k * battles:(k + 1) * battles]))
+        SizeEffect(
+            army.id,
+            roster.id,
+            cls,
+            size,
+            before,
+            after,
+            battles,
+            sum(sc for sc, _ in scores[k * battles : (k + 1) * battles]),
+        )
         for k, (army, roster, cls, size, before, after) in enumerate(kept)
     ]
 
 
-def size_check_cases(armies: Sequence[ArmyList], sizes: dict[str, tuple[int, ...]] = SIZE_CHECK) -> list[tuple[ArmyList, Roster, str, int]]:
+def size_check_cases(
+    armies: Sequence[ArmyList], sizes: dict[str, tuple[int, ...]] = SIZE_CHECK
+) -> list[tuple[ArmyList, Roster, str, int]]:
     """The cases of ``points validate``'s unit-size check: each list's roster with the largest
     points limit (the first, when none has one), with each class and size of ``sizes``."""
     out: list[tuple[ArmyList, Roster, str, int]] = []
@@ -460,7 +500,7 @@ class RosterCell(Tally):
     battles: int
     wins: float
     predicted: float
-    """The chance of ``a`` that :func:`szwadron.balance.predicted_chance` gives from the points."""
+    """The chance of ``a`` that :func:`szwadron.armies.balance.predicted_chance` gives from the points."""
 
     def games(self) -> int:
         """Battles played."""
@@ -487,14 +527,16 @@ class RosterValidation:
         """Share of the pairs whose whole 95 % interval is within 50 ± 5 %."""
         if not self.cells:
             return 1.0
-        return sum(BAND[0] <= c.interval[0] and c.interval[1] <= BAND[1] for c in self.cells) / len(self.cells)
+        return sum(BAND[0] <= c.interval[0] and c.interval[1] <= BAND[1] for c in self.cells) / len(
+            self.cells
+        )
 
     @property
     def rms(self) -> float:
         """Root mean square of (win rate − 50 %)."""
         if not self.cells:
             return 0.0
-        return float(sum((c.rate - 0.5) ** 2 for c in self.cells) / len(self.cells)) ** 0.5
+        return math.sqrt(sum((c.rate - 0.5) ** 2 for c in self.cells) / len(self.cells))
 
     def worst(self, k: int = 5) -> list[RosterCell]:
         """The ``k`` pairs furthest from even."""
@@ -545,7 +587,7 @@ class ArmySteepness:
 
     def kappa(self, units: float) -> float:
         """κ for ``units`` units a side."""
-        return self.a * units**self.b
+        return float(self.a * units**self.b)
 
 
 def _fit_kappa(x: Any, y: Any, iterations: int = 60) -> tuple[float, float]:
@@ -599,10 +641,14 @@ def fit_army_steepness(
     for army in armies:
         for budget in budgets:
             for r in range(armies_per_budget):
-                base = resampled_force(army, budget, random.Random(f"steepness:{seed}:{army.id}:{budget:g}:{r}"), points)
+                base = resampled_force(
+                    army, budget, random.Random(f"steepness:{seed}:{army.id}:{budget:g}:{r}"), points
+                )
                 for scale in STEEPNESS_SCALES:
                     copy = [
-                        u if u.profile.kind.is_artillery else u._replace(figures=max(1, round(u.figures * scale)))
+                        u
+                        if u.profile.kind.is_artillery
+                        else u._replace(figures=max(1, round(u.figures * scale)))
                         for u in base
                     ]
                     ratio = math.log(force_points(base, points) / force_points(copy, points))
@@ -611,12 +657,16 @@ def fit_army_steepness(
                     ia = len(forces)
                     forces += [base, copy]
                     for k in range(battles):
-                        specs.append((ia, ia + 1, k % 2, f"steepness:{seed}:{army.id}:{budget:g}:{r}:{scale}:{k}"))
+                        specs.append(
+                            (ia, ia + 1, k % 2, f"steepness:{seed}:{army.id}:{budget:g}:{r}:{scale}:{k}")
+                        )
                         xs.append(ratio)
                         units.append(float(len(base)))
     if not specs:
         raise InvalidDataError("no armies to measure the army steepness on")
-    scores = play(forces, specs, executor=executor, workers=workers, progress=progress, label="army steepness battles")
+    scores = play(
+        forces, specs, executor=executor, workers=workers, progress=progress, label="army steepness battles"
+    )
     y = np.array([sc for sc, _ in scores])
     x = np.array(xs)
     u = np.array(units)
@@ -628,7 +678,9 @@ def fit_army_steepness(
     assert best is not None
     a, b, loglik = best
     if a <= 0:
-        raise InvalidDataError("the battles do not show that more points win more often; cannot fit the army steepness")
+        raise InvalidDataError(
+            "the battles do not show that more points win more often; cannot fit the army steepness"
+        )
     return ArmySteepness(a, b, len(specs), time.perf_counter() - t0, loglik)
 
 
@@ -644,8 +696,8 @@ def validate_rosters(
 ) -> RosterValidation:
     """Every pair of example rosters of different armies with the same points limit plays
     ``battles`` battles at the lists' stored points (module notes)."""
-    from szwadron.balance import predicted_chance
-    from szwadron.points import load_model
+    from szwadron.armies.balance import predicted_chance
+    from szwadron.armies.points import load_model
 
     if battles < 1:
         raise InvalidDataError(f"battles per pair must be at least 1, got {battles}")
@@ -656,7 +708,9 @@ def validate_rosters(
     for army in armies:
         for roster in army.rosters:
             force = roster_force(army, roster)
-            sides.append(RosterSide(army.id, roster.id, roster_points(army, roster), roster.points_limit, len(force)))
+            sides.append(
+                RosterSide(army.id, roster.id, roster_points(army, roster), roster.points_limit, len(force))
+            )
             forces.append(force)
     pairs = [
         (i, j)
@@ -665,7 +719,9 @@ def validate_rosters(
         if sides[i].army != sides[j].army and sides[i].points_limit == sides[j].points_limit
     ]
     specs: list[BattleSpec] = [
-        (i, j, k % 2, f"rosters:{seed}:{sides[i].label}:{sides[j].label}:{k}") for i, j in pairs for k in range(battles)
+        (i, j, k % 2, f"rosters:{seed}:{sides[i].label}:{sides[j].label}:{k}")
+        for i, j in pairs
+        for k in range(battles)
     ]
     scores = play(forces, specs, executor=executor, workers=workers, progress=progress)
     wins: dict[tuple[int, int], float] = {}
@@ -673,7 +729,10 @@ def validate_rosters(
         wins[(i, j)] = wins.get((i, j), 0.0) + score
     cells = [
         RosterCell(
-            i, j, battles, wins.get((i, j), 0.0),
+            i,
+            j,
+            battles,
+            wins.get((i, j), 0.0),
             predicted_chance(
                 sides[i].points, sides[j].points, model.steepness_for((sides[i].units + sides[j].units) / 2)
             ),
@@ -717,8 +776,13 @@ class PairResult(Tally):
 
     def as_dict(self) -> dict[str, Any]:
         """The ``--json`` part."""
-        return {"battles": self.battles, "chance_a": self.rate, "interval_a": list(self.interval),
-                "draws": self.draws, "seconds": self.seconds}
+        return {
+            "battles": self.battles,
+            "chance_a": self.rate,
+            "interval_a": list(self.interval),
+            "draws": self.draws,
+            "seconds": self.seconds,
+        }
 
 
 def battle_pair(

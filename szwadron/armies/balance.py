@@ -4,7 +4,7 @@ them.
 Each side is an army list with one of its rosters (an example roster by id, or a player's roster
 file). The report gives, per side: points (the profiles' stored points; the model's where a
 profile stores none), units and figures, firepower and melee power (expected reference figures
-removed per turn by all figures together, :func:`szwadron.points.profile_values`), durability
+removed per turn by all figures together, :func:`szwadron.armies.points.profile_values`), durability
 (wound points and the figure-weighted mean M), speed (figure-weighted mean R) and the artillery
 share of the points (guns and limbers).
 
@@ -12,10 +12,10 @@ share of the points (guns and limbers).
 steepness of battles between whole armies of ``u`` units a side (the mean of the two):
 ``κ_u = a · u^b``, fitted by ``szwadron points calibrate`` to battles of the example rosters
 against copies of themselves made larger or smaller
-(:func:`szwadron.armybattles.fit_army_steepness`) — many units turn a small edge in points into
+(:func:`szwadron.armies.battles.fit_army_steepness`) — many units turn a small edge in points into
 a large chance. A model without it uses the duels' steepness. The prediction does not see the
 composition of the two armies; ``szwadron balance --battles N`` plays them
-(:func:`szwadron.armybattles.battle_pair`).
+(:func:`szwadron.armies.battles.battle_pair`).
 
 **Evening up.** The side with more points can drop whole units of one of its roster entries, or
 figures from each unit of one; the other side can add them (:func:`suggestions`). Every
@@ -40,8 +40,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from szwadron.armies.points import PointsModel, load_model, profile_values
 from szwadron.models import ArmyList, Kind, Roster
-from szwadron.points import PointsModel, load_model, profile_values
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class SideSummary:
     """``(profile, figures, points per figure)`` of every fielded profile but limbers."""
     broken: tuple[str, ...] = ()
     """The constraints of its list (or its own) that the roster breaks, in words
-    (:func:`szwadron.rosters.validate_roster`): the points are only fair inside them."""
+    (:func:`szwadron.armies.rosters.validate_roster`): the points are only fair inside them."""
 
     def as_dict(self) -> dict[str, Any]:
         """The ``--json`` view of one side."""
@@ -119,12 +119,18 @@ class Suggestion:
         verb = "add" if self.change > 0 else "remove"
         if self.units:
             n = abs(self.units)
-            what = (f"{verb} {n} unit{'s' if n != 1 else ''} of {self.profile} (units[{self.entry}],"
-                    f" {self.unit_figures} figure{'s' if self.unit_figures != 1 else ''} each")
+            what = (
+                f"{verb} {n} unit{'s' if n != 1 else ''} of {self.profile} (units[{self.entry}],"
+                f" {self.unit_figures} figure{'s' if self.unit_figures != 1 else ''} each"
+            )
         else:
-            what = (f"{verb} {abs(self.change)} × {self.profile} (units[{self.entry}] then of {self.unit_figures}"
-                    " figures each")
-        return f"{self.side}: {what}; {self.points:+.1f} points); difference then {self.difference_after:+.1f}"
+            what = (
+                f"{verb} {abs(self.change)} × {self.profile} (units[{self.entry}] then of {self.unit_figures}"
+                " figures each"
+            )
+        return (
+            f"{self.side}: {what}; {self.points:+.1f} points); difference then {self.difference_after:+.1f}"
+        )
 
 
 @dataclass(frozen=True)
@@ -156,11 +162,18 @@ class BalanceReport:
             "chance_a": self.chance_a,
             "chance_b": self.chance_b,
             "steepness": self.steepness,
-            "predicted": "logistic of the points ratio (duel calibration); see szwadron.balance",
+            "predicted": "logistic of the points ratio (duel calibration); see szwadron.balance",  # wording frozen by the JSON snapshot (issue 13)
             "suggestions": [
-                {"side": s.side, "change": s.change, "profile": s.profile, "points": s.points,
-                 "difference_after": s.difference_after, "entry": s.entry, "units": s.units,
-                 "unit_figures": s.unit_figures}
+                {
+                    "side": s.side,
+                    "change": s.change,
+                    "profile": s.profile,
+                    "points": s.points,
+                    "difference_after": s.difference_after,
+                    "entry": s.entry,
+                    "units": s.units,
+                    "unit_figures": s.unit_figures,
+                }
                 for s in self.suggestions
             ],
         }
@@ -169,7 +182,7 @@ class BalanceReport:
 def summarise(army: ArmyList, roster: Roster, model: PointsModel | None = None) -> SideSummary:
     """One side's totals (module notes)."""
     model = model or load_model()
-    from szwadron.rosters import validate_roster
+    from szwadron.armies.rosters import validate_roster
 
     report = validate_roster(army, roster)  # malformed rosters raise InvalidDataError
     figures: dict[str, int] = {}
@@ -239,7 +252,7 @@ def _edits(
     """Candidate edits of ``roster`` towards a change of ``gap`` points at ``prices`` (profile id
     → points per figure): ``(edited roster, entry, units changed, figures changed, figures per
     unit after)``. ``add``: more units or figures, else fewer."""
-    from szwadron.rosters import unit_figures
+    from szwadron.armies.rosters import unit_figures
 
     out: list[tuple[Roster, int, int, int, int]] = []
     units = list(roster.units)
@@ -250,17 +263,27 @@ def _edits(
         most = e.count if not add else max(1, math.ceil(gap / price) + 1 if price > 0 else 1)
         for k in range(1, min(most, MAX_UNITS_CHANGED) + 1):
             count = e.count + k if add else e.count - k
-            edited = units[:i] + ([e.model_copy(update={"count": count})] if count else []) + units[i + 1:]
+            edited = units[:i] + ([e.model_copy(update={"count": count})] if count else []) + units[i + 1 :]
             if edited:
-                out.append((roster.model_copy(update={"units": tuple(edited)}), i, k if add else -k, (k if add else -k) * size, size))
+                out.append(
+                    (
+                        roster.model_copy(update={"units": tuple(edited)}),
+                        i,
+                        k if add else -k,
+                        (k if add else -k) * size,
+                        size,
+                    )
+                )
         # figures of each unit of the entry
         for k in range(1, MAX_FIGURES_CHANGED + 1):
             figures = e.figures + k if add else e.figures - k
             if figures < 1:
                 break
-            edited = [*units[:i], e.model_copy(update={"figures": figures}), *units[i + 1:]]
+            edited = [*units[:i], e.model_copy(update={"figures": figures}), *units[i + 1 :]]
             delta = (k if add else -k) * e.count
-            out.append((roster.model_copy(update={"units": tuple(edited)}), i, 0, delta, size + (k if add else -k)))
+            out.append(
+                (roster.model_copy(update={"units": tuple(edited)}), i, 0, delta, size + (k if add else -k))
+            )
     return out
 
 
@@ -279,11 +302,11 @@ def suggestions(
 ) -> list[Suggestion]:
     """Roster edits that even the points: the heavier side drops whole units or figures of a
     unit it fields, or the lighter side adds them (:class:`Suggestion`), each checked against
-    the roster's list (:func:`szwadron.rosters.validate_roster`: no constraint broken that was
+    the roster's list (:func:`szwadron.armies.rosters.validate_roster`: no constraint broken that was
     not broken before, the points limit included) and closer to even than before; the closest
     first, at most one per side and entry. ``sides`` are the two ``(army, roster)`` summarised
     as ``a`` and ``b`` (without them no edit can be checked, and none is suggested)."""
-    from szwadron.rosters import validate_roster
+    from szwadron.armies.rosters import validate_roster
 
     diff = a.points - b.points
     if abs(diff) < 1e-9 or sides is None:
@@ -331,4 +354,12 @@ def balance(
     return BalanceReport(a, b, chance, kappa, tuple(edits))
 
 
-__all__ = ["BalanceReport", "SideSummary", "Suggestion", "balance", "predicted_chance", "suggestions", "summarise"]
+__all__ = [
+    "BalanceReport",
+    "SideSummary",
+    "Suggestion",
+    "balance",
+    "predicted_chance",
+    "suggestions",
+    "summarise",
+]

@@ -3,10 +3,10 @@
 The machine is data (:data:`MACHINE`): its states, its events, the transitions between them
 (each with the branch that takes it and the rule that says so) and the refusals (an event the
 rules forbid in a state, with the rule that forbids it). One engine, :func:`step`, applies an
-event to a unit and returns an exact :class:`~szwadron.dice.Distribution` over :class:`Result`
+event to a unit and returns an exact :class:`~szwadron.odds.dice.Distribution` over :class:`Result`
 (new state, branch, rule); :func:`melee_step` does the same for the two units of a melee, through
-:func:`szwadron.morale.melee_sequence`. The engine computes the chance of each *branch* with the
-odds engine (:mod:`szwadron.morale`) and then reads the target state and the rule from
+:func:`szwadron.odds.morale.melee_sequence`. The engine computes the chance of each *branch* with the
+odds engine (:mod:`szwadron.odds.morale`) and then reads the target state and the rule from
 :data:`MACHINE`, so the table is the one source of truth that a plot can draw
 (``MACHINE.transitions``).
 
@@ -35,7 +35,7 @@ Decisions where the rules are silent (each also stated where it is implemented):
   6.4.3 only sends units *into* panic).
 * Decision: whether the guards of reorganisation (6.8.2: no enemy within 10 cm; 6.8.3: not
   engaged), of surrender (6.6.12) and of the retreat (6.5.5) hold is measured on the table by
-  :mod:`szwadron.morale_phase`; here the event carries the answer (:class:`Event`).
+  :mod:`szwadron.table.morale_phase`; here the event carries the answer (:class:`Event`).
 """
 
 from __future__ import annotations
@@ -45,10 +45,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
-from szwadron.dice import Distribution
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.models import Ability, Kind, Unit
-from szwadron.morale import MORALE_DIE_SIDES, MeleeOutcome, melee_sequence, morale_target
+from szwadron.odds.dice import Distribution
+from szwadron.odds.morale import MORALE_DIE_SIDES, MeleeOutcome, melee_sequence, morale_target
 
 
 class MachineState(StrEnum):
@@ -211,10 +211,19 @@ _REMOVED_RULE = "PD-18, 6.6.12, 6.6.13"
 # (state, event) -> (rule, message); states not listed for an event with no transition refuse it.
 _REFUSALS: dict[tuple[MachineState, EventKind], tuple[str, str]] = {
     (P, E.ORDER): ("6.1.3", "a panicking unit obeys no orders: it cannot be ordered to {action}"),
-    (U, E.ORDER): ("6.1.4", "a unit in uncontrolled pursuit obeys no orders: it cannot be ordered to {action}"),
+    (U, E.ORDER): (
+        "6.1.4",
+        "a unit in uncontrolled pursuit obeys no orders: it cannot be ordered to {action}",
+    ),
     (R, E.ORDER): ("6.7.9", "a repulsed unit makes its retreat move and takes no action this movement phase"),
-    (P, E.DISENGAGE): ("6.1.3", "a panicking unit obeys no orders; it keeps fleeing even when engaged (6.6.5)"),
-    (U, E.DISENGAGE): ("6.1.4", "a unit in uncontrolled pursuit takes no action in the movement phase (6.7.2)"),
+    (P, E.DISENGAGE): (
+        "6.1.3",
+        "a panicking unit obeys no orders; it keeps fleeing even when engaged (6.6.5)",
+    ),
+    (U, E.DISENGAGE): (
+        "6.1.4",
+        "a unit in uncontrolled pursuit takes no action in the movement phase (6.7.2)",
+    ),
     (N, E.REORGANISE): ("6.8.1", "only panicking or pursuing units reorganise"),
     (P, E.REPULSE): ("6.6.14", "a panicking unit takes no morale tests for losses: it cannot be repulsed"),
     (N, E.TABLE_EDGE): ("6.6.13", "only a fleeing (panicking) unit is removed at its table edge"),
@@ -523,7 +532,7 @@ def melee_step(
 ) -> Distribution[tuple[Result, Result]]:
     """5.5, 6.3, 6.6.14, 6.7, PD-18 — the two units after the morale tests of one melee round.
 
-    The order of the tests is :func:`szwadron.morale.melee_sequence`'s (defender first, 5.5.2;
+    The order of the tests is :func:`szwadron.odds.morale.melee_sequence`'s (defender first, 5.5.2;
     the attacker tests for pursuit or for repulse, 5.5.3–5.5.4; the defender for pursuit, 5.5.5;
     a unit without losses passes every test, 5.5.1; a destroyed unit takes none, PD-18); each
     side's outcome is then mapped through :data:`MACHINE` from that unit's state.

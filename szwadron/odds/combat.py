@@ -3,7 +3,7 @@
 :func:`volley` answers "what will this volley do" (4.5.4, 4.6, 4.10, 4.11, 7.4, 7.5, PD-9, PD-10,
 PD-13, PD-17); :func:`melee` answers "what will this melee exchange do" (5.3, 5.4, 5.7, 5.10,
 6.6, 7.5, 7.7, PD-15) together with the 5.5 morale table. Both are exact: integer weights
-inside (:class:`szwadron.dice.Distribution`), floats only in the ``*_pmf`` views.
+inside (:class:`szwadron.odds.dice.Distribution`), floats only in the ``*_pmf`` views.
 
 The removal of figures (1.5.1, PD-5, PD-13) is shared: damage is applied along the removal order,
 each figure removed takes its own W, and the leftover damage is rolled for with the remainder
@@ -32,10 +32,10 @@ from functools import cached_property, lru_cache
 from itertools import accumulate
 from typing import Literal, NamedTuple
 
-from szwadron.dice import Distribution, clamp, hit_weights
 from szwadron.errors import InvalidDataError
 from szwadron.limits import MAX_DICE, MAX_MELEE_FIGURES, MAX_WOUNDS
-from szwadron.morale import (
+from szwadron.odds.dice import Distribution, clamp, hit_weights
+from szwadron.odds.morale import (
     MeleeMorale,
     MeleeOutcome,
     MoraleRoll,
@@ -44,7 +44,7 @@ from szwadron.morale import (
     roll_melee_sequence,
     roll_test,
 )
-from szwadron.remainder import RemainderRoll, die_sides, remainder_roll
+from szwadron.odds.remainder import RemainderRoll, die_sides, remainder_roll
 
 #: 4.6, 5.3: fire and melee dice are d6.
 COMBAT_DIE_SIDES = 6
@@ -410,7 +410,7 @@ def clear_caches(*, rule_tables: bool = True) -> None:
     ``rule_tables=False`` keeps the remainder-roll table of 1.5.1 (a constant of the rules,
     r < W ≤ max W) and clears only the distributions.
     """
-    from szwadron import dice
+    from szwadron.odds import dice
 
     for fn in (_damage_weights, _volley_weights, _side_losses_cached):
         fn.cache_clear()
@@ -456,7 +456,7 @@ class MeleeSide:
         Only they can be removed (5.4.2).
     morale:
         The side's morale profile (M, strength before the melee, initial strength, modifiers,
-        panicking) — :class:`szwadron.morale.MeleeMorale`.
+        panicking) — :class:`szwadron.odds.morale.MeleeMorale`.
     wound_bonus:
         PD-15 W bonus of all this side's figures when struck (advantageous position, 5.7.1).
     skirmish:
@@ -584,16 +584,16 @@ def _side_losses_cached(
     return tuple(state.items())
 
 
-def _side_losses(
-    striker: MeleeSide, struck: MeleeSide, striker_removed: int, die: str
-) -> Distribution[Loss]:
+def _side_losses(striker: MeleeSide, struck: MeleeSide, striker_removed: int, die: str) -> Distribution[Loss]:
     groups = striker.strike_groups(striker_removed)
     wounds = tuple(f.wounds + struck.wound_bonus for f in struck.fighters)
     losses: Distribution[Loss] = Distribution(dict(_side_losses_cached(groups, wounds, die)))
     if striker.morale.panicking:
         # 6.6: a panicking unit tests at each attack; fail → it deals no losses.
         p = morale_pass_chance(
-            striker.morale.morale, striker.morale.strength, striker.morale.initial,
+            striker.morale.morale,
+            striker.morale.strength,
+            striker.morale.initial,
             striker.morale.modifier,
         )
         losses = Distribution.mixture([(losses, p), (Distribution.point((0, False)), 1 - p)])
@@ -707,9 +707,7 @@ def melee(
         a_loss = _side_losses(defender, attacker, 0, die)
         d_loss = _side_losses(attacker, defender, 0, die)
         losses = Distribution(
-            ((ar, ah, dr, dh), wa * wd)
-            for (ar, ah), wa in a_loss.items()
-            for (dr, dh), wd in d_loss.items()
+            ((ar, ah, dr, dh), wa * wd) for (ar, ah), wa in a_loss.items() for (dr, dh), wd in d_loss.items()
         )
     elif first_strike == "attacker":
         d_first = _side_losses(attacker, defender, 0, die)
@@ -757,7 +755,11 @@ class RolledRemoval:
 
 
 def roll_removal(
-    damage: int, wounds: int | Sequence[int], rng: random.Random, *, cap: int | None = None,
+    damage: int,
+    wounds: int | Sequence[int],
+    rng: random.Random,
+    *,
+    cap: int | None = None,
     die: str = "d6",
 ) -> RolledRemoval:
     """1.5.1, PD-13 — roll the removal of ``damage`` once.
@@ -877,9 +879,7 @@ def roll_melee(
         removed, hit = 0, False
         for dice, skill, bonus in striker.strike_groups(lost):
             faces, scored = roll_dice(dice, skill, rng)
-            remaining = tuple(
-                f.wounds + struck.wound_bonus + bonus for f in struck.fighters[removed:]
-            )
+            remaining = tuple(f.wounds + struck.wound_bonus + bonus for f in struck.fighters[removed:])
             removal = roll_removal(scored, remaining, rng, die=die)
             strikes.append((side, GroupRoll(dice, skill, tuple(faces), scored, bonus), removal))
             removed += removal.removed
@@ -907,9 +907,7 @@ def roll_melee(
         defender_destroyed=d_dest,
         defender_panicking=defender.morale.panicking,
     )
-    return MeleeRoll(
-        tuple(strikes), back_test, a_removed, d_removed, a_hit, d_hit, tuple(tests), outcome
-    )
+    return MeleeRoll(tuple(strikes), back_test, a_removed, d_removed, a_hit, d_hit, tuple(tests), outcome)
 
 
 __all__ = [

@@ -1,7 +1,7 @@
 """Simulated duels (issue 7): two units meet on open ground and fight until one breaks.
 
-The duel is the truth the points model (:mod:`szwadron.points`) is fitted to, so it plays the
-rules, with the dice of :mod:`szwadron.combat` and :mod:`szwadron.morale`:
+The duel is the truth the points model (:mod:`szwadron.armies.points`) is fitted to, so it plays the
+rules, with the dice of :mod:`szwadron.odds.combat` and :mod:`szwadron.odds.morale`:
 
 - **Set-up.** Two units in line, fronts parallel, ``START_DISTANCE_CM`` (40 cm) apart, edge to
   edge (4.5.2), on open ground with no table edge. A round is the turns of both sides (2.1);
@@ -26,7 +26,7 @@ rules, with the dice of :mod:`szwadron.combat` and :mod:`szwadron.morale`:
   choice: at the end of an advance, just before contact for a charge (distance 0); if not
   triggered it fires at the end of the opponent's movement phase (4.12.5). A unit that took no
   action in its own turn and declared nothing fires at the first unit that charges it (4.12.6).
-- **Melee** (5.3–5.5, 7.7) by :func:`szwadron.combat.roll_melee`: the figures in contact are
+- **Melee** (5.3–5.5, 7.7) by :func:`szwadron.odds.combat.roll_melee`: the figures in contact are
   those facing the other line (frontage 2 cm for infantry and cavalry, PD-1; 4 cm for artillery;
   4 cm per skirmisher in open order, 7.5), and from the second exchange on, after pushing up
   (5.6), the longer line also wraps the shorter one's flanks (one figure per side edge of the
@@ -74,10 +74,10 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Literal
 
-from szwadron.combat import Fighter, MeleeSide, melee, roll_melee, roll_volley, volley
 from szwadron.errors import InvalidDataError
 from szwadron.models import Ability, Kind, Profile
-from szwadron.morale import (
+from szwadron.odds.combat import Fighter, MeleeSide, melee, roll_melee, roll_volley, volley
+from szwadron.odds.morale import (
     FireOutcome,
     MeleeMorale,
     MeleeOutcome,
@@ -404,7 +404,9 @@ class Duel:
                 names.append(choice[0].name)
         if not groups:
             return False
-        odds = volley(groups, target.wounds(), skirmish=target.unit.skirmish, march=march, cap=target.strength)
+        odds = volley(
+            groups, target.wounds(), skirmish=target.unit.skirmish, march=march, cap=target.strength
+        )
         if not any(g.dice for g in odds.groups):
             return False
         roll = roll_volley(odds, self.rng)
@@ -468,8 +470,14 @@ class Duel:
         n = self.fighters(who)
         if me.elite is None or me.elite_left == 0:
             return MeleeSide.uniform(
-                n, melee=me.unit.melee, skill=me.unit.skill, wounds=me.unit.wounds, morale=me.unit.morale,
-                strength=me.strength, initial=me.initial, skirmish=me.unit.skirmish,
+                n,
+                melee=me.unit.melee,
+                skill=me.unit.skill,
+                wounds=me.unit.wounds,
+                morale=me.unit.morale,
+                strength=me.strength,
+                initial=me.initial,
+                skirmish=me.unit.skirmish,
             )
         elite = min(me.elite_left, n)
         fighters = (Fighter(me.unit.wounds, me.unit.melee, me.unit.skill),) * (n - elite) + (
@@ -497,12 +505,16 @@ class Duel:
 
     def melee_exchange(self, attacker: Who, *, charge: bool = False) -> None:
         """5.3–5.5 — one exchange with ``attacker`` attacking, then the morale outcome."""
-        att, dfn = self.sides[attacker], self.sides[1 - attacker]
+        other: Who = 1 if attacker == 0 else 0
+        att, dfn = self.sides[attacker], self.sides[other]
         fs = self.first_strike(attacker, charge=charge)
-        exposed = (self._plain_in_contact(attacker), self._plain_in_contact(1 - attacker))  # type: ignore[arg-type]
+        exposed = (self._plain_in_contact(attacker), self._plain_in_contact(other))
         roll = roll_melee(
-            self._melee_side(attacker), self._melee_side(1 - attacker), self.rng,  # type: ignore[arg-type]
-            first_strike=fs, die=self.settings.remainder_die,
+            self._melee_side(attacker),
+            self._melee_side(other),
+            self.rng,
+            first_strike=fs,
+            die=self.settings.remainder_die,
         )
         att.lose(roll.attacker_removed, exposed[0])
         dfn.lose(roll.defender_removed, exposed[1])
@@ -664,18 +676,38 @@ class Duel:
 # --- the policy ------------------------------------------------------------------------------
 @lru_cache(maxsize=65536)
 def _melee_score(
-    attacker: DuelUnit, a_fighters: int, a_strength: int, a_initial: int,
-    defender: DuelUnit, d_fighters: int, d_strength: int, d_initial: int,
+    attacker: DuelUnit,
+    a_fighters: int,
+    a_strength: int,
+    a_initial: int,
+    defender: DuelUnit,
+    d_fighters: int,
+    d_strength: int,
+    d_initial: int,
     first_strike: Literal["attacker", "defender"] | None,
 ) -> float:
     """Exact chance (5.3–5.5) that the defender leaves (repulsed, panics, destroyed) minus the
     chance the attacker does, for one exchange."""
-    a = MeleeSide.uniform(a_fighters, melee=attacker.melee, skill=attacker.skill, wounds=attacker.wounds,
-                          morale=attacker.morale, strength=a_strength, initial=a_initial,
-                          skirmish=attacker.skirmish)
-    d = MeleeSide.uniform(d_fighters, melee=defender.melee, skill=defender.skill, wounds=defender.wounds,
-                          morale=defender.morale, strength=d_strength, initial=d_initial,
-                          skirmish=defender.skirmish)
+    a = MeleeSide.uniform(
+        a_fighters,
+        melee=attacker.melee,
+        skill=attacker.skill,
+        wounds=attacker.wounds,
+        morale=attacker.morale,
+        strength=a_strength,
+        initial=a_initial,
+        skirmish=attacker.skirmish,
+    )
+    d = MeleeSide.uniform(
+        d_fighters,
+        melee=defender.melee,
+        skill=defender.skill,
+        wounds=defender.wounds,
+        morale=defender.morale,
+        strength=d_strength,
+        initial=d_initial,
+        skirmish=defender.skirmish,
+    )
     gone = (MeleeOutcome.REPULSED, MeleeOutcome.PANIC, MeleeOutcome.DESTROYED)
     score = 0.0
     for (ao, do), p in melee(a, d, first_strike=first_strike).outcomes.probabilities().items():
@@ -716,7 +748,9 @@ def melee_score(duel: Duel, who: Who, *, charge: bool) -> float:
         fs = duel.first_strike(who, charge=charge)
     finally:
         duel.melee_rounds = rounds
-    return _melee_score(me.unit, fa, me.strength, me.initial, other.unit, fd, other.strength, other.initial, fs)
+    return _melee_score(
+        me.unit, fa, me.strength, me.initial, other.unit, fd, other.strength, other.initial, fs
+    )
 
 
 def choose_action(duel: Duel, who: Who) -> Action:
@@ -806,7 +840,9 @@ def split_units(figures: int, size: int) -> tuple[int, ...]:
     ((12, 12, 12, 11, 11, 11, 11), (12,), (5,), (1, 1))
     """
     if figures < 1 or size < 1:
-        raise InvalidDataError(f"a force needs at least one figure and units of at least one, got {figures!r}, {size!r}")
+        raise InvalidDataError(
+            f"a force needs at least one figure and units of at least one, got {figures!r}, {size!r}"
+        )
     k = max(1, min(figures, round(figures / size)))
     q, r = divmod(figures, k)
     return tuple(q + 1 if i < r else q for i in range(k))
@@ -862,8 +898,13 @@ def run_battle(
     (True, True)
     """
     return run_army_battle(
-        [(unit_a, n) for n in sizes_a], [(unit_b, n) for n in sizes_b], seed=seed, first=first,
-        distance_cm=distance_cm, max_rounds=max_rounds, pairing="strongest",
+        [(unit_a, n) for n in sizes_a],
+        [(unit_b, n) for n in sizes_b],
+        seed=seed,
+        first=first,
+        distance_cm=distance_cm,
+        max_rounds=max_rounds,
+        pairing="strongest",
     )
 
 
@@ -903,10 +944,18 @@ def run_army_battle(
         raise InvalidDataError(f"first must be 0 (side A) or 1 (side B), got {first!r}")
     if pairing not in ("strongest", "random"):
         raise InvalidDataError(f"pairing must be 'strongest' or 'random', got {pairing!r}")
+
     def entry(e: ArmyEntry) -> list[Any]:
         unit, n = e[0], e[1]
-        elite, k = (e[2], e[3]) if len(e) == 4 else (None, 0)  # type: ignore[misc]
-        if not isinstance(n, int) or not isinstance(k, int) or n < 0 or k < 0 or n + k < 1 or (k and elite is None):
+        elite, k = (e[2], e[3]) if len(e) == 4 else (None, 0)
+        if (
+            not isinstance(n, int)
+            or not isinstance(k, int)
+            or n < 0
+            or k < 0
+            or n + k < 1
+            or (k and elite is None)
+        ):
             raise InvalidDataError(f"a unit needs at least one figure, got {n!r} and {k!r} elite")
         return [unit, n + k, n + k, elite, k]  # unit, initial, strength, elite, elite left
 

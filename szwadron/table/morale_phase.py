@@ -75,14 +75,20 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from szwadron.dice import Distribution, d
 from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import base_corners, polygons_from_corners
+from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import contact_length, polygon_distance
-from szwadron.geometry.table import Battlefield
 from szwadron.geometry.terrain import forbidden_rule
 from szwadron.models import Kind, Scenario, TerrainKind, UnitState
-from szwadron.morale import CasualtyTest, casualty_modifier, casualty_test, morale_pass_chance, morale_target
+from szwadron.odds.dice import Distribution, d
+from szwadron.odds.morale import (
+    CasualtyTest,
+    casualty_modifier,
+    casualty_test,
+    morale_pass_chance,
+    morale_target,
+)
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
 
 FloatArray = npt.NDArray[np.float64]
@@ -324,11 +330,21 @@ class UnitCasualtyTests:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict."""
         return {
-            "id": self.id, "state": self.state, "morale": self.morale, "strength": self.strength,
-            "initial": self.initial, "modifier": self.modifier, "takes_tests": self.takes_tests,
+            "id": self.id,
+            "state": self.state,
+            "morale": self.morale,
+            "strength": self.strength,
+            "initial": self.initial,
+            "modifier": self.modifier,
+            "takes_tests": self.takes_tests,
             "tests": [
-                {"lost": r.lost, "strength": r.strength, "casualty_modifier": r.modifier,
-                 "target": r.target, **r.test.as_dict()}
+                {
+                    "lost": r.lost,
+                    "strength": r.strength,
+                    "casualty_modifier": r.modifier,
+                    "target": r.target,
+                    **r.test.as_dict(),
+                }
                 for r in self.rows
             ],
         }
@@ -399,8 +415,9 @@ class UnitMorale:
             pursuit = {
                 "target": p.target,
                 "gap_cm": None if p.gap_cm is None else round(p.gap_cm, 6),
-                "pmf": [] if p.distance is None else [
-                    {"cm": cm, "p": float(q)} for cm, q in p.distance.probabilities().items()],
+                "pmf": []
+                if p.distance is None
+                else [{"cm": cm, "p": float(q)} for cm, q in p.distance.probabilities().items()],
                 "reach_chance": float(p.reach_chance),
             }
         return {
@@ -409,8 +426,9 @@ class UnitMorale:
             "may_reorganise": self.may_reorganise,
             "reason": self.reason,
             "reorganise_chance": float(self.reorganise_chance),
-            "flight_pmf": [] if flight is None else [
-                {"cm": cm, "p": float(q)} for cm, q in flight.probabilities().items()],
+            "flight_pmf": []
+            if flight is None
+            else [{"cm": cm, "p": float(q)} for cm, q in flight.probabilities().items()],
             "off_table_chance": float(self.off_table_chance),
             "surrenders": self.surrenders,
             "pass_through": [pt.unit for pt in self.pass_through],
@@ -421,17 +439,26 @@ class UnitMorale:
             "removed_chance": float(self.removed_chance),
             "surrender_chance": float(self.surrender_chance),
             "figures_lost_pmf": [
-                {"figures": k, "p": float(q)} for k, q in self.figures_lost.probabilities().items()],
+                {"figures": k, "p": float(q)} for k, q in self.figures_lost.probabilities().items()
+            ],
             "pass_through_tests": [
-                {"id": pt.unit, "from_cm": round(pt.from_cm, 6), "chance": float(pt.chance),
-                 "test_pass": None if pt.test_pass is None else float(pt.test_pass),
-                 "panic_chance": float(pt.panic_chance)}
+                {
+                    "id": pt.unit,
+                    "from_cm": round(pt.from_cm, 6),
+                    "chance": float(pt.chance),
+                    "test_pass": None if pt.test_pass is None else float(pt.test_pass),
+                    "panic_chance": float(pt.panic_chance),
+                }
                 for pt in self.pass_through
             ],
             "figures": [
-                {"base": f.base, "edge_cm": round(f.edge_cm, 6),
-                 "blocked_cm": None if f.blocked_cm is None else round(f.blocked_cm, 6),
-                 "blocked_by": f.blocked_by, "surrenders_if_blocked": f.surrenders_if_blocked}
+                {
+                    "base": f.base,
+                    "edge_cm": round(f.edge_cm, 6),
+                    "blocked_cm": None if f.blocked_cm is None else round(f.blocked_cm, 6),
+                    "blocked_by": f.blocked_by,
+                    "surrenders_if_blocked": f.surrenders_if_blocked,
+                }
                 for f in self.figures
             ],
             "pursuit": pursuit,
@@ -478,8 +505,9 @@ class _Table:
         self.side_code = 0 if side == "A" else 1
         self.v = np.asarray(flight_direction(side))
         shrink = 2.0 * self.tol
-        self.shrunk = base_corners(bf.x, bf.y, bf.facing, np.maximum(bf.width - shrink, 1e-3),
-                                   np.maximum(bf.depth - shrink, 1e-3))
+        self.shrunk = base_corners(
+            bf.x, bf.y, bf.facing, np.maximum(bf.width - shrink, 1e-3), np.maximum(bf.depth - shrink, 1e-3)
+        )
         self.unit_panicking = bf.panicking
         self._terrain_segments: dict[int, FloatArray] = {}
         self._forts = [t.polygon for t in bf.terrain if t.kind is TerrainKind.FORTIFICATION]
@@ -584,8 +612,9 @@ class _Table:
             radius = np.where(use_shrunk, 0.0, r - self.eps)
             start_overlap = use_shrunk & (polygon_distance(corners[q], self.shrunk[t]) <= 0.0)
             hit = first_contact(corners[q], obstacle, radius, tuple(v))
-            for k, j, h, en, so in zip(q.tolist(), t.tolist(), hit.tolist(), enemy.tolist(),
-                                       start_overlap.tolist(), strict=True):
+            for k, j, h, en, so in zip(
+                q.tolist(), t.tolist(), hit.tolist(), enemy.tolist(), start_overlap.tolist(), strict=True
+            ):
                 if en:
                     if not so and h < block[k]:  # overlapping enemy at the start: a set-up error
                         block[k], blocker[k] = h, bf.base_ids[j]
@@ -610,23 +639,30 @@ class _Table:
         surrender: BoolArray = np.zeros(kk, dtype=bool)
         if stopped.any():  # 6.6.12: an enemy within 10 cm of the figure where it stops
             ks = np.flatnonzero(stopped)
-            surrender[ks] = self.enemy_within(corners[ks] + block[ks, None, None] * v,
-                                              self.s.surrender_enemy_cm)
+            surrender[ks] = self.enemy_within(
+                corners[ks] + block[ks, None, None] * v, self.s.surrender_enemy_cm
+            )
         block = np.where(stopped, block, _INF)
         blocker = [b if s else None for b, s in zip(blocker, stopped.tolist(), strict=True)]
         return edge, block, blocker, surrender, enter
 
 
-def _casualty_tests(unit_id: str, state: UnitState, morale: int, strength: int, initial: int,
-                    modifier: int) -> UnitCasualtyTests:
+def _casualty_tests(
+    unit_id: str, state: UnitState, morale: int, strength: int, initial: int, modifier: int
+) -> UnitCasualtyTests:
     rows = tuple(
-        CasualtyRow(lost, strength - lost, casualty_modifier(strength - lost, initial),
-                    morale_target(morale, strength - lost, initial, modifier),
-                    casualty_test(morale, strength - lost, initial, modifier))
+        CasualtyRow(
+            lost,
+            strength - lost,
+            casualty_modifier(strength - lost, initial),
+            morale_target(morale, strength - lost, initial, modifier),
+            casualty_test(morale, strength - lost, initial, modifier),
+        )
         for lost in range(strength)
     )
-    return UnitCasualtyTests(unit_id, state.value, morale, strength, initial, modifier,
-                             state is not UnitState.PANIC, rows)
+    return UnitCasualtyTests(
+        unit_id, state.value, morale, strength, initial, modifier, state is not UnitState.PANIC, rows
+    )
 
 
 def morale_phase(
@@ -638,7 +674,7 @@ def morale_phase(
     Parameters
     ----------
     scenario:
-        The set-up (or its :class:`~szwadron.geometry.table.Battlefield`, built once).
+        The set-up (or its :class:`~szwadron.geometry.battlefield.Battlefield`, built once).
     side:
         ``"A"`` or ``"B"``.
     settings:
@@ -666,8 +702,7 @@ def morale_phase(
         bases = bf.unit_bases(u)
         mod = table.modifier(bases)
         morale = unit.profile.morale
-        tests.append(_casualty_tests(unit.id, unit.state, morale, unit.strength,
-                                     unit.starting_strength, mod))
+        tests.append(_casualty_tests(unit.id, unit.state, morale, unit.strength, unit.starting_strength, mod))
         if unit.state is UnitState.NORMAL:
             continue
         rally = morale_pass_chance(morale, unit.strength, unit.starting_strength, mod)
@@ -717,8 +752,7 @@ def _panic_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
             if dist_cm > th + eps:
                 passed_w[o] += w
     total = flight.total
-    figures_lost = Distribution.mixture(
-        [(Distribution.point(0), p_rally), (Distribution(lost_w), p_flee)])
+    figures_lost = Distribution.mixture([(Distribution.point(0), p_rally), (Distribution(lost_w), p_flee)])
     passes: list[PassThrough] = []
     for o in sorted(o for o, w in passed_w.items() if w):
         other = bf.scenario.units[o]
@@ -727,26 +761,40 @@ def _panic_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
             test_pass, panic = None, Fraction(0)  # Decision: already panicking, no test
         else:
             ob = bf.unit_bases(o)
-            test_pass = morale_pass_chance(other.profile.morale, other.strength,
-                                           other.starting_strength, table.modifier(ob))
+            test_pass = morale_pass_chance(
+                other.profile.morale, other.strength, other.starting_strength, table.modifier(ob)
+            )
             panic = chance * (1 - test_pass)
         passes.append(PassThrough(other.id, thresholds[o], chance, test_pass, panic))
     figures = tuple(
-        FigureFlight(bf.base_ids[b], float(edge[k]),
-                     None if not np.isfinite(block[k]) else float(block[k]), blocker[k],
-                     bool(surrender[k]))
+        FigureFlight(
+            bf.base_ids[b],
+            float(edge[k]),
+            None if not np.isfinite(block[k]) else float(block[k]),
+            blocker[k],
+            bool(surrender[k]),
+        )
         for k, b in enumerate(bases.tolist())
     )
     return UnitMorale(
-        id=unit.id, state=unit.state.value, kind=kind.value, strength=unit.strength,
-        may_reorganise=may, reason=reason, reorganise_chance=p_rally, flight=flight,
+        id=unit.id,
+        state=unit.state.value,
+        kind=kind.value,
+        strength=unit.strength,
+        may_reorganise=may,
+        reason=reason,
+        reorganise_chance=p_rally,
+        flight=flight,
         flight_multiplier=0 if flight.outcomes() == [0] else flight_multiplier(kind, s),
         flight_chance=p_flee,
         off_table_chance=p_flee * Fraction(off_all, total),
         removed_chance=p_flee * Fraction(removed_all, total),
         surrender_chance=p_flee * Fraction(surr_any, total),
         surrenders=surr_all == total,
-        figures_lost=figures_lost, figures=figures, pass_through=tuple(passes), pursuit=None,
+        figures_lost=figures_lost,
+        figures=figures,
+        pass_through=tuple(passes),
+        pursuit=None,
     )
 
 
@@ -757,8 +805,7 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
     bases = bf.unit_bases(u)
     engaged = table.engaged_with(bases)
     may = not engaged
-    reason = ("no figure engaged in melee (6.8.3)" if may
-              else f"engaged with {', '.join(engaged)} (6.8.3)")
+    reason = "no figure engaged in melee (6.8.3)" if may else f"engaged with {', '.join(engaged)} (6.8.3)"
     p_rally = rally if may else Fraction(0)
     p_move = 1 - p_rally
     kind = unit.profile.kind
@@ -780,11 +827,23 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
     if dist is not None and gap is not None:
         reach = p_move * chance_at_least(dist, gap, table.eps)
     return UnitMorale(
-        id=unit.id, state=unit.state.value, kind=kind.value, strength=unit.strength,
-        may_reorganise=may, reason=reason, reorganise_chance=p_rally, flight=None,
-        flight_multiplier=0, flight_chance=Fraction(0), off_table_chance=Fraction(0),
-        removed_chance=Fraction(0), surrender_chance=Fraction(0), surrenders=False,
-        figures_lost=Distribution.point(0), figures=(), pass_through=(),
+        id=unit.id,
+        state=unit.state.value,
+        kind=kind.value,
+        strength=unit.strength,
+        may_reorganise=may,
+        reason=reason,
+        reorganise_chance=p_rally,
+        flight=None,
+        flight_multiplier=0,
+        flight_chance=Fraction(0),
+        off_table_chance=Fraction(0),
+        removed_chance=Fraction(0),
+        surrender_chance=Fraction(0),
+        surrenders=False,
+        figures_lost=Distribution.point(0),
+        figures=(),
+        pass_through=(),
         pursuit=PursuitReport(target, gap, dist, reach),
     )
 

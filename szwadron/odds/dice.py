@@ -202,7 +202,7 @@ class Distribution(Generic[T]):
         return Distribution(acc)
 
     def bind(self, func: Callable[[T], Distribution[U]]) -> Distribution[U]:
-        """"Then": for each outcome, continue with the distribution ``func(outcome)``.
+        """ "Then": for each outcome, continue with the distribution ``func(outcome)``.
 
         Exact, with integer arithmetic (weights are scaled to a common denominator).
 
@@ -337,9 +337,7 @@ class Distribution(Generic[T]):
             return NotImplemented
         if self._weights.keys() != other._weights.keys():
             return False
-        return all(
-            w * other._total == other._weights[o] * self._total for o, w in self._weights.items()
-        )
+        return all(w * other._total == other._weights[o] * self._total for o, w in self._weights.items())
 
     def __hash__(self) -> int:
         if self._hash is None:

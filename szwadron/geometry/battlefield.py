@@ -77,10 +77,13 @@ class Measurement:
     def to_json(self) -> dict[str, object]:
         """A JSON-ready dict (``szwadron measure --json``)."""
         return {
-            "a": self.a, "b": self.b, "distance": round(self.distance, 6),
+            "a": self.a,
+            "b": self.b,
+            "distance": round(self.distance, 6),
             "bases": [self.base_a, self.base_b],
             "points": [[round(v, 6) for v in self.point_a], [round(v, 6) for v in self.point_b]],
-            "touching": self.touching, "overlap_depth": round(self.depth, 6),
+            "touching": self.touching,
+            "overlap_depth": round(self.depth, 6),
         }
 
 
@@ -122,10 +125,12 @@ class Battlefield:
         self.base_ids: tuple[str, ...] = tuple(ids)
         self.unit_ids: tuple[str, ...] = tuple(u.id for u in scenario.units)
         self.unit_slices: tuple[slice, ...] = tuple(
-            slice(a, b) for a, b in zip(starts.tolist(), stops.tolist(), strict=True))
+            slice(a, b) for a, b in zip(starts.tolist(), stops.tolist(), strict=True)
+        )
         self.unit_of: IntArray = np.repeat(np.arange(len(counts), dtype=np.intp), per_unit)
-        self.index_in_unit: IntArray = (np.arange(len(ids), dtype=np.intp)
-                                        - np.repeat(starts, per_unit)).astype(np.intp)
+        self.index_in_unit: IntArray = (
+            np.arange(len(ids), dtype=np.intp) - np.repeat(starts, per_unit)
+        ).astype(np.intp)
         self.kinds: tuple[Kind, ...] = tuple(kinds)
         unit_side = np.asarray([0 if u.side == "A" else 1 for u in scenario.units], dtype=np.intp)
         self.side: IntArray = unit_side[self.unit_of] if len(ids) else np.zeros(0, np.intp)
@@ -150,13 +155,20 @@ class Battlefield:
         return len(self.base_ids)
 
     def __repr__(self) -> str:
-        return (f"<Battlefield {self.scenario.name!r}: {len(self.unit_ids)} units, {len(self)} bases, "
-                f"{len(self.terrain)} terrain features>")
+        return (
+            f"<Battlefield {self.scenario.name!r}: {len(self.unit_ids)} units, {len(self)} bases, "
+            f"{len(self.terrain)} terrain features>"
+        )
 
     def shape(self, index: int) -> BaseShape:
         """The :class:`BaseShape` of base ``index``."""
-        return BaseShape(float(self.x[index]), float(self.y[index]), float(self.facing[index]),
-                         float(self.width[index]), float(self.depth[index]))
+        return BaseShape(
+            float(self.x[index]),
+            float(self.y[index]),
+            float(self.facing[index]),
+            float(self.width[index]),
+            float(self.depth[index]),
+        )
 
     def unit_bases(self, unit: int | str) -> IntArray:
         """Indices of the bases of a unit (by position in the scenario or by id)."""
@@ -241,8 +253,11 @@ class Battlefield:
         reference the index is tested and benchmarked against. Pairs come sorted by ``(i, j)``.
         Callers compare the exact distance (:meth:`distances`) with their limit afterwards.
         """
-        subset = np.arange(len(self), dtype=np.intp) if among is None else np.unique(
-            np.asarray(among, dtype=np.intp))
+        subset = (
+            np.arange(len(self), dtype=np.intp)
+            if among is None
+            else np.unique(np.asarray(among, dtype=np.intp))
+        )
         if method == "brute":
             return self._pairs_brute(distance_cm, subset)
         if len(subset) < 2:
@@ -328,7 +343,14 @@ class Battlefield:
         s = self.settings
         eps = s.distance_epsilon_cm
         return Measurement(
-            a, b, d, self.base_ids[pa], self.base_ids[pb], (x0, y0), (x1, y1), depth,
+            a,
+            b,
+            d,
+            self.base_ids[pa],
+            self.base_ids[pb],
+            (x0, y0),
+            (x1, y1),
+            depth,
             d <= s.contact_tolerance_cm + eps and depth <= s.overlap_tolerance_cm + eps,
         )
 
@@ -349,12 +371,14 @@ class Battlefield:
         return ka[order].astype(np.intp), kb[order].astype(np.intp)
 
     def terrain_within(
-        self, distance_cm: float, bases: npt.ArrayLike | None = None, *,
+        self,
+        distance_cm: float,
+        bases: npt.ArrayLike | None = None,
+        *,
         method: PairMethod = "index",
     ) -> tuple[IntArray, IntArray, FloatArray]:
         """``(base, terrain, distance)`` for every base within ``distance_cm`` of a feature."""
-        subset = np.arange(len(self), dtype=np.intp) if bases is None else np.asarray(
-            bases, dtype=np.intp)
+        subset = np.arange(len(self), dtype=np.intp) if bases is None else np.asarray(bases, dtype=np.intp)
         if not self.terrain or subset.size == 0:
             empty = np.zeros(0, np.intp)
             return empty, empty, np.zeros(0)
@@ -362,8 +386,7 @@ class Battlefield:
             d_all = shapely.distance(self.polygons[subset][:, None], self.terrain_polygons[None, :])
             q, t = np.nonzero(d_all <= distance_cm)
         else:
-            q, t = self.terrain_tree.query(self.polygons[subset], predicate="dwithin",
-                                           distance=distance_cm)
+            q, t = self.terrain_tree.query(self.polygons[subset], predicate="dwithin", distance=distance_cm)
         b = subset[q]
         d = shapely.distance(self.polygons[b], self.terrain_polygons[t])
         order = np.lexsort((t, b))

@@ -7,13 +7,13 @@ Method
    W 2, SW 1, UW 3, M 4):
 
    - ``fire`` — expected reference figures removed per firing figure and volley (4.6, 1.5.1;
-     :func:`szwadron.combat.volley`), with its best weapon (7.1.3) at each distance of the
+     :func:`szwadron.odds.combat.volley`), with its best weapon (7.1.3) at each distance of the
      duel's approach, 0, 5, …, 40 cm (4.5.4: C − 1 per full 20 cm; 0 out of range), averaged;
    - ``melee`` — expected reference figures removed per figure and melee exchange (5.3;
-     :func:`szwadron.combat.melee`, 12 against 12, skirmishers halved, 7.5);
+     :func:`szwadron.odds.combat.melee`, 12 against 12, skirmishers halved, 7.5);
    - ``wounds`` — W;
    - ``morale`` — expected 6.3 tests passed before the first failure by a 12-figure unit that
-     loses one figure per test (:func:`szwadron.morale.morale_pass_chance`, with 6.2.4's
+     loses one figure per test (:func:`szwadron.odds.morale.morale_pass_chance`, with 6.2.4's
      casualty modifiers);
    - ``speed`` — R, or the limbered move of a gun fielded with its limber (7.2).
 
@@ -35,8 +35,8 @@ Method
    limbered move, 7.2) is in the gun's speed.
 
 3. **Coefficients** (μ, α, β, γ, δ, the artillery and ability terms) are fitted to simulated
-   battles at equal points, several standard units a side (:func:`szwadron.duel.run_battle`,
-   :mod:`szwadron.calibrate`) and stored in
+   battles at equal points, several standard units a side (:func:`szwadron.armies.duel.run_battle`,
+   :mod:`szwadron.armies.calibrate`) and stored in
    ``szwadron/data/points_model.toml``; ``P_ref`` is :data:`REFERENCE_POINTS` (10): the scale
    is fixed, and the example rosters are built to spend their limits. The stored ``points`` of the army lists are this
    formula's output; :func:`stale_points` finds the ones that differ. Cavalry has no kind
@@ -49,7 +49,7 @@ Method
    of figure is worth inside a mixed army — the battles still measure: with the coefficients
    fixed, one log-factor per fighting profile (by :func:`profile_key`) is fitted to the duels
    and to battles between random mixed armies of the lists
-   (:func:`szwadron.calibrate.fit_corrections`), shrunk towards 0 (a ridge, so a profile
+   (:func:`szwadron.armies.calibrate.fit_corrections`), shrunk towards 0 (a ridge, so a profile
    measured by few battles keeps its formula price) and taken relative to the reference figure.
    It appears in the breakdown as the ``measured`` term. A profile the calibration has not seen
    (a new list) is priced by the formula alone; ``szwadron points calibrate --lists DIR``
@@ -81,7 +81,7 @@ from szwadron.errors import InvalidDataError
 from szwadron.models import Ability, ArmyList, Kind, Profile
 
 #: The coefficients file shipped with the package.
-MODEL_PATH = Path(__file__).resolve().parent / "data" / "points_model.toml"
+MODEL_PATH = Path(__file__).resolve().parent.parent / "data" / "points_model.toml"
 
 #: Distances (cm) over which the fire value is averaged: the duel's approach (4.5.4).
 FIRE_DISTANCES_CM: tuple[float, ...] = tuple(float(d) for d in range(0, 41, 5))
@@ -180,8 +180,15 @@ def profile_key(profile: Profile) -> str:
     """
     move = f"R{profile.move:g}" + (f"/{profile.move_limbered:g}" if profile.move_limbered is not None else "")
     parts = [
-        profile.kind.value, move, f"W{profile.wounds}", f"SW{profile.melee}", f"SO{profile.fire}",
-        f"Z{profile.range:g}", f"UW{profile.melee_skill}", f"C{profile.accuracy}", f"M{profile.morale}",
+        profile.kind.value,
+        move,
+        f"W{profile.wounds}",
+        f"SW{profile.melee}",
+        f"SO{profile.fire}",
+        f"Z{profile.range:g}",
+        f"UW{profile.melee_skill}",
+        f"C{profile.accuracy}",
+        f"M{profile.morale}",
     ]
     parts += sorted(a.value for a in profile.abilities)
     parts += [
@@ -215,8 +222,8 @@ def _values(sig: tuple[Any, ...], profile: Profile) -> ProfileValues:
 
 
 def _fire_value(profile: Profile) -> float:
-    from szwadron.combat import volley
-    from szwadron.duel import DuelUnit, modified_accuracy
+    from szwadron.armies.duel import DuelUnit, modified_accuracy
+    from szwadron.odds.combat import volley
 
     if profile.kind is Kind.LIMBER:
         return 0.0
@@ -234,22 +241,28 @@ def _fire_value(profile: Profile) -> float:
 
 
 def _melee_value(profile: Profile) -> float:
-    from szwadron.combat import MeleeSide, melee
+    from szwadron.odds.combat import MeleeSide, melee
 
     if profile.melee == 0:
         return 0.0
     n = VALUATION_FIGURES
     ref = REFERENCE_PROFILE
     side = MeleeSide.uniform(
-        n, melee=profile.melee, skill=profile.melee_skill, wounds=profile.wounds, morale=profile.morale,
+        n,
+        melee=profile.melee,
+        skill=profile.melee_skill,
+        wounds=profile.wounds,
+        morale=profile.morale,
         skirmish=profile.has(Ability.SKIRMISH),
     )
-    target = MeleeSide.uniform(n, melee=ref.melee, skill=ref.melee_skill, wounds=ref.wounds, morale=ref.morale)
+    target = MeleeSide.uniform(
+        n, melee=ref.melee, skill=ref.melee_skill, wounds=ref.wounds, morale=ref.morale
+    )
     return float(melee(side, target).defender_removed.mean()) / n
 
 
 def _morale_value(morale: int) -> float:
-    from szwadron.morale import morale_pass_chance
+    from szwadron.odds.morale import morale_pass_chance
 
     n = VALUATION_FIGURES
     expected, alive = 0.0, 1.0
@@ -295,7 +308,7 @@ class PointsModel:
         where whole points would be too coarse).
     steepness:
         κ of the duel fit: P(A wins) = logistic(κ · log(value A / value B)), value = figures ×
-        points. Used by :mod:`szwadron.balance` for the predicted chance.
+        points. Used by :mod:`szwadron.armies.balance` for the predicted chance.
     """
 
     melee_weight: float
@@ -310,7 +323,7 @@ class PointsModel:
     army_steepness: tuple[float, float] | None = None
     """``(a, b)``: battles of whole armies of ``u`` units a side (the mean of the two) follow
     ``σ(κ_u · log(points A / points B))`` with ``κ_u = a · u^b`` — many units make a small
-    edge in points decisive (:func:`szwadron.armybattles.fit_army_steepness`)."""
+    edge in points decisive (:func:`szwadron.armies.battles.fit_army_steepness`)."""
     corrections: dict[str, float] = field(default_factory=dict)
     """The duel corrections (module notes, step 4): a log-factor by :func:`profile_key`."""
     correction_members: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -399,10 +412,11 @@ class PointsModel:
         if self.army_steepness is None or units <= 0:
             return self.steepness
         a, b = self.army_steepness
-        return a * units**b
+        return float(a * units**b)
 
     def to_toml(self) -> str:
         """The coefficients file's text."""
+
         def num(x: float) -> str:
             return repr(float(x))
 
@@ -410,7 +424,7 @@ class PointsModel:
             "# Points model (issue 7): coefficients fitted to simulated duels by `szwadron points calibrate`.",
             "# points = reference_points * (offence/offence_ref)^offence * (W/W_ref)^wounds",
             "#          * (morale/morale_ref)^morale * (R/R_ref)^speed * exp(kind + abilities + measured)",
-            "# offence = fire + melee_weight * melee (values from the exact odds engine; see szwadron.points).",
+            "# offence = fire + melee_weight * melee (values from the exact odds engine; see szwadron.armies.points).",
             f'version = "{self.version}"',
             f"reference_points = {num(self.reference_points)}",
             f"step = {num(self.step)}",
@@ -466,6 +480,7 @@ def _toml_value(v: Any) -> str:
 
 def model_from_mapping(data: Mapping[str, Any], *, source: str = "points model") -> PointsModel:
     """Build a :class:`PointsModel` from parsed TOML; errors name the field."""
+
     def number(key: str, table: Mapping[str, Any], where: str) -> float:
         value = table.get(key)
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -489,7 +504,9 @@ def model_from_mapping(data: Mapping[str, Any], *, source: str = "points model")
             raise InvalidDataError(f"corrections[{k}]: expected a table", source=source)
         key = entry.get("profile")
         if not isinstance(key, str) or not key:
-            raise InvalidDataError(f"{where}profile: expected the profile's characteristics as text", source=source)
+            raise InvalidDataError(
+                f"{where}profile: expected the profile's characteristics as text", source=source
+            )
         if key in corrections:
             raise InvalidDataError(f"{where}profile: {key!r} has a correction already", source=source)
         corrections[key] = number("log_factor", entry, where)
@@ -500,8 +517,10 @@ def model_from_mapping(data: Mapping[str, Any], *, source: str = "points model")
     army: tuple[float, float] | None = None
     if "army_steepness" in data:
         raw = data["army_steepness"]
-        if not isinstance(raw, list) or len(raw) != 2 or not all(
-            isinstance(x, int | float) and not isinstance(x, bool) for x in raw
+        if (
+            not isinstance(raw, list)
+            or len(raw) != 2
+            or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in raw)
         ):
             raise InvalidDataError(f"army_steepness: expected two numbers [a, b], got {raw!r}", source=source)
         army = (float(raw[0]), float(raw[1]))
@@ -751,13 +770,14 @@ def _check_edit(before: str, after: str, points: Mapping[str, float]) -> None:
 def write_points(path: str | Path, points: Mapping[str, float]) -> bool:
     """Set the points of an army-list file in place (:func:`set_points_in_text`), atomically.
     Returns whether the file changed."""
-    from szwadron.cli._common import write_atomic
+    from szwadron.files import write_atomic
 
     p = Path(path)
     text = p.read_text(encoding="utf-8")
     new = set_points_in_text(text, points)
     if new == text:
         return False
+
     def write(tmp: Path) -> None:
         tmp.write_text(new, encoding="utf-8")
 
