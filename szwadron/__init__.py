@@ -8,7 +8,8 @@ it in CI)::
     table/        armies/                  rulings at the table | army lists, points, battles
     geometry/     odds/                    bases, contact, arcs, sight | exact dice distributions
     movefile, loading, models              files in, validated data models
-    settings, files, limits, errors        the ground: rules settings, atomic writes, bounds, errors
+    settings, files, limits, errors,       the ground: rules settings, atomic writes, bounds, errors,
+    rulings                                the one type of every "no" (rule, message, where)
 
 Every public name of the library is re-exported here, flat (``from szwadron import Battlefield,
 fire, volley``). They are loaded lazily on first use, so ``import szwadron`` and the command line
@@ -26,7 +27,10 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     "AmbiguousSituationError": "szwadron.errors",
     "IllegalActionError": "szwadron.errors",
+    "InvalidArgumentError": "szwadron.errors",
     "InvalidDataError": "szwadron.errors",
+    "Ruling": "szwadron.rulings",
+    "ToJson": "szwadron.rulings",
     "SzwadronError": "szwadron.errors",
     "MAX_CM": "szwadron.limits",
     "MAX_DICE": "szwadron.limits",
@@ -905,6 +909,9 @@ if TYPE_CHECKING:
         IllegalActionError as IllegalActionError,
     )
     from szwadron.errors import (
+        InvalidArgumentError as InvalidArgumentError,
+    )
+    from szwadron.errors import (
         InvalidDataError as InvalidDataError,
     )
     from szwadron.errors import (
@@ -1638,6 +1645,12 @@ if TYPE_CHECKING:
     )
     from szwadron.plots.table import (
         unit_zone as unit_zone,
+    )
+    from szwadron.rulings import (
+        Ruling as Ruling,
+    )
+    from szwadron.rulings import (
+        ToJson as ToJson,
     )
     from szwadron.settings import (
         DEFAULT_SETTINGS as DEFAULT_SETTINGS,

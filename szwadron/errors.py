@@ -12,6 +12,8 @@ Every exception szwadron raises on purpose derives from :class:`SzwadronError`. 
 
 from __future__ import annotations
 
+from szwadron.rulings import Ruling
+
 
 class SzwadronError(Exception):
     """Base class of every error szwadron raises deliberately."""
@@ -24,10 +26,26 @@ class InvalidDataError(SzwadronError, ValueError):
     'a.toml: units[2].bases[0].x: expected a finite number'
     """
 
-    def __init__(self, message: str, *, source: str | None = None) -> None:
+    def __init__(self, message: str, *, source: str | None = None, parameter: str | None = None) -> None:
         self.source = source
         self.detail = message
-        super().__init__(f"{source}: {message}" if source else message)
+        self.parameter = parameter
+        where = f"{parameter} " if parameter else ""
+        super().__init__(f"{source}: {where}{message}" if source else f"{where}{message}")
+
+
+class InvalidArgumentError(InvalidDataError):
+    """A bad value of a library function's argument, named by the ``parameter`` (``shooter``,
+    ``ammunition``); the message reads after the parameter's name, and a front end names the
+    parameter as its own option (the CLI says ``--shooter 'x' is a base``).
+
+    >>> e = InvalidArgumentError("shooter", "'x' is a base")
+    >>> str(e), e.parameter, e.detail
+    ("shooter 'x' is a base", 'shooter', "'x' is a base")
+    """
+
+    def __init__(self, parameter: str, message: str) -> None:
+        super().__init__(message, parameter=parameter)
 
 
 class IllegalActionError(SzwadronError, ValueError):
@@ -42,6 +60,11 @@ class IllegalActionError(SzwadronError, ValueError):
         self.detail = message
         super().__init__(f"{message} (rule {rule})")
 
+    @property
+    def ruling(self) -> Ruling:
+        """The refusal as a :class:`~szwadron.rulings.Ruling`."""
+        return Ruling(self.rule, self.detail)
+
 
 class AmbiguousSituationError(SzwadronError, ValueError):
     """The rules give no single answer for this position; the message says why."""
@@ -50,6 +73,7 @@ class AmbiguousSituationError(SzwadronError, ValueError):
 __all__ = [
     "AmbiguousSituationError",
     "IllegalActionError",
+    "InvalidArgumentError",
     "InvalidDataError",
     "SzwadronError",
 ]

@@ -130,7 +130,7 @@ def test_roster_check_pairs_equal_limits_of_different_lists_and_ignores_the_exec
     assert cell.predicted == 0.5  # equal points
     # a mirror match, the first mover alternating: no side is favoured by the engine
     assert 0.3 <= cell.rate <= 0.7
-    doc = serial.as_dict()
+    doc = serial.to_json()
     assert doc["battles"] == 40 and doc["cells"][0]["a"] == "a:r" and doc["share_in_band"] in (0.0, 1.0)
 
 
@@ -354,6 +354,6 @@ def test_issue7_bigger_battalions_win_more_than_their_points_so_lists_cap_them()
     )
     assert (small.units_before, small.units_after, big.units_after) == (5, 10, 3)
     assert small.interval[1] < 0.45 and big.interval[0] > 0.55
-    assert big.as_dict()["size"] == 24 and big.as_dict()["win_rate"] == big.rate
+    assert big.to_json()["size"] == 24 and big.to_json()["win_rate"] == big.rate
     with pytest.raises(InvalidDataError, match="unit size"):
         resized_force(base, "line", 0)

@@ -341,7 +341,7 @@ BAD: list[Any] = [
         ["fire", "{d}/s.toml", "--shooter", "a", "--target", "b", "--bases", "b/0"],
         GOOD,
         2,
-        ["--bases: 'b/0' is not a base of the firing unit a"],
+        ["--bases 'b/0' is not a base of the firing unit a"],
         id="fire-bases-of-enemy",
     ),
     P(

@@ -206,7 +206,7 @@ def test_bad_input_unknown_ally_self_and_ammunition() -> None:
         fire(sc, "fr-line-1", "fr-line-2")
     with pytest.raises(InvalidDataError, match="itself"):
         fire(sc, "fr-line-1", "fr-line-1")
-    with pytest.raises(InvalidDataError, match=r"'grapeshot': not an ammunition.*roundshot"):
+    with pytest.raises(InvalidDataError, match=r"'grapeshot' is not an ammunition.*roundshot"):
         fire(sc, "fr-battery", "au-line-1", ammunition="grapeshot")
     with pytest.raises(InvalidDataError, match="no ammunition types"):
         fire(sc, "fr-line-1", "au-line-1", ammunition="roundshot")

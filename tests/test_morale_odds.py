@@ -110,7 +110,7 @@ def test_6_3_casualty_test_repulse_then_panic() -> None:
     t = casualty_test(3, 12, 12)
     assert (t.passed, t.repulsed, t.panic) == (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4))
     assert t.passed + t.repulsed + t.panic == 1
-    assert t.as_dict() == {"pass": 0.5, "repulsed": 0.25, "panic": 0.25}
+    assert t.to_json() == {"pass": 0.5, "repulsed": 0.25, "panic": 0.25}
 
 
 @pytest.mark.parametrize("args", [(4, 13, 12), (4, -1, 12), (4, 3, 0), ("4", 3, 4)])

@@ -353,7 +353,7 @@ def test_validation_matrix_is_reproducible_and_consistent() -> None:
     assert all(m[i][j] + m[j][i] == pytest.approx(1.0) for i in range(n) for j in range(n))
     assert all(c.duels == 12 for c in a.cells.values())  # 6 per budget, two budgets
     assert 0.0 <= a.share_in_band <= 1.0
-    doc = a.as_dict()
+    doc = a.to_json()
     assert doc["duels"] == a.duels and len(doc["matrix"]) == n
 
 
@@ -427,6 +427,6 @@ def test_circles_are_price_invariant_lower_bounds() -> None:
 
     circle = validation(0.7, 0.7, 0.3)  # 0 > 1 > 2 > 0
     assert circle.circles() == [(0, 1, 2)]
-    assert circle.as_dict()["intransitive"]["circles"] == [[e.label for e in entries]]
+    assert circle.to_json()["intransitive"]["circles"] == [[e.label for e in entries]]
     assert validation(0.7, 0.7, 0.845).circles() == []  # 0 > 1 > 2: prices can even it
     assert validation(0.52, 0.52, 0.47).circles() == []  # a small circle fits in the band

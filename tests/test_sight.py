@@ -42,9 +42,13 @@ def test_segment_clip_matches_shapely(
     lo, hi = segment_clip([x0, y0], [x1, y1], c)
     length = float(np.hypot(x1 - x0, y1 - y0))
     mine = max(float(hi - lo), 0.0) * length
-    interior = shapely.buffer(shapely.Polygon(c), -1e-9, join_style="mitre")  # the boundary is out
-    ref = shapely.intersection(shapely.LineString([(x0, y0), (x1, y1)]), interior).length
-    assert mine == pytest.approx(ref, abs=1e-7)
+    segment = shapely.LineString([(x0, y0), (x1, y1)])
+    # the boundary is out: the length lies between the inside of a slightly shrunk rectangle and
+    # the closed rectangle's (a segment grazing an edge at a shallow angle tells them apart)
+    interior = shapely.buffer(shapely.Polygon(c), -1e-9, join_style="mitre")
+    inner = shapely.intersection(segment, interior).length
+    closed = shapely.intersection(segment, shapely.Polygon(c)).length
+    assert inner - 1e-7 <= mine <= closed + 1e-7
 
 
 def test_segment_crosses_needs_a_positive_length_inside() -> None:

@@ -71,7 +71,7 @@ class SideSummary:
     """The constraints of its list (or its own) that the roster breaks, in words
     (:func:`szwadron.armies.rosters.validate_roster`): the points are only fair inside them."""
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The ``--json`` view of one side."""
         return {
             "army": self.army,
@@ -153,11 +153,11 @@ class BalanceReport:
         """Points of A minus points of B."""
         return self.a.points - self.b.points
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The ``--json`` document."""
         return {
-            "a": self.a.as_dict(),
-            "b": self.b.as_dict(),
+            "a": self.a.to_json(),
+            "b": self.b.to_json(),
             "difference": self.difference,
             "chance_a": self.chance_a,
             "chance_b": self.chance_b,

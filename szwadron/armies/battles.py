@@ -398,7 +398,7 @@ class SizeEffect(Tally):
         """Battles played."""
         return self.battles
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The ``--json`` view."""
         return {
             "army": self.army,
@@ -542,7 +542,7 @@ class RosterValidation:
         """The ``k`` pairs furthest from even."""
         return sorted(self.cells, key=lambda c: -abs(c.rate - 0.5))[:k]
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The ``--json`` document."""
         return {
             "seed": self.seed,
@@ -774,7 +774,7 @@ class PairResult(Tally):
         strong, weak = (points_a, points_b) if gap > 0 else (points_b, points_a)
         return ("A" if gap > 0 else "B", strong * (1 - math.exp(-abs(gap))), weak * (math.exp(abs(gap)) - 1))
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The ``--json`` part."""
         return {
             "battles": self.battles,

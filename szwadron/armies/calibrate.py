@@ -908,7 +908,7 @@ class Validation:
         n = len(self.entries)
         return [sum(self.rate(i, j) for j in range(n) if j != i) / max(n - 1, 1) for i in range(n)]
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The ``--json`` document."""
         intr = self.intransitive()
         circles = self.circles()

@@ -585,7 +585,7 @@ class PointsBreakdown:
         """What rounding to the step added."""
         return self.points - self.raw
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The ``--json`` document of one profile."""
         v = self.values
         return {

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -64,6 +64,7 @@ from szwadron.models import (
     RosterFile,
     ShareOf,
 )
+from szwadron.rulings import Ruling
 
 #: Id under which a broken points limit is reported.
 POINTS_LIMIT_ID = "points_limit"
@@ -86,23 +87,49 @@ def _plural(n: float, word: str) -> str:
 
 
 @dataclass(frozen=True)
-class Breach:
-    """One broken constraint: what was measured, its value and the limit it broke."""
+class Breach(Ruling):
+    """One broken constraint: a :class:`~szwadron.rulings.Ruling` whose ``rule`` is the
+    constraint in words and whose ``message`` says what was found (``3 units; at most 2
+    allowed``), with what was measured, its value and the limit it broke. ``where`` names the
+    roster entry (``units[i]``) for the checks of one entry (unit sizes, limbers)."""
 
-    constraint: str
+    constraint: str = field(kw_only=True)
     """Id of the constraint (``points_limit`` and ``limbers`` for the built-in checks)."""
-    rule: str
-    """The constraint in words."""
-    measure: str
+    measure: str = field(kw_only=True)
     """What was measured: ``units``, ``figures``, ``points``, ``share of points``, ..."""
-    actual: float
-    bound: Bound
-    limit: float
-    message: str
-    """``3 units; at most 2 allowed``."""
-    entry: int | None = None
+    actual: float = field(kw_only=True)
+    bound: Bound = field(kw_only=True)
+    limit: float = field(kw_only=True)
+    entry: int | None = field(default=None, kw_only=True)
     """The roster entry (``units[i]``) it is about, for the checks of one entry (unit sizes,
     limbers); None for the roster as a whole."""
+
+    @classmethod
+    def of(
+        cls,
+        constraint: str,
+        rule: str,
+        measure: str,
+        actual: float,
+        bound: Bound,
+        limit: float,
+        message: str,
+        entry: int | None = None,
+    ) -> Breach:
+        """A breach of constraint ``constraint`` (``rule`` in words): ``measure`` was ``actual``,
+        beyond its ``bound`` ``limit``."""
+        where = (f"units[{entry}]",) if entry is not None else ()
+        return cls(
+            rule,
+            message,
+            where,
+            constraint=constraint,
+            measure=measure,
+            actual=actual,
+            bound=bound,
+            limit=limit,
+            entry=entry,
+        )
 
     def __str__(self) -> str:
         return f"{self.constraint} ({self.rule}): {self.message}"
@@ -206,7 +233,7 @@ def _limit_breach(
         return None
     need = "at least" if bound == "min" else "at most"
     word = "needed" if bound == "min" else "allowed"
-    return Breach(
+    return Breach.of(
         c.id, c.rule, measure, actual, bound, limit, f"{_plural(actual, unit)}; {need} {_num(limit)} {word}"
     )
 
@@ -221,7 +248,7 @@ def _share_breach(c: RosterConstraint, share: float, bound: Bound, limit: float 
     need = "at least" if bound == "min" else "at most"
     word = "needed" if bound == "min" else "allowed"
     measure = f"share of {c.share_of.value}"
-    return Breach(
+    return Breach.of(
         c.id,
         c.rule,
         measure,
@@ -298,7 +325,7 @@ def _unit_size_breaches(army: ArmyList, roster: Roster, c: RosterConstraint) -> 
                 continue
             need = "at least" if bound == "min" else "at most"
             out.append(
-                Breach(
+                Breach.of(
                     c.id,
                     c.rule,
                     f"figures in units[{i}] ({entry.profile})",
@@ -324,7 +351,7 @@ def _limber_breaches(army: ArmyList, roster: Roster) -> list[Breach]:
             continue
         bound: Bound = "min" if limbers < entry.figures else "max"
         out.append(
-            Breach(
+            Breach.of(
                 LIMBERS_ID,
                 LIMBERS_RULE,
                 f"limber figures in units[{i}] ({entry.profile})",
@@ -400,7 +427,7 @@ def validate_roster(
         elif total_points > roster.points_limit:
             over = total_points - roster.points_limit
             broken.append(
-                Breach(
+                Breach.of(
                     POINTS_LIMIT_ID,
                     rule,
                     "points",

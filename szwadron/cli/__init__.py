@@ -21,7 +21,7 @@ import warnings
 from collections.abc import Sequence
 
 from szwadron import __version__
-from szwadron.errors import SzwadronError
+from szwadron.errors import InvalidDataError, SzwadronError
 
 #: Exit code of an internal error (a bug): not 2, which says the input is at fault.
 EXIT_INTERNAL_ERROR = 3
@@ -98,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 warnings.simplefilter("ignore", RuntimeWarning)
             return int(args.func(args))
     except SzwadronError as exc:
-        print(f"szwadron {command}: error: {exc}", file=sys.stderr)
+        print(f"szwadron {command}: error: {error_text(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("szwadron: interrupted", file=sys.stderr)
@@ -117,6 +117,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "debug", False):
             raise
         return _internal_error(f"szwadron {command}", exc)
+
+
+#: Library parameters whose command-line option is not ``--`` + the name with dashes.
+_FLAG_OF_PARAMETER: dict[str, str] = {"ammunition": "--ammo"}
+
+
+def option_of(parameter: str) -> str:
+    """The command-line option of a library parameter: ``ammunition`` is ``--ammo``,
+    ``after_fire`` is ``--after-fire``.
+
+    >>> option_of("after_fire"), option_of("ammunition")
+    ('--after-fire', '--ammo')
+    """
+    return _FLAG_OF_PARAMETER.get(parameter, "--" + parameter.replace("_", "-"))
+
+
+def error_text(exc: SzwadronError) -> str:
+    """The message of a deliberate error, a library parameter named as its option.
+
+    >>> from szwadron.errors import InvalidArgumentError
+    >>> error_text(InvalidArgumentError("shooter", "'x/1' is a base; give the unit id 'x'"))
+    "--shooter 'x/1' is a base; give the unit id 'x'"
+    """
+    if isinstance(exc, InvalidDataError) and exc.parameter and exc.source is None:
+        return f"{option_of(exc.parameter)} {exc.detail}"
+    return str(exc)
 
 
 def _internal_error(prog: str, exc: BaseException) -> int:

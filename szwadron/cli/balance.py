@@ -89,12 +89,12 @@ def run(args: argparse.Namespace) -> int:
 
         played = battle_pair(army_a, roster_a, army_b, roster_b, battles=args.battles, seed=args.seed)
     if args.json:
-        doc = report.as_dict()
+        doc = report.to_json()
         if played is not None:
             even = played.evening(report.a.points, report.b.points, report.steepness)
             doc["battles"] = {
                 "seed": args.seed,
-                **played.as_dict(),
+                **played.to_json(),
                 "to_even": None
                 if even is None
                 else {"stronger": even[0], "fewer_points": even[1], "more_points": even[2]},

@@ -339,7 +339,7 @@ def _run_morale(args: argparse.Namespace, rng: Any, seed: int) -> int:
             print(f"  outcome: {verdict.value}")
         return 0
     if args.json:
-        print_json(test.as_dict())
+        print_json(test.to_json())
         return _plot_morale(args, test, target)
     mod = casualty_modifier(args.strength, args.initial)
     print(

@@ -205,7 +205,7 @@ def _price(args: argparse.Namespace) -> int:
                 "step": model.step,
             },
             "profiles": [
-                {**b.as_dict(), "stored": p.points, "stale": stale, "name": p.name} for p, b, stale in rows
+                {**b.to_json(), "stored": p.points, "stale": stale, "name": p.name} for p, b, stale in rows
             ],
         }
         if report is not None:
@@ -386,9 +386,9 @@ def _validate(args: argparse.Namespace) -> int:
 
         plot_matrix_file(result, args.plot, rosters)
     if args.json:
-        doc = result.as_dict()
-        doc["rosters"] = rosters.as_dict() if rosters is not None else None
-        doc["unit_sizes"] = [e.as_dict() for e in sizes]
+        doc = result.to_json()
+        doc["rosters"] = rosters.to_json() if rosters is not None else None
+        doc["unit_sizes"] = [e.to_json() for e in sizes]
         print_json(doc)
         return 0
     lo, hi = BAND

@@ -41,7 +41,7 @@ Decisions where the rules are silent (each also stated where it is implemented):
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
@@ -49,6 +49,7 @@ from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.models import Ability, Kind, Unit
 from szwadron.odds.dice import Distribution
 from szwadron.odds.morale import MORALE_DIE_SIDES, MeleeOutcome, melee_sequence, morale_target
+from szwadron.rulings import Ruling
 
 
 class MachineState(StrEnum):
@@ -111,13 +112,12 @@ class Transition:
 
 
 @dataclass(frozen=True)
-class Refusal:
-    """An event the rules forbid in a state: ``rule`` forbids it, ``message`` says why."""
+class Refusal(Ruling):
+    """An event the rules forbid in a state: a :class:`~szwadron.rulings.Ruling` (``rule``
+    forbids it, ``message`` says why) with the ``state`` and the ``event``."""
 
-    state: MachineState
-    event: EventKind
-    rule: str
-    message: str
+    state: MachineState = field(kw_only=True)
+    event: EventKind = field(kw_only=True)
 
 
 @dataclass(frozen=True, order=True)
@@ -298,7 +298,7 @@ MACHINE = StateMachine(
     states=tuple(MachineState),
     events=tuple(EventKind),
     transitions=tuple(Transition(*row) for row in _TRANSITIONS),
-    refusals=tuple(Refusal(s, e, rule, msg) for (s, e), (rule, msg) in _REFUSALS.items()),
+    refusals=tuple(Refusal(rule, msg, state=s, event=e) for (s, e), (rule, msg) in _REFUSALS.items()),
 )
 
 

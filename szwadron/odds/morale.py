@@ -129,7 +129,7 @@ class CasualtyTest:
     repulsed: Fraction
     panic: Fraction
 
-    def as_dict(self) -> dict[str, float]:
+    def to_json(self) -> dict[str, float]:
         """``{"pass", "repulsed", "panic"}`` as floats (the ``odds morale --json`` document)."""
         return {"pass": float(self.passed), "repulsed": float(self.repulsed), "panic": float(self.panic)}
 

@@ -32,7 +32,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Literal, get_args
 
-from szwadron.errors import InvalidDataError
+from szwadron.errors import InvalidArgumentError, InvalidDataError
 
 DieName = Literal["d6", "d10"]
 
@@ -229,7 +229,7 @@ def remainder_table(die: str = "d6", max_wounds: int = 10) -> list[RemainderRoll
     """
     die_sides(die)
     if not isinstance(max_wounds, int) or max_wounds < 2:
-        raise InvalidDataError(f"--max-wounds must be a whole number ≥ 2, got {max_wounds!r}")
+        raise InvalidArgumentError("max_wounds", f"must be a whole number ≥ 2, got {max_wounds!r}")
     return [remainder_roll(r, w, die) for w in range(2, max_wounds + 1) for r in range(1, w)]
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from szwadron.errors import InvalidArgumentError
 from szwadron.odds.machine import MACHINE, EventKind, MachineState
 
 if TYPE_CHECKING:
@@ -94,10 +95,8 @@ def unit_branches(scenario: Scenario, unit: str | Unit, *, removed: int = 1) -> 
 
     u = unit if not isinstance(unit, str) else next((x for x in scenario.units if x.id == unit), None)
     if u is None:
-        from szwadron.errors import InvalidDataError
-
         known = ", ".join(x.id for x in scenario.units)
-        raise InvalidDataError(f"--unit {unit!r}: no such unit (units: {known})")
+        raise InvalidArgumentError("unit", f"{unit!r}: no such unit (units: {known})")
     mu = MoraleUnit.of(u)
     state = mu.state
     enemy_within = engaged = False

@@ -238,8 +238,8 @@ def plot_volley(
 
 
 def _outcome_probs(outcomes: Any) -> dict[str, float]:
-    if hasattr(outcomes, "as_dict"):  # CasualtyTest
-        return {str(k): float(v) for k, v in outcomes.as_dict().items()}
+    if hasattr(outcomes, "to_json"):  # CasualtyTest
+        return {str(k): float(v) for k, v in outcomes.to_json().items()}
     if hasattr(outcomes, "probabilities"):  # Distribution of outcomes
         return {str(getattr(k, "value", k)): float(v) for k, v in outcomes.probabilities().items()}
     return {str(getattr(k, "value", k)): float(v) for k, v in dict(outcomes).items()}

@@ -41,7 +41,7 @@ import numpy as np
 import shapely
 from shapely.geometry.polygon import orient
 
-from szwadron.errors import InvalidDataError
+from szwadron.errors import InvalidArgumentError, InvalidDataError
 from szwadron.geometry.bases import ZONE_QUAD_SEGS
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.models import Scenario, TerrainKind, UnitState
@@ -232,10 +232,10 @@ def parse_region(text: str) -> Region:
     except ValueError:
         values = []
     if len(values) != 4 or not all(math.isfinite(v) for v in values):
-        raise InvalidDataError(f"--region: expected x0,y0,x1,y1 in cm (four numbers), got {text!r}")
+        raise InvalidArgumentError("region", f"must be x0,y0,x1,y1 in cm (four numbers), got {text!r}")
     x0, y0, x1, y1 = values
     if x0 == x1 or y0 == y1:
-        raise InvalidDataError(f"--region {text!r}: the region has no width or no depth")
+        raise InvalidArgumentError("region", f"{text!r}: the region has no width or no depth")
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
@@ -250,9 +250,10 @@ def table_view(scenario: Scenario, region: Region | None = None) -> Region:
         # Decision: a view shows the table; it may reach past an edge by the table's own size
         # (room enough for anything placed off the table), no further
         if x0 < -w or y0 < -d or x1 > 2 * w or y1 > 2 * d or x1 <= 0 or y1 <= 0 or x0 >= w or y0 >= d:
-            raise InvalidDataError(
-                f"--region {x0:g},{y0:g},{x1:g},{y1:g}: must overlap the table (0,0 to {w:g},{d:g}) "
-                f"and reach no further than {w:g} cm across and {d:g} cm along beyond its edges"
+            raise InvalidArgumentError(
+                "region",
+                f"{x0:g},{y0:g},{x1:g},{y1:g} must overlap the table (0,0 to {w:g},{d:g}) "
+                f"and reach no further than {w:g} cm across and {d:g} cm along beyond its edges",
             )
         return (float(x0), float(y0), float(x1), float(y1))
     m = max(3.0, 0.05 * max(w, d))

@@ -70,6 +70,7 @@ from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import contact_length, penetration_depth
 from szwadron.geometry.terrain import forbidden_rule
 from szwadron.models import Ability, Scenario, UnitState
+from szwadron.rulings import Ruling
 from szwadron.settings import RulesSettings
 
 IntArray = npt.NDArray[np.intp]
@@ -79,12 +80,18 @@ _MIN_AREA_CM2 = 1e-9
 
 
 @dataclass(frozen=True)
-class Problem:
-    """Something the rules forbid in this set-up, with the rule that forbids it."""
+class Problem(Ruling):
+    """Something the rules forbid in this set-up, with the rule that forbids it; ``where`` holds
+    the bases concerned."""
 
-    rule: str
-    message: str
-    bases: tuple[str, ...]
+    @property
+    def bases(self) -> tuple[str, ...]:
+        """The bases concerned."""
+        return self.where
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"rule", "message", "bases"}``."""
+        return {"rule": self.rule, "message": self.message, "bases": list(self.where)}
 
 
 @dataclass(frozen=True)
@@ -198,9 +205,7 @@ class AuditReport:
                 }
                 for z in self.zone_intrusions
             ],
-            "problems": [
-                {"rule": p.rule, "message": p.message, "bases": list(p.bases)} for p in self.problems
-            ],
+            "problems": [p.to_json() for p in self.problems],
             "scenario": self.scenario,
             "summary": {
                 "units": len(self.units),

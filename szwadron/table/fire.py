@@ -75,7 +75,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from szwadron.errors import IllegalActionError, InvalidDataError
+from szwadron.errors import IllegalActionError, InvalidArgumentError, InvalidDataError
 from szwadron.geometry.arcs import edge_contact_lengths, fire_edges, in_arcs
 from szwadron.geometry.bases import EDGE_NAMES
 from szwadron.geometry.battlefield import Battlefield, PairMethod
@@ -91,6 +91,7 @@ from szwadron.geometry.sight import (
 from szwadron.models import Ability, Kind, Scenario, TerrainKind, Unit, UnitState
 from szwadron.odds.combat import VolleyOdds, volley
 from szwadron.odds.morale import FireOutcome, fire_outcome
+from szwadron.rulings import Ruling
 from szwadron.table.audit import engaged_unit_pairs
 
 if TYPE_CHECKING:
@@ -107,16 +108,8 @@ _EDGE_PREFERENCE: tuple[int, ...] = tuple(EDGE_NAMES.index(e) for e in ("front",
 _STAGE_ARC, _STAGE_RANGE, _STAGE_ENGAGED, _STAGE_SIGHT = 1, 2, 3, 4
 
 
-@dataclass(frozen=True)
-class Reason:
-    """Why something cannot be done: the rule and a message."""
-
-    rule: str
-    message: str
-
-    def to_json(self) -> dict[str, str]:
-        """``{"rule", "message"}``."""
-        return {"rule": self.rule, "message": self.message}
+#: Why a base or a unit cannot fire: a :class:`~szwadron.rulings.Ruling` (rule and message).
+Reason = Ruling
 
 
 @dataclass(frozen=True)
@@ -353,7 +346,7 @@ def _unit_index(bf: Battlefield, ident: str, role: str) -> int:
         return bf.unit_ids.index(ident)
     if "/" in ident:
         bf.resolve(ident)  # raises for unknown bases
-        raise InvalidDataError(f"{role} {ident!r} is a base; give the unit id {ident.partition('/')[0]!r}")
+        raise InvalidArgumentError(role, f"{ident!r} is a base; give the unit id {ident.partition('/')[0]!r}")
     bf.resolve(ident)  # raises with the list of units
     raise InvalidDataError(f"no unit {ident!r}")  # pragma: no cover - resolve raised
 
@@ -370,14 +363,14 @@ def _declared_bases(bf: Battlefield, unit_k: int, bases: Sequence[str] | None) -
         ident = f"{uid}/{b}" if b.isdigit() else b
         idx = bf.resolve(ident)
         if len(idx) != 1 or bf.unit_of[idx[0]] != unit_k:
-            raise InvalidDataError(
-                f"--bases: {raw!r} is not a base of the firing unit {uid} "
-                f"({uid}/0 to {uid}/{len(members) - 1})"
+            raise InvalidArgumentError(
+                "bases",
+                f"{raw!r} is not a base of the firing unit {uid} ({uid}/0 to {uid}/{len(members) - 1})",
             )
         if int(idx[0]) not in out:
             out.append(int(idx[0]))
     if not out:
-        raise InvalidDataError("--bases: name at least one base of the firing unit")
+        raise InvalidArgumentError("bases", "must name at least one base of the firing unit")
     return np.asarray(sorted(out), dtype=np.intp)
 
 
@@ -573,8 +566,8 @@ def fire(
         poses move no base (4.12.3).
     """
     bf = scenario if isinstance(scenario, Battlefield) else Battlefield(scenario)
-    sk = _unit_index(bf, shooter, "--shooter")
-    tk = _unit_index(bf, target, "--target")
+    sk = _unit_index(bf, shooter, "shooter")
+    tk = _unit_index(bf, target, "target")
     if sk == tk:
         raise InvalidDataError(f"unit {shooter} cannot fire at itself: name an enemy unit as target")
     su, tu = bf.scenario.units[sk], bf.scenario.units[tk]
@@ -608,13 +601,15 @@ def fire(
     has_ammo_profiles = any(su.base_profile(i).ammunition for i in local)
     if ammunition is not None:
         if not has_ammo_profiles:
-            raise InvalidDataError(
-                f"--ammo {ammunition}: unit {shooter} has no ammunition types (only artillery has, 7.1.3)"
+            raise InvalidArgumentError(
+                "ammunition",
+                f"{ammunition}: unit {shooter} has no ammunition types (only artillery has, 7.1.3)",
             )
         known = sorted({a.name for i in local for a in su.base_profile(i).ammunition})
         if ammunition not in known:
-            raise InvalidDataError(
-                f"--ammo {ammunition!r}: not an ammunition of unit {shooter} (it has: {', '.join(known)})"
+            raise InvalidArgumentError(
+                "ammunition",
+                f"{ammunition!r} is not an ammunition of unit {shooter} (it has: {', '.join(known)})",
             )
     elif has_ammo_profiles and not names:
         raise IllegalActionError("7.1.3", f"{shooter}: its guns carry no ammunition")
@@ -683,12 +678,13 @@ def _in_opponents_turn(
         try:
             kind = ReactionKind(reaction)
         except ValueError:
-            raise InvalidDataError(
-                f"--reaction {reaction!r}: expected one of {', '.join(k.value for k in ReactionKind)}"
+            raise InvalidArgumentError(
+                "reaction", f"{reaction!r}: expected one of {', '.join(k.value for k in ReactionKind)}"
             ) from None
         if march:
-            raise InvalidDataError(
-                "--march: fire in the opponent's turn (4.12) is normal fire, not fire on the march (4.11)"
+            raise InvalidArgumentError(
+                "march",
+                "does not apply: fire in the opponent's turn (4.12) is normal fire, not fire on the march (4.11)",
             )
     at: tuple[tuple[str, float, float, float], ...] = ()
     table = bf
@@ -1464,7 +1460,7 @@ def targets(
     (['near', 'far'], [('gone', '4.5.1')])
     """
     bf = scenario if isinstance(scenario, Battlefield) else Battlefield(scenario)
-    sk = _unit_index(bf, shooter, "--shooter")
+    sk = _unit_index(bf, shooter, "shooter")
     side = bf.scenario.units[sk].side
     results = [
         fire(bf, shooter, u.id, march=march, ammunition=ammunition, method=method)

@@ -252,7 +252,7 @@ def table_melee(
     tol = s.contact_tolerance_cm + eps
     ia, idf = bf.resolve(attacker), bf.resolve(defender)
     if attacker not in bf.unit_ids or defender not in bf.unit_ids:
-        raise InvalidDataError("--attacker and --defender name units, not bases")
+        raise InvalidDataError("the attacker and the defender name units, not bases")
     ua, ud = sc.unit(attacker), sc.unit(defender)
     if ua.side == ud.side:
         raise InvalidDataError(f"{attacker} and {defender} are on the same side")

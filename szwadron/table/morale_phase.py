@@ -343,7 +343,7 @@ class UnitCasualtyTests:
                     "strength": r.strength,
                     "casualty_modifier": r.modifier,
                     "target": r.target,
-                    **r.test.as_dict(),
+                    **r.test.to_json(),
                 }
                 for r in self.rows
             ],

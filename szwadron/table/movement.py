@@ -79,7 +79,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from szwadron.errors import InvalidDataError
+from szwadron.errors import InvalidArgumentError, InvalidDataError
 from szwadron.geometry.bases import base_corners, polygons_from_corners
 from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import contact_length, polygon_distance
@@ -88,6 +88,7 @@ from szwadron.geometry.terrain import forbidden_rule
 from szwadron.loading import validate
 from szwadron.models import Ability, Kind, Scenario, TerrainKind, UnitState
 from szwadron.movefile import MoveFile, MovePose, load_move_file
+from szwadron.rulings import Ruling
 from szwadron.table.audit import connected_groups, obstacle_zone_core
 
 if TYPE_CHECKING:
@@ -102,12 +103,17 @@ _DIGITS = 6
 
 
 @dataclass(frozen=True)
-class Violation:
-    """A rule the move breaks, and the base that breaks it (``None`` for the whole unit)."""
+class Violation(Ruling):
+    """A rule the move breaks; ``where`` holds the base that breaks it (empty for the whole unit)."""
 
-    rule: str
-    message: str
-    base: str | None = None
+    @property
+    def base(self) -> str | None:
+        """The base that breaks the rule, or ``None`` for the whole unit."""
+        return self.where[0] if self.where else None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"rule", "message", "base"}``."""
+        return {"rule": self.rule, "message": self.message, "base": self.base}
 
 
 @dataclass(frozen=True)
@@ -205,7 +211,7 @@ class MoveReport:
             "rule": self.rule,
             "message": self.message,
             "bases": [b.to_json() for b in self.bases],
-            "violations": [{"rule": v.rule, "message": v.message, "base": v.base} for v in self.violations],
+            "violations": [v.to_json() for v in self.violations],
             "units": list(self.units),
             "charge": list(self.charge),
             "march": self.march,
@@ -440,7 +446,9 @@ def check_move(
     for uid in unit_ids:
         bf.resolve(uid)  # unknown → InvalidDataError listing the units
         if uid not in bf.unit_ids:
-            raise InvalidDataError(f"--unit {uid!r} is a base; give the unit id {uid.partition('/')[0]!r}")
+            raise InvalidArgumentError(
+                "unit", f"{uid!r} is a base; give the unit id {uid.partition('/')[0]!r}"
+            )
         if unit_ids.count(uid) > 1:
             raise InvalidDataError(f"unit {uid!r} is named twice")
     unit_ks = [bf.unit_ids.index(u) for u in unit_ids]
@@ -456,10 +464,12 @@ def check_move(
     for cid in charge_ids:
         bf.resolve(cid)
         if cid not in bf.unit_ids:
-            raise InvalidDataError(f"--charge {cid!r} is a base; give the unit id {cid.partition('/')[0]!r}")
+            raise InvalidArgumentError(
+                "charge", f"{cid!r} is a base; give the unit id {cid.partition('/')[0]!r}"
+            )
         ck = bf.unit_ids.index(cid)
         if ck in unit_ks or sc.units[ck].side == sc.units[unit_ks[0]].side:
-            raise InvalidDataError(f"--charge {cid}: a unit charges enemy units only")
+            raise InvalidArgumentError("charge", f"{cid}: a unit charges enemy units only")
         charge_ks.add(ck)
     if not isinstance(move, MoveFile):
         move = validate(MoveFile, dict(move), source=source)
@@ -547,7 +557,7 @@ def check_move(
 
     def add(p: _Planned, rank: int, rule: str, message: str) -> None:
         found[p.base].append(
-            (rank, Violation(rule, f"{bf.base_ids[p.base]}: {message}", bf.base_ids[p.base]))
+            (rank, Violation(rule, f"{bf.base_ids[p.base]}: {message}", (bf.base_ids[p.base],)))
         )
 
     # which enemy figures are engaged (5.9.3) — asked lazily, per enemy base
@@ -798,7 +808,7 @@ def check_move(
                     "1.3.3",
                     f"unit {unit.id} is not coherent at the end of the move: "
                     f"{', '.join(apart)} {'is' if len(apart) == 1 else 'are'} apart from the rest",
-                    apart[0],
+                    (apart[0],),
                 )
             )
 
@@ -848,9 +858,9 @@ def _after_fire(
     from szwadron.geometry.sight import band_corners
 
     if unit_ids != (result.shooter,):
-        raise InvalidDataError(
-            f"--after-fire: unit {result.shooter} fired; a move after fire (4.9) moves that unit "
-            f"alone, not {', '.join(unit_ids)}"
+        raise InvalidArgumentError(
+            "after_fire",
+            f"{result.shooter}: that unit fired; a move after fire (4.9) moves it alone, not {', '.join(unit_ids)}",
         )
     declared = {int(bf.resolve(s.base)[0]) for s in result.shooters}
     fired = tuple(s.base for s in result.shooters if s.can_fire)

@@ -164,7 +164,7 @@ def reach(
     radius = s.control_zone_cm
     own, foe = bf.resolve(unit), bf.resolve(target)
     if unit not in bf.unit_ids or target not in bf.unit_ids:
-        raise InvalidDataError("--unit and --target name units, not bases")
+        raise InvalidDataError("the unit and the target name units, not bases")
     u_k, t_k = bf.unit_ids.index(unit), bf.unit_ids.index(target)
     if bf.scenario.units[u_k].side == bf.scenario.units[t_k].side:
         raise InvalidDataError(f"{target} is not an enemy of {unit}")
