@@ -28,14 +28,12 @@ import datetime as dt
 import os
 import platform
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import shapely
-from _results import write_section
+from _results import Timing, median_times, write_section
 
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.models import Scenario
@@ -148,14 +146,18 @@ def build(seed: int = 4) -> Scenario:
     )
 
 
-def _median_ms(fn: Any, runs: int) -> tuple[float, Any]:
-    times = []
-    out = None
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return 1000.0 * statistics.median(times), out
+def _median_ms(fn: Any, runs: int) -> tuple[Timing, Any]:
+    """Median wall and CPU times of ``runs`` calls, and the last answer."""
+    out: list[Any] = [None]
+
+    def call() -> None:
+        out[0] = fn()
+
+    return median_times(call, runs), out[0]
+
+
+def _cell(t: Timing, digits: int = 1) -> str:
+    return f"{1e3 * t.wall:.{digits}f} / {1e3 * t.cpu:.{digits}f}"
 
 
 def main() -> None:
@@ -174,16 +176,16 @@ def main() -> None:
         return fire(Battlefield(sc), "shooter", "target", method=method)  # type: ignore[arg-type]
 
     cold_fire()  # imports and first-use costs of the process
-    cold_ms, cold = _median_ms(cold_fire, max(5, args.runs // 3))
+    cold_t, cold = _median_ms(cold_fire, max(5, args.runs // 3))
     fire(bf, "shooter", "target")  # warm the trees and terrain data of bf
-    fire_ms, result = _median_ms(lambda: fire(bf, "shooter", "target"), args.runs)
-    brute_ms, brute = _median_ms(lambda: fire(bf, "shooter", "target", method="brute"), 3)
+    fire_t, result = _median_ms(lambda: fire(bf, "shooter", "target"), args.runs)
+    brute_t, brute = _median_ms(lambda: fire(bf, "shooter", "target", method="brute"), 3)
     assert brute.to_json() == result.to_json() == cold.to_json(), "fire: answers differ"
-    cold_brute_ms, _ = _median_ms(lambda: cold_fire("brute"), 3)
+    cold_brute_t, _ = _median_ms(lambda: cold_fire("brute"), 3)
 
     targets(bf, "shooter")
-    tg_ms, rep = _median_ms(lambda: targets(bf, "shooter"), max(3, args.runs // 6))
-    tg_brute_ms, rep_brute = _median_ms(lambda: targets(bf, "shooter", method="brute"), 1)
+    tg_t, rep = _median_ms(lambda: targets(bf, "shooter"), max(3, args.runs // 6))
+    tg_brute_t, rep_brute = _median_ms(lambda: targets(bf, "shooter", method="brute"), 1)
     assert rep_brute.to_json() == rep.to_json(), "targets: index and brute answers differ"
 
     firing = sum(s.can_fire for s in result.shooters)
@@ -203,16 +205,19 @@ def main() -> None:
         'feature tried without the index (`method="brute"`); both answers checked identical '
         "(equal JSON documents).",
         "",
-        "| question | index (ms) | brute (ms) | brute / index | budget |",
+        "Times are medians of wall time and of this process's CPU time (the machine is shared: "
+        "wall time swings with other load); the ratio is of CPU times.",
+        "",
+        "| question | index wall / CPU (ms) | brute wall / CPU (ms) | brute / index (CPU) | budget |",
         "|---|---:|---:|---:|---:|",
         f"| `fire` 24 v 24 bases on a battlefield already built, as at the table (trees, terrain "
-        f"data and engagements cached on it; median of {args.runs}) | {fire_ms:.1f} | "
-        f"{brute_ms:.1f} | {brute_ms / fire_ms:.0f}× | 30 ms |",
+        f"data and engagements cached on it; median of {args.runs}) | {_cell(fire_t)} | "
+        f"{_cell(brute_t)} | {brute_t.cpu / fire_t.cpu:.0f}× | 30 ms |",
         f"| `fire` cold: a fresh battlefield each run (arrays, trees, terrain data, engagement "
-        f"audit) and no cached distribution (median of {max(5, args.runs // 3)}) | {cold_ms:.1f} | "
-        f"{cold_brute_ms:.1f} | {cold_brute_ms / cold_ms:.0f}× | — |",
-        f"| `targets` over {n_enemy} enemy units | {tg_ms:.0f} | {tg_brute_ms:.0f} | "
-        f"{tg_brute_ms / tg_ms:.0f}× | 1,000 ms |",
+        f"audit) and no cached distribution (median of {max(5, args.runs // 3)}) | {_cell(cold_t)} | "
+        f"{_cell(cold_brute_t)} | {cold_brute_t.cpu / cold_t.cpu:.0f}× | — |",
+        f"| `targets` over {n_enemy} enemy units | {_cell(tg_t, 0)} | {_cell(tg_brute_t, 0)} | "
+        f"{tg_brute_t.cpu / tg_t.cpu:.0f}× | 1,000 ms |",
         "",
     ]
     text = "\n".join(lines)

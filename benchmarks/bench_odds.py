@@ -33,7 +33,7 @@ from typing import Any, Literal
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from _results import write_section  # noqa: E402
+from _results import Timing, process_times, write_section  # noqa: E402
 
 from szwadron.odds.combat import MeleeSide, clear_caches, melee, volley  # noqa: E402
 from szwadron.odds.remainder import remainder_roll  # noqa: E402
@@ -43,16 +43,18 @@ SIZES = (6, 24, 60, 120, 240)
 WOUNDS = (1, 2, 3, 4)
 
 
-def median_time(func: Callable[[], object], *, reps: int, setup: Callable[[], None] | None = None) -> float:
-    """Median wall time of ``func`` over ``reps`` runs (``setup`` before each, not timed)."""
-    times = []
+def median_time(func: Callable[[], object], *, reps: int, setup: Callable[[], None] | None = None) -> Timing:
+    """Median wall time and median CPU time of ``func`` over ``reps`` runs (``setup`` before
+    each, not timed)."""
+    walls, cpus = [], []
     for _ in range(reps):
         if setup is not None:
             setup()
-        start = time.perf_counter()
+        c0, start = time.process_time(), time.perf_counter()
         func()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - c0)
+    return Timing(statistics.median(walls), statistics.median(cpus))
 
 
 def icepool_removed(n: int, w: int, c: int) -> object:
@@ -101,8 +103,9 @@ def bench_volleys() -> list[dict[str, float]]:
         for n in SIZES:
             for w in WOUNDS:
                 reps_ice = 5 if n >= 120 else 9
-                t_ice = median_time(partial(icepool_removed, n, w, c), reps=reps_ice)
-                t_ours = median_time(partial(ours_removed, n, w, c), reps=501, setup=_cold)
+                ice = median_time(partial(icepool_removed, n, w, c), reps=reps_ice)
+                ours = median_time(partial(ours_removed, n, w, c), reps=501, setup=_cold)
+                t_ice, t_ours = ice.cpu, ours.cpu
                 rows.append(
                     {
                         "c": c,
@@ -111,6 +114,7 @@ def bench_volleys() -> list[dict[str, float]]:
                         "icepool_ms": t_ice * 1e3,
                         "ours_ms": t_ours * 1e3,
                         "ratio": t_ice / t_ours,
+                        "wall_ratio": ice.wall / ours.wall,
                         "max_diff": compare(n, w, c),
                     }
                 )
@@ -133,7 +137,8 @@ def bench_melee() -> dict[str, float]:
     )
     for label, fs in cases:
         t = median_time(partial(melee, a, d, first_strike=fs), reps=51, setup=clear_caches)
-        out[label] = t * 1e3
+        out[label] = t.cpu * 1e3
+        out[label + " wall"] = t.wall * 1e3
         print(f"melee 40 v 40 ({label}), joint losses + 5.5 table: {t * 1e3:.2f} ms", flush=True)
     return out
 
@@ -160,11 +165,7 @@ def bench_cli(reps: int = 11) -> dict[str, Any]:
         "--json",
     ]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    times = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        subprocess.run(argv, check=True, capture_output=True, env=env)
-        times.append(time.perf_counter() - start)
+    timing = process_times(argv, reps, env=env)
     probe = (
         "import sys; from szwadron.cli import main; main(['odds','fire','--fire','24@3',"
         "'--wounds','2','--json']); print([m for m in ('shapely','scipy','matplotlib','numpy',"
@@ -172,15 +173,16 @@ def bench_cli(reps: int = 11) -> dict[str, Any]:
     )
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
     heavy = proc.stderr.strip().splitlines()[-1]
-    base = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)
-        base.append(time.perf_counter() - start)
-    result = {"median_s": statistics.median(times), "python_alone_s": statistics.median(base), "heavy": heavy}
+    base = process_times([sys.executable, "-c", "pass"], reps)
+    result = {
+        "median_s": timing.wall,
+        "cpu_s": timing.cpu,
+        "python_alone_s": base.wall,
+        "python_alone_cpu_s": base.cpu,
+        "heavy": heavy,
+    }
     print(
-        f"`szwadron odds fire` process: {result['median_s']:.3f} s "
-        f"(bare python {result['python_alone_s']:.3f} s); heavy modules loaded: {heavy}"
+        f"`szwadron odds fire` process: {timing.s()} (bare python {base.s()}); heavy modules loaded: {heavy}"
     )
     return result
 
@@ -202,13 +204,16 @@ def render(rows: list[dict[str, float]], melee_ms: dict[str, float], cli: dict[s
         "Volley: N d6 scoring on ≤ C, damage ÷ W with the 1.5.1 remainder roll on a d6; the "
         "figures-removed distribution.",
         "",
-        "| C | N | W | icepool (ms) | ours (ms) | ratio | max abs difference |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
+        "Times are medians of this process's CPU time (the machine is shared: wall time swings "
+        "with other load); the ratio of wall times is beside the ratio of CPU times.",
+        "",
+        "| C | N | W | icepool CPU (ms) | ours CPU (ms) | ratio (CPU) | ratio (wall) | max abs difference |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         lines.append(
             f"| {r['c']} | {r['n']} | {r['w']} | {r['icepool_ms']:.2f} | {r['ours_ms']:.3f} | "
-            f"{r['ratio']:.0f}× | {r['max_diff']:.1e} |"
+            f"{r['ratio']:.0f}× | {r['wall_ratio']:.0f}× | {r['max_diff']:.1e} |"
         )
     worst = min(r["ratio"] for r in rows if r["n"] >= 24)
     n240 = max(r["ours_ms"] for r in rows if r["n"] == 240)
@@ -219,10 +224,12 @@ def render(rows: list[dict[str, float]], melee_ms: dict[str, float], cli: dict[s
         f"- Smallest speed-up at N ≥ 24: {worst:.0f}× (budget ≥ 100×).",
         f"- 240-die volley, removed distribution, cold: worst over W = 1..4 {n240:.3f} ms (budget < 1 ms).",
         f"- 40 v 40 melee, joint losses and the full 5.5 morale table, cold: "
-        f"{melee_ms['simultaneous']:.2f} ms simultaneous, {melee_ms['first strike']:.2f} ms with "
-        "first strike (budget < 20 ms).",
+        f"{melee_ms['simultaneous']:.2f} ms CPU ({melee_ms['simultaneous wall']:.2f} ms wall) "
+        f"simultaneous, {melee_ms['first strike']:.2f} ms CPU ({melee_ms['first strike wall']:.2f} ms "
+        "wall) with first strike (budget < 20 ms).",
         f"- `szwadron odds fire --fire 240@3 --fire 60@2 --wounds 3 --morale 4 ...` as a process: "
-        f"{cli['median_s']:.3f} s (bare `python -c pass`: {cli['python_alone_s']:.3f} s; "
+        f"{cli['median_s']:.3f} s wall, {cli['cpu_s']:.3f} s CPU (bare `python -c pass`: "
+        f"{cli['python_alone_s']:.3f} s wall, {cli['python_alone_cpu_s']:.3f} s CPU; "
         f"budget < 0.4 s). Heavy modules loaded on that path: {cli['heavy']}.",
         "",
     ]
