@@ -128,7 +128,7 @@ def median_time(func: Any, reps: int) -> tuple[float, list[float]]:
 
 
 def toml_of(data: dict[str, Any]) -> str:
-    """A TOML text of the battle (the scenario format of design.md)."""
+    """A TOML text of the battle (the scenario format: schemas/scenario.schema.json)."""
 
     def profile(p: dict[str, Any]) -> str:
         items = ", ".join(f"{k} = {v!r}" if isinstance(v, str) else f"{k} = {v}" for k, v in p.items())
