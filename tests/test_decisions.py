@@ -137,7 +137,7 @@ def module_path(root: Path, dotted: str) -> Path | None:
     return None
 
 
-def cites(root: Path, path: Path, n: int) -> bool:
+def cites(path: Path, n: int) -> bool:
     files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
     return any(re.search(rf"\bPD-{n}\b", f.read_text(encoding="utf-8")) for f in files)
 
@@ -207,7 +207,7 @@ def check_record(root: Path) -> list[str]:
                 path = module_path(root, name)
                 if path is None:
                     problems.append(f"{where}: module {name} does not exist")
-                elif not cites(root, path, n):
+                elif not cites(path, n):
                     problems.append(f"{where}: module {name} does not cite PD-{n}")
                 listed.add(name)
         for module in sorted(citing.get(n, ())):
@@ -218,7 +218,7 @@ def check_record(root: Path) -> list[str]:
         for name in d.ticked("Tests"):
             if not (root / name).is_file():
                 problems.append(f"{where}: test {name} does not exist")
-            elif not cites(root, root / name, n):
+            elif not cites(root / name, n):
                 problems.append(f"{where}: test {name} does not cite PD-{n}")
 
     # settings whose description cites a PD are listed under it
