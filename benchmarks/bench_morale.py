@@ -117,7 +117,7 @@ def battle(seed: int = 6) -> dict[str, Any]:
 
 
 def toml_of(data: dict[str, Any]) -> str:
-    """A TOML text of the battle (the scenario format of design.md)."""
+    """A TOML text of the battle (the scenario format: schemas/scenario.schema.json)."""
 
     def profile(p: dict[str, Any]) -> str:
         items = ", ".join(f"{k} = {v!r}" if isinstance(v, str) else f"{k} = {v}" for k, v in p.items())

@@ -1,7 +1,7 @@
 """szwadron — the table, the odds and the points of the Szwadron Napoleonic miniatures rules.
 
-The package is layered by concern, and imports run one way (design.md; ``lint-imports`` checks
-it in CI)::
+The package is layered by concern, and imports run one way (``lint-imports`` checks it in CI;
+docs/decisions.md "Layers")::
 
     cli                                    the command line: parses, calls the library, prints
     plots                                  pictures of every answer (matplotlib)

@@ -3,8 +3,8 @@
 Every failure raises :class:`~szwadron.errors.InvalidDataError` naming the file and the field path
 (``units[2].bases[0].x``) or the line and column, and what was expected.
 
-Army lists are looked up (design.md) in the scenario's folder, its parent's ``armylists/``, the
-current directory's ``armylists/``, then the lists bundled with the package.
+Army lists are looked up in the scenario's folder, its parent's ``armylists/``, the current
+directory's ``armylists/``, then the lists bundled with the package (docs/decisions.md "Files").
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ def load_army_list(path: str | Path) -> ArmyList:
 
 
 def army_list_search_path(scenario_path: str | Path | None = None) -> list[Path]:
-    """The folders searched for army lists, in order (design.md)."""
+    """The folders searched for army lists, in order (docs/decisions.md "Files")."""
     folders: list[Path] = []
     if scenario_path is not None:
         here = Path(scenario_path).resolve().parent

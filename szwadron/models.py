@@ -1,5 +1,5 @@
 """Data models: profiles, army lists and rosters with their constraints (issue 7), scenarios
-(design.md "Scenario file", "Army list file").
+(docs/decisions.md "Files"; the schemas in ``schemas/``).
 
 Pydantic 2 models, frozen, ``extra="forbid"``; the rulebook's codes (R, W, SW, SO, Z, UW, C, M —
 rule 1.1) are accepted as aliases of the long field names. Numbers must be finite (no NaN or
@@ -639,7 +639,7 @@ class Unit(_Frozen):
         return self.bases[index].profile or self.profile
 
     def base_id(self, index: int) -> str:
-        """``UNIT/INDEX`` (design.md)."""
+        """``UNIT/INDEX`` (docs/decisions.md "Bases")."""
         return f"{self.id}/{index}"
 
     def base_size(self, index: int) -> tuple[float, float]:

@@ -1,4 +1,4 @@
-"""JSON Schemas of the file formats, generated from the data models (design.md).
+"""JSON Schemas of the file formats, generated from the data models (docs/decisions.md "Files").
 
 The committed copies live in ``schemas/``; ``python -m szwadron.schemas`` rewrites them, and a test
 fails when they are stale. Editors that understand JSON Schema (for TOML too, e.g. Taplo or

@@ -1,6 +1,6 @@
 """Rules settings: every number the rulebook leaves open, with the project decisions' defaults.
 
-Each field cites the rule or project decision (PD-n, ``rules/szwadron-rules.md``) that fixes it.
+Each field cites the rule or project decision (PD-n, ``docs/decisions.md``) that fixes it.
 A scenario's ``[settings]`` table and command-line flags override the defaults::
 
     >>> s = RulesSettings()
@@ -34,7 +34,7 @@ class RulesSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
-    # --- geometry of contact (PD-2, PD-3, PD-14, 5.1.2) -------------------------------------
+    # --- geometry of contact (PD-3, PD-14, 5.1.2) -------------------------------------------
     contact_tolerance_cm: Cm = Field(0.05, ge=0, description="PD-3: boundaries within this distance touch.")
     overlap_tolerance_cm: Cm = Field(
         0.05, ge=0, description="PD-3: interiors overlapping deeper than this are an illegal overlap."
@@ -61,7 +61,9 @@ class RulesSettings(BaseModel):
     hill_fire_near_cm: Cm = Field(
         6.0, ge=0, description="4.10.1: firing up a hill, own-level figures this close block."
     )
-    forest_block_height: Whole = Field(2, ge=0, description="4.10.2: forests block as a hill of this level.")
+    forest_block_height: Whole = Field(
+        2, ge=0, description="4.10.2, PD-11: forests block as a hill of this level."
+    )
     forest_see_into_cm: Cm = Field(
         2.0, ge=0, description="4.10.2: this much forest on the line blocks sight from/into a forest."
     )
@@ -69,7 +71,7 @@ class RulesSettings(BaseModel):
     rough_cover_w: Whole = Field(1, ge=0, description="4.10.3: W bonus inside bushes or rubble.")
     obstacle_cover_w: Whole = Field(1, ge=0, description="4.10.4, PD-12: W bonus behind an obstacle.")
     building_cover_w: Whole = Field(2, ge=0, description="4.10.5: W bonus inside a building.")
-    high_wall_cover_w: Whole = Field(1, ge=0, description="4.10.6: W bonus touching a high wall.")
+    high_wall_cover_w: Whole = Field(1, ge=0, description="4.10.6, PD-12: W bonus touching a high wall.")
     indirect_min_friend_cm: Cm = Field(
         6.0, ge=0, description="7.4: no own figure on the line of fire closer than this."
     )

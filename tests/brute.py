@@ -1,5 +1,5 @@
-"""Independent brute-force references shared by the odds tests (style.md: exact results are
-cross-checked against brute force for small cases)."""
+"""Independent brute-force references shared by the odds tests: exact results are cross-checked
+against brute force for small cases (docs/decisions.md "The JSON documents")."""
 
 from __future__ import annotations
 

@@ -334,7 +334,7 @@ def test_corrections_from_mixed_armies_are_recovered() -> None:
 
 
 def test_issue7_bigger_battalions_win_more_than_their_points_so_lists_cap_them() -> None:
-    """Points are per figure (design.md), so the same figures cost the same in any unit size;
+    """Points are per figure (docs/decisions.md "Files"), so the same figures cost the same in any unit size;
     but 6.2's casualty modifiers count from a unit's starting strength, and a big battalion's
     volley takes a bigger share of a small one. The same Russian corps with its line in
     battalions of 24 beats itself in battalions of 12, and in battalions of 6 loses: which is

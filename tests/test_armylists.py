@@ -151,7 +151,7 @@ ROLES: dict[str, dict[str, str]] = {
 #: Extra roles per nation: second profiles of a role (Austrian Hungarian hussars).
 EXTRA_ROLES: dict[str, dict[str, str]] = {"austria": {"hussars": "light_cav"}}
 
-#: design.md, "Army list file": the infantry baseline (R W SW SO Z UW C M)
+#: The line template of armylists/README.md: the infantry baseline (R W SW SO Z UW C M)
 INFANTRY_BASELINE = (12, 2, 1, 1, 24, 3, 3, 4)
 
 

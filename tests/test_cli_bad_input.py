@@ -1,4 +1,4 @@
-"""Every command fed malformed input (design.md "Command line"): one clear message naming the
+"""Every command fed malformed input (docs/decisions.md "The command line"): one clear message naming the
 file, the field path or line (or the flag) and what was expected, exit code 2, never a traceback
 and never a half-written output file. Extreme but valid input still answers (0 or 1). An
 unexpected internal error (a bug) is one line too, exit code 3, and ``--debug`` shows the

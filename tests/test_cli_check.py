@@ -1,4 +1,4 @@
-"""``szwadron check`` end to end, in-process (design.md "Command line"): human report, ``--json``
+"""``szwadron check`` end to end, in-process (docs/decisions.md "The command line"): human report, ``--json``
 keys, exit codes 0 / 1 (``--strict`` with problems) / 2 (bad input)."""
 
 from __future__ import annotations

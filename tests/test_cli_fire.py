@@ -1,4 +1,4 @@
-"""``szwadron fire`` and ``szwadron targets`` end to end, in-process (design.md "Command line"):
+"""``szwadron fire`` and ``szwadron targets`` end to end, in-process (docs/decisions.md "The command line"):
 human report, ``--json`` keys, exit codes 0 / 1 (the unit cannot fire) / 2 (bad input)."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""``szwadron morale SCENARIO --side A|B [--json]`` in-process (6.8, 6.6, 6.7; design.md CLI).
+"""``szwadron morale SCENARIO --side A|B [--json]`` in-process (6.8, 6.6, 6.7; the command line
+of docs/decisions.md).
 
 The fixtures of tests/cases/morale/ carry an ``[expected]`` table that is not scenario data: each
 test writes the scenario part to a temporary file first.

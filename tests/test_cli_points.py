@@ -1,5 +1,5 @@
 """Issue 7 — ``szwadron points`` and ``szwadron balance`` end to end: output, JSON, plots, exit
-codes (design.md: 0 success, 2 bad input, one message and no traceback)."""
+codes (docs/decisions.md "The command line": 0 success, 2 bad input, one message and no traceback)."""
 
 from __future__ import annotations
 

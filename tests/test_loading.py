@@ -1,4 +1,4 @@
-"""Reading scenarios and army lists (design.md file formats) and bad input.
+"""Reading scenarios and army lists (docs/decisions.md "Files") and bad input.
 
 Bad-input cases are data files in ``tests/cases/bad_input/``: each starts with one or more
 ``# expect: TEXT`` lines, the text the single error message must contain.

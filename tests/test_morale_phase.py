@@ -2,7 +2,7 @@
 
 Known-answer files in tests/cases/morale/ (each cites its rule; answers in ``[expected]``).
 Scenarios built in code use the inline profiles of conftest.py: infantry M 4 on 2 × 2 cm bases,
-side A's table edge at y = 0 (design.md). Chances are exact fractions.
+side A's table edge at y = 0 (docs/decisions.md "The table"). Chances are exact fractions.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The committed JSON Schemas (design.md: "generated from the models and committed") are fresh."""
+"""The committed JSON Schemas are fresh: generated from the models and committed
+(docs/decisions.md "Files")."""
 
 from __future__ import annotations
 

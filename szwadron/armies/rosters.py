@@ -483,9 +483,9 @@ def parse_roster(
 def load_roster(path: str | Path, folders: Sequence[Path] | None = None) -> tuple[ArmyList, RosterFile]:
     """Read a player's roster file and its army list.
 
-    The list is looked up in ``folders``, by default as for a scenario (design.md): the roster's
-    folder, its parent's ``armylists/``, the current directory's ``armylists/``, then the bundled
-    lists.
+    The list is looked up in ``folders``, by default as for a scenario: the roster's folder, its
+    parent's ``armylists/``, the current directory's ``armylists/``, then the bundled lists
+    (docs/decisions.md "Files").
     """
     p = Path(path)
     search = list(folders) if folders is not None else army_list_search_path(p)

@@ -5,10 +5,10 @@ which adds the command's parser and sets ``func`` to a ``run(args) -> int`` func
 modules import only the standard library at import time; the library (shapely, numpy, ...) is
 imported inside ``run`` so that ``szwadron --help`` and light commands start fast.
 
-Exit codes (design.md): 0 success, 1 the answer is "no" where a command says so, 2 bad input or
-usage (one message naming the file, the field or line, and what was expected; never a
-traceback). Beyond design.md: 3 an internal error — a bug in szwadron, not in the input. It is
-reported in one message too, with the exception's type, and ``--debug`` (before or after the
+Exit codes (docs/decisions.md "The command line"): 0 success, 1 the answer is "no" where a
+command says so, 2 bad input or usage (one message naming the file, the field or line, and what
+was expected; never a traceback), 3 an internal error — a bug in szwadron, not in the input. It
+is reported in one message too, with the exception's type, and ``--debug`` (before or after the
 command) shows the traceback instead. 130: interrupted (Ctrl-C).
 """
 

@@ -1,8 +1,8 @@
 """The table drawn to scale (issue 8, ``szwadron plot``): terrain, bases, zones, contacts.
 
-Coordinates are the table's, in cm (design.md): x along side A's edge (y = 0), side B's edge at
-y = depth, so side A sits at the bottom of the picture and side B at the top. One cm is the same
-length along both axes.
+Coordinates are the table's, in cm (docs/decisions.md "The table"): x along side A's edge
+(y = 0), side B's edge at y = depth, so side A sits at the bottom of the picture and side B at the
+top. One cm is the same length along both axes.
 
 :func:`plot_table` draws the whole picture; the pieces are public and each draws onto a given
 axes (or a new figure when ``ax`` is ``None``) and returns the artists it added:

@@ -170,7 +170,8 @@ class AuditReport:
         return not self.problems
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (``json.dumps`` it); the keys of design.md's ``check --json``."""
+        """A JSON-ready dict (``json.dumps`` it): the ``check --json`` document (docs/decisions.md
+        "The JSON documents")."""
         return {
             "units": [
                 {

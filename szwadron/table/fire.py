@@ -271,7 +271,7 @@ class FireResult:
         return float(self.morale.get(FireOutcome(outcome), Fraction(0)))
 
     def to_json(self) -> dict[str, Any]:
-        """The ``szwadron fire --json`` document (design.md keys first, more after)."""
+        """The ``szwadron fire --json`` document (docs/decisions.md "The JSON documents")."""
         return {
             "legal": self.legal,
             "reason": None if self.reason is None else self.reason.to_json(),

@@ -56,8 +56,8 @@ Decisions where the rules are silent (the flight model; each is also stated wher
 * Decision (pursuit, 6.7.1, 6.7.10): a pursuing unit pursues the nearest enemy unit in panic,
   else the nearest enemy unit; it reaches it when its pursuit distance is at least the least
   edge-to-edge distance between the units (a straight path: terrain costs are not counted).
-  Own pursuing units move in this phase, as 6.8.1.III and the digest's 2.2 say (the original's
-  2.2.1.V speaks of the *enemy's* pursuers; 6.7.3 allows both).
+  Own pursuing units move in this phase, as 6.8.1.III says (2.2.1.V speaks of the *enemy's*
+  pursuers; 6.7.3 allows both).
 * Decision (modifiers, PD-16): a unit whose every base centre stands in a fortification tests
   with the fortification bonus; no other modifier is applied to the tests of the phase.
 * Decision (kinds): the unit's own profile gives the flight (6.6.2): infantry × 2, cavalry × 4,
