@@ -139,7 +139,7 @@ def bench_melee() -> dict[str, float]:
         t = median_time(partial(melee, a, d, first_strike=fs), reps=51, setup=clear_caches)
         out[label] = t.cpu * 1e3
         out[label + " wall"] = t.wall * 1e3
-        print(f"melee 40 v 40 ({label}), joint losses + 5.5 table: {t * 1e3:.2f} ms", flush=True)
+        print(f"melee 40 v 40 ({label}), joint losses + 5.5 table: {t.ms()}", flush=True)
     return out
 
 

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from szwadron.armies.points import PointsModel, load_model, profile_values
+from szwadron.armies.rosters import unit_figures, validate_roster
 from szwadron.models import ArmyList, Kind, Roster
 
 
@@ -182,7 +183,6 @@ class BalanceReport:
 def summarise(army: ArmyList, roster: Roster, model: PointsModel | None = None) -> SideSummary:
     """One side's totals (module notes)."""
     model = model or load_model()
-    from szwadron.armies.rosters import validate_roster
 
     report = validate_roster(army, roster)  # malformed rosters raise InvalidDataError
     figures: dict[str, int] = {}
@@ -252,7 +252,6 @@ def _edits(
     """Candidate edits of ``roster`` towards a change of ``gap`` points at ``prices`` (profile id
     → points per figure): ``(edited roster, entry, units changed, figures changed, figures per
     unit after)``. ``add``: more units or figures, else fewer."""
-    from szwadron.armies.rosters import unit_figures
 
     out: list[tuple[Roster, int, int, int, int]] = []
     units = list(roster.units)
@@ -306,7 +305,6 @@ def suggestions(
     not broken before, the points limit included) and closer to even than before; the closest
     first, at most one per side and entry. ``sides`` are the two ``(army, roster)`` summarised
     as ``a`` and ``b`` (without them no edit can be checked, and none is suggested)."""
-    from szwadron.armies.rosters import validate_roster
 
     diff = a.points - b.points
     if abs(diff) < 1e-9 or sides is None:

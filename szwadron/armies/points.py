@@ -77,8 +77,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from szwadron.armies.duel import DuelUnit, modified_accuracy
 from szwadron.errors import InvalidDataError
+from szwadron.files import write_atomic
+from szwadron.loading import read_toml
 from szwadron.models import Ability, ArmyList, Kind, Profile
+from szwadron.odds.combat import MeleeSide, melee, volley
+from szwadron.odds.morale import morale_pass_chance
 
 #: The coefficients file shipped with the package.
 MODEL_PATH = Path(__file__).resolve().parent.parent / "data" / "points_model.toml"
@@ -222,8 +227,6 @@ def _values(sig: tuple[Any, ...], profile: Profile) -> ProfileValues:
 
 
 def _fire_value(profile: Profile) -> float:
-    from szwadron.armies.duel import DuelUnit, modified_accuracy
-    from szwadron.odds.combat import volley
 
     if profile.kind is Kind.LIMBER:
         return 0.0
@@ -241,7 +244,6 @@ def _fire_value(profile: Profile) -> float:
 
 
 def _melee_value(profile: Profile) -> float:
-    from szwadron.odds.combat import MeleeSide, melee
 
     if profile.melee == 0:
         return 0.0
@@ -262,7 +264,6 @@ def _melee_value(profile: Profile) -> float:
 
 
 def _morale_value(morale: int) -> float:
-    from szwadron.odds.morale import morale_pass_chance
 
     n = VALUATION_FIGURES
     expected, alive = 0.0, 1.0
@@ -547,7 +548,6 @@ def model_from_mapping(data: Mapping[str, Any], *, source: str = "points model")
 
 def load_model(path: str | Path | None = None) -> PointsModel:
     """Read the coefficients file (default: the one shipped with the package)."""
-    from szwadron.loading import read_toml
 
     p = Path(path) if path is not None else MODEL_PATH
     return model_from_mapping(read_toml(p), source=str(p))
@@ -770,7 +770,6 @@ def _check_edit(before: str, after: str, points: Mapping[str, float]) -> None:
 def write_points(path: str | Path, points: Mapping[str, float]) -> bool:
     """Set the points of an army-list file in place (:func:`set_points_in_text`), atomically.
     Returns whether the file changed."""
-    from szwadron.files import write_atomic
 
     p = Path(path)
     text = p.read_text(encoding="utf-8")

@@ -29,7 +29,9 @@ import numpy as np
 import numpy.typing as npt
 
 from szwadron.geometry.bases import EDGE_NAMES
-from szwadron.geometry.contact import CONTACT_TOLERANCE_CM, DISTANCE_EPSILON_CM
+
+# contact along an edge is measured as PD-14 measures it, by the shared helpers of contact.py
+from szwadron.geometry.contact import CONTACT_TOLERANCE_CM, DISTANCE_EPSILON_CM, _axes, _edge_within_slab
 from szwadron.models import Kind
 
 FloatArray = npt.NDArray[np.float64]
@@ -129,7 +131,6 @@ def edge_contact_lengths(
     >>> edge_contact_lengths(a, base_corners(2.0, 2.0, 90.0, 2.0, 2.0)).tolist()  # corner only
     [0.0, 0.0, 0.0, 0.0]
     """
-    from szwadron.geometry.contact import _axes, _edge_within_slab  # shared PD-14 measure
 
     a = np.asarray(corners_a, dtype=float)
     b = np.asarray(corners_b, dtype=float)

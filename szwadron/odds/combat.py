@@ -34,7 +34,7 @@ from typing import Literal, NamedTuple
 
 from szwadron.errors import InvalidDataError
 from szwadron.limits import MAX_DICE, MAX_MELEE_FIGURES, MAX_WOUNDS
-from szwadron.odds.dice import Distribution, clamp, hit_weights
+from szwadron.odds.dice import Distribution, clamp, hit_weights, hits
 from szwadron.odds.morale import (
     MeleeMorale,
     MeleeOutcome,
@@ -410,12 +410,11 @@ def clear_caches(*, rule_tables: bool = True) -> None:
     ``rule_tables=False`` keeps the remainder-roll table of 1.5.1 (a constant of the rules,
     r < W ≤ max W) and clears only the distributions.
     """
-    from szwadron.odds import dice
 
     for fn in (_damage_weights, _volley_weights, _side_losses_cached):
         fn.cache_clear()
-    dice.hit_weights.cache_clear()
-    dice.hits.cache_clear()
+    hit_weights.cache_clear()
+    hits.cache_clear()
     if rule_tables:
         _chance_table.cache_clear()
         remainder_roll.cache_clear()
