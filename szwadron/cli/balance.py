@@ -34,7 +34,13 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help=f"also play N seeded battles, army against army, and print the measured chance (at most {MAX_BATTLES})",
     )
-    parser.add_argument("--seed", type=int, default=2026, help="seed of the battles (default 2026)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=2026,
+        metavar="N",
+        help="seed of the dice of --battles: the same seed, the same battles (default 2026)",
+    )
     parser.set_defaults(func=run)
 
 

@@ -28,7 +28,12 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
     p.add_argument("--json", action="store_true", help="print a JSON document")
-    p.add_argument("--strict", action="store_true", help="exit with code 1 when any problem is found")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit with code 1 when any problem is found (overlaps, bases off the table or in "
+        "closed terrain, broken coherency, zone intrusions), for scripts",
+    )
     p.set_defaults(func=run)
 
 

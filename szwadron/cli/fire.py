@@ -48,27 +48,35 @@ def register(subparsers: Any) -> None:
         "--bases",
         type=base_list,
         metavar="B1,B2",
-        help="declared firing bases (4.2): UNIT/INDEX or INDEX; default all",
+        help="only these bases fire, as declared (4.2); the others may move after the fire (4.9): "
+        "a comma list of UNIT/INDEX or INDEX; default: all",
     )
-    p.add_argument("--march", action="store_true", help="fire on the march: half SO (4.11)")
+    p.add_argument(
+        "--march",
+        action="store_true",
+        help="fire on the march: the unit also moves up to half R and each figure's SO is halved, "
+        "the total rounded down (4.11; never artillery, 7.1.2)",
+    )
     p.add_argument(
         "--ammo",
         metavar="NAME",
-        help="artillery ammunition (7.1.3); default: the one expected to remove most",
+        help="the guns' ammunition, named as in their profile (roundshot, canister, ...), each with its "
+        "own range, SO and C (7.1.3); default: the one expected to remove most",
     )
     p.add_argument(
         "--target-at",
         metavar="MOVEFILE",
-        help="4.12.3: place the target's bases at the final poses of this move file "
-        "([[bases]] with index, x, y, facing; unlisted bases stay) before the fire",
+        help="fire at an enemy whose move you interrupt (4.12.3): first place the target's bases "
+        "where you stop it, from a move file ([[bases]] with index, x, y, facing; bases not "
+        "listed stay)",
     )
     p.add_argument(
         "--reaction",
         choices=("declared", "charged"),
-        help="fire in the opponent's turn (4.12): 'declared' (4.12.2-4.12.5: with "
-        "--target-at, an interrupted move, the fire lost out of range, 4.12.4; without, "
-        "at the end of the opponent's phase, 4.12.5) or 'charged' (4.12.6: undeclared, at "
-        "the first unit charging it; shooter in normal morale, not engaged)",
+        help="fire in the opponent's turn (4.12): 'declared': the shooter declared it in its own "
+        "turn and fires at the enemy whose move it interrupts (with --target-at; lost if out of "
+        "range, 4.12.4) or at the end of the opponent's phase (4.12.5); 'charged': undeclared, "
+        "at the first unit charging it, only in normal morale and not engaged (4.12.6)",
     )
     p.add_argument("--json", action="store_true", help="print a JSON document")
     add_plot_option(

@@ -34,7 +34,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--attacker", required=True, metavar="UNIT", help="the attacking unit")
     p.add_argument("--defender", required=True, metavar="UNIT", help="the defending unit")
     p.add_argument(
-        "--continuing", action="store_true", help="a continuing melee, not the first round (7.7 first strike)"
+        "--continuing",
+        action="store_true",
+        help="a later round of a melee already under way, not the charge: first strike 'on the "
+        "charge' no longer counts, 'in defence' only with the terrain advantage (7.7)",
     )
     p.add_argument("--json", action="store_true", help="print a JSON document")
     add_plot_option(

@@ -35,7 +35,13 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
-    parser.add_argument("--side", type=_side, required=True, metavar="A|B", help="whose morale phase")
+    parser.add_argument(
+        "--side",
+        type=_side,
+        required=True,
+        metavar="A|B",
+        help="the side whose morale phase it is, A or B as in the scenario (2.2, 6.8)",
+    )
     parser.add_argument("--json", action="store_true", help="print a JSON document")
     add_plot_option(
         parser,

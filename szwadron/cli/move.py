@@ -42,34 +42,42 @@ def register(subparsers: Any) -> None:
         action="append",
         required=True,
         metavar="UNIT",
-        help="the unit that moves (repeat for a combined move, 3.3)",
+        help="the unit that moves; repeat it for a combined move of units touching at the start, "
+        "at the slowest one's speed (3.3)",
     )
     p.add_argument(
         "--to",
         required=True,
         metavar="MOVEFILE",
-        help="move file (TOML): [[bases]] with index, x, y, facing, optional waypoints",
+        help="the move file (TOML): where each moving base ends, [[bases]] with index, x, y, "
+        "facing and optional waypoints (scenarios/moves/hussars-advance.toml)",
     )
     p.add_argument(
         "--charge",
         action="append",
         default=[],
         metavar="TARGET",
-        help="the enemy unit charged (repeatable, 5.2): its zone may be entered (1.4.2)",
+        help="the enemy unit this move charges (5.2): its control zone may be entered, to end in "
+        "contact (1.4.2, 5.9); repeatable",
     )
-    p.add_argument("--march", action="store_true", help="fire on the march: half the move (4.11)")
+    p.add_argument(
+        "--march",
+        action="store_true",
+        help="this is the move of fire on the march: at most half R, and no charge (4.11)",
+    )
     p.add_argument(
         "--after-fire",
         metavar="TARGET",
-        help="4.9: a move after fire; the unit fired at TARGET this turn (on the march "
-        "with --march: then only its half move, 4.11.2, 4.11.3)",
+        help="a move after fire: the unit fired at TARGET this turn, so only its bases that did "
+        "not fire may move, never into their own unit's lines of fire, and no charge (4.9); "
+        "with --march the fire was on the march and only its half move is left (4.11.2, 4.11.3)",
     )
     p.add_argument(
         "--fired",
         type=base_list,
         metavar="B1,B2",
-        help="with --after-fire: the bases declared as firing (4.2), UNIT/INDEX or "
-        "INDEX; default: the bases that could fire",
+        help="with --after-fire: the bases declared as firing, which may not move (4.2, 4.9.1): "
+        "a comma list of UNIT/INDEX or INDEX; default: the bases that could fire",
     )
     p.add_argument("--json", action="store_true", help="print a JSON document")
     add_plot_option(

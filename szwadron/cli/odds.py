@@ -41,10 +41,22 @@ _SIDE_KEYS: dict[str, str] = {
 }
 _SIDE_REQUIRED = ("figures", "melee", "skill", "wounds", "morale")
 _SIDE_HELP = (
-    "figures=N SW=N UW=N W=N M=N, optionally strength=N (figures in the unit, default figures), "
-    "initial=N, modifier=K (morale, PD-16), terrain=N (W bonus when struck, PD-15), skirmish"
+    "one side, in quotes: figures=N (its figures in contact, 5.3) SW=N (melee dice of each) "
+    "UW=N (a die scores on a roll ≤ UW) W=N M=N; optionally strength=N (figures in the unit, "
+    "default figures), initial=N (at the start, for the casualty modifier, 6.2.4), modifier=K "
+    "(other morale modifiers, PD-16), terrain=N (W bonus when struck from an advantageous "
+    "position, 5.7, PD-15), skirmish (open order: SW halved, 7.5, PD-17)"
 )
+_DIE_HELP = "the die of the remainder roll that may remove one more figure: d6 (default) or d10 (1.5.1, PD-5)"
 _SIDE_LIMITS = f" (at most {MAX_MELEE_FIGURES} figures and {MAX_DICE} dice a side, W at most {MAX_WOUNDS})"
+
+
+_INITIAL_HELP = (
+    "the unit's figures at the start: down to 3/4, 1/2, 1/4 of them, its tests take −1, −2, −4 (6.2.4)"
+)
+_MODIFIER_HELP = (
+    "other morale modifiers, summed: +1 in a fortification, +1 in advantageous terrain (6.2, PD-16)"
+)
 
 
 def _fire_group(text: str) -> tuple[int, int | None]:
@@ -70,9 +82,17 @@ def _wounds(text: str) -> int | tuple[int, ...]:
 def _add_roll_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print a JSON document")
     parser.add_argument(
-        "--roll", action="store_true", help="resolve once with seeded dice instead of the odds"
+        "--roll",
+        action="store_true",
+        help="roll the dice once instead of giving the odds, showing every die "
+        "(give --seed to roll the same dice again)",
     )
-    parser.add_argument("--seed", type=int, help="seed of --roll (default: a fresh one, printed)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="seed of --roll: the same seed rolls the same dice (default: a fresh one, printed)",
+    )
     parser.add_argument(
         "--plot",
         metavar="FILE",
@@ -104,27 +124,62 @@ def register(subparsers: Any) -> None:
         type=_fire_group,
         required=True,
         metavar="N[@C]",
-        help="dice of one group, optionally with its own accuracy (repeatable, PD-9); at most "
+        help="N dice, the summed SO of the figures firing, each scoring on a roll ≤ C (4.6); "
+        "repeat for figures firing at another C, e.g. --fire 12@3 --fire 8@2 (PD-9); at most "
         f"{MAX_DICE} dice in all",
     )
-    fire.add_argument("--accuracy", type=int, metavar="C", help="accuracy of groups without @C")
+    fire.add_argument(
+        "--accuracy",
+        type=int,
+        metavar="C",
+        help="C of the groups given without @C: a die scores on a roll ≤ C, already less 1 per full 20 cm "
+        "of range (4.5.4)",
+    )
     fire.add_argument(
         "--wounds",
         type=_wounds,
         required=True,
         metavar="W",
-        help="target W with cover, or W of each eligible figure in removal order: 2,2,3 (PD-13); "
-        f"W at most {MAX_WOUNDS}",
+        help="the target's W with its cover (+1 in a forest, rough ground or behind a fence, +2 in a "
+        "building, 4.10), or each target figure's W in removal order, e.g. 2,2,3 (PD-13); "
+        f"at most {MAX_WOUNDS}",
     )
-    fire.add_argument("--figures", type=int, metavar="F", help="most figures removable (PD-10)")
-    fire.add_argument("--die", choices=_DIES, default="d6", help="remainder die (default d6, PD-5)")
-    fire.add_argument("--skirmish", action="store_true", help="target in open order (7.5, PD-17)")
-    fire.add_argument("--march", action="store_true", help="fire on the march: half SO (4.11)")
-    fire.add_argument("--indirect", action="store_true", help="indirect fire: C − 1 (7.4)")
-    fire.add_argument("--morale", type=int, metavar="M", help="target's morale: add the 6.3 outcome")
-    fire.add_argument("--strength", type=int, metavar="S", help="target's figures before this fire")
-    fire.add_argument("--initial", type=int, metavar="I", help="target's starting strength")
-    fire.add_argument("--modifier", type=int, default=0, metavar="K", help="other morale modifiers")
+    fire.add_argument(
+        "--figures",
+        type=int,
+        metavar="F",
+        help="target figures the fire can reach (in range, arc and sight): no more can be removed "
+        "(4.5.3, PD-10); default: no limit, or --strength",
+    )
+    fire.add_argument("--die", choices=_DIES, default="d6", help=_DIE_HELP)
+    fire.add_argument(
+        "--skirmish",
+        action="store_true",
+        help="the target stands in open skirmish order, gaps of 2 cm or more: its W is doubled, "
+        "halving the losses (7.5, PD-17)",
+    )
+    fire.add_argument(
+        "--march",
+        action="store_true",
+        help="fire on the march: the unit also moves up to half R and rolls half the dice, rounded down (4.11)",
+    )
+    fire.add_argument(
+        "--indirect",
+        action="store_true",
+        help="indirect fire of howitzers or mortars, without a line of sight: every C − 1 (7.4)",
+    )
+    fire.add_argument(
+        "--morale",
+        type=int,
+        metavar="M",
+        help="the target's M: add the chances of its morale test after the fire, passed, repulsed "
+        "or panic (6.3); needs --strength",
+    )
+    fire.add_argument(
+        "--strength", type=int, metavar="S", help="the target's figures before this fire (with --morale)"
+    )
+    fire.add_argument("--initial", type=int, metavar="I", help=_INITIAL_HELP + "; default: --strength")
+    fire.add_argument("--modifier", type=int, default=0, metavar="K", help=_MODIFIER_HELP)
     _add_roll_options(fire)
     fire.set_defaults(func=run)
 
@@ -133,10 +188,18 @@ def register(subparsers: Any) -> None:
         help="a casualty test: pass, repulsed, panic (6.2, 6.3)",
         description="The test after damage (6.3): repulse test, then at once the panic test.",
     )
-    morale.add_argument("--morale", type=int, required=True, metavar="M")
-    morale.add_argument("--strength", type=int, required=True, metavar="S", help="figures now")
-    morale.add_argument("--initial", type=int, required=True, metavar="I", help="starting figures")
-    morale.add_argument("--modifier", type=int, default=0, metavar="K", help="other modifiers")
+    morale.add_argument(
+        "--morale",
+        type=int,
+        required=True,
+        metavar="M",
+        help="the unit's M: a test passes on a d6 roll ≤ M after modifiers (6.2)",
+    )
+    morale.add_argument(
+        "--strength", type=int, required=True, metavar="S", help="the unit's figures now, after its losses"
+    )
+    morale.add_argument("--initial", type=int, required=True, metavar="I", help=_INITIAL_HELP)
+    morale.add_argument("--modifier", type=int, default=0, metavar="K", help=_MODIFIER_HELP)
     _add_roll_options(morale)
     morale.set_defaults(func=run)
 
@@ -147,11 +210,30 @@ def register(subparsers: Any) -> None:
     )
     melee.add_argument("--attacker", required=True, metavar="SPEC", help=_SIDE_HELP + _SIDE_LIMITS)
     melee.add_argument("--defender", required=True, metavar="SPEC", help=_SIDE_HELP + _SIDE_LIMITS)
-    melee.add_argument("--first-strike", choices=("attacker", "defender"), help="7.7")
-    melee.add_argument("--initial-attacker", type=int, metavar="N", help="attacker starting strength")
-    melee.add_argument("--initial-defender", type=int, metavar="N", help="defender starting strength")
-    melee.add_argument("--panicking-defender", action="store_true", help="the defender is panicking (6.6)")
-    melee.add_argument("--die", choices=_DIES, default="d6", help="remainder die (default d6, PD-5)")
+    melee.add_argument(
+        "--first-strike",
+        choices=("attacker", "defender"),
+        help="the side with the First Strike rule: it deals its losses before the enemy strikes "
+        "back, and the enemy strikes only with the figures left (7.7); default: both strike at once",
+    )
+    melee.add_argument(
+        "--initial-attacker",
+        type=int,
+        metavar="N",
+        help="the attacker's figures at the start, for its casualty modifier (6.2.4); as initial=N",
+    )
+    melee.add_argument(
+        "--initial-defender",
+        type=int,
+        metavar="N",
+        help="the defender's figures at the start, for its casualty modifier (6.2.4); as initial=N",
+    )
+    melee.add_argument(
+        "--panicking-defender",
+        action="store_true",
+        help="the defender is in panic: it tests at the attack and strikes back only if it passes (6.6)",
+    )
+    melee.add_argument("--die", choices=_DIES, default="d6", help=_DIE_HELP)
     _add_roll_options(melee)
     melee.set_defaults(func=run)
 

@@ -55,7 +55,7 @@ def register(subparsers: Any) -> None:
             "by side and labelled by unit, enemy contacts, a grid, a scale bar and a key, with "
             "optional overlays (arcs, fire, moves, reach). With an overlay and no --region the "
             "picture zooms to what the overlay is about (the units, paths and arcs, with a "
-            "margin of 5 cm or 15%%, at least 24 cm across); --region all draws the whole table. "
+            "margin of 5 cm or 15%, at least 24 cm across); --region all draws the whole table. "
             "`szwadron plot morale -o FILE` draws the morale state machine instead (a scenario "
             "file named 'morale' is reached as ./morale). The format comes from the suffix of "
             "-o (.png, .svg, .pdf); an input file is never overwritten."
@@ -102,13 +102,14 @@ def register(subparsers: Any) -> None:
         "--move",
         type=_pair("UNIT:MOVEFILE"),
         metavar="UNIT:MOVEFILE",
-        help="the paths (PD-6), final poses and distances of this move",
+        help="the move of UNIT in a move file: each base's path (PD-6), final pose and distance",
     )
     table.add_argument(
         "--reach",
         type=_pair("UNIT:TARGET"),
         metavar="UNIT:TARGET",
-        help="the shortest path of the unit into contact with the target",
+        help="the shortest legal path of UNIT's nearest base into contact with TARGET, and its "
+        "length (3.1, 5.2)",
     )
     table.add_argument(
         "--region",
@@ -118,14 +119,20 @@ def register(subparsers: Any) -> None:
         "(write --region=-5,0,40,30 when it starts with a minus sign)",
     )
     table.add_argument("--no-labels", action="store_true", help="no unit and terrain labels")
-    table.add_argument("--no-contacts", action="store_true", help="do not mark enemy contacts")
+    table.add_argument("--no-contacts", action="store_true", help="do not mark enemy contacts (PD-14)")
     machine = p.add_argument_group("the morale state machine (plot morale)")
-    machine.add_argument("--scenario", dest="machine_scenario", metavar="S", help="scenario holding --unit")
+    machine.add_argument(
+        "--scenario",
+        dest="machine_scenario",
+        metavar="S",
+        help="plot morale: the scenario file holding --unit",
+    )
     machine.add_argument(
         "--unit",
         dest="machine_unit",
         metavar="U",
-        help="write the chance of each branch from this unit's current state",
+        help="plot morale: a unit of --scenario; its state is ringed and each branch from it "
+        "carries its exact chance (section 6)",
     )
     p.add_argument(
         "--dpi",

@@ -1,4 +1,4 @@
-"""``szwadron points`` — the points model (issue 7).
+"""``szwadron points`` — the points model (issue 7), in three forms, each with its own ``--help``.
 
 - ``szwadron points ARMYLIST [--roster ID|FILE] [--json] [--plot FILE]`` — points per figure of
   every profile with the breakdown of the formula (:mod:`szwadron.armies.points`); stored points that
@@ -16,6 +16,9 @@
   (:mod:`szwadron.armies.battles`).
 
 ARMYLIST is an army-list id (looked up like a scenario's lists) or a path to its TOML file.
+``calibrate`` and ``validate`` are argparse sub-commands; any other word in their place is an army
+list, parsed by the ``ARMYLIST`` form (:class:`_Forms`). An option of another form (``points
+calibrate --roster X``) is bad input, reported with the form it belongs to (exit 2).
 Long runs report progress on stderr.
 """
 
@@ -27,9 +30,11 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 ACTIONS = ("calibrate", "validate")
+#: The name under which the army-list form is registered beside the two actions.
+ARMYLIST = "ARMYLIST"
 
 #: Most duels per pair (and budget), calibration rounds, and worker processes per core: far
 #: beyond any useful run, they keep a mistyped number from running for days or forking
@@ -41,56 +46,238 @@ MAX_WORKERS_PER_CORE = 4
 #: imported here, so that ``--help`` stays light).
 DEFAULT_ROSTER_BATTLES = 200
 
+if TYPE_CHECKING:
+    _SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
+else:
+    _SubParsers = argparse._SubParsersAction
+
+
+class _AnyWord(dict[str, argparse.ArgumentParser]):
+    """The choices of :class:`_Forms`: the named forms, and any other word (an army list)."""
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str)
+
+
+class _Forms(_SubParsers):
+    """The sub-commands of ``points``: ``calibrate``, ``validate``, or an army list.
+
+    A word that names no sub-command is the ARMYLIST of the army-list form, so that
+    ``szwadron points france --roster corps-1000`` reads as it always has."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        words = list(values)
+        if words[0] not in ACTIONS:
+            words = [ARMYLIST, *words]  # the army-list form parses the word as its ARMYLIST
+        super().__call__(parser, namespace, words, option_string)
+
+
+class MisplacedOption(argparse.Action):
+    """An option of another form of ``points``, kept out of ``--help``: giving it records a
+    message that :func:`run` reports as bad input (exit 2), naming the form it belongs to."""
+
+    def __init__(
+        self, option_strings: Sequence[str], dest: str, message: str, nargs: int | None = None
+    ) -> None:
+        super().__init__(
+            option_strings,
+            dest=argparse.SUPPRESS,
+            nargs=nargs,
+            default=argparse.SUPPRESS,
+            help=argparse.SUPPRESS,
+        )
+        self.message = message
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        if getattr(namespace, "misplaced", None) is None:
+            namespace.misplaced = f"{option_string} {self.message}"
+
+
+def _misplaced(parser: argparse.ArgumentParser, message: str, *flags: str) -> None:
+    """Accept ``flags`` (of another form) only to report them: ``--FLAG message``."""
+    for flag in flags:
+        nargs = 0 if flag == "--dry-run" else None
+        parser.add_argument(flag, action=MisplacedOption, message=message, nargs=nargs)
+
+
+_JSON_HELP = "print a JSON document instead of the table (for scripts; its keys are stable)"
+_SEED_HELP = "seed of the simulated dice: the same seed, the same numbers (default 2026)"
+_LISTS_HELP = "folder of army-list TOML files to use (default: the six bundled lists)"
+_WORKERS_HELP = (
+    f"worker processes running the battles in parallel (default: one per core; at most "
+    f"{MAX_WORKERS_PER_CORE} per core)"
+)
+
 
 def register(subparsers: Any) -> None:
-    """Add the ``points`` command."""
+    """Add the ``points`` command and its forms ``ARMYLIST``, ``calibrate`` and ``validate``."""
     parser = subparsers.add_parser(
         "points",
-        help="points per figure from the points model; calibrate or validate it by duels",
+        help="points per figure from the points model; calibrate or validate it by simulated battles",
         description=(
-            "Points per figure of an army list's profiles with their breakdown, or "
-            "'points calibrate' (fit the model to simulated duels and rewrite the stored points) "
-            "or 'points validate' (round-robin win rates at equal points, simulated)."
+            "Points per figure of an army list's profiles with their breakdown "
+            "('points ARMYLIST'), or 'points calibrate' (fit the model to simulated battles and "
+            "rewrite the stored points) or 'points validate' (win rates at equal points, "
+            "simulated). Each has its own --help: 'szwadron points calibrate --help'."
         ),
     )
-    parser.add_argument(
-        "target",
+    parser.set_defaults(func=run, misplaced=None)
+    forms = parser.add_subparsers(
+        action=_Forms,
+        dest="form",
         metavar="ARMYLIST|calibrate|validate",
-        help="an army-list id or file, or the action 'calibrate' or 'validate'",
+        parser_class=type(parser),
     )
-    parser.add_argument(
-        "--roster", metavar="ID|FILE", help="only the profiles of this roster, with its totals"
+    forms.required = True
+
+    price = forms.add_parser(
+        ARMYLIST,
+        prog=f"{parser.prog}",
+        help="an army-list id (france, austria, ...) or its TOML file: points per figure of its "
+        "profiles, with their breakdown (szwadron points ARMYLIST --help)",
+        description=(
+            "Points per figure of every profile of an army list, with the points each "
+            "characteristic adds (fire, melee, W, morale, speed, special rules) to the "
+            "reference line infantry's; a stored price that differs from the model is flagged "
+            "STALE. With --roster, only the profiles the roster fields, its total against its "
+            "points limit and every constraint it breaks."
+        ),
     )
-    parser.add_argument("--json", action="store_true", help="print a JSON document")
-    parser.add_argument("--plot", metavar="FILE", help="draw the breakdown (or the win-rate matrix) to FILE")
-    sim = parser.add_argument_group("calibrate and validate")
-    sim.add_argument("--lists", metavar="DIR", help="folder of army lists (default: the bundled armylists/)")
-    sim.add_argument("--seed", type=int, default=2026, help="seed of the duels (default 2026)")
-    sim.add_argument(
+    price.add_argument(
+        "target",
+        metavar="ARMYLIST",
+        help="an army-list id (france, britain, austria, russia, prussia, warsaw) or the path "
+        "of an army-list TOML file",
+    )
+    price.add_argument(
+        "--roster",
+        metavar="ID|FILE",
+        help="a roster: the id of one of the list's example rosters (corps-1000) or your own "
+        "roster TOML file; prints only the profiles it fields, its total and broken constraints",
+    )
+    price.add_argument("--json", action="store_true", help=_JSON_HELP)
+    price.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw each profile's points as the factors of the formula: FILE.png, FILE.svg or FILE.pdf",
+    )
+    _misplaced(
+        price,
+        "applies only to 'points calibrate' and 'points validate'",
+        "--lists",
+        "--seed",
+        "--duels",
+        "--battles",
+        "--workers",
+        "--model",
+    )
+    _misplaced(price, "applies only to 'points calibrate'", "--rounds", "--dry-run")
+
+    calibrate = forms.add_parser(
+        "calibrate",
+        help="refit the points to simulated duels and battles of mixed armies, and rewrite "
+        "the army lists' points",
+        description=(
+            "Fit the points model's coefficients and each profile's correction to seeded "
+            "simulated duels and battles of mixed armies, then rewrite the coefficients file "
+            "and the 'points' line of every profile in the army lists (--dry-run: print only). "
+            "The example rosters' new costs are listed; one over its limit is flagged. Long: "
+            "minutes with the defaults; progress on stderr."
+        ),
+    )
+    calibrate.add_argument("--lists", metavar="DIR", help=_LISTS_HELP + "; their points lines are rewritten")
+    calibrate.add_argument("--seed", type=int, default=2026, metavar="N", help=_SEED_HELP)
+    calibrate.add_argument(
         "--duels",
         type=int,
-        help=f"duels per pair (calibrate, default 100) or per pair and budget (validate, default 500); at most {MAX_DUELS}",
+        metavar="N",
+        help=f"simulated duels per pair of profiles (default 100, at most {MAX_DUELS})",
     )
-    sim.add_argument(
+    calibrate.add_argument(
         "--battles",
         type=int,
-        help=f"battles of mixed armies per pair of lists and budget (calibrate, default 300; 0: none) or per pair of example rosters and per unit-size case (validate, default {DEFAULT_ROSTER_BATTLES}; 0: none); at most {MAX_DUELS}",
+        metavar="N",
+        help="simulated battles of random mixed armies per pair of lists and points budget "
+        f"(default 300; 0: none, fit to duels alone; at most {MAX_DUELS})",
     )
-    sim.add_argument(
-        "--rounds", type=int, default=3, help=f"calibration rounds (default 3, at most {MAX_ROUNDS})"
-    )
-    sim.add_argument(
-        "--workers",
+    calibrate.add_argument(
+        "--rounds",
         type=int,
-        help=f"worker processes (default: one per core; at most {MAX_WORKERS_PER_CORE} per core)",
+        default=3,
+        metavar="N",
+        help=f"rounds of fitting, each re-pricing the armies of the next (default 3, at most {MAX_ROUNDS})",
     )
-    sim.add_argument("--dry-run", action="store_true", help="calibrate: print, write nothing")
-    sim.add_argument(
+    calibrate.add_argument("--workers", type=int, metavar="N", help=_WORKERS_HELP)
+    calibrate.add_argument(
+        "--dry-run", action="store_true", help="print the fitted model and the rosters' costs; write no file"
+    )
+    calibrate.add_argument(
         "--model",
         metavar="FILE",
-        help="coefficients file to write (calibrate) or read (default: the shipped one)",
+        help="the coefficients file to write (default: the one shipped with szwadron)",
     )
-    parser.set_defaults(func=run)
+    calibrate.add_argument("--json", action="store_true", help=_JSON_HELP)
+    _misplaced(calibrate, "does not apply to 'points calibrate': it belongs to 'points ARMYLIST'", "--roster")
+    _misplaced(
+        calibrate,
+        "does not apply to 'points calibrate': it belongs to 'points ARMYLIST' and 'points validate'",
+        "--plot",
+    )
+
+    validate = forms.add_parser(
+        "validate",
+        help="measure how fair the points are: win rates at equal points, profile against "
+        "profile and example roster against example roster",
+        description=(
+            "Play seeded simulated battles at equal points: every profile against every other "
+            "(the round-robin, with each win rate's 95 % interval, the share within 45-55 % and "
+            "the circles of profiles no prices can even), then every pair of example rosters of "
+            "different lists at the same limit, and each list's units regrouped into other "
+            "sizes. Long: minutes with the defaults; progress on stderr."
+        ),
+    )
+    validate.add_argument("--lists", metavar="DIR", help=_LISTS_HELP)
+    validate.add_argument("--seed", type=int, default=2026, metavar="N", help=_SEED_HELP)
+    validate.add_argument(
+        "--duels",
+        type=int,
+        metavar="N",
+        help=f"simulated battles per pair of profiles and points budget (default 500, at most {MAX_DUELS})",
+    )
+    validate.add_argument(
+        "--battles",
+        type=int,
+        metavar="N",
+        help="simulated battles per pair of example rosters and per unit-size case (default "
+        f"{DEFAULT_ROSTER_BATTLES}; 0: skip the rosters; at most {MAX_DUELS})",
+    )
+    validate.add_argument("--workers", type=int, metavar="N", help=_WORKERS_HELP)
+    validate.add_argument(
+        "--model",
+        metavar="FILE",
+        help="the coefficients file to price the profiles by (default: the one shipped with szwadron)",
+    )
+    validate.add_argument("--json", action="store_true", help=_JSON_HELP)
+    validate.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the matrix of win rates (and the rosters'): FILE.png, FILE.svg or FILE.pdf",
+    )
+    _misplaced(validate, "does not apply to 'points validate': it belongs to 'points ARMYLIST'", "--roster")
+    _misplaced(validate, "applies only to 'points calibrate'", "--rounds", "--dry-run")
+    forms.choices = _AnyWord(forms.choices)
 
 
 class _Progress:
@@ -122,33 +309,27 @@ def _positive(value: int | None, name: str, most: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``szwadron points``."""
+    """Run ``szwadron points`` in the form given: ARMYLIST, ``calibrate`` or ``validate``."""
     from szwadron.errors import InvalidDataError
 
-    if args.plot:  # fail before any work (a validation runs for minutes): bad usage
+    if args.misplaced:
+        raise InvalidDataError(args.misplaced)
+    plot = getattr(args, "plot", None)
+    if plot:  # fail before any work (a validation runs for minutes): bad usage
         from szwadron.cli._common import check_output_path
         from szwadron.plots._io import figure_format
 
-        figure_format(args.plot)
-        check_output_path(args.plot)
-    if args.target in ACTIONS:
-        if args.roster:
-            raise InvalidDataError(f"--roster does not apply to 'points {args.target}'")
-        _positive(args.duels, "--duels", MAX_DUELS)
-        if args.battles is not None:
-            if not 0 <= args.battles <= MAX_DUELS:
-                raise InvalidDataError(f"--battles must be between 0 and {MAX_DUELS}, got {args.battles}")
-        _positive(args.rounds, "--rounds", MAX_ROUNDS)
-        _positive(args.workers, "--workers", MAX_WORKERS_PER_CORE * (os.cpu_count() or 1))
-        return _calibrate(args) if args.target == "calibrate" else _validate(args)
+        figure_format(plot)
+        check_output_path(plot)
+    if args.form == ARMYLIST:
+        return _price(args)
+    _positive(args.duels, "--duels", MAX_DUELS)
     if args.battles is not None:
-        raise InvalidDataError("--battles applies only to 'points calibrate' and 'points validate'")
-    for flag in ("lists", "duels", "workers", "model"):
-        if getattr(args, flag) is not None:
-            raise InvalidDataError(f"--{flag} applies only to 'points calibrate' and 'points validate'")
-    if args.dry_run:
-        raise InvalidDataError("--dry-run applies only to 'points calibrate'")
-    return _price(args)
+        if not 0 <= args.battles <= MAX_DUELS:
+            raise InvalidDataError(f"--battles must be between 0 and {MAX_DUELS}, got {args.battles}")
+    _positive(getattr(args, "rounds", None), "--rounds", MAX_ROUNDS)
+    _positive(args.workers, "--workers", MAX_WORKERS_PER_CORE * (os.cpu_count() or 1))
+    return _calibrate(args) if args.form == "calibrate" else _validate(args)
 
 
 def _roster(army: Any, spec: str) -> Any:
@@ -493,4 +674,4 @@ def _print_rosters(result: Any) -> None:
         )
 
 
-__all__ = ["ACTIONS", "register", "run"]
+__all__ = ["ACTIONS", "ARMYLIST", "MisplacedOption", "register", "run"]

@@ -22,14 +22,17 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
-        "--die", choices=_DIES, default="d6", help="die of the remainder roll (default d6, PD-5)"
+        "--die",
+        choices=_DIES,
+        default="d6",
+        help="the die of the remainder roll: d6 (default) or d10 (1.5.1, PD-5)",
     )
     parser.add_argument(
         "--max-wounds",
         type=int,
         default=10,
         metavar="N",
-        help=f"largest W in the table (default 10, at most {MAX_WOUNDS})",
+        help=f"the largest W in the table (default 10, at most {MAX_WOUNDS}) (1.5.1)",
     )
     parser.add_argument("--json", action="store_true", help="print a JSON list of rows")
     parser.set_defaults(func=run)

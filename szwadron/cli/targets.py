@@ -25,8 +25,18 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
     p.add_argument("--shooter", required=True, metavar="UNIT", help="the firing unit")
-    p.add_argument("--march", action="store_true", help="fire on the march: half SO (4.11)")
-    p.add_argument("--ammo", metavar="NAME", help="artillery ammunition (7.1.3); default: the best")
+    p.add_argument(
+        "--march",
+        action="store_true",
+        help="fire on the march: the unit also moves up to half R and each figure's SO is halved, "
+        "the total rounded down (4.11; never artillery, 7.1.2)",
+    )
+    p.add_argument(
+        "--ammo",
+        metavar="NAME",
+        help="the guns' ammunition, named as in their profile (roundshot, canister, ...) (7.1.3); "
+        "default: the best against each target",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON document")
     p.set_defaults(func=run)
 
