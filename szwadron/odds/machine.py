@@ -40,7 +40,7 @@ Decisions where the rules are silent (each also stated where it is implemented):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -455,67 +455,105 @@ def step(unit: MoraleUnit, event: Event | EventKind) -> Distribution[Result]:
     szwadron.errors.IllegalActionError: an enemy figure is within 10 cm: a panicking unit may not try to reorganise (rule 6.8.2)
     """
     ev = event if isinstance(event, Event) else Event(EventKind(event))
-    s = unit.state
-    _refuse(s, ev)
-    k = ev.kind
+    _refuse(unit.state, ev)
     if ev.removed > unit.strength:
         raise InvalidDataError(f"{ev.removed} figures removed from a unit of {unit.strength}")
-    weights: dict[str, int]
-    if k is E.FIRE_CASUALTIES:
-        if ev.removed == unit.strength:
-            weights = {"destroyed": 1}  # PD-18
-        elif s is P:
-            weights = {"no_test": 1}  # 6.6.14
-        else:
-            t = unit.target(ev.removed)
-            six = MORALE_DIE_SIDES
-            weights = {"passed": t * six, "repulsed": (six - t) * t, "panic": (six - t) ** 2}
-    elif k is E.MELEE_CASUALTIES:
-        raise InvalidDataError("casualties in melee involve both units: use melee_step(attacker, defender)")
-    elif k is E.CHARGED:
-        weights = _test(unit.target(), "strikes_back", "no_losses") if s is P else {"fights_back": 1}
-    elif k is E.DISENGAGE:
-        # 7.6: automatic disengage passes every disengage test
-        weights = {"automatic": 1} if unit.auto_disengage else _test(unit.target(), "passed", "failed")
-    elif k is E.OPPONENT_LEFT:
-        if s is P:
-            weights = {"no_test": 1}
-        elif s is U:
-            weights = {"already": 1}
-        elif unit.kind.is_artillery:
-            weights = {"artillery": 1}  # 6.7.1, Decision: no test
-        else:
-            weights = _test(unit.target(), "passed", "failed")  # 5.8.4, Decision: even without losses
-    elif k is E.PASSED_THROUGH:
-        weights = {"no_test": 1} if s is P else _test(unit.target(), "passed", "failed")
-    elif k is E.REORGANISE:
-        if s is P and ev.enemy_within:
-            raise IllegalActionError(
-                "6.8.2", "an enemy figure is within 10 cm: a panicking unit may not try to reorganise"
-            )
-        if s is U and ev.engaged:
-            raise IllegalActionError(
-                "6.8.3", "a figure is engaged in melee: a pursuing unit may not try to reorganise"
-            )
-        weights = _test(unit.target(), "passed", "failed")
-    elif k is E.REPULSE:
-        weights = {"repulsed": 1}
-    elif k is E.RETREAT:
-        weights = {"cannot_move": 1} if ev.blocked else {"retreated": 1}
-    elif k is E.TABLE_EDGE:
-        weights = {"fled": 1}
-    elif k is E.SURRENDER:
-        if not (ev.blocked and ev.enemy_within):
-            raise IllegalActionError(
-                "6.6.12",
-                "a panicking unit surrenders only when its flight is blocked and an enemy is within 10 cm",
-            )
-        weights = {"surrendered": 1}
-    elif k is E.PURSUED_DESTROYED:
-        weights = {"next_target": 1}
-    else:  # ORDER
-        weights = {"obeys": 1}
-    return _results(s, k, weights)
+    return _results(unit.state, ev.kind, _BRANCHES[ev.kind](unit, ev))
+
+
+# --- the branches of each event: weights of the named outcomes, before the machine's moves -------
+
+
+def _fire_casualties(unit: MoraleUnit, ev: Event) -> dict[str, int]:
+    """4.8.1, 6.3.1 — the casualty test after fire; 6.6.14 a panicking unit takes none; PD-18 a
+    unit losing its last figure is destroyed."""
+    if ev.removed == unit.strength:
+        return {"destroyed": 1}  # PD-18
+    if unit.state is P:
+        return {"no_test": 1}  # 6.6.14
+    t = unit.target(ev.removed)
+    six = MORALE_DIE_SIDES
+    return {"passed": t * six, "repulsed": (six - t) * t, "panic": (six - t) ** 2}
+
+
+def _melee_casualties(unit: MoraleUnit, ev: Event) -> dict[str, int]:
+    """5.5 — melee casualties involve both units (:func:`melee_step`)."""
+    raise InvalidDataError("casualties in melee involve both units: use melee_step(attacker, defender)")
+
+
+def _charged(unit: MoraleUnit, ev: Event) -> dict[str, int]:
+    """6.6.4 — a charged panicking unit tests whether it strikes back; any other fights back."""
+    return _test(unit.target(), "strikes_back", "no_losses") if unit.state is P else {"fights_back": 1}
+
+
+def _disengage(unit: MoraleUnit, ev: Event) -> dict[str, int]:
+    """5.8, 6.4.1 — the disengage test; 7.6 automatic disengage passes it."""
+    return {"automatic": 1} if unit.auto_disengage else _test(unit.target(), "passed", "failed")
+
+
+def _opponent_left(unit: MoraleUnit, ev: Event) -> dict[str, int]:
+    """5.8.4, 6.3.6 — the test for pursuit when the opponent disengages (6.7.1: artillery
+    does not pursue)."""
+    if unit.state is P:
+        return {"no_test": 1}
+    if unit.state is U:
+        return {"already": 1}
+    if unit.kind.is_artillery:
+        return {"artillery": 1}  # 6.7.1, Decision: no test
+    return _test(unit.target(), "passed", "failed")  # 5.8.4, Decision: even without losses
+
+
+def _passed_through(unit: MoraleUnit, ev: Event) -> dict[str, int]:
+    """6.4.3, 6.6.11 — a unit a fleeing own unit passes through tests (a panicking one does
+    not)."""
+    return {"no_test": 1} if unit.state is P else _test(unit.target(), "passed", "failed")
+
+
+def _reorganise(unit: MoraleUnit, ev: Event) -> dict[str, int]:
+    """6.8.2–6.8.4 — the reorganisation test, refused with an enemy within 10 cm (6.8.2) or a
+    pursuing unit engaged (6.8.3)."""
+    if unit.state is P and ev.enemy_within:
+        raise IllegalActionError(
+            "6.8.2", "an enemy figure is within 10 cm: a panicking unit may not try to reorganise"
+        )
+    if unit.state is U and ev.engaged:
+        raise IllegalActionError(
+            "6.8.3", "a figure is engaged in melee: a pursuing unit may not try to reorganise"
+        )
+    return _test(unit.target(), "passed", "failed")
+
+
+def _surrender(unit: MoraleUnit, ev: Event) -> dict[str, int]:
+    """6.6.12 — a panicking unit surrenders only when its flight is blocked and an enemy is near."""
+    if not (ev.blocked and ev.enemy_within):
+        raise IllegalActionError(
+            "6.6.12",
+            "a panicking unit surrenders only when its flight is blocked and an enemy is within 10 cm",
+        )
+    return {"surrendered": 1}
+
+
+def _certain(branch: str) -> Callable[[MoraleUnit, Event], dict[str, int]]:
+    """An event with one outcome."""
+    return lambda unit, ev: {branch: 1}
+
+
+#: Each event's branches (section 6), one small function each.
+_BRANCHES: dict[EventKind, Callable[[MoraleUnit, Event], dict[str, int]]] = {
+    E.FIRE_CASUALTIES: _fire_casualties,
+    E.MELEE_CASUALTIES: _melee_casualties,
+    E.CHARGED: _charged,
+    E.DISENGAGE: _disengage,
+    E.OPPONENT_LEFT: _opponent_left,
+    E.PASSED_THROUGH: _passed_through,
+    E.REORGANISE: _reorganise,
+    E.REPULSE: _certain("repulsed"),
+    E.RETREAT: lambda unit, ev: {"cannot_move": 1} if ev.blocked else {"retreated": 1},
+    E.TABLE_EDGE: _certain("fled"),
+    E.SURRENDER: _surrender,
+    E.PURSUED_DESTROYED: _certain("next_target"),
+    E.ORDER: _certain("obeys"),
+}
 
 
 _MELEE_BRANCH: dict[MeleeOutcome, str] = {o: o.value for o in MeleeOutcome}
