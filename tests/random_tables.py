@@ -1,0 +1,351 @@
+"""Random legal tables for the consistency properties (issue 15), and the properties themselves.
+
+:func:`random_table` draws a table from a :class:`random.Random`: two sides of units in line,
+column or skirmish order (1.3), cavalry, a battery, at random positions and facings, with enemy
+units often placed in contact with a random sideways offset (ranks at a real table are rarely
+aligned: a base then straddles two enemy bases), and sometimes a wood, a hill or a fence. Tables
+with overlapping bases are refused (PD-3: a set-up must not overlap), so every table is legal.
+
+:func:`check_properties` runs the rulings on one table and returns the properties that fail:
+
+- no internal error from any command (exit 3);
+- ``check`` says two units are engaged (5.1.2, PD-14) exactly when ``melee`` between them finds
+  figures in contact;
+- a legal ``move`` ends in a position ``check`` accepts: it adds no problem of the moved unit;
+- ``fire`` is unchanged by a unit far from the band (4.3);
+- every answer is unchanged when the table is mirrored (x → width − x, facing → 180° − facing).
+
+Used by ``tests/test_properties.py`` (a few hundred tables) and ``scripts/properties.py`` (10,000
+and more, outside CI's time).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import random
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from szwadron.errors import IllegalActionError, SzwadronError
+from szwadron.geometry.battlefield import Battlefield
+from szwadron.models import DEFAULT_BASE_SIZE_CM, Kind, Scenario
+from szwadron.table.audit import AuditReport, audit
+from szwadron.table.fire import fire
+from szwadron.table.melee import table_melee
+from szwadron.table.movement import check_move, place
+
+WIDTH, DEPTH = 120.0, 120.0
+
+_STATS: dict[str, dict[str, Any]] = {
+    "infantry": {"R": 12, "W": 2, "SW": 1, "SO": 1, "Z": 24, "UW": 3, "C": 3, "M": 4},
+    "cavalry": {"R": 24, "W": 2, "SW": 2, "SO": 0, "Z": 0, "UW": 4, "C": 0, "M": 4},
+    "foot_artillery": {"R": 6, "W": 3, "SW": 0, "SO": 4, "Z": 60, "UW": 1, "C": 3, "M": 4},
+}
+
+
+def _profile(kind: str, skirmish: bool) -> dict[str, Any]:
+    return {
+        "id": kind + ("-sk" if skirmish else ""),
+        "name": kind,
+        "kind": kind,
+        **_STATS[kind],
+        "abilities": ["skirmish"] if skirmish else [],
+    }
+
+
+def _formation(
+    x: float, y: float, facing: float, kind: str, files: int, ranks: int, gap: float
+) -> list[dict[str, float]]:
+    """Bases of ``files`` × ``ranks`` with (x, y) the middle of the front edge (1.3)."""
+    w, d = DEFAULT_BASE_SIZE_CM[Kind(kind)]
+    a = math.radians(facing)
+    fwd = (math.cos(a), math.sin(a))
+    right = (math.sin(a), -math.cos(a))
+    span = files * w + (files - 1) * gap
+    out = []
+    for r in range(ranks):
+        for f in range(files):
+            lateral = -span / 2 + w / 2 + f * (w + gap)
+            back = d / 2 + r * (d + gap)
+            out.append(
+                {
+                    "x": round(x + lateral * right[0] - back * fwd[0], 6),
+                    "y": round(y + lateral * right[1] - back * fwd[1], 6),
+                    "facing": facing % 360,
+                }
+            )
+    return out
+
+
+def _unit_spec(rng: random.Random) -> tuple[str, bool, int, int, float]:
+    """kind, skirmish, files, ranks, gap."""
+    roll = rng.random()
+    if roll < 0.45:
+        return "infantry", False, rng.randint(2, 6), rng.choice([1, 2, 2, 3]), 0.0
+    if roll < 0.6:
+        return "infantry", True, rng.randint(2, 5), 1, rng.choice([1.0, 2.0, 3.0])
+    if roll < 0.9:
+        return "cavalry", False, rng.randint(2, 4), rng.choice([1, 1, 2]), 0.0
+    return "foot_artillery", False, 1, 1, 0.0
+
+
+def random_table(rng: random.Random) -> dict[str, Any] | None:
+    """A random legal table as scenario data, or None when the draw overlaps (PD-3)."""
+    units: list[dict[str, Any]] = []
+    fronts: list[tuple[float, float, float]] = []
+    for side in ("A", "B"):
+        for k in range(rng.randint(1, 4)):
+            kind, skirmish, files, ranks, gap = _unit_spec(rng)
+            if side == "B" and fronts and rng.random() < 0.6:
+                # in contact with an enemy front, offset sideways by a random amount
+                fx, fy, ff = rng.choice(fronts)
+                a = math.radians(ff)
+                offset = rng.uniform(-4.0, 4.0)
+                x = fx + offset * math.sin(a)
+                y = fy - offset * math.cos(a)
+                facing = (ff + 180.0) % 360
+            else:
+                x, y = rng.uniform(15, WIDTH - 15), rng.uniform(15, DEPTH - 15)
+                base = 90.0 if side == "A" else 270.0
+                facing = (base + rng.choice([0.0, 0.0, rng.uniform(-40, 40)])) % 360
+            bases = _formation(x, y, facing, kind, files, ranks, gap)
+            units.append(
+                {
+                    "id": f"{side.lower()}{k}",
+                    "side": side,
+                    "profile": _profile(kind, skirmish),
+                    "bases": bases,
+                }
+            )
+            if side == "A":
+                fronts.append((x, y, facing))
+    terrain: list[dict[str, Any]] = []
+    if rng.random() < 0.3:
+        x0, y0 = rng.uniform(0, WIDTH - 20), rng.uniform(0, DEPTH - 20)
+        terrain.append(
+            {
+                "id": "wood",
+                "kind": rng.choice(["forest", "hill"]),
+                "polygon": [[x0, y0], [x0 + 15, y0], [x0 + 15, y0 + 10], [x0, y0 + 10]],
+                **({"level": 1} if rng.random() < 0.5 else {}),
+            }
+        )
+        if terrain[0]["kind"] == "forest":
+            terrain[0].pop("level", None)
+    data = {"name": "random", "table": {"width": WIDTH, "depth": DEPTH}, "terrain": terrain, "units": units}
+    try:
+        sc = Scenario.model_validate(data)
+    except ValueError:
+        return None
+    report = audit(Battlefield(sc))
+    if report.overlaps or report.off_table or report.forbidden_terrain:
+        return None
+    return data
+
+
+def mirrored(data: dict[str, Any]) -> dict[str, Any]:
+    """The table reflected in its middle line x = width / 2 (facing → 180° − facing)."""
+    w = data["table"]["width"]
+    out = {**data, "units": [], "terrain": []}
+    for t in data["terrain"]:
+        out["terrain"].append({**t, "polygon": [[w - x, y] for x, y in reversed(t["polygon"])]})
+    for u in data["units"]:
+        bases = [{"x": w - b["x"], "y": b["y"], "facing": (180.0 - b["facing"]) % 360} for b in u["bases"]]
+        out["units"].append({**u, "bases": bases})
+    return out
+
+
+def _engaged(report: AuditReport) -> set[frozenset[str]]:
+    return {frozenset((u.id, e)) for u in report.units for e in u.engaged_with}
+
+
+def _melee_in_contact(bf: Battlefield, a: str, b: str) -> bool | None:
+    """Whether ``melee`` finds figures of both in contact; None when the rules refuse the melee
+    for another reason than contact (a panicking attacker, 6.1)."""
+    try:
+        m = table_melee(bf, a, b)
+    except IllegalActionError as exc:
+        return False if exc.rule == "5.3" else None
+    return bool(m.attacker_in_contact and m.defender_in_contact)
+
+
+def _fire_answer(bf: Battlefield, shooter: str, target: str) -> tuple[Any, ...]:
+    try:
+        r = fire(bf, shooter, target)
+    except SzwadronError as exc:
+        return ("refused", type(exc).__name__)
+    return (r.legal, round(r.expected, 9), tuple(s.can_fire for s in r.shooters))
+
+
+def _answers(sc: Scenario) -> dict[str, Any]:
+    """Everything the mirror property compares: engaged pairs, problems' rules, melee contacts
+    and fire answers of every pair of enemy units."""
+    bf = Battlefield(sc)
+    report = audit(bf)
+    ids = [u.id for u in sc.units]
+    side = {u.id: u.side for u in sc.units}
+    pairs = [(a, b) for a in ids for b in ids if side[a] == "A" and side[b] == "B"]
+    return {
+        "engaged": _engaged(report),
+        "problems": sorted((p.rule, p.where) for p in report.problems),
+        "melee": {(a, b): _melee_in_contact(bf, a, b) for a, b in pairs},
+        "fire": {(a, b): _fire_answer(bf, a, b) for a, b in pairs + [(b, a) for a, b in pairs]},
+    }
+
+
+def _far_bystander(sc: Scenario, data: dict[str, Any]) -> dict[str, Any] | None:
+    """The table with one more side-B base far (≥ 30 cm) from every base, or None."""
+    bf = Battlefield(sc)
+    xs = [float(p.centroid.x) for p in bf.polygons]
+    ys = [float(p.centroid.y) for p in bf.polygons]
+    for cx, cy in ((5.0, 5.0), (WIDTH - 5, 5.0), (5.0, DEPTH - 5), (WIDTH - 5, DEPTH - 5)):
+        if all(math.hypot(cx - x, cy - y) >= 30.0 for x, y in zip(xs, ys, strict=True)):
+            extra = {
+                "id": "far",
+                "side": "B",
+                "profile": _profile("infantry", False),
+                "bases": [{"x": cx, "y": cy, "facing": 270.0}],
+            }
+            if any(t for t in data["terrain"]):
+                return None  # a far base could still stand on terrain; keep the check simple
+            return {**data, "units": [*data["units"], extra]}
+    return None
+
+
+def _move_property(sc: Scenario, rng: random.Random) -> list[str]:
+    """A unit moved straight ahead: when the move is legal, the new table has no problem of
+    that unit that the old one lacked."""
+    unit = rng.choice(sc.units)
+    if unit.profile.kind is Kind.FOOT_ARTILLERY:
+        return []
+    step = rng.uniform(0.5, unit.profile.move)
+    poses = []
+    for i, b in enumerate(unit.bases):
+        a = math.radians(b.facing)
+        poses.append({"index": i, "x": b.x + step * math.cos(a), "y": b.y + step * math.sin(a), "facing": b.facing})
+    move = {"bases": poses}
+    bf = Battlefield(sc)
+    before = {(p.rule, p.where) for p in audit(bf).problems}
+    try:
+        report = check_move(bf, unit.id, move)
+    except SzwadronError:
+        return []
+    if not report.legal:
+        return []
+    after_sc = place(bf, unit.id, move)
+    prefix = unit.id + "/"
+    new = [
+        p
+        for p in audit(Battlefield(after_sc)).problems
+        if (p.rule, p.where) not in before and any(w.startswith(prefix) for w in p.where)
+    ]
+    return [f"legal move of {unit.id} by {step:.2f} cm ends with [{p.rule}] {p.message}" for p in new]
+
+
+def _cli_exit_codes(data: dict[str, Any]) -> list[str]:
+    """Every command run through the CLI on the table: no exit 3."""
+    from szwadron.cli import main
+
+    toml = _to_toml(data)
+    ids = [u["id"] for u in data["units"]]
+    a = next(u["id"] for u in data["units"] if u["side"] == "A")
+    b = next((u["id"] for u in data["units"] if u["side"] == "B"), a)
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "t.toml"
+        path.write_text(toml, encoding="utf-8")
+        f = str(path)
+        commands = [
+            ["check", f, "--json"],
+            ["measure", f, ids[0], ids[-1]],
+            ["fire", f, "--shooter", a, "--target", b],
+            ["targets", f, "--shooter", a],
+            ["melee", f, "--attacker", a, "--defender", b],
+            ["morale", f, "--side", "A"],
+            ["reach", f, "--unit", a, "--target", b],
+        ]
+        for argv in commands:
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+                code = main(argv)
+            if code == 3:
+                failures.append(f"exit 3 from {' '.join(argv[:1] + argv[2:])}: {err.getvalue().strip()[:200]}")
+    return failures
+
+
+def _to_toml(data: dict[str, Any]) -> str:
+    def val(v: Any) -> str:
+        if isinstance(v, str):
+            return '"' + v + '"'
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (list, tuple)):
+            return "[" + ", ".join(val(x) for x in v) + "]"
+        if isinstance(v, dict):
+            return "{ " + ", ".join(f"{k} = {val(x)}" for k, x in v.items()) + " }"
+        return repr(float(v)) if isinstance(v, float) else str(v)
+
+    out = [f"name = {val(data['name'])}", "[table]", f"width = {val(data['table']['width'])}"]
+    out.append(f"depth = {val(data['table']['depth'])}")
+    for t in data["terrain"]:
+        out.append("[[terrain]]")
+        out += [f"{k} = {val(v)}" for k, v in t.items()]
+    for u in data["units"]:
+        out.append("[[units]]")
+        out += [f"{k} = {val(v)}" for k, v in u.items()]
+    return "\n".join(out) + "\n"
+
+
+def check_properties(data: dict[str, Any], rng: random.Random, *, cli: bool = True) -> list[str]:
+    """The properties of the module docstring that fail on this table (empty: all hold); an
+    exception other than a deliberate refusal is a failure too (internal error)."""
+    try:
+        return _check_properties(data, rng, cli=cli)
+    except SzwadronError as exc:
+        return [f"internal error: the library refused a legal table: {exc}"]
+    except Exception as exc:  # the property is "no internal error"
+        return [f"internal error: {type(exc).__name__}: {exc}"]
+
+
+def _check_properties(data: dict[str, Any], rng: random.Random, *, cli: bool) -> list[str]:
+    failures: list[str] = []
+    sc = Scenario.model_validate(data)
+    bf = Battlefield(sc)
+    report = audit(bf)
+    engaged = _engaged(report)
+    side = {u.id: u.side for u in sc.units}
+    for a in side:
+        for b in side:
+            if side[a] != "A" or side[b] != "B":
+                continue
+            contact = _melee_in_contact(bf, a, b)
+            if contact is None:
+                continue
+            if contact != (frozenset((a, b)) in engaged):
+                failures.append(
+                    f"check says {a} and {b} are {'' if frozenset((a, b)) in engaged else 'not '}engaged; "
+                    f"melee finds {'figures' if contact else 'no figure'} in contact"
+                )
+    failures += _move_property(sc, rng)
+    far = _far_bystander(sc, data)
+    if far is not None:
+        sc_far = Scenario.model_validate(far)
+        bf_far = Battlefield(sc_far)
+        for a in side:
+            for b in side:
+                if side[a] != side[b] and _fire_answer(bf, a, b) != _fire_answer(bf_far, a, b):
+                    failures.append(f"fire {a} at {b} changes when a unit is added far from the band")
+    mine, theirs = _answers(sc), _answers(Scenario.model_validate(mirrored(data)))
+    for key in mine:
+        if mine[key] != theirs[key]:
+            diff = (
+                {k: (mine[key][k], theirs[key][k]) for k in mine[key] if mine[key][k] != theirs[key][k]}
+                if isinstance(mine[key], dict)
+                else (mine[key], theirs[key])
+            )
+            failures.append(f"mirrored table answers {key} differently: {str(diff)[:300]}")
+    if cli:
+        failures += _cli_exit_codes(data)
+    return failures
