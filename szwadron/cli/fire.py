@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from szwadron.cli._common import base_list
+from szwadron.cli._common import base_list, fmt_prob, format_pmf_table, print_json
 from szwadron.cli._pictures import add_plot_option
 
 if TYPE_CHECKING:
@@ -89,19 +89,15 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load, answer, print; 0 when the unit can fire, 1 when it cannot."""
-    from szwadron.cli._common import print_json
     from szwadron.cli._pictures import check_plot_option, plot_fire_answer
     from szwadron.geometry.battlefield import Battlefield
     from szwadron.loading import load_scenario
+    from szwadron.movefile import load_move_file
     from szwadron.table.fire import fire
 
     check_plot_option(args)
     bf = Battlefield(load_scenario(args.scenario))
-    move = None
-    if args.target_at is not None:
-        from szwadron.movefile import load_move_file
-
-        move = load_move_file(args.target_at)
+    move = None if args.target_at is None else load_move_file(args.target_at)
     result = fire(
         bf,
         args.shooter,
@@ -117,12 +113,8 @@ def run(args: argparse.Namespace) -> int:
         print_json(result.to_json())
     else:
         print(format_result(result))
-    if args.plot is not None:
-        if move is not None:
-            from szwadron.table.movement import place
-
-            bf = Battlefield(place(bf, args.target, move, source=str(args.target_at)), bf.settings)
-        plot_fire_answer(args, bf, result)
+    if args.plot is not None:  # on the table the answer was computed on (the target placed, 4.12.3)
+        plot_fire_answer(args, bf if result.battlefield is None else result.battlefield, result)
     return 0 if result.legal else 1
 
 
@@ -133,8 +125,6 @@ def _table(rows: list[list[str]], indent: str = "  ") -> list[str]:
 
 def format_result(r: FireResult) -> str:
     """The human report: verdict, shooting bases, target bases, removal order, odds, morale."""
-    from szwadron.cli._common import fmt_prob, format_pmf_table
-
     lines: list[str] = []
     ammo = f" with {r.ammunition}" if r.ammunition else ""
     march = " on the march" if r.march else ""

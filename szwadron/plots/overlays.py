@@ -44,8 +44,11 @@ import numpy as np
 import shapely
 
 from szwadron.errors import InvalidDataError
+from szwadron.geometry.arcs import fire_edges, in_arcs, touched_edges
 from szwadron.geometry.bases import EDGE_NAMES
 from szwadron.geometry.battlefield import Battlefield
+from szwadron.geometry.contact import polygon_distance
+from szwadron.geometry.sight import Blocked, band_corners, check_sight
 from szwadron.models import Scenario
 from szwadron.plots.table import (
     SIDE_COLOURS,
@@ -65,7 +68,6 @@ from szwadron.plots.table import (
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from szwadron.geometry.sight import Blocked
     from szwadron.table.fire import FireResult
     from szwadron.table.melee import TableMelee
     from szwadron.table.morale_phase import UnitMorale
@@ -224,8 +226,6 @@ def arc_geometries(
     """4.4.1 — the arcs a unit may fire through, as polygons keyed ``"BASE:EDGE"``, each out to
     ``radius`` cm (default the base's range, :func:`fire_range`); edges touched by own bases
     (4.4.2) and edges artillery does not fire through (4.4.3) are left out."""
-    from szwadron.geometry.arcs import fire_edges, touched_edges
-
     bf = as_battlefield(scenario)
     out: dict[str, shapely.Geometry] = {}
     for k, usable, _ in _edge_states(bf, unit, fire_edges, touched_edges):
@@ -287,8 +287,6 @@ def plot_arcs(
     """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch, PathPatch, Wedge
-
-    from szwadron.geometry.arcs import fire_edges, touched_edges
 
     bf, ax = _prepare(scenario, ax)
     _unit_bases(bf, unit)
@@ -389,6 +387,15 @@ def _edge_length(bf: Battlefield, k: int, edge: str) -> float:
     return float(bf.width[k] if e % 2 == 0 else bf.depth[k])
 
 
+def _fire_table(scenario: Scenario | Battlefield, result: FireResult) -> Battlefield:
+    """The table a fire answer is drawn on: the battlefield given; for a scenario, the one the
+    answer was computed on (:attr:`FireResult.battlefield`, the target at its poses, 4.12.3), so
+    that it is not built again; else one built from the scenario."""
+    if isinstance(scenario, Battlefield) or result.battlefield is None:
+        return as_battlefield(scenario)
+    return result.battlefield
+
+
 def sight_lines(
     scenario: Scenario | Battlefield, result: FireResult, *, every: bool = False
 ) -> list[SightLine]:
@@ -403,11 +410,7 @@ def sight_lines(
     target in sight, or, when it sees none, its nearest target stopped by sight. With
     ``every=True``: every clear line and every blocked one.
     """
-    from szwadron.geometry.arcs import fire_edges, in_arcs, touched_edges
-    from szwadron.geometry.contact import polygon_distance
-    from szwadron.geometry.sight import check_sight
-
-    bf = as_battlefield(scenario)
+    bf = _fire_table(scenario, result)
     out: list[SightLine] = []
     target_bases = bf.unit_bases(result.target)
     usable_of = {k: u for k, u, _ in _edge_states(bf, result.shooter, fire_edges, touched_edges)}
@@ -492,9 +495,7 @@ def plot_fire(
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch, PathPatch, Polygon
 
-    from szwadron.geometry.sight import band_corners
-
-    bf, ax = _prepare(scenario, ax)
+    bf, ax = _prepare(_fire_table(scenario, result), ax)
     lines = sight_lines(bf, result, every=every)
     out: Artists = {
         "bands": [],
@@ -677,7 +678,7 @@ def plot_fire(
 
 def fire_geometries(scenario: Scenario | Battlefield, result: FireResult) -> list[shapely.Geometry]:
     """What a fire picture is about (for :func:`focus_region`): both units and every line."""
-    bf = as_battlefield(scenario)
+    bf = _fire_table(scenario, result)
     geoms = [unit_geometry(bf, result.shooter), unit_geometry(bf, result.target)]
     for ln in sight_lines(bf, result):
         g = _blocker_geometry(bf, ln.blocked.by if ln.blocked else None)
