@@ -426,18 +426,18 @@ _EXPORTS: dict[str, str] = {
     "connected_groups": "szwadron.table.audit",
     "engaged_unit_pairs": "szwadron.table.audit",
     "obstacle_zone_core": "szwadron.table.audit",
-    "FireLine": "szwadron.table.fire",
-    "FireResult": "szwadron.table.fire",
-    "MoraleTest": "szwadron.table.fire",
-    "Reaction": "szwadron.table.fire",
-    "ReactionKind": "szwadron.table.fire",
-    "Reason": "szwadron.table.fire",
-    "ShooterReport": "szwadron.table.fire",
-    "TargetReport": "szwadron.table.fire",
-    "TargetsReport": "szwadron.table.fire",
-    "fire": "szwadron.table.fire",
-    "removal_order": "szwadron.table.fire",
-    "targets": "szwadron.table.fire",
+    "FireLine": "szwadron.table.fire.results",
+    "FireResult": "szwadron.table.fire.results",
+    "MoraleTest": "szwadron.table.fire.results",
+    "Reaction": "szwadron.table.fire.results",
+    "ReactionKind": "szwadron.table.fire.results",
+    "Reason": "szwadron.table.fire.results",
+    "ShooterReport": "szwadron.table.fire.results",
+    "TargetReport": "szwadron.table.fire.results",
+    "TargetsReport": "szwadron.table.fire.results",
+    "fire": "szwadron.table.fire.question",
+    "removal_order": "szwadron.table.fire.removal",
+    "targets": "szwadron.table.fire.ranking",
     "Fighting": "szwadron.table.melee",
     "PushStep": "szwadron.table.melee",
     "StrikeGroup": "szwadron.table.melee",
@@ -1694,41 +1694,41 @@ if TYPE_CHECKING:
     from szwadron.table.audit import (
         obstacle_zone_core as obstacle_zone_core,
     )
-    from szwadron.table.fire import (
-        FireLine as FireLine,
-    )
-    from szwadron.table.fire import (
-        FireResult as FireResult,
-    )
-    from szwadron.table.fire import (
-        MoraleTest as MoraleTest,
-    )
-    from szwadron.table.fire import (
-        Reaction as Reaction,
-    )
-    from szwadron.table.fire import (
-        ReactionKind as ReactionKind,
-    )
-    from szwadron.table.fire import (
-        Reason as Reason,
-    )
-    from szwadron.table.fire import (
-        ShooterReport as ShooterReport,
-    )
-    from szwadron.table.fire import (
-        TargetReport as TargetReport,
-    )
-    from szwadron.table.fire import (
-        TargetsReport as TargetsReport,
-    )
-    from szwadron.table.fire import (
+    from szwadron.table.fire.question import (
         fire as fire,
     )
-    from szwadron.table.fire import (
+    from szwadron.table.fire.ranking import (
+        targets as targets,
+    )
+    from szwadron.table.fire.removal import (
         removal_order as removal_order,
     )
-    from szwadron.table.fire import (
-        targets as targets,
+    from szwadron.table.fire.results import (
+        FireLine as FireLine,
+    )
+    from szwadron.table.fire.results import (
+        FireResult as FireResult,
+    )
+    from szwadron.table.fire.results import (
+        MoraleTest as MoraleTest,
+    )
+    from szwadron.table.fire.results import (
+        Reaction as Reaction,
+    )
+    from szwadron.table.fire.results import (
+        ReactionKind as ReactionKind,
+    )
+    from szwadron.table.fire.results import (
+        Reason as Reason,
+    )
+    from szwadron.table.fire.results import (
+        ShooterReport as ShooterReport,
+    )
+    from szwadron.table.fire.results import (
+        TargetReport as TargetReport,
+    )
+    from szwadron.table.fire.results import (
+        TargetsReport as TargetsReport,
     )
     from szwadron.table.melee import (
         Fighting as Fighting,

@@ -18,7 +18,7 @@ The modules, each importing only those above it:
 - :mod:`~szwadron.table.fire.resolve` — one fire on a given table, ammunition by ammunition;
 - :mod:`~szwadron.table.fire.reaction` — fire in the opponent's turn (4.12), a caller of it;
 - :mod:`~szwadron.table.fire.question` — :func:`fire`, the entry point;
-- :mod:`~szwadron.table.fire.targets` — :func:`targets`, the ranking.
+- :mod:`~szwadron.table.fire.ranking` — :func:`targets`, the ranking of the enemy units.
 
 The layers, in the order a shooting base is refused (the first rule that stops it is reported):
 
@@ -77,6 +77,7 @@ Decisions (where the rules are silent; each is also stated where it is implement
 from __future__ import annotations
 
 from szwadron.table.fire.question import fire
+from szwadron.table.fire.ranking import targets
 from szwadron.table.fire.removal import removal_order
 from szwadron.table.fire.results import (
     FireLine,
@@ -89,7 +90,6 @@ from szwadron.table.fire.results import (
     TargetReport,
     TargetsReport,
 )
-from szwadron.table.fire.targets import targets
 
 __all__ = [
     "FireLine",
