@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from szwadron.cli._common import fmt_prob, print_json
+
 if TYPE_CHECKING:
     from szwadron.table.fire import TargetsReport
 
@@ -43,7 +45,6 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load, rank, print."""
-    from szwadron.cli._common import print_json
     from szwadron.loading import load_scenario
     from szwadron.table.fire import targets
 
@@ -57,8 +58,6 @@ def run(args: argparse.Namespace) -> int:
 
 def format_report(report: TargetsReport) -> str:
     """The human report: a ranked table, then the units it cannot fire at."""
-    from szwadron.cli._common import fmt_prob
-
     lines = [f"Targets of {report.shooter}"]
     if report.possible:
         rows = [["#", "unit", "expected", "repulse or panic", "panic", "firing", "ammunition"]]
