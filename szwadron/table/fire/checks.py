@@ -33,8 +33,9 @@ from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import polygon_distance
 from szwadron.geometry.sight import Blocked, check_sight, inset_corners, segment_crosses
 from szwadron.models import Ability, Unit, UnitState
+from szwadron.rulings import Ruling
 from szwadron.table.fire.engagement import engaged_units
-from szwadron.table.fire.results import FireLine, Reason, ShooterReport
+from szwadron.table.fire.results import FireLine, ShooterReport
 from szwadron.table.fire.units import Context, IntArray, Stats, figure_stats
 
 #: Order in which the edges holding a target on a boundary ray are tried (PD-8).
@@ -47,44 +48,44 @@ STAGE_ARC, STAGE_RANGE, STAGE_ENGAGED, STAGE_SIGHT = 1, 2, 3, 4
 # --- 1. the unit ---------------------------------------------------------------------------------
 
 
-def not_in_normal_morale(ctx: Context) -> Reason | None:
+def not_in_normal_morale(ctx: Context) -> Ruling | None:
     """6.1 — a panicking or pursuing unit takes no action in the movement phase: it may not fire."""
     su = ctx.shooter
     if su.state is UnitState.NORMAL:
         return None
     state = "panic" if su.state is UnitState.PANIC else "uncontrolled pursuit"
-    return Reason("6.1", f"{su.id} is in {state}: it takes no action in the movement phase and may not fire")
+    return Ruling("6.1", f"{su.id} is in {state}: it takes no action in the movement phase and may not fire")
 
 
-def artillery_on_the_march(ctx: Context) -> Reason | None:
+def artillery_on_the_march(ctx: Context) -> Ruling | None:
     """4.11, 7.1.2 — artillery may not fire on the march."""
     bf = ctx.bf
     kinds = [ctx.shooter.base_profile(int(bf.index_in_unit[b])).kind for b in ctx.declared.tolist()]
     if ctx.march and any(k.is_artillery for k in kinds):
-        return Reason("7.1.2", f"{ctx.shooter.id} is artillery: it may not fire on the march (4.11, 7.1.2)")
+        return Ruling("7.1.2", f"{ctx.shooter.id} is artillery: it may not fire on the march (4.11, 7.1.2)")
     return None
 
 
-def engaged_in_melee(ctx: Context) -> Reason | None:
+def engaged_in_melee(ctx: Context) -> Ruling | None:
     """4.1.1, 5.1.2 — a unit engaged in melee may not fire."""
     engaged = engaged_units(ctx.bf, ctx.shooter_k, ctx.method)
     if not engaged:
         return None
-    return Reason(
+    return Ruling(
         "4.1.1",
         f"{ctx.shooter.id} is engaged in melee with {', '.join(engaged)} (5.1.2): an engaged unit may not fire",
     )
 
 
 #: Layer 1, in order.
-UNIT_CHECKS: tuple[Callable[[Context], Reason | None], ...] = (
+UNIT_CHECKS: tuple[Callable[[Context], Ruling | None], ...] = (
     not_in_normal_morale,
     artillery_on_the_march,
     engaged_in_melee,
 )
 
 
-def check_unit(ctx: Context) -> Reason | None:
+def check_unit(ctx: Context) -> Ruling | None:
     """Layer 1 — the first rule of :data:`UNIT_CHECKS` that stops the whole unit, or None."""
     for check in UNIT_CHECKS:
         why = check(ctx)
@@ -103,7 +104,7 @@ class Figures:
     not touched by own bases, 4.4.2); ``touched_by`` its edges touched by own bases."""
 
     stats: dict[int, Stats] = field(default_factory=dict)
-    early: dict[int, Reason] = field(default_factory=dict)
+    early: dict[int, Ruling] = field(default_factory=dict)
     allowed: dict[int, np.ndarray] = field(default_factory=dict)
     touched_by: dict[int, np.ndarray] = field(default_factory=dict)
 
@@ -113,20 +114,20 @@ class Figures:
         return np.asarray(sorted(self.allowed), dtype=np.intp)
 
 
-FigureCheck = Callable[[Battlefield, Unit, int, Stats, np.ndarray], Reason | None]
+FigureCheck = Callable[[Battlefield, Unit, int, Stats, np.ndarray], Ruling | None]
 
 
-def no_fire_dice(bf: Battlefield, unit: Unit, b: int, stats: Stats, touched: np.ndarray) -> Reason | None:
+def no_fire_dice(bf: Battlefield, unit: Unit, b: int, stats: Stats, touched: np.ndarray) -> Ruling | None:
     """4.6 — a figure without fire dice (SO 0) or without an edge to fire through cannot fire."""
     if stats.dice <= 0 or not fire_edges(unit.base_profile(int(bf.index_in_unit[b])).kind):
-        return Reason("4.6", f"{bf.base_ids[b]} has no fire dice (SO 0): it cannot fire")
+        return Ruling("4.6", f"{bf.base_ids[b]} has no fire dice (SO 0): it cannot fire")
     return None
 
 
-def heavy_unprepared(bf: Battlefield, unit: Unit, b: int, stats: Stats, touched: np.ndarray) -> Reason | None:
+def heavy_unprepared(bf: Battlefield, unit: Unit, b: int, stats: Stats, touched: np.ndarray) -> Ruling | None:
     """7.3 — heavy artillery fires only from a firing position prepared since it last moved."""
     if unit.base_profile(int(bf.index_in_unit[b])).has(Ability.HEAVY) and not unit.prepared:
-        return Reason(
+        return Ruling(
             "7.3",
             f"{bf.base_ids[b]} is heavy artillery that has not prepared its "
             "firing position since it moved (scenario: prepared = false)",
@@ -136,18 +137,18 @@ def heavy_unprepared(bf: Battlefield, unit: Unit, b: int, stats: Stats, touched:
 
 def every_edge_touched(
     bf: Battlefield, unit: Unit, b: int, stats: Stats, touched: np.ndarray
-) -> Reason | None:
+) -> Ruling | None:
     """4.4.2 — an edge touched by an own base cannot fire; artillery fires through its front
     edge only (4.4.3)."""
     if _untouched_edges(bf, unit, b, touched).any():
         return None
     ident = bf.base_ids[b]
     if unit.base_profile(int(bf.index_in_unit[b])).kind.is_artillery:
-        return Reason(
+        return Ruling(
             "4.4.2",
             f"the front edge of {ident}, the only one artillery fires through (4.4.3), is touched by an own base",
         )
-    return Reason("4.4.2", f"all four edges of {ident} are touched by own bases")
+    return Ruling("4.4.2", f"all four edges of {ident} are touched by own bases")
 
 
 #: Layer 2 after the ammunition (7.1.3), in order.
@@ -209,13 +210,13 @@ def touched_edges(bf: Battlefield, bases: IntArray, method: PairMethod) -> dict[
 # --- 3. the pairs --------------------------------------------------------------------------------
 
 
-class PairReasons(dict[tuple[int, int], Reason]):
+class PairReasons(dict[tuple[int, int], Ruling]):
     """Why each (shooter, target) pair fails; arc and range refusals (most pairs) are worded
     only when asked for, by ``lazy``."""
 
-    lazy: Callable[[int, int], Reason | None] | None = None
+    lazy: Callable[[int, int], Ruling | None] | None = None
 
-    def get(self, key: tuple[int, int], default: Reason | None = None) -> Reason | None:  # type: ignore[override]
+    def get(self, key: tuple[int, int], default: Ruling | None = None) -> Ruling | None:  # type: ignore[override]
         found = super().get(key)
         if found is None and self.lazy is not None:
             found = self.lazy(*key)
@@ -287,7 +288,7 @@ def engaged_target(ctx: Context, figs: Figures, pairs: Pairs) -> None:
     engaged = ctx.engaged()
     for a, t in cand.tolist():
         if int(tb[t]) in engaged:
-            pairs.reasons[(a, t)] = Reason(
+            pairs.reasons[(a, t)] = Ruling(
                 "4.3.4",
                 f"{ids[tb[t]]} is engaged in melee (touching {engaged[int(tb[t])]}): it cannot be targeted",
             )
@@ -324,7 +325,7 @@ def in_sight(ctx: Context, figs: Figures, pairs: Pairs) -> None:
             first_block.setdefault((a, t), blocked)
     for (a, t), blocked in first_block.items():
         if pairs.ok_edge[a, t] < 0:
-            pairs.reasons[(a, t)] = Reason(blocked.rule, blocked.message)
+            pairs.reasons[(a, t)] = Ruling(blocked.rule, blocked.message)
 
 
 def indirect_fire(ctx: Context, figs: Figures, pairs: Pairs) -> None:
@@ -366,7 +367,7 @@ def arc_or_range_reason(
     ranges: dict[int, float],
     a: int,
     t: int,
-) -> Reason | None:
+) -> Ruling | None:
     """4.4.1–4.4.3, 4.5.1 — the wording of an arc or range refusal of pair ``(a, t)``."""
     ids = bf.base_ids
     b = int(active[a])
@@ -376,26 +377,26 @@ def arc_or_range_reason(
     if not any(usable[k] and not touched_by[b][k] for k in holding):
         blocked = [k for k in holding if usable[k] and touched_by[b][k]]
         if blocked:
-            return Reason(
+            return Ruling(
                 "4.4.2",
                 f"{target} is in the arc of the {EDGE_NAMES[blocked[0]]} edge of "
                 f"{ids[b]}, touched by an own base",
             )
         if holding and bf.kinds[b].is_artillery:
-            return Reason(
+            return Ruling(
                 "4.4.3",
                 f"{target} is in the arc of the {EDGE_NAMES[holding[0]]} edge of "
                 f"{ids[b]}, not its front: artillery fires only through its front edge",
             )
-        return Reason("4.4.1", f"{target} is in no usable arc of {ids[b]}")  # pragma: no cover
+        return Ruling("4.4.1", f"{target} is in no usable arc of {ids[b]}")  # pragma: no cover
     if dist[a, t] > ranges[b] + bf.settings.distance_epsilon_cm:
-        return Reason(
+        return Ruling(
             "4.5.1", f"{target} is {dist[a, t]:.2f} cm from {ids[b]}, beyond its range of {ranges[b]:g} cm"
         )
     return None
 
 
-def indirect_block(bf: Battlefield, shooter: int, target: int, method: PairMethod) -> Reason | None:
+def indirect_block(bf: Battlefield, shooter: int, target: int, method: PairMethod) -> Ruling | None:
     """7.4 — an own figure on the line of fire closer than ``indirect_min_friend_cm`` (6 cm,
     edge to edge from the firing base) forbids indirect fire along it."""
     st = bf.settings
@@ -417,7 +418,7 @@ def indirect_block(bf: Battlefield, shooter: int, target: int, method: PairMetho
     if not close.any():
         return None
     k = int(np.flatnonzero(close)[np.argmin(d[close])])
-    return Reason(
+    return Ruling(
         "7.4",
         f"own figure {bf.base_ids[cand[k]]} stands on the line of indirect fire from "
         f"{bf.base_ids[shooter]} to {bf.base_ids[target]}, {float(d[k]):.2f} cm away "
@@ -464,7 +465,7 @@ def shooter_report(bf: Battlefield, pairs: Pairs, a: int, dice: int, c0: int) ->
         best_stage = int(pairs.stage[a].max()) if len(tb) else 0
         at = np.flatnonzero(pairs.stage[a] == best_stage)
         t = int(at[np.argmin(pairs.dist[a, at])])
-        r = pairs.reasons.get((a, t)) or Reason("4.4.1", f"no target figure for {ids[b]}")
+        r = pairs.reasons.get((a, t)) or Ruling("4.4.1", f"no target figure for {ids[b]}")
         return ShooterReport(ids[b], False, r.rule, r.message, None, (), None, None, dice, c0)
     near_t = int(ok[np.argmin(pairs.dist[a, ok])])
     d = float(pairs.dist[a, near_t])
@@ -492,7 +493,7 @@ def shooter_report(bf: Battlefield, pairs: Pairs, a: int, dice: int, c0: int) ->
     return ShooterReport(ids[b], True, None, None, edge, targets, d, acc, dice, c0, indirect, lines)
 
 
-def target_reason(base: str, t: int, pairs: Pairs) -> Reason:
+def target_reason(base: str, t: int, pairs: Pairs) -> Ruling:
     """Why target base ``t`` cannot be hit: the refusal of the shooter that got furthest with it
     (nearest on a tie); 4.5.3 when every shooter that could reach it was itself stopped."""
     stage, dist = pairs.stage, pairs.dist
@@ -503,7 +504,7 @@ def target_reason(base: str, t: int, pairs: Pairs) -> Reason:
         found = pairs.reasons.get((a, t))
         if found is not None:
             return found
-    return Reason("4.5.3", f"{base} is not in range, arc and sight of any figure that fires")
+    return Ruling("4.5.3", f"{base} is not in range, arc and sight of any figure that fires")
 
 
 __all__ = [

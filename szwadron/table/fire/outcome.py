@@ -17,9 +17,10 @@ import numpy.typing as npt
 from szwadron.geometry.sight import cover
 from szwadron.odds.combat import VolleyOdds, volley
 from szwadron.odds.morale import FireOutcome, fire_outcome
+from szwadron.rulings import Ruling
 from szwadron.table.fire.checks import STAGE_RANGE, Pairs, target_reason
 from szwadron.table.fire.removal import removal_order
-from szwadron.table.fire.results import FireResult, MoraleTest, Reason, ShooterReport, TargetReport
+from szwadron.table.fire.results import FireResult, MoraleTest, ShooterReport, TargetReport
 from szwadron.table.fire.units import Context, base_wounds, figure_stats, open_order
 
 
@@ -93,7 +94,7 @@ def fire_answer(
     groups = volley_groups(shooters)
     total_dice = sum(d for d, _ in groups)
     if ctx.march and total_dice // 2 == 0:
-        r = Reason("4.11", f"fire on the march halves {total_dice} SO to 0 dice")
+        r = Ruling("4.11", f"fire on the march halves {total_dice} SO to 0 dice")
         return no_fire(ctx, shooters, pairs, morale_test, ammo, reason=r)
     skirmish = open_order(bf, ctx.target, ctx.target_k)
     odds = volley(
@@ -146,7 +147,7 @@ def no_fire(
     morale_test: MoraleTest,
     ammo: str | None,
     *,
-    reason: Reason | None = None,
+    reason: Ruling | None = None,
 ) -> FireResult:
     """No figure can fire: the unit's reason is the rule that stops most of its figures (the
     first such figure's message), each target base with the rule that stops it."""
@@ -162,7 +163,7 @@ def no_fire(
     return _no(ctx, reason, shooters, tuple(targets), morale_test, ammo)
 
 
-def _commonest_reason(ctx: Context, shooters: tuple[ShooterReport, ...]) -> Reason:
+def _commonest_reason(ctx: Context, shooters: tuple[ShooterReport, ...]) -> Ruling:
     """The rule that stops most figures (ties: the first figure's); with one figure its message,
     with more a count per rule and the first such figure's message."""
     counts = Counter(r.rule for r in shooters if r.rule)
@@ -170,13 +171,13 @@ def _commonest_reason(ctx: Context, shooters: tuple[ShooterReport, ...]) -> Reas
     rule = max(counts, key=lambda k: (counts[k], -rules.index(k)))
     first = next(r for r in shooters if r.rule == rule)
     if len(shooters) == 1:
-        return Reason(rule, first.message or "")
+        return Ruling(rule, first.message or "")
     parts = ", ".join(f"{n} by {k}" for k, n in counts.most_common())
     unit, target = ctx.bf.unit_ids[ctx.shooter_k], ctx.bf.unit_ids[ctx.target_k]
-    return Reason(rule, f"no figure of {unit} can fire at {target} ({parts}); e.g. {first.message}")
+    return Ruling(rule, f"no figure of {unit} can fire at {target} ({parts}); e.g. {first.message}")
 
 
-def refused(ctx: Context, reason: Reason, morale_test: MoraleTest, ammo: str | None) -> FireResult:
+def refused(ctx: Context, reason: Ruling, morale_test: MoraleTest, ammo: str | None) -> FireResult:
     """The whole unit is refused (layer 1): every declared base and every target base carry
     ``reason``."""
     bf = ctx.bf
@@ -196,7 +197,7 @@ def refused(ctx: Context, reason: Reason, morale_test: MoraleTest, ammo: str | N
 
 def _no(
     ctx: Context,
-    reason: Reason,
+    reason: Ruling,
     shooters: tuple[ShooterReport, ...],
     targets: tuple[TargetReport, ...],
     morale_test: MoraleTest,
@@ -220,7 +221,7 @@ def _no(
     )
 
 
-def refuse(result: FireResult, reason: Reason) -> FireResult:
+def refuse(result: FireResult, reason: Ruling) -> FireResult:
     """``result`` turned into a refusal for ``reason`` (no figure fires, no target hit)."""
     shooters = tuple(
         replace(

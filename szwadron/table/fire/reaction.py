@@ -35,10 +35,11 @@ from szwadron.geometry.contact import polygon_distance
 from szwadron.loading import validate
 from szwadron.models import UnitState
 from szwadron.movefile import MoveFile
+from szwadron.rulings import Ruling
 from szwadron.table.fire.engagement import engaged_units
 from szwadron.table.fire.outcome import refuse
 from szwadron.table.fire.resolve import resolve_fire
-from szwadron.table.fire.results import FireResult, Reaction, ReactionKind, Reason
+from szwadron.table.fire.results import FireResult, Reaction, ReactionKind
 from szwadron.table.fire.units import figure_stats
 from szwadron.table.movement import place
 
@@ -153,7 +154,7 @@ def declared_fire(table: Battlefield, result: FireResult, *, interrupted: bool) 
         return replace(result, notes=tuple(notes), reaction=Reaction(ReactionKind.DECLARED, "4.12.5"))
     notes.append(f"4.12.4: {shooter} may interrupt the move of one enemy unit only")
     if not result.legal and not any_in_range(table, result):
-        reason = Reason(
+        reason = Ruling(
             "4.12.4",
             f"{target} is out of range of every declared figure of "
             f"{shooter} at the point of its move chosen: the fire is lost",
@@ -168,14 +169,14 @@ def charged_fire(before: Battlefield, shooter_k: int, result: FireResult, method
     morale and not engaged, on the table ``before`` the charge."""
     shooter, target = result.shooter, result.target
     su = before.scenario.units[shooter_k]
-    refusal: Reason | None = None
+    refusal: Ruling | None = None
     if su.state is not UnitState.NORMAL:
-        refusal = Reason(
+        refusal = Ruling(
             "4.12.6",
             f"{shooter} is in {su.state.value}, not in normal morale: it may not fire at a charging unit",
         )
     elif engaged := engaged_units(before, shooter_k, method):
-        refusal = Reason(
+        refusal = Ruling(
             "4.12.6",
             f"{shooter} is engaged in melee with {', '.join(engaged)} (5.1.2): it may not fire at a charging unit",
         )

@@ -151,7 +151,7 @@ class FireResult:
     shooter: str
     target: str
     legal: bool
-    reason: Reason | None
+    reason: Ruling | None
     shooters: tuple[ShooterReport, ...]
     targets: tuple[TargetReport, ...]
     removal_order: tuple[str, ...]

@@ -17,8 +17,9 @@ from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import polygon_distance
 from szwadron.geometry.sight import centre_features
 from szwadron.models import Ability, TerrainKind, Unit
+from szwadron.rulings import Ruling
 from szwadron.table.fire.engagement import engaged_target_bases
-from szwadron.table.fire.results import MoraleTest, Reason
+from szwadron.table.fire.results import MoraleTest
 
 IntArray = npt.NDArray[np.intp]
 
@@ -86,7 +87,7 @@ def declared_bases(bf: Battlefield, unit_k: int, bases: Sequence[str] | None) ->
     return np.asarray(sorted(out), dtype=np.intp)
 
 
-def figure_stats(unit: Unit, index: int, ammo: str | None) -> tuple[Stats | None, Reason | None]:
+def figure_stats(unit: Unit, index: int, ammo: str | None) -> tuple[Stats | None, Ruling | None]:
     """7.1.3 — what base ``index`` fires with (its ammunition's Z, SO, C, or its profile's); a
     gun that does not carry ``ammo`` is refused under 7.1.3."""
     prof = unit.base_profile(index)
@@ -97,7 +98,7 @@ def figure_stats(unit: Unit, index: int, ammo: str | None) -> tuple[Stats | None
             ammo = names[0] if names else None
         if ammo is None or ammo not in names:
             what = "no ammunition" if not names else "only " + ", ".join(names)
-            return None, Reason(
+            return None, Ruling(
                 "7.1.3",
                 f"{unit.base_id(index)} does not carry {ammo or 'any'} ammunition (it carries {what})",
             )
