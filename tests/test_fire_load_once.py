@@ -1,6 +1,6 @@
 """Load once (issue 13): ``szwadron fire`` and ``szwadron targets`` build the
 :class:`~szwadron.geometry.battlefield.Battlefield` of each table they answer on once, and a fire
-answer carries that table (``FireResult.battlefield``) so the picture reuses it.
+answer carries that table (``FireResult.table``) so the picture reuses it.
 
 ``fire --target-at MOVE`` answers on two tables, the one read (the target's poses are checked on
 it, 4.12.3; a charged unit's state before the charge, 4.12.6) and the one with the target placed
@@ -98,13 +98,13 @@ def test_fire_and_targets_build_one_battlefield_from_a_scenario(counted: Counted
     is used as it is, and every answer carries it."""
     sc = load_scenario(EXAMPLE)
     r = fire(sc, "au-battery", "fr-line-1")
-    assert len(counted.tables) == 1 and r.battlefield is not None and r.battlefield.scenario is sc
+    assert len(counted.tables) == 1 and r.table is not None and r.table.scenario is sc
     rep = targets(sc, "au-battery")
     assert len(counted.tables) == 2
-    assert len({id(x.battlefield) for x in (*rep.possible, *rep.impossible)}) == 1
+    assert len({id(x.table) for x in (*rep.possible, *rep.impossible)}) == 1
     bf = Battlefield(sc)
-    assert fire(bf, "au-battery", "fr-line-1").battlefield is bf
-    assert all(x.battlefield is bf for x in targets(bf, "au-battery").possible)
+    assert fire(bf, "au-battery", "fr-line-1").table is bf
+    assert all(x.table is bf for x in targets(bf, "au-battery").possible)
     assert len(counted.tables) == 3
 
 
@@ -113,6 +113,6 @@ def test_the_battlefield_is_not_part_of_the_answer() -> None:
     not carry the table."""
     sc = load_scenario(EXAMPLE)
     a, b = fire(sc, "au-battery", "fr-line-1"), fire(sc, "au-battery", "fr-line-1")
-    assert a.battlefield is not b.battlefield
+    assert a.table is not b.table
     assert a == b
-    assert "battlefield" not in a.to_json()
+    assert "table" not in a.to_json() and "battlefield" not in a.to_json()

@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_result(result))
     if args.plot is not None:  # on the table the answer was computed on (the target placed, 4.12.3)
-        plot_fire_answer(args, bf if result.battlefield is None else result.battlefield, result)
+        plot_fire_answer(args, bf if result.table is None else result.table, result)
     return 0 if result.legal else 1
 
 

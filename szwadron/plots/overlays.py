@@ -389,11 +389,11 @@ def _edge_length(bf: Battlefield, k: int, edge: str) -> float:
 
 def _fire_table(scenario: Scenario | Battlefield, result: FireResult) -> Battlefield:
     """The table a fire answer is drawn on: the battlefield given; for a scenario, the one the
-    answer was computed on (:attr:`FireResult.battlefield`, the target at its poses, 4.12.3), so
+    answer was computed on (:attr:`FireResult.table`, the target at its poses, 4.12.3), so
     that it is not built again; else one built from the scenario."""
-    if isinstance(scenario, Battlefield) or result.battlefield is None:
+    if isinstance(scenario, Battlefield) or result.table is None:
         return as_battlefield(scenario)
-    return result.battlefield
+    return result.table
 
 
 def sight_lines(

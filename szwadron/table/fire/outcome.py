@@ -123,7 +123,7 @@ def fire_answer(
         ctx.march,
         skirmish,
         tuple(notes),
-        battlefield=bf,
+        table=bf,
     )
 
 
@@ -217,7 +217,7 @@ def _no(
         morale_test,
         ammo,
         ctx.march,
-        battlefield=bf,
+        table=bf,
     )
 
 

@@ -66,7 +66,7 @@ def fire(
     Returns
     -------
     FireResult
-        With the table it was computed on as ``battlefield`` (the target placed, 4.12.3).
+        With the table it was computed on as ``table`` (the target placed, 4.12.3).
 
     Raises
     ------

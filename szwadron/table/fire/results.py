@@ -167,7 +167,7 @@ class FireResult:
     target_at: tuple[tuple[str, float, float, float], ...] = ()
     #: The table the answer was computed on (with the target placed, 4.12.3), for pictures of
     #: it: not part of the answer's value nor of its JSON.
-    battlefield: Battlefield | None = field(default=None, compare=False, repr=False)
+    table: Battlefield | None = field(default=None, compare=False, repr=False)
 
     @property
     def expected(self) -> float:
