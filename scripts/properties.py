@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from random_tables import check_properties, random_table  # noqa: E402
+from random_tables import check_properties, random_table
 
 
 def main() -> int:

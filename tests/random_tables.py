@@ -225,7 +225,9 @@ def _move_property(sc: Scenario, rng: random.Random) -> list[str]:
     poses = []
     for i, b in enumerate(unit.bases):
         a = math.radians(b.facing)
-        poses.append({"index": i, "x": b.x + step * math.cos(a), "y": b.y + step * math.sin(a), "facing": b.facing})
+        poses.append(
+            {"index": i, "x": b.x + step * math.cos(a), "y": b.y + step * math.sin(a), "facing": b.facing}
+        )
     move = {"bases": poses}
     bf = Battlefield(sc)
     before = {(p.rule, p.where) for p in audit(bf).problems}
@@ -271,7 +273,9 @@ def _cli_exit_codes(data: dict[str, Any]) -> list[str]:
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
                 code = main(argv)
             if code == 3:
-                failures.append(f"exit 3 from {' '.join(argv[:1] + argv[2:])}: {err.getvalue().strip()[:200]}")
+                failures.append(
+                    f"exit 3 from {' '.join(argv[:1] + argv[2:])}: {err.getvalue().strip()[:200]}"
+                )
     return failures
 
 
