@@ -145,6 +145,17 @@ class Battlefield:
         self.polygons: npt.NDArray[np.object_] = polygons_from_corners(self.corners).reshape(-1)
         self.terrain: tuple[TerrainShape, ...] = terrain_shapes(scenario.terrain)
 
+    @classmethod
+    def of(cls, table: Scenario | Battlefield, settings: RulesSettings | None = None) -> Battlefield:
+        """The table as a Battlefield: ``table`` itself when it is one (and ``settings`` is
+        ``None`` or its own), else one built from the scenario — the one place where the rules'
+        entry points turn a scenario into a Battlefield, so a command builds it once."""
+        if isinstance(table, Battlefield):
+            if settings is None or settings is table.settings:
+                return table
+            return cls(table.scenario, settings)
+        return cls(table, settings)
+
     @cached_property
     def _index_of(self) -> dict[str, int]:
         return {b: k for k, b in enumerate(self.base_ids)}

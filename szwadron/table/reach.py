@@ -51,7 +51,7 @@ from szwadron.geometry.paths import BaseMotion, Surcharge, terrain_surcharges
 from szwadron.geometry.terrain import forbidden_rule
 from szwadron.limits import MAX_REACH_GRID_POINTS
 from szwadron.models import Scenario, TerrainKind
-from szwadron.table.movement import _speed
+from szwadron.table.movement.plan import base_speeds
 
 ReachMethod = Literal["index", "brute"]
 FloatArray = npt.NDArray[np.float64]
@@ -174,7 +174,7 @@ def reach(
 
     d0 = polygon_distance(bf.corners[own][:, None], bf.corners[foe][None, :]).min(axis=1)
     b = int(own[int(np.argmin(d0))])
-    allowed = _speed(bf, u_k)[b]
+    allowed = base_speeds(bf, u_k)[b]
     x0, y0, f0 = float(bf.x[b]), float(bf.y[b]), float(bf.facing[b])
     w, d = float(bf.width[b]), float(bf.depth[b])
     off_full = base_corners(0.0, 0.0, f0, w, d)

@@ -1,0 +1,126 @@
+"""6.5, 6.6 — which way is away, and a repulse: the full move directly away from an enemy,
+checked by :func:`~szwadron.table.movement.check_move`."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from szwadron.errors import InvalidDataError
+from szwadron.geometry.battlefield import Battlefield
+from szwadron.models import Scenario
+from szwadron.table.movement.check import check_move
+from szwadron.table.movement.plan import base_speeds
+from szwadron.table.movement.report import MoveReport
+
+
+def away_direction(bf: Battlefield, unit: str, enemy: str) -> tuple[float, float]:
+    """6.5, 5.5.6 — the unit vector "directly away" from an enemy unit.
+
+    Decision: from the centre of the enemy unit's bases to the centre of this unit's bases;
+    if they coincide, straight back from this unit's facing.
+
+    >>> from szwadron.models import Scenario
+    >>> inf = {"id": "i", "name": "I", "kind": "infantry", "R": 12, "W": 2, "SW": 1, "SO": 1,
+    ...        "Z": 24, "UW": 3, "C": 3, "M": 4}
+    >>> sc = Scenario.model_validate({"name": "t", "table": {"width": 60, "depth": 60}, "units": [
+    ...     {"id": "a", "side": "A", "profile": inf, "bases": [{"x": 10, "y": 10, "facing": 90}]},
+    ...     {"id": "b", "side": "B", "profile": inf, "bases": [{"x": 10, "y": 12, "facing": 270}]}]})
+    >>> away_direction(Battlefield(sc), "a", "b")
+    (0.0, -1.0)
+    """
+    own = bf.resolve(unit)
+    foe = bf.resolve(enemy)
+    dx = float(bf.x[own].mean() - bf.x[foe].mean())
+    dy = float(bf.y[own].mean() - bf.y[foe].mean())
+    norm = math.hypot(dx, dy)
+    if norm < 1e-9:
+        a = math.radians(float(bf.facing[own[0]]))
+        return (-math.cos(a) + 0.0, -math.sin(a) + 0.0)
+    return (dx / norm + 0.0, dy / norm + 0.0)
+
+
+def flight_direction(bf: Battlefield, unit: str) -> tuple[float, float]:
+    """6.6 — the direction of the unit's own table edge: side A's edge is y = 0, B's y = depth.
+
+    Decision: the straight line to the own edge; avoiding fire and move ranges is the morale
+    phase's job (it calls :func:`check_move` on each candidate flight).
+    """
+    u = bf.scenario.unit(unit)
+    return (0.0, -1.0) if u.side == "A" else (0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class RepulseCheck:
+    """6.5 — a repulse move away from an enemy: whether it is blocked, where it goes."""
+
+    blocked: bool
+    direction: tuple[float, float]
+    distance: float
+    deflection: float
+    report: MoveReport | None
+
+
+#: Deflections (degrees) from straight away tried by :func:`repulse`, in order.
+REPULSE_DEFLECTIONS_DEG: tuple[float, ...] = (0.0, 15.0, -15.0, 30.0, -30.0, 45.0, -45.0, 60.0, -60.0)
+
+
+def repulse(
+    scenario: Scenario | Battlefield,
+    unit: str,
+    enemy: str,
+    *,
+    distance: float | None = None,
+) -> RepulseCheck:
+    """6.5 — a repulse: the full move directly away from ``enemy``, keeping formation and facing.
+
+    Decision: the unit backs away in formation (every base moved by the same vector) by its
+    move (``distance`` overrides it); when the straight line is not legal it tries going round
+    (:data:`REPULSE_DEFLECTIONS_DEG`, up to 60° either side). Where terrain costs make the full
+    distance too long, it goes as far as its move pays for. Blocked (6.5.5, the unit panics) when
+    no direction gives a legal move. Zones of the enemy it starts in do not stop it.
+    """
+    bf = Battlefield.of(scenario)
+    u_k = bf.unit_ids.index(unit)
+    members = bf.unit_bases(u_k)
+    full = distance if distance is not None else min(base_speeds(bf, u_k).values())
+    ux, uy = away_direction(bf, unit, enemy)
+
+    def attempt(dx: float, dy: float, length: float) -> MoveReport:
+        poses = [
+            {
+                "index": int(bf.index_in_unit[b]),
+                "x": float(bf.x[b]) + dx * length,
+                "y": float(bf.y[b]) + dy * length,
+                "facing": float(bf.facing[b]),
+            }
+            for b in members
+        ]
+        return check_move(bf, unit, {"bases": poses})
+
+    for deflection in REPULSE_DEFLECTIONS_DEG:
+        a = math.radians(deflection)
+        dx = ux * math.cos(a) - uy * math.sin(a)
+        dy = ux * math.sin(a) + uy * math.cos(a)
+        try:
+            report = attempt(dx, dy, full)
+        except InvalidDataError:  # off the table
+            continue
+        if report.legal:
+            return RepulseCheck(False, (dx, dy), full, deflection, report)
+        if {v.rule for v in report.violations} == {"3.1.5"}:
+            lo, hi = 0.0, full
+            best: MoveReport | None = None
+            for _ in range(20):
+                mid = (lo + hi) / 2.0
+                r = attempt(dx, dy, mid)
+                if r.legal:
+                    lo, best = mid, r
+                else:
+                    hi = mid
+            if best is not None:
+                return RepulseCheck(False, (dx, dy), lo, deflection, best)
+    return RepulseCheck(True, (ux, uy), 0.0, 0.0, None)
+
+
+__all__ = ["REPULSE_DEFLECTIONS_DEG", "RepulseCheck", "away_direction", "flight_direction", "repulse"]
