@@ -48,19 +48,29 @@ from szwadron.geometry.bases import base_corners, polygons_from_corners
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import contact_length, polygon_distance
 from szwadron.geometry.paths import BaseMotion, Surcharge, terrain_surcharges
-from szwadron.geometry.terrain import forbidden_rule
+from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.limits import MAX_REACH_GRID_POINTS
 from szwadron.models import Scenario, TerrainKind
+from szwadron.settings import RulesSettings
 from szwadron.table.movement.plan import base_speeds
 
 ReachMethod = Literal["index", "brute"]
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
 
 #: Distance (cm) the path keeps from the limits of blockers and zones.
 CLEARANCE_CM = 1e-4
 _ZONE_QUAD_SEGS = 8
 _MOVES_16 = [(1, 0), (1, 1), (2, 1)]
 _MOVES_32 = [(1, 0), (1, 1), (2, 1), (3, 1), (3, 2)]
+#: 3.2 — terrain whose crossing costs: rough ground (forest), obstacles, buildings, fortifications.
+_COSTLY = (
+    TerrainKind.FOREST,
+    TerrainKind.ROUGH,
+    TerrainKind.OBSTACLE,
+    TerrainKind.BUILDING,
+    TerrainKind.FORTIFICATION,
+)
 
 
 def _moves(basic: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -128,6 +138,75 @@ def _grown(polygon: shapely.Geometry, offsets: FloatArray) -> list[shapely.Geome
     return out
 
 
+@dataclass
+class _Grid:
+    """The search grid: centre positions every ``h`` cm round the moving base (PD-6: with the
+    facing kept, the centre's path is every corner's path)."""
+
+    h: float
+    lo_x: float
+    lo_y: float
+    hi_x: float
+    hi_y: float
+    nx: int
+    ny: int
+    half: float
+
+    @property
+    def gx(self) -> FloatArray:
+        """The x of each column."""
+        return np.asarray(self.lo_x + self.h * np.arange(self.nx), dtype=np.float64)
+
+    @property
+    def gy(self) -> FloatArray:
+        """The y of each row."""
+        return np.asarray(self.lo_y + self.h * np.arange(self.ny), dtype=np.float64)
+
+    def points(self) -> tuple[FloatArray, FloatArray]:
+        """x and y of every node, row by row (node = row * nx + column)."""
+        px, py = np.meshgrid(self.gx, self.gy)
+        return px.ravel(), py.ravel()
+
+    @property
+    def box(self) -> shapely.Geometry:
+        """The part of the table that may matter: the grid and a reach beyond it."""
+        return shapely.box(
+            self.lo_x - self.half, self.lo_y - self.half, self.hi_x + self.half, self.hi_y + self.half
+        )
+
+
+@dataclass
+class _Field:
+    """What stands on the grid for the moving base: 3.1.3, 3.2.4, 3.2.5 blockers, 1.4.2 zones
+    (5.9.3: not of engaged figures), 3.2 terrain that costs, and the target."""
+
+    blockers: list[shapely.Geometry]
+    zones: list[shapely.Geometry]
+    weighted: list[TerrainShape]
+    hills: list[TerrainShape]
+    targets: list[shapely.Geometry]
+
+    @property
+    def target(self) -> shapely.Geometry:
+        """The target's bases as one shape."""
+        return shapely.union_all(self.targets)
+
+
+@dataclass
+class _Costs:
+    """Per grid node: free or not, distance to the target, hill level, rough or not, and a
+    bit mask of the costly features (obstacles, buildings) it is in (3.2)."""
+
+    free: list[bool]
+    d_target: list[float]
+    level: list[int]
+    rough: list[bool]
+    masks: list[int]
+    entry_cost: list[float]
+    exit_cost: list[float]
+    block: shapely.Geometry | None
+
+
 def reach(
     scenario: Scenario | Battlefield,
     unit: str,
@@ -156,34 +235,53 @@ def reach(
     >>> r.reachable, round(r.cost, 2)      # 20 cm apart centre to centre, 16 cm edge to edge
     (True, 16.0)
     """
-    bf = scenario if isinstance(scenario, Battlefield) else Battlefield(scenario)
-    s = bf.settings
-    eps = s.distance_epsilon_cm
-    tol = s.contact_tolerance_cm + eps
-    shrink = s.overlap_tolerance_cm + eps
-    radius = s.control_zone_cm
+    bf = Battlefield.of(scenario)
+    u_k, t_k, foe, b = _nearest_base(bf, unit, target)
+    h = grid_cm if grid_cm is not None else (0.5 if method == "index" else 0.2)
+    if not h > 0:
+        raise InvalidDataError(f"the grid step must be positive, got {h}")
+    allowed = base_speeds(bf, u_k)[b]
+    f0 = float(bf.facing[b])
+    how = (
+        f"A* on a {h:g} cm grid of centre positions, 16 directions, then pulled tight"
+        if method == "index"
+        else f"reference: Dijkstra-like A* on a {h:g} cm grid, 32 directions, every blocker tested"
+    )
+    grid = _grid(bf, b, allowed, h)
+    if grid is None:  # the base cannot stand on the table anywhere within its reach
+        return ReachResult(
+            unit, target, bf.base_ids[b], False, None, None, allowed, (), f0, (), None, method, h, how
+        )
+    fld = _field(bf, b, t_k, foe, grid.box, method)
+    costs = _costs(bf, b, grid, fld, method)
+    goal, parent = _search(bf, b, grid, costs, allowed * 1.5 + 1e-9, method)
+    if goal < 0:
+        return ReachResult(
+            unit, target, bf.base_ids[b], False, None, None, allowed, (), f0, (), None, method, h, how
+        )
+    pts = _path(bf, b, grid, fld, costs, goal, parent, method)
+    return _answer(bf, b, foe, fld, pts, allowed, (unit, target, method, how, h))
+
+
+def _nearest_base(bf: Battlefield, unit: str, target: str) -> tuple[int, int, IntArray, int]:
+    """3.1 — the unit and target (units of opposite sides), the target's bases, and the base of
+    the unit nearest the target (the one that reaches)."""
     own, foe = bf.resolve(unit), bf.resolve(target)
     if unit not in bf.unit_ids or target not in bf.unit_ids:
         raise InvalidDataError("the unit and the target name units, not bases")
     u_k, t_k = bf.unit_ids.index(unit), bf.unit_ids.index(target)
     if bf.scenario.units[u_k].side == bf.scenario.units[t_k].side:
         raise InvalidDataError(f"{target} is not an enemy of {unit}")
-    h = grid_cm if grid_cm is not None else (0.5 if method == "index" else 0.2)
-    if not h > 0:
-        raise InvalidDataError(f"the grid step must be positive, got {h}")
-
     d0 = polygon_distance(bf.corners[own][:, None], bf.corners[foe][None, :]).min(axis=1)
-    b = int(own[int(np.argmin(d0))])
-    allowed = base_speeds(bf, u_k)[b]
+    return u_k, t_k, foe, int(own[int(np.argmin(d0))])
+
+
+def _grid(bf: Battlefield, b: int, allowed: float, h: float) -> _Grid | None:
+    """3.1.4 — the grid of centre positions within 1.5 moves of base ``b`` where the base stays
+    on the table; ``None`` when there is none. Too large a grid is refused (limits)."""
     x0, y0, f0 = float(bf.x[b]), float(bf.y[b]), float(bf.facing[b])
     w, d = float(bf.width[b]), float(bf.depth[b])
     off_full = base_corners(0.0, 0.0, f0, w, d)
-    # a clearance of CLEARANCE_CM keeps the path off the limits the move check applies
-    off_core = base_corners(
-        0.0, 0.0, f0, max(w - 2 * (shrink - CLEARANCE_CM), 1e-3), max(d - 2 * (shrink - CLEARANCE_CM), 1e-3)
-    )
-    cost_shrink = 0.1 * eps  # as terrain_surcharges: any real overlap with terrain costs
-    off_cost = base_corners(0.0, 0.0, f0, w - 2 * cost_shrink, d - 2 * cost_shrink)
     half = allowed * 1.5 + max(w, d) + 2.0
     table = bf.scenario.table
     ext_x, ext_y = np.abs(off_full[:, 0]).max(), np.abs(off_full[:, 1]).max()
@@ -191,31 +289,30 @@ def reach(
     lo_y, hi_y = max(y0 - half, ext_y), min(y0 + half, table.depth - ext_y)
     nx = math.floor((hi_x - lo_x) / h) + 1
     ny = math.floor((hi_y - lo_y) / h) + 1
-    how = (
-        f"A* on a {h:g} cm grid of centre positions, 16 directions, then pulled tight"
-        if method == "index"
-        else f"reference: Dijkstra-like A* on a {h:g} cm grid, 32 directions, every blocker tested"
-    )
-    if nx < 1 or ny < 1:  # the base cannot stand on the table anywhere within its reach
-        return ReachResult(
-            unit, target, bf.base_ids[b], False, None, None, allowed, (), f0, (), None, method, h, how
-        )
+    if nx < 1 or ny < 1:
+        return None
     if nx * ny > MAX_REACH_GRID_POINTS:
         raise InvalidDataError(
             f"{bf.base_ids[b]}: a move of {allowed:g} cm needs a search grid of {nx * ny:,} positions"
             f" every {h:g} cm; at most {MAX_REACH_GRID_POINTS:,} are searched (a move of about"
             f" {math.sqrt(MAX_REACH_GRID_POINTS) * h / 3:.0f} cm)"
         )
-    gx = lo_x + h * np.arange(nx)
-    gy = lo_y + h * np.arange(ny)
-    px, py = (a.ravel() for a in np.meshgrid(gx, gy))
-    box = shapely.box(lo_x - half, lo_y - half, hi_x + half, hi_y + half)
+    return _Grid(h, lo_x, lo_y, hi_x, hi_y, nx, ny, half)
 
-    # --- blockers -------------------------------------------------------------------------
-    blockers: list[shapely.Geometry] = []
-    for f in bf.terrain:
-        if forbidden_rule(bf.kinds[b], f) is not None and shapely.intersects(f.polygon, box):
-            blockers.append(f.polygon)
+
+def _field(
+    bf: Battlefield, b: int, t_k: int, foe: IntArray, box: shapely.Geometry, method: ReachMethod
+) -> _Field:
+    """3.2.4, 3.2.5, 3.1.3, 1.4.2, 5.9.3, 3.2 — within ``box``: terrain closed to the base and
+    other figures block; the zones of enemies other than the target (not engaged, not in
+    panic) may not be entered; rough ground, obstacles, buildings and hills cost."""
+    s = bf.settings
+    tol = s.contact_tolerance_cm + s.distance_epsilon_cm
+    blockers: list[shapely.Geometry] = [
+        f.polygon
+        for f in bf.terrain
+        if forbidden_rule(bf.kinds[b], f) is not None and shapely.intersects(f.polygon, box)
+    ]
     near = (
         np.flatnonzero(shapely.intersects(bf.polygons, box))
         if method == "brute"
@@ -232,101 +329,143 @@ def reach(
         if (
             cand.size
             and float(contact_length(bf.corners[o], bf.corners[cand], tol).sum())
-            >= s.min_contact_length_cm - eps
+            >= s.min_contact_length_cm - s.distance_epsilon_cm
         ):
             continue  # 5.9.3: engaged, its zone lets others pass
         zones.append(bf.polygons[o])
     weighted = [
         f
         for f in bf.terrain
-        if f.kind
-        in (
-            TerrainKind.FOREST,
-            TerrainKind.ROUGH,
-            TerrainKind.OBSTACLE,
-            TerrainKind.BUILDING,
-            TerrainKind.FORTIFICATION,
-        )
-        and forbidden_rule(bf.kinds[b], f) is None
-        and shapely.intersects(f.polygon, box)
+        if f.kind in _COSTLY and forbidden_rule(bf.kinds[b], f) is None and shapely.intersects(f.polygon, box)
     ]
     hills = [f for f in bf.terrain if f.kind is TerrainKind.HILL and shapely.intersects(f.polygon, box)]
-    target_union = shapely.union_all(bf.polygons[foe])
+    return _Field(blockers, zones, weighted, hills, list(bf.polygons[foe]))
 
-    n = px.size
+
+def _costs(bf: Battlefield, b: int, grid: _Grid, fld: _Field, method: ReachMethod) -> _Costs:
+    """PD-3, 1.4.2, 3.2 — per grid node: free of blockers and zones, its distance to the
+    target, and the terrain it stands in (levels, rough ground, costly features)."""
+    s = bf.settings
+    px, py = grid.points()
     if method == "brute":
-        polys = polygons_from_corners(base_corners(px, py, f0, w, d)).reshape(-1)
-        cores = polygons_from_corners(
-            base_corners(px, py, f0, max(w - 2 * shrink, 1e-3), max(d - 2 * shrink, 1e-3))
-        ).reshape(-1)
-        free = np.ones(n, dtype=bool)
-        for g in blockers:
-            free &= ~shapely.intersects(cores, g)
-        for g in zones:
-            free &= ~(shapely.distance(polys, g) < radius - eps)
-        costed = polygons_from_corners(
-            base_corners(px, py, f0, w - 2 * cost_shrink, d - 2 * cost_shrink)
-        ).reshape(-1)
-        in_w = [np.asarray(shapely.intersects(costed, f.polygon)) for f in weighted]
-        d_target = np.asarray(shapely.distance(polys, target_union))
-        cspace_block: shapely.Geometry | None = None
+        free, in_w, d_target, block = _tested_each(bf, b, px, py, fld)
     else:
-        grown = [p for g in blockers for p in _grown(g, off_core)]
-        # round zones drawn as polygons *around* the circle (never inside it)
-        zone_r = (radius + CLEARANCE_CM) / math.cos(math.pi / (4 * _ZONE_QUAD_SEGS))
-        grown += [
-            shapely.buffer(p, zone_r, quad_segs=_ZONE_QUAD_SEGS) for g in zones for p in _grown(g, off_full)
-        ]
-        cspace_block = shapely.union_all(grown) if grown else shapely.Polygon()
-        shapely.prepare(cspace_block)
-        free = ~np.asarray(shapely.contains_xy(cspace_block, px, py))
-        in_w = []
-        for f in weighted:
-            region = shapely.union_all(_grown(f.polygon, off_cost))
-            shapely.prepare(region)
-            in_w.append(np.asarray(shapely.contains_xy(region, px, py)))
-        tgt = shapely.union_all([p for o in foe.tolist() for p in _grown(bf.polygons[o], off_full)])
-        d_target = np.asarray(shapely.distance(shapely.points(px, py), tgt))
-    level = np.zeros(n, dtype=np.intp)
-    for hill in hills:
+        free, in_w, d_target, block = _configuration_space(bf, b, px, py, fld)
+    level = np.zeros(px.size, dtype=np.intp)
+    for hill in fld.hills:
         level = np.where(shapely.intersects_xy(hill.polygon, px, py), np.maximum(level, hill.level), level)
-    rough = np.zeros(n, dtype=bool)
-    for f, inside in zip(weighted, in_w, strict=True):
+    rough = np.zeros(px.size, dtype=bool)
+    masks = np.zeros(px.size, dtype=np.int64)
+    for k, (f, inside) in enumerate(zip(fld.weighted, in_w, strict=True)):
         if f.kind in (TerrainKind.FOREST, TerrainKind.ROUGH):
             rough |= inside
-    entry_cost = [
-        s.obstacle_crossing_cm if f.kind is TerrainKind.OBSTACLE else s.building_entry_cm for f in weighted
-    ]
-    exit_cost = [0.0 if f.kind is TerrainKind.OBSTACLE else s.building_exit_cm for f in weighted]
-    masks = np.zeros(n, dtype=np.int64)
-    for k, inside in enumerate(in_w):
-        if weighted[k].kind not in (TerrainKind.FOREST, TerrainKind.ROUGH):
+        else:
             masks |= inside.astype(np.int64) << k
+    return _Costs(
+        free.tolist(),
+        d_target.tolist(),
+        level.tolist(),
+        rough.tolist(),
+        masks.tolist(),
+        [
+            s.obstacle_crossing_cm if f.kind is TerrainKind.OBSTACLE else s.building_entry_cm
+            for f in fld.weighted
+        ],
+        [0.0 if f.kind is TerrainKind.OBSTACLE else s.building_exit_cm for f in fld.weighted],
+        block,
+    )
 
-    # --- A* over the grid ---------------------------------------------------------------------
+
+_Layers = tuple[npt.NDArray[np.bool_], list[npt.NDArray[np.bool_]], FloatArray, shapely.Geometry | None]
+
+
+def _offsets(bf: Battlefield, b: int) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The base's outline round its centre: whole, shrunk by the overlap tolerance less
+    :data:`CLEARANCE_CM` (PD-3), and shrunk a hair for terrain costs (as terrain_surcharges)."""
+    s = bf.settings
+    shrink = s.overlap_tolerance_cm + s.distance_epsilon_cm
+    f0, w, d = float(bf.facing[b]), float(bf.width[b]), float(bf.depth[b])
+    cost_shrink = 0.1 * s.distance_epsilon_cm  # any real overlap with terrain costs
+    core_w = max(w - 2 * (shrink - CLEARANCE_CM), 1e-3)
+    core_d = max(d - 2 * (shrink - CLEARANCE_CM), 1e-3)
+    return (
+        base_corners(0.0, 0.0, f0, w, d),
+        base_corners(0.0, 0.0, f0, core_w, core_d),
+        base_corners(0.0, 0.0, f0, w - 2 * cost_shrink, d - 2 * cost_shrink),
+    )
+
+
+def _tested_each(bf: Battlefield, b: int, px: FloatArray, py: FloatArray, fld: _Field) -> _Layers:
+    """The reference: the base at every node tested against every blocker, zone and feature."""
+    s = bf.settings
+    eps = s.distance_epsilon_cm
+    shrink = s.overlap_tolerance_cm + eps
+    cost_shrink = 0.1 * eps
+    f0, w, d = float(bf.facing[b]), float(bf.width[b]), float(bf.depth[b])
+    polys = polygons_from_corners(base_corners(px, py, f0, w, d)).reshape(-1)
+    cores = polygons_from_corners(
+        base_corners(px, py, f0, max(w - 2 * shrink, 1e-3), max(d - 2 * shrink, 1e-3))
+    ).reshape(-1)
+    free = np.ones(px.size, dtype=bool)
+    for g in fld.blockers:
+        free &= ~shapely.intersects(cores, g)
+    for g in fld.zones:
+        free &= ~(shapely.distance(polys, g) < s.control_zone_cm - eps)
+    costed = polygons_from_corners(
+        base_corners(px, py, f0, w - 2 * cost_shrink, d - 2 * cost_shrink)
+    ).reshape(-1)
+    in_w = [np.asarray(shapely.intersects(costed, f.polygon)) for f in fld.weighted]
+    return free, in_w, np.asarray(shapely.distance(polys, fld.target)), None
+
+
+def _configuration_space(bf: Battlefield, b: int, px: FloatArray, py: FloatArray, fld: _Field) -> _Layers:
+    """Blockers, zones, costly features and the target grown by the base (Minkowski sums), then
+    each node tested as a point."""
+    off_full, off_core, off_cost = _offsets(bf, b)
+    radius = bf.settings.control_zone_cm
+    grown = [p for g in fld.blockers for p in _grown(g, off_core)]
+    # round zones drawn as polygons *around* the circle (never inside it)
+    zone_r = (radius + CLEARANCE_CM) / math.cos(math.pi / (4 * _ZONE_QUAD_SEGS))
+    grown += [
+        shapely.buffer(p, zone_r, quad_segs=_ZONE_QUAD_SEGS) for g in fld.zones for p in _grown(g, off_full)
+    ]
+    block = shapely.union_all(grown) if grown else shapely.Polygon()
+    shapely.prepare(block)
+    free = ~np.asarray(shapely.contains_xy(block, px, py))
+    in_w = []
+    for f in fld.weighted:
+        region = shapely.union_all(_grown(f.polygon, off_cost))
+        shapely.prepare(region)
+        in_w.append(np.asarray(shapely.contains_xy(region, px, py)))
+    tgt = shapely.union_all([p for g in fld.targets for p in _grown(g, off_full)])
+    return free, in_w, np.asarray(shapely.distance(shapely.points(px, py), tgt)), block
+
+
+def _search(
+    bf: Battlefield, b: int, grid: _Grid, costs: _Costs, limit: float, method: ReachMethod
+) -> tuple[int, dict[int, int]]:
+    """PD-6, 3.2 — A* from base ``b``'s centre over the free nodes to a node next to the
+    target (the straight-line distance to it as the heuristic), paying each step's length
+    (doubled in rough ground), obstacle and building entries and exits, and hill climbs; no
+    path longer than ``limit``. The goal node (-1 for none) and each node's parent."""
+    s = bf.settings
     moves = _moves(_MOVES_32 if method == "brute" else _MOVES_16)
-    factor = s.rough_cost_factor
-    goal_band = 1.5 * h
-    start = round((y0 - lo_y) / h) * nx + round((x0 - lo_x) / h)
+    h, nx, ny = grid.h, grid.nx, grid.ny
+    x0, y0 = float(bf.x[b]), float(bf.y[b])
+    start = round((y0 - grid.lo_y) / h) * nx + round((x0 - grid.lo_x) / h)
     sx_i, sy_i = start % nx, start // nx
+    gx, gy = grid.gx, grid.gy
     start_gap = math.hypot(gx[min(max(sx_i, 0), nx - 1)] - x0, gy[min(max(sy_i, 0), ny - 1)] - y0)
-    freel = free.tolist()
-    levell = level.tolist()
-    roughl = rough.tolist()
-    maskl = masks.tolist()
-    dtl = d_target.tolist()
+    free, dtl = costs.free, costs.d_target
     best: dict[int, float] = {start: start_gap}
     parent: dict[int, int] = {}
     heap = [(start_gap + dtl[start], start_gap, start)]
-    goal = -1
-    limit = allowed * 1.5 + 1e-9
     while heap:
         _, g, node = heapq.heappop(heap)
         if g > best.get(node, math.inf) + 1e-12:
             continue
-        if dtl[node] <= goal_band:
-            goal = node
-            break
+        if dtl[node] <= 1.5 * h:
+            return node, parent
         if g > limit:
             break
         ix, iy = node % nx, node // nx
@@ -335,70 +474,104 @@ def reach(
             if not (0 <= jx < nx and 0 <= jy < ny):
                 continue
             nb = jy * nx + jx
-            if not freel[nb]:
+            if not free[nb] or not _box_free(free, nx, ix, iy, jx, jy):
                 continue
-            if (dx and dy) or abs(dx) > 1 or abs(dy) > 1:  # no cutting corners: the whole
-                x_a, x_b = min(ix, jx), max(ix, jx)  # box of cells spanned must be free
-                y_a, y_b = min(iy, jy), max(iy, jy)
-                if not all(freel[yy * nx + xx] for yy in range(y_a, y_b + 1) for xx in range(x_a, x_b + 1)):
-                    continue
-            length = h * math.hypot(dx, dy)
-            r = (roughl[node] + roughl[nb]) / 2.0
-            cost = length * (1.0 + (factor - 1.0) * r)
-            if maskl[nb] != maskl[node]:
-                entered = maskl[nb] & ~maskl[node]
-                left = maskl[node] & ~maskl[nb]
-                for k in range(len(weighted)):
-                    if entered >> k & 1:
-                        cost += entry_cost[k]
-                    if left >> k & 1:
-                        cost += exit_cost[k]
-            if levell[nb] > levell[node]:
-                cost += s.hill_climb_cm * (levell[nb] - levell[node])
-            ng = g + cost
+            ng = g + _step_cost(s, costs, node, nb, h * math.hypot(dx, dy))
             if ng < best.get(nb, math.inf) - 1e-12:
                 best[nb] = ng
                 parent[nb] = node
                 heapq.heappush(heap, (ng + dtl[nb], ng, nb))
+    return -1, parent
 
-    base_id = bf.base_ids[b]
-    if goal < 0:
-        return ReachResult(
-            unit, target, base_id, False, None, None, allowed, (), f0, (), None, method, h, how
-        )
+
+def _box_free(free: list[bool], nx: int, ix: int, iy: int, jx: int, jy: int) -> bool:
+    """No cutting corners: a diagonal or knight's move needs the whole box of cells it spans
+    free."""
+    if not ((jx - ix) and (jy - iy)) and abs(jx - ix) <= 1 and abs(jy - iy) <= 1:
+        return True
+    x_a, x_b = min(ix, jx), max(ix, jx)
+    y_a, y_b = min(iy, jy), max(iy, jy)
+    return all(free[yy * nx + xx] for yy in range(y_a, y_b + 1) for xx in range(x_a, x_b + 1))
+
+
+def _step_cost(s: RulesSettings, costs: _Costs, node: int, nb: int, length: float) -> float:
+    """3.2 — one grid step: its length (times the rough-ground factor for the share in rough
+    ground), plus entering or leaving obstacles and buildings, plus hill levels climbed."""
+    r = (costs.rough[node] + costs.rough[nb]) / 2.0
+    cost = length * (1.0 + (s.rough_cost_factor - 1.0) * r)
+    a, z = costs.masks[node], costs.masks[nb]
+    if z != a:
+        entered, left = z & ~a, a & ~z
+        for k in range(len(costs.entry_cost)):
+            if entered >> k & 1:
+                cost += costs.entry_cost[k]
+            if left >> k & 1:
+                cost += costs.exit_cost[k]
+    if costs.level[nb] > costs.level[node]:
+        cost += s.hill_climb_cm * (costs.level[nb] - costs.level[node])
+    return cost
+
+
+def _path(
+    bf: Battlefield,
+    b: int,
+    grid: _Grid,
+    fld: _Field,
+    costs: _Costs,
+    goal: int,
+    parent: dict[int, int],
+    method: ReachMethod,
+) -> list[tuple[float, float]]:
+    """5.9.2 — the grid path from the base's centre to ``goal``, a straight slide on into
+    contact with the nearest target figure, pulled tight (``"index"``)."""
+    f0, w, d = float(bf.facing[b]), float(bf.width[b]), float(bf.depth[b])
+    px, py = grid.points()
     chain = [goal]
     while chain[-1] in parent:
         chain.append(parent[chain[-1]])
-    pts = [(x0, y0)] + [(float(px[k]), float(py[k])) for k in reversed(chain)]
-    # close to contact: slide straight towards the nearest target figure
+    pts = [(float(bf.x[b]), float(bf.y[b]))] + [(float(px[k]), float(py[k])) for k in reversed(chain)]
     end_poly = shapely.Polygon(base_corners(*pts[-1], f0, w, d))
-    (ax, ay), (bx, by) = shapely.get_coordinates(shapely.shortest_line(end_poly, target_union)).tolist()
-    gap = math.hypot(bx - ax, by - ay)
-    if gap > 0:
+    (ax, ay), (bx, by) = shapely.get_coordinates(shapely.shortest_line(end_poly, fld.target)).tolist()
+    if math.hypot(bx - ax, by - ay) > 0:
         pts.append((pts[-1][0] + (bx - ax), pts[-1][1] + (by - ay)))
     if method == "index":
-        pts = _pull_tight(pts, f0, w, d, cspace_block, weighted + hills, s)
+        pts = _pull_tight(pts, f0, w, d, costs.block, fld.weighted + fld.hills, bf.settings)
     pts = [p for k, p in enumerate(pts) if k == 0 or p != pts[k - 1]]
     if len(pts) == 1:  # already in contact
         pts.append(pts[0])
+    return pts
+
+
+def _answer(
+    bf: Battlefield,
+    b: int,
+    foe: IntArray,
+    fld: _Field,
+    pts: list[tuple[float, float]],
+    allowed: float,
+    about: tuple[str, str, str, str, float],
+) -> ReachResult:
+    """PD-6, 3.2, 3.1.5 — the path's length plus surcharges against the base's move, and the
+    target figure it ends touching."""
+    unit, target, method, how, h = about
+    f0, w, d = float(bf.facing[b]), float(bf.width[b]), float(bf.depth[b])
+    costly = fld.weighted + fld.hills
     motion = BaseMotion.of([(x, y, f0) for x, y in pts], w, d)
-    extra = terrain_surcharges(motion, weighted + hills, s) if (weighted or hills) else ()
+    extra = terrain_surcharges(motion, costly, bf.settings) if costly else ()
     cost = motion.length + sum(x.cm for x in extra)
-    final = base_corners(*pts[-1], f0, w, d)
-    dist = polygon_distance(final, bf.corners[foe])
-    touches = bf.base_ids[int(foe[int(np.argmin(dist))])]
+    dist = polygon_distance(base_corners(*pts[-1], f0, w, d), bf.corners[foe])
     return ReachResult(
         unit,
         target,
-        base_id,
-        cost <= allowed + eps,
+        bf.base_ids[b],
+        cost <= allowed + bf.settings.distance_epsilon_cm,
         cost,
         motion.length,
         allowed,
         tuple(pts),
         f0,
         extra,
-        touches,
+        bf.base_ids[int(foe[int(np.argmin(dist))])],
         method,
         h,
         how,
@@ -411,8 +584,8 @@ def _pull_tight(
     w: float,
     d: float,
     block: shapely.Geometry | None,
-    costly: list[Any],
-    settings: Any,
+    costly: list[TerrainShape],
+    settings: RulesSettings,
 ) -> list[tuple[float, float]]:
     """Replace stretches of the path by straight shortcuts that are free and cost no more."""
 
