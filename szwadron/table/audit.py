@@ -317,87 +317,149 @@ def audit(
     overrides the scenario's own. ``method="brute"`` finds candidate pairs by trying
     every pair (the naive reference, for tests and benchmarks); the answer is the same.
     """
-    if isinstance(scenario, Battlefield):
-        bf = scenario if settings is None else Battlefield(scenario.scenario, settings)
-    else:
-        bf = Battlefield(scenario, settings)
-    sc = bf.scenario
-    s = bf.settings
-    eps = s.distance_epsilon_cm
-    tol = s.contact_tolerance_cm
-    otol = s.overlap_tolerance_cm
-    radius = s.control_zone_cm
-    n = len(bf)
-    ids = bf.base_ids
-    unit_of = bf.unit_of
-
-    # --- every pair of bases near enough to matter: one tree query -------------------------
-    i, j = bf.pairs_within(max(radius, tol) + eps, method=method)
-    d = bf.distances(i, j)
-    near = d <= tol + eps
-    depth = np.zeros(len(i))
-    if near.any():
-        depth[near] = penetration_depth(bf.corners[i[near]], bf.corners[j[near]])
-    same_unit = unit_of[i] == unit_of[j]
-    enemy = bf.side[i] != bf.side[j]
-
-    # --- PD-3 overlaps ---------------------------------------------------------------------
-    ov = np.flatnonzero(depth > otol + eps)
-    overlaps = tuple(Overlap(ids[i[k]], ids[j[k]], float(depth[k])) for k in ov)
-
-    # --- off the table -----------------------------------------------------------------------
-    cx, cy = bf.corners[..., 0], bf.corners[..., 1]
-    lim = otol + eps
-    off = (
-        ((cx < -lim) | (cy < -lim) | (cx > sc.table.width + lim) | (cy > sc.table.depth + lim)).any(axis=-1)
-        if n
-        else np.zeros(0, bool)
+    bf = Battlefield.of(scenario, settings)
+    pairs = _Pairs.of(bf, method)
+    overlaps = _overlaps(bf, pairs)
+    off_table = _off_table(bf)
+    forbidden = _forbidden_terrain(bf, method)
+    at_obstacle = _at_obstacles(bf, method)
+    labels = _coherency_groups(bf, pairs, at_obstacle, method)
+    touch = _Touching.of(bf, pairs)
+    zone_intrusions = _zone_intrusions(bf, pairs, touch, at_obstacle, method)
+    unit_reports = _unit_reports(bf, labels, touch.engaged)
+    problems = (
+        _overlap_problems(bf, overlaps)
+        + [
+            Problem("6.6", f"base {b} is off the table (figures leaving it are removed)", (b,))
+            for b in off_table
+        ]
+        + _terrain_problems(bf, forbidden)
+        + _coherency_problems(bf, unit_reports)
+        + _zone_problems(zone_intrusions)
     )
-    off_table = tuple(ids[k] for k in np.flatnonzero(off))
+    return AuditReport(
+        scenario=bf.scenario.name,
+        base_count=len(bf),
+        units=tuple(unit_reports),
+        overlaps=overlaps,
+        off_table=off_table,
+        forbidden_terrain=tuple(forbidden),
+        contacts=touch.contacts,
+        bases_in_contact=touch.in_contact,
+        zone_intrusions=zone_intrusions,
+        problems=tuple(problems),
+    )
 
-    # --- 3.2.4, 3.2.5 forbidden terrain --------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Pairs:
+    """PD-3 — every pair of bases near enough to matter (one tree query): their distances,
+    which touch, how deep they overlap, and whether they are of one unit or enemies."""
+
+    i: IntArray
+    j: IntArray
+    d: npt.NDArray[np.float64]
+    near: npt.NDArray[np.bool_]
+    depth: npt.NDArray[np.float64]
+    same_unit: npt.NDArray[np.bool_]
+    enemy: npt.NDArray[np.bool_]
+
+    @classmethod
+    def of(cls, bf: Battlefield, method: PairMethod) -> _Pairs:
+        """The pairs within the larger of the zone radius and the contact tolerance."""
+        s = bf.settings
+        eps, tol = s.distance_epsilon_cm, s.contact_tolerance_cm
+        i, j = bf.pairs_within(max(s.control_zone_cm, tol) + eps, method=method)
+        d = bf.distances(i, j)
+        near = d <= tol + eps
+        depth = np.zeros(len(i))
+        if near.any():
+            depth[near] = penetration_depth(bf.corners[i[near]], bf.corners[j[near]])
+        return cls(i, j, d, near, depth, bf.unit_of[i] == bf.unit_of[j], bf.side[i] != bf.side[j])
+
+
+def _overlaps(bf: Battlefield, pairs: _Pairs) -> tuple[Overlap, ...]:
+    """PD-3 — pairs of bases overlapping deeper than the overlap tolerance."""
+    s = bf.settings
+    ov = np.flatnonzero(pairs.depth > s.overlap_tolerance_cm + s.distance_epsilon_cm)
+    ids = bf.base_ids
+    return tuple(Overlap(ids[pairs.i[k]], ids[pairs.j[k]], float(pairs.depth[k])) for k in ov)
+
+
+def _off_table(bf: Battlefield) -> tuple[str, ...]:
+    """3.1.4, 6.6, PD-3 — bases with a corner beyond a table edge by more than the overlap
+    tolerance."""
+    if not len(bf):
+        return ()
+    table = bf.scenario.table
+    cx, cy = bf.corners[..., 0], bf.corners[..., 1]
+    lim = bf.settings.overlap_tolerance_cm + bf.settings.distance_epsilon_cm
+    off = ((cx < -lim) | (cy < -lim) | (cx > table.width + lim) | (cy > table.depth + lim)).any(axis=-1)
+    return tuple(bf.base_ids[k] for k in np.flatnonzero(off))
+
+
+def _forbidden_terrain(bf: Battlefield, method: PairMethod) -> list[ForbiddenTerrain]:
+    """3.2.4, 3.2.5 — bases standing (by more than the overlap tolerance) in terrain closed to
+    their kind."""
+    if not bf.terrain or not len(bf):
+        return []
+    s = bf.settings
+    shrink = 2.0 * (s.overlap_tolerance_cm + s.distance_epsilon_cm)
+    inner = polygons_from_corners(
+        base_corners(
+            bf.x,
+            bf.y,
+            bf.facing,
+            np.maximum(bf.width - shrink, 1e-3),
+            np.maximum(bf.depth - shrink, 1e-3),
+        )
+    ).reshape(-1)
+    if method == "brute":
+        qb, qt = np.nonzero(shapely.intersects(inner[:, None], bf.terrain_polygons[None, :]))
+    else:
+        qb, qt = bf.terrain_tree.query(inner, predicate="intersects")
     forbidden: list[ForbiddenTerrain] = []
-    if bf.terrain and n:
-        shrink = 2.0 * (otol + eps)
-        inner = polygons_from_corners(
-            base_corners(
-                bf.x,
-                bf.y,
-                bf.facing,
-                np.maximum(bf.width - shrink, 1e-3),
-                np.maximum(bf.depth - shrink, 1e-3),
-            )
-        ).reshape(-1)
-        if method == "brute":
-            hit = shapely.intersects(inner[:, None], bf.terrain_polygons[None, :])
-            qb, qt = np.nonzero(hit)
-        else:
-            qb, qt = bf.terrain_tree.query(inner, predicate="intersects")
-        for b, t in sorted(zip(qb.tolist(), qt.tolist(), strict=True)):
-            rule = forbidden_rule(bf.kinds[b], bf.terrain[t])
-            if rule is not None:
-                forbidden.append(ForbiddenTerrain(ids[b], bf.terrain[t].id, rule))
+    for b, t in sorted(zip(qb.tolist(), qt.tolist(), strict=True)):
+        rule = forbidden_rule(bf.kinds[b], bf.terrain[t])
+        if rule is not None:
+            forbidden.append(ForbiddenTerrain(bf.base_ids[b], bf.terrain[t].id, rule))
+    return forbidden
 
-    # --- 1.3 coherency: links inside each unit ------------------------------------------------
-    link_i = [i[near & same_unit]]
-    link_j = [j[near & same_unit]]
-    skirmish_units = [u.has(Ability.SKIRMISH) for u in sc.units]
-    skirmish_bases: IntArray = np.flatnonzero(np.asarray(skirmish_units, dtype=bool)[unit_of])
+
+def _at_obstacles(bf: Battlefield, method: PairMethod) -> dict[int, list[int]]:
+    """1.3.5, 1.4.3, PD-3 — the crossable obstacles each base touches (base → obstacles)."""
+    at_obstacle: dict[int, list[int]] = defaultdict(list)
+    if not any(f.crossable_obstacle for f in bf.terrain) or not len(bf):
+        return at_obstacle
+    reach = bf.settings.contact_tolerance_cm + bf.settings.distance_epsilon_cm
+    tb, tt, td = bf.terrain_within(reach, method=method)
+    for b, t, dist in zip(tb.tolist(), tt.tolist(), td.tolist(), strict=True):
+        if bf.terrain[t].crossable_obstacle and dist <= reach:
+            at_obstacle[b].append(t)
+    return at_obstacle
+
+
+def _coherency_groups(
+    bf: Battlefield, pairs: _Pairs, at_obstacle: dict[int, list[int]], method: PairMethod
+) -> IntArray:
+    """1.3.1, 1.3.4, 1.3.5, PD-2, PD-4 — each base's group label: bases of a unit are linked
+    when they touch, when skirmishers stand within the skirmish gap, or when both touch an
+    obstacle between them."""
+    s = bf.settings
+    eps, tol = s.distance_epsilon_cm, s.contact_tolerance_cm
+    unit_of = bf.unit_of
+    link_i = [pairs.i[pairs.near & pairs.same_unit]]
+    link_j = [pairs.j[pairs.near & pairs.same_unit]]
+    skirmish_units = np.asarray([u.has(Ability.SKIRMISH) for u in bf.scenario.units], dtype=bool)
+    skirmish_bases: IntArray = np.flatnonzero(skirmish_units[unit_of])
     if len(skirmish_bases) > 1:  # 1.3.4: gaps up to 4 cm
         si, sj = bf.pairs_within(s.skirmish_gap_cm + eps, skirmish_bases, method=method)
         keep = (unit_of[si] == unit_of[sj]) & (bf.distances(si, sj) <= s.skirmish_gap_cm + eps)
         link_i.append(si[keep])
         link_j.append(sj[keep])
-    obstacles = [k for k, f in enumerate(bf.terrain) if f.crossable_obstacle]
-    at_obstacle: dict[int, list[int]] = defaultdict(list)  # base -> obstacles it touches
-    if obstacles and n:
-        tb, tt, td = bf.terrain_within(tol + eps, method=method)
-        for b, t, dist in zip(tb.tolist(), tt.tolist(), td.tolist(), strict=True):
-            if bf.terrain[t].crossable_obstacle and dist <= tol + eps:
-                at_obstacle[b].append(t)
     if at_obstacle:  # 1.3.5, PD-4: linked across an obstacle both touch
         touching_bases = np.asarray(sorted(at_obstacle), dtype=np.intp)
-        widest = max(bf.terrain[t].width for t in obstacles)
+        widest = max(f.width for f in bf.terrain if f.crossable_obstacle)
         oi, oj = bf.pairs_within(widest + tol + eps, touching_bases, method=method)
         od = bf.distances(oi, oj)
         keep_pd4 = []
@@ -410,44 +472,69 @@ def audit(
         oi, oj = oi[unit_of[oi] == unit_of[oj]], oj[unit_of[oi] == unit_of[oj]]
         link_i.append(oi[mask])
         link_j.append(oj[mask])
-    labels = connected_groups(n, np.concatenate(link_i), np.concatenate(link_j))
+    return connected_groups(len(bf), np.concatenate(link_i), np.concatenate(link_j))
 
-    # --- PD-14 contacts between enemy bases, 5.1.2 engagement --------------------------------
-    ce = np.flatnonzero(near & enemy)
-    lengths = contact_length(bf.corners[i[ce]], bf.corners[j[ce]], tol + eps) if ce.size else np.zeros(0)
-    contacts = tuple(
-        Contact(ids[i[k]], ids[j[k]], float(length), float(d[k]))
-        for k, length in zip(ce, lengths, strict=True)
-    )
-    per_base = np.zeros(n)
-    np.add.at(per_base, i[ce], lengths)
-    np.add.at(per_base, j[ce], lengths)
-    in_contact = tuple(ids[k] for k in np.flatnonzero(per_base >= s.min_contact_length_cm - eps))
-    engaged = engaged_unit_pairs(unit_of[i[ce]].tolist(), unit_of[j[ce]].tolist(), lengths.tolist(), s)
-    engaged_with: dict[int, set[int]] = defaultdict(set)
-    for ua, ub in engaged:
-        engaged_with[ua].add(ub)
-        engaged_with[ub].add(ua)
 
-    # --- 1.4 control zones -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Touching:
+    """PD-14, 5.1.2 — contacts between enemy bases, each base's total contact length, the bases
+    in contact and the engaged pairs of units."""
+
+    contacts: tuple[Contact, ...]
+    per_base: npt.NDArray[np.float64]
+    in_contact: tuple[str, ...]
+    engaged: set[tuple[int, int]]
+
+    @classmethod
+    def of(cls, bf: Battlefield, pairs: _Pairs) -> _Touching:
+        """Measure the contacts of the touching enemy pairs."""
+        s = bf.settings
+        eps, tol, ids = s.distance_epsilon_cm, s.contact_tolerance_cm, bf.base_ids
+        i, j = pairs.i, pairs.j
+        ce = np.flatnonzero(pairs.near & pairs.enemy)
+        lengths = contact_length(bf.corners[i[ce]], bf.corners[j[ce]], tol + eps) if ce.size else np.zeros(0)
+        contacts = tuple(
+            Contact(ids[i[k]], ids[j[k]], float(length), float(pairs.d[k]))
+            for k, length in zip(ce, lengths, strict=True)
+        )
+        per_base = np.zeros(len(bf))
+        np.add.at(per_base, i[ce], lengths)
+        np.add.at(per_base, j[ce], lengths)
+        in_contact = tuple(ids[k] for k in np.flatnonzero(per_base >= s.min_contact_length_cm - eps))
+        unit_of = bf.unit_of
+        engaged = engaged_unit_pairs(unit_of[i[ce]].tolist(), unit_of[j[ce]].tolist(), lengths.tolist(), s)
+        return cls(contacts, per_base, in_contact, engaged)
+
+
+def _zone_intrusions(
+    bf: Battlefield,
+    pairs: _Pairs,
+    touch: _Touching,
+    at_obstacle: dict[int, list[int]],
+    method: PairMethod,
+) -> tuple[ZoneIntrusion, ...]:
+    """1.4.1, 1.4.3, 5.9, 5.9.3 — bases standing in an enemy base's control zone: measured from
+    the base, or from the far side of an obstacle it stands at; none for a unit in panic, none
+    between units engaged with each other, none in the zone of a figure in contact."""
+    s = bf.settings
+    eps, tol, radius = s.distance_epsilon_cm, s.contact_tolerance_cm, s.control_zone_cm
+    unit_of = bf.unit_of
     intrusions: dict[tuple[int, int], ZoneIntrusion] = {}
-
-    zone_neutral = per_base >= s.min_contact_length_cm - eps  # 5.9.3: engaged figures
+    zone_neutral = touch.per_base >= s.min_contact_length_cm - eps  # 5.9.3: engaged figures
 
     def consider(intruder: int, owner: int, dist: float, across: str | None) -> None:
         ui, uo = int(unit_of[intruder]), int(unit_of[owner])
-        if bf.panicking[uo] or (min(ui, uo), max(ui, uo)) in engaged:
+        if bf.panicking[uo] or (min(ui, uo), max(ui, uo)) in touch.engaged:
             return  # 1.4.1: no zone; 5.9: engaged with each other
         if zone_neutral[owner]:
             return  # 5.9.3: an engaged figure's zone is neutralised and lets others pass
         key = (intruder, owner)
         old = intrusions.get(key)
         if old is None or (old.across is not None and across is None):
-            intrusions[key] = ZoneIntrusion(ids[intruder], ids[owner], dist, across)
+            intrusions[key] = ZoneIntrusion(bf.base_ids[intruder], bf.base_ids[owner], dist, across)
 
-    zk = np.flatnonzero(enemy & (d < radius - eps))
-    for k in zk.tolist():
-        a, b, dist = int(i[k]), int(j[k]), float(d[k])
+    for k in np.flatnonzero(pairs.enemy & (pairs.d < radius - eps)).tolist():
+        a, b, dist = int(pairs.i[k]), int(pairs.j[k]), float(pairs.d[k])
         consider(a, b, dist, None)
         consider(b, a, dist, None)
     for owner, touched in sorted(at_obstacle.items()):  # 1.4.3: from the obstacle's far side
@@ -466,38 +553,44 @@ def audit(
             for e, dist_core, dist_direct in zip(cand.tolist(), dc.tolist(), direct.tolist(), strict=True):
                 if dist_core < radius - eps and dist_direct >= radius - eps:
                     consider(e, owner, float(dist_direct), bf.terrain[t].id)
-    zone_intrusions = tuple(intrusions[k] for k in sorted(intrusions))
+    return tuple(intrusions[k] for k in sorted(intrusions))
 
-    # --- units -------------------------------------------------------------------------------------
-    unit_reports: list[UnitReport] = []
-    problems_coherency: list[Problem] = []
+
+def _unit_reports(bf: Battlefield, labels: IntArray, engaged: set[tuple[int, int]]) -> list[UnitReport]:
+    """1.3, 5.1.2 — per unit: its groups of linked bases and the units it is engaged with."""
+    sc, ids = bf.scenario, bf.base_ids
+    engaged_with: dict[int, set[int]] = defaultdict(set)
+    for ua, ub in engaged:
+        engaged_with[ua].add(ub)
+        engaged_with[ub].add(ua)
+    out: list[UnitReport] = []
     for u_k, unit in enumerate(sc.units):
-        members = bf.unit_bases(u_k)
         groups_by_label: dict[int, list[str]] = defaultdict(list)
-        for b in members.tolist():
+        for b in bf.unit_bases(u_k).tolist():
             groups_by_label[int(labels[b])].append(ids[b])
         groups = tuple(tuple(groups_by_label[lab]) for lab in sorted(groups_by_label))
-        coherent = len(groups) == 1
         partners = tuple(sc.units[v].id for v in sorted(engaged_with.get(u_k, ())))
-        unit_reports.append(
-            UnitReport(unit.id, unit.side, unit.state.value, skirmish_units[u_k], coherent, groups, partners)
-        )
-        if not coherent and unit.state is UnitState.NORMAL:
-            main = max(groups, key=len)
-            apart = tuple(b for g in groups if g is not main for b in g)
-            rule = "1.3.4" if skirmish_units[u_k] else "1.3.1"
-            how = f"gaps over {s.skirmish_gap_cm:g} cm" if skirmish_units[u_k] else "bases not touching"
-            problems_coherency.append(
-                Problem(
-                    rule,
-                    f"unit {unit.id} is not coherent: {len(groups)} groups ({how}): "
-                    + " | ".join(_span(g) for g in groups),
-                    apart,
-                )
+        out.append(
+            UnitReport(
+                unit.id,
+                unit.side,
+                unit.state.value,
+                unit.has(Ability.SKIRMISH),
+                len(groups) == 1,
+                groups,
+                partners,
             )
+        )
+    return out
 
-    # --- problems, in order: overlaps, table, terrain, coherency, zones -----------------------
-    problems: list[Problem] = [
+
+# --- the problems, in order: overlaps, table, terrain, coherency, zones --------------------------
+
+
+def _overlap_problems(bf: Battlefield, overlaps: tuple[Overlap, ...]) -> list[Problem]:
+    """PD-3 — an overlap deeper than the tolerance."""
+    otol = bf.settings.overlap_tolerance_cm
+    return [
         Problem(
             "PD-3",
             f"bases {o.a} and {o.b} overlap by {o.depth:.2f} cm (more than the {otol:g} cm tolerance)",
@@ -505,10 +598,11 @@ def audit(
         )
         for o in overlaps
     ]
-    problems += [
-        Problem("6.6", f"base {b} is off the table (figures leaving it are removed)", (b,)) for b in off_table
-    ]
-    problems += [
+
+
+def _terrain_problems(bf: Battlefield, forbidden: list[ForbiddenTerrain]) -> list[Problem]:
+    """3.2.4, 3.2.5 — a base in terrain closed to it."""
+    return [
         Problem(
             f.rule,
             f"base {f.base} ({bf.kinds[bf.resolve(f.base)[0]].value}) stands in "
@@ -517,15 +611,41 @@ def audit(
         )
         for f in forbidden
     ]
-    problems += problems_coherency
+
+
+def _coherency_problems(bf: Battlefield, units: list[UnitReport]) -> list[Problem]:
+    """1.3.1, 1.3.4 — a unit in more than one group (6.1: not for a unit in panic or pursuit)."""
+    out: list[Problem] = []
+    for u, unit in zip(units, bf.scenario.units, strict=True):
+        if u.coherent or unit.state is not UnitState.NORMAL:
+            continue
+        main = max(u.groups, key=len)
+        apart = tuple(b for g in u.groups if g is not main for b in g)
+        rule = "1.3.4" if u.skirmish else "1.3.1"
+        how = f"gaps over {bf.settings.skirmish_gap_cm:g} cm" if u.skirmish else "bases not touching"
+        out.append(
+            Problem(
+                rule,
+                f"unit {unit.id} is not coherent: {len(u.groups)} groups ({how}): "
+                + " | ".join(_span(g) for g in u.groups),
+                apart,
+            )
+        )
+    return out
+
+
+def _zone_problems(zone_intrusions: tuple[ZoneIntrusion, ...]) -> list[Problem]:
+    """1.4.2 — a unit standing in an enemy unit's zone without being engaged with it (one
+    problem per pair of units)."""
     by_units: dict[tuple[str, str], list[ZoneIntrusion]] = defaultdict(list)
     for z in zone_intrusions:
         by_units[(z.base.partition("/")[0], z.zone_of.partition("/")[0])].append(z)
+    out: list[Problem] = []
     for (intruder_unit, owner_unit), items in by_units.items():
         closest = min(items, key=lambda z: round(z.distance, 9))  # ties: first in file order
         across = sorted({z.across for z in items if z.across})
         via = f", measured from beyond {', '.join(across)} (1.4.3)" if across else ""
-        problems.append(
+        out.append(
             Problem(
                 "1.4.2",
                 f"unit {intruder_unit} stands in the control zone of enemy unit {owner_unit} without "
@@ -535,19 +655,7 @@ def audit(
                 tuple(dict.fromkeys(z.base for z in items)),
             )
         )
-
-    return AuditReport(
-        scenario=sc.name,
-        base_count=n,
-        units=tuple(unit_reports),
-        overlaps=overlaps,
-        off_table=off_table,
-        forbidden_terrain=tuple(forbidden),
-        contacts=contacts,
-        bases_in_contact=in_contact,
-        zone_intrusions=zone_intrusions,
-        problems=tuple(problems),
-    )
+    return out
 
 
 def _span(group: tuple[str, ...]) -> str:
