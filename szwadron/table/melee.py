@@ -31,20 +31,23 @@ Decisions where the rulebook is silent:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 import shapely
 
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import contact_length, polygon_distance
-from szwadron.models import Ability, Scenario, TerrainKind, UnitState
+from szwadron.models import Ability, Scenario, TerrainKind, Unit, UnitState
 from szwadron.odds.combat import Fighter, MeleeOdds, MeleeSide, melee
 from szwadron.odds.morale import MeleeMorale
 
 Side = Literal["attacker", "defender"]
+IntArray = npt.NDArray[np.intp]
 
 
 @dataclass(frozen=True)
@@ -245,27 +248,90 @@ def table_melee(
     >>> m.removal_order["attacker"]
     ('a/0', 'a/1')
     """
-    bf = scenario if isinstance(scenario, Battlefield) else Battlefield(scenario)
-    sc = bf.scenario
-    s = bf.settings
-    eps = s.distance_epsilon_cm
-    tol = s.contact_tolerance_cm + eps
-    ia, idf = bf.resolve(attacker), bf.resolve(defender)
-    if attacker not in bf.unit_ids or defender not in bf.unit_ids:
-        raise InvalidDataError("the attacker and the defender name units, not bases")
-    ua, ud = sc.unit(attacker), sc.unit(defender)
-    if ua.side == ud.side:
-        raise InvalidDataError(f"{attacker} and {defender} are on the same side")
-    if ua.state is UnitState.PANIC:
-        raise IllegalActionError("6.1", f"{attacker} is panicking and cannot attack")
+    bf = Battlefield.of(scenario)
+    c = _Contacts.of(bf, attacker, defender)
+    bonus = _defender_bonuses(bf, c)
+    all_adv = all(v[0] > 0 for v in bonus.values())
+    links = _links(bf, c)
+    a_order = _removal_order(bf, [int(c.ia[k]) for k in c.a_in], links)
+    d_order = _removal_order(bf, [int(c.idf[k]) for k in c.d_in], links)
+    a_fighters = tuple(_fighter(bf, b, _strikes_at(bf, b, links, bonus)) for b in a_order)
+    d_fighters = tuple(_fighter(bf, b, 0) for b in d_order)
+    ua, ud = bf.scenario.unit(attacker), bf.scenario.unit(defender)
+    a_side, d_side = _sides(bf, (ua, ud), (a_fighters, d_fighters), all_adv, _in_fortification(bf, bonus))
+    first = _first_strike(ua, ud, continuing=continuing, all_adv=all_adv)
+    odds = melee(a_side, d_side, first_strike=first, die=bf.settings.remainder_die)
+    strike_groups = _strike_groups(bf, (a_order, d_order), (a_side, d_side))
+    return TableMelee(
+        attacker,
+        defender,
+        _fighting(bf, c, links, bonus),
+        strike_groups,
+        all_adv,
+        first,
+        {
+            "attacker": tuple(bf.base_ids[b] for b in a_order),
+            "defender": tuple(bf.base_ids[b] for b in d_order),
+        },
+        odds,
+        bf.settings.push_up_cm,
+        links,
+        {
+            "attacker": tuple(bf.base_ids[b] for b in c.ia.tolist() if bf.base_ids[b] not in links),
+            "defender": tuple(bf.base_ids[b] for b in c.idf.tolist() if bf.base_ids[b] not in links),
+        },
+    )
 
+
+@dataclass(frozen=True)
+class _Contacts:
+    """5.3.2, PD-14 — the bases of both units, the contact length of every attacker–defender
+    pair, and the figures of each side in contact (at least the minimum length in all)."""
+
+    ia: IntArray
+    idf: IntArray
+    lengths: npt.NDArray[np.float64]  # (attacker base, defender base)
+    a_in: IntArray
+    d_in: IntArray
+
+    @classmethod
+    def of(cls, bf: Battlefield, attacker: str, defender: str) -> _Contacts:
+        """Check the two units (6.1: a panicking unit does not attack) and measure."""
+        s = bf.settings
+        ia, idf = bf.resolve(attacker), bf.resolve(defender)
+        if attacker not in bf.unit_ids or defender not in bf.unit_ids:
+            raise InvalidDataError("the attacker and the defender name units, not bases")
+        ua, ud = bf.scenario.unit(attacker), bf.scenario.unit(defender)
+        if ua.side == ud.side:
+            raise InvalidDataError(f"{attacker} and {defender} are on the same side")
+        if ua.state is UnitState.PANIC:
+            raise IllegalActionError("6.1", f"{attacker} is panicking and cannot attack")
+        lengths = _contact_lengths(bf, ia, idf)
+        need = s.min_contact_length_cm - s.distance_epsilon_cm
+        a_in = np.flatnonzero(lengths.sum(axis=1) >= need)
+        d_in = np.flatnonzero(lengths.sum(axis=0) >= need)
+        if a_in.size == 0 or d_in.size == 0:
+            missing = attacker if a_in.size == 0 else defender
+            other = defender if a_in.size == 0 else attacker
+            raise IllegalActionError(
+                "5.3",
+                f"no figure of {missing} touches {other} along at least "
+                f"{s.min_contact_length_cm:g} cm of base edge (PD-14): no melee",
+            )
+        return cls(ia, idf, lengths, a_in, d_in)
+
+
+def _contact_lengths(bf: Battlefield, ia: IntArray, idf: IntArray) -> npt.NDArray[np.float64]:
+    """PD-14, 1.3.5, PD-4 — the contact length of each attacker–defender pair of bases; across
+    a crossable obstacle both touch, measured with the obstacle's width added to the tolerance."""
+    s = bf.settings
+    tol = s.contact_tolerance_cm + s.distance_epsilon_cm
     obstacles = [f for f in bf.terrain if f.crossable_obstacle]
     widest = max((f.width for f in obstacles), default=0.0)
     ca, cd = bf.corners[ia], bf.corners[idf]
     dist = polygon_distance(ca[:, None], cd[None, :])  # (na, nd)
     lengths = np.zeros(dist.shape)
-    near = np.argwhere(dist <= tol + widest)
-    for a_k, d_k in near.tolist():
+    for a_k, d_k in np.argwhere(dist <= tol + widest).tolist():
         gap = float(dist[a_k, d_k])
         t = tol
         if gap > tol:  # contact across an obstacle both touch (decision above)
@@ -281,176 +347,188 @@ def table_melee(
                 continue
             t = max(f.width for f in across) + tol
         lengths[a_k, d_k] = float(contact_length(ca[a_k], cd[d_k], t))
-    need = s.min_contact_length_cm - eps
-    a_in = np.flatnonzero(lengths.sum(axis=1) >= need)
-    d_in = np.flatnonzero(lengths.sum(axis=0) >= need)
-    if a_in.size == 0 or d_in.size == 0:
-        missing = attacker if a_in.size == 0 else defender
-        other = defender if a_in.size == 0 else attacker
-        raise IllegalActionError(
-            "5.3",
-            f"no figure of {missing} touches {other} along at least "
-            f"{s.min_contact_length_cm:g} cm of base edge (PD-14): no melee",
-        )
+    return lengths
 
-    # --- 5.7, PD-15: each defender's advantage -------------------------------------------------
-    levels = bf.levels
+
+def _defender_bonuses(bf: Battlefield, c: _Contacts) -> dict[int, tuple[int, str | None]]:
+    """5.7, PD-15 — each defender in contact: its W bonus and why (the largest that applies)."""
+    eps = bf.settings.distance_epsilon_cm
     bonus: dict[int, tuple[int, str | None]] = {}
-    for d_k in d_in.tolist():
-        b = int(idf[d_k])
-        foes = [int(ia[a_k]) for a_k in np.flatnonzero(lengths[:, d_k] > eps)]
-        best: tuple[int, str | None] = (0, None)
-        centre = shapely.Point(float(bf.x[b]), float(bf.y[b]))
-        for f in bf.terrain:
-            if f.kind in (TerrainKind.BUILDING, TerrainKind.FORTIFICATION) and shapely.covers(
-                f.polygon, centre
-            ):
-                best = max(best, (s.melee_building_w, f"in {f.kind.value} {f.id}"), key=lambda x: x[0])
-        for f in obstacles:
-            if shapely.distance(bf.polygons[b], f.polygon) > tol:
-                continue
-            if foes and all(
-                shapely.intersects(shapely.LineString([(bf.x[b], bf.y[b]), (bf.x[o], bf.y[o])]), f.polygon)
-                for o in foes
-            ):
-                best = max(best, (s.melee_obstacle_w, f"behind obstacle {f.id}"), key=lambda x: x[0])
-        if foes and all(levels[b] > levels[o] for o in foes):
-            best = max(best, (s.melee_uphill_w, f"uphill (level {levels[b]})"), key=lambda x: x[0])
-        bonus[b] = best
-    all_adv = all(v[0] > 0 for v in bonus.values())
-    in_fort = all(
+    for d_k in c.d_in.tolist():
+        foes = [int(c.ia[a_k]) for a_k in np.flatnonzero(c.lengths[:, d_k] > eps)]
+        bonus[int(c.idf[d_k])] = _advantage(bf, int(c.idf[d_k]), foes)
+    return bonus
+
+
+def _advantage(bf: Battlefield, b: int, foes: list[int]) -> tuple[int, str | None]:
+    """5.7, PD-15 — defender ``b``'s advantageous position against the attacker figures it
+    touches: in a building or fortification, behind an obstacle, or uphill of every one."""
+    s = bf.settings
+    tol = s.contact_tolerance_cm + s.distance_epsilon_cm
+    best: tuple[int, str | None] = (0, None)
+    centre = shapely.Point(float(bf.x[b]), float(bf.y[b]))
+    for f in bf.terrain:
+        if f.kind in (TerrainKind.BUILDING, TerrainKind.FORTIFICATION) and shapely.covers(f.polygon, centre):
+            best = max(best, (s.melee_building_w, f"in {f.kind.value} {f.id}"), key=lambda x: x[0])
+    for f in bf.terrain:
+        if not f.crossable_obstacle or shapely.distance(bf.polygons[b], f.polygon) > tol:
+            continue
+        if foes and all(
+            shapely.intersects(shapely.LineString([(bf.x[b], bf.y[b]), (bf.x[o], bf.y[o])]), f.polygon)
+            for o in foes
+        ):
+            best = max(best, (s.melee_obstacle_w, f"behind obstacle {f.id}"), key=lambda x: x[0])
+    levels = bf.levels
+    if foes and all(levels[b] > levels[o] for o in foes):
+        best = max(best, (s.melee_uphill_w, f"uphill (level {levels[b]})"), key=lambda x: x[0])
+    return best
+
+
+def _in_fortification(bf: Battlefield, bases: Iterable[int]) -> bool:
+    """PD-16 — every defender in contact stands (its centre) in a fortification."""
+    return all(
         any(
             f.kind is TerrainKind.FORTIFICATION
             and shapely.covers(f.polygon, shapely.Point(float(bf.x[b]), float(bf.y[b])))
             for f in bf.terrain
         )
-        for b in bonus
+        for b in bases
     )
 
-    # --- who touches whom, removal order (5.4.3) --------------------------------------------------
+
+def _links(bf: Battlefield, c: _Contacts) -> dict[str, dict[str, float]]:
+    """5.3, PD-14 — each fighting figure: the enemy figures it touches and along how long."""
+    eps, ids = bf.settings.distance_epsilon_cm, bf.base_ids
     links: dict[str, dict[str, float]] = {}
-    for a_k in a_in.tolist():
-        links[bf.base_ids[ia[a_k]]] = {
-            bf.base_ids[idf[d_k]]: float(lengths[a_k, d_k])
-            for d_k in np.flatnonzero(lengths[a_k] > eps).tolist()
+    for a_k in c.a_in.tolist():
+        links[ids[c.ia[a_k]]] = {
+            ids[c.idf[d_k]]: float(c.lengths[a_k, d_k])
+            for d_k in np.flatnonzero(c.lengths[a_k] > eps).tolist()
         }
-    for d_k in d_in.tolist():
-        links[bf.base_ids[idf[d_k]]] = {
-            bf.base_ids[ia[a_k]]: float(lengths[a_k, d_k])
-            for a_k in np.flatnonzero(lengths[:, d_k] > eps).tolist()
+    for d_k in c.d_in.tolist():
+        links[ids[c.idf[d_k]]] = {
+            ids[c.ia[a_k]]: float(c.lengths[a_k, d_k])
+            for a_k in np.flatnonzero(c.lengths[:, d_k] > eps).tolist()
         }
+    return links
 
-    def order(bases: list[int]) -> list[int]:
-        left = list(bases)
-        chosen: list[int] = []
-        while left:
-            most = max(len(links[bf.base_ids[b]]) for b in left)
-            top = [b for b in left if len(links[bf.base_ids[b]]) == most]
-            apart = [
-                b
-                for b in top
-                if not chosen or bool((polygon_distance(bf.corners[b], bf.corners[chosen]) > tol).all())
-            ]
-            pick = (apart or top)[0]
-            chosen.append(pick)
-            left.remove(pick)
-        return chosen
 
-    a_order = order([int(ia[k]) for k in a_in])
-    d_order = order([int(idf[k]) for k in d_in])
+def _removal_order(bf: Battlefield, bases: list[int], links: dict[str, dict[str, float]]) -> list[int]:
+    """5.4.3 — figures touching the most enemy figures first; among equals, one not touching a
+    figure already chosen, then file order."""
+    tol = bf.settings.contact_tolerance_cm + bf.settings.distance_epsilon_cm
+    left = list(bases)
+    chosen: list[int] = []
+    while left:
+        most = max(len(links[bf.base_ids[b]]) for b in left)
+        top = [b for b in left if len(links[bf.base_ids[b]]) == most]
+        apart = [
+            b
+            for b in top
+            if not chosen or bool((polygon_distance(bf.corners[b], bf.corners[chosen]) > tol).all())
+        ]
+        pick = (apart or top)[0]
+        chosen.append(pick)
+        left.remove(pick)
+    return chosen
 
-    def strikes_at(b: int) -> int:
-        targets = links[bf.base_ids[b]]
-        if not targets:  # in contact only by slivers each shorter than the epsilon
-            return 0
-        ranked = sorted(targets.items(), key=lambda kv: (-round(kv[1], 9), bonus[bf.resolve(kv[0])[0]][0]))
-        return bonus[int(bf.resolve(ranked[0][0])[0])][0]
 
-    def fighter(unit_base: int, target_bonus: int) -> Fighter:
-        unit = sc.units[int(bf.unit_of[unit_base])]
-        p = unit.base_profile(int(bf.index_in_unit[unit_base]))
-        return Fighter(p.wounds, p.melee, p.melee_skill, target_bonus)
+def _strikes_at(
+    bf: Battlefield, b: int, links: dict[str, dict[str, float]], bonus: dict[int, tuple[int, str | None]]
+) -> int:
+    """5.10.3, PD-15 — the W bonus of the defender attacker figure ``b`` strikes: the one it
+    touches along the greater length (on a tie, the smaller bonus)."""
+    targets = links[bf.base_ids[b]]
+    if not targets:  # in contact only by slivers each shorter than the epsilon
+        return 0
+    ranked = sorted(targets.items(), key=lambda kv: (-round(kv[1], 9), bonus[bf.resolve(kv[0])[0]][0]))
+    return bonus[int(bf.resolve(ranked[0][0])[0])][0]
 
-    a_fighters = tuple(fighter(b, strikes_at(b)) for b in a_order)
-    d_fighters = tuple(fighter(b, 0) for b in d_order)
+
+def _fighter(bf: Battlefield, unit_base: int, target_bonus: int) -> Fighter:
+    """5.3 — a figure's wounds, melee dice and UW, against a defender's W bonus."""
+    unit = bf.scenario.units[int(bf.unit_of[unit_base])]
+    p = unit.base_profile(int(bf.index_in_unit[unit_base]))
+    return Fighter(p.wounds, p.melee, p.melee_skill, target_bonus)
+
+
+def _sides(
+    bf: Battlefield,
+    units: tuple[Unit, Unit],
+    fighters: tuple[tuple[Fighter, ...], tuple[Fighter, ...]],
+    all_adv: bool,
+    in_fort: bool,
+) -> tuple[MeleeSide, MeleeSide]:
+    """5.5, PD-16, PD-17 — both sides for the odds engine: the fighters, morale (the defender's
+    terrain and fortification bonuses) and skirmishers in open order."""
+    s = bf.settings
+    ua, ud = units
     a_side = MeleeSide(
-        a_fighters,
+        fighters[0],
         MeleeMorale(ua.profile.morale, ua.strength, ua.starting_strength, 0),
-        skirmish=ua.has(Ability.SKIRMISH) and _open_order(bf, bf.resolve(attacker), s.skirmish_open_order_cm),
+        skirmish=ua.has(Ability.SKIRMISH) and _open_order(bf, bf.resolve(ua.id), s.skirmish_open_order_cm),
     )
     d_mod = (s.terrain_morale_bonus if all_adv else 0) + (s.fortification_morale_bonus if in_fort else 0)
     d_side = MeleeSide(
-        d_fighters,
+        fighters[1],
         MeleeMorale(ud.profile.morale, ud.strength, ud.starting_strength, d_mod, ud.state is UnitState.PANIC),
-        skirmish=ud.has(Ability.SKIRMISH) and _open_order(bf, bf.resolve(defender), s.skirmish_open_order_cm),
+        skirmish=ud.has(Ability.SKIRMISH) and _open_order(bf, bf.resolve(ud.id), s.skirmish_open_order_cm),
     )
-    # 7.7.1 unrestricted first strike counts in every round; 7.7.2 the limited kinds: on the
-    # charge (first round, attacking) or in defence (first round, or holding the terrain)
+    return a_side, d_side
+
+
+def _first_strike(ua: Unit, ud: Unit, *, continuing: bool, all_adv: bool) -> Side | None:
+    """7.7 — who strikes first: 7.7.1 unrestricted first strike counts in every round; 7.7.2
+    the limited kinds on the charge (first round, attacking) or in defence (first round, or
+    holding the terrain); none when both or neither have it."""
     a_first = ua.has(Ability.FIRST_STRIKE) or (ua.has(Ability.FIRST_STRIKE_CHARGE) and not continuing)
     d_first = ud.has(Ability.FIRST_STRIKE) or (
         ud.has(Ability.FIRST_STRIKE_DEFENCE) and (not continuing or all_adv)
     )
-    first: Side | None = (
-        "attacker" if a_first and not d_first else ("defender" if d_first and not a_first else None)
-    )
-    odds = melee(a_side, d_side, first_strike=first, die=s.remainder_die)
+    return "attacker" if a_first and not d_first else ("defender" if d_first and not a_first else None)
 
+
+def _strike_groups(
+    bf: Battlefield, orders: tuple[list[int], list[int]], sides: tuple[MeleeSide, MeleeSide]
+) -> tuple[StrikeGroup, ...]:
+    """5.10.3, 7.5, PD-17 — each side's figures grouped by UW and target bonus, with the dice
+    each group rolls as the odds engine counts them (halved sum pooled)."""
     groups: dict[tuple[Side, int, int], list[str]] = {}
-    sides: tuple[tuple[Side, list[int], tuple[Fighter, ...]], ...] = (
-        ("attacker", a_order, a_fighters),
-        ("defender", d_order, d_fighters),
-    )
-    for side_name, bases, fighters in sides:
-        for b, fig in zip(bases, fighters, strict=True):
-            key = (side_name, fig.skill, fig.target_bonus)
-            groups.setdefault(key, []).append(bf.base_ids[b])
-    # 7.5, PD-17: the dice each group rolls, as the odds engine counts them (halved sum pooled)
+    names: tuple[Side, Side] = ("attacker", "defender")
+    for side_name, bases, side in zip(names, orders, sides, strict=True):
+        for b, fig in zip(bases, side.fighters, strict=True):
+            groups.setdefault((side_name, fig.skill, fig.target_bonus), []).append(bf.base_ids[b])
     rolled = {
         (side_name, skill, bonus): n
-        for side_name, side in (("attacker", a_side), ("defender", d_side))
+        for side_name, side in zip(names, sides, strict=True)
         for n, skill, bonus in side.strike_groups()
     }
-    strike_groups = tuple(
-        StrikeGroup(k[0], k[1], k[2], rolled.get(k, 0), tuple(v)) for k, v in groups.items()
-    )
+    return tuple(StrikeGroup(k[0], k[1], k[2], rolled.get(k, 0), tuple(v)) for k, v in groups.items())
 
+
+def _fighting(
+    bf: Battlefield,
+    c: _Contacts,
+    links: dict[str, dict[str, float]],
+    bonus: dict[int, tuple[int, str | None]],
+) -> tuple[Fighting, ...]:
+    """5.3, 5.7 — each figure in contact, attackers then defenders in file order."""
+    ids = bf.base_ids
     fighting = [
-        Fighting(
-            bf.base_ids[int(ia[k])],
-            "attacker",
-            tuple(links[bf.base_ids[int(ia[k])]]),
-            float(lengths[k].sum()),
-        )
-        for k in a_in
+        Fighting(ids[int(c.ia[k])], "attacker", tuple(links[ids[int(c.ia[k])]]), float(c.lengths[k].sum()))
+        for k in c.a_in
     ]
     fighting += [
         Fighting(
-            bf.base_ids[int(idf[k])],
+            ids[int(c.idf[k])],
             "defender",
-            tuple(links[bf.base_ids[int(idf[k])]]),
-            float(lengths[:, k].sum()),
-            *bonus[int(idf[k])],
+            tuple(links[ids[int(c.idf[k])]]),
+            float(c.lengths[:, k].sum()),
+            *bonus[int(c.idf[k])],
         )
-        for k in d_in
+        for k in c.d_in
     ]
-    others_a = [bf.base_ids[b] for b in ia.tolist() if bf.base_ids[b] not in links]
-    others_d = [bf.base_ids[b] for b in idf.tolist() if bf.base_ids[b] not in links]
-    return TableMelee(
-        attacker,
-        defender,
-        tuple(fighting),
-        strike_groups,
-        all_adv,
-        first,
-        {
-            "attacker": tuple(bf.base_ids[b] for b in a_order),
-            "defender": tuple(bf.base_ids[b] for b in d_order),
-        },
-        odds,
-        s.push_up_cm,
-        links,
-        {"attacker": tuple(others_a), "defender": tuple(others_d)},
-    )
+    return tuple(fighting)
 
 
 __all__ = ["Fighting", "PushStep", "StrikeGroup", "TableMelee", "table_melee"]
