@@ -691,7 +691,7 @@ def morale_phase(
     """
     if side not in ("A", "B"):
         raise InvalidDataError(f"side must be 'A' or 'B', got {side!r}")
-    bf = scenario if isinstance(scenario, Battlefield) else Battlefield(scenario, settings)
+    bf = Battlefield.of(scenario, settings)
     table = _Table(bf, side)
     sc = bf.scenario
     units: list[UnitMorale] = []
@@ -718,54 +718,14 @@ def _panic_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
     bf, s = table.bf, table.s
     unit = bf.scenario.units[u]
     bases = bf.unit_bases(u)
-    limit = s.reorganise_enemy_cm
-    dist, near = table.nearest_enemy(bf.corners[bases], limit)
-    may = near is None or dist > limit + table.eps
-    if may:
-        reason = f"no enemy figure within {limit:g} cm (6.8.2)"
-    else:
-        assert near is not None
-        reason = f"enemy {bf.base_ids[near]} is {dist:.2f} cm away, within {limit:g} cm (6.8.2)"
+    may, reason = _may_reorganise(table, bases)
     p_rally = rally if may else Fraction(0)
     p_flee = 1 - p_rally
     kind = unit.profile.kind
     flight = flight_distribution(kind, unit.profile.move, s)
     edge, block, blocker, surrender, enter = table.flight_geometry(u)
-    kk = len(bases)
-    eps = table.eps
-    lost_w: dict[int, int] = {}
-    off_all = surr_any = removed_all = surr_all = 0
-    reach = np.minimum(block, edge)
-    thresholds = {o: float(np.where(arr < reach - eps, arr, _INF).min()) for o, arr in enter.items()}
-    passed_w: dict[int, int] = dict.fromkeys(thresholds, 0)
-    for dist_cm, w in flight.items():
-        stopped = np.isfinite(block)
-        off = ~stopped & (dist_cm > edge + eps)
-        surr = stopped & (dist_cm > block + eps) & surrender
-        lost = int(off.sum() + surr.sum())
-        lost_w[lost] = lost_w.get(lost, 0) + w
-        off_all += w * bool(off.all())
-        surr_any += w * bool(surr.any())
-        surr_all += w * bool(surr.all())
-        removed_all += w * (lost == kk)
-        for o, th in thresholds.items():
-            if dist_cm > th + eps:
-                passed_w[o] += w
+    tally = _FlightTally.of(table, flight, edge, block, surrender, enter)
     total = flight.total
-    figures_lost = Distribution.mixture([(Distribution.point(0), p_rally), (Distribution(lost_w), p_flee)])
-    passes: list[PassThrough] = []
-    for o in sorted(o for o, w in passed_w.items() if w):
-        other = bf.scenario.units[o]
-        chance = p_flee * Fraction(passed_w[o], total)
-        if other.state is UnitState.PANIC:
-            test_pass, panic = None, Fraction(0)  # Decision: already panicking, no test
-        else:
-            ob = bf.unit_bases(o)
-            test_pass = morale_pass_chance(
-                other.profile.morale, other.strength, other.starting_strength, table.modifier(ob)
-            )
-            panic = chance * (1 - test_pass)
-        passes.append(PassThrough(other.id, thresholds[o], chance, test_pass, panic))
     figures = tuple(
         FigureFlight(
             bf.base_ids[b],
@@ -787,15 +747,97 @@ def _panic_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         flight=flight,
         flight_multiplier=0 if flight.outcomes() == [0] else flight_multiplier(kind, s),
         flight_chance=p_flee,
-        off_table_chance=p_flee * Fraction(off_all, total),
-        removed_chance=p_flee * Fraction(removed_all, total),
-        surrender_chance=p_flee * Fraction(surr_any, total),
-        surrenders=surr_all == total,
-        figures_lost=figures_lost,
+        off_table_chance=p_flee * Fraction(tally.off_all, total),
+        removed_chance=p_flee * Fraction(tally.removed_all, total),
+        surrender_chance=p_flee * Fraction(tally.surr_any, total),
+        surrenders=tally.surr_all == total,
+        figures_lost=Distribution.mixture(
+            [(Distribution.point(0), p_rally), (Distribution(tally.lost_w), p_flee)]
+        ),
         figures=figures,
-        pass_through=tuple(passes),
+        pass_through=_passes_through(table, tally, p_flee, total),
         pursuit=None,
     )
+
+
+def _may_reorganise(table: _Table, bases: npt.NDArray[np.intp]) -> tuple[bool, str]:
+    """6.8.2 — a panicking unit may reorganise when no enemy figure is within the distance;
+    the answer and why."""
+    bf, limit = table.bf, table.s.reorganise_enemy_cm
+    dist, near = table.nearest_enemy(bf.corners[bases], limit)
+    if near is None or dist > limit + table.eps:
+        return True, f"no enemy figure within {limit:g} cm (6.8.2)"
+    return False, f"enemy {bf.base_ids[near]} is {dist:.2f} cm away, within {limit:g} cm (6.8.2)"
+
+
+@dataclass
+class _FlightTally:
+    """6.6 — over every flight distance (weights of the flight distribution): the figures lost
+    (off the table or surrendering), whether all go off the table, any or all surrender, all are
+    removed; and for each unit fled through, the distance at which it is passed (threshold) and
+    the weight of the flights that pass it."""
+
+    lost_w: dict[int, int]
+    off_all: int
+    surr_any: int
+    surr_all: int
+    removed_all: int
+    thresholds: dict[int, float]
+    passed_w: dict[int, int]
+
+    @classmethod
+    def of(
+        cls,
+        table: _Table,
+        flight: Distribution[int],
+        edge: FloatArray,
+        block: FloatArray,
+        surrender: BoolArray,
+        enter: dict[int, FloatArray],
+    ) -> _FlightTally:
+        """Tally each flight distance against each figure's way to the edge or its blocker."""
+        eps, kk = table.eps, len(edge)
+        reach = np.minimum(block, edge)
+        thresholds = {o: float(np.where(arr < reach - eps, arr, _INF).min()) for o, arr in enter.items()}
+        out = cls({}, 0, 0, 0, 0, thresholds, dict.fromkeys(thresholds, 0))
+        stopped = np.isfinite(block)
+        for dist_cm, w in flight.items():
+            off = ~stopped & (dist_cm > edge + eps)
+            surr = stopped & (dist_cm > block + eps) & surrender
+            lost = int(off.sum() + surr.sum())
+            out.lost_w[lost] = out.lost_w.get(lost, 0) + w
+            out.off_all += w * bool(off.all())
+            out.surr_any += w * bool(surr.any())
+            out.surr_all += w * bool(surr.all())
+            out.removed_all += w * (lost == kk)
+            for o, th in thresholds.items():
+                if dist_cm > th + eps:
+                    out.passed_w[o] += w
+        return out
+
+
+def _passes_through(
+    table: _Table, tally: _FlightTally, p_flee: Fraction, total: int
+) -> tuple[PassThrough, ...]:
+    """6.6 — each own unit the flight may pass through: the chance, and the chance it then
+    fails its morale test (a unit already in panic takes none)."""
+    bf = table.bf
+    passes: list[PassThrough] = []
+    for o in sorted(o for o, w in tally.passed_w.items() if w):
+        other = bf.scenario.units[o]
+        chance = p_flee * Fraction(tally.passed_w[o], total)
+        if other.state is UnitState.PANIC:
+            test_pass, panic = None, Fraction(0)  # Decision: already panicking, no test
+        else:
+            test_pass = morale_pass_chance(
+                other.profile.morale,
+                other.strength,
+                other.starting_strength,
+                table.modifier(bf.unit_bases(o)),
+            )
+            panic = chance * (1 - test_pass)
+        passes.append(PassThrough(other.id, tally.thresholds[o], chance, test_pass, panic))
+    return tuple(passes)
 
 
 def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
