@@ -36,7 +36,6 @@ False
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -407,216 +406,275 @@ def check_sight(
     of height 2). 4.10.7 (Decision): a target whose base touches a hill — one holding neither
     centre, higher than the target — crossed by the line of a shooter on a hill is hidden.
     """
-    s = np.asarray(shooters, dtype=np.intp).reshape(-1)
-    t = np.asarray(targets, dtype=np.intp).reshape(-1)
-    widths = np.broadcast_to(np.asarray(band_widths, dtype=float), s.shape)
-    n = len(s)
-    out: list[Blocked | None] = [None] * n
-    if n == 0:
-        return out
-    st = bf.settings
-    tol = st.overlap_tolerance_cm
-    eps = st.distance_epsilon_cm
-    p0 = _centres(bf, s)
-    p1 = _centres(bf, t)
-    length = np.linalg.norm(p1 - p0, axis=-1)
-    bands = band_corners(p0, p1, widths)
-    levels = bf.levels
-    ls, lt = levels[s], levels[t]
-    unit_s, unit_t = bf.unit_of[s], bf.unit_of[t]
-    best: list[tuple[float, int, Blocked] | None] = [None] * n
-    nb = len(bf)
-
-    def offer(k: int, where: float, order: int, blocked: Blocked) -> None:
-        """Keep the blocker nearest the shooter (ties: bases in file order, then features)."""
-        key = (round(where, 9), order)
-        cur = best[k]
-        if cur is None or key < (cur[0], cur[1]):
-            best[k] = (key[0], key[1], blocked)
-
-    # --- figures (4.3.1, 4.3.2, 4.3.5, 4.10.1) ------------------------------------------------
-    band_polys = shapely.polygons(bands)
-    if method == "brute":
-        kk, jj = _every_pair(band_polys, bf.polygons)
-    else:
-        kk, jj = bf.tree.query(band_polys, predicate="intersects")
-        kk = kk.astype(np.intp)
-        jj = jj.astype(np.intp)
-    keep = (jj != s[kk]) & (bf.unit_of[jj] != unit_t[kk])
-    kk, jj = kk[keep], jj[keep]
-    if kk.size:
-        dist = polygon_distance(bf.corners[s[kk]], bf.corners[jj])
-        lv = figure_blocks(ls[kk], lt[kk], levels[jj], dist, st.hill_fire_near_cm, eps)
-        kk, jj = kk[lv], jj[lv]
-    if kk.size:
-        lo, hi = segment_clip(p0[kk], p1[kk], inset_corners(bf.corners[jj], tol))
-        on_line = np.where(hi > lo, hi - lo, 0.0) * length[kk] > 1e-9
-        in_band = (bf.unit_of[jj] != unit_s[kk]) & (penetration_depth(bands[kk], bf.corners[jj]) > tol + eps)
-        ids = bf.base_ids
-        for k, j, line_hit, band_hit, where in zip(
-            kk.tolist(), jj.tolist(), on_line.tolist(), in_band.tolist(), lo.tolist(), strict=True
-        ):
-            if line_hit and ls[k] < lt[k] and levels[j] == ls[k]:  # firing up, 4.10.1
-                offer(
-                    k,
-                    where,
-                    j,
-                    Blocked(
-                        "4.10.1",
-                        f"firing up the hill from {ids[s[k]]} to "
-                        f"{ids[t[k]]}, the line passes through {ids[j]} on the "
-                        f"shooter's level, within {st.hill_fire_near_cm:g} cm",
-                        ids[j],
-                    ),
-                )
-            elif line_hit:
-                offer(
-                    k,
-                    where,
-                    j,
-                    Blocked(
-                        "4.3.1",
-                        f"the line of sight from {ids[s[k]]} to {ids[t[k]]} passes through {ids[j]}",
-                        ids[j],
-                    ),
-                )
-            elif band_hit:
-                proj = float(
-                    np.dot(_centres(bf, np.asarray([j]))[0] - p0[k], p1[k] - p0[k])
-                    / max(length[k] ** 2, _TINY)
-                )
-                offer(
-                    k,
-                    min(max(proj, 0.0), 1.0),
-                    j,
-                    Blocked(
-                        "4.3.2",
-                        f"the band of fire from {ids[s[k]]} to {ids[t[k]]} "
-                        f"({widths[k]:g} cm wide, PD-7) is closed by {ids[j]}",
-                        ids[j],
-                    ),
-                )
-
-    # --- terrain (4.10) ------------------------------------------------------------------------
+    q = _SightQuery.of(bf, shooters, targets, band_widths, method)
+    if q.n == 0:
+        return []
+    _figures_in_the_way(q)
     if bf.terrain:
-        _terrain_sight(
-            bf, s, t, p0, p1, length, band_polys, ls, lt, lambda k, w, f, b: offer(k, w, nb + f, b), method
+        _terrain_in_the_way(q)
+    return [None if cur is None else cur[2] for cur in q.best]
+
+
+@dataclass
+class _SightQuery:
+    """Many sight questions at once: the pairs, their lines (centre to centre) and bands
+    (PD-7), the levels of each end (PD-11), and for each pair the blocker found nearest the
+    shooter so far."""
+
+    bf: Battlefield
+    s: IntArray
+    t: IntArray
+    widths: FloatArray
+    p0: FloatArray
+    p1: FloatArray
+    length: FloatArray
+    bands: FloatArray
+    band_polys: npt.NDArray[np.object_]
+    ls: IntArray
+    lt: IntArray
+    method: PairMethod
+    best: list[tuple[float, int, Blocked] | None]
+
+    @classmethod
+    def of(
+        cls,
+        bf: Battlefield,
+        shooters: npt.ArrayLike,
+        targets: npt.ArrayLike,
+        band_widths: npt.ArrayLike,
+        method: PairMethod,
+    ) -> _SightQuery:
+        """The lines and bands of each shooter–target pair."""
+        s = np.asarray(shooters, dtype=np.intp).reshape(-1)
+        t = np.asarray(targets, dtype=np.intp).reshape(-1)
+        widths = np.broadcast_to(np.asarray(band_widths, dtype=float), s.shape)
+        p0, p1 = _centres(bf, s), _centres(bf, t)
+        bands = band_corners(p0, p1, widths) if len(s) else np.zeros((0, 4, 2))
+        levels = bf.levels
+        return cls(
+            bf,
+            s,
+            t,
+            widths,
+            p0,
+            p1,
+            np.linalg.norm(p1 - p0, axis=-1),
+            bands,
+            shapely.polygons(bands),
+            levels[s],
+            levels[t],
+            method,
+            [None] * len(s),
         )
 
-    for k in range(n):
-        cur = best[k]
-        out[k] = None if cur is None else cur[2]
-    return out
+    @property
+    def n(self) -> int:
+        """The number of pairs."""
+        return len(self.s)
+
+    def offer(self, k: int, where: float, order: int, blocked: Blocked) -> None:
+        """Keep the blocker nearest the shooter (ties: bases in file order, then features)."""
+        key = (round(where, 9), order)
+        cur = self.best[k]
+        if cur is None or key < (cur[0], cur[1]):
+            self.best[k] = (key[0], key[1], blocked)
+
+    def offer_feature(self, k: int, where: float, f: int, blocked: Blocked) -> None:
+        """:meth:`offer` a terrain feature (ranked after the bases)."""
+        self.offer(k, where, len(self.bf) + f, blocked)
 
 
-def _terrain_sight(
-    bf: Battlefield,
-    s: IntArray,
-    t: IntArray,
-    p0: FloatArray,
-    p1: FloatArray,
-    length: FloatArray,
-    band_polys: npt.NDArray[np.object_],
-    ls: IntArray,
-    lt: IntArray,
-    give: Callable[[int, float, int, Blocked], None],
-    method: PairMethod,
-) -> None:
-    st = bf.settings
-    eps = st.distance_epsilon_cm
-    ts = TerrainSight.of(bf)
-    if method == "brute":
-        kk, ff = _every_pair(band_polys, bf.terrain_polygons)
+def _figures_in_the_way(q: _SightQuery) -> None:
+    """4.3.1, 4.3.2, 4.3.5, 4.10.1 — other figures on the line (any figure but the shooter and
+    the target unit) or in the band (any figure of another unit than the firing and target
+    units), as the levels let them block."""
+    bf, st = q.bf, q.bf.settings
+    tol, eps = st.overlap_tolerance_cm, st.distance_epsilon_cm
+    if q.method == "brute":
+        kk, jj = _every_pair(q.band_polys, bf.polygons)
     else:
-        kk, ff = bf.terrain_tree.query(band_polys, predicate="intersects")
+        kk, jj = bf.tree.query(q.band_polys, predicate="intersects")
+        kk = kk.astype(np.intp)
+        jj = jj.astype(np.intp)
+    keep = (jj != q.s[kk]) & (bf.unit_of[jj] != bf.unit_of[q.t][kk])
+    kk, jj = kk[keep], jj[keep]
+    if kk.size:
+        dist = polygon_distance(bf.corners[q.s[kk]], bf.corners[jj])
+        lv = figure_blocks(q.ls[kk], q.lt[kk], bf.levels[jj], dist, st.hill_fire_near_cm, eps)
+        kk, jj = kk[lv], jj[lv]
+    if not kk.size:
+        return
+    lo, hi = segment_clip(q.p0[kk], q.p1[kk], inset_corners(bf.corners[jj], tol))
+    on_line = np.where(hi > lo, hi - lo, 0.0) * q.length[kk] > 1e-9
+    in_band = (bf.unit_of[jj] != bf.unit_of[q.s][kk]) & (
+        penetration_depth(q.bands[kk], bf.corners[jj]) > tol + eps
+    )
+    for k, j, line_hit, band_hit, where in zip(
+        kk.tolist(), jj.tolist(), on_line.tolist(), in_band.tolist(), lo.tolist(), strict=True
+    ):
+        if line_hit:
+            q.offer(k, where, j, _figure_on_line(q, k, j))
+        elif band_hit:
+            proj = float(
+                np.dot(_centres(bf, np.asarray([j]))[0] - q.p0[k], q.p1[k] - q.p0[k])
+                / max(q.length[k] ** 2, _TINY)
+            )
+            ids = bf.base_ids
+            q.offer(
+                k,
+                min(max(proj, 0.0), 1.0),
+                j,
+                Blocked(
+                    "4.3.2",
+                    f"the band of fire from {ids[q.s[k]]} to {ids[q.t[k]]} "
+                    f"({q.widths[k]:g} cm wide, PD-7) is closed by {ids[j]}",
+                    ids[j],
+                ),
+            )
+
+
+def _figure_on_line(q: _SightQuery, k: int, j: int) -> Blocked:
+    """4.3.1, 4.10.1 — figure ``j`` on the line of pair ``k``: firing up a hill, a figure on
+    the shooter's level (within the near distance) blocks under 4.10.1."""
+    ids, st = q.bf.base_ids, q.bf.settings
+    if q.ls[k] < q.lt[k] and q.bf.levels[j] == q.ls[k]:  # firing up, 4.10.1
+        return Blocked(
+            "4.10.1",
+            f"firing up the hill from {ids[q.s[k]]} to "
+            f"{ids[q.t[k]]}, the line passes through {ids[j]} on the "
+            f"shooter's level, within {st.hill_fire_near_cm:g} cm",
+            ids[j],
+        )
+    return Blocked(
+        "4.3.1", f"the line of sight from {ids[q.s[k]]} to {ids[q.t[k]]} passes through {ids[j]}", ids[j]
+    )
+
+
+def _terrain_in_the_way(q: _SightQuery) -> None:
+    """4.10 — sight-blocking features on the line or in the band: 4.10.7 dead ground at the
+    foot of a hill, features blocking as the levels say (:func:`terrain_blocks`), and 4.10.2
+    forest seen into or out of (see :func:`check_sight`)."""
+    bf = q.bf
+    ts = TerrainSight.of(bf)
+    if q.method == "brute":
+        kk, ff = _every_pair(q.band_polys, bf.terrain_polygons)
+    else:
+        kk, ff = bf.terrain_tree.query(q.band_polys, predicate="intersects")
         kk = kk.astype(np.intp)
         ff = ff.astype(np.intp)
     relevant = ts.blocking[ff]
     kk, ff = kk[relevant], ff[relevant]
     if kk.size == 0:
         return
-    ends = np.unique(np.concatenate([s[kk], t[kk]]))
-    holds = {b: set(v) for b, v in centre_features(bf, ends, method=method).items()}
-    lines = shapely.linestrings(np.stack([p0[kk], p1[kk]], axis=-2))
+    ends = np.unique(np.concatenate([q.s[kk], q.t[kk]]))
+    holds = {b: set(v) for b, v in centre_features(bf, ends, method=q.method).items()}
+    lines = shapely.linestrings(np.stack([q.p0[kk], q.p1[kk]], axis=-2))
     line_hit = shapely.intersects(lines, ts.shrunk(ff))
-    ids = bf.base_ids
     see_into: dict[int, float] = {}
     see_into_forests: dict[int, list[str]] = {}
     band_cache: dict[int, shapely.Geometry] = {}
     for k, f, hit in zip(kk.tolist(), ff.tolist(), line_hit.tolist(), strict=True):
         feature = bf.terrain[f]
-        kind = ts.kinds[f]
-        sk, tk = int(s[k]), int(t[k])
-        in_s, in_t = f in holds[sk], f in holds[tk]
-        who = f"{ids[sk]} to {ids[tk]}"
-        if kind is TerrainKind.FOREST and (in_s or in_t):  # 4.10.2: from or into a forest
-            inside = float(shapely.length(shapely.intersection(lines_one(p0[k], p1[k]), feature.polygon)))
+        in_s, in_t = f in holds[int(q.s[k])], f in holds[int(q.t[k])]
+        if ts.kinds[f] is TerrainKind.FOREST and (in_s or in_t):  # 4.10.2: from or into a forest
+            inside = float(shapely.length(shapely.intersection(lines_one(q.p0[k], q.p1[k]), feature.polygon)))
             see_into[k] = see_into.get(k, 0.0) + inside
             see_into_forests.setdefault(k, []).append(feature.id)
             continue
-        if (
-            kind is TerrainKind.HILL
-            and ls[k] > 0
-            and not in_s
-            and not in_t
-            and lt[k] < ts.levels[f]
-            and hit
-            and float(shapely.distance(bf.polygons[tk], feature.polygon)) <= st.contact_tolerance_cm + eps
-        ):
-            give(
-                k,
-                1.0,
-                f,
-                Blocked(
-                    "4.10.7",
-                    f"{ids[tk]} stands at the foot of hill {feature.id}, "
-                    f"in dead ground for fire from the hill of {ids[sk]}",
-                    feature.id,
-                ),
-            )
+        if _dead_ground(q, ts, k, f, hit, in_s or in_t):
             continue
         if in_s or in_t:
             continue  # the feature holding a figure gives its level, or is where it stands
-        if not terrain_blocks(kind, int(ts.levels[f]), ts.ground(f), int(ls[k]), int(lt[k]), st):
-            continue
-        rule = BLOCK_RULE[kind]
-        where = float(shapely.distance(shapely.Point(*p0[k]), feature.polygon)) / max(float(length[k]), _TINY)
-        if hit:
-            give(
-                k,
-                where,
-                f,
-                Blocked(rule, f"the line of sight from {who} crosses {kind.value} {feature.id}", feature.id),
-            )
-            continue
-        band = band_cache.get(k)
-        if band is None:
-            band = shapely.difference(band_polys[k], shapely.union(bf.polygons[sk], bf.polygons[tk]))
-            band_cache[k] = band
-        if shapely.intersects(band, ts.shrunk([f])[0]):
-            give(
-                k,
-                where,
-                f,
-                Blocked(
-                    rule, f"the band of fire from {who} (PD-7) overlaps {kind.value} {feature.id}", feature.id
-                ),
-            )
+        _feature_blocks(q, ts, k, f, hit, band_cache)
     for k, inside in see_into.items():
-        if inside >= st.forest_see_into_cm - eps:
-            names = ", ".join(dict.fromkeys(see_into_forests[k]))
-            give(
-                k,
-                0.0,
-                -1,
-                Blocked(
-                    "4.10.2",
-                    f"{inside:.2f} cm of forest ({names}) on the line from "
-                    f"{ids[s[k]]} to {ids[t[k]]}: {st.forest_see_into_cm:g} cm or "
-                    "more blocks sight into or out of a forest",
-                    names,
-                ),
-            )
+        _forest_see_into(q, k, inside, see_into_forests[k])
+
+
+def _dead_ground(q: _SightQuery, ts: TerrainSight, k: int, f: int, hit: bool, holds_an_end: bool) -> bool:
+    """4.10.7 — a target touching hill ``f`` (higher than the target, holding neither end)
+    that the line of a shooter on a hill crosses is hidden; offered, and ``True``, if so."""
+    bf, st = q.bf, q.bf.settings
+    feature = bf.terrain[f]
+    sk, tk = int(q.s[k]), int(q.t[k])
+    if not (
+        ts.kinds[f] is TerrainKind.HILL
+        and q.ls[k] > 0
+        and not holds_an_end
+        and q.lt[k] < ts.levels[f]
+        and hit
+        and float(shapely.distance(bf.polygons[tk], feature.polygon))
+        <= st.contact_tolerance_cm + st.distance_epsilon_cm
+    ):
+        return False
+    q.offer_feature(
+        k,
+        1.0,
+        f,
+        Blocked(
+            "4.10.7",
+            f"{bf.base_ids[tk]} stands at the foot of hill {feature.id}, "
+            f"in dead ground for fire from the hill of {bf.base_ids[sk]}",
+            feature.id,
+        ),
+    )
+    return True
+
+
+def _feature_blocks(
+    q: _SightQuery, ts: TerrainSight, k: int, f: int, hit: bool, band_cache: dict[int, shapely.Geometry]
+) -> None:
+    """4.10.1, 4.10.2, 4.10.5, 4.10.6, PD-7 — feature ``f`` blocks pair ``k`` when the levels
+    let it (:func:`terrain_blocks`) and it is on the line, or in the band less the two bases."""
+    bf, st = q.bf, q.bf.settings
+    feature, kind = bf.terrain[f], ts.kinds[f]
+    sk, tk = int(q.s[k]), int(q.t[k])
+    if not terrain_blocks(kind, int(ts.levels[f]), ts.ground(f), int(q.ls[k]), int(q.lt[k]), st):
+        return
+    rule = BLOCK_RULE[kind]
+    who = f"{bf.base_ids[sk]} to {bf.base_ids[tk]}"
+    where = float(shapely.distance(shapely.Point(*q.p0[k]), feature.polygon)) / max(float(q.length[k]), _TINY)
+    if hit:
+        q.offer_feature(
+            k,
+            where,
+            f,
+            Blocked(rule, f"the line of sight from {who} crosses {kind.value} {feature.id}", feature.id),
+        )
+        return
+    band = band_cache.get(k)
+    if band is None:
+        band = shapely.difference(q.band_polys[k], shapely.union(bf.polygons[sk], bf.polygons[tk]))
+        band_cache[k] = band
+    if shapely.intersects(band, ts.shrunk([f])[0]):
+        q.offer_feature(
+            k,
+            where,
+            f,
+            Blocked(
+                rule, f"the band of fire from {who} (PD-7) overlaps {kind.value} {feature.id}", feature.id
+            ),
+        )
+
+
+def _forest_see_into(q: _SightQuery, k: int, inside: float, forests: list[str]) -> None:
+    """4.10.2 — from or into a forest: ``forest_see_into_cm`` or more of forest on the line
+    blocks."""
+    st, ids = q.bf.settings, q.bf.base_ids
+    if inside < st.forest_see_into_cm - st.distance_epsilon_cm:
+        return
+    names = ", ".join(dict.fromkeys(forests))
+    q.offer_feature(
+        k,
+        0.0,
+        -1,
+        Blocked(
+            "4.10.2",
+            f"{inside:.2f} cm of forest ({names}) on the line from "
+            f"{ids[q.s[k]]} to {ids[q.t[k]]}: {st.forest_see_into_cm:g} cm or "
+            "more blocks sight into or out of a forest",
+            names,
+        ),
+    )
 
 
 def lines_one(a: npt.ArrayLike, b: npt.ArrayLike) -> shapely.LineString:
