@@ -83,6 +83,14 @@ def _table_and_charts(
     return fig
 
 
+def _table_of(result: Any) -> Any:
+    """The Battlefield an answer was computed on (its ``table``): the picture draws that table
+    rather than building it again."""
+    if result.table is None:
+        raise ValueError(f"{type(result).__name__} carries no table to draw")
+    return result.table
+
+
 def _save(fig: Any, path: str, inputs: Iterable[str]) -> int:
     from szwadron.plots._io import save_figure
 
@@ -144,8 +152,9 @@ def _wrap(text: str, width: int) -> str:
     return "\n".join(textwrap.wrap(text, width))
 
 
-def plot_melee_answer(args: argparse.Namespace, bf: Any, melee: Any) -> None:
+def plot_melee_answer(args: argparse.Namespace, melee: Any) -> None:
     """``melee --plot``: the contacts close-up beside the joint-loss heatmap and the outcomes."""
+    bf = _table_of(melee)
     from szwadron.plots._io import use_agg
 
     use_agg()
@@ -172,8 +181,9 @@ def plot_melee_answer(args: argparse.Namespace, bf: Any, melee: Any) -> None:
     _save(fig, args.plot, (args.scenario,))
 
 
-def plot_move_answer(args: argparse.Namespace, bf: Any, report: Any) -> None:
+def plot_move_answer(args: argparse.Namespace, report: Any) -> None:
     """``move --plot``: the close-up with the paths, ghosts and distances."""
+    bf = _table_of(report)
     from szwadron.plots._io import use_agg
 
     use_agg()
@@ -192,8 +202,9 @@ def plot_move_answer(args: argparse.Namespace, bf: Any, report: Any) -> None:
     _save(fig, args.plot, (args.scenario, args.to))
 
 
-def plot_reach_answer(args: argparse.Namespace, bf: Any, result: Any) -> None:
+def plot_reach_answer(args: argparse.Namespace, result: Any) -> None:
     """``reach --plot``: the close-up with the shortest path into contact."""
+    bf = _table_of(result)
     from szwadron.plots._io import use_agg
 
     use_agg()
@@ -211,8 +222,9 @@ def plot_reach_answer(args: argparse.Namespace, bf: Any, result: Any) -> None:
     _save(fig, args.plot, (args.scenario,))
 
 
-def plot_morale_answer(args: argparse.Namespace, bf: Any, report: Any) -> None:
+def plot_morale_answer(args: argparse.Namespace, report: Any) -> None:
     """``morale --plot``: flight corridors on the close-up, a flight chart per fleeing unit."""
+    bf = _table_of(report)
     from szwadron.plots._io import use_agg
 
     use_agg()

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_report(m))
     if args.plot is not None:
-        plot_melee_answer(args, bf, m)
+        plot_melee_answer(args, m)
     return 0
 
 

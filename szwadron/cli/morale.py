@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(_render(report))
     if args.plot is not None:
-        plot_morale_answer(args, bf, report)
+        plot_morale_answer(args, report)
     return 0
 
 

@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_report(report))
     if args.plot is not None:
-        plot_move_answer(args, bf, report)
+        plot_move_answer(args, report)
     return 0 if report.legal else 1
 
 

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     bf = Battlefield(load_scenario(args.scenario))
     r = reach(bf, args.unit, args.target)
     if args.plot is not None:
-        plot_reach_answer(args, bf, r)
+        plot_reach_answer(args, r)
     if args.json:
         print_json(r.to_json())
         return 0 if r.reachable else 1

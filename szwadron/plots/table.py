@@ -209,8 +209,9 @@ def draw_legend(ax: Axes, *, fontsize: float = 8.0) -> Any:
 
 
 def as_battlefield(scenario: Scenario | Battlefield) -> Battlefield:
-    """A :class:`Battlefield` for a scenario (built once) or the one given."""
-    return scenario if isinstance(scenario, Battlefield) else Battlefield(scenario)
+    """A :class:`Battlefield` for a scenario (built once) or the one given
+    (:meth:`Battlefield.of <szwadron.geometry.battlefield.Battlefield.of>`)."""
+    return Battlefield.of(scenario)
 
 
 def parse_region(text: str) -> Region:

@@ -163,6 +163,8 @@ class AuditReport:
     bases_in_contact: tuple[str, ...]
     zone_intrusions: tuple[ZoneIntrusion, ...]
     problems: tuple[Problem, ...] = field(default=())
+    table: Battlefield | None = field(default=None, repr=False, compare=False)
+    """The table it was computed on (for plotting; not part of the JSON)."""
 
     @property
     def ok(self) -> bool:
@@ -348,6 +350,7 @@ def audit(
         bases_in_contact=touch.in_contact,
         zone_intrusions=zone_intrusions,
         problems=tuple(problems),
+        table=bf,
     )
 
 

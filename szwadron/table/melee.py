@@ -32,7 +32,7 @@ Decisions where the rulebook is silent:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -98,6 +98,8 @@ class TableMelee:
     push_cm: float
     links: dict[str, dict[str, float]]
     idle: dict[str, tuple[str, ...]]
+    table: Battlefield | None = field(default=None, repr=False, compare=False)
+    """The table it was computed on (for plotting; not part of the JSON)."""
 
     @property
     def attacker_in_contact(self) -> tuple[str, ...]:
@@ -280,6 +282,7 @@ def table_melee(
             "attacker": tuple(bf.base_ids[b] for b in c.ia.tolist() if bf.base_ids[b] not in links),
             "defender": tuple(bf.base_ids[b] for b in c.idf.tolist() if bf.base_ids[b] not in links),
         },
+        bf,
     )
 
 

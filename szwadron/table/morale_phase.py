@@ -67,7 +67,7 @@ Decisions where the rules are silent (the flight model; each is also stated wher
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -473,6 +473,8 @@ class MoralePhaseReport:
     side: str
     units: tuple[UnitMorale, ...]
     casualty_tests: tuple[UnitCasualtyTests, ...]
+    table: Battlefield | None = field(default=None, repr=False, compare=False)
+    """The table it was computed on (for plotting; not part of the JSON)."""
 
     def unit(self, unit_id: str) -> UnitMorale:
         """The report of one unit; ``KeyError`` if it is normal or not on this side."""
@@ -710,7 +712,7 @@ def morale_phase(
             units.append(_panic_report(table, u, rally))
         else:
             units.append(_pursuit_report(table, u, rally))
-    return MoralePhaseReport(sc.name, side, tuple(units), tuple(tests))
+    return MoralePhaseReport(sc.name, side, tuple(units), tuple(tests), bf)
 
 
 def _panic_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -101,6 +101,8 @@ class ReachResult:
     method: str
     grid_cm: float
     how: str
+    table: Battlefield | None = field(default=None, repr=False, compare=False)
+    """The table it was computed on (for plotting; not part of the JSON)."""
 
     def to_json(self) -> dict[str, Any]:
         """``{"reachable", "base", "length", "allowed", "path", ...}``."""
@@ -250,14 +252,14 @@ def reach(
     grid = _grid(bf, b, allowed, h)
     if grid is None:  # the base cannot stand on the table anywhere within its reach
         return ReachResult(
-            unit, target, bf.base_ids[b], False, None, None, allowed, (), f0, (), None, method, h, how
+            unit, target, bf.base_ids[b], False, None, None, allowed, (), f0, (), None, method, h, how, bf
         )
     fld = _field(bf, b, t_k, foe, grid.box, method)
     costs = _costs(bf, b, grid, fld, method)
     goal, parent = _search(bf, b, grid, costs, allowed * 1.5 + 1e-9, method)
     if goal < 0:
         return ReachResult(
-            unit, target, bf.base_ids[b], False, None, None, allowed, (), f0, (), None, method, h, how
+            unit, target, bf.base_ids[b], False, None, None, allowed, (), f0, (), None, method, h, how, bf
         )
     pts = _path(bf, b, grid, fld, costs, goal, parent, method)
     return _answer(bf, b, foe, fld, pts, allowed, (unit, target, method, how, h))
@@ -575,6 +577,7 @@ def _answer(
         method,
         h,
         how,
+        bf,
     )
 
 

@@ -162,6 +162,7 @@ def check_move(
         contacts=tuple(bf.base_ids[b] for b in sorted(ctx.contacts)),
         notes=tuple(ctx.notes),
         after_fire=ctx.after,
+        table=bf,
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.paths import Pose, Surcharge
 from szwadron.rulings import Ruling
 
@@ -89,6 +90,8 @@ class MoveReport:
     contacts: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
     after_fire: AfterFire | None = None
+    table: Battlefield | None = field(default=None, repr=False, compare=False)
+    """The table it was computed on (for plotting; not part of the JSON)."""
 
     @property
     def legal(self) -> bool:
