@@ -92,14 +92,14 @@ def test_answers_carry_the_table_they_were_computed_on(monkeypatch: pytest.Monke
     bf = Battlefield(scenario)
     builds = _count_builds(monkeypatch)
     move = load_move_file(HUSSARS)
-    answers = [
-        audit(bf),
-        check_move(bf, "fr-hussars", move),
-        reach(bf, "fr-hussars", "au-line-1"),
-        table_melee(bf, "fr-cuirassiers", "au-chevaulegers"),
-        morale_phase(bf, "B"),
+    tables = [
+        audit(bf).table,
+        check_move(bf, "fr-hussars", move).table,
+        reach(bf, "fr-hussars", "au-line-1").table,
+        table_melee(bf, "fr-cuirassiers", "au-chevaulegers").table,
+        morale_phase(bf, "B").table,
     ]
-    assert all(a.table is bf for a in answers)
+    assert all(t is bf for t in tables)
     repulse(bf, "fr-hussars", "au-line-1")
     assert builds == []
     assert check_move(scenario, "fr-hussars", move).table is not None
