@@ -99,7 +99,28 @@ def check_move(
     >>> r.rule, r.violations[0].base
     ('3.1.5', 'a/0')
     """
+    # the work: _context (what is known before the rules), _run (the steps, in order)
     bf = Battlefield.of(scenario)
+    ctx, speed_notes = _context(bf, units, move, charge, march=march, method=method, source=source)
+    if after_fire is not None:
+        ctx.after_fire = after_fire
+        ctx.after, ctx.declared_fire, ctx.fire_bands = _after_fire_lines(bf, ctx.unit_ids, after_fire)
+    return _run(ctx, speed_notes)
+
+
+def _context(
+    bf: Battlefield,
+    units: str | Sequence[str],
+    move: MoveFile | Mapping[str, Any],
+    charge: Sequence[str],
+    *,
+    march: bool,
+    method: PairMethod,
+    source: str,
+) -> tuple[MoveContext, list[str]]:
+    """3.1.1, 3.1.5, 3.3, 5.2, PD-6 — the moving and charged units (checked), the listed bases
+    and their paths, speeds and order; and the notes on the speeds (reported after the refusals
+    of the whole move)."""
     unit_ids, unit_ks = _moving_units(bf, units)
     charge_ids, charge_ks = _charged_units(bf, unit_ks, charge)
     if not isinstance(move, MoveFile):
@@ -122,10 +143,13 @@ def check_move(
         speed,
         figure_order(bf, planned, moving),
     )
-    if after_fire is not None:
-        ctx.after_fire = after_fire
-        ctx.after, ctx.declared_fire, ctx.fire_bands = _after_fire_lines(bf, unit_ids, after_fire)
+    return ctx, speed_notes
 
+
+def _run(ctx: MoveContext, speed_notes: list[str]) -> MoveReport:
+    """Run the steps in order: the refusals of the whole move, each base's rules (reported in
+    the order the figures move), coherency at the end; then the report."""
+    bf, planned = ctx.bf, ctx.planned
     head = [v for step in UNIT_STEPS_FIRST for v in step(ctx)]
     ctx.notes += speed_notes
     found: dict[int, list[Violation]] = {}
@@ -140,12 +164,12 @@ def check_move(
         )
     tail = [v for step in UNIT_STEPS_LAST for v in step(ctx)]
     per_base = [v for k in order for v in found[planned[k].base]]
-    if charge_ids and not ctx.contacts:
+    if ctx.charge_ids and not ctx.contacts:
         ctx.notes.append("no base ends in contact with the charged unit: the charge falls short")
     return MoveReport(
-        units=unit_ids,
-        charge=charge_ids,
-        march=march,
+        units=ctx.unit_ids,
+        charge=ctx.charge_ids,
+        march=ctx.march,
         violations=tuple(head + per_base + tail),
         bases=tuple(
             BaseMove(
@@ -153,7 +177,7 @@ def check_move(
                 p.motion.length,
                 p.motion.measured_corner,
                 ctx.surcharges[p.base],
-                speed[p.base],
+                ctx.speed[p.base],
                 p.motion.poses,
             )
             for p in planned
