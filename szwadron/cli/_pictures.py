@@ -154,12 +154,13 @@ def _wrap(text: str, width: int) -> str:
 
 def plot_melee_answer(args: argparse.Namespace, melee: Any) -> None:
     """``melee --plot``: the contacts close-up beside the joint-loss heatmap and the outcomes."""
-    bf = _table_of(melee)
     from szwadron.plots._io import use_agg
 
     use_agg()
     from szwadron.plots.odds import plot_joint_losses, plot_melee_outcomes
     from szwadron.plots.overlays import focus_region, plot_melee_contacts, unit_geometry
+
+    bf = _table_of(melee)
 
     region = focus_region(bf, [unit_geometry(bf, melee.attacker), unit_geometry(bf, melee.defender)])
 
@@ -183,11 +184,12 @@ def plot_melee_answer(args: argparse.Namespace, melee: Any) -> None:
 
 def plot_move_answer(args: argparse.Namespace, report: Any) -> None:
     """``move --plot``: the close-up with the paths, ghosts and distances."""
-    bf = _table_of(report)
     from szwadron.plots._io import use_agg
 
     use_agg()
     from szwadron.plots.overlays import focus_region, move_geometries, plot_move
+
+    bf = _table_of(report)
 
     region = focus_region(bf, move_geometries(bf, report))
     what = "charge on " + ", ".join(report.charge) if report.charge else "move"
@@ -204,11 +206,12 @@ def plot_move_answer(args: argparse.Namespace, report: Any) -> None:
 
 def plot_reach_answer(args: argparse.Namespace, result: Any) -> None:
     """``reach --plot``: the close-up with the shortest path into contact."""
-    bf = _table_of(result)
     from szwadron.plots._io import use_agg
 
     use_agg()
     from szwadron.plots.overlays import focus_region, plot_reach, reach_geometries
+
+    bf = _table_of(result)
 
     region = focus_region(bf, reach_geometries(bf, result))
     fig = _table_and_charts(
@@ -224,12 +227,13 @@ def plot_reach_answer(args: argparse.Namespace, result: Any) -> None:
 
 def plot_morale_answer(args: argparse.Namespace, report: Any) -> None:
     """``morale --plot``: flight corridors on the close-up, a flight chart per fleeing unit."""
-    bf = _table_of(report)
     from szwadron.plots._io import use_agg
 
     use_agg()
     from szwadron.plots.odds import plot_flight_chances
     from szwadron.plots.overlays import flight_geometries, focus_region, plot_flight
+
+    bf = _table_of(report)
 
     fleeing = [
         u for u in report.units if u.pursuit is None and u.flight is not None and u.flight_multiplier > 0

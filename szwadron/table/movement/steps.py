@@ -76,6 +76,10 @@ class MoveContext:
         #: 1.4.3 — some obstacle may carry a zone across it; the widest such obstacle.
         self.obstacles = bool(obstacles)
         self.widest = max((f.width for f in obstacles), default=0.0)
+        #: The bases of the moving units (battlefield indices).
+        self.moving_set = set(self.moving.tolist())
+        if self.order is None:  # 3.1.3 figure after figure, in file order: where each stands
+            self._moved = {int(b): shapely.Polygon(self.bf.corners[b]) for b in self.moving}
 
     @property
     def eps(self) -> float:
@@ -91,11 +95,6 @@ class MoveContext:
     def shrink(self) -> float:
         """PD-3 — how far a path may press into a base or a wall: the overlap tolerance."""
         return self.bf.settings.overlap_tolerance_cm + self.eps
-
-    @property
-    def moving_set(self) -> set[int]:
-        """The bases of the moving units (battlefield indices)."""
-        return set(self.moving.tolist())
 
     def violation(self, p: Planned, rule: str, message: str) -> Violation:
         """A violation by base ``p``, its id leading the message."""
@@ -314,8 +313,6 @@ def through_own_unit(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     if ctx.order is not None:
         return []
     p = st.p
-    if not ctx._moved:
-        ctx._moved.update({int(b): shapely.Polygon(ctx.bf.corners[b]) for b in ctx.moving})
     out: list[Violation] = []
     for o, poly in ctx._moved.items():
         if o != p.base and shapely.intersects(p.core, poly):
