@@ -80,7 +80,7 @@ def fire(
         4.4.3) or its guns carry no ammunition (7.1.3); a declared interrupt whose target
         poses move no base (4.12.3).
     """
-    bf = scenario if isinstance(scenario, Battlefield) else Battlefield(scenario)
+    bf = Battlefield.of(scenario)
     sk, tk = enemy_units(bf, shooter, target)
     if target_poses is not None or reaction is not None:
         return fire_in_opponents_turn(

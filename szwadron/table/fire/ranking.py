@@ -35,7 +35,7 @@ def targets(
     >>> [r.target for r in rep.possible], [(r.target, r.reason.rule) for r in rep.impossible]
     (['near', 'far'], [('gone', '4.5.1')])
     """
-    bf = scenario if isinstance(scenario, Battlefield) else Battlefield(scenario)
+    bf = Battlefield.of(scenario)
     sk = unit_index(bf, shooter, "shooter")
     side = bf.scenario.units[sk].side
     results = [
