@@ -349,6 +349,7 @@ class Session:
             raise SaveConflict(f"{req.name} is {what}; give another name, or choose to overwrite it")
         text = self.toml(req.positions)
         load_check = _parsed(text, target)
+
         def write(tmp: Path) -> None:
             tmp.write_text(text, encoding="utf-8")
 

@@ -414,10 +414,11 @@ function renderSelection() {
       class: `pick ${r.unit === S.target ? "on" : ""}`, "data-target": r.unit, onclick: () => pickTarget(r.unit),
     }, h("b", {}, r.unit), ` ${L.expected} ${r.expected.toFixed(3)}, ${L.repulsePanic} ${pct(r.repulsed_or_panic)}`))
       : [h("li", {}, L.none)])));
-    parts.push(h("h3", {}, L.cannot));
-    parts.push(h("ul", { id: "cannot" }, ...t.cannot.map((r) => h("li", {
+    const open = t.cannot.some((r) => r.unit === S.target);
+    parts.push(h("details", open ? { id: "cannot-box", open: "" } : { id: "cannot-box" },
+      h("summary", {}, `${L.cannot} (${t.cannot.length})`), h("ul", { id: "cannot" }, ...t.cannot.map((r) => h("li", {
       class: `pick ${r.unit === S.target ? "on" : ""}`, "data-target": r.unit, onclick: () => pickTarget(r.unit),
-    }, h("b", {}, r.unit), " ", ruleSpan(r.reason.rule), ` ${r.reason.message}`))));
+    }, h("b", {}, r.unit), " ", ruleSpan(r.reason.rule), ` ${r.reason.message}`)))));
   }
   if (S.target) {
     parts.push(h("div", { class: "row" },
