@@ -209,3 +209,32 @@ def test_download_and_reopen_round_trip(client: TestClient) -> None:
     hussars = next(u for u in state["units"] if u["id"] == "fr-hussars")
     assert [[b["x"], b["y"], b["facing"]] for b in hussars["bases"]] == HUSSARS_FORWARD["fr-hussars"]
     assert state["file"] == "moved.toml"
+
+
+def test_serve_command_bad_input_is_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from szwadron.cli import main
+    from szwadron.web import bind
+
+    assert main(["serve", str(tmp_path / "none.toml")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    taken = bind("127.0.0.1", 0)
+    try:
+        assert main(["serve", str(EXAMPLE), "--port", str(taken.getsockname()[1])]) == 2
+        assert "cannot listen" in capsys.readouterr().err
+    finally:
+        taken.close()
+
+
+def test_started_server_is_loopback_without_token(folder: Path) -> None:
+    import urllib.request
+
+    from szwadron.web import is_loopback, start
+
+    running = start(folder / "example.toml")
+    try:
+        assert running.url.startswith("http://127.0.0.1:") and "token" not in running.url
+        with urllib.request.urlopen(running.url + "api/state", timeout=10) as r:
+            assert json.loads(r.read())["file"] == "example.toml"
+    finally:
+        running.stop()
+    assert not is_loopback("0.0.0.0") and is_loopback("127.0.0.2")

@@ -105,13 +105,17 @@ def start(
     return Running(server, thread, url)
 
 
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
 def serve(
     scenario: str | Path,
     *,
     host: str = "127.0.0.1",
     port: int = 8000,
     open_browser: bool = False,
-    say: Callable[[str], None] = print,
+    say: Callable[[str], None] | None = None,
 ) -> None:
     """Serve until interrupted (``szwadron serve``). Beyond the loopback, a warning and a random
     token in the URL."""
@@ -122,7 +126,7 @@ def serve(
             "(it holds a token) can read the scenario and write files in its folder",
             file=sys.stderr,
         )
-    say(f"szwadron serve: {Path(scenario).name} at {url}  (Ctrl-C to stop)")
+    (say or _say)(f"szwadron serve: {Path(scenario).name} at {url}  (Ctrl-C to stop)")
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     server.run(sockets=[sock])

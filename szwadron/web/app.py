@@ -186,10 +186,7 @@ class Server:
         self.session = session
 
     async def _body(self, request: Request) -> Any:
-        try:
-            raw = await request.body()
-        except _TooLarge:
-            raise
+        raw = await request.body()  # _TooLarge past the limit
         try:
             return json.loads(raw, parse_constant=_no_constant)
         except (ValueError, RecursionError) as exc:
