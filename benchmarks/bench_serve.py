@@ -40,7 +40,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _results import Timing, median_times, write_section  # noqa: E402
+from _results import Timing, median_times, write_section
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "scenarios" / "example.toml"
@@ -210,7 +210,9 @@ def _section(
         f"shapely {shapely.__version__}, Starlette {starlette.__version__}, uvicorn {uvicorn.__version__}. "
         "A drag update is `POST /api/check` with the dragged unit's poses, answered by the `check` "
         "document; timed through the whole application (guards, routing, JSON in and out, the audit) "
-        f"with Starlette's test client in the same process (its CPU is counted too); median of {repeats}."
+        f"with Starlette's test client in the same process (its CPU is counted too); median of {repeats}. "
+        "The budgets are on the CPU time (the server's work per update); the wall time is what a "
+        "shared, loaded machine made of it."
     )
     rows = [
         "| table | bases | dragged unit | per update | budget |",
