@@ -253,3 +253,21 @@ def test_screenshot_for_the_readme(page: Any, tmp_path: Path) -> None:
     click_base(page, "au-battery/0")
     assert page.query_selector_all(".base.zone") and page.query_selector_all(".band")
     page.screenshot(path=str(tmp_path / "serve.png"))
+
+
+def test_reach_draws_the_path_3_1(page: Any, folder: Path, tmp_path: Path) -> None:
+    drag(page, (15.0, 30.0), (50.0, 60.0))  # fr-hussars/0 to 27 cm of au-line-1 (R 28)
+    click_base(page, "fr-hussars/0")
+    click_base(page, "au-line-1/0")
+    page.click("#reach-btn")
+    answer = page.wait_for_selector("#reach-answer")
+    assert page.query_selector("#reach-path") is not None
+    page.fill("#save-name", "reach.toml")
+    page.click("#save")
+    page.wait_for_selector("#save-answer.ok")
+    expected = cli("reach", str(folder / "reach.toml"), "--unit", "fr-hussars", "--target", "au-line-1")
+    assert expected["reachable"]
+    assert "can reach" in answer.inner_text() and f"{expected['length']:.2f}" in answer.inner_text()
+    points = page.get_attribute("#reach-path", "points").split()
+    assert [[float(v) for v in p.split(",")] for p in points] == expected["path"]
+    page.screenshot(path=str(tmp_path / "reach.png"))

@@ -32,7 +32,7 @@ from szwadron.geometry.arcs import fire_edges, touched_edges
 from szwadron.geometry.bases import EDGE_NAMES
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.loading import load_scenario, validation_message
-from szwadron.models import Coordinate, FiniteFloat, Identifier, Scenario
+from szwadron.models import Coordinate, FiniteFloat, Identifier, Profile, Scenario
 
 #: A pose as the page sends it: ``[x, y, facing]`` (cm, cm, degrees counter-clockwise from +x).
 Pose = tuple[Coordinate, Coordinate, FiniteFloat]
@@ -225,6 +225,7 @@ class Session:
                     "kind": str(unit.profile.kind),
                     "profile": unit.profile.id,
                     "state": str(unit.state),
+                    "range": _reach_of_fire(unit.profile),
                     "bases": [
                         {
                             "x": b.x,
@@ -366,6 +367,13 @@ class Session:
 
 class SaveConflict(Exception):
     """Saving would overwrite a file without the user's say-so (HTTP 409)."""
+
+
+def _reach_of_fire(profile: Profile) -> float:
+    """How far the unit's arcs are drawn: its longest range (Z, 4.5.1; an artillery's longest
+    ammunition, 7.1.3), 0 when it has no fire dice (SO 0)."""
+    ranges = [(profile.fire, profile.range)] + [(a.fire, a.range) for a in profile.ammunition]
+    return max((z for so, z in ranges if so > 0), default=0.0)
 
 
 def _pose(p: Pose) -> dict[str, float]:

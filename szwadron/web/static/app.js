@@ -9,6 +9,7 @@ const L = {
   singleBase: "drag one base (or hold Shift)", rulerOf: "ruler:", unit: "units", base: "bases",
   snapGrid: "snap", snapAngle: "turn step", turn: "turn", centre: "about the centre",
   "front-left": "about the front-left corner", "front-right": "about the front-right corner",
+  "back-left": "about the back-left corner", "back-right": "about the back-right corner",
   selection: "Selection", nothingSelected: "Click a unit to select it; click an enemy to pick it as the target.",
   moveTitle: "Move (section 3)", keep: "Keep this position", back: "Put it back",
   rulerTitle: "Ruler (4.5.2, edge to edge)", rulerHint: "Click two units (or bases).",
@@ -292,7 +293,7 @@ function drawArcs() {
   const g = $("#arcs");
   g.replaceChildren();
   if (!S.targets || !S.targets.arcs) return;
-  const reach = 30;
+  const reach = unitDoc(S.selected).range;  // the arcs drawn out to the range (4.5.1)
   for (const a of S.targets.arcs) {
     const [uid, i] = splitBase(a.base);
     if (!S.pos[uid]) continue;
@@ -300,7 +301,7 @@ function drawArcs() {
     a.edges.forEach((e, k) => {
       const p1 = c[k], p2 = c[(k + 1) % 4];
       const far = (q) => { const dx = q[0] - p[0], dy = q[1] - p[1], n = Math.hypot(dx, dy); return [p[0] + dx / n * reach, p[1] + dy / n * reach]; };
-      if (e.fires && !e.touched) el("polygon", { points: pts([p1, far(p1), far(p2), p2]), class: "arc" }, g);
+      if (e.fires && !e.touched && reach > 0) el("polygon", { points: pts([p1, far(p1), far(p2), p2]), class: "arc" }, g);
       if (e.fires) {
         el("line", { x1: p1[0], y1: p1[1], x2: p2[0], y2: p2[1], class: e.touched ? "edge-blocked" : "edge-ok", "data-edge": `${a.base}:${e.edge}` }, g);
       }
@@ -427,7 +428,7 @@ function renderSelection() {
     if (S.reachDoc) {
       const r = S.reachDoc;
       parts.push(h("div", { id: "reach-answer" }, h("span", { class: r.reachable ? "ok" : "bad" }, `${r.unit} ${r.reachable ? L.reachable : L.unreachable} ${r.target}`),
-        r.cost !== null && r.cost !== undefined ? ` — ${L.path} ${r.length.toFixed(2)} ${L.of} ${r.allowed} cm (${r.base})` : ` (${L.of} ${r.allowed} cm)`));
+        r.length !== null && r.length !== undefined ? ` — ${L.path} ${r.length.toFixed(2)} ${L.of} ${r.allowed} cm (${r.base})` : ` (${L.of} ${r.allowed} cm)`));
     }
   }
   body.replaceChildren(...parts);
@@ -592,11 +593,12 @@ function pivotOf(uid, which) {
   if (which === "centre") {
     return [poses.reduce((a, p) => a + p[0], 0) / poses.length, poses.reduce((a, p) => a + p[1], 0) / poses.length];
   }
-  // the unit's front corners, in the frame of its first base's facing
+  // a corner of the rectangle round the unit, in the frame of its first base's facing
   const t = poses[0][2] * Math.PI / 180, fx = Math.cos(t), fy = Math.sin(t), rx = Math.sin(t), ry = -Math.cos(t);
   const all = poses.flatMap((_, i) => baseCorners(uid, i));
   const fwd = all.map((p) => p[0] * fx + p[1] * fy), right = all.map((p) => p[0] * rx + p[1] * ry);
-  const F = Math.max(...fwd), R = which === "front-left" ? Math.min(...right) : Math.max(...right);
+  const F = which.startsWith("front") ? Math.max(...fwd) : Math.min(...fwd);
+  const R = which.endsWith("left") ? Math.min(...right) : Math.max(...right);
   return [F * fx + R * rx, F * fy + R * ry];
 }
 
