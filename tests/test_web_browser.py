@@ -271,3 +271,34 @@ def test_reach_draws_the_path_3_1(page: Any, folder: Path, tmp_path: Path) -> No
     points = page.get_attribute("#reach-path", "points").split()
     assert [[float(v) for v in p.split(",")] for p in points] == expected["path"]
     page.screenshot(path=str(tmp_path / "reach.png"))
+
+
+def test_zoom_pan_and_pinch(page: Any) -> None:
+    """Wheel zooms about the cursor, a drag on the cloth pans, two pointers pinch."""
+    view = page.evaluate("({...window.szwadron.S.view})")
+    x, y = screen(page, 170.0, 10.0)  # an empty corner of the cloth
+    page.mouse.move(x, y)
+    page.mouse.wheel(0, -300)
+    page.wait_for_timeout(50)
+    zoomed = page.evaluate("({...window.szwadron.S.view})")
+    assert zoomed["k"] > view["k"]
+    assert screen(page, 170.0, 10.0) == pytest.approx((x, y), abs=0.5)  # the point under the cursor stays
+    page.mouse.down()
+    page.mouse.move(x - 100, y - 50, steps=5)
+    page.mouse.up()
+    panned = page.evaluate("({...window.szwadron.S.view})")
+    assert (panned["tx"] - zoomed["tx"], panned["ty"] - zoomed["ty"]) == pytest.approx((-100, -50), abs=1)
+    pinched = page.evaluate(
+        """([x, y]) => {
+        const svg = document.querySelector('#table');
+        const ev = (type, id, px) => svg.dispatchEvent(new PointerEvent(type, {pointerId: id, clientX: px,
+            clientY: y, bubbles: true, pointerType: 'touch', isPrimary: id === 1}));
+        const k0 = window.szwadron.S.view.k;
+        ev('pointerdown', 1, x - 20); ev('pointerdown', 2, x + 20);
+        ev('pointermove', 1, x - 40); ev('pointermove', 2, x + 40);
+        ev('pointerup', 1, x - 40); ev('pointerup', 2, x + 40);
+        return window.szwadron.S.view.k / k0;
+    }""",
+        [x - 150, y + 150],
+    )
+    assert pinched == pytest.approx(2.0)

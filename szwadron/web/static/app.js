@@ -614,7 +614,7 @@ let drag = null, pinch = null;
 
 function onDown(ev) {
   const svg = $("#table");
-  svg.setPointerCapture(ev.pointerId);
+  try { svg.setPointerCapture(ev.pointerId); } catch (e) { /* a pointer the browser no longer tracks */ }
   pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
   if (pointers.size === 2) {
     drag = null;
