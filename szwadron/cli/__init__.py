@@ -43,6 +43,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "plot",
     "points",
     "balance",
+    "serve",
 )
 
 

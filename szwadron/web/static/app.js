@@ -1,0 +1,801 @@
+// szwadron serve: the table in the browser. Plain JavaScript, no build step, nothing fetched
+// from the network but this server's API. Every rule answer comes from the server (the same
+// library functions as the command line); the page only draws, drags and asks.
+"use strict";
+
+// Every string the page shows, in one place (a later issue translates them).
+const L = {
+  select: "Select", move: "Move", ruler: "Ruler",
+  singleBase: "drag one base (or hold Shift)", rulerOf: "ruler:", unit: "units", base: "bases",
+  snapGrid: "snap", snapAngle: "turn step", turn: "turn", centre: "about the centre",
+  "front-left": "about the front-left corner", "front-right": "about the front-right corner",
+  "back-left": "about the back-left corner", "back-right": "about the back-right corner",
+  selection: "Selection", nothingSelected: "Click a unit to select it; click an enemy to pick it as the target.",
+  moveTitle: "Move (section 3)", keep: "Keep this position", back: "Put it back",
+  rulerTitle: "Ruler (4.5.2, edge to edge)", rulerHint: "Click two units (or bases).",
+  fireTitle: "Fire (section 4)", meleeTitle: "Melee (section 5)",
+  checks: "Checks (live)", problems: "Problems", intrusions: "Control-zone intrusions (1.4)",
+  contacts: "Contacts between enemies (PD-3, PD-14)", none: "none",
+  moraleTitle: "Morale phase (6.8)", moraleOf: "Side", files: "Scenario file",
+  overwrite: "overwrite if it exists", save: "Save", download: "Download", open: "Open",
+  help: "Wheel: zoom · drag the cloth: pan · two fingers: pinch · drag a unit: move it · Shift-drag: one base · " +
+    "[ and ]: turn the selected unit · Esc: clear",
+  side: "side", engaged: "engaged with", notCoherent: "not coherent", targets: "Targets, best first",
+  cannot: "Cannot fire at", expected: "expected", repulsePanic: "repulse or panic", canFire: "can fire",
+  cannotFire: "CANNOT fire", removed: "figures removed", morale: "target's morale test",
+  reach: "Can it reach?", meleeOdds: "Melee odds", legal: "LEGAL", illegal: "ILLEGAL",
+  reachable: "can reach", unreachable: "cannot reach", attackerRemoved: "attacker loses",
+  defenderRemoved: "defender loses", saved: "saved as", opened: "opened", working: "…",
+  zoneOf: "in the zone of", at: "at", ok: "no problems", bases: "bases", units: "units",
+  distance: "distance", of: "of", path: "path", noMelee: "no melee", reorganise: "reorganise",
+  flight: "flees", offTable: "leaves the table", surrender: "surrenders", pursuit: "pursuit",
+  nothingToDo: "every unit is in the normal state: nothing to do", mayNot: "may not",
+  outcome: { no_test: "no test", passed: "passed", repulsed: "repulsed", panic: "panic", destroyed: "destroyed" },
+};
+
+const NS = "http://www.w3.org/2000/svg";
+const $ = (sel) => document.querySelector(sel);
+const TOKEN = new URLSearchParams(location.search).get("token");
+
+// ------------------------------------------------------------------------------------------
+// state
+const S = {
+  doc: null,          // /api/state
+  pos: {},            // unit id -> [[x, y, facing], ...] as shown
+  orig: {},           // as loaded
+  kinds: {},          // unit id -> {side, kind, state, sizes: [[w, d]]}
+  mode: "select",
+  selected: null, target: null,
+  check: null, targets: null, fire: null,
+  before: null, moving: null, moveReport: null,   // move mode
+  ruler: [], measure: null,
+  reachDoc: null, meleeDoc: null,
+  view: { k: 5, tx: 20, ty: 20 },
+};
+
+// ------------------------------------------------------------------------------------------
+// the API
+async function api(path, body) {
+  const headers = { "content-type": "application/json" };
+  if (TOKEN) headers["x-szwadron-token"] = TOKEN;
+  const r = await fetch(path, body === undefined ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
+  const ctype = r.headers.get("content-type") || "";
+  const data = ctype.includes("json") ? await r.json() : await r.text();
+  if (!r.ok) throw new Error(data && data.error ? data.error : `${r.status}`);
+  return data;
+}
+
+function patch(pos) {
+  // the units that differ from the loaded file
+  const out = {};
+  for (const [uid, poses] of Object.entries(pos || S.pos)) {
+    const o = S.orig[uid];
+    if (poses.some((p, i) => p[0] !== o[i][0] || p[1] !== o[i][1] || p[2] !== o[i][2])) out[uid] = poses;
+  }
+  return out;
+}
+
+function status(text) { $("#status").textContent = text || ""; }
+
+// ------------------------------------------------------------------------------------------
+// geometry (the server's base_corners: front-left, front-right, back-right, back-left)
+const r2 = (v) => Math.round(v * 100) / 100;
+const norm = (a) => r2(((a % 360) + 360) % 360);
+
+function corners(x, y, facing, w, d) {
+  const t = facing * Math.PI / 180;
+  const fx = Math.cos(t), fy = Math.sin(t), rx = Math.sin(t), ry = -Math.cos(t);
+  const hf = d / 2, hr = w / 2;
+  return [
+    [x + fx * hf - rx * hr, y + fy * hf - ry * hr],
+    [x + fx * hf + rx * hr, y + fy * hf + ry * hr],
+    [x - fx * hf + rx * hr, y - fy * hf + ry * hr],
+    [x - fx * hf - rx * hr, y - fy * hf - ry * hr],
+  ];
+}
+
+function baseCorners(uid, i) {
+  const p = S.pos[uid][i], s = S.kinds[uid].sizes[i];
+  return corners(p[0], p[1], p[2], s[0], s[1]);
+}
+
+function centreOf(baseId) {
+  const [uid, i] = splitBase(baseId);
+  const p = S.pos[uid][i];
+  return [p[0], p[1]];
+}
+
+function splitBase(id) { const k = id.lastIndexOf("/"); return [id.slice(0, k), Number(id.slice(k + 1))]; }
+
+function hull(points) {
+  const p = points.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const cross = (o, a, b) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const lower = [], upper = [];
+  for (const q of p) { while (lower.length >= 2 && cross(lower.at(-2), lower.at(-1), q) <= 0) lower.pop(); lower.push(q); }
+  for (const q of p.reverse()) { while (upper.length >= 2 && cross(upper.at(-2), upper.at(-1), q) <= 0) upper.pop(); upper.push(q); }
+  return lower.slice(0, -1).concat(upper.slice(0, -1));
+}
+
+// ------------------------------------------------------------------------------------------
+// drawing
+function el(tag, attrs, parent) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+const pts = (list) => list.map((p) => `${p[0].toFixed(3)},${p[1].toFixed(3)}`).join(" ");
+
+function applyView() {
+  const { k, tx, ty } = S.view;
+  // table y grows towards side B (the top of the screen): flip y
+  $("#world").setAttribute("transform", `translate(${tx} ${ty}) scale(${k} ${-k})`);
+}
+
+function toTable(clientX, clientY) {
+  const r = $("#table").getBoundingClientRect();
+  return [(clientX - r.left - S.view.tx) / S.view.k, -(clientY - r.top - S.view.ty) / S.view.k];
+}
+
+function toScreen(x, y) {
+  const r = $("#table").getBoundingClientRect();
+  return [r.left + S.view.tx + x * S.view.k, r.top + S.view.ty - y * S.view.k];
+}
+
+function fit() {
+  const r = $("#table").getBoundingClientRect();
+  const { width, depth } = S.doc.table;
+  const k = Math.min((r.width - 20) / width, (r.height - 20) / depth);
+  S.view = { k, tx: (r.width - width * k) / 2, ty: (r.height + depth * k) / 2 };
+  applyView();
+}
+
+function label(text, x, y, cls, parent) {
+  const t = el("text", { x: 0, y: 0, class: `label ${cls || ""}`, transform: `translate(${x} ${y}) scale(1 -1)` }, parent);
+  t.textContent = text;
+  return t;
+}
+
+function drawTerrain() {
+  const g = $("#terrain");
+  g.replaceChildren();
+  const { width, depth } = S.doc.table;
+  const cloth = $("#cloth");
+  cloth.setAttribute("width", width);
+  cloth.setAttribute("height", depth);
+  for (const t of S.doc.terrain) {
+    const geom = JSON.parse(t.geometry);
+    const polys = geom.type === "Polygon" ? [geom.coordinates] : geom.type === "MultiPolygon" ? geom.coordinates : [];
+    for (const rings of polys) {
+      const d = rings.map((ring) => "M" + ring.map((p) => `${p[0]},${p[1]}`).join("L") + "Z").join(" ");
+      el("path", { d, class: `terrain ${t.kind} l${t.level}`, "data-terrain": t.id, "fill-rule": "evenodd" }, g);
+    }
+  }
+  const lg = $("#labels");
+  for (const t of S.doc.terrain) {
+    if (t.linear) continue;
+    const geom = JSON.parse(t.geometry);
+    const ring = geom.type === "Polygon" ? geom.coordinates[0] : geom.coordinates[0][0];
+    const cx = ring.reduce((s, p) => s + p[0], 0) / ring.length, cy = Math.max(...ring.map((p) => p[1])) - 2;
+    label(t.name || t.id, cx - 4, cy, "terrainlabel", lg).setAttribute("data-terrain-label", t.id);
+  }
+}
+
+function drawBases() {
+  const g = $("#bases");
+  g.replaceChildren();
+  const marks = classMarks();
+  for (const u of S.doc.units) {
+    const uid = u.id;
+    S.pos[uid].forEach((p, i) => {
+      const c = baseCorners(uid, i);
+      const id = `${uid}/${i}`;
+      const cls = ["base", u.side, u.state === "panic" ? "panic" : ""];
+      if (uid === S.selected) cls.push("sel");
+      if (uid === S.target) cls.push("target");
+      for (const m of marks[id] || []) cls.push(m);
+      el("polygon", { points: pts(c), class: cls.join(" "), "data-base": id, "data-unit": uid, "data-index": i }, g);
+      // a strip along the front edge shows the facing
+      const s = 0.28;
+      const f = [c[0], c[1], [c[1][0] + (c[2][0] - c[1][0]) * s, c[1][1] + (c[2][1] - c[1][1]) * s],
+        [c[0][0] + (c[3][0] - c[0][0]) * s, c[0][1] + (c[3][1] - c[0][1]) * s]];
+      el("polygon", { points: pts(f), class: `base front ${u.side}` }, g);
+    });
+  }
+  drawUnitLabels();
+}
+
+function drawUnitLabels() {
+  const lg = $("#labels");
+  lg.querySelectorAll(".unitlabel").forEach((n) => n.remove());
+  for (const u of S.doc.units) {
+    const ps = S.pos[u.id];
+    const x = Math.min(...ps.map((p) => p[0])) - 1, y = Math.max(...ps.map((p) => p[1])) + 2.6;
+    label(u.id, x, y, "unitlabel", lg);
+  }
+}
+
+function classMarks() {
+  const m = {};
+  const add = (id, c) => { (m[id] = m[id] || []).push(c); };
+  const c = S.check;
+  if (!c) return m;
+  for (const [a, b] of c.overlaps) { add(a, "overlap"); add(b, "overlap"); }
+  for (const b of c.off_table) add(b, "offtable");
+  for (const z of c.zone_intrusions) add(z.base, "zone");
+  for (const b of c.bases_in_contact) add(b, "contact");
+  for (const u of c.units) if (!u.coherent) for (const g of u.groups) for (const b of g) add(b, "incoherent");
+  return m;
+}
+
+function drawMarks() {
+  const g = $("#marks");
+  g.replaceChildren();
+  const c = S.check;
+  if (c) {
+    for (const z of c.zone_intrusions) {
+      const a = centreOf(z.base), b = centreOf(z.zone_of);
+      el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "zone-line" }, g);
+    }
+  }
+  // fire: bands and sight lines
+  const f = S.fire;
+  if (f && S.target) {
+    for (const s of f.shooters) {
+      const [uid, i] = splitBase(s.base);
+      if (!S.pos[uid]) continue;
+      const from = centreOf(s.base);
+      if (s.can_fire) {
+        for (const line of s.lines) {
+          const [tu, ti] = splitBase(line.target);
+          el("polygon", { points: pts(hull(baseCorners(uid, i).concat(baseCorners(tu, ti)))), class: "band" }, g);
+          const to = centreOf(line.target);
+          el("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: "sight" }, g);
+        }
+      } else if (s.message) {
+        const m = s.message.match(new RegExp(`${S.target.replace(/[-/]/g, "\\$&")}/\\d+`));
+        if (m) {
+          const to = centreOf(m[0]);
+          el("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: "sight blocked", "data-rule": s.rule }, g);
+        }
+      }
+    }
+  }
+  document.querySelectorAll(".terrain.blocker").forEach((n) => n.classList.remove("blocker"));
+  if (f && f.reason) {
+    for (const t of S.doc.terrain) {
+      if (new RegExp(`\\b${t.id}\\b`).test(f.reason.message)) {
+        document.querySelectorAll(`[data-terrain="${t.id}"]`).forEach((n) => n.classList.add("blocker"));
+      }
+    }
+  }
+  // move: the paths of the bases
+  if (S.moveReport) {
+    for (const b of S.moveReport.bases) {
+      if (b.poses && b.poses.length > 1) {
+        el("polyline", { points: pts(b.poses), class: `path ${S.moveReport.legal ? "legal" : ""}` }, g);
+      }
+    }
+  }
+  if (S.reachDoc && S.reachDoc.path.length) {
+    el("polyline", { points: pts(S.reachDoc.path), class: `path ${S.reachDoc.reachable ? "legal" : ""}`, id: "reach-path" }, g);
+  }
+  // ruler
+  if (S.measure) {
+    const [a, b] = S.measure.points;
+    el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "ruler", id: "ruler-line" }, g);
+    for (const p of [a, b]) el("circle", { cx: p[0], cy: p[1], r: 0.35, class: "ruler-end" }, g);
+    label(`${S.measure.distance.toFixed(2)} cm`, (a[0] + b[0]) / 2 + 0.6, (a[1] + b[1]) / 2, "measure", g);
+  }
+}
+
+function drawArcs() {
+  const g = $("#arcs");
+  g.replaceChildren();
+  if (!S.targets || !S.targets.arcs) return;
+  const reach = unitDoc(S.selected).range;  // the arcs drawn out to the range (4.5.1)
+  for (const a of S.targets.arcs) {
+    const [uid, i] = splitBase(a.base);
+    if (!S.pos[uid]) continue;
+    const c = baseCorners(uid, i), p = S.pos[uid][i];
+    a.edges.forEach((e, k) => {
+      const p1 = c[k], p2 = c[(k + 1) % 4];
+      const far = (q) => { const dx = q[0] - p[0], dy = q[1] - p[1], n = Math.hypot(dx, dy); return [p[0] + dx / n * reach, p[1] + dy / n * reach]; };
+      if (e.fires && !e.touched && reach > 0) el("polygon", { points: pts([p1, far(p1), far(p2), p2]), class: "arc" }, g);
+      if (e.fires) {
+        el("line", { x1: p1[0], y1: p1[1], x2: p2[0], y2: p2[1], class: e.touched ? "edge-blocked" : "edge-ok", "data-edge": `${a.base}:${e.edge}` }, g);
+      }
+    });
+  }
+}
+
+function redraw() {
+  drawBases();
+  drawArcs();
+  drawMarks();
+  drawGhosts();
+}
+
+function drawGhosts() {
+  const g = $("#ghosts");
+  g.replaceChildren();
+  if (S.mode !== "move" || !S.before || !S.moving) return;
+  const uid = S.moving;
+  S.before[uid].forEach((p, i) => {
+    const s = S.kinds[uid].sizes[i];
+    el("polygon", { points: pts(corners(p[0], p[1], p[2], s[0], s[1])), class: "ghost" }, g);
+  });
+}
+
+// ------------------------------------------------------------------------------------------
+// live answers: one request bundle in flight, the latest change sent when it returns
+let inflight = false, dirty = false;
+
+function refresh() {
+  if (inflight) { dirty = true; return; }
+  inflight = true;
+  dirty = false;
+  const positions = patch();
+  const jobs = [api("/api/check", { positions }).then((d) => { S.check = d; })];
+  if (S.selected) {
+    jobs.push(api("/api/targets", { positions, shooter: S.selected }).then((d) => { S.targets = d; }, () => { S.targets = null; }));
+  }
+  if (S.selected && S.target) {
+    jobs.push(api("/api/fire", { positions, shooter: S.selected, target: S.target }).then((d) => { S.fire = d; }, (e) => { S.fire = { error: e.message }; }));
+  }
+  if (S.mode === "move" && S.moving && S.before) {
+    jobs.push(api("/api/move", { positions: patch(S.before), unit: S.moving, to: S.pos[S.moving] })
+      .then((d) => { S.moveReport = d; }, (e) => { S.moveReport = { error: e.message }; }));
+  }
+  if (S.ruler.length === 2) {
+    jobs.push(api("/api/measure", { positions, a: S.ruler[0], b: S.ruler[1] }).then((d) => { S.measure = d; }));
+  }
+  Promise.all(jobs).then(() => {
+    status("");
+    redraw();
+    renderPanel();
+  }, (e) => status(e.message)).finally(() => {
+    inflight = false;
+    if (dirty) refresh();
+  });
+}
+
+// ------------------------------------------------------------------------------------------
+// the panel
+function h(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "onclick") e.onclick = v; else e.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+const ruleSpan = (rule) => h("span", { class: "rule" }, `[${rule}]`);
+const pct = (p) => (p <= 0 ? "0" : p >= 1 ? "100%" : p < 0.001 ? `${(100 * p).toPrecision(2)}%` : `${(100 * p).toFixed(1)}%`);
+
+function renderPanel() {
+  renderChecks();
+  renderSelection();
+  renderFire();
+  renderMove();
+  renderRuler();
+}
+
+function renderChecks() {
+  const c = S.check;
+  if (!c) return;
+  const engaged = c.units.filter((u) => u.engaged_with.length).map((u) => `${u.id} ${L.engaged} ${u.engaged_with.join(", ")}`);
+  $("#summary").replaceChildren(
+    h("div", {}, `${c.summary.units} ${L.units}, ${c.summary.bases} ${L.bases}: `,
+      c.summary.ok ? h("span", { class: "ok" }, L.ok) : h("span", { class: "bad" }, `${c.summary.problems} ${L.problems.toLowerCase()}`)),
+    ...engaged.map((t) => h("div", {}, t)),
+  );
+  const list = (ul, items) => $(ul).replaceChildren(...(items.length ? items : [h("li", {}, L.none)]));
+  list("#problems", c.problems.map((p) => h("li", { "data-rule": p.rule }, ruleSpan(p.rule), " ", p.message)));
+  list("#intrusions", c.zone_intrusions.map((z) => h("li", {
+    "data-base": z.base, "data-zone-of": z.zone_of, "data-distance": z.distance,
+  }, ruleSpan("1.4"), ` ${z.base} ${L.zoneOf} ${z.zone_of} (${z.distance.toFixed(2)} cm${z.across ? ", " + z.across : ""})`)));
+  list("#contacts", c.contacts.filter((x) => x.length >= 0.005).map((x) => h("li", {}, `${x.a} — ${x.b}: ${x.length.toFixed(2)} cm`)));
+}
+
+function unitDoc(uid) { return S.doc.units.find((u) => u.id === uid); }
+
+function renderSelection() {
+  const body = $("#sel-body");
+  if (!S.selected) { body.replaceChildren(h("div", { class: "help" }, L.nothingSelected)); return; }
+  const u = unitDoc(S.selected);
+  const rep = S.check && S.check.units.find((x) => x.id === S.selected);
+  const parts = [h("div", {}, h("b", {}, u.id), ` — ${u.name || ""} (${L.side} ${u.side}, ${u.kind}, ${u.state})`)];
+  if (rep && !rep.coherent) parts.push(h("div", { class: "bad" }, `${L.notCoherent} (1.3): ${rep.groups.map((g) => g.join(", ")).join(" | ")}`));
+  if (rep && rep.engaged_with.length) parts.push(h("div", {}, `${L.engaged} ${rep.engaged_with.join(", ")} (5.1.2)`));
+  const t = S.targets;
+  if (t && t.targets) {
+    parts.push(h("h3", {}, L.targets));
+    parts.push(h("ul", { id: "targets" }, ...(t.targets.length ? t.targets.map((r) => h("li", {
+      class: `pick ${r.unit === S.target ? "on" : ""}`, "data-target": r.unit, onclick: () => pickTarget(r.unit),
+    }, h("b", {}, r.unit), ` ${L.expected} ${r.expected.toFixed(3)}, ${L.repulsePanic} ${pct(r.repulsed_or_panic)}`))
+      : [h("li", {}, L.none)])));
+    const open = t.cannot.some((r) => r.unit === S.target);
+    parts.push(h("details", open ? { id: "cannot-box", open: "" } : { id: "cannot-box" },
+      h("summary", {}, `${L.cannot} (${t.cannot.length})`), h("ul", { id: "cannot" }, ...t.cannot.map((r) => h("li", {
+      class: `pick ${r.unit === S.target ? "on" : ""}`, "data-target": r.unit, onclick: () => pickTarget(r.unit),
+    }, h("b", {}, r.unit), " ", ruleSpan(r.reason.rule), ` ${r.reason.message}`)))));
+  }
+  if (S.target) {
+    parts.push(h("div", { class: "row" },
+      h("button", { id: "reach-btn", onclick: doReach }, L.reach),
+      h("button", { id: "melee-btn", onclick: doMelee }, L.meleeOdds)));
+    if (S.reachDoc) {
+      const r = S.reachDoc;
+      parts.push(h("div", { id: "reach-answer" }, h("span", { class: r.reachable ? "ok" : "bad" }, `${r.unit} ${r.reachable ? L.reachable : L.unreachable} ${r.target}`),
+        r.length !== null && r.length !== undefined ? ` — ${L.path} ${r.length.toFixed(2)} ${L.of} ${r.allowed} cm (${r.base})` : ` (${L.of} ${r.allowed} cm)`));
+    }
+  }
+  body.replaceChildren(...parts);
+}
+
+function renderFire() {
+  const box = $("#firebox");
+  const f = S.fire;
+  box.hidden = !(S.selected && S.target && f);
+  if (box.hidden) return;
+  if (f.error) { $("#fire-body").replaceChildren(h("div", { class: "bad" }, f.error)); $("#chart-removed").replaceChildren(); $("#chart-morale").replaceChildren(); return; }
+  const head = h("div", { id: "fire-verdict", "data-legal": String(f.legal) },
+    `${f.shooter} → ${f.target}${f.ammunition ? " (" + f.ammunition + ")" : ""}: `,
+    h("span", { class: f.legal ? "ok" : "bad" }, f.legal ? L.canFire : L.cannotFire));
+  const parts = [head];
+  if (f.reason) parts.push(h("div", { id: "fire-reason", "data-rule": f.reason.rule }, ruleSpan(f.reason.rule), ` ${f.reason.message}`));
+  if (f.legal) {
+    parts.push(h("div", {}, `${L.expected} ${f.expected.toFixed(3)}; ` + f.volley.map((v) => `${v.dice} d6 ≤${v.accuracy}`).join(" + ")));
+    for (const n of f.notes) parts.push(h("div", { class: "help" }, n));
+  }
+  $("#fire-body").replaceChildren(...parts);
+  if (f.legal) {
+    barChart($("#chart-removed"), L.removed, f.removed_pmf.map((_, k) => String(k)), f.removed_pmf, "removed");
+    const keys = Object.keys(f.morale);
+    barChart($("#chart-morale"), L.morale, keys.map((k) => L.outcome[k] || k), keys.map((k) => f.morale[k]), "morale", keys);
+  } else {
+    $("#chart-removed").replaceChildren();
+    $("#chart-morale").replaceChildren();
+  }
+}
+
+function barChart(container, title, labels, values, name, keys) {
+  const w = 330, hgt = 92, top = 26, bottom = 16, n = values.length;
+  const bw = (w - 8) / Math.max(n, 1);
+  const svg = el("svg", { width: w, height: hgt, class: "chart", "data-chart": name });
+  const t = el("text", { x: 4, y: 11, class: "title" }, svg);
+  t.textContent = title;
+  const max = Math.max(...values, 1e-9);
+  values.forEach((v, i) => {
+    const bh = (hgt - top - bottom) * v / max;
+    const x = 4 + i * bw, y = hgt - bottom - bh;
+    el("rect", { x: x + 1, y, width: bw - 2, height: bh, fill: "#3d5a80", "data-key": keys ? keys[i] : String(i), "data-p": String(v) }, svg);
+    const pv = el("text", { x: x + bw / 2, y: y - 2, "text-anchor": "middle" }, svg);
+    pv.textContent = pct(v);
+    const lb = el("text", { x: x + bw / 2, y: hgt - 6, "text-anchor": "middle" }, svg);
+    lb.textContent = labels[i];
+  });
+  container.replaceChildren(svg);
+}
+
+function renderMove() {
+  const box = $("#movebox");
+  box.hidden = S.mode !== "move";
+  if (box.hidden) return;
+  const m = S.moveReport;
+  const body = $("#move-body");
+  if (!S.moving || !m) { body.replaceChildren(h("div", { class: "help" }, L.nothingSelected)); return; }
+  if (m.error) { body.replaceChildren(h("div", { class: "bad" }, m.error)); return; }
+  const parts = [h("div", { id: "move-verdict", "data-legal": String(m.legal), "data-rule": m.rule || "" },
+    `${S.moving}: `, h("span", { class: m.legal ? "ok" : "bad" }, m.legal ? L.legal : L.illegal),
+    m.rule ? h("span", {}, " ", ruleSpan(m.rule)) : null, ` ${m.message}`)];
+  const rows = m.bases.map((b) => h("tr", {}, h("td", {}, b.base), h("td", {}, b.distance.toFixed(2)), h("td", {}, String(b.allowed)),
+    h("td", {}, b.surcharges.map((s) => `+${s.cm.toFixed(2)} ${s.rule}`).join(" "))));
+  parts.push(h("table", { class: "small" }, h("tr", {}, h("th", {}, "base"), h("th", {}, "cm"), h("th", {}, "of"), h("th", {}, "terrain")), ...rows));
+  if (m.violations.length > 1) parts.push(h("ul", {}, ...m.violations.map((v) => h("li", {}, ruleSpan(v.rule), ` ${v.message}`))));
+  body.replaceChildren(...parts);
+}
+
+function renderRuler() {
+  const box = $("#rulerbox");
+  box.hidden = S.mode !== "ruler";
+  if (box.hidden) return;
+  const m = S.measure;
+  $("#ruler-body").replaceChildren(m && S.ruler.length === 2
+    ? h("div", { id: "ruler-answer", "data-distance": String(m.distance) }, `${m.a} — ${m.b}: `, h("b", {}, `${m.distance.toFixed(2)} cm`),
+      ` (${m.bases[0]} – ${m.bases[1]})${m.touching ? " touching (PD-3)" : ""}`)
+    : h("div", { class: "help" }, L.rulerHint + (S.ruler.length ? ` ${S.ruler[0]} …` : "")));
+}
+
+// ------------------------------------------------------------------------------------------
+// actions
+function selectUnit(uid) {
+  S.selected = uid; S.target = null; S.fire = null; S.targets = null; S.reachDoc = null; S.meleeDoc = null;
+  $("#meleebox").hidden = true;
+  redraw(); renderPanel(); refresh();
+}
+
+function pickTarget(uid) {
+  S.target = uid; S.fire = null; S.reachDoc = null; S.meleeDoc = null;
+  $("#meleebox").hidden = true;
+  redraw(); refresh();
+}
+
+async function doReach() {
+  try {
+    S.reachDoc = await api("/api/reach", { positions: patch(), unit: S.selected, target: S.target });
+    redraw(); renderSelection();
+  } catch (e) { status(e.message); }
+}
+
+async function doMelee() {
+  try {
+    const m = await api("/api/melee", { positions: patch(), attacker: S.selected, defender: S.target });
+    const box = $("#meleebox");
+    box.hidden = false;
+    if (m.error) {
+      $("#melee-body").replaceChildren(h("div", { id: "melee-answer", class: "bad" }, `${L.noMelee}: `, ruleSpan(m.rule), ` ${m.error}`));
+      $("#chart-melee").replaceChildren();
+      return;
+    }
+    $("#melee-body").replaceChildren(h("div", { id: "melee-answer" }, `${m.attacker} → ${m.defender}: ` +
+      m.groups.map((g) => `${g.side} ${g.dice} d6, UW ${g.uw}`).join(", ")),
+    h("ul", {}, ...m.outcomes.slice(0, 5).map((o) => h("li", {}, `${pct(o.p)} ${o.attacker} / ${o.defender}`))));
+    const a = h("div"), d = h("div");
+    barChart(a, L.attackerRemoved, m.attacker_removed_pmf.map((_, k) => String(k)), m.attacker_removed_pmf, "melee-attacker");
+    barChart(d, L.defenderRemoved, m.defender_removed_pmf.map((_, k) => String(k)), m.defender_removed_pmf, "melee-defender");
+    $("#chart-melee").replaceChildren(a, d);
+  } catch (e) { status(e.message); }
+}
+
+async function doMorale(side) {
+  try {
+    const r = await api("/api/morale", { positions: patch(), side });
+    const items = r.units.map((u) => {
+      const bits = [h("b", {}, u.id), ` ${u.state}: `];
+      bits.push(u.may_reorganise ? `${L.reorganise} ${pct(u.reorganise_chance)}` : `${L.reorganise}: ${L.mayNot} (${u.reason})`);
+      if (u.pursuit) bits.push(`; ${L.pursuit}`);
+      else if (u.flight_chance !== undefined) {
+        bits.push(`; ${L.flight} ${pct(u.flight_chance)}, ${L.offTable} ${pct(u.off_table_chance)}, ${L.surrender} ${pct(u.surrender_chance || 0)}`);
+      }
+      return h("li", { "data-unit": u.id }, ...bits);
+    });
+    $("#morale-body").replaceChildren(h("div", {}, `${L.moraleOf} ${side}`), h("ul", { id: "morale-list" }, ...(items.length ? items : [h("li", {}, L.nothingToDo)])));
+  } catch (e) { status(e.message); }
+}
+
+function setMode(mode) {
+  S.mode = mode;
+  document.querySelectorAll("#modes button").forEach((b) => b.classList.toggle("on", b.dataset.mode === mode));
+  S.before = mode === "move" ? structuredClone(S.pos) : null;
+  S.moving = null; S.moveReport = null; S.ruler = []; S.measure = null;
+  redraw(); renderPanel();
+}
+
+function turn(sign) {
+  const uid = S.mode === "move" && S.moving ? S.moving : S.selected;
+  if (!uid) return;
+  if (S.mode === "move") startMove(uid);
+  const step = Number($("#snap-angle").value) * sign;
+  const poses = S.pos[uid];
+  const pivot = pivotOf(uid, $("#pivot").value);
+  const t = step * Math.PI / 180, c = Math.cos(t), s = Math.sin(t);
+  S.pos[uid] = poses.map(([x, y, f]) => {
+    const dx = x - pivot[0], dy = y - pivot[1];
+    return [r2(pivot[0] + c * dx - s * dy), r2(pivot[1] + s * dx + c * dy), norm(f + step)];
+  });
+  redraw(); refresh();
+}
+
+function pivotOf(uid, which) {
+  const poses = S.pos[uid];
+  if (which === "centre") {
+    return [poses.reduce((a, p) => a + p[0], 0) / poses.length, poses.reduce((a, p) => a + p[1], 0) / poses.length];
+  }
+  // a corner of the rectangle round the unit, in the frame of its first base's facing
+  const t = poses[0][2] * Math.PI / 180, fx = Math.cos(t), fy = Math.sin(t), rx = Math.sin(t), ry = -Math.cos(t);
+  const all = poses.flatMap((_, i) => baseCorners(uid, i));
+  const fwd = all.map((p) => p[0] * fx + p[1] * fy), right = all.map((p) => p[0] * rx + p[1] * ry);
+  const F = which.startsWith("front") ? Math.max(...fwd) : Math.min(...fwd);
+  const R = which.endsWith("left") ? Math.min(...right) : Math.max(...right);
+  return [F * fx + R * rx, F * fy + R * ry];
+}
+
+function startMove(uid) {
+  if (S.moving && S.moving !== uid) S.before[S.moving] = structuredClone(S.pos[S.moving]); // the last move kept
+  S.moving = uid;
+}
+
+// ------------------------------------------------------------------------------------------
+// pointer: pan, pinch, drag
+const pointers = new Map();
+let drag = null, pinch = null;
+
+function onDown(ev) {
+  const svg = $("#table");
+  try { svg.setPointerCapture(ev.pointerId); } catch (e) { /* a pointer the browser no longer tracks */ }
+  pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
+  if (pointers.size === 2) {
+    drag = null;
+    const [a, b] = [...pointers.values()];
+    pinch = { d: Math.hypot(a[0] - b[0], a[1] - b[1]), view: { ...S.view }, mid: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2] };
+    return;
+  }
+  const target = ev.target.closest ? ev.target.closest("[data-base]") : null;
+  const start = toTable(ev.clientX, ev.clientY);
+  if (target) {
+    const uid = target.dataset.unit, index = Number(target.dataset.index);
+    drag = { kind: "base", uid, index, single: ev.shiftKey || $("#single-base").checked, start, from: structuredClone(S.pos[uid]), moved: false, client: [ev.clientX, ev.clientY] };
+  } else {
+    drag = { kind: "pan", start: [ev.clientX, ev.clientY], view: { ...S.view }, moved: false };
+    svg.classList.add("panning");
+  }
+}
+
+function onMove(ev) {
+  if (!pointers.has(ev.pointerId)) return;
+  pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
+  if (pinch && pointers.size === 2) {
+    const [a, b] = [...pointers.values()];
+    const d = Math.hypot(a[0] - b[0], a[1] - b[1]);
+    zoomAt(pinch.mid[0], pinch.mid[1], d / pinch.d, pinch.view);
+    return;
+  }
+  if (!drag) return;
+  if (drag.kind === "pan") {
+    const dx = ev.clientX - drag.start[0], dy = ev.clientY - drag.start[1];
+    if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
+    S.view = { ...drag.view, tx: drag.view.tx + dx, ty: drag.view.ty + dy };
+    applyView();
+    return;
+  }
+  if (!drag.moved && Math.hypot(ev.clientX - drag.client[0], ev.clientY - drag.client[1]) < 4) return;
+  if (S.mode === "ruler") return;
+  if (!drag.moved) {
+    drag.moved = true;
+    if (S.mode === "move") { startMove(drag.uid); drag.from = structuredClone(S.pos[drag.uid]); }
+  }
+  const now = toTable(ev.clientX, ev.clientY);
+  const grid = Number($("#snap-grid").value);
+  let dx = now[0] - drag.start[0], dy = now[1] - drag.start[1];
+  if (grid > 0) { dx = Math.round(dx / grid) * grid; dy = Math.round(dy / grid) * grid; }
+  S.pos[drag.uid] = drag.from.map((p, i) => (drag.single && i !== drag.index ? p : [r2(p[0] + dx), r2(p[1] + dy), p[2]]));
+  drawBases();
+  drawGhosts();
+  refresh();
+}
+
+function onUp(ev) {
+  pointers.delete(ev.pointerId);
+  $("#table").classList.remove("panning");
+  if (pinch) { if (pointers.size < 2) pinch = null; drag = null; return; }
+  const d = drag;
+  drag = null;
+  if (!d) return;
+  if (d.kind === "pan") {
+    if (!d.moved && S.mode === "select") { S.selected = null; S.target = null; S.fire = null; S.targets = null; S.reachDoc = null; redraw(); renderPanel(); }
+    return;
+  }
+  if (d.moved) { refresh(); return; }
+  // a click on a base
+  const baseId = `${d.uid}/${d.index}`;
+  if (S.mode === "ruler") {
+    const id = $("#ruler-of").value === "base" || ev.shiftKey ? baseId : d.uid;
+    S.ruler = S.ruler.length === 1 ? [S.ruler[0], id] : [id];
+    S.measure = null;
+    renderRuler(); drawMarks();
+    if (S.ruler.length === 2) refresh();
+    return;
+  }
+  if (S.mode === "move") { startMove(d.uid); S.selected = d.uid; redraw(); renderPanel(); return; }
+  const side = unitDoc(d.uid).side;
+  if (S.selected && d.uid !== S.selected && side !== unitDoc(S.selected).side) pickTarget(d.uid);
+  else selectUnit(d.uid);
+}
+
+function zoomAt(cx, cy, factor, base) {
+  const r = $("#table").getBoundingClientRect();
+  const v = base || S.view;
+  const k = Math.min(Math.max(v.k * factor, 0.5), 200);
+  const px = cx - r.left, py = cy - r.top;
+  S.view = { k, tx: px - (px - v.tx) * k / v.k, ty: py - (py - v.ty) * k / v.k };
+  applyView();
+}
+
+function onWheel(ev) {
+  ev.preventDefault();
+  if (ev.altKey) { turn(ev.deltaY < 0 ? 1 : -1); return; }
+  zoomAt(ev.clientX, ev.clientY, Math.exp(-ev.deltaY * 0.0015));
+}
+
+// ------------------------------------------------------------------------------------------
+// files
+function saveName() { return $("#save-name").value.trim(); }
+
+async function doSave() {
+  try {
+    const r = await api("/api/save", { positions: patch(), name: saveName(), overwrite: $("#overwrite").checked });
+    $("#file-msg").replaceChildren(h("span", { class: "ok", id: "save-answer" }, `${L.saved} ${r.saved}`));
+  } catch (e) { $("#file-msg").replaceChildren(h("span", { class: "bad", id: "save-answer" }, e.message)); }
+}
+
+async function doDownload() {
+  try {
+    const text = await api("/api/toml", { positions: patch() });
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], { type: "application/toml" }));
+    a.download = saveName() || S.doc.file;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  } catch (e) { $("#file-msg").replaceChildren(h("span", { class: "bad" }, e.message)); }
+}
+
+async function doOpen() {
+  try {
+    load(await api("/api/open", { name: saveName() }));
+    $("#file-msg").replaceChildren(h("span", { class: "ok", id: "save-answer" }, `${L.opened} ${S.doc.file}`));
+  } catch (e) { $("#file-msg").replaceChildren(h("span", { class: "bad", id: "save-answer" }, e.message)); }
+}
+
+// ------------------------------------------------------------------------------------------
+// start
+function load(doc) {
+  S.doc = doc;
+  S.pos = {}; S.orig = {}; S.kinds = {};
+  for (const u of doc.units) {
+    S.pos[u.id] = u.bases.map((b) => [b.x, b.y, b.facing]);
+    S.orig[u.id] = structuredClone(S.pos[u.id]);
+    S.kinds[u.id] = { side: u.side, kind: u.kind, sizes: u.bases.map((b) => [b.width, b.depth]) };
+  }
+  S.selected = S.target = null; S.check = S.targets = S.fire = S.reachDoc = null;
+  $("#title").textContent = doc.name;
+  $("#file").textContent = doc.file;
+  $("#save-name").value = doc.file.replace(/\.toml$/, "") + "-edited.toml";
+  $("#labels").replaceChildren();
+  drawTerrain();
+  fit();
+  setMode("select");
+  refresh();
+}
+
+function texts() {
+  document.querySelectorAll("[data-t]").forEach((n) => { n.textContent = L[n.dataset.t]; });
+  document.querySelectorAll("#modes button").forEach((b) => { b.textContent = L[b.dataset.mode]; });
+  document.querySelectorAll("#ruler-of option, #pivot option").forEach((o) => { o.textContent = L[o.value]; });
+  document.querySelectorAll("#phase button").forEach((b) => { b.textContent = `${L.moraleOf} ${b.dataset.side}`; });
+  $("#move-keep").textContent = L.keep; $("#move-back").textContent = L.back;
+  $("#save").textContent = L.save; $("#download").textContent = L.download; $("#open").textContent = L.open;
+}
+
+function wire() {
+  const svg = $("#table");
+  svg.addEventListener("pointerdown", onDown);
+  svg.addEventListener("pointermove", onMove);
+  svg.addEventListener("pointerup", onUp);
+  svg.addEventListener("pointercancel", onUp);
+  svg.addEventListener("wheel", onWheel, { passive: false });
+  document.querySelectorAll("#modes button").forEach((b) => { b.onclick = () => setMode(b.dataset.mode); });
+  document.querySelectorAll("#turn button").forEach((b) => { b.onclick = () => turn(Number(b.dataset.turn)); });
+  document.querySelectorAll("#phase button").forEach((b) => { b.onclick = () => doMorale(b.dataset.side); });
+  $("#move-keep").onclick = () => { S.before = structuredClone(S.pos); S.moving = null; S.moveReport = null; redraw(); renderPanel(); };
+  $("#move-back").onclick = () => { if (S.before) S.pos = structuredClone(S.before); S.moving = null; S.moveReport = null; redraw(); renderPanel(); refresh(); };
+  $("#save").onclick = doSave;
+  $("#download").onclick = doDownload;
+  $("#open").onclick = doOpen;
+  window.addEventListener("resize", () => S.doc && fit());
+  window.addEventListener("keydown", (ev) => {
+    if (ev.target instanceof HTMLInputElement) return;
+    if (ev.key === "[") turn(1);
+    else if (ev.key === "]") turn(-1);
+    else if (ev.key === "Escape") { S.selected = S.target = null; S.fire = S.targets = null; S.ruler = []; S.measure = null; redraw(); renderPanel(); }
+  });
+}
+
+// for the browser tests: where a table point is on the screen, and whether answers are settled
+window.szwadron = { S, toScreen, toTable, settled: () => !inflight && !dirty, L };
+
+texts();
+wire();
+api("/api/state").then(load, (e) => status(e.message));
