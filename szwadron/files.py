@@ -43,6 +43,15 @@ def write_atomic(path: str | Path, write: Callable[[Path], None], *, inputs: tup
     return target
 
 
+def write_text_atomic(path: str | Path, text: str, *, inputs: tuple[Path, ...] = ()) -> Path:
+    """:func:`write_atomic` of a UTF-8 text (a scenario, a game log)."""
+
+    def write(tmp: Path) -> None:
+        tmp.write_text(text, encoding="utf-8")
+
+    return write_atomic(path, write, inputs=inputs)
+
+
 def check_output_path(path: str | Path, *, inputs: tuple[Path, ...] = ()) -> Path:
     """The output path, or :class:`~szwadron.errors.InvalidDataError` when it cannot be written:
     its folder does not exist, it is a folder, or it is one of ``inputs``. Commands call it
@@ -72,4 +81,4 @@ def _mode_for(target: Path) -> int:
         return 0o666 & ~mask
 
 
-__all__ = ["check_output_path", "write_atomic"]
+__all__ = ["check_output_path", "write_atomic", "write_text_atomic"]

@@ -258,8 +258,9 @@ def _refuse_roster_file(path: Path) -> None:
 
 
 def _qualify_base_profiles(data: dict[str, Any]) -> dict[str, Any]:
-    """A base's bare ``PROFILE`` refers to the army list of its unit's ``LIST:PROFILE``: rewrite
-    it as ``LIST:PROFILE`` before validation (the raw data is not modified)."""
+    """A base's (or a formation's limber's) bare ``PROFILE`` refers to the army list of its unit's
+    ``LIST:PROFILE``: rewrite it as ``LIST:PROFILE`` before validation (the raw data is not
+    modified)."""
     units = data.get("units")
     if not isinstance(units, list):
         return data
@@ -276,6 +277,12 @@ def _qualify_base_profiles(data: dict[str, Any]) -> dict[str, Any]:
                 for b in bases
             ]
             unit = {**unit, "bases": bases}
+        formation = unit.get("formation") if isinstance(unit, dict) else None
+        if isinstance(ref, str) and ":" in ref and isinstance(formation, dict):
+            limber = formation.get("limber")
+            if isinstance(limber, str) and ":" not in limber:
+                formation = {**formation, "limber": f"{ref.partition(':')[0]}:{limber}"}
+                unit = {**unit, "formation": formation}
         out_units.append(unit)
     return {**data, "units": out_units}
 

@@ -26,11 +26,20 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PrivateAttr,
     ValidationInfo,
     field_validator,
     model_validator,
 )
 
+from szwadron.formations import (
+    DEFAULT_SKIRMISH_GAP_CM,
+    MAX_FORMATION_BASES,
+    MAX_SKIRMISH_GAP_CM,
+    FormationKind,
+    formation_poses,
+    formation_size,
+)
 from szwadron.limits import MAX_CM, MAX_DICE_PER_FIGURE, MAX_LEVEL, MAX_TABLE_CM, MAX_WOUNDS
 from szwadron.settings import RulesSettings
 
@@ -109,6 +118,15 @@ class UnitState(StrEnum):
     NORMAL = "normal"
     PANIC = "panic"
     PURSUIT = "pursuit"
+
+
+class UnitAction(StrEnum):
+    """2.3 — the one action a unit takes in its movement phase, as the game records it."""
+
+    MOVE = "move"
+    FIRE = "fire"
+    MARCH = "march"  # fire on the march (4.11): the half move and the fire, in either order
+    MELEE = "melee"
 
 
 class _Frozen(BaseModel):
@@ -594,8 +612,90 @@ class BasePose(_Frozen):
         return (v,) if isinstance(v, str) else v
 
 
+class Formation(_Frozen):
+    """A unit's bases given as a formation (issue 17, :mod:`szwadron.formations`): ``(x, y)`` is
+    the middle of its front edge; bases are numbered front rank first, from the unit's own left
+    to its right, then each rank behind."""
+
+    kind: FormationKind = Field(description="line | column | skirmish | square | battery")
+    files: int = Field(
+        ge=1,
+        le=MAX_FORMATION_BASES,
+        description="Bases side by side (a square: bases a face; a battery: guns).",
+    )
+    ranks: int = Field(1, ge=1, le=MAX_FORMATION_BASES, description="Ranks one behind the other.")
+    x: Coordinate = Field(description="Middle of the front edge, cm.")
+    y: Coordinate = Field(description="Middle of the front edge, cm.")
+    facing: FiniteFloat = Field(description="degrees counter-clockwise from +x; 90 faces side B")
+    gap: float | None = Field(
+        None,
+        ge=0,
+        le=MAX_SKIRMISH_GAP_CM,
+        allow_inf_nan=False,
+        description="skirmish only: cm between neighbouring bases (1.3.4: at most 4; 7.5: 2 or more halves "
+        "fire casualties and melee strength); default 2",
+    )
+    limber: ProfileRef | None = Field(
+        None, description="battery only: the limbers' profile; one limber behind each gun (7.2)."
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> Formation:
+        k = self.kind
+        if self.gap is not None and k is not FormationKind.SKIRMISH:
+            raise ValueError(f"gap: only a skirmish formation takes a gap (7.5), not a {k.value}")
+        if self.limber is not None:
+            if k is not FormationKind.BATTERY:
+                raise ValueError(f"limber: only a battery has limbers (7.2), not a {k.value}")
+            if self.limber.kind is not Kind.LIMBER:
+                raise ValueError(
+                    f"limber: profile {self.limber.id!r} is {self.limber.kind.value}, not a limber"
+                )
+        if k in (FormationKind.SQUARE, FormationKind.BATTERY) and self.ranks != 1:
+            raise ValueError(f"ranks: a {k.value} has no ranks (give files only)")
+        if k is FormationKind.SQUARE and self.files < 2:
+            raise ValueError("files: a square has at least 2 bases a face")
+        size = formation_size(k, self.files, self.ranks) * (2 if self.limber is not None else 1)
+        if size > MAX_FORMATION_BASES:
+            raise ValueError(f"files: the formation has {size} bases, more than {MAX_FORMATION_BASES}")
+        return self
+
+
+def _expand(formation: Formation, profile: Profile) -> tuple[BasePose, ...]:
+    """The bases of a formation, in file order (limbers last, with their own profile)."""
+    w, d = profile.base_size
+    gap = 0.0
+    if formation.kind is FormationKind.SKIRMISH:
+        gap = DEFAULT_SKIRMISH_GAP_CM if formation.gap is None else formation.gap
+    limber = formation.limber
+    poses = formation_poses(
+        formation.kind,
+        formation.files,
+        formation.ranks,
+        formation.x,
+        formation.y,
+        formation.facing,
+        w,
+        d,
+        gap=gap,
+        limbers=None if limber is None else limber.base_size,
+    )
+    guns = formation_size(formation.kind, formation.files, formation.ranks)
+    return tuple(
+        BasePose(x=px, y=py, facing=f, profile=limber if i >= guns else None)
+        for i, (px, py, f) in enumerate(poses)
+    )
+
+
 class Unit(_Frozen):
-    """A unit (oddział) on the table: its side, profile, morale state and bases in file order."""
+    """A unit (oddział) on the table: its side, profile, state in the game and bases in file order.
+
+    The bases are given one by one (``bases``) or as a ``formation``, expanded into bases here
+    (:mod:`szwadron.formations`). The state of the game: the morale ``state`` (6.1), the unit it
+    is ``pursuing`` (6.7), the enemy units it is ``engaged_with`` in melee (5.1.2), the action it
+    took in this movement phase (``acted``, 2.3), figures lost (``initial_strength`` less the
+    bases on the table, 6.2).
+    """
 
     id: Identifier
     side: Literal["A", "B"]
@@ -604,10 +704,49 @@ class Unit(_Frozen):
     initial_strength: int | None = Field(None, ge=1, description="Starting figures (default: bases).")
     state: UnitState = UnitState.NORMAL
     prepared: bool = Field(True, description="7.3: heavy artillery has prepared its firing position.")
-    bases: tuple[BasePose, ...] = Field(min_length=1)
+    pursuing: Identifier | None = Field(
+        None, description="6.7: the enemy unit this unit pursues (state 'pursuit' only)."
+    )
+    engaged_with: tuple[Identifier, ...] = Field(
+        (), description="5.1.2: the enemy units this unit is engaged with in melee."
+    )
+    acted: UnitAction | None = Field(
+        None, description="2.3: the action the unit took in this movement phase (one a phase)."
+    )
+    formation: Formation | None = Field(
+        None, description="The bases as a formation instead of 'bases' (issue 17)."
+    )
+    bases: tuple[BasePose, ...] = Field((), description="The bases in file order (or give 'formation').")
+
+    _formation: Formation | None = PrivateAttr(None)
 
     @model_validator(mode="after")
     def _check(self) -> Unit:
+        form = self.formation
+        if form is not None:
+            if self.bases:
+                raise ValueError("formation: give either 'bases' or 'formation', not both")
+            if form.kind is FormationKind.SKIRMISH and not self.profile.has(Ability.SKIRMISH):
+                raise ValueError(
+                    f"formation.kind: skirmish order needs the skirmish ability (1.3.4, 7.5); "
+                    f"profile {self.profile.id!r} has none"
+                )
+            if form.kind is FormationKind.SQUARE and self.profile.kind is not Kind.INFANTRY:
+                raise ValueError(f"formation.kind: a square is infantry's, not {self.profile.kind.value}'s")
+            if form.kind is FormationKind.BATTERY and not self.profile.kind.is_artillery:
+                raise ValueError(f"formation.kind: a battery is artillery, not {self.profile.kind.value}")
+            # every command sees bases: the formation is expanded and kept aside
+            object.__setattr__(self, "bases", _expand(form, self.profile))
+            object.__setattr__(self, "formation", None)
+            self._formation = form
+        elif not self.bases:
+            raise ValueError("bases: give the unit's bases (at least one) or its 'formation'")
+        if self.pursuing is not None and self.state is not UnitState.PURSUIT:
+            raise ValueError(
+                f"pursuing: only a unit in pursuit (6.7) pursues; this one is {self.state.value}"
+            )
+        if len(set(self.engaged_with)) != len(self.engaged_with):
+            raise ValueError("engaged_with: a unit is listed twice")
         if self.initial_strength is not None and self.initial_strength < len(self.bases):
             raise ValueError(
                 f"initial_strength: {self.initial_strength} is less than the {len(self.bases)} bases on the table"
@@ -628,6 +767,16 @@ class Unit(_Frozen):
     def strength(self) -> int:
         """Figures now on the table."""
         return len(self.bases)
+
+    @property
+    def given_formation(self) -> Formation | None:
+        """The formation the unit's bases were expanded from, if the file gave one."""
+        return self._formation
+
+    @property
+    def figures_lost(self) -> int:
+        """Figures lost since the start (6.2): the starting strength less the bases on the table."""
+        return self.starting_strength - len(self.bases)
 
     @property
     def starting_strength(self) -> int:
@@ -653,13 +802,33 @@ class Unit(_Frozen):
         return all(self.base_profile(i).has(ability) for i in range(len(self.bases)))
 
 
+class Phase(StrEnum):
+    """2.1 — the phases of a side's turn."""
+
+    MORALE = "morale"
+    MOVEMENT = "movement"
+
+
+class Turn(_Frozen):
+    """Where the game stands (2, 2.1): the round, whose turn it is and in which phase."""
+
+    round: int = Field(1, ge=1, description="The round: every side's turn once, in order.")
+    side: Literal["A", "B"] = Field("A", description="The side whose turn it is.")
+    phase: Phase = Field(Phase.MORALE, description="morale (2.2) or movement (2.3).")
+    first: Literal["A", "B"] = Field(
+        "A", description="The side that moves first in every round (initiative)."
+    )
+
+
 class Scenario(_Frozen):
-    """A battle set-up: table, settings, terrain and units."""
+    """A battle set-up (or a position in a game): table, settings, terrain, units and, in a game,
+    the turn counter."""
 
     name: str = Field(min_length=1)
     description: str | None = None
     table: Table
     settings: RulesSettings = Field(default_factory=RulesSettings)
+    turn: Turn | None = Field(None, description="The game's round, side and phase (2); none for a set-up.")
     terrain: tuple[Terrain, ...] = ()
     units: tuple[Unit, ...] = ()
 
@@ -671,7 +840,37 @@ class Scenario(_Frozen):
                 if ident in seen:
                     raise ValueError(f"{label}[{i}].id: duplicate id {ident!r}")
                 seen.add(ident)
+        sides = {u.id: u.side for u in self.units}
+        for i, u in enumerate(self.units):
+            if u.given_formation is not None:
+                self._check_fits(i, u)
+            others = [("pursuing", u.pursuing)] if u.pursuing is not None else []
+            others += [(f"engaged_with[{j}]", e) for j, e in enumerate(u.engaged_with)]
+            for where, other in others:
+                if other not in sides:
+                    raise ValueError(f"units[{i}].{where}: no unit {other!r} in the scenario")
+                if sides[other] == u.side:
+                    raise ValueError(
+                        f"units[{i}].{where}: {other!r} is a unit of the same side, not an enemy"
+                    )
         return self
+
+    def _check_fits(self, i: int, u: Unit) -> None:
+        """A formation whose bases reach past the table's edge is refused, naming the field."""
+        w, d = self.table.width, self.table.depth
+        for k, b in enumerate(u.bases):
+            bw, bd = u.base_size(k)
+            fx, fy = math.cos(math.radians(b.facing)), math.sin(math.radians(b.facing))
+            xs = [b.x + sa * bd / 2 * fx + sb * bw / 2 * fy for sa in (-1, 1) for sb in (-1, 1)]
+            ys = [b.y + sa * bd / 2 * fy - sb * bw / 2 * fx for sa in (-1, 1) for sb in (-1, 1)]
+            lo, hi = (min(xs), min(ys)), (max(xs), max(ys))
+            eps = 1e-6
+            if lo[0] < -eps or lo[1] < -eps or hi[0] > w + eps or hi[1] > d + eps:
+                raise ValueError(
+                    f"units[{i}].formation: the formation of unit {u.id!r} does not fit the table"
+                    f" (0..{w:g} × 0..{d:g} cm): its base {k} reaches"
+                    f" x {lo[0]:.2f}..{hi[0]:.2f}, y {lo[1]:.2f}..{hi[1]:.2f}"
+                )
 
     def unit(self, unit_id: str) -> Unit:
         """The unit with this id; ``KeyError`` if none."""
@@ -697,7 +896,10 @@ __all__ = [
     "ArmyList",
     "Attachment",
     "BasePose",
+    "Formation",
+    "FormationKind",
     "Kind",
+    "Phase",
     "Profile",
     "Roster",
     "RosterConstraint",
@@ -708,6 +910,8 @@ __all__ = [
     "Table",
     "Terrain",
     "TerrainKind",
+    "Turn",
     "Unit",
+    "UnitAction",
     "UnitState",
 ]

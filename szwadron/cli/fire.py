@@ -21,6 +21,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from szwadron.cli._common import base_list, fmt_prob, format_pmf_table, print_json
+from szwadron.cli._game import add_apply_options
 from szwadron.cli._pictures import add_plot_option
 
 if TYPE_CHECKING:
@@ -79,6 +80,28 @@ def register(subparsers: Any) -> None:
         "at the first unit charging it, only in normal morale and not engaged (4.12.6)",
     )
     p.add_argument("--json", action="store_true", help="print a JSON document")
+    add_apply_options(p, "casualties removed in the order of 4.7, the morale test of 4.8.1, states set")
+    p.add_argument(
+        "--dice",
+        type=dice_list,
+        metavar="1,4,6,...",
+        help="with --apply: the volley's d6, as many as it rolls, in the order of its groups",
+    )
+    p.add_argument(
+        "--remainder-dice",
+        type=dice_list,
+        metavar="F,...",
+        help="with --apply --dice: the remainder roll's die (1.5.1), rerolls included",
+    )
+    p.add_argument(
+        "--morale-dice",
+        type=dice_list,
+        metavar="F[,F]",
+        help="with --apply --dice: the target's morale test (4.8.1, 6.3): the repulse die, "
+        "then the panic die when the first fails",
+    )
+    p.add_argument("--roll", action="store_true", help="with --apply: roll every die (seeded by --seed)")
+    p.add_argument("--seed", type=int, metavar="N", help="with --roll: the seed of the dice")
     add_plot_option(
         p,
         "a close-up of the table with the sight lines and bands, blocked ones "
@@ -96,6 +119,9 @@ def run(args: argparse.Namespace) -> int:
     from szwadron.table.fire import fire
 
     check_plot_option(args)
+    _check_dice_options(args)
+    if args.apply:
+        return _apply(args)
     bf = Battlefield(load_scenario(args.scenario))
     move = None if args.target_at is None else load_move_file(args.target_at)
     result = fire(
@@ -116,6 +142,114 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:  # on the table the answer was computed on (the target placed, 4.12.3)
         plot_fire_answer(args, bf if result.table is None else result.table, result)
     return 0 if result.legal else 1
+
+
+def dice_list(text: str) -> list[int]:
+    """An argparse type: a comma list of die faces."""
+    try:
+        faces = [int(p) for p in text.replace(" ", "").split(",") if p]
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected a comma list of die faces, e.g. 1,4,6") from None
+    if not faces:
+        raise argparse.ArgumentTypeError("expected a comma list of die faces, e.g. 1,4,6")
+    return faces
+
+
+def _check_dice_options(args: argparse.Namespace) -> None:
+    """Usage errors of the dice options, before any work."""
+    from szwadron.cli._game import check_apply_options
+    from szwadron.errors import InvalidDataError
+
+    check_apply_options(args)
+    given = [
+        f
+        for f, v in (
+            ("--dice", args.dice),
+            ("--remainder-dice", args.remainder_dice),
+            ("--morale-dice", args.morale_dice),
+            ("--roll", args.roll),
+        )
+        if v
+    ]
+    if not args.apply:
+        if given:
+            raise InvalidDataError(f"{given[0]}: only with --apply (apply the fire to the table)")
+        if args.seed is not None:
+            raise InvalidDataError("--seed: only with --apply --roll")
+        return
+    if args.roll and args.dice is not None:
+        raise InvalidDataError("--roll: give either --dice (and its companions) or --roll, not both")
+    if args.roll and (args.remainder_dice or args.morale_dice):
+        raise InvalidDataError(
+            "--roll: every die is rolled; --remainder-dice and --morale-dice go with --dice"
+        )
+    if args.seed is not None and not args.roll:
+        raise InvalidDataError("--seed: only with --roll")
+    if args.roll and args.seed is None:
+        raise InvalidDataError("--roll: give --seed N, so that the game log can tell the dice")
+    if not args.roll and args.dice is None:
+        raise InvalidDataError("--apply: give the volley's dice with --dice 1,4,6,... or --roll --seed N")
+    if args.target_at is not None or args.reaction is not None:
+        raise InvalidDataError(
+            "--apply: fire in the opponent's turn (--target-at, --reaction, 4.12) is not applied"
+        )
+
+
+def _apply(args: argparse.Namespace) -> int:
+    """``--apply``: the fire resolved with the dice and written to the next position (issue 17)."""
+    from szwadron.cli._common import print_json
+    from szwadron.cli._game import applied_json, format_applied, run_apply
+    from szwadron.game.apply import Applied, Position, apply_fire
+
+    def compute(pos: Position) -> Applied:
+        return apply_fire(
+            pos,
+            args.shooter,
+            args.target,
+            bases=args.bases,
+            march=args.march,
+            ammunition=args.ammo,
+            dice=args.dice,
+            remainder_dice=args.remainder_dice,
+            morale_dice=args.morale_dice,
+            seed=args.seed if args.roll else None,
+        )
+
+    code, applied = run_apply(args, compute)
+    if applied is None:
+        return code
+    if args.json:
+        print_json(applied_json(args, applied))
+    else:
+        print(format_result(applied.report))
+        print(format_rolled(applied))
+        print(format_applied(args, applied))
+    return code
+
+
+def format_rolled(applied: Any) -> str:
+    """The dice of an applied fire and what they did."""
+    dice, ruling = applied.dice, applied.ruling
+    lines = ["", "Rolled"]
+    for g in dice["volley"]:
+        lines.append(
+            f"  {g['dice']} d6 on ≤{g['accuracy']}: {' '.join(map(str, g['faces']))} — {g['scored']} scored"
+        )
+    rem = dice.get("remainder")
+    if rem is not None:
+        verdict = "one more figure" if rem["extra"] else "no extra figure"
+        lines.append(
+            f"  remainder {rem['remainder']}/{rem['wounds']} ({rem['instruction']} on a {rem['die']}):"
+            f" {' '.join(map(str, rem['faces']))} — {verdict} (1.5.1)"
+        )
+    removed = ", ".join(ruling["removed"]) or "none"
+    lines.append(f"  damage {ruling['damage']}: removed {removed} (4.7)")
+    for t in dice.get("morale", []):
+        lines.append(
+            f"  {t['test']} test: rolled {t['face']} vs ≤{t['target']} — {'pass' if t['passed'] else 'fail'}"
+        )
+    lines.append(f"  morale: {ruling['morale']}")
+    return "\n".join(lines)
 
 
 def _table(rows: list[list[str]], indent: str = "  ") -> list[str]:

@@ -17,6 +17,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from szwadron.cli._common import base_list
+from szwadron.cli._game import add_apply_options
 from szwadron.cli._pictures import add_plot_option
 
 if TYPE_CHECKING:
@@ -80,6 +81,7 @@ def register(subparsers: Any) -> None:
         "a comma list of UNIT/INDEX or INDEX; default: the bases that could fire",
     )
     p.add_argument("--json", action="store_true", help="print a JSON document")
+    add_apply_options(p, "the move's final poses")
     add_plot_option(
         p,
         "a close-up of the table with each base's path (PD-6), its final pose "
@@ -91,6 +93,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Load, check, print; 0 legal, 1 illegal."""
     from szwadron.cli._common import print_json
+    from szwadron.cli._game import check_apply_options
     from szwadron.cli._pictures import check_plot_option, plot_move_answer
     from szwadron.errors import InvalidDataError
     from szwadron.geometry.battlefield import Battlefield
@@ -98,8 +101,11 @@ def run(args: argparse.Namespace) -> int:
     from szwadron.table.movement import check_move, load_move_file
 
     check_plot_option(args)
+    check_apply_options(args)
     if args.fired is not None and args.after_fire is None:
         raise InvalidDataError("--fired: name the fire's target with --after-fire TARGET")
+    if args.apply:
+        return _apply(args)
     bf = Battlefield(load_scenario(args.scenario))
     move = load_move_file(args.to)
     after = None
@@ -115,6 +121,40 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         plot_move_answer(args, report)
     return 0 if report.legal else 1
+
+
+def _apply(args: argparse.Namespace) -> int:
+    """``--apply``: the legal move's poses written to the next position (issue 17)."""
+    from szwadron.cli._common import print_json
+    from szwadron.cli._game import applied_json, format_applied, run_apply
+    from szwadron.cli._pictures import plot_move_answer
+    from szwadron.game.apply import Applied, Position, apply_move
+    from szwadron.geometry.battlefield import Battlefield
+    from szwadron.table.movement import load_move_file
+
+    move = load_move_file(args.to)
+
+    def compute(pos: Position) -> Applied:
+        after = None
+        if args.after_fire is not None:
+            after = _the_fire(Battlefield(pos.scenario), args)
+        return apply_move(
+            pos, args.unit, move, charge=args.charge, march=args.march, after_fire=after, source=str(args.to)
+        )
+
+    code, applied = run_apply(args, compute)
+    if applied is None:
+        return code
+    if args.json:
+        print_json(applied_json(args, applied))
+    else:
+        print(format_report(applied.report))
+        print(format_applied(args, applied))
+    if args.plot is not None:
+        from szwadron.game.apply import read_position
+
+        plot_move_answer(args, Battlefield(read_position(args.scenario).scenario), applied.report)
+    return code
 
 
 def _the_fire(bf: Battlefield, args: argparse.Namespace) -> FireResult:

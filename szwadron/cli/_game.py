@@ -1,0 +1,111 @@
+"""Options and writing shared by the commands that apply a result (issue 17): ``--apply``,
+``-o NEXT.toml``, ``--in-place``, ``--log GAME.jsonl``.
+
+The next position is written whole or not at all (:func:`szwadron.files.write_atomic`), never
+over the input unless ``--in-place``; the log line is appended only when the position is
+written. An illegal action is refused with its rule (exit code 1) and writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from szwadron.game.apply import Applied, Position
+
+
+def add_apply_options(p: argparse.ArgumentParser, what: str) -> None:
+    """``--apply``, ``-o``, ``--in-place``, ``--log``."""
+    p.add_argument(
+        "--apply",
+        action="store_true",
+        help=f"apply the result ({what}) to the table: write the next position with -o or --in-place",
+    )
+    p.add_argument("-o", "--output", metavar="NEXT.toml", help="with --apply: the next position's file")
+    p.add_argument(
+        "--in-place", action="store_true", help="with --apply: overwrite SCENARIO with the next position"
+    )
+    p.add_argument(
+        "--log",
+        metavar="GAME.jsonl",
+        help="with --apply: append the action to this game log (created, with the starting "
+        "scenario, when it does not exist)",
+    )
+
+
+def check_apply_options(args: argparse.Namespace) -> None:
+    """Usage errors of the apply options, before any work."""
+    from szwadron.errors import InvalidDataError
+
+    if not args.apply:
+        for flag, value in (("-o", args.output), ("--in-place", args.in_place), ("--log", args.log)):
+            if value:
+                raise InvalidDataError(f"{flag}: only with --apply (apply the result to the table)")
+        return
+    if args.in_place and args.output:
+        raise InvalidDataError("-o: give either -o NEXT.toml or --in-place, not both")
+    if not args.in_place and not args.output:
+        raise InvalidDataError("--apply: give -o NEXT.toml for the next position (or --in-place)")
+
+
+def run_apply(args: argparse.Namespace, compute: Callable[[Position], Applied]) -> tuple[int, Applied | None]:
+    """Read the position (and the log), apply, write; ``(exit code, applied or None)``."""
+    from szwadron.errors import IllegalActionError, InvalidDataError
+    from szwadron.files import check_output_path, write_text_atomic
+    from szwadron.game.apply import read_position
+    from szwadron.game.log import append, dump_log, last_position_hash, new_log, read_log, sha256_text
+
+    scenario = Path(args.scenario)
+    out = scenario if args.in_place else check_output_path(args.output, inputs=(scenario,))
+    log_path = None if args.log is None else check_output_path(args.log, inputs=(scenario, out))
+    pos = read_position(scenario)
+    if log_path is not None and log_path.exists() and log_path.stat().st_size > 0:
+        log = read_log(log_path)
+        here = sha256_text(pos.text)
+        if last_position_hash(log) != here:
+            raise InvalidDataError(
+                f"the log ends at another position (line {len(log)}, sha256 {last_position_hash(log)[:12]}…)"
+                f" than {scenario} (sha256 {here[:12]}…): apply to the position the log ends at"
+                " (szwadron replay), or start a new log",
+                source=str(log_path),
+            )
+    else:
+        log = new_log(pos.text, str(scenario))
+    try:
+        applied = compute(pos)
+    except IllegalActionError as exc:
+        print(f"szwadron {args.command}: refused: {exc}; nothing written", file=sys.stderr)
+        return 1, None
+    write_text_atomic(out, applied.text, inputs=() if args.in_place else (scenario,))
+    if log_path is not None:
+        text = dump_log(append(log, applied.record(), before=pos.text, after=applied.text))
+        write_text_atomic(log_path, text, inputs=(scenario, out))
+    return 0, applied
+
+
+def applied_json(args: argparse.Namespace, applied: Applied) -> dict[str, Any]:
+    """The ``--json`` document of an applied action."""
+    return {
+        **applied.record(),
+        "output": str(args.scenario if args.in_place else args.output),
+        "log": args.log,
+        "notes": list(applied.notes),
+    }
+
+
+def format_applied(args: argparse.Namespace, applied: Applied) -> str:
+    """The human lines after the ruling: what changed, where it was written."""
+    where = str(args.scenario if args.in_place else args.output)
+    lines = ["", f"Applied ({applied.action}): next position written to {where}"]
+    if args.log:
+        lines.append(f"  logged in {args.log}")
+    for note in applied.notes:
+        lines.append(f"  note: {note}")
+    return "\n".join(lines)
+
+
+__all__ = ["add_apply_options", "applied_json", "check_apply_options", "format_applied", "run_apply"]
