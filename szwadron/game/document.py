@@ -147,8 +147,8 @@ class ScenarioDocument:
             if isinstance(table.get("formation"), InlineTable):
                 table.value._replace("formation", "bases", bases)  # where the formation stood
             else:
-                if "formation" in table:
-                    del table["formation"]
+                if "formation" in table.value:
+                    table.value.remove("formation")
                 table["bases"] = bases
         elif op == "move":
             bases = _bases_of(table, unit_id, self.source)
@@ -162,8 +162,8 @@ class ScenarioDocument:
         elif op == "set":
             field, value = str(change["field"]), change["value"]
             if value is None:
-                if field in table:
-                    del table[field]
+                if field in table.value:
+                    table.value.remove(field)
             else:
                 _set_key(table, field, value)
         elif op == "drop":
@@ -234,8 +234,8 @@ def _segment_id(seg: _Segment) -> str | None:
 def _set_key(table: Table, key: str, value: Any) -> None:
     """Set a key; a new one goes right after the table's last key, before the comments and
     blank lines that lead to the next table."""
-    if key in table:
-        table[key] = value
+    if key in table.value:
+        table.value[key] = value
         return
     last = None
     for k, item in table.value.body:

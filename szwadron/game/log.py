@@ -137,13 +137,13 @@ def _check_action(line: Line, number: int, prev: Line, source: str) -> None:
     for key, kind in (("action", str), ("changes", list), ("before", str), ("after", str)):
         if not isinstance(line.get(key), kind):
             raise InvalidDataError(f"line {number}.{key}: missing or not a {kind.__name__}", source=source)
-    if line.get("n") != number - 1:
-        raise InvalidDataError(f"line {number}.n: {line.get('n')!r}, expected {number - 1}", source=source)
     if line.get("prev") != prev["hash"]:
         raise InvalidDataError(
             f"line {number}.prev: does not follow line {number - 1} (a line was dropped, added or reordered)",
             source=source,
         )
+    if line.get("n") != number - 1:
+        raise InvalidDataError(f"line {number}.n: {line.get('n')!r}, expected {number - 1}", source=source)
     after_prev = prev["after"] if "after" in prev else prev["scenario"]["sha256"]
     if line["before"] != after_prev:
         raise InvalidDataError(
