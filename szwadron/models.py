@@ -127,6 +127,7 @@ class UnitAction(StrEnum):
     FIRE = "fire"
     MARCH = "march"  # fire on the march (4.11): the half move and the fire, in either order
     MELEE = "melee"
+    REORGANISE = "reorganise"  # 6.8: reorganised in the morale phase, no action in the movement phase
 
 
 class _Frozen(BaseModel):

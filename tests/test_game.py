@@ -62,6 +62,21 @@ SCRIPT: list[tuple[list[str], str]] = [
         "2 dice on ≤2, both hit: 2 damage against the gun's W 4, a remainder of 2/4 (≤3 on a d6, "
         "rolled 5: none removed); the battery tests (4.8.1), fails both: panic (6.3)",
     ),
+    (
+        ["melee", "p12.toml", "--attacker", "fr-cuirassiers", "--defender", "au-chevaulegers", "--apply", "-o",
+         "p13.toml", "--dice", "1,1,1,5,5,5,5,5,4,2,6,6,6,6,6,6,6,6,2,2,2"],
+        "the melee in progress (5.3): the cuirassiers' 8 dice on ≤4 score 3 against W 2 (one figure, "
+        "remainder 1/2 rolled 4: none more), au-chevaulegers/0 removed (5.4); the Austrians' 8 on ≤3 "
+        "score 1 against W 4 (remainder 1/4: 6 rerolled, 2: none); both pass their tests (5.5.2, "
+        "5.5.4) and stay engaged (5.5.7); the attacker pushes up one figure (5.6)",
+    ),
+    (["turn", "p13.toml", "--apply", "-o", "p14.toml"], "round 2, side B's morale phase"),
+    (
+        ["morale", "p14.toml", "--side", "B", "--apply", "-o", "p15.toml", "--dice", "5,3,4,2"],
+        "the cuirassiers (M 5, 4 of 6: -1) fail to reorganise (5 > 4), flee 7 × 4 = 28 cm, more than "
+        "the 18 cm to their edge: off the table (6.6); the battery reorganises (2 ≤ 4, 6.8)",
+    ),
+    (["turn", "p15.toml", "--apply", "-o", "p16.toml"], "side B's movement phase"),
 ]  # fmt: skip
 
 INPUTS = ("start.toml", "hussars-advance.toml", "au-advance.toml", "line-back.toml", "too-far.toml")
@@ -148,21 +163,16 @@ def test_illegal_actions_leave_every_file_untouched(
     illegal = [
         ["move", "p12.toml", "--unit", "fr-hussars", "--to", "too-far.toml"],  # 3.1.5
         ["move", "p12.toml", "--unit", "au-line-1", "--to", "au-advance.toml"],  # 2.3: side B in A's turn
-        [
-            "fire",
-            "p12.toml",
-            "--shooter",
-            "fr-horse-battery",
-            "--target",
-            "au-battery",
-            "--dice",
-            "1,1",
-        ],  # 2.3
+        ["fire", "p12.toml", "--shooter", "fr-horse-battery", "--target", "au-battery", "--dice", "1,1"],
         ["move", "p09.toml", "--unit", "fr-hussars", "--to", "too-far.toml"],  # 2.2: morale phase
-    ]
+        ["morale", "p16.toml", "--side", "B", "--dice", "1"],  # 2.2: B's movement phase
+        ["melee", "p16.toml", "--attacker", "au-line-1", "--defender", "fr-line-1", "--dice", "1"],
+        ["fire", "p16.toml", "--shooter", "au-battery", "--target", "fr-line-1", "--dice", "1"],
+    ]  # fmt: skip
+    rules = ("3.1.5", "2.3", "2.3", "2.2", "2.2", "5.3", "6.8")
     capsys.readouterr()
-    for argv, rule in zip(illegal, ("3.1.5", "2.3", "2.3", "2.2"), strict=True):
-        log = ["--log", "game.jsonl"] if argv[1] == "p12.toml" else []  # the log ends at p12
+    for argv, rule in zip(illegal, rules, strict=True):
+        log = ["--log", "game.jsonl"] if argv[1] == "p16.toml" else []  # the log ends at p16
         assert main([*argv, "--apply", "-o", "never.toml", *log]) == 1, argv
         err = capsys.readouterr().err
         assert f"(rule {rule}); nothing written" in err, err
@@ -173,7 +183,7 @@ def test_illegal_actions_leave_every_file_untouched(
 def test_undo_drops_the_last_action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _play(tmp_path, monkeypatch)
     assert main(["undo", "game.jsonl", "-o", "undone.toml"]) == 0
-    assert (tmp_path / "undone.toml").read_bytes() == (tmp_path / "p11.toml").read_bytes()
+    assert (tmp_path / "undone.toml").read_bytes() == (tmp_path / "p15.toml").read_bytes()
     lines = (tmp_path / "game.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == len(SCRIPT)
     # the game goes on from the undone position

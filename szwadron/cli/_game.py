@@ -52,6 +52,47 @@ def check_apply_options(args: argparse.Namespace) -> None:
         raise InvalidDataError("--apply: give -o NEXT.toml for the next position (or --in-place)")
 
 
+def dice_list(text: str) -> list[int]:
+    """An argparse type: a comma list of die faces."""
+    try:
+        faces = [int(p) for p in text.replace(" ", "").split(",") if p]
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected a comma list of die faces, e.g. 1,4,6") from None
+    if not faces:
+        raise argparse.ArgumentTypeError("expected a comma list of die faces, e.g. 1,4,6")
+    return faces
+
+
+def add_dice_options(p: argparse.ArgumentParser, order: str) -> None:
+    """``--dice`` (every die in the order it is rolled), ``--roll``, ``--seed``."""
+    p.add_argument(
+        "--dice",
+        type=dice_list,
+        metavar="1,4,6,...",
+        help=f"with --apply: every die in the order it is rolled ({order})",
+    )
+    p.add_argument("--roll", action="store_true", help="with --apply: roll every die (seeded by --seed)")
+    p.add_argument("--seed", type=int, metavar="N", help="with --roll: the seed of the dice")
+
+
+def check_dice_options(args: argparse.Namespace, what: str) -> None:
+    """Usage errors of the apply and dice options (melee, morale), before any work."""
+    from szwadron.errors import InvalidDataError
+
+    check_apply_options(args)
+    if not args.apply:
+        for flag, value in (("--dice", args.dice), ("--roll", args.roll), ("--seed", args.seed is not None)):
+            if value:
+                raise InvalidDataError(f"{flag}: only with --apply (apply {what} to the table)")
+        return
+    if args.roll == (args.dice is not None):
+        raise InvalidDataError(f"--apply: give the dice of {what} with --dice 1,4,6,... or --roll --seed N")
+    if args.roll and args.seed is None:
+        raise InvalidDataError("--roll: give --seed N, so that the game log can tell the dice")
+    if args.seed is not None and not args.roll:
+        raise InvalidDataError("--seed: only with --roll")
+
+
 def run_apply(args: argparse.Namespace, compute: Callable[[Position], Applied]) -> tuple[int, Applied | None]:
     """Read the position (and the log), apply, write; ``(exit code, applied or None)``."""
     from szwadron.errors import IllegalActionError, InvalidDataError
@@ -108,4 +149,13 @@ def format_applied(args: argparse.Namespace, applied: Applied) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["add_apply_options", "applied_json", "check_apply_options", "format_applied", "run_apply"]
+__all__ = [
+    "add_apply_options",
+    "add_dice_options",
+    "applied_json",
+    "check_apply_options",
+    "check_dice_options",
+    "dice_list",
+    "format_applied",
+    "run_apply",
+]

@@ -21,7 +21,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from szwadron.cli._common import base_list, fmt_prob, format_pmf_table, print_json
-from szwadron.cli._game import add_apply_options
+from szwadron.cli._game import add_apply_options, dice_list
 from szwadron.cli._pictures import add_plot_option
 
 if TYPE_CHECKING:
@@ -142,17 +142,6 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:  # on the table the answer was computed on (the target placed, 4.12.3)
         plot_fire_answer(args, bf if result.table is None else result.table, result)
     return 0 if result.legal else 1
-
-
-def dice_list(text: str) -> list[int]:
-    """An argparse type: a comma list of die faces."""
-    try:
-        faces = [int(p) for p in text.replace(" ", "").split(",") if p]
-    except ValueError:
-        raise argparse.ArgumentTypeError("expected a comma list of die faces, e.g. 1,4,6") from None
-    if not faces:
-        raise argparse.ArgumentTypeError("expected a comma list of die faces, e.g. 1,4,6")
-    return faces
 
 
 def _check_dice_options(args: argparse.Namespace) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from szwadron.cli._game import add_apply_options, add_dice_options
 from szwadron.cli._pictures import add_plot_option
 
 if TYPE_CHECKING:
@@ -40,6 +41,12 @@ def register(subparsers: Any) -> None:
         "charge' no longer counts, 'in defence' only with the terrain advantage (7.7)",
     )
     p.add_argument("--json", action="store_true", help="print a JSON document")
+    add_apply_options(p, "figures removed (5.4), morale states set (5.5), engagement recorded")
+    add_dice_options(
+        p,
+        "a panicking defender's strike-back test; each side's groups, each with its remainder "
+        "roll; the 5.5 morale tests",
+    )
     add_plot_option(
         p,
         "a close-up of the figures in contact beside the joint-loss heatmap and "
@@ -60,6 +67,9 @@ def run(args: argparse.Namespace) -> int:
     from szwadron.table.melee import table_melee
 
     check_plot_option(args)
+    _check_dice(args)
+    if args.apply:
+        return _apply(args)
     bf = Battlefield(load_scenario(args.scenario))
     try:
         m = table_melee(bf, args.attacker, args.defender, continuing=args.continuing)
@@ -76,6 +86,57 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         plot_melee_answer(args, m)
     return 0
+
+
+def _check_dice(args: argparse.Namespace) -> None:
+    from szwadron.cli._game import check_dice_options
+
+    check_dice_options(args, "the melee")
+
+
+def _apply(args: argparse.Namespace) -> int:
+    """``--apply``: the melee resolved with the dice and written to the next position (issue 17)."""
+    from szwadron.cli._common import print_json
+    from szwadron.cli._game import applied_json, format_applied, run_apply
+    from szwadron.game.apply import Applied, Position, apply_melee
+
+    def compute(pos: Position) -> Applied:
+        return apply_melee(
+            pos,
+            args.attacker,
+            args.defender,
+            continuing=args.continuing,
+            dice=args.dice,
+            seed=args.seed if args.roll else None,
+        )
+
+    code, applied = run_apply(args, compute)
+    if applied is None:
+        return code
+    if args.json:
+        print_json(applied_json(args, applied))
+        return code
+    m, _ = applied.report
+    print(format_report(m))
+    lines = ["", "Rolled"]
+    for s in applied.dice["strikes"]:
+        rem = f", remainder roll {' '.join(map(str, s['remainder_faces']))}" if s["remainder_faces"] else ""
+        lines.append(
+            f"  {s['side']}: {s['dice']} d6 on ≤{s['skill']}: {' '.join(map(str, s['faces']))} — "
+            f"{s['scored']} scored{rem}; {s['removed']} removed"
+        )
+    for t in applied.dice["tests"]:
+        lines.append(
+            f"  {t['test']} test: rolled {t['face']} vs ≤{t['target']} — {'pass' if t['passed'] else 'fail'}"
+        )
+    out = applied.ruling["outcome"]
+    lines.append(
+        f"  removed: {', '.join(applied.ruling['removed']['attacker'] + applied.ruling['removed']['defender']) or 'none'}"
+    )
+    lines.append(f"  outcome: attacker {out['attacker']}, defender {out['defender']}")
+    print("\n".join(lines))
+    print(format_applied(args, applied))
+    return code
 
 
 def format_report(m: TableMelee) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from szwadron.cli._game import add_apply_options, add_dice_options
 from szwadron.cli._pictures import add_plot_option
 
 
@@ -43,6 +44,11 @@ def register(subparsers: Any) -> None:
         help="the side whose morale phase it is, A or B as in the scenario (2.2, 6.8)",
     )
     parser.add_argument("--json", action="store_true", help="print a JSON document")
+    add_apply_options(parser, "reorganisations, flights, surrenders and the tests of units fled through")
+    add_dice_options(
+        parser,
+        "unit by unit: its reorganisation test, then its 2d6 flight and the tests of own units it flees through",
+    )
     add_plot_option(
         parser,
         "a close-up of the flight corridors beside each fleeing unit's "
@@ -135,6 +141,44 @@ def _render(report: Any) -> str:
     return "\n".join(lines)
 
 
+def _check_dice(args: argparse.Namespace) -> None:
+    from szwadron.cli._game import check_dice_options
+
+    check_dice_options(args, "the morale phase")
+
+
+def _apply(args: argparse.Namespace) -> int:
+    """``--apply``: the phase resolved with the dice and written to the next position (issue 17)."""
+    from szwadron.cli._common import print_json
+    from szwadron.cli._game import applied_json, format_applied, run_apply
+    from szwadron.game.apply import Applied, Position, apply_morale
+
+    def compute(pos: Position) -> Applied:
+        return apply_morale(pos, args.side, dice=args.dice, seed=args.seed if args.roll else None)
+
+    code, applied = run_apply(args, compute)
+    if applied is None:
+        return code
+    if args.json:
+        print_json(applied_json(args, applied))
+        return code
+    print(_render(applied.report))
+    lines = ["", "Rolled"]
+    for r in applied.dice["rolls"]:
+        if r["test"] == "flight":
+            lines.append(
+                f"  {r['unit']} flees: {' + '.join(map(str, r['faces']))} → {r['cm']} cm, {r['removed']} figure(s) removed"
+            )
+        else:
+            verdict = "pass" if r["passed"] else "fail"
+            lines.append(f"  {r['unit']} {r['test']} test: rolled {r['face']} vs ≤{r['target']} — {verdict}")
+    if not applied.dice["rolls"]:
+        lines.append("  nothing to roll")
+    print("\n".join(lines))
+    print(format_applied(args, applied))
+    return code
+
+
 def run(args: argparse.Namespace) -> int:
     """Load the scenario, compute the phase, print it."""
     from szwadron.cli._common import print_json
@@ -144,6 +188,9 @@ def run(args: argparse.Namespace) -> int:
     from szwadron.table.morale_phase import morale_phase
 
     check_plot_option(args)
+    _check_dice(args)
+    if args.apply:
+        return _apply(args)
     bf = Battlefield(load_scenario(args.scenario))
     report = morale_phase(bf, args.side)
     if args.json:

@@ -47,9 +47,10 @@ def read_position(path: str | Path) -> Position:
     from szwadron.loading import read_toml
 
     p = Path(path)
-    read_toml(p)  # one clear message for a missing, unreadable or malformed file
+    data = read_toml(p)  # one clear message for a missing, unreadable or malformed file
     text = p.read_bytes().decode("utf-8")
-    return position_from_text(text, str(p), folders=tuple(army_list_search_path(p)))
+    folders = tuple(army_list_search_path(p))
+    return Position(text, str(p), parse_scenario(data, source=str(p), folders=folders), folders)
 
 
 def position_from_text(text: str, source: str, *, folders: Sequence[Path] = ()) -> Position:
@@ -100,7 +101,7 @@ def _finish(
     notes: Sequence[str] = (),
     report: Any = None,
 ) -> Applied:
-    doc = ScenarioDocument(pos.text, source=pos.source)
+    doc = ScenarioDocument(pos.text, source=pos.source, unit_ids=[u.id for u in pos.scenario.units])
     doc.apply(changes)
     return Applied(action, inputs, dice, ruling, changes, doc.text, tuple(notes), report)
 
@@ -124,6 +125,11 @@ def check_may_act(scenario: Scenario, unit: Unit, what: str, *, after: UnitActio
     if unit.state is not UnitState.NORMAL:
         raise IllegalActionError(
             "6.1", f"{unit.id} is in {unit.state.value}: it takes no action in the movement phase"
+        )
+    if unit.acted is UnitAction.REORGANISE:
+        raise IllegalActionError(
+            "6.8",
+            f"{unit.id} reorganised in this turn's morale phase: it takes no action in the movement phase",
         )
     if unit.acted is not None and unit.acted is not after:
         raise IllegalActionError(
@@ -426,6 +432,315 @@ def _forget(sc: Scenario, gone: str) -> list[Change]:
     return out
 
 
+# --- melee ----------------------------------------------------------------------------------------
+
+
+class _ScriptedDice(random.Random):
+    """Dice given on the command line, handed out in the order a procedure rolls them; a
+    procedure that asks for more than were given, or for a face out of range, is bad input."""
+
+    def __init__(self, name: str, faces: Sequence[int], what: str) -> None:
+        super().__init__(0)
+        self.name = name
+        self.faces = list(faces)
+        self.what = what
+        self.used = 0
+
+    def randint(self, a: int, b: int) -> int:
+        if self.used >= len(self.faces):
+            raise InvalidDataError(f"{self.name}: {len(self.faces)} dice given, but {self.what} rolls more")
+        face = self.faces[self.used]
+        if not a <= face <= b:
+            raise InvalidDataError(
+                f"{self.name}: die {self.used + 1} is {face}, not a face of a d{b} ({a}..{b})"
+            )
+        self.used += 1
+        return face
+
+    def check_all_used(self) -> None:
+        if self.used != len(self.faces):
+            raise InvalidDataError(
+                f"{self.name}: {len(self.faces)} dice given, {self.what} rolled {self.used}"
+            )
+
+
+def apply_melee(
+    pos: Position,
+    attacker: str,
+    defender: str,
+    *,
+    continuing: bool = False,
+    dice: Sequence[int] | None = None,
+    seed: int | None = None,
+) -> Applied:
+    """5.3-5.6 — one melee exchange resolved with dice, given in the order they are rolled
+    (a panicking defender's strike-back test, 6.6; each side's dice group by group, each
+    followed by its remainder roll, 1.5.1; then the morale tests of 5.5 in their order), or
+    rolled from ``seed``. Figures are removed in the order of 5.4 (those touching most enemies
+    first); states are set (5.5: repulsed ends normal, 6.5.3; panic; uncontrolled pursuit of the
+    enemy, 6.7); both standing stay engaged (5.5.7). The push-up of 5.6 and the retreat and
+    flight moves are the players' next moves: the ruling lists who pushes up. A unit whose last
+    figure is removed leaves the table (PD-18)."""
+    from szwadron.geometry.battlefield import Battlefield
+    from szwadron.odds.combat import roll_melee
+    from szwadron.table.melee import table_melee
+
+    if dice is None and seed is None:
+        raise InvalidDataError("--dice: give the melee's dice (--dice 1,4,6,...) or --roll --seed N")
+    sc = pos.scenario
+    for role, ident in (("--attacker", attacker), ("--defender", defender)):
+        if ident not in {u.id for u in sc.units}:
+            raise InvalidDataError(f"{role} {ident}: no such unit in the scenario", source=pos.source)
+    ua, ud = sc.unit(attacker), sc.unit(defender)
+    check_may_act(sc, ua, "fight")
+    m = table_melee(Battlefield(sc), attacker, defender, continuing=continuing)
+    assert m.sides is not None
+    rng: random.Random = (
+        _ScriptedDice("--dice", dice, "the melee") if dice is not None else random.Random(seed)
+    )
+    roll = roll_melee(m.sides[0], m.sides[1], rng, first_strike=m.first_strike, die=sc.settings.remainder_die)
+    if isinstance(rng, _ScriptedDice):
+        rng.check_all_used()
+    a_out, d_out = roll.outcome
+    changes: list[Change] = [
+        {"op": "set", "unit": attacker, "field": "acted", "value": UnitAction.MELEE.value}
+    ]
+    notes: list[str] = []
+    removed: dict[str, list[str]] = {}
+    for unit, side, lost, out, enemy in (
+        (ua, "attacker", roll.attacker_removed, a_out, ud),
+        (ud, "defender", roll.defender_removed, d_out, ua),
+    ):
+        gone_ids = list(m.removal_order[side][:lost])
+        removed[side] = gone_ids
+        if out.value == "destroyed":
+            changes.append({"op": "drop", "unit": unit.id})
+            changes += _forget(sc, unit.id)
+            notes.append(f"{unit.id} is destroyed and leaves the table (PD-18)")
+            continue
+        changes += _expand_if_formation(unit) if gone_ids else []
+        if gone_ids:
+            changes.append(
+                {
+                    "op": "remove",
+                    "unit": unit.id,
+                    "bases": sorted(int(b.rpartition("/")[2]) for b in gone_ids),
+                }
+            )
+            if unit.initial_strength is None:
+                changes.append(
+                    {"op": "set", "unit": unit.id, "field": "initial_strength", "value": unit.strength}
+                )
+        engaged = [e for e in unit.engaged_with if e != enemy.id]
+        state, pursuing = unit.state, unit.pursuing
+        if out.value == "engaged":
+            engaged.append(enemy.id)
+        elif out.value == "panic":
+            state, pursuing = UnitState.PANIC, None
+            notes.append(f"{unit.id} panics: its flight (5.5.6, 6.6) is its next move")
+        elif out.value == "pursuit":
+            state, pursuing = UnitState.PURSUIT, enemy.id
+            notes.append(f"{unit.id} pursues {enemy.id} (6.7): its pursuit move is its next move")
+        elif out.value == "repulsed":
+            state, pursuing = UnitState.NORMAL, None
+            notes.append(f"{unit.id} is repulsed: it moves away from the enemy (5.5.6, 6.5) as its next move")
+        if engaged != list(unit.engaged_with):
+            changes.append({"op": "set", "unit": unit.id, "field": "engaged_with", "value": engaged or None})
+        if state is not unit.state:
+            changes.append({"op": "set", "unit": unit.id, "field": "state", "value": state.value})
+        if pursuing != unit.pursuing:
+            changes.append({"op": "set", "unit": unit.id, "field": "pursuing", "value": pursuing})
+    push = []
+    if a_out.value == "engaged" and d_out.value == "engaged":
+        push = [
+            {"side": p.side, "count": p.count, "candidates": list(p.candidates), "max_cm": p.max_cm}
+            for p in m.push_up(roll.attacker_removed, roll.defender_removed)
+        ]
+        if push:
+            notes.append(
+                "both stood: push up (5.6) — " + "; ".join(f"{p['side']} {p['count']}" for p in push)
+            )
+    inputs: dict[str, Any] = {"attacker": attacker, "defender": defender}
+    if continuing:
+        inputs["continuing"] = True
+    dice_json: dict[str, Any] = {
+        "strikes": [
+            {
+                "side": side,
+                "dice": g.dice,
+                "skill": g.at_most,
+                "target_bonus": g.target_bonus,
+                "faces": list(g.faces),
+                "scored": g.scored,
+                "removed": r.removed,
+                "remainder_faces": list(r.faces),
+            }
+            for side, g, r in roll.strikes
+        ],
+        "tests": [
+            {"test": t.kind, "face": t.face, "target": t.target, "passed": t.passed} for t in roll.tests
+        ],
+    }
+    if roll.strike_back_test is not None:
+        t = roll.strike_back_test
+        dice_json["strike_back"] = {"face": t.face, "target": t.target, "passed": t.passed}
+    if seed is not None:
+        dice_json["seed"] = seed
+    ruling = {
+        "removed": removed,
+        "outcome": {"attacker": a_out.value, "defender": d_out.value},
+        "push_up": push,
+    }
+    return _finish(pos, "melee", inputs, dice_json, ruling, changes, notes, (m, roll))
+
+
+# --- the morale phase -----------------------------------------------------------------------------
+
+
+def apply_morale(
+    pos: Position,
+    side: str,
+    *,
+    dice: Sequence[int] | None = None,
+    seed: int | None = None,
+) -> Applied:
+    """2.2, 6.8 — one side's morale phase resolved with dice, given in the order they are
+    rolled (unit by unit in file order: its reorganisation test if it may try, 6.8.2; a
+    panicking unit not reorganised then its flight, 2d6, 6.6.2, and the test of each own unit
+    it passes through, 6.4.3) or rolled from ``seed``.
+
+    A reorganised unit is normal again (its move to regain coherency, 6.8.3, is its next move).
+    A fleeing unit's figures move the flight distance straight towards their own table edge
+    (the Decision of :func:`~szwadron.table.morale_phase.flight_direction`), facing unchanged;
+    a figure that reaches the edge with distance left is removed, one stopped by enemies and
+    impassable terrain with enemies within 10 cm surrenders and is removed (6.6); a unit with
+    no figure left leaves the table. An own unit passed through that fails its test panics
+    (6.4). Pursuit moves (6.7) are the players' moves, then ``melee --apply``.
+    """
+    from szwadron.geometry.battlefield import Battlefield
+    from szwadron.table.morale_phase import flight_direction, morale_phase
+
+    if side not in ("A", "B"):
+        raise InvalidDataError(f"--side: {side!r}; expected A or B")
+    if dice is None and seed is None:
+        raise InvalidDataError("--dice: give the phase's dice (--dice 1,4,6,...) or --roll --seed N")
+    sc = pos.scenario
+    turn = sc.turn
+    if turn is not None and (turn.side != side or turn.phase is not Phase.MORALE):
+        raise IllegalActionError(
+            "2.2",
+            f"it is side {turn.side}'s {turn.phase.value} phase (round {turn.round}), not side {side}'s morale phase",
+        )
+    report = morale_phase(Battlefield(sc), side)
+    rng: random.Random = (
+        _ScriptedDice("--dice", dice, "the morale phase") if dice is not None else random.Random(seed)
+    )
+    modifiers = {c.id: c.modifier for c in report.casualty_tests}
+    dx, dy = flight_direction(side)
+    changes: list[Change] = []
+    notes: list[str] = []
+    rolls: list[dict[str, Any]] = []
+    panicked: set[str] = set()
+    for um in report.units:
+        unit = sc.unit(um.id)
+        if um.id in panicked:
+            continue  # panicked by a unit fleeing through it in this phase: it flees next phase
+        aim = morale_target(
+            unit.profile.morale, unit.strength, unit.starting_strength, modifiers.get(um.id, 0)
+        )
+        if um.may_reorganise:
+            face = rng.randint(1, 6)
+            ok = face <= aim
+            rolls.append({"unit": um.id, "test": "reorganise", "face": face, "target": aim, "passed": ok})
+            if ok:
+                changes.append({"op": "set", "unit": um.id, "field": "state", "value": None})
+                changes.append(
+                    {"op": "set", "unit": um.id, "field": "acted", "value": UnitAction.REORGANISE.value}
+                )
+                if unit.pursuing is not None:
+                    changes.append({"op": "set", "unit": um.id, "field": "pursuing", "value": None})
+                notes.append(f"{um.id} reorganises (6.8): it moves to regain coherency as its next move")
+                continue
+        if unit.state is UnitState.PURSUIT:
+            notes.append(
+                f"{um.id} pursues {unit.pursuing or 'the enemy'}: its pursuit move (6.7) is the player's"
+            )
+            continue
+        if um.flight is None or um.flight.outcomes() == [0]:
+            notes.append(f"{um.id} does not flee (6.6.2: R 0)")
+            continue
+        pips = [rng.randint(1, 6), rng.randint(1, 6)]
+        dist = sum(pips) * um.flight_multiplier
+        gone: list[int] = []
+        poses: list[list[float]] = []
+        for k, f in enumerate(um.figures):
+            if f.blocked_cm is not None:
+                if dist > f.blocked_cm + 1e-6 and f.surrenders_if_blocked:
+                    gone.append(k)
+                    continue
+                step = min(float(dist), f.blocked_cm)
+            else:
+                if dist > f.edge_cm + 1e-6:
+                    gone.append(k)
+                    continue
+                step = float(dist)
+            b = unit.bases[k]
+            poses.append([k, round(b.x + dx * step, 6), round(b.y + dy * step, 6), b.facing])
+        flight: dict[str, Any] = {
+            "unit": um.id,
+            "test": "flight",
+            "faces": pips,
+            "cm": dist,
+            "removed": len(gone),
+        }
+        rolls.append(flight)
+        if len(gone) == unit.strength:
+            changes.append({"op": "drop", "unit": um.id})
+            changes += _forget(sc, um.id)
+            notes.append(f"{um.id} flees {dist} cm and leaves the table (6.6)")
+            continue
+        changes += _expand_if_formation(unit)
+        if poses:
+            changes.append({"op": "move", "unit": um.id, "poses": poses})
+        if gone:
+            changes.append({"op": "remove", "unit": um.id, "bases": gone})
+            if unit.initial_strength is None:
+                changes.append(
+                    {"op": "set", "unit": um.id, "field": "initial_strength", "value": unit.strength}
+                )
+            notes.append(f"{um.id}: {len(gone)} figure(s) off the table or surrendered (6.6)")
+        for pt in um.pass_through:
+            if dist <= pt.from_cm + 1e-6 or pt.test_pass is None:
+                continue
+            other = sc.unit(pt.unit)
+            target = morale_target(
+                other.profile.morale, other.strength, other.starting_strength, modifiers.get(other.id, 0)
+            )
+            face = rng.randint(1, 6)
+            rolls.append(
+                {
+                    "unit": other.id,
+                    "test": "passed through",
+                    "face": face,
+                    "target": target,
+                    "passed": face <= target,
+                }
+            )
+            if face > target:
+                panicked.add(other.id)
+                changes.append(
+                    {"op": "set", "unit": other.id, "field": "state", "value": UnitState.PANIC.value}
+                )
+                notes.append(f"{other.id} is fled through by {um.id} and panics (6.4)")
+    if isinstance(rng, _ScriptedDice):
+        rng.check_all_used()
+    ruling = {"side": side, "units": [u.id for u in report.units]}
+    dice_json: dict[str, Any] = {"rolls": rolls}
+    if seed is not None:
+        dice_json["seed"] = seed
+    return _finish(pos, "morale", {"side": side}, dice_json, ruling, changes, notes, report)
+
+
 # --- formations ------------------------------------------------------------------------------------
 
 
@@ -477,6 +792,8 @@ __all__ = [
     "Applied",
     "Position",
     "apply_fire",
+    "apply_melee",
+    "apply_morale",
     "apply_move",
     "apply_next_phase",
     "check_may_act",

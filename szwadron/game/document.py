@@ -91,15 +91,21 @@ class _Segment:
 class ScenarioDocument:
     """A scenario's TOML text with the changes of :mod:`szwadron.game` applied to it."""
 
-    def __init__(self, text: str, *, source: str = "scenario") -> None:
+    def __init__(self, text: str, *, source: str = "scenario", unit_ids: Sequence[str] | None = None) -> None:
+        """``unit_ids``: the ids of the units in file order, when the text was parsed already
+        (else it is parsed here, to check the cut)."""
         self.source = source
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise InvalidDataError(f"malformed TOML: {exc}", source=source) from None
+        ids: list[Any]
+        if unit_ids is None:
+            try:
+                data = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as exc:
+                raise InvalidDataError(f"malformed TOML: {exc}", source=source) from None
+            units = data.get("units", [])
+            ids = [u.get("id") for u in units] if isinstance(units, list) else []
+        else:
+            ids = list(unit_ids)
         self._segments = _split(text)
-        units = data.get("units", [])
-        ids = [u.get("id") for u in units] if isinstance(units, list) else []
         found = [s for s in self._segments if s.key == ("units",)]
         if len(found) != len(ids) or any(_segment_id(s) != i for s, i in zip(found, ids, strict=False)):
             # units given otherwise (inline, or headers inside strings): the whole text, one piece

@@ -100,6 +100,8 @@ class TableMelee:
     idle: dict[str, tuple[str, ...]]
     table: Battlefield | None = field(default=None, repr=False, compare=False)
     """The table it was computed on (for plotting; not part of the JSON)."""
+    sides: tuple[MeleeSide, MeleeSide] | None = field(default=None, repr=False, compare=False)
+    """The two sides as the odds engine takes them (for one resolution with dice, issue 17)."""
 
     @property
     def attacker_in_contact(self) -> tuple[str, ...]:
@@ -283,6 +285,7 @@ def table_melee(
             "defender": tuple(bf.base_ids[b] for b in c.idf.tolist() if bf.base_ids[b] not in links),
         },
         bf,
+        sides=(a_side, d_side),
     )
 
 
