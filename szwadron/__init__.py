@@ -472,6 +472,32 @@ _EXPORTS: dict[str, str] = {
     "ReachMethod": "szwadron.table.reach",
     "ReachResult": "szwadron.table.reach",
     "reach": "szwadron.table.reach",
+    # the game from turn to turn (issue 17)
+    "Formation": "szwadron.models",
+    "Phase": "szwadron.models",
+    "Turn": "szwadron.models",
+    "UnitAction": "szwadron.models",
+    "FormationKind": "szwadron.formations",
+    "formation_poses": "szwadron.formations",
+    "formation_size": "szwadron.formations",
+    "write_text_atomic": "szwadron.files",
+    "Applied": "szwadron.game.apply",
+    "Position": "szwadron.game.apply",
+    "apply_fire": "szwadron.game.apply",
+    "apply_melee": "szwadron.game.apply",
+    "apply_morale": "szwadron.game.apply",
+    "apply_move": "szwadron.game.apply",
+    "apply_next_phase": "szwadron.game.apply",
+    "expand_formations": "szwadron.game.apply",
+    "position_from_text": "szwadron.game.apply",
+    "read_position": "szwadron.game.apply",
+    "ScenarioDocument": "szwadron.game.document",
+    "dump_log": "szwadron.game.log",
+    "new_log": "szwadron.game.log",
+    "parse_log": "szwadron.game.log",
+    "read_log": "szwadron.game.log",
+    "replay": "szwadron.game.log",
+    "sha256_text": "szwadron.game.log",
 }
 
 
@@ -923,6 +949,69 @@ if TYPE_CHECKING:
     from szwadron.files import (
         write_atomic as write_atomic,
     )
+    from szwadron.files import (
+        write_text_atomic as write_text_atomic,
+    )
+    from szwadron.formations import (
+        FormationKind as FormationKind,
+    )
+    from szwadron.formations import (
+        formation_poses as formation_poses,
+    )
+    from szwadron.formations import (
+        formation_size as formation_size,
+    )
+    from szwadron.game.apply import (
+        Applied as Applied,
+    )
+    from szwadron.game.apply import (
+        Position as Position,
+    )
+    from szwadron.game.apply import (
+        apply_fire as apply_fire,
+    )
+    from szwadron.game.apply import (
+        apply_melee as apply_melee,
+    )
+    from szwadron.game.apply import (
+        apply_morale as apply_morale,
+    )
+    from szwadron.game.apply import (
+        apply_move as apply_move,
+    )
+    from szwadron.game.apply import (
+        apply_next_phase as apply_next_phase,
+    )
+    from szwadron.game.apply import (
+        expand_formations as expand_formations,
+    )
+    from szwadron.game.apply import (
+        position_from_text as position_from_text,
+    )
+    from szwadron.game.apply import (
+        read_position as read_position,
+    )
+    from szwadron.game.document import (
+        ScenarioDocument as ScenarioDocument,
+    )
+    from szwadron.game.log import (
+        dump_log as dump_log,
+    )
+    from szwadron.game.log import (
+        new_log as new_log,
+    )
+    from szwadron.game.log import (
+        parse_log as parse_log,
+    )
+    from szwadron.game.log import (
+        read_log as read_log,
+    )
+    from szwadron.game.log import (
+        replay as replay,
+    )
+    from szwadron.game.log import (
+        sha256_text as sha256_text,
+    )
     from szwadron.geometry.arcs import (
         ARC_RELATIVE_EPSILON as ARC_RELATIVE_EPSILON,
     )
@@ -1200,7 +1289,13 @@ if TYPE_CHECKING:
         BasePose as BasePose,
     )
     from szwadron.models import (
+        Formation as Formation,
+    )
+    from szwadron.models import (
         Kind as Kind,
+    )
+    from szwadron.models import (
+        Phase as Phase,
     )
     from szwadron.models import (
         Profile as Profile,
@@ -1233,7 +1328,13 @@ if TYPE_CHECKING:
         TerrainKind as TerrainKind,
     )
     from szwadron.models import (
+        Turn as Turn,
+    )
+    from szwadron.models import (
         Unit as Unit,
+    )
+    from szwadron.models import (
+        UnitAction as UnitAction,
     )
     from szwadron.models import (
         UnitState as UnitState,
