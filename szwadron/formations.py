@@ -5,7 +5,7 @@ y = 30.0, facing = 90.0 }`` instead of ``bases``; the models expand it into base
 command sees bases (:class:`szwadron.models.Formation`). This module is the geometry alone:
 numbers in, poses out (ground layer, standard library only).
 
-Conventions (design.md, "Conventions of the table"): ``(x, y)`` is the middle of the formation's
+Conventions (docs/decisions.md "Formations", "The table"): ``(x, y)`` is the middle of the formation's
 front edge, ``facing`` the direction the formation faces (degrees counter-clockwise from +x);
 bases are numbered front rank first, from the unit's own left to its right, then each rank
 behind in the same way.

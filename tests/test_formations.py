@@ -4,8 +4,8 @@ The known answers are ``tests/cases/formations/formations.toml`` and its expansi
 ``formations.expected.toml``: the line and the battery with its limber reproduce units of the
 bundled example (scenarios/example.toml: fr-line-1's twelve bases, au-howitzers' gun and limber);
 the column, the square and the skirmishers were worked out by hand from the conventions
-(design.md: facing counter-clockwise from +x; (x, y) the middle of the front edge; bases front
-rank first from the unit's own left).
+(docs/decisions.md "The table", "Formations": facing counter-clockwise from +x; (x, y) the middle
+of the front edge; bases front rank first from the unit's own left).
 """
 
 from __future__ import annotations
