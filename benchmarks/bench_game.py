@@ -219,7 +219,7 @@ def _section(res: dict[str, Any], repeats: int) -> str:
             "| what | CPU | wall | budget |",
             "|---|---:|---:|---:|",
             f"| apply + write of a move of {res['unit']} ({res['unit_bases']} bases), position in memory: "
-            f"rules checked, file text changed (tomlkit on the unit's table), written | "
+            f"rules checked, the unit's lines of the file changed, written | "
             f"{1e3 * res['core_cpu']:.1f} ms | {1e3 * res['core_wall']:.1f} ms | 100 ms CPU |",
             f"| the same with the file read and validated first (`move --apply` less start-up) | "
             f"{1e3 * res['whole_cpu']:.1f} ms | {1e3 * res['whole_wall']:.1f} ms | — |",
