@@ -126,6 +126,7 @@ class UnitAction(StrEnum):
     MOVE = "move"
     FIRE = "fire"
     MARCH = "march"  # fire on the march (4.11): the half move and the fire, in either order
+    CHARGE = "charge"  # the move of a charge (2.3 V); its melee follows
     MELEE = "melee"
     REORGANISE = "reorganise"  # 6.8: reorganised in the morale phase, no action in the movement phase
 

@@ -315,3 +315,70 @@ if __name__ == "__main__" and "--record" in sys.argv:
         assert codes == [0] * len(SCRIPT), codes
         shutil.copy(Path(tmp) / "game.jsonl", CASES / "game.jsonl")
     print(f"recorded {CASES / 'game.jsonl'}")
+
+
+CHARGE_SCENARIO = """name = "charge"
+[table]
+width = 60.0
+depth = 40.0
+
+[[units]]
+id = "hus"
+side = "A"
+profile = "france:hussars"
+formation = { kind = "line", files = 2, x = 30.0, y = 12.0, facing = 90.0 }
+
+[[units]]
+id = "inf"
+side = "B"
+profile = "austria:line_infantry"
+formation = { kind = "line", files = 4, ranks = 2, x = 30.0, y = 19.0, facing = 270.0 }
+"""
+
+CHARGE_MOVE = """unit = "hus"
+[[bases]]
+index = 0
+x = 29.0
+y = 17.0
+facing = 90.0
+[[bases]]
+index = 1
+x = 31.0
+y = 17.0
+facing = 90.0
+"""
+
+
+def test_charge_then_its_melee_2_3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """2.3 V — a charge (move and melee) is one action: its melee may follow, a second may not;
+    a unit given as a formation is written out as bases when it first changes."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.toml").write_text(CHARGE_SCENARIO, encoding="utf-8")
+    (tmp_path / "charge.toml").write_text(CHARGE_MOVE, encoding="utf-8")
+    argv = [
+        "move",
+        "c.toml",
+        "--unit",
+        "hus",
+        "--to",
+        "charge.toml",
+        "--charge",
+        "inf",
+        "--apply",
+        "-o",
+        "c1.toml",
+    ]
+    assert main([*argv, "--log", "g.jsonl"]) == 0
+    assert load_scenario(tmp_path / "c1.toml").unit("hus").acted is not None
+    melee = ["melee", "c1.toml", "--attacker", "hus", "--defender", "inf", "--apply", "--roll", "--seed", "3"]
+    assert main([*melee, "-o", "c2.toml", "--log", "g.jsonl"]) == 0
+    after = load_scenario(tmp_path / "c2.toml")
+    assert after.unit("hus").acted is not None and after.unit("hus").acted.value == "melee"
+    again = ["melee", "c2.toml", "--attacker", "hus", "--defender", "inf", "--apply", "--roll", "--seed", "4"]
+    assert after.unit("inf").state.value == "panic" and after.unit("inf").strength == 7  # seed 3
+    assert main([*again, "-o", "c3.toml"]) == 1  # 2.3: one action a phase
+    assert not (tmp_path / "c3.toml").exists()
+    text = (tmp_path / "c1.toml").read_text(encoding="utf-8")
+    assert "formation" not in text.split('id = "inf"')[0] and "bases = [" in text
+    assert main(["replay", "g.jsonl", "-o", "r.toml"]) == 0
+    assert (tmp_path / "r.toml").read_bytes() == (tmp_path / "c2.toml").read_bytes()

@@ -191,7 +191,7 @@ def apply_move(
         poses = [[p.index, p.x, p.y, p.facing] for p in move.bases if (p.unit or ids[0]) == u]
         if poses:
             changes.append({"op": "move", "unit": u, "poses": poses})
-        acted = UnitAction.MELEE if charge else (UnitAction.MARCH if march else UnitAction.MOVE)
+        acted = UnitAction.CHARGE if charge else (UnitAction.MARCH if march else UnitAction.MOVE)
         if after_fire is not None:
             acted = UnitAction.FIRE
         changes.append({"op": "set", "unit": u, "field": "acted", "value": acted.value})
@@ -492,7 +492,7 @@ def apply_melee(
         if ident not in {u.id for u in sc.units}:
             raise InvalidDataError(f"{role} {ident}: no such unit in the scenario", source=pos.source)
     ua, ud = sc.unit(attacker), sc.unit(defender)
-    check_may_act(sc, ua, "fight")
+    check_may_act(sc, ua, "fight", after=UnitAction.CHARGE)  # 2.3 V: a charge, then its melee
     m = table_melee(Battlefield(sc), attacker, defender, continuing=continuing)
     assert m.sides is not None
     rng: random.Random = (
