@@ -151,9 +151,7 @@ def _apply(args: argparse.Namespace) -> int:
         print(format_report(applied.report))
         print(format_applied(args, applied))
     if args.plot is not None:
-        from szwadron.game.apply import read_position
-
-        plot_move_answer(args, Battlefield(read_position(args.scenario).scenario), applied.report)
+        plot_move_answer(args, applied.report)
     return code
 
 
