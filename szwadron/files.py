@@ -3,15 +3,21 @@
 Every file szwadron writes (pictures, army lists, the points model, scenarios, game logs) goes
 through :func:`write_atomic`: a temporary file in the same folder, renamed over the target when it
 is complete, so a failure never leaves a half-written output.
+
+``-`` as a file argument stands for standard input (:func:`read_stdin`), and for standard
+output where an output's format allows it (:func:`write_stdout`), as in the tools around.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from szwadron.errors import InvalidDataError
 
@@ -55,7 +61,13 @@ def write_text_atomic(path: str | Path, text: str, *, inputs: tuple[Path, ...] =
 def check_output_path(path: str | Path, *, inputs: tuple[Path, ...] = ()) -> Path:
     """The output path, or :class:`~szwadron.errors.InvalidDataError` when it cannot be written:
     its folder does not exist, it is a folder, or it is one of ``inputs``. Commands call it
-    before any work, so that a mistyped output path fails at once, not after the answer."""
+    before any work, so that a mistyped output path fails at once, not after the answer. ``-``
+    (standard output) is refused: a command that offers it handles it before (``plot -o -``)."""
+    if is_stdio(path):
+        raise InvalidDataError(
+            f"{STDIO}: this output cannot go to standard output (name a file; `szwadron plot ... -o -`"
+            " writes a picture there)"
+        )
     target = Path(path)
     for src in inputs:
         try:
@@ -71,6 +83,76 @@ def check_output_path(path: str | Path, *, inputs: tuple[Path, ...] = ()) -> Pat
     return target
 
 
+#: The file argument that stands for standard input (and, for an output, standard output).
+STDIO = "-"
+
+#: How standard input is named in messages about its content.
+STDIN_NAME = "<stdin>"
+
+#: Standard input read so far: (the stream, its bytes); read once, whoever asks again gets them.
+_stdin_read: tuple[Any, bytes] | None = None
+
+
+def is_stdio(path: str | Path | None) -> bool:
+    """Whether a file argument is ``-``: standard input (or output).
+
+    >>> is_stdio("-"), is_stdio("./-"), is_stdio("scenario.toml"), is_stdio(None)
+    (True, False, False, False)
+    """
+    return path is not None and str(path) == STDIO
+
+
+def read_stdin() -> bytes:
+    """The whole of standard input (a file argument ``-``).
+
+    Read once: later calls in the same run return the same bytes (a command that looks into a
+    file before reading it, e.g. roster or army list, sees the same content). A terminal is refused
+    (:class:`~szwadron.errors.InvalidDataError`): the command would wait for typed TOML.
+    """
+    global _stdin_read
+    stream = sys.stdin
+    if _stdin_read is not None and _stdin_read[0] is stream:
+        return _stdin_read[1]
+    if stream is None or stream.closed:
+        raise InvalidDataError(f"{STDIO}: there is no standard input to read")
+    if stream.isatty():
+        raise InvalidDataError(
+            f"{STDIO}: standard input is a terminal; pipe or redirect a file into it (... - < FILE)"
+        )
+    buffer = getattr(stream, "buffer", None)
+    data = buffer.read() if buffer is not None else stream.read().encode("utf-8")
+    _stdin_read = (stream, data)
+    return data
+
+
+def write_stdout(write: Callable[[io.BytesIO], None], *, binary_format: str | None = None) -> None:
+    """Write an output to standard output (``-o -``), whole or not at all.
+
+    ``write`` fills a memory buffer; only a complete output is copied to standard output, so a
+    failure prints nothing. ``binary_format`` (``"png"``, ``"pdf"``) names a format that is not
+    text: it is refused when standard output is a terminal (redirect or pipe it instead).
+    """
+    stream = sys.stdout
+    if binary_format is not None and stream.isatty():
+        raise InvalidDataError(
+            f"{STDIO}: refusing to write {binary_format.upper()} to a terminal; "
+            f"redirect it (> FILE.{binary_format}) or pipe it"
+        )
+    memory = io.BytesIO()
+    write(memory)
+    data = memory.getvalue()
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        stream.flush()
+        buffer.write(data)
+        buffer.flush()
+    elif binary_format is not None:
+        raise InvalidDataError(f"{STDIO}: standard output takes no binary data here")
+    else:  # a text-only stream (a test's capture)
+        stream.write(data.decode("utf-8"))
+        stream.flush()
+
+
 def _mode_for(target: Path) -> int:
     """Permissions of a written file: those of the file it replaces, else 0666 less the umask."""
     try:
@@ -81,4 +163,13 @@ def _mode_for(target: Path) -> int:
         return 0o666 & ~mask
 
 
-__all__ = ["check_output_path", "write_atomic", "write_text_atomic"]
+__all__ = [
+    "STDIN_NAME",
+    "STDIO",
+    "check_output_path",
+    "is_stdio",
+    "read_stdin",
+    "write_atomic",
+    "write_stdout",
+    "write_text_atomic",
+]

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from szwadron.errors import InvalidDataError
+from szwadron.files import STDIN_NAME, is_stdio, read_stdin
 from szwadron.models import ArmyList, Profile, Scenario
 
 M = TypeVar("M", bound=BaseModel)
@@ -40,11 +41,17 @@ def bundled_scenario(name: str = "example") -> Path:
     return bundled_dir("scenarios") / f"{name}.toml"
 
 
+def source_name(path: str | Path) -> str:
+    """How a file argument is named in messages: ``<stdin>`` for ``-``, else the path."""
+    return STDIN_NAME if is_stdio(path) else str(path)
+
+
 def read_toml(path: str | Path) -> dict[str, Any]:
-    """Parse a TOML file; errors name the file and the line and column."""
-    p = Path(path)
+    """Parse a TOML file (``-``: standard input, :func:`~szwadron.files.read_stdin`); errors name
+    the file (``<stdin>``) and the line and column."""
+    p = Path(source_name(path))  # the name in messages
     try:
-        raw = p.read_bytes()
+        raw = read_stdin() if is_stdio(path) else p.read_bytes()
     except FileNotFoundError:
         raise InvalidDataError("no such file", source=str(p)) from None
     except IsADirectoryError:
@@ -158,7 +165,9 @@ def _load_army_list_cached(path: Path, mtime_ns: int) -> ArmyList:
 
 
 def load_army_list(path: str | Path) -> ArmyList:
-    """Read and validate an army list file."""
+    """Read and validate an army list file (``-``: standard input)."""
+    if is_stdio(path):
+        return validate(ArmyList, read_toml(path), source=STDIN_NAME)
     p = Path(path)
     try:
         mtime = p.stat().st_mtime_ns
@@ -168,7 +177,8 @@ def load_army_list(path: str | Path) -> ArmyList:
 
 
 def army_list_search_path(scenario_path: str | Path | None = None) -> list[Path]:
-    """The folders searched for army lists, in order (docs/decisions.md "Files")."""
+    """The folders searched for army lists, in order (docs/decisions.md "Files"); for ``-``
+    (standard input) as for a file in the current directory."""
     folders: list[Path] = []
     if scenario_path is not None:
         here = Path(scenario_path).resolve().parent
@@ -234,7 +244,7 @@ def open_army_list(name: str) -> ArmyList:
     says how to use it.
     """
     path = Path(name)
-    if path.suffix.lower() == ".toml" or path.exists():
+    if is_stdio(name) or path.suffix.lower() == ".toml" or path.exists():
         try:
             return load_army_list(path)
         except InvalidDataError:
@@ -253,7 +263,7 @@ def _refuse_roster_file(path: Path) -> None:
         raise InvalidDataError(
             f"a roster file (of army list {data['army']!r}), not an army list: give it as"
             f" 'szwadron points {data['army']} --roster {path}' or 'szwadron balance {path} ...'",
-            source=str(path),
+            source=source_name(path),
         )
 
 
@@ -296,10 +306,10 @@ def parse_scenario(data: dict[str, Any], *, source: str, folders: Sequence[Path]
 
 
 def load_scenario(path: str | Path) -> Scenario:
-    """Read, validate and resolve a scenario file."""
-    p = Path(path)
-    data = read_toml(p)
-    return parse_scenario(data, source=str(p), folders=army_list_search_path(p))
+    """Read, validate and resolve a scenario file (``-``: standard input, whose army lists are
+    looked up as for a file in the current directory)."""
+    data = read_toml(path)
+    return parse_scenario(data, source=source_name(path), folders=army_list_search_path(path))
 
 
 __all__ = [
@@ -314,6 +324,7 @@ __all__ = [
     "open_army_list",
     "parse_scenario",
     "read_toml",
+    "source_name",
     "validate",
     "validation_message",
 ]

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from szwadron.loading import read_toml, validate
+from szwadron.loading import read_toml, source_name, validate
 from szwadron.models import Coordinate, FiniteFloat, Identifier
 
 
@@ -65,9 +65,9 @@ class MoveFile(_Frozen):
 
 
 def load_move_file(path: str | Path) -> MoveFile:
-    """Read and validate a move file; errors name the file and the field path."""
-    p = Path(path)
-    return validate(MoveFile, read_toml(p), source=str(p))
+    """Read and validate a move file (``-``: standard input); errors name the file and the field
+    path."""
+    return validate(MoveFile, read_toml(path), source=source_name(path))
 
 
 __all__ = ["MoveFile", "MovePose", "load_move_file"]

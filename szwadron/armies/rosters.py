@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from szwadron.errors import InvalidDataError
-from szwadron.loading import ProfileResolver, army_list_search_path, read_toml, validate
+from szwadron.loading import ProfileResolver, army_list_search_path, read_toml, source_name, validate
 from szwadron.models import (
     ArmyList,
     Kind,
@@ -485,11 +485,10 @@ def load_roster(path: str | Path, folders: Sequence[Path] | None = None) -> tupl
 
     The list is looked up in ``folders``, by default as for a scenario: the roster's folder, its
     parent's ``armylists/``, the current directory's ``armylists/``, then the bundled lists
-    (docs/decisions.md "Files").
+    (docs/decisions.md "Files"); ``-`` (standard input) as a file in the current directory.
     """
-    p = Path(path)
-    search = list(folders) if folders is not None else army_list_search_path(p)
-    return parse_roster(read_toml(p), source=str(p), folders=search)
+    search = list(folders) if folders is not None else army_list_search_path(path)
+    return parse_roster(read_toml(path), source=source_name(path), folders=search)
 
 
 __all__ = [

@@ -10,6 +10,10 @@ command says so, 2 bad input or usage (one message naming the file, the field or
 was expected; never a traceback), 3 an internal error — a bug in szwadron, not in the input. It
 is reported in one message too, with the exception's type, and ``--debug`` (before or after the
 command) shows the traceback instead. 130: interrupted (Ctrl-C).
+
+``-`` stands for standard input on every file argument (a scenario, a move file, an army list
+or roster file), once per command, and for standard output where the output allows it
+(``plot -o -``); see :mod:`szwadron.files`.
 """
 
 from __future__ import annotations
@@ -96,6 +100,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return _internal_error("szwadron", exc)
     command = _command_name(args)
+    if len(_stdin_arguments(args)) > 1:
+        print(
+            f"szwadron {command}: error: standard input ('-') can stand for one file only, "
+            f"given for {', '.join(_stdin_arguments(args))}",
+            file=sys.stderr,
+        )
+        return 2
     try:
         with warnings.catch_warnings():
             if not getattr(args, "debug", False):  # numpy's "overflow encountered", ...: noise
@@ -167,6 +178,20 @@ def _internal_error(prog: str, exc: BaseException) -> int:
         file=sys.stderr,
     )
     return EXIT_INTERNAL_ERROR
+
+
+#: Options whose ``-`` is standard output, not standard input.
+_OUTPUT_OPTIONS = frozenset({"output", "plot"})
+
+
+def _stdin_arguments(args: argparse.Namespace) -> list[str]:
+    """The arguments given as ``-`` (standard input), by destination name; ``UNIT:-`` counts."""
+    return [
+        name
+        for name, value in vars(args).items()
+        if name not in _OUTPUT_OPTIONS
+        and (value == "-" or (isinstance(value, (tuple, list)) and "-" in value))
+    ]
 
 
 def _command_name(args: argparse.Namespace) -> str:

@@ -48,7 +48,8 @@ def resolve_side(spec: str) -> tuple[Any, Any, str]:
     """``(army list, roster, note)`` of a side given as ``LIST[:ROSTER]`` or a roster file."""
     from szwadron.armies.rosters import load_roster
     from szwadron.errors import InvalidDataError
-    from szwadron.loading import open_army_list, read_toml
+    from szwadron.files import is_stdio
+    from szwadron.loading import open_army_list, read_toml, source_name
 
     name, sep, roster_id = spec.rpartition(":") if ":" in spec else (spec, "", "")
     if not sep:
@@ -56,11 +57,12 @@ def resolve_side(spec: str) -> tuple[Any, Any, str]:
     if not name:
         raise InvalidDataError(f"side {spec!r}: expected LIST or LIST:ROSTER")
     path = Path(name)
-    if path.suffix.lower() == ".toml" and path.exists() and "army" in read_toml(path):
+    file = is_stdio(name) or (path.suffix.lower() == ".toml" and path.exists())
+    if file and "army" in read_toml(name):
         if sep:
             raise InvalidDataError(f"{name}: a roster file names its own army; drop ':{roster_id}'")
-        army, roster = load_roster(path)
-        return army, roster, f"roster file {name}"
+        army, roster = load_roster(name)
+        return army, roster, f"roster file {source_name(name)}"
     army = open_army_list(name)
     if not sep:
         if not army.rosters:

@@ -40,7 +40,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Load, audit, print; the exit code (0, or 1 under ``--strict`` with problems)."""
     from szwadron.cli._common import print_json
-    from szwadron.loading import load_scenario
+    from szwadron.loading import load_scenario, source_name
     from szwadron.table.audit import audit
 
     scenario = load_scenario(args.scenario)
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_json())
     else:
-        print(format_report(report, args.scenario))
+        print(format_report(report, source_name(args.scenario)))
     return 1 if args.strict and not report.ok else 0
 
 

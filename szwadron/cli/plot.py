@@ -77,7 +77,13 @@ def register(subparsers: Any) -> None:
         "--output",
         required=True,
         metavar="FILE",
-        help="picture to write: FILE.png, FILE.svg or FILE.pdf",
+        help="picture to write: FILE.png, FILE.svg or FILE.pdf, or - for standard output "
+        "(SVG unless --format says otherwise; PNG and PDF only into a pipe or a file)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("png", "svg", "pdf"),
+        help="picture format of -o - (with a file, its suffix says it)",
     )
     table = p.add_argument_group("the table (SCENARIO)")
     table.add_argument(
@@ -160,9 +166,19 @@ def _overlays(args: argparse.Namespace) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Load, draw, write; exit code 0 (2 for bad input, raised as :class:`InvalidDataError`)."""
     from szwadron.errors import InvalidDataError
+    from szwadron.files import is_stdio
     from szwadron.plots._io import figure_format, use_agg
 
-    fmt = figure_format(args.output)  # before any work: a bad suffix is bad usage
+    if is_stdio(args.output):
+        fmt = args.format or "svg"
+        if fmt != "svg" and sys.stdout.isatty():  # before any work
+            raise InvalidDataError(
+                f"-o -: refusing to write {fmt.upper()} to a terminal; redirect it (> FILE.{fmt}) or pipe it"
+            )
+    else:
+        fmt = figure_format(args.output)  # before any work: a bad suffix is bad usage
+        if args.format and args.format != fmt:
+            raise InvalidDataError(f"{args.output}: the suffix says {fmt}, --format says {args.format}")
     if not 20 <= args.dpi <= 600:
         raise InvalidDataError(f"--dpi must be between 20 and 600, got {args.dpi}")
     if args.scenario == MACHINE_WORD:
@@ -218,9 +234,10 @@ def run(args: argparse.Namespace) -> int:
     for _, draw in draws:  # overlays: onto ``ax``, with ``bf``; each redraws the key
         draw(ax)
     w, h = pixel_size(fig)
-    path = save_figure(fig, args.output, inputs=inputs)
+    path = save_figure(fig, args.output, inputs=inputs, fmt=fmt)
     size = f", {w}×{h} px" if fmt == "png" else ""
-    print(f"{path}: {scenario.name!r} ({fmt}{size})", file=sys.stdout)
+    where = sys.stderr if is_stdio(args.output) else sys.stdout  # stdout holds the picture
+    print(f"{path}: {scenario.name!r} ({fmt}{size})", file=where)
     return 0
 
 
@@ -276,6 +293,7 @@ def _answers(args: argparse.Namespace, bf: Any, inputs: list[str]) -> tuple[list
 
 def _run_machine(args: argparse.Namespace, fmt: str) -> int:
     from szwadron.errors import InvalidDataError
+    from szwadron.files import is_stdio
     from szwadron.plots._io import new_figure, pixel_size, save_figure
     from szwadron.plots.machine import plot_morale_machine, unit_branches
 
@@ -294,7 +312,8 @@ def _run_machine(args: argparse.Namespace, fmt: str) -> int:
     fig = new_figure(13.0, 7.6, dpi=args.dpi)
     plot_morale_machine(fig.add_subplot(), unit=unit)
     w, h = pixel_size(fig)
-    path = save_figure(fig, args.output, inputs=inputs)
+    path = save_figure(fig, args.output, inputs=inputs, fmt=fmt)
     size = f", {w}×{h} px" if fmt == "png" else ""
-    print(f"{path}: the morale state machine ({fmt}{size})", file=sys.stdout)
+    where = sys.stderr if is_stdio(args.output) else sys.stdout  # stdout holds the picture
+    print(f"{path}: the morale state machine ({fmt}{size})", file=where)
     return 0

@@ -335,13 +335,16 @@ def run(args: argparse.Namespace) -> int:
 def _roster(army: Any, spec: str) -> Any:
     from szwadron.armies.rosters import load_roster
     from szwadron.errors import InvalidDataError
+    from szwadron.files import is_stdio
+    from szwadron.loading import source_name
 
     path = Path(spec)
-    if path.suffix.lower() == ".toml" or path.exists():
-        list_of, roster = load_roster(path)
+    if is_stdio(spec) or path.suffix.lower() == ".toml" or path.exists():
+        list_of, roster = load_roster(spec)
         if list_of.id != army.id:
             raise InvalidDataError(
-                f"roster {roster.id!r} is of army list {list_of.id!r}, not {army.id!r}", source=str(path)
+                f"roster {roster.id!r} is of army list {list_of.id!r}, not {army.id!r}",
+                source=source_name(spec),
             )
         return roster
     try:

@@ -53,6 +53,10 @@ def figure_format(path: str | Path) -> str:
     ...
     szwadron.errors.InvalidDataError: battle.toml: unknown picture format '.toml'; expected .png, .svg or .pdf
     """
+    from szwadron.files import check_output_path, is_stdio
+
+    if is_stdio(path):  # standard output: only where a command offers it (``plot -o -``)
+        check_output_path(path)
     suffix = Path(path).suffix.lower()
     fmt = FORMATS.get(suffix)
     if fmt is None:
@@ -107,6 +111,7 @@ def save_figure(
     *,
     inputs: Iterable[str | Path] = (),
     dpi: float | None = None,
+    fmt: str | None = None,
 ) -> Path:
     """Write ``fig`` to ``path`` atomically in the format of its suffix, then close it.
 
@@ -115,11 +120,15 @@ def save_figure(
     fig:
         The figure (from :func:`new_figure` or pyplot).
     path:
-        Output file; ``.png``, ``.svg`` or ``.pdf`` (case-insensitive).
+        Output file; ``.png``, ``.svg`` or ``.pdf`` (case-insensitive); ``-``: standard output
+        (whole or nothing; PNG and PDF are refused on a terminal).
     inputs:
         The command's input files: writing over one of them is refused.
     dpi:
         Resolution of PNG output; default the figure's own.
+    fmt:
+        ``png``, ``svg`` or ``pdf``: the format, for ``path`` ``-`` (standard output; default
+        ``svg``), or the one its suffix must name.
 
     Returns
     -------
@@ -132,9 +141,17 @@ def save_figure(
         Unknown suffix, ``path`` is an input file, its folder does not exist, or the write
         failed (disk full, no permission); nothing is left at ``path`` then.
     """
-    from szwadron.files import write_atomic
+    from szwadron.files import is_stdio, write_atomic
 
-    fmt = figure_format(path)
+    if is_stdio(path):
+        fmt = fmt or "svg"
+        if fmt not in _STABLE_METADATA:
+            raise InvalidDataError(f"unknown picture format {fmt!r}; expected png, svg or pdf")
+    else:
+        named = figure_format(path)
+        if fmt is not None and fmt != named:
+            raise InvalidDataError(f"{path}: the suffix says {named}, the format asked is {fmt}")
+        fmt = named
     metadata = _STABLE_METADATA[fmt]
 
     def write(tmp: Path) -> None:
@@ -144,13 +161,24 @@ def save_figure(
         os.umask(mask)
         os.chmod(tmp, 0o666 & ~mask)
 
+    def output() -> Path:
+        if is_stdio(path):
+            from szwadron.files import write_stdout
+
+            def write_memory(buffer: Any) -> None:
+                fig.savefig(buffer, format=fmt, dpi=dpi if dpi is not None else fig.dpi, metadata=metadata)
+
+            write_stdout(write_memory, binary_format=None if fmt == "svg" else fmt)
+            return Path(path)
+        return write_atomic(path, write, inputs=tuple(Path(p) for p in inputs))
+
     try:
         if fmt == "svg":
             import matplotlib
 
             with matplotlib.rc_context({"svg.hashsalt": "szwadron"}):  # stable element ids
-                return write_atomic(path, write, inputs=tuple(Path(p) for p in inputs))
-        return write_atomic(path, write, inputs=tuple(Path(p) for p in inputs))
+                return output()
+        return output()
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise InvalidDataError(f"{path}: cannot write the picture: {reason}") from exc
