@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+#: The one place the version is written: pyproject.toml reads it ([tool.hatch.version]).
 __version__ = "0.1.0"
 
 # public name -> the module that defines it
