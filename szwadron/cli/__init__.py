@@ -51,6 +51,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "points",
     "balance",
     "serve",
+    "completion",
 )
 
 
