@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -26,3 +27,26 @@ def test_schema_lists_rulebook_codes() -> None:
     for code in ("R", "W", "SW", "SO", "Z", "UW", "C", "M"):
         assert code in profile["properties"]
     assert {"required": ["W"]} in profile["allOf"][1]["anyOf"]
+
+
+REPO = SCHEMAS.parent
+BUNDLED = sorted(
+    [*REPO.glob("scenarios/*.toml"), *REPO.glob("scenarios/moves/*.toml"), *REPO.glob("armylists/*.toml")]
+)
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: str(p.relative_to(REPO)))
+def test_bundled_files_point_editors_at_their_schema(path: Path) -> None:
+    """Issue 20: the first line is Taplo's (Even Better TOML's) ``#:schema`` directive, the path
+    relative to the file; the schema it names accepts the file."""
+    import tomllib
+
+    import jsonschema
+
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("#:schema "), first
+    schema_path = (path.parent / first.removeprefix("#:schema ").strip()).resolve()
+    kind = {"scenarios": "scenario", "moves": "move", "armylists": "armylist"}[path.parent.name]
+    assert schema_path == SCHEMAS / f"{kind}.schema.json"
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    jsonschema.validate(tomllib.loads(path.read_text(encoding="utf-8")), schema)
