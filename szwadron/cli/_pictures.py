@@ -6,7 +6,9 @@ with the answer's overlay, and for fire, melee and morale the charts of its odds
 
 - fire: lines and bands, blockers, removal order | figures removed and the target's morale;
 - melee: the figures in contact, removal orders | joint losses and the 5.5 outcomes;
-- move, reach: the paths, ghosts and distances;
+- move, reach: the paths, ghosts and distances (reach that cannot: the envelope and where the
+  move runs out);
+- measure: the ruler between the two bases or units;
 - morale: the flight corridors | per unit not in the normal state, its flight distances.
 
 Standard library only at import time; matplotlib is imported when a picture is drawn.
@@ -225,6 +227,25 @@ def plot_reach_answer(args: argparse.Namespace, result: Any) -> None:
     _save(fig, args.plot, (args.scenario,))
 
 
+def plot_measure_answer(args: argparse.Namespace, bf: Any, measurement: Any) -> None:
+    """``measure --plot``: the close-up of both bases or units with the ruler between them."""
+    from szwadron.plots._io import use_agg
+
+    use_agg()
+    from szwadron.plots.overlays import focus_region, plot_ruler, ruler_geometry
+
+    region = focus_region(bf, ruler_geometry(bf, args.a, args.b))
+    fig = _table_and_charts(
+        bf,
+        region,
+        lambda ax: plot_ruler(bf, ax, a=args.a, b=args.b),
+        0,
+        None,
+        title=f"{measurement.a} to {measurement.b}: {measurement.distance:.2f} cm (4.5.2)",
+    )
+    _save(fig, args.plot, (args.scenario,))
+
+
 def plot_morale_answer(args: argparse.Namespace, report: Any) -> None:
     """``morale --plot``: flight corridors on the close-up, a flight chart per fleeing unit."""
     from szwadron.plots._io import use_agg
@@ -259,6 +280,7 @@ __all__ = [
     "add_plot_option",
     "check_plot_option",
     "plot_fire_answer",
+    "plot_measure_answer",
     "plot_melee_answer",
     "plot_morale_answer",
     "plot_move_answer",

@@ -1,4 +1,5 @@
-"""``szwadron measure SCENARIO A B [--json]`` — least edge-to-edge distance (4.5.2, PD-3).
+"""``szwadron measure SCENARIO A B [--json] [--plot FILE]`` — least edge-to-edge distance (4.5.2,
+PD-3); ``--plot`` draws it as a ruler on a close-up of the table.
 
 ``A`` and ``B`` name a base (``UNIT/INDEX``) or a whole unit (``UNIT``). The answer gives the
 distance, the two bases that realise it and the nearest points on them. Unknown or malformed ids
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 from typing import Any
+
+from szwadron.cli._pictures import add_plot_option, check_plot_option
 
 
 def register(subparsers: Any) -> None:
@@ -25,6 +28,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("a", metavar="A", help="a base (UNIT/INDEX) or a unit (UNIT)")
     p.add_argument("b", metavar="B", help="a base (UNIT/INDEX) or a unit (UNIT)")
     p.add_argument("--json", action="store_true", help="print a JSON document")
+    add_plot_option(p, "the two bases or units with a ruler between them")
     p.set_defaults(func=run)
 
 
@@ -34,8 +38,14 @@ def run(args: argparse.Namespace) -> int:
     from szwadron.geometry.battlefield import Battlefield
     from szwadron.loading import load_scenario
 
+    check_plot_option(args)
     scenario = load_scenario(args.scenario)
-    m = Battlefield(scenario).measure(args.a, args.b)
+    bf = Battlefield(scenario)
+    m = bf.measure(args.a, args.b)
+    if args.plot:
+        from szwadron.cli._pictures import plot_measure_answer
+
+        plot_measure_answer(args, bf, m)
     if args.json:
         print_json(m.to_json())
         return 0

@@ -118,6 +118,15 @@ def register(subparsers: Any) -> None:
         "length (3.1, 5.2)",
     )
     table.add_argument(
+        "--ruler",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("A", "B"),
+        help="a ruler between two bases (UNIT/INDEX) or units: the least edge-to-edge distance "
+        "(4.5.2) as a dimension line with its length; repeatable",
+    )
+    table.add_argument(
         "--region",
         metavar="x0,y0,x1,y1",
         help="draw only this part of the table (cm), e.g. 110,30,165,55, or 'all' "
@@ -158,6 +167,7 @@ def _overlays(args: argparse.Namespace) -> list[str]:
             ("--fire", args.fire),
             ("--move", args.move),
             ("--reach", args.reach),
+            ("--ruler", args.ruler),
         )
         if on
     ]
@@ -287,6 +297,12 @@ def _answers(args: argparse.Namespace, bf: Any, inputs: list[str]) -> tuple[list
                 f"{r.unit} {'can' if r.reachable else 'cannot'} reach {r.target}",
                 lambda ax: ov.plot_reach(bf, ax, result=r),
             )
+        )
+    for a, b in args.ruler:
+        m = bf.measure(a, b)  # bad ids fail here
+        focus += ov.ruler_geometry(bf, a, b)
+        draws.append(
+            (f"{m.a} to {m.b}: {m.distance:.2f} cm", lambda ax, a=a, b=b: ov.plot_ruler(bf, ax, a=a, b=b))
         )
     return draws, focus
 

@@ -4,9 +4,9 @@ transitions as labelled arrows with their rule numbers, read from
 
 One numbered arrow per pair of different states; beside the diagram, the list gives for each
 number every event and branch that takes it, each with its rule (e.g. ``fire: panic 6.3.5``),
-then the transitions that keep each state. With a unit (:func:`unit_branches`), the arrows and boxes leaving its
-current state carry each branch's exact chance, that state is ringed, and the arrows that
-cannot be taken from it fade.
+then the transitions that keep each state. With a unit (:func:`unit_branches`), the arrows leaving
+its current state carry each branch's exact chance on the arrow itself (and in the list), that
+state is ringed, and the arrows that cannot be taken from it fade.
 
 matplotlib is imported only inside the functions; nothing calls ``show()``.
 """
@@ -141,6 +141,36 @@ def _bezier(p0: tuple[float, float], p1: tuple[float, float], rad: float, t: flo
     return a * x0 + b * cx + c * x1, a * y0 + b * cy + c * y1
 
 
+def _chances_text(transitions: list[Any], unit: UnitBranches) -> str:
+    """``fire 25.0%`` per branch of ``transitions`` with a chance for ``unit``, one per line."""
+    taken = [(t, unit.chances.get((t.event, t.branch))) for t in transitions]
+    taken = [(t, p) for t, p in taken if p is not None and p > 0]
+    events = [t.event for t, _ in taken]
+    lines = []
+    for t, p in taken:
+        assert p is not None
+        # an event with two branches on one arrow names the branch too
+        what = EVENT_SHORT[t.event] + (f" {t.branch.replace('_', ' ')}" if events.count(t.event) > 1 else "")
+        lines.append(f"{what} {_pct(p)}")
+    return "\n".join(lines)
+
+
+def _chance_label(ax: Axes, x: float, y: float, text: str, colour: str) -> Any:
+    return ax.text(
+        x,
+        y,
+        text,
+        ha="center",
+        va="center",
+        fontsize=7.5,
+        fontweight="bold",
+        color="#000000",
+        zorder=6,
+        linespacing=1.15,
+        bbox={"boxstyle": "round,pad=0.25", "facecolor": "#ffffff", "edgecolor": colour, "linewidth": 1.4},
+    )
+
+
 def plot_morale_machine(
     ax: Axes | None = None,
     *,
@@ -153,9 +183,13 @@ def plot_morale_machine(
     unit in it. With ``unit`` (:func:`unit_branches`), the chance of each branch from the unit's
     state follows its rule, that state is ringed, its arrows are drawn bold and the others fade.
 
+    With ``unit``, each arrow leaving its state also carries the chances of its branches on the
+    arrow itself (``fire 25.0%``, one line per event; the chances of staying are in the list).
+
     Returns ``{"nodes": [one circle per state], "arrows": [one per pair of different states],
     "tags": [the arrows' numbers], "labels": [one text per arrow and per state with
-    self-transitions, in the list]}``.
+    self-transitions, in the list], "chances": [with ``unit``: one text per arrow leaving its
+    state that some branch takes]}``.
 
     Examples
     --------
@@ -178,7 +212,7 @@ def plot_morale_machine(
     ax.set_ylim(0.0, 9.0)
     ax.set_aspect("equal")
     ax.axis("off")
-    out: dict[str, Any] = {"nodes": [], "arrows": [], "tags": [], "labels": []}
+    out: dict[str, Any] = {"nodes": [], "arrows": [], "tags": [], "labels": [], "chances": []}
     radius = 0.62
     here = unit.state if unit is not None else None
 
@@ -263,6 +297,11 @@ def plot_morale_machine(
             },
         )
         out["tags"].append(tag)
+        if active and unit is not None:
+            on_arrow = _chances_text(ts, unit)
+            if on_arrow:
+                cx, cy = _bezier(p0, p1, _RAD, 0.66)
+                out["chances"].append(_chance_label(ax, cx, cy, on_arrow, NODE_COLOURS[b]))
         rows.append((f"{n}  {a.value} → {b.value}", "; ".join(entry(t) for t in ts), active, faded))
     for s, ts in loops.items():
         rows.append(

@@ -16,10 +16,14 @@ never decides a rule itself, it only finds where to draw what the answer says.
   and the edges touched by own bases (which cannot fire) struck through in red;
 - :func:`plot_fire` — 4.3, 4.10, PD-7, PD-9: the sight lines and bands of a fire answer, clear
   ones green, blocked ones red and hatched with the blocking base or feature outlined and the
-  rule written beside it; the removal order (4.7) numbered on the target bases;
+  rule written beside it; shooters out of range (4.5.1): their range limit and the distance
+  beyond it; the removal order (4.7) numbered on the target bases;
 - :func:`plot_move` — PD-6, 3.2: per moved base the path of its measured corner, the centre's
   path, the final pose ghosted, its distance with the terrain surcharges; violations in red;
-- :func:`plot_reach` — the shortest path into contact and its length;
+- :func:`plot_reach` — the shortest path into contact and its length; when it cannot reach, the
+  envelope of its move and where the move runs out on the path;
+- :func:`plot_ruler` — 4.5.2: a dimension line between the nearest points of two bases or units,
+  with its length;
 - :func:`plot_melee_contacts` — 5.3, PD-14: the figures that fight ringed, who touches whom;
 - :func:`plot_flight` — 6.6: the straight flight corridors of a panicking unit to its table
   edge, where figures would be stopped, the chance of leaving the table.
@@ -487,10 +491,15 @@ def plot_fire(
     written beside it —, the shooting bases that cannot fire crossed, and the removal order
     numbered on the target bases.
 
+    When shooting bases are refused for range (4.5.1, :func:`range_miss`), the limit of their
+    range is outlined and a dimension line runs from the one nearest the target to the target,
+    red beyond the range, with the distance and how far beyond it.
+
     Returns ``{"bands": [one per line], "lines": [one per line], "blockers": [one outline per
     blocking base or feature], "rules": [texts], "labels": [distance texts], "refused": [two
     strokes crossing each shooting base that cannot fire], "removal": [one number per base in
-    the removal order]}``.
+    the removal order]}``, and with a range miss ``"range": [the outline]``, ``"beyond": [the
+    dimension line's parts, its ticks and its text]``.
     """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch, PathPatch, Polygon
@@ -578,6 +587,9 @@ def plot_fire(
                 )
                 if t is not None:
                     out["rules"].append(t)
+    miss = range_miss(bf, result)
+    if miss is not None:
+        out.update(_plot_range_miss(bf, ax, miss, result.ammunition))
     # distances and accuracy of the nearest lines (PD-9), when few
     nearest = [ln for ln in lines if ln.nearest and ln.blocked is None]
     if len(nearest) <= MAX_LINE_LABELS:
@@ -676,10 +688,235 @@ def plot_fire(
     return out
 
 
+@dataclass(frozen=True)
+class RangeMiss:
+    """4.5.1 — shooting bases refused for range: the nearest of them to the target, ``shooter``,
+    its range ``range_cm`` and ``distance`` to the nearest target base ``target`` (in a usable
+    arc when one is), between the points ``near`` and ``far``; ``shooters`` every base refused
+    for range."""
+
+    shooter: str
+    target: str
+    distance: float
+    range_cm: float
+    near: tuple[float, float]
+    far: tuple[float, float]
+    shooters: tuple[str, ...]
+
+    @property
+    def beyond(self) -> float:
+        """How far beyond the range the target is (cm)."""
+        return self.distance - self.range_cm
+
+
+def range_miss(scenario: Scenario | Battlefield, result: FireResult) -> RangeMiss | None:
+    """4.5.1 — the shooting bases the answer refuses for range (their rule is ``4.5.1``), and
+    the nearest of them to the target with the distance to draw; ``None`` when none is.
+
+    >>> from szwadron.loading import bundled_scenario, load_scenario
+    >>> from szwadron.table.fire import fire
+    >>> sc = load_scenario(bundled_scenario())
+    >>> m = range_miss(sc, fire(sc, "fr-line-1", "au-line-1"))
+    >>> m.range_cm, round(m.distance, 2), round(m.beyond, 2)
+    (24.0, 58.0, 34.0)
+    """
+    from szwadron.geometry.arcs import fire_edges, in_arcs, touched_edges
+    from szwadron.geometry.contact import polygon_distance
+
+    bf = as_battlefield(scenario)
+    refused = tuple(s.base for s in result.shooters if not s.can_fire and s.rule == "4.5.1")
+    if not refused:
+        return None
+    usable_of = {k: u for k, u, _ in _edge_states(bf, result.shooter, fire_edges, touched_edges)}
+    targets = bf.unit_bases(result.target).tolist()
+    best: tuple[float, int, int] | None = None
+    for base in refused:
+        k = _base_index(bf, base)
+        in_arc = [
+            t
+            for t in targets
+            if any(in_arcs(bf.corners[k], bf.corners[t].mean(axis=0))[e] for e in usable_of.get(k, []))
+        ]
+        for t in in_arc or targets:
+            d = float(polygon_distance(bf.corners[k], bf.corners[t]))
+            if best is None or d < best[0] - 1e-9:
+                best = (d, k, t)
+    assert best is not None
+    d, k, t = best
+    line = shapely.shortest_line(bf.polygons[k], bf.polygons[t])
+    (x0, y0), (x1, y1) = shapely.get_coordinates(line).tolist()
+    base = bf.base_ids[k]
+    return RangeMiss(
+        base, bf.base_ids[t], d, fire_range(bf, base, result.ammunition), (x0, y0), (x1, y1), refused
+    )
+
+
+def _plot_range_miss(bf: Battlefield, ax: Axes, miss: RangeMiss, ammunition: str | None) -> Artists:
+    """The range limit of the bases refused for range, outlined as one line, and the dimension
+    from the nearest of them to the target, red beyond the range."""
+    from matplotlib.colors import to_rgba
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import PathPatch
+
+    reach = shapely.union_all(
+        [
+            shapely.buffer(bf.polygons[_base_index(bf, b)], fire_range(bf, b), quad_segs=32)
+            for b in miss.shooters
+        ]
+    )
+    limit = PathPatch(
+        geometry_path(reach),
+        facecolor=to_rgba(BLOCKED_COLOUR, 0.05),  # a faint fill, a plain outline
+        edgecolor=BLOCKED_COLOUR,
+        linewidth=1.1,
+        linestyle=(0, (6, 3)),
+        zorder=ZORDER["zones"] + 0.05,
+    )
+    ax.add_patch(limit)
+    p0, p1 = np.asarray(miss.near), np.asarray(miss.far)
+    cut = p0 + (p1 - p0) * (miss.range_cm / miss.distance) if miss.distance > 0 else p0
+    parts: list[Any] = []
+    (inside,) = ax.plot(*np.c_[p0, cut], color="#555555", linewidth=1.2, zorder=ZORDER["overlays"] + 0.2)
+    (outside,) = ax.plot(
+        *np.c_[cut, p1], color=BLOCKED_COLOUR, linewidth=2.0, zorder=ZORDER["overlays"] + 0.2
+    )
+    parts += [inside, outside, *_ticks(ax, p0, p1, (p0, cut, p1), BLOCKED_COLOUR)]
+    text = f"4.5.1: {miss.distance:.1f} cm, {miss.beyond:.1f} beyond range {miss.range_cm:g} cm"
+    mid = (cut + p1) / 2.0
+    t = place_label(
+        ax,
+        bf,
+        text,
+        _label_candidates(float(mid[0]), float(mid[1]), 2.0),
+        fontsize=7,
+        color=BLOCKED_COLOUR,
+        frame=BLOCKED_COLOUR,
+        weight="bold",
+    )
+    if t is not None:
+        parts.append(t)
+    legend_entry(
+        ax,
+        "range limit, beyond it (4.5.1)",
+        Line2D([], [], color=BLOCKED_COLOUR, linewidth=1.1, linestyle=(0, (6, 3))),
+        61.5,
+    )
+    return {"range": [limit], "beyond": parts}
+
+
+def _ticks(
+    ax: Axes, p0: np.ndarray, p1: np.ndarray, at: Iterable[np.ndarray], colour: str, half: float = 0.8
+) -> list[Any]:
+    """Short strokes across the line ``p0``–``p1`` at the points ``at`` (a dimension line's ends
+    and marks), ``half`` cm either side."""
+    d = p1 - p0
+    n = float(np.hypot(*d))
+    normal = np.array([-d[1], d[0]]) / n if n > 1e-9 else np.array([0.0, 1.0])
+    out = []
+    for p in at:
+        a, b = p - half * normal, p + half * normal
+        (tick,) = ax.plot(
+            [a[0], b[0]], [a[1], b[1]], color=colour, linewidth=1.2, zorder=ZORDER["overlays"] + 0.2
+        )
+        out.append(tick)
+    return out
+
+
+# --- the ruler (4.5.2) --------------------------------------------------------------------------
+
+#: Dimension lines of the ruler.
+RULER_COLOUR = "#222222"
+
+
+def ruler_geometry(scenario: Scenario | Battlefield, a: str, b: str) -> list[shapely.Geometry]:
+    """What a ruler picture is about: the two bases or units and the line between them."""
+    bf = as_battlefield(scenario)
+    m = bf.measure(a, b)
+    return [
+        shapely.union_all(bf.polygons[bf.resolve(a)]),
+        shapely.union_all(bf.polygons[bf.resolve(b)]),
+        shapely.LineString([m.point_a, m.point_b]),
+    ]
+
+
+def plot_ruler(scenario: Scenario | Battlefield, ax: Axes | None = None, *, a: str, b: str) -> Artists:
+    """4.5.2 — a ruler laid on the table: the least edge-to-edge distance between ``a`` and
+    ``b`` (bases ``UNIT/INDEX`` or units), as :meth:`Battlefield.measure` finds it, drawn as a
+    dimension line between the two nearest points (ticks at both ends, arrowheads) with its
+    length; the two bases that realise it outlined. Touching or overlapping bases get a dot and
+    the word.
+
+    Returns ``{"rulers": [the line], "ticks": [its end strokes], "ends": [the two bases'
+    outlines], "labels": [its text]}``.
+    """
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import FancyArrowPatch, PathPatch
+
+    bf, ax = _prepare(scenario, ax)
+    m = bf.measure(a, b)
+    out: Artists = {"rulers": [], "ticks": [], "ends": [], "labels": []}
+    for base in (m.base_a, m.base_b):
+        edge = PathPatch(
+            geometry_path(bf.polygons[_base_index(bf, base)]),
+            facecolor="none",
+            edgecolor=RULER_COLOUR,
+            linewidth=1.4,
+            linestyle=(0, (2, 1)),
+            zorder=ZORDER["contacts"] + 0.3,
+        )
+        ax.add_patch(edge)
+        out["ends"].append(edge)
+    p0, p1 = np.asarray(m.point_a), np.asarray(m.point_b)
+    if m.distance > 1e-9:
+        arrow = FancyArrowPatch(
+            tuple(p0),
+            tuple(p1),
+            arrowstyle="<|-|>",
+            mutation_scale=9,
+            shrinkA=0,
+            shrinkB=0,
+            color=RULER_COLOUR,
+            linewidth=1.2,
+            zorder=ZORDER["overlays"] + 0.3,
+        )
+        ax.add_patch(arrow)
+        out["rulers"].append(arrow)
+        out["ticks"] += _ticks(ax, p0, p1, (p0, p1), RULER_COLOUR)
+        text = f"{m.distance:.2f} cm"
+    else:
+        (dot,) = ax.plot(*p0, marker="o", markersize=4, color=RULER_COLOUR, zorder=ZORDER["overlays"] + 0.3)
+        out["rulers"].append(dot)
+        text = f"overlapping by {m.depth:.2f} cm" if m.depth > 0 else "touching (0 cm)"
+    mid = (p0 + p1) / 2.0
+    t = place_label(
+        ax,
+        bf,
+        f"{m.a} to {m.b}: {text}",
+        _label_candidates(float(mid[0]), float(mid[1]), 1.5),
+        fontsize=7,
+        color=RULER_COLOUR,
+        frame=RULER_COLOUR,
+        weight="bold",
+    )
+    if t is not None:
+        out["labels"].append(t)
+    legend_entry(
+        ax,
+        "ruler: edge to edge (4.5.2)",
+        Line2D([], [], color=RULER_COLOUR, linewidth=1.2, marker="|", markersize=6),
+        76.0,
+    )
+    _finish(ax)
+    return out
+
+
 def fire_geometries(scenario: Scenario | Battlefield, result: FireResult) -> list[shapely.Geometry]:
     """What a fire picture is about (for :func:`focus_region`): both units and every line."""
     bf = _fire_table(scenario, result)
     geoms = [unit_geometry(bf, result.shooter), unit_geometry(bf, result.target)]
+    miss = range_miss(bf, result)
+    if miss is not None:
+        geoms.append(shapely.LineString([miss.near, miss.far]))
     for ln in sight_lines(bf, result):
         g = _blocker_geometry(bf, ln.blocked.by if ln.blocked else None)
         if g is not None and g.area < 2000:
@@ -898,8 +1135,14 @@ def plot_reach(scenario: Scenario | Battlefield, ax: Axes | None = None, *, resu
     as an arrowed line (green when it is within the move, red when not), the base ghosted where
     it touches, and the length (PD-6 and surcharges) against the move written at the end.
 
+    When the unit cannot reach, the envelope of its move is drawn around the base — the
+    outline of every place a straight move of its ``allowed`` cm can take it, terrain aside —
+    and, on a path that is too long, the point where the move runs out is crossed (placed in
+    proportion: ``allowed / length`` along the path).
+
     Returns ``{"paths": [the path, or nothing when there is none], "ghosts": [...],
-    "labels": [...]}``.
+    "labels": [...], "envelope": [the outline, when it cannot reach], "stop": [the cross and its
+    text, on a path too long]}``.
     """
     from matplotlib.lines import Line2D
     from matplotlib.patches import FancyArrowPatch
@@ -907,8 +1150,10 @@ def plot_reach(scenario: Scenario | Battlefield, ax: Axes | None = None, *, resu
     from szwadron.geometry.bases import base_corners
 
     bf, ax = _prepare(scenario, ax)
-    out: Artists = {"paths": [], "ghosts": [], "labels": []}
+    out: Artists = {"paths": [], "ghosts": [], "labels": [], "envelope": [], "stop": []}
     k = _base_index(bf, result.base)
+    if not result.reachable:
+        out.update(_plot_reach_miss(bf, ax, result, k))
     side = "A" if bf.side[k] == 0 else "B"
     colour = CLEAR_COLOUR if result.reachable else BLOCKED_COLOUR
     if len(result.path) >= 2 and result.cost is not None:
@@ -958,12 +1203,86 @@ def plot_reach(scenario: Scenario | Battlefield, ax: Axes | None = None, *, resu
     return out
 
 
+def reach_envelope(scenario: Scenario | Battlefield, result: ReachResult) -> shapely.Geometry:
+    """The outline of the places a straight move of ``result.allowed`` cm can take the base
+    (its outline grown by the move), terrain and other units aside: nothing beyond it is in
+    reach this turn."""
+    bf = as_battlefield(scenario)
+    return shapely.buffer(bf.polygons[_base_index(bf, result.base)], result.allowed, quad_segs=32)
+
+
+def _path_point(points: np.ndarray, fraction: float) -> np.ndarray:
+    """The point ``fraction`` of the way along a polyline (by length)."""
+    seg = np.hypot(*np.diff(points, axis=0).T)
+    total = float(seg.sum())
+    if total <= 0:
+        return np.asarray(points[0], dtype=float)
+    target = min(max(fraction, 0.0), 1.0) * total
+    run = np.concatenate([[0.0], np.cumsum(seg)])
+    i = min(int(np.searchsorted(run, target, side="right")) - 1, len(seg) - 1)
+    f = (target - run[i]) / seg[i] if seg[i] > 0 else 0.0
+    return np.asarray(points[i] + f * (points[i + 1] - points[i]), dtype=float)
+
+
+def _plot_reach_miss(bf: Battlefield, ax: Axes, result: ReachResult, k: int) -> Artists:
+    from matplotlib.colors import to_rgba
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import PathPatch
+
+    out: Artists = {"envelope": [], "stop": []}
+    env = PathPatch(
+        geometry_path(reach_envelope(bf, result)),
+        facecolor=to_rgba(PATH_COLOUR, 0.05),  # a faint fill, a plain outline
+        edgecolor=PATH_COLOUR,
+        linewidth=1.1,
+        linestyle=(0, (6, 3)),
+        zorder=ZORDER["zones"] + 0.05,
+    )
+    ax.add_patch(env)
+    out["envelope"].append(env)
+    legend_entry(
+        ax,
+        "envelope of the move (R cm)",
+        Line2D([], [], color=PATH_COLOUR, linewidth=1.1, linestyle=(0, (6, 3))),
+        73.0,
+    )
+    if len(result.path) >= 2 and result.cost:
+        pts = np.asarray(result.path, dtype=float)
+        stop = _path_point(pts, result.allowed / result.cost)
+        (cross,) = ax.plot(
+            *stop,
+            marker="X",
+            markersize=9,
+            markerfacecolor=BLOCKED_COLOUR,
+            markeredgecolor="#ffffff",
+            linestyle="none",
+            zorder=ZORDER["labels"] - 0.1,
+        )
+        out["stop"].append(cross)
+        _state(ax).boxes.append(shapely.Point(stop).buffer(1.2))  # later labels keep clear of it
+        t = place_label(
+            ax,
+            bf,
+            f"its {result.allowed:g} cm run out here, {result.cost - result.allowed:.1f} cm short",
+            _label_candidates(float(stop[0]), float(stop[1]), 2.0),
+            fontsize=7,
+            color=BLOCKED_COLOUR,
+            frame=BLOCKED_COLOUR,
+        )
+        if t is not None:
+            out["stop"].append(t)
+    return out
+
+
 def reach_geometries(scenario: Scenario | Battlefield, result: ReachResult) -> list[shapely.Geometry]:
-    """What a reach picture is about: both units and the path."""
+    """What a reach picture is about: both units and the path (and, when it cannot reach, the
+    envelope of its move)."""
     bf = as_battlefield(scenario)
     geoms = [unit_geometry(bf, result.unit), unit_geometry(bf, result.target)]
     if len(result.path) >= 2:
         geoms.append(shapely.LineString(result.path))
+    if not result.reachable:
+        geoms.append(reach_envelope(bf, result))
     return geoms
 
 
@@ -1193,6 +1512,8 @@ __all__ = [
     "FOCUS_MARGIN_FRACTION",
     "FOCUS_MIN_SPAN_CM",
     "PATH_COLOUR",
+    "RULER_COLOUR",
+    "RangeMiss",
     "SightLine",
     "arc_geometries",
     "fire_geometries",
@@ -1206,7 +1527,11 @@ __all__ = [
     "plot_melee_contacts",
     "plot_move",
     "plot_reach",
+    "plot_ruler",
+    "range_miss",
+    "reach_envelope",
     "reach_geometries",
+    "ruler_geometry",
     "sight_lines",
     "unit_geometry",
 ]
