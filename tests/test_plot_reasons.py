@@ -164,3 +164,47 @@ def test_ruler_of_an_unknown_unit_is_bad_input(tmp_path: Path, capsys: pytest.Ca
     assert "nobody" in capsys.readouterr().err and not out.exists()
     assert main(["plot", "morale", "-o", str(out), "--ruler", "a", "b"]) == 2
     assert "--ruler" in capsys.readouterr().err
+
+
+# --- 1.4.2 the zone entered -----------------------------------------------------------------------
+def _zone_case() -> tuple[Battlefield, Any]:
+    import tomllib
+
+    from szwadron.loading import parse_scenario
+    from szwadron.table.movement import check_move
+
+    path = REPO / "tests" / "cases" / "move" / "1_4_2_entering_zone.toml"
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    data.pop("expected")
+    check, move = data.pop("check"), data.pop("move")
+    bf = Battlefield(parse_scenario(data, source=str(path), folders=[]))
+    return bf, check_move(bf, check["unit"], move)
+
+
+def test_1_4_2_the_zone_entered_is_outlined_and_the_swept_part_filled() -> None:
+    """The hussar's path grazes the 2 cm zone of e/0 by 0.1 cm: that zone is outlined, the part
+    of the swept area inside it filled red, and the rule written."""
+    bf, report = _zone_case()
+    assert not report.legal and report.rule == "1.4.2"
+    [(base, enemy, zone)] = ov.zones_entered(bf, report)
+    assert (base, enemy) == ("h/0", "e/0")
+    assert shapely.distance(zone.exterior, bf.polygons[bf.resolve("e/0")[0]]) == pytest.approx(
+        bf.settings.control_zone_cm, abs=0.01
+    )
+    art = ov.plot_move(bf, table_ax(bf), report=report)
+    (ring,) = art["zones"]
+    assert ring.get_edgecolor()[:3] == pytest.approx(matplotlib.colors.to_rgb(ov.BLOCKED_COLOUR))
+    fill, words = art["entered"]
+    inside = shapely.Polygon(fill.get_path().vertices)
+    assert inside.area > 0 and zone.buffer(1e-6).contains(inside)
+    assert words.get_text() == "1.4.2: h/0 enters the zone of e/0"
+
+
+def test_a_legal_move_draws_no_zone(example: Battlefield) -> None:
+    from szwadron.table.movement import check_move, load_move_file
+
+    report = check_move(
+        example, "fr-hussars", load_move_file(REPO / "scenarios" / "moves" / "hussars-advance.toml")
+    )
+    art = ov.plot_move(example, table_ax(example), report=report)
+    assert report.legal and art["zones"] == [] and art["entered"] == []

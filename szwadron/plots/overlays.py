@@ -40,6 +40,7 @@ matplotlib is imported only inside the functions; nothing calls ``show()``.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -974,9 +975,13 @@ def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *, repor
     written beside the ghost. A base that breaks a rule, or goes too far, is ghosted in red; the
     verdict and the first rule broken are written in the top left corner.
 
+    A path that enters an enemy figure's control zone (1.4.2) shows that zone outlined and
+    hatched in red, the part of the swept area inside it filled, and the rule beside it.
+
     Returns ``{"paths": [one measured-corner path per moved base], "centres": [one per moved
     base], "ghosts": [one final pose per moved base], "waypoints": [...], "labels": [...],
-    "verdict": [text]}``.
+    "verdict": [text], "zones": [one outline per zone entered], "entered": [the swept area
+    inside each, and its text]}``.
     """
     from matplotlib.lines import Line2D
     from matplotlib.patches import FancyArrowPatch, Patch
@@ -1046,6 +1051,7 @@ def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *, repor
             )
             if t is not None:
                 out["labels"].append(t)
+    out.update(_plot_zones_entered(bf, ax, report))
     from szwadron.plots.table import _cm_per_point
 
     x0, x1 = ax.get_xlim()
@@ -1096,6 +1102,83 @@ def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *, repor
             73.0,
         )
     _finish(ax)
+    return out
+
+
+#: The enemy figure a 1.4.2 violation names (szwadron.table.movement's message).
+_ZONE_OF = re.compile(r"control zone of enemy figure ([^\s,()]+)")
+
+
+def zones_entered(
+    scenario: Scenario | Battlefield, report: MoveReport
+) -> list[tuple[str, str, shapely.Geometry]]:
+    """1.4.2 — ``(moving base, enemy figure, its control zone)`` for each violation of the move
+    that names a control zone entered."""
+    bf = as_battlefield(scenario)
+    out = []
+    for v in report.violations:
+        m = _ZONE_OF.search(v.message)
+        if not v.rule.startswith("1.4") or v.base is None or m is None or m.group(1) not in bf.base_ids:
+            continue
+        k = _base_index(bf, m.group(1))
+        zone = shapely.buffer(bf.polygons[k], bf.settings.control_zone_cm, quad_segs=16)
+        out.append((v.base, m.group(1), zone))
+    return out
+
+
+def _plot_zones_entered(bf: Battlefield, ax: Axes, report: MoveReport) -> Artists:
+    from matplotlib.colors import to_rgba
+    from matplotlib.patches import PathPatch
+
+    out: Artists = {"zones": [], "entered": []}
+    poses = {bm.base: bm.poses for bm in report.bases}
+    for base, enemy, zone in zones_entered(bf, report):
+        ring = PathPatch(
+            geometry_path(zone),
+            facecolor=to_rgba(BLOCKED_COLOUR, 0.06),
+            edgecolor=BLOCKED_COLOUR,
+            hatch="..",
+            linewidth=1.2,
+            linestyle=(0, (3, 2)),
+            zorder=ZORDER["zones"] + 0.2,
+        )
+        ax.add_patch(ring)
+        out["zones"].append(ring)
+        if base in poses:
+            inside = shapely.intersection(_motion(bf, base, poses[base]).swept(), zone)
+            if not inside.is_empty and inside.area > 0:
+                fill = PathPatch(
+                    geometry_path(inside),
+                    facecolor=BLOCKED_COLOUR,
+                    edgecolor=BLOCKED_COLOUR,
+                    linewidth=1.5,
+                    alpha=0.8,
+                    zorder=ZORDER["overlays"] + 0.15,
+                )
+                ax.add_patch(fill)
+                out["entered"].append(fill)
+        c = zone.centroid
+        t = place_label(
+            ax,
+            bf,
+            f"1.4.2: {base} enters the zone of {enemy}",
+            _label_candidates(float(c.x), float(c.y), 3.0),
+            fontsize=7,
+            color=BLOCKED_COLOUR,
+            frame=BLOCKED_COLOUR,
+            weight="bold",
+        )
+        if t is not None:
+            out["entered"].append(t)
+    if out["zones"]:
+        from matplotlib.patches import Patch
+
+        legend_entry(
+            ax,
+            "control zone entered (1.4.2)",
+            Patch(facecolor=to_rgba(BLOCKED_COLOUR, 0.06), edgecolor=BLOCKED_COLOUR, hatch=".."),
+            71.5,
+        )
     return out
 
 
@@ -1534,4 +1617,5 @@ __all__ = [
     "ruler_geometry",
     "sight_lines",
     "unit_geometry",
+    "zones_entered",
 ]
