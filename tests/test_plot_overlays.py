@@ -53,7 +53,7 @@ def test_4_4_1_4_4_2_one_wedge_per_untouched_edge(example: Battlefield) -> None:
     """fr-line-1 is two ranks of six: the front rank's front edges, the rear rank's back
     edges and the outer side of each corner base are free (16 wedges); every other edge is
     touched by an own base (4.4.2: 2 × 4 × 4 − 16 = 32 struck through)."""
-    art = ov.plot_arcs(example, table_ax(example), unit="fr-line-1")
+    art = ov.plot_arcs(example, table_ax(example), unit="fr-line-1", wedges=True)
     assert len(art["arcs"]) == 16
     assert len(art["blocked"]) == 4 * 12 - 16
     assert len(art["arc_fills"]) == 3  # front, sides, back: one shaded area each
@@ -62,18 +62,32 @@ def test_4_4_1_4_4_2_one_wedge_per_untouched_edge(example: Battlefield) -> None:
     assert to_rgb(art["blocked"][0].get_color()) == to_rgb(ov.BLOCKED_COLOUR)
 
 
+def test_4_4_1_a_units_arcs_are_one_outline_per_edge_direction(example: Battlefield) -> None:
+    """Issue 20: fr-line-1's sixteen wedges are drawn as four outlines (front, right, back,
+    left), each the union of the wedges of that edge; no per-base wedge unless asked."""
+    art = ov.plot_arcs(example, table_ax(example), unit="fr-line-1")
+    assert art["arcs"] == [] and len(art["blocked"]) == 32
+    assert [o.get_gid() for o in art["outlines"]] == [
+        f"arcs-fr-line-1-{e}" for e in ("front", "right", "back", "left")
+    ]
+    wedges = ov.arc_geometries(example, "fr-line-1")
+    front = shapely.union_all([g for key, g in wedges.items() if key.endswith(":front")])
+    drawn = shapely.Polygon(art["outlines"][0].get_path().vertices)
+    assert drawn.symmetric_difference(front).area < 0.01 * front.area
+
+
 def test_4_4_1_wedge_spans_the_rays_through_the_edge_corners(tables: SimpleNamespace) -> None:
     """A lone 2 × 2 infantry base facing +y: four wedges of 90° out to its range Z (24 cm);
     the front wedge runs from 45° to 135° (the rays through its front corners)."""
     sc = tables.scenario(tables.unit("a", "A", tables.line(50, 50, 1)), width=100, depth=100)
-    art = ov.plot_arcs(sc, table_ax(Battlefield(sc)), unit="a")
+    art = ov.plot_arcs(sc, table_ax(Battlefield(sc)), unit="a", wedges=True)
     assert len(art["arcs"]) == 4 and not art["blocked"]
     front = next(w for w in art["arcs"] if w.get_gid().endswith("front"))
     assert (front.theta1, front.theta2, front.r) == pytest.approx((45.0, 135.0, 24.0))
 
 
 def test_4_4_3_artillery_front_arc_only(example: Battlefield) -> None:
-    art = ov.plot_arcs(example, table_ax(example), unit="fr-battery")
+    art = ov.plot_arcs(example, table_ax(example), unit="fr-battery", wedges=True)
     assert len(art["arcs"]) == 1 and art["arcs"][0].get_gid().endswith("front")
     assert art["arcs"][0].r == pytest.approx(ov.fire_range(example, "fr-battery/0"))
 
@@ -249,7 +263,7 @@ def test_overlays_make_their_own_figure_when_ax_is_none(tables: SimpleNamespace)
 
     sc: Scenario = tables.scenario(tables.unit("a", "A", tables.line(50, 50, 2)), width=100, depth=100)
     art = ov.plot_arcs(sc, unit="a")
-    assert art["arcs"][0].axes is not None
+    assert art["outlines"][0].axes is not None
     art2 = pmachine.plot_morale_machine()
     assert art2["nodes"][0].axes is not None
     plt.close("all")

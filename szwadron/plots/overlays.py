@@ -274,13 +274,18 @@ def plot_arcs(
     unit: str,
     radius: float | None = None,
     ammunition: str | None = None,
+    wedges: bool = False,
 ) -> Artists:
-    """4.4.1–4.4.3, PD-8 — the arcs of fire of ``unit``: for every base, a wedge per edge it
-    may fire through (the rays from its centre through the edge's corners, out to its range
-    Z or ``radius`` cm), coloured by edge (:data:`ARC_COLOURS`); an edge touched by an own base
-    (4.4.2) is struck through in red instead. Artillery has its front arc only (4.4.3).
+    """4.4.1–4.4.3, PD-8 — the arcs of fire of ``unit``: each base fires through the wedge of
+    each free edge (the rays from its centre through the edge's corners, out to its range Z or
+    ``radius`` cm); the unit's wedges of one edge direction are drawn as one outline (their
+    union), coloured by edge (:data:`ARC_COLOURS`), so a line of twelve bases shows four
+    outlines, not sixteen nested wedges; an edge touched by an own base (4.4.2) is struck
+    through in red. Artillery has its front arc only (4.4.3). ``wedges=True`` also outlines
+    every base's wedge.
 
-    Returns ``{"arcs": [one wedge outline per unblocked firing edge per base], "arc_fills":
+    Returns ``{"outlines": [one per edge direction the unit fires through: front, right, back,
+    left], "arcs": [with ``wedges``: one wedge per unblocked firing edge per base], "arc_fills":
     [one shaded area per kind of arc: front, sides, back], "blocked": [one red stroke per
     touched firing edge]}``. The shading is the union of the unit's arcs of a kind, so where
     the arcs of a line overlap it does not darken.
@@ -295,11 +300,12 @@ def plot_arcs(
 
     bf, ax = _prepare(scenario, ax)
     _unit_bases(bf, unit)
-    out: Artists = {"arcs": [], "arc_fills": [], "blocked": []}
+    out: Artists = {"outlines": [], "arcs": [], "arc_fills": [], "blocked": []}
     z = ZORDER["zones"] - 0.2  # under the zones and the bases: never hides a figure
     artillery = False
     shown: set[str] = set()
     areas: dict[str, list[shapely.Geometry]] = {}
+    directions: dict[str, list[shapely.Geometry]] = {}
     for k, usable, touched in _edge_states(bf, unit, fire_edges, touched_edges):
         centre = bf.corners[k].mean(axis=0)
         r = radius if radius is not None else fire_range(bf, bf.base_ids[k], ammunition)
@@ -308,6 +314,13 @@ def plot_arcs(
             name = EDGE_NAMES[e]
             t1, t2 = _wedge_angles(bf.corners[k], centre, e)
             colour = ARC_COLOURS[name]
+            key = "side" if name in ("left", "right") else name
+            shown.add(key)
+            wedge = _wedge_polygon(centre, r, t1, t2)
+            areas.setdefault(key, []).append(wedge)
+            directions.setdefault(name, []).append(wedge)
+            if not wedges:
+                continue
             w = Wedge(
                 (float(centre[0]), float(centre[1])),
                 r,
@@ -322,9 +335,6 @@ def plot_arcs(
             w.set_gid(f"arc-{bf.base_ids[k]}-{name}".replace("/", "-"))
             ax.add_patch(w)
             out["arcs"].append(w)
-            key = "side" if name in ("left", "right") else name
-            shown.add(key)
-            areas.setdefault(key, []).append(_wedge_polygon(centre, r, t1, t2))
         for e in touched:
             a, b = bf.corners[k][e], bf.corners[k][(e + 1) % 4]
             (stroke,) = ax.plot(
@@ -343,6 +353,20 @@ def plot_arcs(
         )
         ax.add_patch(fill)
         out["arc_fills"].append(fill)
+    for name in EDGE_NAMES:  # one outline per edge direction: the union of the unit's wedges
+        if name not in directions:
+            continue
+        line = PathPatch(
+            geometry_path(shapely.union_all(directions[name])),
+            facecolor="none",
+            edgecolor=ARC_COLOURS[name],
+            linewidth=1.0,
+            alpha=0.9,
+            zorder=z + 0.02,
+        )
+        line.set_gid(f"arcs-{unit}-{name}")
+        ax.add_patch(line)
+        out["outlines"].append(line)
     labels = {"front": "front arc (4.4.1)", "side": "side arcs (4.4.1)", "back": "back arc (4.4.1)"}
     for i, key in enumerate(("front", "side", "back")):
         if key in shown:
