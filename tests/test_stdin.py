@@ -200,3 +200,10 @@ def test_format_must_agree_with_the_suffix(
     )
     assert code == 2 and "--format says svg" in err
     assert not (tmp_path / "t.png").exists()
+
+
+def test_serve_refuses_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page saves the scenario back to its file: standard input cannot be one."""
+    code, out, err = _run(["serve", "-"], capsys, monkeypatch, SCENARIO.read_bytes())
+    assert code == 2 and out == ""
+    assert "serve saves the scenario back to its file" in err

@@ -51,6 +51,10 @@ def run(args: argparse.Namespace) -> int:
     from szwadron.web import serve
 
     scenario = args.scenario if args.scenario is not None else str(bundled_scenario())
+    if scenario == "-":  # the page saves the scenario back to its file: a file it must be
+        raise InvalidDataError(
+            "-: serve saves the scenario back to its file; give a file, not standard input"
+        )
     try:
         serve(scenario, host=args.host, port=args.port, open_browser=args.open)
     except OSError as exc:
