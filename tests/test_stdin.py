@@ -207,3 +207,34 @@ def test_serve_refuses_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: py
     code, out, err = _run(["serve", "-"], capsys, monkeypatch, SCENARIO.read_bytes())
     assert code == 2 and out == ""
     assert "serve saves the scenario back to its file" in err
+
+
+def test_game_commands_read_the_position_and_the_log_from_stdin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """place and turn read the position from '-'; replay reads the game log from '-' and writes
+    the same position as the action did."""
+    start = tmp_path / "start.toml"
+    start.write_bytes(SCENARIO.read_bytes())
+    placed = tmp_path / "placed.toml"
+    code, _, err = _run(["place", "-", "-o", str(placed)], capsys, monkeypatch, start.read_bytes())
+    assert code == 0, err
+    assert placed.read_bytes() == start.read_bytes()  # no formation to expand: the same text
+    code, out, err = _run(["turn", "-", "--json"], capsys, monkeypatch, start.read_bytes())
+    assert code == 0 and json.loads(out)["turn"] is None, err
+    after, log = tmp_path / "after.toml", tmp_path / "game.jsonl"
+    words = ["fire", str(start), "--shooter", "fr-battery", "--target", "au-battery", "--apply"]
+    code, _, err = _run(
+        [*words, "--roll", "--seed", "3", "-o", str(after), "--log", str(log)], capsys, monkeypatch
+    )
+    assert code == 0, err
+    replayed = tmp_path / "replayed.toml"
+    code, _, err = _run(["replay", "-", "-o", str(replayed)], capsys, monkeypatch, log.read_bytes())
+    assert code == 0, err
+    assert replayed.read_bytes() == after.read_bytes()
+
+
+def test_undo_refuses_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """undo rewrites the log in place: standard input cannot be it."""
+    code, _, err = _run(["undo", "-"], capsys, monkeypatch, b"")
+    assert code == 2 and "undo rewrites the game log in place" in err

@@ -73,6 +73,8 @@ def run_undo(args: argparse.Namespace) -> int:
     from szwadron.files import check_output_path, write_text_atomic
     from szwadron.game.log import dump_log, read_log, replay
 
+    if args.log == "-":  # the log is rewritten in place: a file it must be
+        raise InvalidDataError("-: undo rewrites the game log in place; give its file, not standard input")
     source = Path(args.log)
     out = None if args.output is None else check_output_path(args.output, inputs=(source,))
     log = read_log(source)

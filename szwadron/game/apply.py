@@ -43,14 +43,17 @@ class Position:
 
 
 def read_position(path: str | Path) -> Position:
-    """Read a scenario file as a position (its text is kept for writing the next one)."""
-    from szwadron.loading import read_toml
+    """Read a scenario file as a position (its text is kept for writing the next one); ``-``:
+    standard input."""
+    from szwadron.files import is_stdio, read_stdin
+    from szwadron.loading import read_toml, source_name
 
     p = Path(path)
     data = read_toml(p)  # one clear message for a missing, unreadable or malformed file
-    text = p.read_bytes().decode("utf-8")
+    text = (read_stdin() if is_stdio(p) else p.read_bytes()).decode("utf-8")  # stdin: read once
     folders = tuple(army_list_search_path(p))
-    return Position(text, str(p), parse_scenario(data, source=str(p), folders=folders), folders)
+    source = source_name(p)
+    return Position(text, source, parse_scenario(data, source=source, folders=folders), folders)
 
 
 def position_from_text(text: str, source: str, *, folders: Sequence[Path] = ()) -> Position:

@@ -193,7 +193,14 @@ def replay(log: Sequence[Line], to: int | None = None, *, source: str = "game lo
 
 
 def read_log(path: str | Path) -> list[Line]:
-    """Read and check a log file."""
+    """Read and check a log file (``-``: standard input)."""
+    from szwadron.files import STDIN_NAME, is_stdio, read_stdin
+
+    if is_stdio(path):
+        try:
+            return parse_log(read_stdin().decode("utf-8"), source=STDIN_NAME)
+        except UnicodeDecodeError as exc:
+            raise InvalidDataError(f"cannot read: {exc}", source=STDIN_NAME) from None
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
