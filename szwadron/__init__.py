@@ -24,6 +24,11 @@ from typing import TYPE_CHECKING, Any
 #: The one place the version is written: pyproject.toml reads it ([tool.hatch.version]).
 __version__ = "0.1.0"
 
+#: Version of the layout of every ``--json`` document (its first key, ``"schema_version"``): it
+#: grows when a key is removed or renamed or changes meaning, not when one is added. The documents'
+#: JSON Schemas are in ``schemas/output/`` (:mod:`szwadron.documents`).
+SCHEMA_VERSION = 1
+
 # public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
     "AmbiguousSituationError": "szwadron.errors",
@@ -515,7 +520,7 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *_EXPORTS])
 
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = ["SCHEMA_VERSION", "__version__", *_EXPORTS]
 
 if TYPE_CHECKING:
     from szwadron.armies.balance import (

@@ -1,4 +1,6 @@
-"""JSON Schemas of the file formats, generated from the data models (docs/decisions.md "Files").
+"""JSON Schemas of the file formats and of the ``--json`` documents, generated from the data
+models (docs/decisions.md "Files"): :mod:`szwadron.models` for the input files,
+:mod:`szwadron.documents` for the documents (in ``schemas/output/``).
 
 The committed copies live in ``schemas/``; ``python -m szwadron.schemas`` rewrites them, and a test
 fails when they are stale. Editors that understand JSON Schema (for TOML too, e.g. Taplo or
@@ -14,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from szwadron.documents import DOCUMENT_MODELS
 from szwadron.models import AMMUNITION_CODES, PROFILE_CODES, ArmyList, RosterFile, Scenario
 from szwadron.movefile import MoveFile
 
@@ -24,6 +27,14 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "roster.schema.json": RosterFile,
     "move.schema.json": MoveFile,
 }
+
+#: Sub-folder of the schemas of the ``--json`` documents (file name → model: DOCUMENT_MODELS).
+OUTPUT_FOLDER = "output"
+
+
+def all_schemas() -> dict[str, type[BaseModel]]:
+    """Every committed schema: path under ``schemas/`` → model (input files, then outputs)."""
+    return {**SCHEMA_MODELS, **{f"{OUTPUT_FOLDER}/{name}": m for name, m in DOCUMENT_MODELS.items()}}
 
 
 def _add_code_aliases(schema: dict[str, Any]) -> None:
@@ -62,10 +73,10 @@ def render(model: type[BaseModel]) -> str:
 
 def write_schemas(folder: Path) -> list[Path]:
     """Write every schema into ``folder``; return the paths."""
-    folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for file_name, model in SCHEMA_MODELS.items():
+    for file_name, model in all_schemas().items():
         path = folder / file_name
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(render(model), encoding="utf-8")
         written.append(path)
     return written
@@ -83,4 +94,4 @@ def main(argv: list[str] | None = None) -> int:
 if __name__ == "__main__":
     raise SystemExit(main())
 
-__all__ = ["SCHEMA_MODELS", "json_schema", "main", "render", "write_schemas"]
+__all__ = ["OUTPUT_FOLDER", "SCHEMA_MODELS", "all_schemas", "json_schema", "main", "render", "write_schemas"]

@@ -15,6 +15,7 @@ EXAMPLE = str(bundled_scenario())
 CASES = Path(__file__).parent / "cases" / "fire"
 
 _FIRE_KEYS = (
+    "schema_version",  # issue 20
     "legal",
     "reason",
     "shooters",

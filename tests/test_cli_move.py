@@ -31,7 +31,7 @@ def test_move_json_keys_and_exit_codes(tmp_path: Path, capsys: pytest.CaptureFix
     ok = _write(tmp_path, _hussars(28.0))
     assert main(["move", EXAMPLE, "--unit", "fr-hussars", "--to", ok, "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert list(doc)[:4] == ["legal", "rule", "message", "bases"]
+    assert list(doc)[:5] == ["schema_version", "legal", "rule", "message", "bases"]
     assert doc["legal"] is True and doc["rule"] is None
     assert set(doc["bases"][0]) >= {"base", "distance", "allowed", "surcharges"}
     assert doc["bases"][0]["distance"] == 28.0 and doc["bases"][0]["allowed"] == 28.0
@@ -123,7 +123,8 @@ def test_melee_json_and_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
         == 0
     )
     doc = json.loads(capsys.readouterr().out)
-    assert list(doc)[:9] == [
+    assert list(doc)[:10] == [
+        "schema_version",
         "attacker_in_contact",
         "defender_in_contact",
         "groups",

@@ -22,7 +22,9 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
 # --- remainder ----------------------------------------------------------------------------------
 def test_1_5_1_remainder_json_rows_for_every_r_below_w(capsys: pytest.CaptureFixture[str]) -> None:
     """1.5.1 — default: every 1 ≤ r < W ≤ 10, with reduced fraction and exactness."""
-    rows = run_json(capsys, "remainder", "--json")
+    doc = run_json(capsys, "remainder", "--json")
+    assert list(doc) == ["schema_version", "die", "rows"] and doc["die"] == "d6"
+    rows = doc["rows"]
     assert isinstance(rows, list) and len(rows) == sum(range(1, 10))
     two_thirds = next(r for r in rows if (r["remainder"], r["wounds"]) == (2, 3))
     assert two_thirds == {
@@ -41,7 +43,7 @@ def test_1_5_1_remainder_json_rows_for_every_r_below_w(capsys: pytest.CaptureFix
 
 def test_1_5_1_remainder_d10_writes_zero_as_ten(capsys: pytest.CaptureFixture[str]) -> None:
     """1.5.1 — the d10's 0 is written 10 in JSON."""
-    rows = run_json(capsys, "remainder", "--die", "d10", "--max-wounds", "4", "--json")
+    rows = run_json(capsys, "remainder", "--die", "d10", "--max-wounds", "4", "--json")["rows"]
     row = next(r for r in rows if (r["remainder"], r["wounds"]) == (1, 4))
     assert row["reroll"] == [9, 10] and row["remove_at_most"] == 2
 
@@ -88,7 +90,7 @@ def test_4_6_odds_fire_json_document(capsys: pytest.CaptureFixture[str]) -> None
         "10",
         "--json",
     )
-    assert list(doc) == ["damage_pmf", "removed_pmf", "expected", "at_least", "morale"]
+    assert list(doc) == ["schema_version", "damage_pmf", "removed_pmf", "expected", "at_least", "morale"]
     assert abs(sum(doc["removed_pmf"]) - 1) < 1e-12 and abs(sum(doc["damage_pmf"]) - 1) < 1e-12
     assert len(doc["removed_pmf"]) <= 9  # capped at the 8 figures of the unit
     assert list(doc["morale"]) == ["no_test", "passed", "repulsed", "panic", "destroyed"]
@@ -233,7 +235,7 @@ def test_odds_fire_bad_input_exit_2(argv: list[str], capsys: pytest.CaptureFixtu
 def test_6_3_odds_morale_json(capsys: pytest.CaptureFixture[str]) -> None:
     """6.3 — M 4 at 5 of 8 (≤ 3/4: −1): pass 1/2, repulsed 1/4, panic 1/4."""
     doc = run_json(capsys, "odds", "morale", "--morale", "4", "--strength", "5", "--initial", "8", "--json")
-    assert doc == {"pass": 0.5, "repulsed": 0.25, "panic": 0.25}
+    assert doc == {"schema_version": 1, "pass": 0.5, "repulsed": 0.25, "panic": 0.25}
     doc = run_json(
         capsys,
         "odds",
@@ -312,7 +314,13 @@ def test_5_5_odds_melee_json(capsys: pytest.CaptureFixture[str]) -> None:
         "8",
         "--json",
     )
-    assert list(doc) == ["joint_pmf", "attacker_removed_pmf", "defender_removed_pmf", "outcomes"]
+    assert list(doc) == [
+        "schema_version",
+        "joint_pmf",
+        "attacker_removed_pmf",
+        "defender_removed_pmf",
+        "outcomes",
+    ]
     joint = doc["joint_pmf"]
     assert len(joint) == 7 and all(len(row) == 9 for row in joint)
     assert abs(sum(map(sum, joint)) - 1) < 1e-12

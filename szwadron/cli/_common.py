@@ -13,6 +13,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from szwadron import SCHEMA_VERSION
 from szwadron.files import check_output_path, write_atomic
 
 
@@ -34,9 +35,10 @@ def dumps_json(document: Any) -> str:
     return json.dumps(document, indent=2, default=_default, allow_nan=False)
 
 
-def print_json(document: Any) -> None:
-    """Print a JSON document on stdout."""
-    print(dumps_json(document))
+def print_json(document: dict[str, Any]) -> None:
+    """Print a ``--json`` document on stdout, ``"schema_version"`` first (its JSON Schema is in
+    ``schemas/output/``, see :mod:`szwadron.documents`)."""
+    print(dumps_json({"schema_version": SCHEMA_VERSION, **document}))
 
 
 def base_list(text: str) -> list[str]:

@@ -34,7 +34,7 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help=f"the largest W in the table (default 10, at most {MAX_WOUNDS}) (1.5.1)",
     )
-    parser.add_argument("--json", action="store_true", help="print a JSON list of rows")
+    parser.add_argument("--json", action="store_true", help="print a JSON document (its rows)")
     parser.set_defaults(func=run)
 
 
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidDataError(f"--max-wounds must be at most {MAX_WOUNDS}, got {args.max_wounds}")
     rows = remainder_table(args.die, args.max_wounds)
     if args.json:
-        print_json([remainder_row_json(r) for r in rows])
+        print_json({"die": args.die, "rows": [remainder_row_json(r) for r in rows]})
         return 0
     header = ("r/W", "reduced", f"{args.die} roll", "chance", "exact")
     body = []
