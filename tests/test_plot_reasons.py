@@ -22,7 +22,7 @@ import shapely
 
 from szwadron.cli import main
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.loading import bundled_scenario, load_scenario
+from szwadron.loading import bundled_scenario, load_scenario, parse_scenario, read_toml
 from szwadron.plots import machine as pmachine
 from szwadron.plots import overlays as ov
 from szwadron.plots._io import new_figure
@@ -208,3 +208,27 @@ def test_a_legal_move_draws_no_zone(example: Battlefield) -> None:
     )
     art = ov.plot_move(example, table_ax(example), report=report)
     assert report.legal and art["zones"] == [] and art["entered"] == []
+
+
+def test_4_4_3_a_refusal_for_the_arcs_draws_the_shooters_arcs() -> None:
+    """4.4.3 — a battery whose target stands just outside its front arc: the picture of the "no"
+    draws the battery's arc (its front only), so the reader sees the target outside it."""
+    case = Path(__file__).parent / "cases" / "fire" / "4_4_3_battery_target_just_outside_arc.toml"
+    data = read_toml(case)
+    data.pop("expected")  # the case's known answer, read by tests/test_fire.py
+    sc = parse_scenario(data, source=str(case), folders=[])
+    result = fire(sc, "g", "b")
+    assert not result.legal and result.reason is not None and result.reason.rule == "4.4.3"
+    out = ov.plot_fire(sc, result=result)
+    assert out["arcs"], "the battery's arc is drawn"
+    target_centre = shapely.Point(70.1, 30.0)
+    assert [a for a in out["arcs"] if hasattr(a, "get_path")]
+    front = ov.arc_geometries(sc, "g")
+    assert list(front) == ["g/0:front"] and not front["g/0:front"].contains(target_centre)
+
+
+def test_a_refusal_for_range_draws_no_arcs(example: Battlefield) -> None:
+    """4.5.1 — the arcs are drawn only when they are the reason."""
+    result = fire(example, "fr-volt", "au-battery")
+    assert result.reason is not None and result.reason.rule == "4.5.1"
+    assert "arcs" not in ov.plot_fire(example, result=result)

@@ -225,6 +225,10 @@ def _wedge_polygon(centre: np.ndarray, r: float, t1: float, t2: float) -> shapel
     return shapely.Polygon(np.vstack([centre, centre + r * np.stack([np.cos(ts), np.sin(ts)], axis=1)]))
 
 
+#: The refusals of fire that are about the arcs of fire (:func:`plot_fire` draws the arcs).
+ARC_RULES: frozenset[str] = frozenset({"4.4.1", "4.4.2", "4.4.3"})
+
+
 def arc_geometries(
     scenario: Scenario | Battlefield, unit: str, *, radius: float | None = None
 ) -> dict[str, shapely.Geometry]:
@@ -524,7 +528,9 @@ def plot_fire(
     blocking base or feature], "rules": [texts], "labels": [distance texts], "refused": [two
     strokes crossing each shooting base that cannot fire], "removal": [one number per base in
     the removal order]}``, and with a range miss ``"range": [the outline]``, ``"beyond": [the
-    dimension line's parts, its ticks and its text]``.
+    dimension line's parts, its ticks and its text]``; when the fire is refused for its arcs
+    (4.4.1–4.4.3), ``"arcs"``: the artists of :func:`plot_arcs` for the shooter (its arcs as
+    outlines, the edges touched by own bases struck through).
     """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch, PathPatch, Polygon
@@ -615,6 +621,10 @@ def plot_fire(
     miss = range_miss(bf, result)
     if miss is not None:
         out.update(_plot_range_miss(bf, ax, miss, result.ammunition))
+    if not result.legal and result.reason is not None and result.reason.rule in ARC_RULES:
+        # the "no" is the arcs (4.4.2 an edge touched by an own base, 4.4.3 artillery's front
+        # only): draw the shooter's arcs, with the touched edges struck through
+        out["arcs"] = [a for group in plot_arcs(bf, ax, unit=result.shooter).values() for a in group]
     # distances and accuracy of the nearest lines (PD-9), when few
     nearest = [ln for ln in lines if ln.nearest and ln.blocked is None]
     if len(nearest) <= MAX_LINE_LABELS:
