@@ -4,7 +4,11 @@ Routes: ``GET /`` the page, ``GET /static/...`` its script and style, ``GET /api
 loaded table, ``POST /api/<answer>`` for ``check``, ``measure``, ``targets``, ``fire``, ``move``,
 ``reach``, ``melee``, ``morale`` (the bodies are :mod:`szwadron.web.session`'s requests, the
 answers the ``--json`` documents of the commands of the same names), ``POST /api/toml`` the
-scenario file as it stands (to download), ``POST /api/save`` and ``POST /api/open``.
+scenario file as it stands (to download), ``POST /api/save`` and ``POST /api/open``; the
+actions that change the scenario (:data:`ACTIONS`, :mod:`szwadron.web.play`): ``apply-move``,
+``apply-fire``, ``apply-melee``, ``apply-morale``, ``next-phase``, ``undo``, ``place``,
+``terrain-add``, ``terrain-edit``, ``terrain-delete``; ``GET /api/log`` the game log (JSON
+lines), ``GET /api/armylists`` the army lists a unit may be placed from.
 
 Guards (:class:`Guard`, in front of every route):
 
@@ -55,6 +59,18 @@ from szwadron.web.session import (
     Session,
     TargetsRequest,
     parse_request,
+)
+from szwadron.web.play import (
+    ApplyFireRequest,
+    ApplyMeleeRequest,
+    ApplyMoraleRequest,
+    ApplyMoveRequest,
+    NextPhaseRequest,
+    PlaceRequest,
+    TerrainAddRequest,
+    TerrainDeleteRequest,
+    TerrainEditRequest,
+    UndoRequest,
 )
 
 #: Largest request body accepted: 2 MB (the positions of some 20,000 bases).
@@ -178,6 +194,22 @@ ANSWERS: dict[str, tuple[type[Any], Answer]] = {
     "morale": (MoraleRequest, Session.morale),
 }
 
+#: What changes the session's scenario (:mod:`szwadron.web.play`): the actions of the game (each
+#: through :mod:`szwadron.game.apply`, appended to the game log), undo, and the set-up edits.
+#: Each answers ``{"state": ...}`` (the new table) with what was done.
+ACTIONS: dict[str, tuple[type[Any], Answer]] = {
+    "apply-move": (ApplyMoveRequest, Session.apply_move),
+    "apply-fire": (ApplyFireRequest, Session.apply_fire),
+    "apply-melee": (ApplyMeleeRequest, Session.apply_melee),
+    "apply-morale": (ApplyMoraleRequest, Session.apply_morale),
+    "next-phase": (NextPhaseRequest, Session.next_phase),
+    "undo": (UndoRequest, Session.undo),
+    "place": (PlaceRequest, Session.place),
+    "terrain-add": (TerrainAddRequest, Session.terrain_add),
+    "terrain-edit": (TerrainEditRequest, Session.terrain_edit),
+    "terrain-delete": (TerrainDeleteRequest, Session.terrain_delete),
+}
+
 
 class Server:
     """The routes over one :class:`Session` (replaced when the page opens another file)."""
@@ -204,11 +236,28 @@ class Server:
 
     async def answer(self, request: Request) -> Response:
         name = request.path_params["name"]
-        if name not in ANSWERS:
-            return _error(404, f"no answer {name!r} (answers: {', '.join(ANSWERS)}, toml, save, open)")
-        model, function = ANSWERS[name]
+        if name not in ANSWERS and name not in ACTIONS:
+            return _error(
+                404,
+                f"no answer {name!r} (answers: {', '.join(ANSWERS)}, toml, save, open; "
+                f"actions: {', '.join(ACTIONS)})",
+            )
+        model, function = ANSWERS[name] if name in ANSWERS else ACTIONS[name]
         session = self.session
         return await _guarded(lambda body: function(session, parse_request(model, body)), self, request)
+
+    async def log(self, request: Request) -> Response:
+        """The game log (JSON lines), to download beside the scenario."""
+        name = self.session.path.stem + ".jsonl"
+        return Response(
+            self.session.log_text(),
+            media_type="application/jsonl",
+            headers={"content-disposition": f'attachment; filename="{name}"', **_NO_CACHE},
+        )
+
+    async def armies(self, request: Request) -> Response:
+        """The army lists a unit may be placed from."""
+        return JSONResponse(self.session.army_lists())
 
     async def toml(self, request: Request) -> Response:
         session = self.session
@@ -275,6 +324,8 @@ def create_app(
         routes=[
             Route("/", server.page),
             Route("/api/state", server.state),
+            Route("/api/log", server.log),
+            Route("/api/armylists", server.armies),
             Route("/api/toml", server.toml, methods=["POST"]),
             Route("/api/save", server.save, methods=["POST"]),
             Route("/api/open", server.open, methods=["POST"]),
@@ -312,4 +363,4 @@ def host_names(host: str, port: int) -> frozenset[str]:
     return frozenset(n.lower() for n in names)
 
 
-__all__ = ["ANSWERS", "MAX_BODY_BYTES", "Guard", "create_app", "host_names", "static_dir"]
+__all__ = ["ACTIONS", "ANSWERS", "MAX_BODY_BYTES", "Guard", "create_app", "host_names", "static_dir"]

@@ -141,6 +141,8 @@ class Session:
     scenario: Scenario
     text: str
     _unit_index: dict[str, int] = field(default_factory=dict)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    """The game log (:mod:`szwadron.game.log`): its first line is the starting position."""
 
     @classmethod
     def load(cls, path: str | Path) -> Session:
@@ -150,7 +152,11 @@ class Session:
         return cls(p, scenario, p.read_text(encoding="utf-8"))
 
     def __post_init__(self) -> None:
+        from szwadron.game.log import new_log
+
         self._unit_index = {u.id: k for k, u in enumerate(self.scenario.units)}
+        if not self.log:
+            self.log = new_log(self.text, self.path.name)
 
     @property
     def folder(self) -> Path:
@@ -212,6 +218,9 @@ class Session:
                     "kind": str(feature.kind),
                     "level": shape.level,
                     "linear": feature.line is not None,
+                    "polygon": None if feature.polygon is None else [list(q) for q in feature.polygon],
+                    "line": None if feature.line is None else [list(q) for q in feature.line],
+                    "width": feature.width,
                     "geometry": shapely.to_geojson(shapely.set_precision(shape.polygon, 1e-4)),
                 }
             )
@@ -225,6 +234,11 @@ class Session:
                     "kind": str(unit.profile.kind),
                     "profile": unit.profile.id,
                     "state": str(unit.state),
+                    "pursuing": unit.pursuing,
+                    "engaged_with": list(unit.engaged_with),
+                    "acted": None if unit.acted is None else unit.acted.value,
+                    "strength": unit.strength,
+                    "lost": unit.figures_lost,
                     "range": _reach_of_fire(unit.profile),
                     "bases": [
                         {
@@ -246,6 +260,11 @@ class Session:
             "table": {"width": self.scenario.table.width, "depth": self.scenario.table.depth},
             "terrain": terrain,
             "units": units,
+            "turn": None if self.scenario.turn is None else self.scenario.turn.model_dump(mode="json"),
+            "log": [
+                {"n": line["n"], "action": line["action"], "inputs": line["inputs"], "ruling": line["ruling"]}
+                for line in self.log[1:]
+            ],
         }
 
     def check(self, req: CheckRequest) -> dict[str, Any]:
@@ -281,20 +300,7 @@ class Session:
         from szwadron.table.movement import check_move
 
         bf = self.battlefield(req.positions)
-        ks = bf.resolve(req.unit)
-        if "/" in req.unit or len(ks) != len(req.to):
-            raise InvalidDataError(
-                f"to: {len(req.to)} poses; give one [x, y, facing] per base of the unit "
-                f"{req.unit!r} ({len(ks)})",
-                source="request",
-            )
-        moved = [
-            {"index": i, "x": p[0], "y": p[1], "facing": p[2]}
-            for i, (k, p) in enumerate(zip(ks.tolist(), req.to, strict=True))
-            if not _same(p, (float(bf.x[k]), float(bf.y[k]), float(bf.facing[k])))
-        ]
-        if not moved:
-            raise InvalidDataError("to: no base moves; drag the unit to a new pose", source="request")
+        moved = _moved(bf, req.unit, req.to)
         report = check_move(bf, req.unit, {"bases": moved}, charge=req.charge, march=req.march)
         return report.to_json()
 
@@ -321,25 +327,224 @@ class Session:
 
         return morale_phase(self.battlefield(req.positions), req.side).to_json()
 
+    # -- the game and the set-up (szwadron.web.play) ------------------------------------------
+
+    @property
+    def actions(self) -> int:
+        """Actions in the game log."""
+        return len(self.log) - 1
+
+    def _folders(self) -> list[Path]:
+        from szwadron.loading import army_list_search_path
+
+        return army_list_search_path(self.path)
+
+    def _position(self) -> Any:
+        from szwadron.game.apply import Position
+
+        return Position(self.text, str(self.path), self.scenario, tuple(self._folders()))
+
+    def _set_text(self, text: str) -> None:
+        """The session's position becomes ``text`` (read with the scenario loader first: a text
+        that does not load is bad input and changes nothing)."""
+        from szwadron.game.apply import position_from_text
+
+        pos = position_from_text(text, self.path.name, folders=self._folders())
+        self.text, self.scenario = text, pos.scenario
+        self._unit_index = {u.id: k for k, u in enumerate(self.scenario.units)}
+
+    def _setup_edit(self, text: str, what: str) -> None:
+        """A change of the set-up: allowed before the first action; the log starts again."""
+        from szwadron.game.log import new_log
+
+        if self.actions:
+            raise SaveConflict(
+                f"{what}: the game log holds {self.actions} action(s); the set-up is changed before "
+                "the first action (undo the actions first)"
+            )
+        self._set_text(text)
+        self.log = new_log(self.text, self.path.name)
+
+    def _start_from(self, positions: Mapping[str, tuple[Pose, ...]]) -> None:
+        """Units the page moved freely (set-up) become part of the starting position."""
+        if positions:
+            self._setup_edit(self.toml(positions), "units moved without applying (" + ", ".join(positions) + ")")
+
+    def _advance(self, applied: Any) -> dict[str, Any]:
+        from szwadron.game.log import append
+
+        self.log = append(self.log, applied.record(), before=self.text, after=applied.text)
+        self._set_text(applied.text)
+        return {"applied": {**applied.record(), "notes": list(applied.notes)}, "state": self.state()}
+
+    def apply_move(self, req: Any) -> dict[str, Any]:
+        """Section 3 — the move applied (``move --apply``): the next position and the log line."""
+        from szwadron.game.apply import apply_move
+
+        self._start_from(req.positions)
+        moved = _moved(Battlefield(self.scenario), req.unit, req.to)
+        applied = apply_move(self._position(), req.unit, {"bases": moved}, charge=req.charge, march=req.march)
+        return self._advance(applied)
+
+    def apply_fire(self, req: Any) -> dict[str, Any]:
+        """Section 4 — the volley applied with its dice (``fire --apply``)."""
+        from szwadron.game.apply import apply_fire
+
+        self._start_from(req.positions)
+        applied = apply_fire(
+            self._position(),
+            req.shooter,
+            req.target,
+            march=req.march,
+            ammunition=req.ammo,
+            dice=req.dice,
+            remainder_dice=req.remainder_dice,
+            morale_dice=req.morale_dice,
+            seed=req.seed if req.dice is None else None,
+        )
+        return self._advance(applied)
+
+    def apply_melee(self, req: Any) -> dict[str, Any]:
+        """5.3-5.6 — the melee applied with its dice (``melee --apply``)."""
+        from szwadron.game.apply import apply_melee
+
+        self._start_from(req.positions)
+        applied = apply_melee(
+            self._position(), req.attacker, req.defender, continuing=req.continuing, dice=req.dice,
+            seed=req.seed if req.dice is None else None,
+        )
+        return self._advance(applied)
+
+    def apply_morale(self, req: Any) -> dict[str, Any]:
+        """6.8 — a side's morale phase applied with its dice (``morale --apply``)."""
+        from szwadron.game.apply import apply_morale
+
+        self._start_from(req.positions)
+        applied = apply_morale(
+            self._position(), req.side, dice=req.dice, seed=req.seed if req.dice is None else None
+        )
+        return self._advance(applied)
+
+    def next_phase(self, req: Any) -> dict[str, Any]:
+        """2 — the next phase (``turn --apply``)."""
+        from szwadron.game.apply import apply_next_phase
+
+        self._start_from(req.positions)
+        return self._advance(apply_next_phase(self._position()))
+
+    def undo(self, req: Any) -> dict[str, Any]:
+        """The last action dropped (``szwadron undo``): the position before it, replayed."""
+        from szwadron.game.log import replay
+
+        if not self.actions:
+            raise InvalidDataError("undo: no action to undo (the game log holds only its start)", source="request")
+        dropped = self.log[-1]
+        kept = self.log[:-1]
+        text = replay(kept, source="game log")
+        self._set_text(text)
+        self.log = kept
+        return {"undone": {"n": dropped["n"], "action": dropped["action"]}, "state": self.state()}
+
+    def log_text(self) -> str:
+        """The game log as JSON lines (``szwadron replay`` reads it)."""
+        from szwadron.game.log import dump_log
+
+        return dump_log(self.log)
+
+    def place(self, req: Any) -> dict[str, Any]:
+        """Issue 17's formations on the page: a unit of an army list's profile placed in a
+        formation, expanded into bases (:mod:`szwadron.formations`, through the scenario models)
+        and written one base a line. Overlaps and the like are allowed: ``check`` shows them."""
+        from szwadron.web.play import formation_entry, fresh_id, unit_block
+
+        self._start_from(req.positions)
+        ids = [u.id for u in self.scenario.units]
+        uid = req.id or fresh_id(req.profile, ids)
+        if uid in ids:
+            raise InvalidDataError(f"id: a unit {uid!r} exists already", source="request")
+        unit = {"id": uid, "side": req.side, "profile": f"{req.army}:{req.profile}", "formation": formation_entry(req)}
+        from szwadron.loading import parse_scenario
+
+        raw = tomllib_loads(self.text)
+        raw["units"] = [*raw.get("units", []), unit]
+        where = f"placing {uid}"
+        expanded = parse_scenario(raw, source=where, folders=self._folders()).units[-1]
+        bases = [
+            (b.x, b.y, b.facing, None if b.profile is None else f"{req.army}:{b.profile.id}")
+            for b in expanded.bases
+        ]
+        text = self.text.rstrip("\n") + "\n"
+        self._setup_edit(text + unit_block(uid, req, bases), where)
+        return {"placed": uid, "bases": len(bases), "state": self.state()}
+
+    def terrain_add(self, req: Any) -> dict[str, Any]:
+        """A terrain feature drawn on the page, checked by the scenario models (a polygon must be
+        simple, a linear kind needs its width)."""
+        from szwadron.web.play import add_terrain
+
+        self._start_from(req.positions)
+        text, tid = add_terrain(self.text, req, [t.id for t in self.scenario.terrain])
+        self._setup_edit(text, f"terrain {tid}")
+        return {"terrain": tid, "state": self.state()}
+
+    def terrain_edit(self, req: Any) -> dict[str, Any]:
+        """A terrain feature's corners moved."""
+        from szwadron.web.play import edit_terrain
+
+        self._start_from(req.positions)
+        self._setup_edit(edit_terrain(self.text, req), f"terrain {req.id}")
+        return {"terrain": req.id, "state": self.state()}
+
+    def terrain_delete(self, req: Any) -> dict[str, Any]:
+        """A terrain feature removed."""
+        from szwadron.web.play import delete_terrain
+
+        self._start_from(req.positions)
+        self._setup_edit(delete_terrain(self.text, req), f"terrain {req.id}")
+        return {"terrain": req.id, "state": self.state()}
+
+    def army_lists(self) -> dict[str, Any]:
+        """The army lists the scenario may name (its folders', then the bundled ones): ids,
+        names and profiles (id, name, kind)."""
+        from szwadron.loading import load_army_list
+
+        seen: dict[str, Any] = {}
+        for folder in self._folders():
+            for path in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
+                if path.stem in seen:
+                    continue
+                try:
+                    army = load_army_list(path)
+                except InvalidDataError:
+                    continue  # a scenario or a roster beside the lists
+                if army.id != path.stem:
+                    continue
+                seen[army.id] = {
+                    "id": army.id,
+                    "name": army.name,
+                    "profiles": [{"id": p.id, "name": p.name, "kind": str(p.kind)} for p in army.profiles],
+                }
+        return {"armies": list(seen.values())}
+
     # -- files ----------------------------------------------------------------------------------
 
     def toml(self, positions: Mapping[str, tuple[Pose, ...]]) -> str:
-        """The scenario file with the page's positions: the input's text, each moved base's
-        ``x``, ``y`` and ``facing`` changed in place (comments and layout kept)."""
-        import tomlkit
+        """The scenario file with the page's positions: the session's text, each moved base's
+        ``x``, ``y`` and ``facing`` changed in place by :class:`~szwadron.game.document.ScenarioDocument`
+        (comments and layout kept; a unit given as a formation gets its bases written out)."""
+        from szwadron.game.apply import _expand_if_formation
+        from szwadron.game.document import ScenarioDocument
 
-        self.table(positions)  # validates the patch
-        doc = tomlkit.parse(self.text)
-        units = doc.get("units")
-        for uid, poses in positions.items():
-            k = self._unit_index[uid]
-            assert units is not None
-            bases = units[k]["bases"]
-            for base, (x, y, facing) in zip(bases, poses, strict=True):
-                base["x"] = _number(x)
-                base["y"] = _number(y)
-                base["facing"] = _number(facing)
-        return tomlkit.dumps(doc)
+        table = self.table(positions)  # validates the patch
+        changes: list[dict[str, Any]] = []
+        for uid in positions:
+            unit = table.units[self._unit_index[uid]]
+            changes += _expand_if_formation(self.scenario.units[self._unit_index[uid]])
+            poses = [[i, _number(b.x), _number(b.y), _number(b.facing)] for i, b in enumerate(unit.bases)]
+            changes.append({"op": "move", "unit": uid, "poses": poses})
+        doc = ScenarioDocument(self.text, source=self.path.name, unit_ids=list(self._unit_index))
+        doc.apply(changes)
+        return doc.text
 
     def save(self, req: SaveRequest) -> dict[str, Any]:
         """Write the table as scenario ``name`` in the scenario's folder. An existing file (the
@@ -363,6 +568,31 @@ class Session:
         if not target.is_file():
             raise InvalidDataError(f"name: no file {req.name!r} in the scenario's folder", source="request")
         return Session.load(target)
+
+
+def tomllib_loads(text: str) -> dict[str, Any]:
+    """The session's text as data (it was read once already)."""
+    import tomllib
+
+    return tomllib.loads(text)
+
+
+def _moved(bf: Battlefield, unit: str, to: tuple[Pose, ...]) -> list[dict[str, Any]]:
+    """The bases of ``unit`` that ``to`` moves, as a move file's ``bases`` (the others stay)."""
+    ks = bf.resolve(unit)
+    if "/" in unit or len(ks) != len(to):
+        raise InvalidDataError(
+            f"to: {len(to)} poses; give one [x, y, facing] per base of the unit {unit!r} ({len(ks)})",
+            source="request",
+        )
+    moved = [
+        {"index": i, "x": round(p[0], POSE_DIGITS), "y": round(p[1], POSE_DIGITS), "facing": round(p[2], POSE_DIGITS)}
+        for i, (k, p) in enumerate(zip(ks.tolist(), to, strict=True))
+        if not _same(p, (float(bf.x[k]), float(bf.y[k]), float(bf.facing[k])))
+    ]
+    if not moved:
+        raise InvalidDataError("to: no base moves; drag the unit to a new pose", source="request")
+    return moved
 
 
 class SaveConflict(Exception):
