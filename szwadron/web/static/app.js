@@ -31,6 +31,27 @@ const L = {
   flight: "flees", offTable: "leaves the table", surrender: "surrenders", pursuit: "pursuit",
   nothingToDo: "every unit is in the normal state: nothing to do", mayNot: "may not",
   outcome: { no_test: "no test", passed: "passed", repulsed: "repulsed", panic: "panic", destroyed: "destroyed" },
+  // the game (apply, undo, the log), placing units, terrain
+  gameTitle: "Game (section 2)", nextPhase: "Next phase", undo: "Undo", downloadLog: "Download game log",
+  setUp: "set-up (no turn counter yet): actions are checked without the sequence of play",
+  round: "round", phaseOf: "phase", phaseName: { morale: "morale", movement: "movement" },
+  actions: "actions", noActions: "no action yet", applyMove: "Apply move", chargeAt: "charge:",
+  volleyDice: "volley d6:", remainderDice: "remainder die:", moraleDice: "morale dice:", or: "or",
+  applyDice: "Apply with these dice", roll: "Roll", seed: "seed", meleeDice: "dice in order:",
+  phaseDice: "dice in order:", applyPhase: "Apply the phase", applied: "applied", undone: "undone",
+  refused: "refused", state: "state", pursuing: "pursuing", acted: "acted", lost: "figures lost",
+  strength: "figures", place: "Place", terrain: "Terrain", placeTitle: "Place a unit (formations)",
+  army: "army", profile: "profile", formation: "formation", placeFiles: "files", ranks: "ranks",
+  facingDeg: "facing °", limber: "limber", unitId: "id", placeHint: "Click on the table: the middle of the front edge.",
+  placed: "placed", terrainTitle: "Terrain", terrainKind: "kind", level: "level", width: "width",
+  finish: "Finish", cancel: "Cancel", deleteFeature: "Delete feature",
+  terrainHint: "Click the corners on the cloth, then Finish (a polygon: 3 or more; a line: 2 or more). " +
+    "Click a feature to select it: drag its corners, or delete it.",
+  formations: { line: "line", column: "column", skirmish: "skirmish", square: "square", battery: "battery" },
+  terrainKinds: { hill: "hill", forest: "forest", rough: "rough ground", building: "building", fortification: "fortification",
+    impassable: "impassable", obstacle: "obstacle (line)", high_wall: "high wall (line)" },
+  noLimber: "no limbers", noCharge: "no charge", damage: "damage",
+  selectedFeature: "selected (drag its corners, or delete it):", corners: "corners",
 };
 
 const NS = "http://www.w3.org/2000/svg";
@@ -50,6 +71,8 @@ const S = {
   before: null, moving: null, moveReport: null,   // move mode
   ruler: [], measure: null,
   reachDoc: null, meleeDoc: null,
+  moraleSide: null, armies: null,
+  draft: [], terrainSel: null,  // terrain mode: corners clicked, the feature selected
   view: { k: 5, tx: 20, ty: 20 },
 };
 
@@ -60,8 +83,12 @@ async function api(path, body) {
   if (TOKEN) headers["x-szwadron-token"] = TOKEN;
   const r = await fetch(path, body === undefined ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
   const ctype = r.headers.get("content-type") || "";
-  const data = ctype.includes("json") ? await r.json() : await r.text();
-  if (!r.ok) throw new Error(data && data.error ? data.error : `${r.status}`);
+  const data = ctype.split(";")[0].trim() === "application/json" ? await r.json() : await r.text();
+  if (!r.ok) {
+    const err = new Error(data && data.error ? data.error : `${r.status}`);
+    err.rule = data && data.rule;
+    throw err;
+  }
   return data;
 }
 
@@ -168,7 +195,7 @@ function drawTerrain() {
     const polys = geom.type === "Polygon" ? [geom.coordinates] : geom.type === "MultiPolygon" ? geom.coordinates : [];
     for (const rings of polys) {
       const d = rings.map((ring) => "M" + ring.map((p) => `${p[0]},${p[1]}`).join("L") + "Z").join(" ");
-      el("path", { d, class: `terrain ${t.kind} l${t.level}`, "data-terrain": t.id, "fill-rule": "evenodd" }, g);
+      el("path", { d, class: `terrain ${t.kind} l${t.level}${t.id === S.terrainSel ? " tsel" : ""}`, "data-terrain": t.id, "fill-rule": "evenodd" }, g);
     }
   }
   const lg = $("#labels");
@@ -190,7 +217,7 @@ function drawBases() {
     S.pos[uid].forEach((p, i) => {
       const c = baseCorners(uid, i);
       const id = `${uid}/${i}`;
-      const cls = ["base", u.side, u.state === "panic" ? "panic" : ""];
+      const cls = ["base", u.side, u.state === "panic" ? "panic" : "", u.state === "pursuit" ? "pursuit" : ""];
       if (uid === S.selected) cls.push("sel");
       if (uid === S.target) cls.push("target");
       for (const m of marks[id] || []) cls.push(m);
@@ -211,7 +238,10 @@ function drawUnitLabels() {
   for (const u of S.doc.units) {
     const ps = S.pos[u.id];
     const x = Math.min(...ps.map((p) => p[0])) - 1, y = Math.max(...ps.map((p) => p[1])) + 2.6;
-    label(u.id, x, y, "unitlabel", lg);
+    const bits = [u.id];
+    if (u.lost > 0) bits.push(`−${u.lost}`);
+    if (u.state !== "normal") bits.push(u.state + (u.pursuing ? ` → ${u.pursuing}` : ""));
+    label(bits.join(" "), x, y, "unitlabel", lg).setAttribute("data-unit-label", u.id);
   }
 }
 
@@ -406,6 +436,10 @@ function renderSelection() {
   const u = unitDoc(S.selected);
   const rep = S.check && S.check.units.find((x) => x.id === S.selected);
   const parts = [h("div", {}, h("b", {}, u.id), ` — ${u.name || ""} (${L.side} ${u.side}, ${u.kind}, ${u.state})`)];
+  const st = [`${L.strength} ${u.strength}`, `${L.lost} ${u.lost}`];
+  if (u.pursuing) st.push(`${L.pursuing} ${u.pursuing}`);
+  if (u.acted) st.push(`${L.acted}: ${u.acted}`);
+  parts.push(h("div", { id: "unit-state", "data-state": u.state, "data-lost": String(u.lost), "data-acted": u.acted || "" }, st.join(" · ")));
   if (rep && !rep.coherent) parts.push(h("div", { class: "bad" }, `${L.notCoherent} (1.3): ${rep.groups.map((g) => g.join(", ")).join(" | ")}`));
   if (rep && rep.engaged_with.length) parts.push(h("div", {}, `${L.engaged} ${rep.engaged_with.join(", ")} (5.1.2)`));
   const t = S.targets;
@@ -439,6 +473,7 @@ function renderFire() {
   const f = S.fire;
   box.hidden = !(S.selected && S.target && f);
   if (box.hidden) return;
+  $("#fire-apply-box").hidden = !f.legal;
   if (f.error) { $("#fire-body").replaceChildren(h("div", { class: "bad" }, f.error)); $("#chart-removed").replaceChildren(); $("#chart-morale").replaceChildren(); return; }
   const head = h("div", { id: "fire-verdict", "data-legal": String(f.legal) },
     `${f.shooter} → ${f.target}${f.ammunition ? " (" + f.ammunition + ")" : ""}: `,
@@ -561,6 +596,9 @@ async function doMorale(side) {
       }
       return h("li", { "data-unit": u.id }, ...bits);
     });
+    S.moraleSide = side;
+    $("#morale-apply-box").hidden = false;
+    $("#morale-apply").textContent = `${L.applyPhase} (${L.moraleOf} ${side})`;
     $("#morale-body").replaceChildren(h("div", {}, `${L.moraleOf} ${side}`), h("ul", { id: "morale-list" }, ...(items.length ? items : [h("li", {}, L.nothingToDo)])));
   } catch (e) { status(e.message); }
 }
@@ -570,7 +608,11 @@ function setMode(mode) {
   document.querySelectorAll("#modes button").forEach((b) => b.classList.toggle("on", b.dataset.mode === mode));
   S.before = mode === "move" ? structuredClone(S.pos) : null;
   S.moving = null; S.moveReport = null; S.ruler = []; S.measure = null;
-  redraw(); renderPanel();
+  S.draft = []; if (mode !== "terrain") S.terrainSel = null;
+  $("#placebox").hidden = mode !== "place";
+  $("#terrainbox").hidden = mode !== "terrain";
+  if (mode === "place" && !S.armies) loadArmies();
+  drawTerrain(); redraw(); renderPanel(); drawDraft(); renderTerrainBox();
 }
 
 function turn(sign) {
@@ -622,13 +664,20 @@ function onDown(ev) {
     pinch = { d: Math.hypot(a[0] - b[0], a[1] - b[1]), view: { ...S.view }, mid: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2] };
     return;
   }
-  const target = ev.target.closest ? ev.target.closest("[data-base]") : null;
+  const corner = ev.target.closest ? ev.target.closest("[data-corner]") : null;
+  if (corner && S.mode === "terrain") {
+    const t = S.doc.terrain.find((f) => f.id === S.terrainSel);
+    drag = { kind: "corner", k: Number(corner.dataset.corner), pts: structuredClone(t.polygon || t.line), linear: !t.polygon, moved: false };
+    return;
+  }
+  const target = ev.target.closest && S.mode !== "place" && S.mode !== "terrain" ? ev.target.closest("[data-base]") : null;
   const start = toTable(ev.clientX, ev.clientY);
   if (target) {
     const uid = target.dataset.unit, index = Number(target.dataset.index);
+    if (S.mode === "move") fillCharge(uid);
     drag = { kind: "base", uid, index, single: ev.shiftKey || $("#single-base").checked, start, from: structuredClone(S.pos[uid]), moved: false, client: [ev.clientX, ev.clientY] };
   } else {
-    drag = { kind: "pan", start: [ev.clientX, ev.clientY], view: { ...S.view }, moved: false };
+    drag = { kind: "pan", start: [ev.clientX, ev.clientY], view: { ...S.view }, moved: false, hit: ev.target };
     svg.classList.add("panning");
   }
 }
@@ -643,6 +692,12 @@ function onMove(ev) {
     return;
   }
   if (!drag) return;
+  if (drag.kind === "corner") {
+    drag.moved = true;
+    drag.pts[drag.k] = snapPoint(toTable(ev.clientX, ev.clientY));
+    drawDraft(drag);
+    return;
+  }
   if (drag.kind === "pan") {
     const dx = ev.clientX - drag.start[0], dy = ev.clientY - drag.start[1];
     if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
@@ -673,6 +728,9 @@ function onUp(ev) {
   const d = drag;
   drag = null;
   if (!d) return;
+  if (d.kind === "corner") { if (d.moved) editTerrain(d); return; }
+  if (d.kind === "pan" && !d.moved && S.mode === "place") { doPlace(toTable(ev.clientX, ev.clientY)); return; }
+  if (d.kind === "pan" && !d.moved && S.mode === "terrain") { terrainClick(ev, d.hit); return; }
   if (d.kind === "pan") {
     if (!d.moved && S.mode === "select") { S.selected = null; S.target = null; S.fire = null; S.targets = null; S.reachDoc = null; redraw(); renderPanel(); }
     return;
@@ -710,6 +768,239 @@ function onWheel(ev) {
 }
 
 // ------------------------------------------------------------------------------------------
+// the game: actions applied by the server (szwadron.game, as the command line's --apply), undo
+function say(sel, ok, ...children) {
+  $(sel).replaceChildren(h("div", { class: ok ? "ok-msg" : "bad", id: ok ? "action-answer" : "action-error" }, ...children));
+}
+
+function refusal(sel, e) {
+  const bits = e.rule ? [ruleSpan(e.rule), " "] : [];
+  $(sel).replaceChildren(h("div", { class: "bad", id: "action-error", "data-rule": e.rule || "" }, `${L.refused}: `, ...bits, e.message));
+}
+
+function summary(a) {
+  const r = a.ruling || {}, i = a.inputs || {};
+  if (a.action === "move") return `${(i.units || []).join(", ")}: ${Object.values(r.distances || {}).map((d) => d.toFixed(2)).join(" / ")} cm`;
+  if (a.action === "fire") return `${i.shooter} → ${i.target}: ${r.damage} ${L.damage}, ${(r.removed || []).length} ${L.removed}, ${L.outcome[r.morale] || r.morale}`;
+  if (a.action === "melee") return `${i.attacker} × ${i.defender}: ${r.outcome ? `${r.outcome.attacker} / ${r.outcome.defender}` : ""}`;
+  if (a.action === "morale") return `${L.moraleOf} ${r.side}`;
+  if (a.action === "turn") return `${L.round} ${r.turn.round}, ${r.turn.side}, ${L.phaseName[r.turn.phase] || r.turn.phase}`;
+  return "";
+}
+
+async function act(path, body, sel) {
+  $(sel).replaceChildren();
+  try {
+    const r = await api(path, body);
+    reload(r.state);
+    if (r.applied) {
+      const a = r.applied;
+      say(sel, true, `${L.applied} (${a.action}) `, h("b", {}, summary(a)), ...a.notes.map((n) => h("div", { class: "help" }, n)));
+      if (sel !== "#game-msg") say("#game-msg", true, `${L.applied} (${a.action}) ${summary(a)}`);
+    }
+    return r;
+  } catch (e) { refusal(sel, e); return null; }
+}
+
+function diceOf(sel) {
+  const text = $(sel).value.trim();
+  if (!text) return null;
+  return text.split(/[\s,;]+/).filter((t) => t).map((t) => (/^\d+$/.test(t) ? Number(t) : t));
+}
+
+function seedOf(sel) {
+  const input = $(sel);
+  if (input.value.trim() === "") input.value = String(Math.floor(Math.random() * 1e9));
+  return /^\d+$/.test(input.value.trim()) ? Number(input.value.trim()) : input.value;
+}
+
+function applyMove() {
+  if (!S.moving) { say("#move-msg", false, L.nothingSelected); return; }
+  const charge = $("#move-charge").value;
+  act("/api/apply-move", { positions: patch(S.before), unit: S.moving, to: S.pos[S.moving], charge: charge ? [charge] : [] }, "#move-msg");
+}
+
+function fillCharge(uid) {
+  const side = unitDoc(uid).side;
+  const sel = $("#move-charge");
+  const was = sel.value;
+  sel.replaceChildren(h("option", { value: "" }, L.noCharge), ...S.doc.units.filter((u) => u.side !== side).map((u) => h("option", { value: u.id }, u.id)));
+  if ([...sel.options].some((o) => o.value === was)) sel.value = was;
+}
+
+function applyFire(rolled) {
+  const body = { positions: patch(), shooter: S.selected, target: S.target };
+  if (rolled) body.seed = seedOf("#fire-seed");
+  else {
+    body.dice = diceOf("#fire-dice");
+    const rem = diceOf("#fire-rem-dice"), mor = diceOf("#fire-morale-dice");
+    if (rem) body.remainder_dice = rem;
+    if (mor) body.morale_dice = mor;
+    if (!body.dice) { say("#fire-msg", false, L.volleyDice); return; }
+  }
+  act("/api/apply-fire", body, "#fire-msg");
+}
+
+function applyMelee(rolled) {
+  const body = { positions: patch(), attacker: S.selected, defender: S.target };
+  if (rolled) body.seed = seedOf("#melee-seed"); else body.dice = diceOf("#melee-dice");
+  act("/api/apply-melee", body, "#melee-msg").then((r) => { if (r) { $("#meleebox").hidden = false; } });
+}
+
+function applyMorale(rolled) {
+  if (!S.moraleSide) return;
+  const body = { positions: patch(), side: S.moraleSide };
+  if (rolled) body.seed = seedOf("#morale-seed"); else body.dice = diceOf("#morale-dice");
+  act("/api/apply-morale", body, "#morale-msg").then((r) => { if (r) doMorale(S.moraleSide); });
+}
+
+async function doUndo() {
+  try {
+    const r = await api("/api/undo", {});
+    reload(r.state);
+    say("#game-msg", true, `${L.undone}: ${r.undone.n}. ${r.undone.action}`);
+  } catch (e) { refusal("#game-msg", e); }
+}
+
+function renderGame() {
+  const d = S.doc, t = d.turn;
+  $("#turn-counter").replaceChildren(t
+    ? h("div", { id: "turn-now", "data-round": String(t.round), "data-side": t.side, "data-phase": t.phase },
+      h("b", {}, `${L.round} ${t.round}`), ` · ${L.side} ${t.side} · ${L.phaseName[t.phase] || t.phase} ${L.phaseOf}`)
+    : h("div", { id: "turn-now", class: "help" }, L.setUp));
+  $("#undo").disabled = d.log.length === 0;
+  $("#log-summary").textContent = `${d.log.length} ${L.actions}`;
+  $("#log-list").replaceChildren(...(d.log.length
+    ? d.log.map((a) => h("li", { "data-action": a.action }, h("b", {}, a.action), " ", summary(a)))
+    : [h("li", { class: "help" }, L.noActions)]));
+}
+
+async function doDownloadLog() {
+  try {
+    const text = await api("/api/log");
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], { type: "application/jsonl" }));
+    a.download = S.doc.file.replace(/\.toml$/, "") + ".jsonl";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  } catch (e) { $("#file-msg").replaceChildren(h("span", { class: "bad" }, e.message)); }
+}
+
+// ------------------------------------------------------------------------------------------
+// the set-up: a unit from an army list in a formation; terrain drawn and edited
+async function loadArmies() {
+  try {
+    S.armies = (await api("/api/armylists")).armies;
+    $("#place-army").replaceChildren(...S.armies.map((a) => h("option", { value: a.id }, a.id)));
+    fillProfiles();
+  } catch (e) { say("#place-msg", false, e.message); }
+}
+
+function fillProfiles() {
+  const army = S.armies.find((a) => a.id === $("#place-army").value);
+  if (!army) return;
+  $("#place-profile").replaceChildren(...army.profiles.filter((p) => p.kind !== "limber").map((p) => h("option", { value: p.id }, `${p.name} (${p.kind})`)));
+  $("#place-limber").replaceChildren(h("option", { value: "" }, L.noLimber),
+    ...army.profiles.filter((p) => p.kind === "limber").map((p) => h("option", { value: p.id }, p.name)));
+}
+
+function placeKind() {
+  const kind = $("#place-kind").value;
+  $("#place-limber-l").hidden = kind !== "battery";
+  $("#place-ranks-l").hidden = kind === "battery" || kind === "square";
+}
+
+function doPlace(at) {
+  const p = snapPoint(at);
+  const body = {
+    positions: patch(), army: $("#place-army").value, profile: $("#place-profile").value, side: $("#place-side").value,
+    kind: $("#place-kind").value, files: Number($("#place-files").value), x: p[0], y: p[1], facing: Number($("#place-facing").value),
+  };
+  if (!["square", "battery"].includes(body.kind)) body.ranks = Number($("#place-ranks").value);
+  if (body.kind === "battery" && $("#place-limber").value) body.limber = $("#place-limber").value;
+  if ($("#place-id").value.trim()) body.id = $("#place-id").value.trim();
+  $("#place-msg").replaceChildren();
+  api("/api/place", body).then((r) => {
+    reload(r.state);
+    $("#place-id").value = "";
+    say("#place-msg", true, `${L.placed} `, h("b", {}, r.placed), ` (${r.bases} ${L.bases})`);
+  }, (e) => refusal("#place-msg", e));
+}
+
+function snapPoint(p) {
+  const grid = Number($("#snap-grid").value);
+  return grid > 0 ? [r2(Math.round(p[0] / grid) * grid), r2(Math.round(p[1] / grid) * grid)] : [r2(p[0]), r2(p[1])];
+}
+
+const LINEAR = ["obstacle", "high_wall"];
+
+function terrainClick(ev, down) {
+  const hit = down && down.closest ? down.closest("[data-terrain]") : null;
+  if (hit && !S.draft.length) {
+    S.terrainSel = hit.dataset.terrain === S.terrainSel ? null : hit.dataset.terrain;
+  } else {
+    S.terrainSel = null;
+    S.draft.push(snapPoint(toTable(ev.clientX, ev.clientY)));
+  }
+  drawTerrain(); drawDraft(); renderTerrainBox();
+}
+
+function drawDraft(cornerDrag) {
+  const g = $("#draft");
+  g.replaceChildren();
+  const r = 6 / S.view.k;
+  if (S.draft.length) {
+    const linear = LINEAR.includes($("#terrain-kind").value);
+    el(linear || S.draft.length < 3 ? "polyline" : "polygon", { points: pts(S.draft), class: "draft" }, g);
+    for (const p of S.draft) el("circle", { cx: p[0], cy: p[1], r: r * 0.6, class: "draft-corner" }, g);
+  }
+  const t = S.doc && S.doc.terrain.find((f) => f.id === S.terrainSel);
+  if (S.mode === "terrain" && t) {
+    const list = cornerDrag ? cornerDrag.pts : (t.polygon || t.line);
+    el(t.polygon ? "polygon" : "polyline", { points: pts(list), class: "draft" }, g);
+    list.forEach((p, k) => el("circle", { cx: p[0], cy: p[1], r, class: "handle", "data-corner": String(k) }, g));
+  }
+}
+
+function renderTerrainBox() {
+  const kind = $("#terrain-kind").value, linear = LINEAR.includes(kind);
+  $("#terrain-width-l").hidden = !linear;
+  $("#terrain-level-l").hidden = !["hill", "building", "fortification"].includes(kind);
+  $("#terrain-finish").disabled = S.draft.length < (linear ? 2 : 3);
+  $("#terrain-delete").disabled = !S.terrainSel;
+  $("#terrain-hint").textContent = S.terrainSel ? `${L.selectedFeature} ${S.terrainSel}` : (S.draft.length ? `${S.draft.length} ${L.corners}` : L.terrainHint);
+  if (S.mode === "terrain") drawDraft();
+}
+
+async function terrainAction(path, body, keepDraft) {
+  $("#terrain-msg").replaceChildren();
+  try {
+    const r = await api(path, { positions: patch(), ...body });
+    if (!keepDraft) S.draft = [];
+    reload(r.state);
+    say("#terrain-msg", true, `${L.applied}: ${r.terrain}`);
+  } catch (e) { refusal("#terrain-msg", e); }
+}
+
+function finishTerrain() {
+  const kind = $("#terrain-kind").value, linear = LINEAR.includes(kind);
+  if (S.draft.length < (linear ? 2 : 3)) return;
+  const body = { kind };
+  if (linear) { body.line = S.draft; body.width = Number($("#terrain-width").value); } else body.polygon = S.draft;
+  if (["hill", "building", "fortification"].includes(kind) && Number($("#terrain-level").value) > 0) body.level = Number($("#terrain-level").value);
+  terrainAction("/api/terrain-add", body, true).then(() => { if ($("#terrain-msg .ok-msg")) { S.draft = []; drawDraft(); renderTerrainBox(); } });
+}
+
+function editTerrain(d) {
+  terrainAction("/api/terrain-edit", { id: S.terrainSel, [d.linear ? "line" : "polygon"]: d.pts }).then(() => drawDraft());
+}
+
+function deleteTerrain() {
+  if (S.terrainSel) terrainAction("/api/terrain-delete", { id: S.terrainSel });
+}
+
+// ------------------------------------------------------------------------------------------
 // files
 function saveName() { return $("#save-name").value.trim(); }
 
@@ -741,7 +1032,7 @@ async function doOpen() {
 
 // ------------------------------------------------------------------------------------------
 // start
-function load(doc) {
+function absorb(doc) {
   S.doc = doc;
   S.pos = {}; S.orig = {}; S.kinds = {};
   for (const u of doc.units) {
@@ -749,6 +1040,26 @@ function load(doc) {
     S.orig[u.id] = structuredClone(S.pos[u.id]);
     S.kinds[u.id] = { side: u.side, kind: u.kind, sizes: u.bases.map((b) => [b.width, b.depth]) };
   }
+}
+
+// after an action, an undo or an edit: the server's new table, the view and selection kept
+function reload(doc) {
+  absorb(doc);
+  const has = (id) => doc.units.some((u) => u.id === id);
+  if (!has(S.selected)) S.selected = null;
+  if (!has(S.target)) S.target = null;
+  if (!doc.terrain.some((t) => t.id === S.terrainSel)) S.terrainSel = null;
+  S.check = S.targets = S.fire = S.reachDoc = S.meleeDoc = S.moveReport = null;
+  S.moving = null; S.before = S.mode === "move" ? structuredClone(S.pos) : null;
+  S.draft = [];
+  $("#meleebox").hidden = true;
+  $("#labels").replaceChildren();
+  drawTerrain(); redraw(); drawDraft(); renderPanel(); renderGame(); renderTerrainBox();
+  refresh();
+}
+
+function load(doc) {
+  absorb(doc);
   S.selected = S.target = null; S.check = S.targets = S.fire = S.reachDoc = null;
   $("#title").textContent = doc.name;
   $("#file").textContent = doc.file;
@@ -757,6 +1068,7 @@ function load(doc) {
   drawTerrain();
   fit();
   setMode("select");
+  renderGame();
   refresh();
 }
 
@@ -765,7 +1077,12 @@ function texts() {
   document.querySelectorAll("#modes button").forEach((b) => { b.textContent = L[b.dataset.mode]; });
   document.querySelectorAll("#ruler-of option, #pivot option").forEach((o) => { o.textContent = L[o.value]; });
   document.querySelectorAll("#phase button").forEach((b) => { b.textContent = `${L.moraleOf} ${b.dataset.side}`; });
-  $("#move-keep").textContent = L.keep; $("#move-back").textContent = L.back;
+  $("#move-apply").textContent = L.applyMove; $("#move-back").textContent = L.back;
+  $("#next-phase").textContent = L.nextPhase; $("#undo").textContent = L.undo; $("#download-log").textContent = L.downloadLog;
+  for (const w of ["fire", "melee", "morale"]) { $(`#${w}-apply`).textContent = w === "morale" ? L.applyPhase : L.applyDice; $(`#${w}-roll`).textContent = L.roll; }
+  document.querySelectorAll("#place-kind option").forEach((o) => { o.textContent = L.formations[o.value]; });
+  document.querySelectorAll("#terrain-kind option").forEach((o) => { o.textContent = L.terrainKinds[o.value]; });
+  $("#terrain-finish").textContent = L.finish; $("#terrain-cancel").textContent = L.cancel; $("#terrain-delete").textContent = L.deleteFeature;
   $("#save").textContent = L.save; $("#download").textContent = L.download; $("#open").textContent = L.open;
 }
 
@@ -779,7 +1096,22 @@ function wire() {
   document.querySelectorAll("#modes button").forEach((b) => { b.onclick = () => setMode(b.dataset.mode); });
   document.querySelectorAll("#turn button").forEach((b) => { b.onclick = () => turn(Number(b.dataset.turn)); });
   document.querySelectorAll("#phase button").forEach((b) => { b.onclick = () => doMorale(b.dataset.side); });
-  $("#move-keep").onclick = () => { S.before = structuredClone(S.pos); S.moving = null; S.moveReport = null; redraw(); renderPanel(); };
+  $("#move-apply").onclick = applyMove;
+  $("#next-phase").onclick = () => act("/api/next-phase", { positions: patch() }, "#game-msg");
+  $("#undo").onclick = doUndo;
+  $("#download-log").onclick = doDownloadLog;
+  $("#fire-apply").onclick = () => applyFire(false);
+  $("#fire-roll").onclick = () => applyFire(true);
+  $("#melee-apply").onclick = () => applyMelee(false);
+  $("#melee-roll").onclick = () => applyMelee(true);
+  $("#morale-apply").onclick = () => applyMorale(false);
+  $("#morale-roll").onclick = () => applyMorale(true);
+  $("#place-army").onchange = fillProfiles;
+  $("#place-kind").onchange = placeKind;
+  $("#terrain-kind").onchange = renderTerrainBox;
+  $("#terrain-finish").onclick = finishTerrain;
+  $("#terrain-cancel").onclick = () => { S.draft = []; S.terrainSel = null; drawTerrain(); drawDraft(); renderTerrainBox(); };
+  $("#terrain-delete").onclick = deleteTerrain;
   $("#move-back").onclick = () => { if (S.before) S.pos = structuredClone(S.before); S.moving = null; S.moveReport = null; redraw(); renderPanel(); refresh(); };
   $("#save").onclick = doSave;
   $("#download").onclick = doDownload;
@@ -789,6 +1121,7 @@ function wire() {
     if (ev.target instanceof HTMLInputElement) return;
     if (ev.key === "[") turn(1);
     else if (ev.key === "]") turn(-1);
+    else if (ev.key === "Enter" && S.mode === "terrain") finishTerrain();
     else if (ev.key === "Escape") { S.selected = S.target = null; S.fire = S.targets = null; S.ruler = []; S.measure = null; redraw(); renderPanel(); }
   });
 }
