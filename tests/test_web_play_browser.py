@@ -119,7 +119,9 @@ def download(pg: Any, button: str) -> str:
 
 
 def szwadron(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "szwadron", *args], capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "szwadron", *args], capture_output=True, text=True, check=False
+    )
 
 
 def test_apply_move_and_volley_then_replay_of_the_log_gives_the_scenario_3_4(

@@ -45,6 +45,18 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from szwadron.errors import IllegalActionError, InvalidDataError
+from szwadron.web.play import (
+    ApplyFireRequest,
+    ApplyMeleeRequest,
+    ApplyMoraleRequest,
+    ApplyMoveRequest,
+    NextPhaseRequest,
+    PlaceRequest,
+    TerrainAddRequest,
+    TerrainDeleteRequest,
+    TerrainEditRequest,
+    UndoRequest,
+)
 from szwadron.web.session import (
     CheckRequest,
     FireRequest,
@@ -59,18 +71,6 @@ from szwadron.web.session import (
     Session,
     TargetsRequest,
     parse_request,
-)
-from szwadron.web.play import (
-    ApplyFireRequest,
-    ApplyMeleeRequest,
-    ApplyMoraleRequest,
-    ApplyMoveRequest,
-    NextPhaseRequest,
-    PlaceRequest,
-    TerrainAddRequest,
-    TerrainDeleteRequest,
-    TerrainEditRequest,
-    UndoRequest,
 )
 
 #: Largest request body accepted: 2 MB (the positions of some 20,000 bases).

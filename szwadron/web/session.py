@@ -20,7 +20,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
 import shapely
@@ -33,6 +33,21 @@ from szwadron.geometry.bases import EDGE_NAMES
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.loading import load_scenario, validation_message
 from szwadron.models import Coordinate, FiniteFloat, Identifier, Profile, Scenario
+
+if TYPE_CHECKING:
+    from szwadron.game.apply import Applied, Position
+    from szwadron.web.play import (
+        ApplyFireRequest,
+        ApplyMeleeRequest,
+        ApplyMoraleRequest,
+        ApplyMoveRequest,
+        NextPhaseRequest,
+        PlaceRequest,
+        TerrainAddRequest,
+        TerrainDeleteRequest,
+        TerrainEditRequest,
+        UndoRequest,
+    )
 
 #: A pose as the page sends it: ``[x, y, facing]`` (cm, cm, degrees counter-clockwise from +x).
 Pose = tuple[Coordinate, Coordinate, FiniteFloat]
@@ -339,7 +354,7 @@ class Session:
 
         return army_list_search_path(self.path)
 
-    def _position(self) -> Any:
+    def _position(self) -> Position:
         from szwadron.game.apply import Position
 
         return Position(self.text, str(self.path), self.scenario, tuple(self._folders()))
@@ -368,16 +383,18 @@ class Session:
     def _start_from(self, positions: Mapping[str, tuple[Pose, ...]]) -> None:
         """Units the page moved freely (set-up) become part of the starting position."""
         if positions:
-            self._setup_edit(self.toml(positions), "units moved without applying (" + ", ".join(positions) + ")")
+            self._setup_edit(
+                self.toml(positions), "units moved without applying (" + ", ".join(positions) + ")"
+            )
 
-    def _advance(self, applied: Any) -> dict[str, Any]:
+    def _advance(self, applied: Applied) -> dict[str, Any]:
         from szwadron.game.log import append
 
         self.log = append(self.log, applied.record(), before=self.text, after=applied.text)
         self._set_text(applied.text)
         return {"applied": {**applied.record(), "notes": list(applied.notes)}, "state": self.state()}
 
-    def apply_move(self, req: Any) -> dict[str, Any]:
+    def apply_move(self, req: ApplyMoveRequest) -> dict[str, Any]:
         """Section 3 — the move applied (``move --apply``): the next position and the log line."""
         from szwadron.game.apply import apply_move
 
@@ -386,7 +403,7 @@ class Session:
         applied = apply_move(self._position(), req.unit, {"bases": moved}, charge=req.charge, march=req.march)
         return self._advance(applied)
 
-    def apply_fire(self, req: Any) -> dict[str, Any]:
+    def apply_fire(self, req: ApplyFireRequest) -> dict[str, Any]:
         """Section 4 — the volley applied with its dice (``fire --apply``)."""
         from szwadron.game.apply import apply_fire
 
@@ -404,18 +421,22 @@ class Session:
         )
         return self._advance(applied)
 
-    def apply_melee(self, req: Any) -> dict[str, Any]:
+    def apply_melee(self, req: ApplyMeleeRequest) -> dict[str, Any]:
         """5.3-5.6 — the melee applied with its dice (``melee --apply``)."""
         from szwadron.game.apply import apply_melee
 
         self._start_from(req.positions)
         applied = apply_melee(
-            self._position(), req.attacker, req.defender, continuing=req.continuing, dice=req.dice,
+            self._position(),
+            req.attacker,
+            req.defender,
+            continuing=req.continuing,
+            dice=req.dice,
             seed=req.seed if req.dice is None else None,
         )
         return self._advance(applied)
 
-    def apply_morale(self, req: Any) -> dict[str, Any]:
+    def apply_morale(self, req: ApplyMoraleRequest) -> dict[str, Any]:
         """6.8 — a side's morale phase applied with its dice (``morale --apply``)."""
         from szwadron.game.apply import apply_morale
 
@@ -425,19 +446,21 @@ class Session:
         )
         return self._advance(applied)
 
-    def next_phase(self, req: Any) -> dict[str, Any]:
+    def next_phase(self, req: NextPhaseRequest) -> dict[str, Any]:
         """2 — the next phase (``turn --apply``)."""
         from szwadron.game.apply import apply_next_phase
 
         self._start_from(req.positions)
         return self._advance(apply_next_phase(self._position()))
 
-    def undo(self, req: Any) -> dict[str, Any]:
+    def undo(self, req: UndoRequest) -> dict[str, Any]:
         """The last action dropped (``szwadron undo``): the position before it, replayed."""
         from szwadron.game.log import replay
 
         if not self.actions:
-            raise InvalidDataError("undo: no action to undo (the game log holds only its start)", source="request")
+            raise InvalidDataError(
+                "undo: no action to undo (the game log holds only its start)", source="request"
+            )
         dropped = self.log[-1]
         kept = self.log[:-1]
         text = replay(kept, source="game log")
@@ -451,7 +474,7 @@ class Session:
 
         return dump_log(self.log)
 
-    def place(self, req: Any) -> dict[str, Any]:
+    def place(self, req: PlaceRequest) -> dict[str, Any]:
         """Issue 17's formations on the page: a unit of an army list's profile placed in a
         formation, expanded into bases (:mod:`szwadron.formations`, through the scenario models)
         and written one base a line. Overlaps and the like are allowed: ``check`` shows them."""
@@ -462,7 +485,12 @@ class Session:
         uid = req.id or fresh_id(req.profile, ids)
         if uid in ids:
             raise InvalidDataError(f"id: a unit {uid!r} exists already", source="request")
-        unit = {"id": uid, "side": req.side, "profile": f"{req.army}:{req.profile}", "formation": formation_entry(req)}
+        unit = {
+            "id": uid,
+            "side": req.side,
+            "profile": f"{req.army}:{req.profile}",
+            "formation": formation_entry(req),
+        }
         from szwadron.loading import parse_scenario
 
         raw = tomllib_loads(self.text)
@@ -477,7 +505,7 @@ class Session:
         self._setup_edit(text + unit_block(uid, req, bases), where)
         return {"placed": uid, "bases": len(bases), "state": self.state()}
 
-    def terrain_add(self, req: Any) -> dict[str, Any]:
+    def terrain_add(self, req: TerrainAddRequest) -> dict[str, Any]:
         """A terrain feature drawn on the page, checked by the scenario models (a polygon must be
         simple, a linear kind needs its width)."""
         from szwadron.web.play import add_terrain
@@ -487,7 +515,7 @@ class Session:
         self._setup_edit(text, f"terrain {tid}")
         return {"terrain": tid, "state": self.state()}
 
-    def terrain_edit(self, req: Any) -> dict[str, Any]:
+    def terrain_edit(self, req: TerrainEditRequest) -> dict[str, Any]:
         """A terrain feature's corners moved."""
         from szwadron.web.play import edit_terrain
 
@@ -495,7 +523,7 @@ class Session:
         self._setup_edit(edit_terrain(self.text, req), f"terrain {req.id}")
         return {"terrain": req.id, "state": self.state()}
 
-    def terrain_delete(self, req: Any) -> dict[str, Any]:
+    def terrain_delete(self, req: TerrainDeleteRequest) -> dict[str, Any]:
         """A terrain feature removed."""
         from szwadron.web.play import delete_terrain
 
@@ -586,7 +614,12 @@ def _moved(bf: Battlefield, unit: str, to: tuple[Pose, ...]) -> list[dict[str, A
             source="request",
         )
     moved = [
-        {"index": i, "x": round(p[0], POSE_DIGITS), "y": round(p[1], POSE_DIGITS), "facing": round(p[2], POSE_DIGITS)}
+        {
+            "index": i,
+            "x": round(p[0], POSE_DIGITS),
+            "y": round(p[1], POSE_DIGITS),
+            "facing": round(p[2], POSE_DIGITS),
+        }
         for i, (k, p) in enumerate(zip(ks.tolist(), to, strict=True))
         if not _same(p, (float(bf.x[k]), float(bf.y[k]), float(bf.facing[k])))
     ]
