@@ -36,6 +36,8 @@ Die = int
 class _Dice(BaseModel):
     """Dice typed in (in the order they are rolled) or rolled from a seed."""
 
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
     dice: tuple[Die, ...] | None = Field(None, max_length=MAX_DICE)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
 
@@ -137,7 +139,7 @@ def add_terrain(text: str, req: TerrainAddRequest, ids: list[str]) -> tuple[str,
     """The text with one more ``[[terrain]]`` table (after the others); ``(text, id)``."""
     import tomlkit
 
-    tid = req.id or _fresh(str(req.kind), ids)
+    tid = req.id or fresh_id(str(req.kind), ids)
     if tid in ids:
         raise _invalid(f"id: a terrain feature {tid!r} exists already")
     doc = tomlkit.parse(text)
@@ -246,21 +248,17 @@ def formation_entry(req: PlaceRequest) -> dict[str, Any]:
     return out
 
 
-def _fresh(stem: str, ids: list[str]) -> str:
-    stem = stem.replace("_", "-")
-    n = 1
-    while f"{stem}-{n}" in ids:
-        n += 1
-    return f"{stem}-{n}"
-
-
 def fresh_id(stem: str, ids: list[str]) -> str:
     """An id not yet taken: ``STEM-N``, the smallest N.
 
     >>> fresh_id("line_infantry", ["line-infantry-1"])
     'line-infantry-2'
     """
-    return _fresh(stem, ids)
+    stem = stem.replace("_", "-")
+    n = 1
+    while f"{stem}-{n}" in ids:
+        n += 1
+    return f"{stem}-{n}"
 
 
 def _invalid(message: str) -> Exception:

@@ -12,6 +12,10 @@ Files are read and written only inside the scenario's folder (:meth:`Session.ins
 refuses to overwrite an existing file — the input above all — unless the request says
 ``overwrite``. The saved file is the input file with the moved bases' ``x``, ``y`` and ``facing``
 changed in place (tomlkit keeps its comments and layout).
+
+The session also plays the game (:mod:`szwadron.web.play`): actions applied through
+:mod:`szwadron.game.apply` change its text and are appended to its game log; undo replays the log
+without its last line; units placed and terrain drawn change the set-up before the first action.
 """
 
 from __future__ import annotations
@@ -478,6 +482,9 @@ class Session:
         """Issue 17's formations on the page: a unit of an army list's profile placed in a
         formation, expanded into bases (:mod:`szwadron.formations`, through the scenario models)
         and written one base a line. Overlaps and the like are allowed: ``check`` shows them."""
+        import tomllib
+
+        from szwadron.loading import parse_scenario
         from szwadron.web.play import formation_entry, fresh_id, unit_block
 
         self._start_from(req.positions)
@@ -491,9 +498,7 @@ class Session:
             "profile": f"{req.army}:{req.profile}",
             "formation": formation_entry(req),
         }
-        from szwadron.loading import parse_scenario
-
-        raw = tomllib_loads(self.text)
+        raw = tomllib.loads(self.text)
         raw["units"] = [*raw.get("units", []), unit]
         where = f"placing {uid}"
         expanded = parse_scenario(raw, source=where, folders=self._folders()).units[-1]
@@ -596,13 +601,6 @@ class Session:
         if not target.is_file():
             raise InvalidDataError(f"name: no file {req.name!r} in the scenario's folder", source="request")
         return Session.load(target)
-
-
-def tomllib_loads(text: str) -> dict[str, Any]:
-    """The session's text as data (it was read once already)."""
-    import tomllib
-
-    return tomllib.loads(text)
 
 
 def _moved(bf: Battlefield, unit: str, to: tuple[Pose, ...]) -> list[dict[str, Any]]:
