@@ -129,7 +129,13 @@ def test_apply_move_and_volley_then_replay_of_the_log_gives_the_scenario_3_4(
 ) -> None:
     """Section 3, 4, 4.8.1: a move and a volley with fixed dice applied on the page; ``szwadron
     replay`` of the downloaded game log reproduces the downloaded scenario byte for byte; undo
-    restores the position before the volley."""
+    restores the position before the volley. The turn counter (2) is moved on to side A's
+    movement phase first."""
+    page.click("#next-phase")
+    page.wait_for_selector("#turn-now[data-phase='morale']")
+    page.click("#next-phase")
+    page.wait_for_selector("#turn-now[data-phase='movement']")
+    assert "round 1" in page.inner_text("#turn-counter")
     page.click('#modes button[data-mode="move"]')
     drag(page, (15.0, 30.0), (15.0, 40.0))  # fr-hussars 10 cm forward (R 28)
     assert page.get_attribute("#move-verdict", "data-legal") == "true"
@@ -138,7 +144,7 @@ def test_apply_move_and_volley_then_replay_of_the_log_gives_the_scenario_3_4(
     assert "move" in answered(page, "#move-msg").inner_text()
     settle(page)
     assert page.evaluate("window.szwadron.S.orig['fr-hussars']") == [[15 + 2 * i, 40, 90] for i in range(4)]
-    assert page.evaluate("window.szwadron.S.doc.log.length") == 1
+    assert page.evaluate("window.szwadron.S.doc.log.length") == 3
 
     page.click('#modes button[data-mode="select"]')
     click_base(page, "fr-battery/0")
@@ -156,10 +162,13 @@ def test_apply_move_and_volley_then_replay_of_the_log_gives_the_scenario_3_4(
     assert battery["state"] == "panic"
     assert "panic" in page.text_content('[data-unit-label="au-battery"]')
     assert [li.get_attribute("data-action") for li in page.query_selector_all("#log-list li")] == [
+        "turn",
+        "turn",
         "move",
         "fire",
     ]
-    page.screenshot(path=str(tmp_path / "applied.png"))
+    page.click("#log-box summary")
+    page.screenshot(path=str(tmp_path / "applied.png"))  # docs/img/serve-game.png
 
     log = tmp_path / "game.jsonl"
     log.write_text(download(page, "#download-log"), encoding="utf-8")
@@ -175,7 +184,7 @@ def test_apply_move_and_volley_then_replay_of_the_log_gives_the_scenario_3_4(
     page.wait_for_selector("#game-msg #action-answer")
     settle(page)
     assert page.evaluate("window.szwadron.S.doc.units") == before["units"]
-    assert page.evaluate("window.szwadron.S.doc.log.length") == 1
+    assert page.evaluate("window.szwadron.S.doc.log.length") == 3
 
 
 def test_illegal_action_shows_its_rule_and_changes_nothing_2_3(page: Any, tmp_path: Path) -> None:

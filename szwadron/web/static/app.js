@@ -35,7 +35,7 @@ const L = {
   gameTitle: "Game (section 2)", nextPhase: "Next phase", undo: "Undo", downloadLog: "Download game log",
   setUp: "set-up (no turn counter yet): actions are checked without the sequence of play",
   round: "round", phaseOf: "phase", phaseName: { morale: "morale", movement: "movement" },
-  actions: "actions", noActions: "no action yet", applyMove: "Apply move", chargeAt: "charge:",
+  actions: "game log, actions", noActions: "no action yet", applyMove: "Apply move", chargeAt: "charge:",
   volleyDice: "volley d6:", remainderDice: "remainder die:", moraleDice: "morale dice:", or: "or",
   applyDice: "Apply with these dice", roll: "Roll", seed: "seed", meleeDice: "dice in order:",
   phaseDice: "dice in order:", applyPhase: "Apply the phase", applied: "applied", undone: "undone",
@@ -780,7 +780,7 @@ function refusal(sel, e) {
 
 function summary(a) {
   const r = a.ruling || {}, i = a.inputs || {};
-  if (a.action === "move") return `${(i.units || []).join(", ")}: ${Object.values(r.distances || {}).map((d) => d.toFixed(2)).join(" / ")} cm`;
+  if (a.action === "move") return `${(i.units || []).join(", ")}: ${Math.max(0, ...Object.values(r.distances || {})).toFixed(2)} cm`;
   if (a.action === "fire") return `${i.shooter} → ${i.target}: ${r.damage} ${L.damage}, ${(r.removed || []).length} ${L.removed}, ${L.outcome[r.morale] || r.morale}`;
   if (a.action === "melee") return `${i.attacker} × ${i.defender}: ${r.outcome ? `${r.outcome.attacker} / ${r.outcome.defender}` : ""}`;
   if (a.action === "morale") return `${L.moraleOf} ${r.side}`;
@@ -844,7 +844,10 @@ function applyFire(rolled) {
 function applyMelee(rolled) {
   const body = { positions: patch(), attacker: S.selected, defender: S.target };
   if (rolled) body.seed = seedOf("#melee-seed"); else body.dice = diceOf("#melee-dice");
-  act("/api/apply-melee", body, "#melee-msg").then((r) => { if (r) { $("#meleebox").hidden = false; } });
+  act("/api/apply-melee", body, "#melee-msg").then((r) => {
+    $("#meleebox").hidden = false;
+    if (r && S.selected && S.target) doMelee();  // the odds of the next exchange, if any
+  });
 }
 
 function applyMorale(rolled) {
@@ -869,7 +872,7 @@ function renderGame() {
       h("b", {}, `${L.round} ${t.round}`), ` · ${L.side} ${t.side} · ${L.phaseName[t.phase] || t.phase} ${L.phaseOf}`)
     : h("div", { id: "turn-now", class: "help" }, L.setUp));
   $("#undo").disabled = d.log.length === 0;
-  $("#log-summary").textContent = `${d.log.length} ${L.actions}`;
+  $("#log-summary").textContent = `${L.actions}: ${d.log.length}`;
   $("#log-list").replaceChildren(...(d.log.length
     ? d.log.map((a) => h("li", { "data-action": a.action }, h("b", {}, a.action), " ", summary(a)))
     : [h("li", { class: "help" }, L.noActions)]));
