@@ -285,6 +285,5 @@ def test_setup_edits_only_before_the_first_action(client: TestClient) -> None:
 def test_army_lists_offered(client: TestClient) -> None:
     armies = {a["id"]: a for a in client.get("/api/armylists").json()["armies"]}
     assert {"france", "austria"} <= set(armies)
-    assert {"id": "line_infantry", "name": "Line infantry", "kind": "infantry"} in armies["france"][
-        "profiles"
-    ]
+    line = {"id": "line_infantry", "name": "Line infantry", "kind": "infantry", "width": 2.0, "depth": 2.0}
+    assert line in armies["france"]["profiles"]  # 1.2: infantry 2 x 2 cm

@@ -261,10 +261,16 @@ def test_place_a_unit_from_an_army_list_in_a_formation(page: Any, folder: Path, 
     page.fill("#place-ranks", "2")
     page.select_option("#place-side", "A")
     page.fill("#place-id", "fr-new")
+    page.mouse.move(*screen(page, 120.0, 30.0))  # the ghost of the formation under the pointer
+    ghosts = [g.get_attribute("points") for g in page.query_selector_all(".place-ghost")]
+    assert len(ghosts) == 8
+    page.screenshot(path=str(tmp_path / "ghost.png"))
     click_at(page, 120.0, 30.0)
     assert "fr-new" in answered(page, "#place-msg").inner_text()
     settle(page)
     poses = page.evaluate("window.szwadron.S.pos['fr-new']")
+    placed = page.query_selector_all('.base[data-unit="fr-new"]:not(.front)')
+    assert [b.get_attribute("points") for b in placed] == ghosts  # the ghost was the formation
     assert poses == [[117 + 2 * i, 29 - 2 * r, 90] for r in range(2) for i in range(4)]
     page.fill("#place-id", "fr-overlap")
     page.select_option("#place-kind", "column")

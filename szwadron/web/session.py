@@ -538,7 +538,7 @@ class Session:
 
     def army_lists(self) -> dict[str, Any]:
         """The army lists the scenario may name (its folders', then the bundled ones): ids,
-        names and profiles (id, name, kind)."""
+        names and profiles (id, name, kind, base frontage and depth: 1.2, PD-1)."""
         from szwadron.loading import load_army_list
 
         seen: dict[str, Any] = {}
@@ -555,7 +555,16 @@ class Session:
                 seen[army.id] = {
                     "id": army.id,
                     "name": army.name,
-                    "profiles": [{"id": p.id, "name": p.name, "kind": str(p.kind)} for p in army.profiles],
+                    "profiles": [
+                        {
+                            "id": p.id,
+                            "name": p.name,
+                            "kind": str(p.kind),
+                            "width": p.base_size[0],
+                            "depth": p.base_size[1],
+                        }
+                        for p in army.profiles
+                    ],
                 }
         return {"armies": list(seen.values())}
 

@@ -683,6 +683,7 @@ function onDown(ev) {
 }
 
 function onMove(ev) {
+  if (S.mode === "place" && !pointers.size) { drawPlaceGhost(toTable(ev.clientX, ev.clientY)); return; }
   if (!pointers.has(ev.pointerId)) return;
   pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
   if (pinch && pointers.size === 2) {
@@ -914,6 +915,44 @@ function placeKind() {
   $("#place-ranks-l").hidden = kind === "battery" || kind === "square";
 }
 
+// szwadron.formations.formation_poses, for the ghost under the pointer (the server expands the
+// formation itself when the unit is placed)
+function formationPoses(kind, files, ranks, x, y, facing, w, d, gap, limber) {
+  const t = facing * Math.PI / 180, fx = Math.cos(t), fy = Math.sin(t), rx = fy, ry = -fx;
+  const at = (lat, fwd, turn) => [x + lat * rx + fwd * fx, y + lat * ry + fwd * fy, facing + (turn || 0)];
+  const out = [];
+  if (kind === "square") {
+    const half = files * w / 2;
+    for (let i = 0; i < files; i++) out.push(at(-half + w / 2 + i * w, -d / 2));
+    for (let j = 1; j < files - 1; j++) { const f = -d / 2 - j * w; out.push(at(-half + d / 2, f, 90)); out.push(at(half - d / 2, f, -90)); }
+    for (let i = 0; i < files; i++) out.push(at(-half + w / 2 + i * w, -d / 2 - (files - 1) * w, 180));
+    return out.map((p) => [...p, w, d]);
+  }
+  if (kind === "battery") ranks = 1;
+  const row = files * w + (files - 1) * gap;
+  for (let r = 0; r < ranks; r++) for (let i = 0; i < files; i++) out.push([...at(-row / 2 + w / 2 + i * (w + gap), -d / 2 - r * (d + gap)), w, d]);
+  if (kind === "battery" && limber) {
+    for (let i = 0; i < files; i++) out.push([...at(-row / 2 + w / 2 + i * (w + gap), -d - limber[1] / 2), limber[0], limber[1]]);
+  }
+  return out;
+}
+
+function drawPlaceGhost(at) {
+  const g = $("#draft");
+  g.replaceChildren();
+  const army = S.armies && S.armies.find((a) => a.id === $("#place-army").value);
+  const prof = army && army.profiles.find((p) => p.id === $("#place-profile").value);
+  if (!prof) return;
+  const kind = $("#place-kind").value, files = Number($("#place-files").value), ranks = Number($("#place-ranks").value);
+  if (!(files >= 1 && files <= 200 && ranks >= 1 && ranks <= 50)) return;
+  const lim = kind === "battery" && $("#place-limber").value ? army.profiles.find((p) => p.id === $("#place-limber").value) : null;
+  const p = snapPoint(at);
+  for (const [x, y, f, w, d] of formationPoses(kind, files, ranks, p[0], p[1], Number($("#place-facing").value) || 0, prof.width, prof.depth,
+    kind === "skirmish" ? 2 : 0, lim ? [lim.width, lim.depth] : null)) {
+    el("polygon", { points: pts(corners(x, y, f, w, d)), class: "ghost place-ghost" }, g);
+  }
+}
+
 function doPlace(at) {
   const p = snapPoint(at);
   const body = {
@@ -925,6 +964,7 @@ function doPlace(at) {
   if ($("#place-id").value.trim()) body.id = $("#place-id").value.trim();
   $("#place-msg").replaceChildren();
   api("/api/place", body).then((r) => {
+    $("#draft").replaceChildren();
     reload(r.state);
     $("#place-id").value = "";
     say("#place-msg", true, `${L.placed} `, h("b", {}, r.placed), ` (${r.bases} ${L.bases})`);
