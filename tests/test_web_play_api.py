@@ -287,3 +287,18 @@ def test_army_lists_offered(client: TestClient) -> None:
     assert {"france", "austria"} <= set(armies)
     line = {"id": "line_infantry", "name": "Line infantry", "kind": "infantry", "width": 2.0, "depth": 2.0}
     assert line in armies["france"]["profiles"]  # 1.2: infantry 2 x 2 cm
+
+
+def test_save_log_in_the_folder_only_and_replay_gives_the_saved_scenario(
+    client: TestClient, folder: Path
+) -> None:
+    client.post("/api/apply-move", json={"unit": "fr-hussars", "to": HUSSARS_10})
+    for name in ("../g.jsonl", "sub/g.jsonl", ".g.jsonl", "g.toml", "g.json"):
+        assert client.post("/api/save-log", json={"name": name}).status_code == 400, name
+    r = client.post("/api/save-log", json={"name": "game.jsonl"})
+    assert r.json() == {"saved": "game.jsonl", "actions": 1, "overwritten": False}
+    assert client.post("/api/save-log", json={"name": "game.jsonl"}).status_code == 409
+    assert client.post("/api/save", json={"name": "after.toml"}).status_code == 200
+    out = run("replay", str(folder / "game.jsonl"), "-o", str(folder / "replayed.toml"))
+    assert out.returncode == 0, out.stderr
+    assert (folder / "replayed.toml").read_text() == (folder / "after.toml").read_text()

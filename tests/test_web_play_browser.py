@@ -125,7 +125,7 @@ def szwadron(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_apply_move_and_volley_then_replay_of_the_log_gives_the_scenario_3_4(
-    page: Any, tmp_path: Path
+    page: Any, folder: Path, tmp_path: Path
 ) -> None:
     """Section 3, 4, 4.8.1: a move and a volley with fixed dice applied on the page; ``szwadron
     replay`` of the downloaded game log reproduces the downloaded scenario byte for byte; undo
@@ -179,6 +179,10 @@ def test_apply_move_and_volley_then_replay_of_the_log_gives_the_scenario_3_4(
     assert replayed.read_text(encoding="utf-8") == scenario
     assert "# The bundled example" in scenario  # comments kept
     assert 'state = "panic"' in scenario
+    page.fill("#save-name", "game-1.toml")
+    page.click("#save-log")
+    assert "game-1.jsonl" in page.wait_for_selector("#save-answer.ok").inner_text()
+    assert (folder / "game-1.jsonl").read_text(encoding="utf-8") == log.read_text(encoding="utf-8")
 
     page.click("#undo")
     page.wait_for_selector("#game-msg #action-answer")

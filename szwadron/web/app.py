@@ -8,7 +8,8 @@ scenario file as it stands (to download), ``POST /api/save`` and ``POST /api/ope
 actions that change the scenario (:data:`ACTIONS`, :mod:`szwadron.web.play`): ``apply-move``,
 ``apply-fire``, ``apply-melee``, ``apply-morale``, ``next-phase``, ``undo``, ``place``,
 ``terrain-add``, ``terrain-edit``, ``terrain-delete``; ``GET /api/log`` the game log (JSON
-lines), ``GET /api/armylists`` the army lists a unit may be placed from.
+lines), ``POST /api/save-log`` the log saved beside the scenario, ``GET /api/armylists`` the army
+lists a unit may be placed from.
 
 Guards (:class:`Guard`, in front of every route):
 
@@ -277,6 +278,10 @@ class Server:
         session = self.session
         return await _guarded(lambda body: session.save(parse_request(SaveRequest, body)), self, request)
 
+    async def save_log(self, request: Request) -> Response:
+        session = self.session
+        return await _guarded(lambda body: session.save_log(parse_request(SaveRequest, body)), self, request)
+
     async def open(self, request: Request) -> Response:
         def run(body: Any) -> dict[str, Any]:
             self.session = self.session.open(parse_request(OpenRequest, body))
@@ -328,6 +333,7 @@ def create_app(
             Route("/api/armylists", server.armies),
             Route("/api/toml", server.toml, methods=["POST"]),
             Route("/api/save", server.save, methods=["POST"]),
+            Route("/api/save-log", server.save_log, methods=["POST"]),
             Route("/api/open", server.open, methods=["POST"]),
             Route("/api/{name}", server.answer, methods=["POST"]),
             Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),

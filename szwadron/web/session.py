@@ -151,6 +151,9 @@ def parse_request(model: type[_R], data: Any) -> _R:
 #: A file name the server may read or write: a plain name in the scenario's folder, ``.toml``.
 _FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\- ]{0,120}\.toml$")
 
+#: A game log's file name: the same, ending in ``.jsonl``.
+_LOG_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\- ]{0,120}\.jsonl$")
+
 
 @dataclass
 class Session:
@@ -182,12 +185,13 @@ class Session:
         """The scenario's folder: the only place files are read from or written to."""
         return self.path.parent
 
-    def inside(self, name: str) -> Path:
+    def inside(self, name: str, suffix: str = ".toml") -> Path:
         """The path of file ``name`` in the scenario's folder; refuses anything else (a folder
-        part, ``..``, a hidden file, another extension)."""
-        if not _FILE_NAME.match(name) or ".." in name:
+        part, ``..``, a hidden file, another extension than ``suffix``: .toml or .jsonl)."""
+        pattern = _LOG_NAME if suffix == ".jsonl" else _FILE_NAME
+        if not pattern.match(name) or ".." in name:
             raise InvalidDataError(
-                f"name: {name!r} is not a plain file name ending in .toml "
+                f"name: {name!r} is not a plain file name ending in {suffix} "
                 "(letters, digits, '-', '_', '.', spaces; no folders)",
                 source="request",
             )
@@ -603,6 +607,22 @@ class Session:
 
         write_atomic(target, write)
         return {"saved": target.name, "units": len(load_check.units), "overwritten": req.overwrite}
+
+    def save_log(self, req: SaveRequest) -> dict[str, Any]:
+        """Write the game log as ``name`` (``.jsonl``) in the scenario's folder; an existing file
+        is overwritten only with ``overwrite``. ``szwadron replay`` reads it."""
+        target = self.inside(req.name, ".jsonl")
+        if target.exists() and not req.overwrite:
+            raise SaveConflict(
+                f"{req.name} is an existing file; give another name, or choose to overwrite it"
+            )
+        text = self.log_text()
+
+        def write(tmp: Path) -> None:
+            tmp.write_text(text, encoding="utf-8")
+
+        write_atomic(target, write)
+        return {"saved": target.name, "actions": self.actions, "overwritten": req.overwrite}
 
     def open(self, req: OpenRequest) -> Session:
         """Another scenario file of the same folder."""

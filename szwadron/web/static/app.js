@@ -32,7 +32,7 @@ const L = {
   nothingToDo: "every unit is in the normal state: nothing to do", mayNot: "may not",
   outcome: { no_test: "no test", passed: "passed", repulsed: "repulsed", panic: "panic", destroyed: "destroyed" },
   // the game (apply, undo, the log), placing units, terrain
-  gameTitle: "Game (section 2)", nextPhase: "Next phase", undo: "Undo", downloadLog: "Download game log",
+  gameTitle: "Game (section 2)", nextPhase: "Next phase", undo: "Undo", downloadLog: "Download game log", saveLog: "Save game log",
   setUp: "set-up (no turn counter yet): actions are checked without the sequence of play",
   round: "round", phaseOf: "phase", phaseName: { morale: "morale", movement: "movement" },
   actions: "game log, actions", noActions: "no action yet", applyMove: "Apply move", chargeAt: "charge:",
@@ -528,6 +528,8 @@ function renderMove() {
   const rows = m.bases.map((b) => h("tr", {}, h("td", {}, b.base), h("td", {}, b.distance.toFixed(2)), h("td", {}, String(b.allowed)),
     h("td", {}, b.surcharges.map((s) => `+${s.cm.toFixed(2)} ${s.rule}`).join(" "))));
   parts.push(h("table", { class: "small" }, h("tr", {}, h("th", {}, "base"), h("th", {}, "cm"), h("th", {}, "of"), h("th", {}, "terrain")), ...rows));
+  const acted = unitDoc(S.moving).acted;
+  if (acted) parts.push(h("div", { class: "bad", id: "move-acted" }, ruleSpan("2.3"), ` ${L.acted}: ${acted}`));
   if (m.violations.length > 1) parts.push(h("ul", {}, ...m.violations.map((v) => h("li", {}, ruleSpan(v.rule), ` ${v.message}`))));
   body.replaceChildren(...parts);
 }
@@ -879,6 +881,14 @@ function renderGame() {
     : [h("li", { class: "help" }, L.noActions)]));
 }
 
+async function doSaveLog() {
+  try {
+    const name = saveName().replace(/\.toml$/, "") + ".jsonl";
+    const r = await api("/api/save-log", { name, overwrite: $("#overwrite").checked });
+    $("#file-msg").replaceChildren(h("span", { class: "ok", id: "save-answer" }, `${L.saved} ${r.saved}`));
+  } catch (e) { $("#file-msg").replaceChildren(h("span", { class: "bad", id: "save-answer" }, e.message)); }
+}
+
 async function doDownloadLog() {
   try {
     const text = await api("/api/log");
@@ -1121,7 +1131,7 @@ function texts() {
   document.querySelectorAll("#ruler-of option, #pivot option").forEach((o) => { o.textContent = L[o.value]; });
   document.querySelectorAll("#phase button").forEach((b) => { b.textContent = `${L.moraleOf} ${b.dataset.side}`; });
   $("#move-apply").textContent = L.applyMove; $("#move-back").textContent = L.back;
-  $("#next-phase").textContent = L.nextPhase; $("#undo").textContent = L.undo; $("#download-log").textContent = L.downloadLog;
+  $("#next-phase").textContent = L.nextPhase; $("#undo").textContent = L.undo; $("#download-log").textContent = L.downloadLog; $("#save-log").textContent = L.saveLog;
   for (const w of ["fire", "melee", "morale"]) { $(`#${w}-apply`).textContent = w === "morale" ? L.applyPhase : L.applyDice; $(`#${w}-roll`).textContent = L.roll; }
   document.querySelectorAll("#place-kind option").forEach((o) => { o.textContent = L.formations[o.value]; });
   document.querySelectorAll("#terrain-kind option").forEach((o) => { o.textContent = L.terrainKinds[o.value]; });
@@ -1143,6 +1153,7 @@ function wire() {
   $("#next-phase").onclick = () => act("/api/next-phase", { positions: patch() }, "#game-msg");
   $("#undo").onclick = doUndo;
   $("#download-log").onclick = doDownloadLog;
+  $("#save-log").onclick = doSaveLog;
   $("#fire-apply").onclick = () => applyFire(false);
   $("#fire-roll").onclick = () => applyFire(true);
   $("#melee-apply").onclick = () => applyMelee(false);
