@@ -210,6 +210,11 @@ def test_illegal_action_shows_its_rule_and_changes_nothing_2_3(page: Any, tmp_pa
     settle(page)
     assert download(page, "#download") == scenario
     assert page.evaluate("window.szwadron.S.doc.log.length") == 1
+    # a move not applied is put back when another unit is moved
+    drag(page, (15.0, 35.0), (15.0, 37.0))
+    x, y, _ = page.evaluate("window.szwadron.S.pos['fr-volt'][0]")
+    drag(page, (x, y), (x, y + 3))
+    assert page.evaluate("window.szwadron.S.pos['fr-hussars'][0]") == [15, 35, 90]
 
 
 def test_next_phase_morale_phase_and_melee_with_a_seed_2_6_8_5(page: Any, tmp_path: Path) -> None:

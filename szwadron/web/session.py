@@ -542,7 +542,7 @@ class Session:
 
     def army_lists(self) -> dict[str, Any]:
         """The army lists the scenario may name (its folders', then the bundled ones): ids,
-        names and profiles (id, name, kind, base frontage and depth: 1.2, PD-1)."""
+        names and profiles (id, name, kind, base frontage and depth: 1.2)."""
         from szwadron.loading import load_army_list
 
         seen: dict[str, Any] = {}

@@ -647,7 +647,8 @@ function pivotOf(uid, which) {
 }
 
 function startMove(uid) {
-  if (S.moving && S.moving !== uid) S.before[S.moving] = structuredClone(S.pos[S.moving]); // the last move kept
+  // a move not applied is put back when another unit is moved (moves are applied one by one)
+  if (S.moving && S.moving !== uid) S.pos[S.moving] = structuredClone(S.before[S.moving]);
   S.moving = uid;
 }
 
@@ -749,7 +750,7 @@ function onUp(ev) {
     if (S.ruler.length === 2) refresh();
     return;
   }
-  if (S.mode === "move") { startMove(d.uid); S.selected = d.uid; redraw(); renderPanel(); return; }
+  if (S.mode === "move") { startMove(d.uid); S.selected = d.uid; redraw(); renderPanel(); refresh(); return; }
   const side = unitDoc(d.uid).side;
   if (S.selected && d.uid !== S.selected && side !== unitDoc(S.selected).side) pickTarget(d.uid);
   else selectUnit(d.uid);
