@@ -316,6 +316,7 @@ def test_draw_edit_and_delete_terrain(page: Any, tmp_path: Path) -> None:
     page.select_option("#snap-grid", "1")
     page.select_option("#terrain-kind", "hill")
     page.fill("#terrain-level", "2")
+    page.fill("#terrain-name", "Windmill rise")
     for x, y in ((100, 8), (125, 8), (125, 22), (100, 22)):
         click_at(page, x, y)
     assert page.evaluate("window.szwadron.S.draft.length") == 4
@@ -325,6 +326,8 @@ def test_draw_edit_and_delete_terrain(page: Any, tmp_path: Path) -> None:
     hill = page.evaluate("window.szwadron.S.doc.terrain.at(-1)")
     assert (hill["id"], hill["kind"], hill["level"]) == ("hill-3", "hill", 2)
     assert hill["polygon"] == [[100, 8], [125, 8], [125, 22], [100, 22]]
+    assert page.text_content('[data-terrain-label="hill-3"]') == "Windmill rise"
+    page.fill("#terrain-name", "")
 
     page.select_option("#terrain-kind", "high_wall")
     page.fill("#terrain-width", "1.5")

@@ -51,7 +51,7 @@ const L = {
   terrainKinds: { hill: "hill", forest: "forest", rough: "rough ground", building: "building", fortification: "fortification",
     impassable: "impassable", obstacle: "obstacle (line)", high_wall: "high wall (line)" },
   noLimber: "no limbers", noCharge: "no charge", damage: "damage",
-  selectedFeature: "selected (drag its corners, or delete it):", corners: "corners",
+  selectedFeature: "selected (drag its corners, or delete it):", corners: "corners", featureName: "name",
 };
 
 const NS = "http://www.w3.org/2000/svg";
@@ -1041,6 +1041,7 @@ function finishTerrain() {
   const kind = $("#terrain-kind").value, linear = LINEAR.includes(kind);
   if (S.draft.length < (linear ? 2 : 3)) return;
   const body = { kind };
+  if ($("#terrain-name").value.trim()) body.name = $("#terrain-name").value.trim();
   if (linear) { body.line = S.draft; body.width = Number($("#terrain-width").value); } else body.polygon = S.draft;
   if (["hill", "building", "fortification"].includes(kind) && Number($("#terrain-level").value) > 0) body.level = Number($("#terrain-level").value);
   terrainAction("/api/terrain-add", body, true).then(() => { if ($("#terrain-msg .ok-msg")) { S.draft = []; drawDraft(); renderTerrainBox(); } });
