@@ -42,7 +42,9 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from szwadron.armies.points import PointsModel
+from szwadron.armies.balance import predicted_chance
+from szwadron.armies.duel import ArmyEntry, DuelUnit, run_army_battle, split_units
+from szwadron.armies.points import PointsModel, load_model
 from szwadron.armies.runs import BAND, ProgressFn, Tally, run_tasks
 from szwadron.errors import InvalidDataError
 from szwadron.models import ArmyList, Kind, Profile, Roster
@@ -153,7 +155,6 @@ def run_battle_batch(
     ``profiles`` are profile dicts; each spec is ``(force A, force B, first, seed)`` with the
     forces as ``(profile index, figures)`` per unit. Returns ``(score of A, duels played)`` per
     battle, in order."""
-    from szwadron.armies.duel import ArmyEntry, DuelUnit, run_army_battle
 
     units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
 
@@ -359,7 +360,6 @@ def resized_force(force: Sequence[ForceUnit], cls: str, size: int) -> Force:
     >>> [u.figures for u in resized_force([ForceUnit(line, 12)] * 4, "line", 24)]
     [24, 24]
     """
-    from szwadron.armies.duel import split_units
 
     if not isinstance(size, int) or size < 1:
         raise InvalidDataError(f"a unit size must be a whole number of figures >= 1, got {size!r}")
@@ -696,8 +696,6 @@ def validate_rosters(
 ) -> RosterValidation:
     """Every pair of example rosters of different armies with the same points limit plays
     ``battles`` battles at the lists' stored points (module notes)."""
-    from szwadron.armies.balance import predicted_chance
-    from szwadron.armies.points import load_model
 
     if battles < 1:
         raise InvalidDataError(f"battles per pair must be at least 1, got {battles}")

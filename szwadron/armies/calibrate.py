@@ -84,6 +84,9 @@ from szwadron.models import Ability, ArmyList, Kind, Profile
 
 if TYPE_CHECKING:
     from szwadron.armies.battles import ArmySteepness
+from szwadron.armies.battles import fit_army_steepness, mixed_battle_design, play
+from szwadron.armies.duel import DuelUnit, run_battle, run_duel, split_units, standard_unit_figures
+from szwadron.armies.points import MODEL_PATH, load_model, model_points, write_points
 from szwadron.armies.runs import (
     BAND,
     TASK_SIZE,
@@ -93,6 +96,8 @@ from szwadron.armies.runs import (
     run_tasks,
     wilson_interval,
 )
+from szwadron.files import write_atomic
+from szwadron.loading import bundled_dir, load_army_list
 
 #: Budgets of the duels, in reference figures (their points are this × the reference points).
 BUDGET_FIGURES: tuple[int, int] = (12, 20)
@@ -150,7 +155,6 @@ def duel_profiles(armies: Iterable[ArmyList]) -> list[DuelProfile]:
     Profiles are the same duel profile when their characteristics, abilities, ammunition and
     limbered move are equal (their ids, names and points do not matter).
     """
-    from szwadron.armies.duel import DuelUnit
 
     groups: dict[Any, list[tuple[str, Profile]]] = {}
     for army in armies:
@@ -177,7 +181,6 @@ def run_duel_batch(
     figures are fielded as standard units (:func:`szwadron.armies.duel.split_units`) and fight a
     :func:`szwadron.armies.duel.run_battle`; otherwise one unit a side fights one duel.
     """
-    from szwadron.armies.duel import DuelUnit, run_battle, run_duel, split_units, standard_unit_figures
 
     units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
     out: list[tuple[float, int]] = []
@@ -364,6 +367,7 @@ class ArmyObservation:
     score_a: float
 
 
+# long: one fitting loop over the rosters' cells; its steps share the running fit and split only into closures.
 def fit_corrections(
     entries: Sequence[DuelProfile],
     observations: Sequence[Observation],
@@ -509,6 +513,7 @@ def design(
     return specs
 
 
+# long: the method's five steps in order, each a call; what is left is passing their results along.
 def calibrate(
     armies: Sequence[ArmyList],
     config: CalibrationConfig = CalibrationConfig(),
@@ -551,8 +556,6 @@ def calibrate(
             model = fit_corrections(entries, observations, model)
     result.duels = len(observations)
     if config.army_battles:
-        from szwadron.armies.battles import fit_army_steepness
-
         result.steepness = fit_army_steepness(
             armies,
             points=model.points,
@@ -564,8 +567,6 @@ def calibrate(
         )
         model = replace(model, army_steepness=(result.steepness.a, result.steepness.b))
     if config.corrections and config.mixed_battles:
-        from szwadron.armies.battles import mixed_battle_design, play
-
         index = {profile_key(e.profile): k for k, e in reversed(list(enumerate(entries)))}
         army_obs: list[ArmyObservation] = []
         for r in range(config.mixed_rounds):
@@ -627,7 +628,6 @@ def roster_costs(
 def army_list_paths(folder: str | Path | None = None) -> list[Path]:
     """The army-list files calibrated together: every ``*.toml`` of ``folder`` (default: the
     bundled ``armylists/``), in name order."""
-    from szwadron.loading import bundled_dir
 
     root = Path(folder) if folder is not None else bundled_dir("armylists")
     paths = sorted(p for p in root.glob("*.toml") if p.is_file())
@@ -638,7 +638,6 @@ def army_list_paths(folder: str | Path | None = None) -> list[Path]:
 
 def load_lists(paths: Sequence[str | Path]) -> list[ArmyList]:
     """Read army lists; a malformed one raises :class:`~szwadron.errors.InvalidDataError`."""
-    from szwadron.loading import load_army_list
 
     armies = [load_army_list(p) for p in paths]
     ids = [a.id for a in armies]
@@ -671,8 +670,6 @@ def regenerate(
     """``szwadron points calibrate``: fit the model to duels, write the coefficients file and the
     ``points`` lines of the army lists; the example rosters' new costs come back with the result
     (a roster the new points take over its limit must be rebuilt: the tests check them)."""
-    from szwadron.armies.points import MODEL_PATH, model_points, write_points
-    from szwadron.files import write_atomic
 
     armies = load_lists(paths)
     result = calibrate(armies, config, executor=executor, workers=workers, progress=progress)
@@ -970,7 +967,6 @@ def validate(
     ``model``'s. Budgets are in reference figures × the reference points of ``model`` (default:
     the shipped model).
     """
-    from szwadron.armies.points import load_model
 
     t0 = time.perf_counter()
     model = model or load_model()

@@ -914,6 +914,7 @@ ArmyEntry = tuple[DuelUnit, int] | tuple[DuelUnit, int, DuelUnit | None, int]
 unit with a company of another profile (1.1) among its figures (``figures`` are its own)."""
 
 
+# long: one battle's turn loop (fire, charge, melee, morale) over shared state; each phase is a call.
 def run_army_battle(
     army_a: Sequence[ArmyEntry],
     army_b: Sequence[ArmyEntry],

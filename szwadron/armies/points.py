@@ -668,6 +668,7 @@ def format_points(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
+# long: a line-by-line TOML editor keeping comments; its cases (table header, key, inline table) share the cursor.
 def set_points_in_text(text: str, points: Mapping[str, float]) -> str:
     """Set ``points = N`` of the listed profiles in an army list's TOML text, line by line.
 

@@ -366,6 +366,7 @@ def _limber_breaches(army: ArmyList, roster: Roster) -> list[Breach]:
     return out
 
 
+# long: one check per roster rule (1.1 limits, list and roster constraints), each a few lines, in the rulebook's order.
 def validate_roster(
     army: ArmyList, roster: Roster | str, points: Mapping[str, float] | None = None
 ) -> RosterReport:

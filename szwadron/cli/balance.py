@@ -79,6 +79,7 @@ def resolve_side(spec: str) -> tuple[Any, Any, str]:
         ) from None
 
 
+# long: the balance command's text report: one block per section of the answer.
 def run(args: argparse.Namespace) -> int:
     """Run ``szwadron balance``."""
     from szwadron.armies.balance import balance

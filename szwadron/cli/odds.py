@@ -100,6 +100,7 @@ def _add_roll_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+# long: a declaration: one add_argument per option with its help text, no logic.
 def register(subparsers: Any) -> None:
     """Add the ``odds`` command with its ``fire``, ``melee`` and ``morale`` questions."""
     parser = subparsers.add_parser(
@@ -262,6 +263,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 # --- fire ---------------------------------------------------------------------------------------
+# long: the odds fire command: parse each --fire group, then text, JSON or plot of the same answer.
 def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
     from szwadron.cli._common import fmt_prob, format_pmf_table, print_json
     from szwadron.errors import InvalidDataError
@@ -512,6 +514,7 @@ def _parse_side(flag: str, text: str, initial: int | None, panicking: bool) -> A
         raise InvalidDataError(f"{flag}: {exc}") from None
 
 
+# long: the odds melee command: parse both sides, then text, JSON or plot of the same answer.
 def _run_melee(args: argparse.Namespace, rng: Any, seed: int) -> int:
     from szwadron.cli._common import fmt_prob, format_pmf_table, print_json
     from szwadron.odds.combat import melee, roll_melee

@@ -44,6 +44,7 @@ def _pair(flag: str) -> Any:
     return parse
 
 
+# long: a declaration: one add_argument per option with its help text, no logic.
 def register(subparsers: Any) -> None:
     """Add the ``plot`` command."""
     p: argparse.ArgumentParser = subparsers.add_parser(

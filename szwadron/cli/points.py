@@ -121,6 +121,7 @@ _WORKERS_HELP = (
 )
 
 
+# long: a declaration: one add_argument per option with its help text, no logic.
 def register(subparsers: Any) -> None:
     """Add the ``points`` command and its forms ``ARMYLIST``, ``calibrate`` and ``validate``."""
     parser = subparsers.add_parser(
@@ -356,6 +357,7 @@ def _roster(army: Any, spec: str) -> Any:
         ) from None
 
 
+# long: the points command's report: one block per section (profiles, units, roster, stale warning).
 def _price(args: argparse.Namespace) -> int:
     from szwadron.armies.points import format_points, load_model, price_profile
     from szwadron.armies.rosters import validate_roster
@@ -448,6 +450,7 @@ def _price(args: argparse.Namespace) -> int:
     return 0
 
 
+# long: the calibrate command: options to arguments, progress, then the report and the files written.
 def _calibrate(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
@@ -537,6 +540,7 @@ def _exp(x: float) -> float:
     return math.exp(x)
 
 
+# long: the validate command: options to arguments, then the report's sections in order.
 def _validate(args: argparse.Namespace) -> int:
     from szwadron.armies.calibrate import BAND, army_list_paths, load_lists, validate
     from szwadron.armies.points import load_model

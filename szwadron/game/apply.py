@@ -20,13 +20,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from szwadron.errors import IllegalActionError, InvalidDataError
+from szwadron.files import is_stdio, read_stdin
 from szwadron.game.document import Change, ScenarioDocument, base_entry
-from szwadron.loading import army_list_search_path, parse_scenario
+from szwadron.geometry.battlefield import Battlefield
+from szwadron.loading import army_list_search_path, parse_scenario, read_toml, source_name, validate
 from szwadron.models import Phase, Scenario, Turn, Unit, UnitAction, UnitState
 from szwadron.movefile import MoveFile
-from szwadron.odds.combat import COMBAT_DIE_SIDES
+from szwadron.odds.combat import COMBAT_DIE_SIDES, roll_melee
 from szwadron.odds.morale import morale_target
 from szwadron.odds.remainder import die_sides, remainder_roll
+from szwadron.table.fire import fire
+from szwadron.table.melee import table_melee
+from szwadron.table.morale_phase import flight_direction, morale_phase
+from szwadron.table.movement import check_move
 
 if TYPE_CHECKING:
     from szwadron.table.fire import FireResult
@@ -45,8 +51,6 @@ class Position:
 def read_position(path: str | Path) -> Position:
     """Read a scenario file as a position (its text is kept for writing the next one); ``-``:
     standard input."""
-    from szwadron.files import is_stdio, read_stdin
-    from szwadron.loading import read_toml, source_name
 
     p = Path(path)
     data = read_toml(p)  # one clear message for a missing, unreadable or malformed file
@@ -169,9 +173,6 @@ def apply_move(
     legal, its final poses written (PD-6: each base at the last pose of its path). Heavy
     artillery that moves has to prepare again (7.3). Raises :class:`IllegalActionError` with
     the first rule broken."""
-    from szwadron.geometry.battlefield import Battlefield
-    from szwadron.loading import validate
-    from szwadron.table.movement import check_move
 
     ids = [units] if isinstance(units, str) else list(units)
     if not isinstance(move, MoveFile):
@@ -249,6 +250,7 @@ class _Dice:
             raise InvalidDataError(f"{self.name}: {len(self.given)} dice given, {what} used {len(self.used)}")
 
 
+# long: section 4 in the order of play: dice checked, casualties (4.7), remainder (1.5.1), morale (4.8), states set, each a few lines.
 def apply_fire(
     pos: Position,
     shooter: str,
@@ -271,8 +273,6 @@ def apply_fire(
     normal, 6.5.3; the repulse and flight moves, 4.8.2, 4.8.3, are the player's next moves). A
     panicking target takes no test (6.6); a destroyed unit leaves the table (PD-18).
     The volley's dice must match its size; the dice of a test must be those it uses."""
-    from szwadron.geometry.battlefield import Battlefield
-    from szwadron.table.fire import fire
 
     if dice is None and seed is None:
         raise InvalidDataError("--dice: give the volley's dice (--dice 1,4,6,...) or --roll --seed N")
@@ -467,6 +467,7 @@ class _ScriptedDice(random.Random):
             )
 
 
+# long: 5.3-5.6 in the order of play: dice, losses, removal, the 5.5 tests, push-up; each a few lines.
 def apply_melee(
     pos: Position,
     attacker: str,
@@ -484,9 +485,6 @@ def apply_melee(
     enemy, 6.7); both standing stay engaged (5.5.7). The push-up of 5.6 and the retreat and
     flight moves are the players' next moves: the ruling lists who pushes up. A unit whose last
     figure is removed leaves the table (PD-18)."""
-    from szwadron.geometry.battlefield import Battlefield
-    from szwadron.odds.combat import roll_melee
-    from szwadron.table.melee import table_melee
 
     if dice is None and seed is None:
         raise InvalidDataError("--dice: give the melee's dice (--dice 1,4,6,...) or --roll --seed N")
@@ -600,6 +598,7 @@ def apply_melee(
 # --- the morale phase -----------------------------------------------------------------------------
 
 
+# long: 6.8 unit by unit in the order of play: reorganise, flee, surrender, units fled through.
 def apply_morale(
     pos: Position,
     side: str,
@@ -620,8 +619,6 @@ def apply_morale(
     no figure left leaves the table. An own unit passed through that fails its test panics
     (6.4). Pursuit moves (6.7) are the players' moves, then ``melee --apply``.
     """
-    from szwadron.geometry.battlefield import Battlefield
-    from szwadron.table.morale_phase import flight_direction, morale_phase
 
     if side not in ("A", "B"):
         raise InvalidDataError(f"--side: {side!r}; expected A or B")

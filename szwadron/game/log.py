@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from szwadron.errors import InvalidDataError
+from szwadron.files import STDIN_NAME, is_stdio, read_stdin
 from szwadron.game.document import Change, ScenarioDocument
 
 #: The first line's ``log`` value and the format version.
@@ -194,7 +195,6 @@ def replay(log: Sequence[Line], to: int | None = None, *, source: str = "game lo
 
 def read_log(path: str | Path) -> list[Line]:
     """Read and check a log file (``-``: standard input)."""
-    from szwadron.files import STDIN_NAME, is_stdio, read_stdin
 
     if is_stdio(path):
         try:

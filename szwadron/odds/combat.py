@@ -291,6 +291,7 @@ def _check_dice(dice: int, what: str) -> None:
         )
 
 
+# long: 4.6 and 1.5.1 as one convolution over the groups; split it and the cached arrays would be passed around.
 def volley(
     groups: Iterable[tuple[int, int]],
     wounds: int | Sequence[int],

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from szwadron.errors import InvalidDataError
+from szwadron.files import check_output_path, is_stdio, write_atomic, write_stdout
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -53,7 +54,6 @@ def figure_format(path: str | Path) -> str:
     ...
     szwadron.errors.InvalidDataError: battle.toml: unknown picture format '.toml'; expected .png, .svg or .pdf
     """
-    from szwadron.files import check_output_path, is_stdio
 
     if is_stdio(path):  # standard output: only where a command offers it (``plot -o -``)
         check_output_path(path)
@@ -141,7 +141,6 @@ def save_figure(
         Unknown suffix, ``path`` is an input file, its folder does not exist, or the write
         failed (disk full, no permission); nothing is left at ``path`` then.
     """
-    from szwadron.files import is_stdio, write_atomic
 
     if is_stdio(path):
         fmt = fmt or "svg"
@@ -163,7 +162,6 @@ def save_figure(
 
     def output() -> Path:
         if is_stdio(path):
-            from szwadron.files import write_stdout
 
             def write_memory(buffer: Any) -> None:
                 fig.savefig(buffer, format=fmt, dpi=dpi if dpi is not None else fig.dpi, metadata=metadata)

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from szwadron.errors import InvalidArgumentError
-from szwadron.odds.machine import MACHINE, EventKind, MachineState
+from szwadron.errors import IllegalActionError, InvalidArgumentError
+from szwadron.odds.machine import MACHINE, Event, EventKind, MachineState, MoraleUnit, step
+from szwadron.table.morale_phase import morale_phase
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -90,8 +91,6 @@ def unit_branches(scenario: Scenario, unit: str | Unit, *, removed: int = 1) -> 
     are taken with their guards met. An event the rules refuse in the state is left out; one
     whose guard fails on the table is listed in ``refused`` with its rule.
     """
-    from szwadron.errors import IllegalActionError
-    from szwadron.odds.machine import Event, MoraleUnit, step
 
     u = unit if not isinstance(unit, str) else next((x for x in scenario.units if x.id == unit), None)
     if u is None:
@@ -101,8 +100,6 @@ def unit_branches(scenario: Scenario, unit: str | Unit, *, removed: int = 1) -> 
     state = mu.state
     enemy_within = engaged = False
     if state in (MachineState.PANIC, MachineState.PURSUIT):
-        from szwadron.table.morale_phase import morale_phase
-
         report = morale_phase(scenario, u.side).unit(u.id)
         enemy_within = engaged = not report.may_reorganise
     chances: dict[tuple[EventKind, str], Fraction] = {}
@@ -171,6 +168,7 @@ def _chance_label(ax: Axes, x: float, y: float, text: str, colour: str) -> Any:
     )
 
 
+# long: a drawing: node placement, arrows and their labels for every edge of the machine.
 def plot_morale_machine(
     ax: Axes | None = None,
     *,

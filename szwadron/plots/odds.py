@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from szwadron.odds.morale import MeleeOutcome
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
@@ -94,6 +96,7 @@ def trim_pmf(pmf: Sequence[float | Fraction], min_p: float = 5e-5) -> list[float
     return values[: last + 1]
 
 
+# long: a drawing: bars, labels, axes, folded tails and the key, one after another.
 def plot_distribution(
     pmf: Sequence[float | Fraction],
     ax: Axes | None = None,
@@ -300,6 +303,7 @@ def _trimmed_joint(odds: MeleeOdds, min_p: float) -> list[list[float]]:
     return [row[: last_c + 1] for row in table[: last_r + 1]]
 
 
+# long: a drawing: heatmap, cell labels, marginals and axes.
 def plot_joint_losses(
     odds: MeleeOdds,
     ax: Axes | None = None,
@@ -401,7 +405,6 @@ def plot_joint_losses(
 def melee_side_outcomes(odds: MeleeOdds) -> dict[str, tuple[float, float]]:
     """5.5 — each outcome's probability for the attacker and for the defender, in the order
     of :class:`~szwadron.odds.morale.MeleeOutcome`, outcomes neither side can reach left out."""
-    from szwadron.odds.morale import MeleeOutcome
 
     att: dict[str, float] = {}
     dfd: dict[str, float] = {}

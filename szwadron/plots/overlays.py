@@ -50,9 +50,10 @@ import shapely
 
 from szwadron.errors import InvalidDataError
 from szwadron.geometry.arcs import fire_edges, in_arcs, touched_edges
-from szwadron.geometry.bases import EDGE_NAMES
+from szwadron.geometry.bases import EDGE_NAMES, base_corners
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import polygon_distance
+from szwadron.geometry.paths import BaseMotion
 from szwadron.geometry.sight import Blocked, band_corners, check_sight
 from szwadron.models import Scenario
 from szwadron.plots.table import (
@@ -60,6 +61,7 @@ from szwadron.plots.table import (
     ZORDER,
     Artists,
     Region,
+    _cm_per_point,
     _prepare,
     _state,
     as_battlefield,
@@ -69,6 +71,7 @@ from szwadron.plots.table import (
     place_label,
     table_view,
 )
+from szwadron.table.morale_phase import flight_direction
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -271,6 +274,7 @@ def _edge_states(
     return out
 
 
+# long: a drawing: wedges, union outlines, struck edges and labels per base edge.
 def plot_arcs(
     scenario: Scenario | Battlefield,
     ax: Axes | None = None,
@@ -506,6 +510,7 @@ def _blocker_geometry(bf: Battlefield, by: str | None) -> shapely.Geometry | Non
         return None
 
 
+# long: a drawing of every layer of a fire answer (lines, bands, blockers, range limits, removal order), one after another.
 def plot_fire(
     scenario: Scenario | Battlefield,
     ax: Axes | None = None,
@@ -755,8 +760,6 @@ def range_miss(scenario: Scenario | Battlefield, result: FireResult) -> RangeMis
     >>> m.range_cm, round(m.distance, 2), round(m.beyond, 2)
     (24.0, 58.0, 34.0)
     """
-    from szwadron.geometry.arcs import fire_edges, in_arcs, touched_edges
-    from szwadron.geometry.contact import polygon_distance
 
     bf = as_battlefield(scenario)
     refused = tuple(s.base for s in result.shooters if not s.can_fire and s.rule == "4.5.1")
@@ -963,7 +966,6 @@ def fire_geometries(scenario: Scenario | Battlefield, result: FireResult) -> lis
 
 
 def _motion(bf: Battlefield, base: str, poses: Sequence[Sequence[float]]) -> Any:
-    from szwadron.geometry.paths import BaseMotion
 
     k = _base_index(bf, base)
     pts = list(poses)
@@ -1001,6 +1003,7 @@ def _ghost(
     return g, f
 
 
+# long: a drawing of a checked move: paths, ghosts, zones entered, surcharges and the first rule broken.
 def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *, report: MoveReport) -> Artists:
     """PD-6, 3.2, section 3 — a checked move: for every base that moves, the path of its
     measured corner (the one that travels furthest, PD-6) as a solid arrowed line, the centre's
@@ -1050,8 +1053,6 @@ def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *, repor
         ax.add_patch(arrow)
         out["paths"].append(arrow)
         for wp in bm.poses[1:-1]:
-            from szwadron.geometry.bases import base_corners
-
             wc = base_corners(wp[0], wp[1], wp[2], float(bf.width[k]), float(bf.depth[k]))
             g, _ = _ghost(ax, np.asarray(wc), side, bad=False, alpha=0.15)
             out["waypoints"].append(g)
@@ -1086,7 +1087,6 @@ def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *, repor
             if t is not None:
                 out["labels"].append(t)
     out.update(_plot_zones_entered(bf, ax, report))
-    from szwadron.plots.table import _cm_per_point
 
     x0, x1 = ax.get_xlim()
     chars = max(30, int(abs(x1 - x0) / _cm_per_point(ax) / (0.6 * 7.5)) - 4)
@@ -1264,8 +1264,6 @@ def plot_reach(scenario: Scenario | Battlefield, ax: Axes | None = None, *, resu
     from matplotlib.lines import Line2D
     from matplotlib.patches import FancyArrowPatch
 
-    from szwadron.geometry.bases import base_corners
-
     bf, ax = _prepare(scenario, ax)
     out: Artists = {"paths": [], "ghosts": [], "labels": [], "envelope": [], "stop": []}
     k = _base_index(bf, result.base)
@@ -1406,6 +1404,7 @@ def reach_geometries(scenario: Scenario | Battlefield, result: ReachResult) -> l
 # --- melee contacts (5.3, PD-14) ----------------------------------------------------------------
 
 
+# long: a drawing: contact segments, fighting figures ringed, removal order numbers.
 def plot_melee_contacts(
     scenario: Scenario | Battlefield, ax: Axes | None = None, *, melee: TableMelee, removal: bool = True
 ) -> Artists:
@@ -1496,6 +1495,7 @@ def plot_melee_contacts(
 # --- flight (6.6) -------------------------------------------------------------------------------
 
 
+# long: a drawing: flight corridors, stops, labels and pursuit arrows per unit.
 def plot_flight(scenario: Scenario | Battlefield, ax: Axes | None = None, *, unit: UnitMorale) -> Artists:
     """6.6.2, 6.6.10, 6.6.12, 6.6.13 — a panicking unit's flight (from
     :func:`szwadron.table.morale_phase.morale_phase`): per figure the corridor it sweeps fleeing
@@ -1508,8 +1508,6 @@ def plot_flight(scenario: Scenario | Battlefield, ax: Axes | None = None, *, uni
     """
     from matplotlib.lines import Line2D
     from matplotlib.patches import FancyArrowPatch, Patch, Polygon
-
-    from szwadron.table.morale_phase import flight_direction
 
     bf, ax = _prepare(scenario, ax)
     out: Artists = {"corridors": [], "stops": [], "labels": [], "pursuit": []}
@@ -1603,7 +1601,6 @@ def flight_geometries(
     scenario: Scenario | Battlefield, units: Sequence[UnitMorale]
 ) -> list[shapely.Geometry]:
     """What a morale picture is about: the units and their corridors (or pursued units)."""
-    from szwadron.table.morale_phase import flight_direction
 
     bf = as_battlefield(scenario)
     geoms: list[shapely.Geometry] = []

@@ -12,6 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from szwadron.armies.runs import BAND
+from szwadron.plots._io import figure_format, new_figure, save_figure, use_agg
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
@@ -58,8 +61,6 @@ def plot_breakdown(
     import math
 
     from matplotlib.patches import Patch
-
-    from szwadron.plots._io import new_figure
 
     if ax is None:
         fig = new_figure(9, 0.45 * max(len(breakdowns), 3) + 1.6)
@@ -130,9 +131,6 @@ def plot_matrix(validation: Validation, ax: Axes | None = None, *, title: str | 
     a dot. Returns the artists added."""
     import numpy as np
 
-    from szwadron.armies.calibrate import BAND
-    from szwadron.plots._io import new_figure
-
     n = len(validation.entries)
     if ax is None:
         size = max(6.0, 0.32 * n + 3)
@@ -165,7 +163,6 @@ def plot_breakdown_file(
     breakdowns: Sequence[PointsBreakdown], path: str | Path, *, title: str = "", inputs: Sequence[Path] = ()
 ) -> Path:
     """Draw :func:`plot_breakdown` on a new figure and write it to ``path`` atomically."""
-    from szwadron.plots._io import figure_format, new_figure, save_figure, use_agg
 
     figure_format(path)  # a bad suffix fails before drawing
     use_agg()
@@ -182,9 +179,6 @@ def plot_roster_matrix(
     diverging scale as :func:`plot_matrix`, with the percentage written in each cell (bold
     outside 50 ± 5 %); pairs not played are blank. Returns the artists added."""
     import numpy as np
-
-    from szwadron.armies.runs import BAND
-    from szwadron.plots._io import new_figure
 
     n = len(rosters.sides)
     if ax is None:
@@ -231,7 +225,6 @@ def plot_matrix_file(
 ) -> Path:
     """Draw :func:`plot_matrix` (and, given ``rosters``, :func:`plot_roster_matrix` beside it)
     on a new figure and write it to ``path`` atomically."""
-    from szwadron.plots._io import figure_format, new_figure, save_figure, use_agg
 
     figure_format(path)
     use_agg()

@@ -45,6 +45,7 @@ from szwadron.errors import InvalidArgumentError, InvalidDataError
 from szwadron.geometry.bases import ZONE_QUAD_SEGS
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.models import Scenario, TerrainKind, UnitState
+from szwadron.table.audit import audit, obstacle_zone_core
 
 if TYPE_CHECKING:
     from matplotlib.artist import Artist
@@ -489,6 +490,7 @@ def _front_segments(bf: Battlefield) -> np.ndarray:
     return np.stack([bf.corners[:, 0], bf.corners[:, 1]], axis=1)  # front-left → front-right
 
 
+# long: a drawing: base rectangles, front edges, states and labels, batched per kind.
 def plot_bases(scenario: Scenario | Battlefield, ax: Axes | None = None) -> Artists:
     """1.2 — every base as its rectangle to scale, with a thick front edge (its facing).
 
@@ -795,7 +797,6 @@ def unit_zone(bf: Battlefield, unit: int | str) -> shapely.Geometry:
     its bases, and of the stretch of a crossable obstacle a base stands at (measured from the
     obstacle's far side, :func:`szwadron.table.audit.obstacle_zone_core`). Empty for a panicking unit.
     """
-    from szwadron.table.audit import obstacle_zone_core
 
     u = bf.unit_ids.index(unit) if isinstance(unit, str) else unit
     if bf.panicking[u]:
@@ -866,8 +867,6 @@ def plot_zones(
             )
     if intrusions:
         if report is None:
-            from szwadron.table.audit import audit
-
             report = audit(bf)
         seen: set[str] = set()
         for z in report.zone_intrusions:
@@ -925,8 +924,6 @@ def plot_contacts(
 
     bf, ax = _prepare(scenario, ax)
     if report is None:
-        from szwadron.table.audit import audit
-
         report = audit(bf)
     out: Artists = {"contacts": [], "corners": []}
     drawn: list[shapely.Geometry] = []  # where the marks are, for the key
@@ -1045,6 +1042,7 @@ def plot_scale_bar(ax: Axes, length_cm: float | None = None) -> list[Artist]:
 # --- the whole table ----------------------------------------------------------------------------
 
 
+# long: the picture's layers in order (cloth, terrain, bases, labels, contacts, overlays), each a call.
 def plot_table(
     scenario: Scenario | Battlefield,
     ax: Axes | None = None,
@@ -1111,8 +1109,6 @@ def plot_table(
     out.update(setup_table_axes(ax, bf.scenario, view, grid=grid))
     report = None
     if zones or contacts:
-        from szwadron.table.audit import audit
-
         report = audit(bf)
     out["scale_bar"] = plot_scale_bar(ax)
     out.update(plot_terrain(bf, ax, names=False))

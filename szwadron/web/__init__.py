@@ -20,6 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from szwadron.web.app import create_app, host_names
+
 #: Hosts that keep the server on this machine.
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
@@ -72,8 +74,6 @@ def _configure(
     scenario: str | Path, host: str, port: int, token: str | None
 ) -> tuple[Any, socket.socket, str]:
     import uvicorn
-
-    from szwadron.web.app import create_app, host_names
 
     loopback = is_loopback(host)
     if not loopback and token is None:

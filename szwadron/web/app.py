@@ -46,33 +46,30 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from szwadron.errors import IllegalActionError, InvalidDataError
-from szwadron.web.play import (
+from szwadron.web.requests import (
     ApplyFireRequest,
     ApplyMeleeRequest,
     ApplyMoraleRequest,
     ApplyMoveRequest,
-    NextPhaseRequest,
-    PlaceRequest,
-    TerrainAddRequest,
-    TerrainDeleteRequest,
-    TerrainEditRequest,
-    UndoRequest,
-)
-from szwadron.web.session import (
     CheckRequest,
     FireRequest,
     MeasureRequest,
     MeleeRequest,
     MoraleRequest,
     MoveRequest,
+    NextPhaseRequest,
     OpenRequest,
+    PlaceRequest,
     ReachRequest,
-    SaveConflict,
     SaveRequest,
-    Session,
     TargetsRequest,
+    TerrainAddRequest,
+    TerrainDeleteRequest,
+    TerrainEditRequest,
+    UndoRequest,
     parse_request,
 )
+from szwadron.web.session import SaveConflict, Session
 
 #: Largest request body accepted: 2 MB (the positions of some 20,000 bases).
 MAX_BODY_BYTES = 2_000_000

@@ -19,105 +19,22 @@ read back with the scenario loader before it is kept: bad input is the loader's 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from szwadron.formations import FormationKind
-from szwadron.models import Coordinate, FiniteFloat, Identifier, Point, TerrainKind
-from szwadron.web.session import FireRequest, MeleeRequest, MoraleRequest, MoveRequest, _Request
-
-#: Most dice a request may give for one action.
-MAX_DICE = 2000
-
-Die = int
-
-
-class _Dice(BaseModel):
-    """Dice typed in (in the order they are rolled) or rolled from a seed."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
-
-    dice: tuple[Die, ...] | None = Field(None, max_length=MAX_DICE)
-    seed: int | None = Field(None, ge=0, le=2**63 - 1)
-
-
-class ApplyMoveRequest(MoveRequest):
-    """Apply a move (section 3): ``positions`` the table before it, ``to`` the unit's poses."""
-
-
-class ApplyFireRequest(FireRequest):
-    """Apply a volley (section 4): the volley's d6 in the order of its groups, the remainder
-    roll's die (1.5.1) and the morale test's dice (4.8.1), or a seed that rolls them all."""
-
-    dice: tuple[Die, ...] | None = Field(None, max_length=MAX_DICE)
-    remainder_dice: tuple[Die, ...] | None = Field(None, max_length=MAX_DICE)
-    morale_dice: tuple[Die, ...] | None = Field(None, max_length=MAX_DICE)
-    seed: int | None = Field(None, ge=0, le=2**63 - 1)
-
-
-class ApplyMeleeRequest(MeleeRequest, _Dice):
-    """Apply a melee (5.3-5.6): its dice in the order rolled, or a seed."""
-
-
-class ApplyMoraleRequest(MoraleRequest, _Dice):
-    """Apply a side's morale phase (6.8): its dice in the order rolled, or a seed."""
-
-
-class NextPhaseRequest(_Request):
-    """The game moves on to the next phase (2)."""
-
-
-class UndoRequest(BaseModel):
-    """Drop the last action of the game log."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class PlaceRequest(_Request):
-    """A unit from an army list placed in a formation (issue 17's formations): ``(x, y)`` is the
-    middle of its front edge."""
-
-    army: Identifier
-    profile: Identifier
-    side: Literal["A", "B"]
-    kind: FormationKind
-    files: int = Field(ge=1, le=200)
-    ranks: int = Field(1, ge=1, le=50)
-    x: Coordinate
-    y: Coordinate
-    facing: FiniteFloat = 90.0
-    gap: float | None = Field(None, ge=0, allow_inf_nan=False)
-    limber: Identifier | None = None
-    id: Identifier | None = None
-    name: str | None = Field(None, max_length=200)
-
-
-class TerrainAddRequest(_Request):
-    """A terrain feature drawn on the page: an area (``polygon``) or a linear one (``line`` and
-    ``width``)."""
-
-    kind: TerrainKind
-    id: Identifier | None = None
-    name: str | None = Field(None, max_length=200)
-    level: int | None = Field(None, ge=0, le=10)
-    polygon: tuple[Point, ...] | None = Field(None, max_length=500)
-    line: tuple[Point, ...] | None = Field(None, max_length=500)
-    width: float | None = Field(None, gt=0, le=100, allow_inf_nan=False)
-
-
-class TerrainEditRequest(_Request):
-    """A terrain feature's corners moved: its new ``polygon`` or ``line``."""
-
-    id: Identifier
-    polygon: tuple[Point, ...] | None = Field(None, max_length=500)
-    line: tuple[Point, ...] | None = Field(None, max_length=500)
-
-
-class TerrainDeleteRequest(_Request):
-    """A terrain feature removed."""
-
-    id: Identifier
+from szwadron.errors import InvalidDataError
+from szwadron.models import Point
+from szwadron.web.requests import (
+    ApplyFireRequest,
+    ApplyMeleeRequest,
+    ApplyMoraleRequest,
+    ApplyMoveRequest,
+    NextPhaseRequest,
+    PlaceRequest,
+    TerrainAddRequest,
+    TerrainDeleteRequest,
+    TerrainEditRequest,
+    UndoRequest,
+)
 
 
 def _number(v: float) -> float | int:
@@ -262,7 +179,6 @@ def fresh_id(stem: str, ids: list[str]) -> str:
 
 
 def _invalid(message: str) -> Exception:
-    from szwadron.errors import InvalidDataError
 
     return InvalidDataError(message, source="request")
 

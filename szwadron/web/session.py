@@ -24,129 +24,70 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.files import write_atomic
+from szwadron.game.apply import (
+    Position,
+    _expand_if_formation,
+    apply_fire,
+    apply_melee,
+    apply_morale,
+    apply_move,
+    apply_next_phase,
+    position_from_text,
+)
+from szwadron.game.document import ScenarioDocument
+from szwadron.game.log import append, dump_log, new_log, replay
 from szwadron.geometry.arcs import fire_edges, touched_edges
 from szwadron.geometry.bases import EDGE_NAMES
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.loading import load_scenario, validation_message
-from szwadron.models import Coordinate, FiniteFloat, Identifier, Profile, Scenario
+from szwadron.loading import (
+    army_list_search_path,
+    load_army_list,
+    load_scenario,
+    parse_scenario,
+)
+from szwadron.models import Profile, Scenario
+from szwadron.table.audit import audit
+from szwadron.table.fire import fire, targets
+from szwadron.table.melee import table_melee
+from szwadron.table.morale_phase import morale_phase
+from szwadron.table.movement import check_move
+from szwadron.table.reach import reach
+from szwadron.web.play import add_terrain, delete_terrain, edit_terrain, formation_entry, fresh_id, unit_block
+from szwadron.web.requests import (
+    POSE_DIGITS,
+    ApplyFireRequest,
+    ApplyMeleeRequest,
+    ApplyMoraleRequest,
+    ApplyMoveRequest,
+    CheckRequest,
+    FireRequest,
+    MeasureRequest,
+    MeleeRequest,
+    MoraleRequest,
+    MoveRequest,
+    NextPhaseRequest,
+    OpenRequest,
+    PlaceRequest,
+    Pose,
+    ReachRequest,
+    SaveRequest,
+    TargetsRequest,
+    TerrainAddRequest,
+    TerrainDeleteRequest,
+    TerrainEditRequest,
+    UndoRequest,
+    parse_request,
+)
 
 if TYPE_CHECKING:
     from szwadron.game.apply import Applied, Position
-    from szwadron.web.play import (
-        ApplyFireRequest,
-        ApplyMeleeRequest,
-        ApplyMoraleRequest,
-        ApplyMoveRequest,
-        NextPhaseRequest,
-        PlaceRequest,
-        TerrainAddRequest,
-        TerrainDeleteRequest,
-        TerrainEditRequest,
-        UndoRequest,
-    )
-
-#: A pose as the page sends it: ``[x, y, facing]`` (cm, cm, degrees counter-clockwise from +x).
-Pose = tuple[Coordinate, Coordinate, FiniteFloat]
-
-#: Digits kept of a coordinate the page sends (0.0001 cm): what is checked is what is saved.
-POSE_DIGITS = 4
-
-
-class _Request(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
-
-    positions: dict[Identifier, tuple[Pose, ...]] = Field(
-        default_factory=dict, description="Units the page has moved: every base's [x, y, facing]."
-    )
-
-
-class CheckRequest(_Request):
-    """``check``: the audit of the table as the page shows it."""
-
-
-class MeasureRequest(_Request):
-    """``measure``: edge to edge between two bases or units (4.5.2)."""
-
-    a: str = Field(min_length=1, max_length=200)
-    b: str = Field(min_length=1, max_length=200)
-
-
-class TargetsRequest(_Request):
-    """``targets``: every enemy unit the shooter could fire at, and the arcs of its bases."""
-
-    shooter: str = Field(min_length=1, max_length=200)
-    march: bool = False
-    ammo: str | None = Field(None, max_length=200)
-
-
-class FireRequest(TargetsRequest):
-    """``fire``: the shooter at one target."""
-
-    target: str = Field(min_length=1, max_length=200)
-
-
-class MoveRequest(_Request):
-    """``move``: ``positions`` is the table before the move, ``to`` the unit's new poses."""
-
-    unit: str = Field(min_length=1, max_length=200)
-    to: tuple[Pose, ...] = Field(min_length=1)
-    charge: tuple[str, ...] = ()
-    march: bool = False
-
-
-class ReachRequest(_Request):
-    """``reach``: can the unit bring a base into contact with the target this turn."""
-
-    unit: str = Field(min_length=1, max_length=200)
-    target: str = Field(min_length=1, max_length=200)
-
-
-class MeleeRequest(_Request):
-    """``melee``: the melee between two units in contact."""
-
-    attacker: str = Field(min_length=1, max_length=200)
-    defender: str = Field(min_length=1, max_length=200)
-    continuing: bool = False
-
-
-class MoraleRequest(_Request):
-    """``morale``: the morale phase of one side."""
-
-    side: Literal["A", "B"]
-
-
-class SaveRequest(_Request):
-    """Save the table as a scenario file in the scenario's folder."""
-
-    name: str = Field(min_length=1, max_length=200)
-    overwrite: bool = False
-
-
-class OpenRequest(BaseModel):
-    """Open another scenario file of the same folder."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    name: str = Field(min_length=1, max_length=200)
-
-
-_R = TypeVar("_R", bound=BaseModel)
-
-
-def parse_request(model: type[_R], data: Any) -> _R:
-    """Validate a request body; one message naming the field on failure."""
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        raise InvalidDataError(validation_message(exc, data), source="request") from None
-
 
 #: A file name the server may read or write: a plain name in the scenario's folder, ``.toml``.
 _FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\- ]{0,120}\.toml$")
@@ -174,7 +115,6 @@ class Session:
         return cls(p, scenario, p.read_text(encoding="utf-8"))
 
     def __post_init__(self) -> None:
-        from szwadron.game.log import new_log
 
         self._unit_index = {u.id: k for k, u in enumerate(self.scenario.units)}
         if not self.log:
@@ -292,7 +232,6 @@ class Session:
 
     def check(self, req: CheckRequest) -> dict[str, Any]:
         """The ``check --json`` document."""
-        from szwadron.table.audit import audit
 
         return audit(self.table(req.positions)).to_json()
 
@@ -303,7 +242,6 @@ class Session:
     def targets(self, req: TargetsRequest) -> dict[str, Any]:
         """The ``targets --json`` document, with ``arcs``: each base's edges, which it may fire
         through (4.4.3) and which an own base touches (4.4.2)."""
-        from szwadron.table.fire import targets
 
         bf = self.battlefield(req.positions)
         doc = targets(bf, req.shooter, march=req.march, ammunition=req.ammo).to_json()
@@ -312,7 +250,6 @@ class Session:
 
     def fire(self, req: FireRequest) -> dict[str, Any]:
         """The ``fire --json`` document."""
-        from szwadron.table.fire import fire
 
         bf = self.battlefield(req.positions)
         return fire(bf, req.shooter, req.target, march=req.march, ammunition=req.ammo).to_json()
@@ -320,7 +257,6 @@ class Session:
     def move(self, req: MoveRequest) -> dict[str, Any]:
         """The ``move --json`` document: ``positions`` before, ``to`` the moving unit's poses
         (every base, in order; the bases that stay are left out of the move)."""
-        from szwadron.table.movement import check_move
 
         bf = self.battlefield(req.positions)
         moved = _moved(bf, req.unit, req.to)
@@ -329,14 +265,12 @@ class Session:
 
     def reach(self, req: ReachRequest) -> dict[str, Any]:
         """The ``reach --json`` document."""
-        from szwadron.table.reach import reach
 
         return reach(self.battlefield(req.positions), req.unit, req.target).to_json()
 
     def melee(self, req: MeleeRequest) -> dict[str, Any]:
         """The ``melee --json`` document; no melee (no figure in contact, 5.3.2) is
         ``{"error", "rule"}`` as the CLI prints it."""
-        from szwadron.table.melee import table_melee
 
         bf = self.battlefield(req.positions)
         try:
@@ -346,7 +280,6 @@ class Session:
 
     def morale(self, req: MoraleRequest) -> dict[str, Any]:
         """The ``morale --json`` document."""
-        from szwadron.table.morale_phase import morale_phase
 
         return morale_phase(self.battlefield(req.positions), req.side).to_json()
 
@@ -358,19 +291,16 @@ class Session:
         return len(self.log) - 1
 
     def _folders(self) -> list[Path]:
-        from szwadron.loading import army_list_search_path
 
         return army_list_search_path(self.path)
 
     def _position(self) -> Position:
-        from szwadron.game.apply import Position
 
         return Position(self.text, str(self.path), self.scenario, tuple(self._folders()))
 
     def _set_text(self, text: str) -> None:
         """The session's position becomes ``text`` (read with the scenario loader first: a text
         that does not load is bad input and changes nothing)."""
-        from szwadron.game.apply import position_from_text
 
         pos = position_from_text(text, self.path.name, folders=self._folders())
         self.text, self.scenario = text, pos.scenario
@@ -378,7 +308,6 @@ class Session:
 
     def _setup_edit(self, text: str, what: str) -> None:
         """A change of the set-up: allowed before the first action; the log starts again."""
-        from szwadron.game.log import new_log
 
         if self.actions:
             raise SaveConflict(
@@ -396,7 +325,6 @@ class Session:
             )
 
     def _advance(self, applied: Applied) -> dict[str, Any]:
-        from szwadron.game.log import append
 
         self.log = append(self.log, applied.record(), before=self.text, after=applied.text)
         self._set_text(applied.text)
@@ -404,7 +332,6 @@ class Session:
 
     def apply_move(self, req: ApplyMoveRequest) -> dict[str, Any]:
         """Section 3 — the move applied (``move --apply``): the next position and the log line."""
-        from szwadron.game.apply import apply_move
 
         self._start_from(req.positions)
         moved = _moved(Battlefield(self.scenario), req.unit, req.to)
@@ -413,7 +340,6 @@ class Session:
 
     def apply_fire(self, req: ApplyFireRequest) -> dict[str, Any]:
         """Section 4 — the volley applied with its dice (``fire --apply``)."""
-        from szwadron.game.apply import apply_fire
 
         self._start_from(req.positions)
         applied = apply_fire(
@@ -431,7 +357,6 @@ class Session:
 
     def apply_melee(self, req: ApplyMeleeRequest) -> dict[str, Any]:
         """5.3-5.6 — the melee applied with its dice (``melee --apply``)."""
-        from szwadron.game.apply import apply_melee
 
         self._start_from(req.positions)
         applied = apply_melee(
@@ -446,7 +371,6 @@ class Session:
 
     def apply_morale(self, req: ApplyMoraleRequest) -> dict[str, Any]:
         """6.8 — a side's morale phase applied with its dice (``morale --apply``)."""
-        from szwadron.game.apply import apply_morale
 
         self._start_from(req.positions)
         applied = apply_morale(
@@ -456,14 +380,12 @@ class Session:
 
     def next_phase(self, req: NextPhaseRequest) -> dict[str, Any]:
         """2 — the next phase (``turn --apply``)."""
-        from szwadron.game.apply import apply_next_phase
 
         self._start_from(req.positions)
         return self._advance(apply_next_phase(self._position()))
 
     def undo(self, req: UndoRequest) -> dict[str, Any]:
         """The last action dropped (``szwadron undo``): the position before it, replayed."""
-        from szwadron.game.log import replay
 
         if not self.actions:
             raise InvalidDataError(
@@ -478,7 +400,6 @@ class Session:
 
     def log_text(self) -> str:
         """The game log as JSON lines (``szwadron replay`` reads it)."""
-        from szwadron.game.log import dump_log
 
         return dump_log(self.log)
 
@@ -487,9 +408,6 @@ class Session:
         formation, expanded into bases (:mod:`szwadron.formations`, through the scenario models)
         and written one base a line. Overlaps and the like are allowed: ``check`` shows them."""
         import tomllib
-
-        from szwadron.loading import parse_scenario
-        from szwadron.web.play import formation_entry, fresh_id, unit_block
 
         self._start_from(req.positions)
         ids = [u.id for u in self.scenario.units]
@@ -517,7 +435,6 @@ class Session:
     def terrain_add(self, req: TerrainAddRequest) -> dict[str, Any]:
         """A terrain feature drawn on the page, checked by the scenario models (a polygon must be
         simple, a linear kind needs its width)."""
-        from szwadron.web.play import add_terrain
 
         self._start_from(req.positions)
         text, tid = add_terrain(self.text, req, [t.id for t in self.scenario.terrain])
@@ -526,7 +443,6 @@ class Session:
 
     def terrain_edit(self, req: TerrainEditRequest) -> dict[str, Any]:
         """A terrain feature's corners moved."""
-        from szwadron.web.play import edit_terrain
 
         self._start_from(req.positions)
         self._setup_edit(edit_terrain(self.text, req), f"terrain {req.id}")
@@ -534,7 +450,6 @@ class Session:
 
     def terrain_delete(self, req: TerrainDeleteRequest) -> dict[str, Any]:
         """A terrain feature removed."""
-        from szwadron.web.play import delete_terrain
 
         self._start_from(req.positions)
         self._setup_edit(delete_terrain(self.text, req), f"terrain {req.id}")
@@ -543,7 +458,6 @@ class Session:
     def army_lists(self) -> dict[str, Any]:
         """The army lists the scenario may name (its folders', then the bundled ones): ids,
         names and profiles (id, name, kind, base frontage and depth: 1.2)."""
-        from szwadron.loading import load_army_list
 
         seen: dict[str, Any] = {}
         for folder in self._folders():
@@ -578,8 +492,6 @@ class Session:
         """The scenario file with the page's positions: the session's text, each moved base's
         ``x``, ``y`` and ``facing`` changed in place by :class:`~szwadron.game.document.ScenarioDocument`
         (comments and layout kept; a unit given as a formation gets its bases written out)."""
-        from szwadron.game.apply import _expand_if_formation
-        from szwadron.game.document import ScenarioDocument
 
         table = self.table(positions)  # validates the patch
         changes: list[dict[str, Any]] = []
@@ -683,8 +595,6 @@ def _parsed(text: str, target: Path) -> Scenario:
     """The saved text read back with the scenario loader (a file that would not load is not
     written)."""
     import tomllib
-
-    from szwadron.loading import army_list_search_path, parse_scenario
 
     return parse_scenario(tomllib.loads(text), source=str(target), folders=army_list_search_path(target))
 
