@@ -245,11 +245,11 @@ def test_log_of_another_position_is_refused(tmp_path: Path, monkeypatch: pytest.
 @pytest.mark.parametrize(
     ("dice", "expected"),
     [
-        (["--dice", "1,2"], "--dice: the volley rolls 3 dice (3 on ≤2), 2 given"),
-        (["--dice", "1,2,7"], "--dice: die 3 is 7, not a face of a d6"),
-        (["--dice", "1,1,2", "--morale-dice", "5,2"], "--remainder-dice: 3 damage leaves a remainder"),
-        (["--dice", "1,1,2", "--remainder-dice", "3", "--morale-dice", "5,2,1"], "--morale-dice: 3 dice given"),
-        (["--dice", "1,1,2", "--remainder-dice", "3", "--morale-dice", "5"], "--morale-dice: 1 dice given, but the panic test"),
+        (["--dice", "1,2"], "--dice gives 2 dice; the volley rolls 3 (3 on ≤2)"),
+        (["--dice", "1,2,7"], "--dice die 3 is 7, not a face of a d6"),
+        (["--dice", "1,1,2", "--morale-dice", "5,2"], "--remainder-dice missing: 3 damage leaves a remainder"),
+        (["--dice", "1,1,2", "--remainder-dice", "3", "--morale-dice", "5,2,1"], "--morale-dice gives 3 dice"),
+        (["--dice", "1,1,2", "--remainder-dice", "3", "--morale-dice", "5"], "--morale-dice gives 1 dice, but the panic test"),
     ],
 )  # fmt: skip
 def test_dice_that_do_not_match_the_volley(

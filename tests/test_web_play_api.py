@@ -140,7 +140,7 @@ def test_illegal_action_is_422_with_rule_and_changes_nothing_2_3(client: TestCli
     ("route", "body", "message"),
     [
         ("apply-fire", {"shooter": "fr-battery", "target": "au-battery"}, "give the volley's dice"),
-        ("apply-fire", {**VOLLEY, "dice": [1, 6]}, "the volley rolls 3 dice"),
+        ("apply-fire", {**VOLLEY, "dice": [1, 6]}, "dice: gives 2 dice; the volley rolls 3"),
         ("apply-fire", {**VOLLEY, "dice": [1, 9, 6]}, "not a face of a d6"),
         ("apply-fire", {**VOLLEY, "dice": ["x"]}, "dice"),
         ("apply-fire", {**VOLLEY, "seed": -1}, "seed"),

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from szwadron.errors import IllegalActionError, InvalidDataError
+from szwadron.errors import IllegalActionError, InvalidArgumentError, InvalidDataError
 from szwadron.files import is_stdio, read_stdin
 from szwadron.game.document import Change, ScenarioDocument, base_entry
 from szwadron.geometry.battlefield import Battlefield
@@ -183,7 +183,7 @@ def apply_move(
             after = UnitAction.FIRE if after_fire is not None else (UnitAction.MARCH if march else None)
             check_may_act(sc, sc.unit(u), "move", after=after)
         except KeyError:
-            raise InvalidDataError(f"--unit {u}: no such unit in the scenario", source=pos.source) from None
+            raise InvalidArgumentError("units", f"{u!r}: no such unit in the scenario") from None
     bf = Battlefield(sc)
     report = check_move(bf, ids, move, charge=charge, march=march, after_fire=after_fire, source=source)
     if not report.legal:
@@ -234,20 +234,22 @@ class _Dice:
             face = self.rng.randint(1, sides)
         else:
             if len(self.used) >= len(self.given):
-                raise InvalidDataError(
-                    f"{self.name}: {len(self.given)} dice given, but {why} needs another one"
+                raise InvalidArgumentError(
+                    self.name, f"gives {len(self.given)} dice, but {why} needs another one"
                 )
             face = self.given[len(self.used)]
             if not 1 <= face <= sides:
-                raise InvalidDataError(
-                    f"{self.name}: die {len(self.used) + 1} is {face}, not a face of a d{sides} (1..{sides})"
+                raise InvalidArgumentError(
+                    self.name, f"die {len(self.used) + 1} is {face}, not a face of a d{sides} (1..{sides})"
                 )
         self.used.append(face)
         return face
 
     def check_all_used(self, what: str) -> None:
         if self.given is not None and len(self.used) != len(self.given):
-            raise InvalidDataError(f"{self.name}: {len(self.given)} dice given, {what} used {len(self.used)}")
+            raise InvalidArgumentError(
+                self.name, f"gives {len(self.given)} dice, {what} used {len(self.used)}"
+            )
 
 
 # long: section 4 in the order of play: dice checked, casualties (4.7), remainder (1.5.1), morale (4.8), states set, each a few lines.
@@ -275,12 +277,14 @@ def apply_fire(
     The volley's dice must match its size; the dice of a test must be those it uses."""
 
     if dice is None and seed is None:
-        raise InvalidDataError("--dice: give the volley's dice (--dice 1,4,6,...) or --roll --seed N")
+        raise InvalidArgumentError(
+            "dice", "missing: give the volley's dice in the order rolled, or a seed to roll them"
+        )
     rng = random.Random(seed) if seed is not None else None
     sc = pos.scenario
-    for role, ident in (("--shooter", shooter), ("--target", target)):
+    for role, ident in (("shooter", shooter), ("target", target)):
         if ident not in {u.id for u in sc.units}:
-            raise InvalidDataError(f"{role} {ident}: no such unit in the scenario", source=pos.source)
+            raise InvalidArgumentError(role, f"{ident!r}: no such unit in the scenario")
     su, tu = sc.unit(shooter), sc.unit(target)
     check_may_act(sc, su, "fire", after=UnitAction.MARCH if march else None)
     bf = Battlefield(sc)
@@ -292,8 +296,8 @@ def apply_fire(
     size = sum(g.dice for g in odds.groups)
     if dice is not None and len(dice) != size:
         groups = " + ".join(f"{g.dice} on ≤{g.accuracy}" for g in odds.groups)
-        raise InvalidDataError(f"--dice: the volley rolls {size} dice ({groups}), {len(dice)} given")
-    volley = _Dice("--dice", None if dice is None else list(dice), rng)
+        raise InvalidArgumentError("dice", f"gives {len(dice)} dice; the volley rolls {size} ({groups})")
+    volley = _Dice("dice", None if dice is None else list(dice), rng)
     rolled_groups = []
     damage = 0
     for g in odds.groups:
@@ -312,13 +316,14 @@ def apply_fire(
         left -= wounds[removed]
         removed += 1
     remainder_json: dict[str, Any] | None = None
-    rem = _Dice("--remainder-dice", None if remainder_dice is None else list(remainder_dice), rng)
+    rem = _Dice("remainder_dice", None if remainder_dice is None else list(remainder_dice), rng)
     if removed < len(wounds) and left > 0:
         instruction = remainder_roll(left, wounds[removed], odds.die)
         if remainder_dice is None and rng is None:
-            raise InvalidDataError(
-                f"--remainder-dice: {damage} damage leaves a remainder of {left}/{wounds[removed]}"
-                f" (1.5.1: {instruction.notation} on a {odds.die}); give its die"
+            raise InvalidArgumentError(
+                "remainder_dice",
+                f"missing: {damage} damage leaves a remainder of {left}/{wounds[removed]}"
+                f" (1.5.1: {instruction.notation} on a {odds.die}); give its die",
             )
         sides = die_sides(odds.die)
         rolled: list[int] = []
@@ -343,7 +348,7 @@ def apply_fire(
     strength_after = tu.strength - len(gone)
 
     # 4.8.1, 6.3 — the morale test
-    mor = _Dice("--morale-dice", None if morale_dice is None else list(morale_dice), rng)
+    mor = _Dice("morale_dice", None if morale_dice is None else list(morale_dice), rng)
     tests: list[dict[str, Any]] = []
     outcome = "no_test"
     state = tu.state
@@ -353,8 +358,8 @@ def apply_fire(
         outcome = "no_test"  # 6.6: a panicking unit takes no morale tests for losses
     elif damage > 0:
         if morale_dice is None and rng is None:
-            raise InvalidDataError(
-                "--morale-dice: the target took damage and tests morale (4.8.1); give its dice"
+            raise InvalidArgumentError(
+                "morale_dice", "missing: the target took damage and tests morale (4.8.1); give its dice"
             )
         aim = morale_target(
             tu.profile.morale, strength_after, tu.starting_strength, result.morale_test.modifier
@@ -451,19 +456,19 @@ class _ScriptedDice(random.Random):
 
     def randint(self, a: int, b: int) -> int:
         if self.used >= len(self.faces):
-            raise InvalidDataError(f"{self.name}: {len(self.faces)} dice given, but {self.what} rolls more")
+            raise InvalidArgumentError(self.name, f"gives {len(self.faces)} dice, but {self.what} rolls more")
         face = self.faces[self.used]
         if not a <= face <= b:
-            raise InvalidDataError(
-                f"{self.name}: die {self.used + 1} is {face}, not a face of a d{b} ({a}..{b})"
+            raise InvalidArgumentError(
+                self.name, f"die {self.used + 1} is {face}, not a face of a d{b} ({a}..{b})"
             )
         self.used += 1
         return face
 
     def check_all_used(self) -> None:
         if self.used != len(self.faces):
-            raise InvalidDataError(
-                f"{self.name}: {len(self.faces)} dice given, {self.what} rolled {self.used}"
+            raise InvalidArgumentError(
+                self.name, f"gives {len(self.faces)} dice, {self.what} rolled {self.used}"
             )
 
 
@@ -487,18 +492,18 @@ def apply_melee(
     figure is removed leaves the table (PD-18)."""
 
     if dice is None and seed is None:
-        raise InvalidDataError("--dice: give the melee's dice (--dice 1,4,6,...) or --roll --seed N")
+        raise InvalidArgumentError(
+            "dice", "missing: give the melee's dice in the order rolled, or a seed to roll them"
+        )
     sc = pos.scenario
-    for role, ident in (("--attacker", attacker), ("--defender", defender)):
+    for role, ident in (("attacker", attacker), ("defender", defender)):
         if ident not in {u.id for u in sc.units}:
-            raise InvalidDataError(f"{role} {ident}: no such unit in the scenario", source=pos.source)
+            raise InvalidArgumentError(role, f"{ident!r}: no such unit in the scenario")
     ua, ud = sc.unit(attacker), sc.unit(defender)
     check_may_act(sc, ua, "fight", after=UnitAction.CHARGE)  # 2.3 V: a charge, then its melee
     m = table_melee(Battlefield(sc), attacker, defender, continuing=continuing)
     assert m.sides is not None
-    rng: random.Random = (
-        _ScriptedDice("--dice", dice, "the melee") if dice is not None else random.Random(seed)
-    )
+    rng: random.Random = _ScriptedDice("dice", dice, "the melee") if dice is not None else random.Random(seed)
     roll = roll_melee(m.sides[0], m.sides[1], rng, first_strike=m.first_strike, die=sc.settings.remainder_die)
     if isinstance(rng, _ScriptedDice):
         rng.check_all_used()
@@ -621,9 +626,11 @@ def apply_morale(
     """
 
     if side not in ("A", "B"):
-        raise InvalidDataError(f"--side: {side!r}; expected A or B")
+        raise InvalidArgumentError("side", f"{side!r}; expected A or B")
     if dice is None and seed is None:
-        raise InvalidDataError("--dice: give the phase's dice (--dice 1,4,6,...) or --roll --seed N")
+        raise InvalidArgumentError(
+            "dice", "missing: give the phase's dice in the order rolled, or a seed to roll them"
+        )
     sc = pos.scenario
     turn = sc.turn
     if turn is not None and (turn.side != side or turn.phase is not Phase.MORALE):
@@ -633,7 +640,7 @@ def apply_morale(
         )
     report = morale_phase(Battlefield(sc), side)
     rng: random.Random = (
-        _ScriptedDice("--dice", dice, "the morale phase") if dice is not None else random.Random(seed)
+        _ScriptedDice("dice", dice, "the morale phase") if dice is not None else random.Random(seed)
     )
     modifiers = {c.id: c.modifier for c in report.casualty_tests}
     dx, dy = flight_direction(side)

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from szwadron.errors import InvalidDataError
+from szwadron.errors import InvalidArgumentError, InvalidDataError
 from szwadron.files import STDIN_NAME, is_stdio, read_stdin
 from szwadron.game.document import Change, ScenarioDocument
 
@@ -175,7 +175,7 @@ def replay(log: Sequence[Line], to: int | None = None, *, source: str = "game lo
     if to is None:
         to = actions
     if not 0 <= to <= actions:
-        raise InvalidDataError(f"--to: {to}; the log has actions 0..{actions} (0 = the start)", source=source)
+        raise InvalidArgumentError("to", f"{to}: the log {source} has actions 0..{actions} (0 = the start)")
     doc = ScenarioDocument(log[0]["scenario"]["text"], source=f"{source}: line 1")
     for number, line in enumerate(log[1 : to + 1], start=2):
         try:

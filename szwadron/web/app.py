@@ -302,7 +302,9 @@ async def _guarded(run: Callable[[Any], Any], server: Server, request: Request) 
     except _TooLarge:
         return _error(413, f"request body larger than {MAX_BODY_BYTES} bytes")
     except InvalidDataError as exc:
-        return _error(400, str(exc))
+        # a library parameter is named as the request's field (``dice: gives 2 dice; ...``)
+        text = f"{exc.parameter}: {exc.detail}" if exc.parameter and exc.source is None else str(exc)
+        return _error(400, text)
     except IllegalActionError as exc:
         return _error(422, exc.detail, rule=exc.rule)
     except SaveConflict as exc:
