@@ -29,7 +29,9 @@ def _type_checking(node: ast.If) -> bool:
     return "TYPE_CHECKING" in ast.unparse(node.test)
 
 
-def _imports(tree: ast.AST, *, in_function: bool = False) -> Iterator[tuple[ast.ImportFrom | ast.Import, bool]]:
+def _imports(
+    tree: ast.AST, *, in_function: bool = False
+) -> Iterator[tuple[ast.ImportFrom | ast.Import, bool]]:
     """Every import with whether it sits inside a function; ``if TYPE_CHECKING`` blocks skipped."""
     for child in ast.iter_child_nodes(tree):
         if isinstance(child, ast.If) and _type_checking(child):

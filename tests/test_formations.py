@@ -11,6 +11,7 @@ of the front edge; bases front rank first from the unit's own left).
 from __future__ import annotations
 
 import hashlib
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -146,3 +147,29 @@ def test_place_refuses_to_overwrite_its_input() -> None:
     before = hashlib.sha256((CASES / "formations.toml").read_bytes()).hexdigest()
     assert main(["place", str(CASES / "formations.toml"), "-o", str(CASES / "formations.toml")]) == 2
     assert hashlib.sha256((CASES / "formations.toml").read_bytes()).hexdigest() == before
+
+
+def test_bundled_formations_battle_places_and_stands_legally_issue17(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bundled ``scenarios/formations.toml``: every unit given as a formation expands into
+    its ``formation_size`` bases, the table has no problem (1.3 coherent, PD-3 no overlap, on the
+    table), and ``szwadron place`` writes the same bases out, one a line."""
+    from szwadron.table.audit import audit
+
+    bundled = EXAMPLE.parent / "formations.toml"
+    sc = load_scenario(bundled)
+    text = bundled.read_text(encoding="utf-8")
+    assert text.count("formation = {") == len(sc.units) == 10
+    for entry in tomllib.loads(text)["units"]:
+        f = entry["formation"]
+        limbers = f.get("files", 1) if f.get("limber") else 0  # 7.2: a limber behind each gun
+        size = formation_size(f["kind"], f["files"], f.get("ranks", 1)) + limbers
+        assert len(sc.unit(entry["id"]).bases) == size, entry["id"]
+    assert not audit(sc).problems
+    monkeypatch.chdir(tmp_path)
+    assert main(["place", str(bundled), "-o", "placed.toml"]) == 0
+    placed = load_scenario(tmp_path / "placed.toml")
+    assert "formation = {" not in (tmp_path / "placed.toml").read_text(encoding="utf-8")
+    for u in sc.units:
+        assert _poses(placed, u.id) == _poses(sc, u.id), u.id
