@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -102,3 +103,16 @@ def scenario(
 def tables() -> SimpleNamespace:
     """Builders of scenarios in code (see the module docstring)."""
     return SimpleNamespace(profile=profile, line=line, column=column, unit=unit, scenario=scenario)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Debian chromium through Playwright, one a test module (the browser tests of
+    ``szwadron serve``; ``tests/browser.py`` has their helpers)."""
+    from browser import CHROMIUM
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()

@@ -13,7 +13,6 @@ its absence is a failure.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -22,17 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import drag, require_chromium, screen, settle
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "scenarios" / "example.toml"
-CHROMIUM = shutil.which("chromium")
-
-if CHROMIUM is None:
-    if os.environ.get("CI") == "true":
-        pytest.fail("CI: chromium is missing; .ci/run installs Debian's chromium package", pytrace=False)
-    pytest.skip(
-        "no chromium on this machine (apt-get install chromium); CI runs these", allow_module_level=True
-    )
+require_chromium()
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -53,14 +46,6 @@ def server(folder: Path) -> Iterator[Running]:
     running.stop()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
-
-
 @pytest.fixture()
 def page(browser: Any, server: Running) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1400, "height": 850}, accept_downloads=True)
@@ -74,29 +59,6 @@ def page(browser: Any, server: Running) -> Iterator[Any]:
     yield pg
     context.close()
     assert not errors, errors
-
-
-def settle(pg: Any) -> None:
-    """Wait until the page has its answers for the last change."""
-    pg.wait_for_timeout(50)
-    pg.wait_for_function("window.szwadron && window.szwadron.S.check && window.szwadron.settled()")
-
-
-def screen(pg: Any, x: float, y: float) -> tuple[float, float]:
-    sx, sy = pg.evaluate(f"window.szwadron.toScreen({x}, {y})")
-    return float(sx), float(sy)
-
-
-def drag(pg: Any, start: tuple[float, float], end: tuple[float, float], steps: int = 12) -> None:
-    """Drag on the table from one table point to another (cm)."""
-    a, b = screen(pg, *start), screen(pg, *end)
-    pg.mouse.move(*a)
-    pg.mouse.down()
-    for k in range(1, steps + 1):
-        pg.mouse.move(a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps)
-        pg.wait_for_timeout(15)
-    pg.mouse.up()
-    settle(pg)
 
 
 def click_base(pg: Any, base: str) -> None:
