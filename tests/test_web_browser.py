@@ -264,3 +264,23 @@ def test_zoom_pan_and_pinch(page: Any) -> None:
         [x - 150, y + 150],
     )
     assert pinched == pytest.approx(2.0)
+
+
+def test_page_in_polish_and_back(page: Any, server: Running, tmp_path: Path) -> None:
+    """Issue 18 with issue 19: the page speaks the rulebook's Polish (chosen by ?lang=pl or its
+    own language select, kept for the next visit), with Polish plural forms, and English again."""
+    page.goto(server.url + ("&" if "?" in server.url else "?") + "lang=pl")
+    settle(page)
+    assert page.evaluate("document.documentElement.lang") == "pl"
+    assert page.inner_text("#modes").split() == ["Wybór", "Ruch", "Miarka", "Wystaw", "Teren"]
+    # 14 units, 77 bases: 5 or more take the genitive plural (oddziałów, podstawek)
+    assert page.inner_text("#summary").startswith("14 oddziałów, 77 podstawek: brak problemów")
+    assert "Wejścia w strefę kontroli (1.4)" in page.inner_text("#checks")
+    page.screenshot(path=str(tmp_path / "serve-pl.png"))
+    page.select_option("#lang", "en")
+    settle(page)
+    assert page.inner_text("#summary").startswith("14 units, 77 bases: no problems")
+    page.reload()
+    settle(page)
+    assert page.evaluate("localStorage.getItem('szwadron-lang')") == "en"
+    assert page.inner_text("#modes").split()[0] == "Select"

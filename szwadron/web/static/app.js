@@ -3,8 +3,10 @@
 // library functions as the command line); the page only draws, drags and asks.
 "use strict";
 
-// Every string the page shows, in one place (a later issue translates them).
-const L = {
+// Every string the page shows, in one place: English and Polish (the rulebook's own words,
+// docs/glossary.md). The language is the page's choice (the select in its header, kept in
+// localStorage), else ?lang=, else the server's --lang, else the browser's.
+const L_EN = {
   select: "Select", move: "Move", ruler: "Ruler",
   singleBase: "drag one base (or hold Shift)", rulerOf: "ruler:", unit: "units", base: "bases",
   snapGrid: "snap", snapAngle: "turn step", turn: "turn", centre: "about the centre",
@@ -51,8 +53,96 @@ const L = {
   terrainKinds: { hill: "hill", forest: "forest", rough: "rough ground", building: "building", fortification: "fortification",
     impassable: "impassable", obstacle: "obstacle (line)", high_wall: "high wall (line)" },
   noLimber: "no limbers", noCharge: "no charge", damage: "damage",
+  states: { normal: "normal", panic: "panic", pursuit: "pursuit", repulsed: "repulsed" },
+  kinds: { infantry: "infantry", cavalry: "cavalry", foot_artillery: "foot artillery", horse_artillery: "horse artillery", limber: "limber" },
+  // counted nouns: [one, few, many] (English uses the first and the last)
+  counted: { units: ["unit", "units", "units"], bases: ["base", "bases", "bases"], problems: ["problem", "problems", "problems"] },
   selectedFeature: "selected (drag its corners, or delete it):", corners: "corners", featureName: "name",
 };
+
+const L_PL = {
+  select: "Wybór", move: "Ruch", ruler: "Miarka",
+  singleBase: "przeciągaj jedną podstawkę (lub trzymaj Shift)", rulerOf: "miarka:", unit: "oddziały", base: "podstawki",
+  snapGrid: "przyciąganie", snapAngle: "krok obrotu", turn: "obrót", centre: "wokół środka",
+  "front-left": "wokół lewego przedniego narożnika", "front-right": "wokół prawego przedniego narożnika",
+  "back-left": "wokół lewego tylnego narożnika", "back-right": "wokół prawego tylnego narożnika",
+  selection: "Zaznaczenie", nothingSelected: "Kliknij oddział, by go zaznaczyć; kliknij wrogi oddział, by wskazać go jako cel.",
+  moveTitle: "Ruch (rozdział 3)", keep: "Zostaw w tym położeniu", back: "Cofnij na miejsce",
+  rulerTitle: "Miarka (4.5.2, od krawędzi do krawędzi)", rulerHint: "Kliknij dwa oddziały (lub dwie podstawki).",
+  fireTitle: "Ostrzał (rozdział 4)", meleeTitle: "Walka wręcz (rozdział 5)",
+  checks: "Sprawdzenia (na bieżąco)", problems: "Problemy", intrusions: "Wejścia w strefę kontroli (1.4)",
+  contacts: "Styki z wrogiem (PD-3, PD-14)", none: "brak",
+  moraleTitle: "Faza morale (6.8)", moraleOf: "Strona", files: "Plik scenariusza",
+  overwrite: "nadpisz, jeśli istnieje", save: "Zapisz", download: "Pobierz", open: "Otwórz",
+  help: "Kółko: powiększenie · przeciągnij sukno: przesunięcie · dwa palce: szczypnięcie · przeciągnij oddział: przesuń go · " +
+    "Shift i przeciągnięcie: jedna podstawka · [ i ]: obróć zaznaczony oddział · Esc: wyczyść",
+  side: "strona", engaged: "związany walką wręcz z", notCoherent: "bez koherencji", targets: "Cele, od najlepszego",
+  cannot: "Nie może strzelać do", expected: "oczekiwane", repulsePanic: "odrzucenie lub panika", canFire: "może strzelać",
+  cannotFire: "NIE MOŻE strzelać", removed: "usunięte figurki", morale: "test morale celu",
+  reach: "Czy dosięgnie?", meleeOdds: "Szanse w walce wręcz", legal: "DOZWOLONY", illegal: "NIEDOZWOLONY",
+  reachable: "dosięgnie", unreachable: "nie dosięgnie", attackerRemoved: "atakujący traci",
+  defenderRemoved: "broniący się traci", saved: "zapisano jako", opened: "otwarto", working: "…",
+  zoneOf: "w strefie kontroli", at: "w", ok: "brak problemów", bases: "podstawki", units: "oddziały",
+  distance: "odległość", of: "z", path: "droga", noMelee: "brak walki wręcz", reorganise: "reorganizacja",
+  flight: "ucieka", offTable: "opuszcza stół", surrender: "poddaje się", pursuit: "pościg",
+  nothingToDo: "każdy oddział jest w stanie normalnym: nie ma nic do zrobienia", mayNot: "nie może",
+  outcome: { no_test: "bez testu", passed: "zdany", repulsed: "odrzucony", panic: "panika", destroyed: "zniszczony" },
+  gameTitle: "Gra (rozdział 2)", nextPhase: "Następna faza", undo: "Cofnij", downloadLog: "Pobierz zapis gry", saveLog: "Zapisz zapis gry",
+  setUp: "rozstawienie (bez licznika tur): czynności sprawdzane bez kolejności gry",
+  round: "tura", phaseOf: "faza", phaseName: { morale: "morale", movement: "ruchu" },
+  actions: "zapis gry, czynności", noActions: "jeszcze żadnej czynności", applyMove: "Wykonaj ruch", chargeAt: "szarża na:",
+  volleyDice: "kości salwy (K6):", remainderDice: "kość reszty:", moraleDice: "kości testu morale:", or: "lub",
+  applyDice: "Wykonaj z tymi kośćmi", roll: "Rzuć", seed: "ziarno", meleeDice: "kości po kolei:",
+  phaseDice: "kości po kolei:", applyPhase: "Wykonaj fazę", applied: "wykonano", undone: "cofnięto",
+  refused: "odmowa", state: "stan", pursuing: "ściga", acted: "wykonał czynność", lost: "stracone figurki",
+  strength: "figurki", place: "Wystaw", terrain: "Teren", placeTitle: "Wystaw oddział (szyki)",
+  army: "armia", profile: "profil", formation: "szyk", placeFiles: "podstawek w szeregu", ranks: "szeregów",
+  facingDeg: "kierunek °", limber: "jaszcz", unitId: "id", placeHint: "Kliknij na stole: środek przedniej krawędzi.",
+  placed: "wystawiono", terrainTitle: "Teren", terrainKind: "rodzaj", level: "poziom", width: "szerokość",
+  finish: "Zakończ", cancel: "Anuluj", deleteFeature: "Usuń element terenu",
+  terrainHint: "Klikaj narożniki na suknie, potem Zakończ (wielokąt: 3 lub więcej; linia: 2 lub więcej). " +
+    "Kliknij element terenu, by go zaznaczyć: przeciągaj jego narożniki albo go usuń.",
+  formations: { line: "linia", column: "kolumna", skirmish: "szyk rozproszony", square: "czworobok", battery: "bateria" },
+  terrainKinds: { hill: "wzgórze", forest: "las", rough: "krzaki, rumowiska", building: "budynek", fortification: "fortyfikacje",
+    impassable: "teren niedostępny", obstacle: "przeszkoda (linia)", high_wall: "wysoki mur (linia)" },
+  noLimber: "bez jaszczy", noCharge: "bez szarży", damage: "uszkodzenia",
+  states: { normal: "normalny", panic: "panika", pursuit: "pościg", repulsed: "odrzucony" },
+  kinds: { infantry: "piechota", cavalry: "kawaleria", foot_artillery: "artyleria piesza", horse_artillery: "artyleria konna", limber: "jaszcz" },
+  // odmiana przez liczby: [1, 2-4 (22-24 ...), 5+ (12-14 ...)]
+  counted: { units: ["oddział", "oddziały", "oddziałów"], bases: ["podstawka", "podstawki", "podstawek"], problems: ["problem", "problemy", "problemów"] },
+  selectedFeature: "zaznaczony (przeciągaj narożniki albo go usuń):", corners: "narożniki", featureName: "nazwa",
+};
+
+const LANGS = { en: L_EN, pl: L_PL };
+let LANG = "en";
+let L = L_EN;
+
+/** The page's language: its own choice, else ?lang=, else the server's (--lang), else the browser's. */
+function initialLang(serverLang) {
+  const stored = localStorage.getItem("szwadron-lang");
+  const asked = new URLSearchParams(location.search).get("lang");
+  for (const c of [stored, asked, serverLang, (navigator.language || "").slice(0, 2)]) {
+    if (c && LANGS[c]) return c;
+  }
+  return "en";
+}
+
+/** ``n`` and its noun in the page's language, with Polish plural forms (1 oddział, 2 oddziały, 5 oddziałów). */
+function count(n, key) {
+  const [one, few, many] = L.counted[key];
+  if (n === 1) return `${n} ${one}`;
+  const t = n % 10, h = n % 100;
+  return `${n} ${LANG === "pl" && t >= 2 && t <= 4 && (h < 10 || h >= 20) ? few : many}`;
+}
+const stateName = (s) => (L.states[s] || s);
+
+function setLang(code) {
+  LANG = LANGS[code] ? code : "en";
+  L = LANGS[LANG];
+  document.documentElement.lang = LANG;
+  const sel = document.querySelector("#lang");
+  if (sel) sel.value = LANG;
+}
 
 const NS = "http://www.w3.org/2000/svg";
 const $ = (sel) => document.querySelector(sel);
@@ -81,6 +171,7 @@ const S = {
 async function api(path, body) {
   const headers = { "content-type": "application/json" };
   if (TOKEN) headers["x-szwadron-token"] = TOKEN;
+  headers["accept-language"] = LANG;
   const r = await fetch(path, body === undefined ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
   const ctype = r.headers.get("content-type") || "";
   const data = ctype.split(";")[0].trim() === "application/json" ? await r.json() : await r.text();
@@ -240,7 +331,7 @@ function drawUnitLabels() {
     const x = Math.min(...ps.map((p) => p[0])) - 1, y = Math.max(...ps.map((p) => p[1])) + 2.6;
     const bits = [u.id];
     if (u.lost > 0) bits.push(`−${u.lost}`);
-    if (u.state !== "normal") bits.push(u.state + (u.pursuing ? ` → ${u.pursuing}` : ""));
+    if (u.state !== "normal") bits.push(stateName(u.state) + (u.pursuing ? ` → ${u.pursuing}` : ""));
     label(bits.join(" "), x, y, "unitlabel", lg).setAttribute("data-unit-label", u.id);
   }
 }
@@ -416,8 +507,8 @@ function renderChecks() {
   if (!c) return;
   const engaged = c.units.filter((u) => u.engaged_with.length).map((u) => `${u.id} ${L.engaged} ${u.engaged_with.join(", ")}`);
   $("#summary").replaceChildren(
-    h("div", {}, `${c.summary.units} ${L.units}, ${c.summary.bases} ${L.bases}: `,
-      c.summary.ok ? h("span", { class: "ok" }, L.ok) : h("span", { class: "bad" }, `${c.summary.problems} ${L.problems.toLowerCase()}`)),
+    h("div", {}, `${count(c.summary.units, "units")}, ${count(c.summary.bases, "bases")}: `,
+      c.summary.ok ? h("span", { class: "ok" }, L.ok) : h("span", { class: "bad" }, count(c.summary.problems, "problems"))),
     ...engaged.map((t) => h("div", {}, t)),
   );
   const list = (ul, items) => $(ul).replaceChildren(...(items.length ? items : [h("li", {}, L.none)]));
@@ -435,7 +526,7 @@ function renderSelection() {
   if (!S.selected) { body.replaceChildren(h("div", { class: "help" }, L.nothingSelected)); return; }
   const u = unitDoc(S.selected);
   const rep = S.check && S.check.units.find((x) => x.id === S.selected);
-  const parts = [h("div", {}, h("b", {}, u.id), ` — ${u.name || ""} (${L.side} ${u.side}, ${u.kind}, ${u.state})`)];
+  const parts = [h("div", {}, h("b", {}, u.id), ` — ${u.name || ""} (${L.side} ${u.side}, ${L.kinds[u.kind] || u.kind}, ${stateName(u.state)})`)];
   const st = [`${L.strength} ${u.strength}`, `${L.lost} ${u.lost}`];
   if (u.pursuing) st.push(`${L.pursuing} ${u.pursuing}`);
   if (u.acted) st.push(`${L.acted}: ${u.acted}`);
@@ -590,7 +681,7 @@ async function doMorale(side) {
   try {
     const r = await api("/api/morale", { positions: patch(), side });
     const items = r.units.map((u) => {
-      const bits = [h("b", {}, u.id), ` ${u.state}: `];
+      const bits = [h("b", {}, u.id), ` ${stateName(u.state)}: `];
       bits.push(u.may_reorganise ? `${L.reorganise} ${pct(u.reorganise_chance)}` : `${L.reorganise}: ${L.mayNot} (${u.reason})`);
       if (u.pursuit) bits.push(`; ${L.pursuit}`);
       else if (u.flight_chance !== undefined) {
@@ -978,7 +1069,7 @@ function doPlace(at) {
     $("#draft").replaceChildren();
     reload(r.state);
     $("#place-id").value = "";
-    say("#place-msg", true, `${L.placed} `, h("b", {}, r.placed), ` (${r.bases} ${L.bases})`);
+    say("#place-msg", true, `${L.placed} `, h("b", {}, r.placed), ` (${count(r.bases, "bases")})`);
   }, (e) => refusal("#place-msg", e));
 }
 
@@ -1185,6 +1276,17 @@ function wire() {
 // for the browser tests: where a table point is on the screen, and whether answers are settled
 window.szwadron = { S, toScreen, toTable, settled: () => !inflight && !dirty, L };
 
+setLang(initialLang(null));
 texts();
 wire();
-api("/api/state").then(load, (e) => status(e.message));
+$("#lang").addEventListener("change", (ev) => {
+  localStorage.setItem("szwadron-lang", ev.target.value);
+  setLang(ev.target.value);
+  texts();
+  renderGame();
+  refresh();  // the server's answers again, in the new language
+});
+api("/api/state").then((doc) => {
+  if (doc.lang && initialLang(doc.lang) !== LANG) { setLang(initialLang(doc.lang)); texts(); }
+  load(doc);
+}, (e) => status(e.message));
