@@ -1,0 +1,139 @@
+"""The language of the text for a person: English, or Polish in the rulebook's own terms (issue 19).
+
+Standard ``gettext`` with the domain ``szwadron``; the catalogs live in
+``szwadron/locale/LANG/LC_MESSAGES/szwadron.po`` (the translation, kept by hand) and ``.mo`` (compiled
+by ``pybabel compile``, shipped in the wheel). English is the source language and needs no catalog.
+
+A command chooses the language once (:func:`set_language`, from ``--lang`` or the environment,
+:func:`language_from_environment`); every message built afterwards goes through :func:`_` or
+:func:`ngettext` and comes out in that language. Only text for a person is translated: ``--json``
+keys and enumerated values (``"panic"``, ``"repulsed"``) stay English, and the JSON ``message``
+fields carry the translated text.
+
+    >>> with language("pl"):
+    ...     ngettext("{n} figure", "{n} figures", 22).format(n=22)
+    '22 figury'
+    >>> ngettext("{n} figure", "{n} figures", 22).format(n=22)
+    '22 figures'
+
+Ground module: imports nothing of szwadron.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+#: The gettext domain of szwadron's catalogs.
+DOMAIN = "szwadron"
+#: The folder of the catalogs (``LANG/LC_MESSAGES/szwadron.mo``), inside the package.
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+#: The languages szwadron speaks; English is the source language.
+LANGUAGES: tuple[str, ...] = ("en", "pl")
+DEFAULT_LANGUAGE = "en"
+
+_translations: dict[str, _gettext.NullTranslations] = {}
+_current: _gettext.NullTranslations = _gettext.NullTranslations()
+_current_language = DEFAULT_LANGUAGE
+
+
+def _translation(lang: str) -> _gettext.NullTranslations:
+    if lang not in _translations:
+        if lang == DEFAULT_LANGUAGE:
+            _translations[lang] = _gettext.NullTranslations()
+        else:
+            # fallback=False: a missing catalog is a packaging bug, not a reason to speak English
+            _translations[lang] = _gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
+    return _translations[lang]
+
+
+def set_language(lang: str) -> None:
+    """Speak ``lang`` (one of :data:`LANGUAGES`) from now on, in this process.
+
+    >>> set_language("fr")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown language 'fr': expected one of en, pl
+    """
+    global _current, _current_language
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
+    _current = _translation(lang)
+    _current_language = lang
+
+
+def current_language() -> str:
+    """The language messages are built in now (``"en"`` or ``"pl"``)."""
+    return _current_language
+
+
+@contextmanager
+def language(lang: str) -> Iterator[None]:
+    """Speak ``lang`` inside the ``with`` block, then the language spoken before it."""
+    before = _current_language
+    set_language(lang)
+    try:
+        yield
+    finally:
+        set_language(before)
+
+
+def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the locale: the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set
+    (POSIX precedence) decides; ``pl``, ``pl_PL.UTF-8`` speak Polish, anything else English.
+
+    >>> language_from_environment({"LANG": "pl_PL.UTF-8"})
+    'pl'
+    >>> language_from_environment({"LC_ALL": "C.UTF-8", "LANG": "pl_PL.UTF-8"})
+    'en'
+    >>> language_from_environment({"LC_MESSAGES": "pl_PL", "LANG": "de_DE"}), language_from_environment({})
+    ('pl', 'en')
+    """
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if value:
+            code = value.split(".")[0].split("@")[0].split("_")[0].lower()
+            return code if code in LANGUAGES else DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
+
+
+def _(message: str) -> str:
+    """``message`` (English, the msgid) in the current language."""
+    return _current.gettext(message)
+
+
+def gettext(message: str) -> str:
+    """The same as :func:`_`, under its standard name."""
+    return _current.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form for ``n`` in the current language: English has two, Polish three (1 figura,
+    2-4, 22-24 figury, 5-21, 25 figur; the ``Plural-Forms`` of the catalog)."""
+    return _current.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalog without translating it now (a constant translated where it
+    is shown, with :func:`_`)."""
+    return message
+
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "DOMAIN",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "N_",
+    "_",
+    "current_language",
+    "gettext",
+    "language",
+    "language_from_environment",
+    "ngettext",
+    "set_language",
+]

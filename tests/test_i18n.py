@@ -1,0 +1,172 @@
+"""Szwadron in Polish (issue 19): the catalog is complete and compiled, plurals follow Polish
+grammar, ``--lang`` chooses the language once per command (default from the locale), and
+``--json`` keys and enumerated values stay English while its ``message`` texts are translated."""
+
+from __future__ import annotations
+
+import gettext
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from szwadron.cli import main, requested_language
+from szwadron.i18n import LOCALE_DIR, _, current_language, language, language_from_environment, ngettext
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+
+import catalog  # noqa: E402  (scripts/catalog.py)
+
+MO = LOCALE_DIR / "pl" / "LC_MESSAGES" / "szwadron.mo"
+
+
+def test_every_message_has_a_polish_translation() -> None:
+    """Every msgid extracted from the source (as ``pybabel extract`` does) has a non-fuzzy,
+    non-empty Polish msgstr, every plural form filled."""
+    assert catalog.missing("pl") == []
+
+
+def test_the_committed_mo_is_the_compiled_po() -> None:
+    committed = gettext.GNUTranslations(io.BytesIO(MO.read_bytes()))
+    fresh = gettext.GNUTranslations(io.BytesIO(catalog.compiled("pl")))
+    assert committed._catalog == fresh._catalog  # type: ignore[attr-defined]
+
+
+def test_the_catalog_has_many_messages() -> None:
+    assert len(catalog.read_catalog("pl")) > 100
+
+
+def _brief_plural(n: int) -> int:
+    return 0 if n == 1 else 1 if 2 <= n % 10 <= 4 and (n % 100 < 10 or n % 100 >= 20) else 2
+
+
+def test_polish_plural_forms() -> None:
+    """1 figura, 2 figury, 5 figur, 12 figur, 22 figury, 25 figur; the catalog's Plural-Forms is
+    the usual Polish rule for every n."""
+    translation = gettext.GNUTranslations(io.BytesIO(MO.read_bytes()))
+    for n in range(0, 1001):
+        assert translation.plural(n) == _brief_plural(n), n  # type: ignore[attr-defined]
+    with language("pl"):
+        said = {n: ngettext("{n} figure", "{n} figures", n).format(n=n) for n in (1, 2, 4, 5, 12, 21, 22, 25, 0)}
+    assert said == {
+        1: "1 figura",
+        2: "2 figury",
+        4: "4 figury",
+        5: "5 figur",
+        12: "12 figur",
+        21: "21 figur",
+        22: "22 figury",
+        25: "25 figur",
+        0: "0 figur",
+    }
+    assert ngettext("{n} figure", "{n} figures", 2).format(n=2) == "2 figures"
+
+
+def test_language_from_the_environment() -> None:
+    assert language_from_environment({"LANG": "pl_PL.UTF-8"}) == "pl"
+    assert language_from_environment({"LC_ALL": "pl_PL.utf8"}) == "pl"
+    assert language_from_environment({"LC_MESSAGES": "pl", "LANG": "en_GB.UTF-8"}) == "pl"
+    assert language_from_environment({"LC_ALL": "en_US.UTF-8", "LANG": "pl_PL.UTF-8"}) == "en"
+    assert language_from_environment({"LANG": "de_DE.UTF-8"}) == "en"
+    assert language_from_environment({"LANG": "C"}) == "en"
+    assert language_from_environment({}) == "en"
+
+
+def test_lang_option_before_or_after_the_command() -> None:
+    assert requested_language(["--lang", "pl", "check", "x.toml"]) == "pl"
+    assert requested_language(["check", "x.toml", "--lang=pl"]) == "pl"
+    assert requested_language(["odds", "morale", "--lang", "pl", "--lang", "en"]) == "en"
+
+
+def test_the_environment_chooses_when_no_lang_is_given(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LC_ALL", "pl_PL.UTF-8")
+    assert main(["measure", "scenarios/example.toml", "fr-battery", "au-battery"]) == 0
+    assert "między" in capsys.readouterr().out
+    assert main(["measure", "scenarios/example.toml", "fr-battery", "au-battery", "--lang", "en"]) == 0
+    assert "between" in capsys.readouterr().out
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    assert main(["measure", "scenarios/example.toml", "fr-battery", "au-battery"]) == 0
+    assert "between" in capsys.readouterr().out
+    assert current_language() == "en"
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_every_command_takes_lang(where: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--lang`` is an option of the top-level parser and of every (sub-)command."""
+    from szwadron.cli import build_parser
+
+    parser = build_parser()
+
+    def walk(p: object) -> list[object]:
+        import argparse
+
+        found = [p]
+        for action in p._actions:  # type: ignore[attr-defined]
+            if isinstance(action, argparse._SubParsersAction):
+                for child in set(action.choices.values()):
+                    found += walk(child)
+        return found
+
+    parsers = walk(parser)
+    assert len(parsers) > 18
+    for p in parsers:
+        assert "--lang" in p._option_string_actions, p.prog  # type: ignore[attr-defined]
+    args = ["--lang", "pl", "remainder"] if where == "before" else ["remainder", "--lang", "pl"]
+    assert main(args) == 0
+    assert "W 2" in capsys.readouterr().out
+
+
+def test_an_unknown_language_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["remainder", "--lang", "fr"])
+    assert exit_.value.code == 2
+    assert "--lang" in capsys.readouterr().err
+
+
+def test_json_keys_and_values_stay_english_its_messages_speak_polish(capsys: pytest.CaptureFixture[str]) -> None:
+    """A refusal's ``message`` is Polish under ``--lang pl``; keys, rule numbers and the
+    enumerated values are the same as in English."""
+    base = ["targets", "scenarios/example.toml", "--shooter", "fr-battery", "--json"]
+    assert main(base) == 0
+    english = json.loads(capsys.readouterr().out)
+    assert main([*base, "--lang", "pl"]) == 0
+    polish = json.loads(capsys.readouterr().out)
+
+    def skeleton(doc: object) -> object:
+        if isinstance(doc, dict):
+            return {k: ("<message>" if k == "message" else skeleton(v)) for k, v in doc.items()}
+        if isinstance(doc, list):
+            return [skeleton(v) for v in doc]
+        return doc
+
+    assert skeleton(english) == skeleton(polish)
+    messages_en = [m for m in _messages(english)]
+    messages_pl = [m for m in _messages(polish)]
+    assert messages_en and len(messages_en) == len(messages_pl)
+    assert all(a != b for a, b in zip(messages_en, messages_pl, strict=True))
+    assert any("zasięg" in m for m in messages_pl)
+
+
+def _messages(doc: object) -> list[str]:
+    if isinstance(doc, dict):
+        out = [doc["message"]] if isinstance(doc.get("message"), str) else []
+        return out + [m for k, v in doc.items() if k != "message" for m in _messages(v)]
+    if isinstance(doc, list):
+        return [m for v in doc for m in _messages(v)]
+    return []
+
+
+def test_polish_help_and_argparse_words(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--lang", "pl", "--help"])
+    out = capsys.readouterr().out
+    assert "użycie:" in out and "opcje" in out
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    assert "usage:" in capsys.readouterr().out
+    assert _("options") == "options"
