@@ -43,6 +43,15 @@ def extract_template() -> Catalog:
         str(PACKAGE), method_map=[("**.py", "python")], keywords=keywords, comment_tags=("TRANSLATORS:",)
     ):
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    # the command line's help, translated when shown (szwadron.cli._TranslatedHelp): its texts as
+    # the parser holds them, in English
+    from szwadron.cli import help_texts
+    from szwadron.i18n import language
+
+    with language("en"):
+        for text in help_texts():
+            if text not in template:
+                template.add(text, None, [("szwadron/cli", 0)], auto_comments=["--help"])
     return template
 
 

@@ -123,12 +123,76 @@ def N_(message: str) -> str:
     return message
 
 
+#: The words for a person of the enumerated values that ``--json`` keeps in English: morale
+#: states (6.1.1) and outcomes (5.5, 6.3), kinds of units (1.2, 7.2), base edges (4.4.1), terrain
+#: (3.2, 4.10). docs/glossary.md gives the rulebook's term and rule of each.
+TERMS: dict[str, str] = {
+    # morale states (6.1.1) and outcomes of a test (6.3, 5.5)
+    "normal": N_("normal"),
+    "panic": N_("panic"),
+    "pursuit": N_("pursuit"),
+    "uncontrolled pursuit": N_("uncontrolled pursuit"),
+    "passed": N_("passed"),
+    "repulsed": N_("repulsed"),
+    "destroyed": N_("destroyed"),
+    "held": N_("held"),
+    "engaged": N_("engaged"),
+    "no test": N_("no test"),
+    "no_test": N_("no test"),
+    # kinds (1.2, 7.2)
+    "infantry": N_("infantry"),
+    "cavalry": N_("cavalry"),
+    "foot_artillery": N_("foot artillery"),
+    "horse_artillery": N_("horse artillery"),
+    "artillery": N_("artillery"),
+    "limber": N_("limber"),
+    # base edges (4.4.1)
+    "front": N_("front"),
+    "rear": N_("rear"),
+    "back": N_("rear"),
+    "left": N_("left"),
+    "right": N_("right"),
+    # terrain (3.2, 4.10)
+    "hill": N_("hill"),
+    "forest": N_("forest"),
+    "rough": N_("rough ground"),
+    "obstacle": N_("obstacle"),
+    "high_wall": N_("high wall"),
+    "building": N_("building"),
+    "fortification": N_("fortification"),
+    "impassable": N_("impassable terrain"),
+    # dice (1.5.1: K6, K10)
+    "d6": N_("d6"),
+    "d10": N_("d10"),
+    # the morale tests of a game's dice (6.3, 6.4, 6.8.4, 6.6.2)
+    "repulse": N_("repulse"),
+    "reorganise": N_("reorganise"),
+    "flight": N_("flight"),
+    "passed through": N_("passed through"),
+    "break_off": N_("break off"),
+}
+
+
+def term(value: str) -> str:
+    """An enumerated value (a morale state, an outcome, a kind, an edge, a terrain) in words of
+    the current language; any other value as it is.
+
+    >>> term("repulsed"), term("fr-line-1")
+    ('repulsed', 'fr-line-1')
+    >>> with language("pl"):
+    ...     term("repulsed"), term("panic"), term("pursuit")
+    ('odrzucony', 'panika', 'pościg')
+    """
+    return _current.gettext(TERMS[value]) if value in TERMS else value
+
+
 __all__ = [
     "DEFAULT_LANGUAGE",
     "DOMAIN",
     "LANGUAGES",
     "LOCALE_DIR",
     "N_",
+    "TERMS",
     "_",
     "current_language",
     "gettext",
@@ -136,4 +200,5 @@ __all__ = [
     "language_from_environment",
     "ngettext",
     "set_language",
+    "term",
 ]

@@ -50,7 +50,9 @@ def test_polish_plural_forms() -> None:
     for n in range(0, 1001):
         assert translation.plural(n) == _brief_plural(n), n  # type: ignore[attr-defined]
     with language("pl"):
-        said = {n: ngettext("{n} figure", "{n} figures", n).format(n=n) for n in (1, 2, 4, 5, 12, 21, 22, 25, 0)}
+        said = {
+            n: ngettext("{n} figure", "{n} figures", n).format(n=n) for n in (1, 2, 4, 5, 12, 21, 22, 25, 0)
+        }
     assert said == {
         1: "1 figura",
         2: "2 figury",
@@ -128,7 +130,9 @@ def test_an_unknown_language_is_refused(capsys: pytest.CaptureFixture[str]) -> N
     assert "--lang" in capsys.readouterr().err
 
 
-def test_json_keys_and_values_stay_english_its_messages_speak_polish(capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_keys_and_values_stay_english_its_messages_speak_polish(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """A refusal's ``message`` is Polish under ``--lang pl``; keys, rule numbers and the
     enumerated values are the same as in English."""
     base = ["targets", "scenarios/example.toml", "--shooter", "fr-battery", "--json"]

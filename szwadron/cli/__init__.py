@@ -22,7 +22,8 @@ import argparse
 import importlib
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from szwadron import __version__
 from szwadron.errors import InvalidDataError, SzwadronError
@@ -60,8 +61,34 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+class _TranslatedHelp(argparse.HelpFormatter):
+    """A help formatter that writes each option's help and each section's title in the chosen
+    language: the English text is the message id (:func:`help_texts` collects them for the
+    catalog), translated when the help is shown, so that the command modules keep plain strings."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        return _(action.help) if action.help else action.help
+
+    def start_section(self, heading: str | None) -> None:
+        super().start_section(_(heading) if heading else heading)
+
+
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr and exit code 2."""
+    """An argument parser whose errors are one line on stderr and exit code 2, and whose help
+    speaks the chosen language (:class:`_TranslatedHelp`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _TranslatedHelp)
+        super().__init__(*args, **kwargs)
+
+    def format_help(self) -> str:
+        saved = self.description, self.epilog
+        self.description = _(self.description) if self.description else self.description
+        self.epilog = _(self.epilog) if self.epilog else self.epilog
+        try:
+            return super().format_help()
+        finally:
+            self.description, self.epilog = saved
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
@@ -72,13 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
     """The full parser with every command registered."""
     parser = _Parser(
         prog="szwadron",
-        description=_("Table geometry, exact odds and army-list points for the Szwadron rules."),
+        description="Table geometry, exact odds and army-list points for the Szwadron rules.",
     )
     parser.add_argument(
-        "--version", action="version", version=f"szwadron {__version__}", help=_("show the version and exit")
+        "--version", action="version", version=f"szwadron {__version__}", help="show the version and exit"
     )
-    parser.add_argument("--debug", action="store_true", help=_(_DEBUG_HELP))
-    parser.add_argument("--lang", choices=LANGUAGES, default=None, help=_(_LANG_HELP))
+    parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, help=_LANG_HELP)
     sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"), parser_class=_Parser)
     sub.required = True
     for name in COMMAND_MODULES:
@@ -93,9 +120,9 @@ def _add_debug(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
     SUPPRESS keeps a subcommand from resetting a ``--debug`` given before it."""
     for command in set(subparsers.choices.values()):
         if "--debug" not in command._option_string_actions:
-            command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=_(_DEBUG_HELP))
+            command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=_DEBUG_HELP)
         if "--lang" not in command._option_string_actions:
-            command.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=_(_LANG_HELP))
+            command.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=_LANG_HELP)
         for action in command._actions:
             if isinstance(action, argparse._SubParsersAction):
                 _add_debug(action)
@@ -118,9 +145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = _command_name(args)
     if len(_stdin_arguments(args)) > 1:
         print(
-            _("szwadron {command}: error: standard input ('-') can stand for one file only, given for {names}").format(
-                command=command, names=", ".join(_stdin_arguments(args))
-            ),
+            _(
+                "szwadron {command}: error: standard input ('-') can stand for one file only, given for {names}"
+            ).format(command=command, names=", ".join(_stdin_arguments(args))),
             file=sys.stderr,
         )
         return 2
@@ -130,7 +157,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 warnings.simplefilter("ignore", RuntimeWarning)
             return int(args.func(args))
     except SzwadronError as exc:
-        print(_("szwadron {command}: error: {message}").format(command=command, message=error_text(exc)), file=sys.stderr)
+        print(
+            _("szwadron {command}: error: {message}").format(command=command, message=error_text(exc)),
+            file=sys.stderr,
+        )
         return 2
     except KeyboardInterrupt:
         print(_("szwadron: interrupted"), file=sys.stderr)
@@ -144,7 +174,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         where = f"{exc.filename}: " if exc.filename else ""
         print(
-            _("szwadron {command}: error: {message}").format(command=command, message=f"{where}{exc.strerror or exc}"),
+            _("szwadron {command}: error: {message}").format(
+                command=command, message=f"{where}{exc.strerror or exc}"
+            ),
             file=sys.stderr,
         )
         return 2
@@ -174,6 +206,36 @@ def requested_language(arguments: Sequence[str]) -> str:
         if value in LANGUAGES:
             chosen = value
     return chosen or language_from_environment()
+
+
+def help_texts(parser: argparse.ArgumentParser | None = None) -> Iterator[str]:
+    """Every text of the parser's help (descriptions, epilogs, options' help, section titles),
+    in English: the message ids :class:`_TranslatedHelp` translates (``scripts/catalog.py`` adds
+    them to the catalog)."""
+    parser = parser or build_parser()
+    seen: set[int] = set()
+
+    def walk(p: argparse.ArgumentParser) -> Iterator[str]:
+        if id(p) in seen:
+            return
+        seen.add(id(p))
+        for text in (p.description, p.epilog):
+            if text:
+                yield text
+        for group in p._action_groups:
+            if group.title:
+                yield group.title
+        for action in p._actions:
+            if action.help and action.help != argparse.SUPPRESS:
+                yield action.help
+            if isinstance(action, argparse._SubParsersAction):
+                for choice in action._choices_actions:
+                    if choice.help and choice.help != argparse.SUPPRESS:
+                        yield choice.help
+                for child in action.choices.values():
+                    yield from walk(child)
+
+    yield from walk(parser)
 
 
 #: Library parameters whose command-line option is not ``--`` + the name with dashes.
@@ -246,4 +308,11 @@ def _command_name(args: argparse.Namespace) -> str:
     return f"{args.command} {question}" if args.command == "odds" and question else args.command
 
 
-__all__ = ["COMMAND_MODULES", "EXIT_INTERNAL_ERROR", "build_parser", "main", "requested_language"]
+__all__ = [
+    "COMMAND_MODULES",
+    "EXIT_INTERNAL_ERROR",
+    "build_parser",
+    "help_texts",
+    "main",
+    "requested_language",
+]
