@@ -152,6 +152,12 @@ TERMS: dict[str, str] = {
     "back": N_("rear"),
     "left": N_("left"),
     "right": N_("right"),
+    # base corners (PD-6) and the centre a unit turns about
+    "front-left": N_("front-left"),
+    "front-right": N_("front-right"),
+    "back-left": N_("back-left"),
+    "back-right": N_("back-right"),
+    "centre": N_("centre"),
     # terrain (3.2, 4.10)
     "hill": N_("hill"),
     "forest": N_("forest"),
