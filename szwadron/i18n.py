@@ -12,7 +12,7 @@ fields carry the translated text.
 
     >>> with language("pl"):
     ...     ngettext("{n} figure", "{n} figures", 22).format(n=22)
-    '22 figury'
+    '22 figurki'
     >>> ngettext("{n} figure", "{n} figures", 22).format(n=22)
     '22 figures'
 
@@ -139,6 +139,9 @@ TERMS: dict[str, str] = {
     "engaged": N_("engaged"),
     "no test": N_("no test"),
     "no_test": N_("no test"),
+    # the sides of a melee (5.1.3)
+    "attacker": N_("attacker"),
+    "defender": N_("defender"),
     # kinds (1.2, 7.2)
     "infantry": N_("infantry"),
     "cavalry": N_("cavalry"),

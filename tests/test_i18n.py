@@ -44,8 +44,9 @@ def _brief_plural(n: int) -> int:
 
 
 def test_polish_plural_forms() -> None:
-    """1 figura, 2 figury, 5 figur, 12 figur, 22 figury, 25 figur; the catalog's Plural-Forms is
-    the usual Polish rule for every n."""
+    """1 figurka, 2 figurki, 5 figurek, 12 figurek, 22 figurki, 25 figurek (the rulebook's word
+    for a figure is *figurka*, 1.2, 4.7); the catalog's Plural-Forms is the usual Polish rule for
+    every n (nplurals=3)."""
     translation = gettext.GNUTranslations(io.BytesIO(MO.read_bytes()))
     for n in range(0, 1001):
         assert translation.plural(n) == _brief_plural(n), n  # type: ignore[attr-defined]
@@ -53,17 +54,19 @@ def test_polish_plural_forms() -> None:
         said = {
             n: ngettext("{n} figure", "{n} figures", n).format(n=n) for n in (1, 2, 4, 5, 12, 21, 22, 25, 0)
         }
+        units = [ngettext("{n} unit", "{n} units", n).format(n=n) for n in (1, 3, 14, 102)]
     assert said == {
-        1: "1 figura",
-        2: "2 figury",
-        4: "4 figury",
-        5: "5 figur",
-        12: "12 figur",
-        21: "21 figur",
-        22: "22 figury",
-        25: "25 figur",
-        0: "0 figur",
+        1: "1 figurka",
+        2: "2 figurki",
+        4: "4 figurki",
+        5: "5 figurek",
+        12: "12 figurek",
+        21: "21 figurek",
+        22: "22 figurki",
+        25: "25 figurek",
+        0: "0 figurek",
     }
+    assert units == ["1 oddział", "3 oddziały", "14 oddziałów", "102 oddziały"]
     assert ngettext("{n} figure", "{n} figures", 2).format(n=2) == "2 figures"
 
 
