@@ -149,6 +149,15 @@ TERMS: dict[str, str] = {
     "horse_artillery": N_("horse artillery"),
     "artillery": N_("artillery"),
     "limber": N_("limber"),
+    # the terms of the points model (szwadron.armies.points) and special rules (section 7)
+    "skirmish": N_("skirmish order"),
+    "heavy": N_("heavy artillery"),
+    "measured": N_("measured"),
+    "first_strike": N_("first strike"),
+    "first_strike_charge": N_("first strike on the charge"),
+    "first_strike_defence": N_("first strike in defence"),
+    "auto_disengage": N_("automatic break-off"),
+    "indirect": N_("indirect fire"),
     # base edges (4.4.1)
     "front": N_("front"),
     "rear": N_("rear"),

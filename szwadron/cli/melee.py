@@ -209,7 +209,9 @@ def format_report(m: TableMelee) -> str:
     )
     lines.append(_("outcomes (5.5), attacker / defender:"))
     for row in m.odds.outcome_list():
-        lines.append(f"  {fmt_prob(float(row['p'])):>7}  {term(str(row['attacker']))} / {term(str(row['defender']))}")
+        lines.append(
+            f"  {fmt_prob(float(row['p'])):>7}  {term(str(row['attacker']))} / {term(str(row['defender']))}"
+        )
     lines.append("")
     lines.append(_("Removal order (5.4.3: most enemies touched first, not side by side)"))
     lines.append("  " + _("attacker: {bases}").format(bases=", ".join(m.removal_order["attacker"])))

@@ -17,6 +17,7 @@ import argparse
 import re
 from typing import Any
 
+from szwadron.i18n import _, ngettext, term
 from szwadron.limits import MAX_DICE, MAX_MELEE_FIGURES, MAX_WOUNDS
 
 _DIES = ("d6", "d10")
@@ -304,7 +305,7 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
         cap=cap,
     )
     for note in odds.notes:
-        print(f"note: {note}", file=err)
+        print(_("note: {note}").format(note=note), file=err)
 
     if rng is not None:
         roll = roll_volley(odds, rng)
@@ -324,7 +325,9 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
                 "tests": [{"kind": t.kind, "face": t.face, "target": t.target} for t in tests],
                 "outcome": verdict.value,
             }
-            morale_text = "; ".join([str(t) for t in tests] + [f"outcome: {verdict.value}"])
+            morale_text = "; ".join(
+                [str(t) for t in tests] + [_("outcome: {outcome}").format(outcome=term(verdict.value))]
+            )
         if args.json:
             doc: dict[str, Any] = {
                 "seed": seed,
@@ -340,12 +343,17 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
                 doc["morale"] = morale_doc
             print_json(doc)
             return 0
-        print(f"Volley rolled (seed {seed}):")
+        print(_("Volley rolled (seed {seed}):").format(seed=seed))
         for g in roll.groups:
-            print(f"  {g.dice} d6 on ≤{g.at_most}: {' '.join(map(str, g.faces))} → {g.scored} scored")
+            print(
+                "  "
+                + _("{n} d6 on ≤{c}").format(n=g.dice, c=g.at_most)
+                + f": {' '.join(map(str, g.faces))} → "
+                + ngettext("{n} scored", "{n} scored", g.scored).format(n=g.scored)
+            )
         print(f"  {roll.removal.describe()}")
         if morale_text:
-            print(f"  morale: {morale_text}")
+            print("  " + _("morale: {outcome}").format(outcome=morale_text))
         return 0
 
     morale_probs: dict[str, float] | None = None
@@ -370,30 +378,49 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
             doc["morale"] = morale_probs
         print_json(doc)
         return _plot_fire(args, odds, morale_probs)
-    dice_text = " + ".join(f"{g.dice} d6 on ≤{g.accuracy}" for g in odds.groups)
+    dice_text = " + ".join(_("{n} d6 on ≤{c}").format(n=g.dice, c=g.accuracy) for g in odds.groups)
     w_text = (
         f"W {odds.wounds}"
         if isinstance(odds.wounds, int)
-        else "W " + ",".join(map(str, odds.wounds)) + " in removal order"
+        else _("W {wounds} in removal order").format(wounds=",".join(map(str, odds.wounds)))
     )
-    cap_text = f", at most {odds.cap} figures" if odds.cap is not None else ""
-    print(f"Volley: {dice_text} against {w_text}{cap_text} (remainder on a {odds.die})")
+    cap_text = (
+        ", " + ngettext("at most {n} figure", "at most {n} figures", odds.cap).format(n=odds.cap)
+        if odds.cap is not None
+        else ""
+    )
+    print(
+        _("Volley: {dice} against {wounds} (remainder on a {die})").format(
+            dice=dice_text, wounds=w_text + cap_text, die=term(odds.die)
+        )
+    )
     print(
         format_pmf_table(
             {
-                "P(damage=k)": odds.damage_pmf,
-                "P(removed=k)": odds.removed_pmf,
-                "P(removed≥k)": odds.at_least,
+                _("P(damage=k)"): odds.damage_pmf,
+                _("P(removed=k)"): odds.removed_pmf,
+                _("P(removed≥k)"): odds.at_least,
             }
         )
     )
     print(
-        f"figures removed: mean {odds.expected:.3f}, sd {odds.sd:.3f}; "
-        f"damage: mean {float(odds.damage.mean()):.3f}, sd {odds.damage.sd():.3f}"
+        _(
+            "figures removed: mean {mean:.3f}, sd {sd:.3f}; damage: mean {damage_mean:.3f}, sd {damage_sd:.3f}"
+        ).format(
+            mean=odds.expected, sd=odds.sd, damage_mean=float(odds.damage.mean()), damage_sd=odds.damage.sd()
+        )
     )
     if morale_probs is not None:
-        parts = " · ".join(f"{k.replace('_', ' ')} {fmt_prob(v)}" for k, v in morale_probs.items())
-        print(f"morale (M {args.morale}, {args.strength} of {initial} figures): {parts}")
+        parts = " · ".join(f"{term(k)} {fmt_prob(v)}" for k, v in morale_probs.items())
+        figures = ngettext("{strength} of {n} figure", "{strength} of {n} figures", initial).format(
+            strength=args.strength, n=initial
+        )
+        print(
+            _("morale (M {morale}, {figures}{modifier})").format(
+                morale=args.morale, figures=figures, modifier=""
+            )
+            + f": {parts}"
+        )
     return _plot_fire(args, odds, morale_probs)
 
 
@@ -415,22 +442,26 @@ def _run_morale(args: argparse.Namespace, rng: Any, seed: int) -> int:
                 }
             )
         else:
-            print(f"Morale test rolled (seed {seed}):")
+            print(_("Morale test rolled (seed {seed}):").format(seed=seed))
             for t in rolls:
                 print(f"  {t}")
-            print(f"  outcome: {verdict.value}")
+            print("  " + _("outcome: {outcome}").format(outcome=term(verdict.value)))
         return 0
     if args.json:
         print_json(test.to_json())
         return _plot_morale(args, test, target)
     mod = casualty_modifier(args.strength, args.initial)
     print(
-        f"Morale test (6.3): M {args.morale}, casualties {mod:+d}, other {args.modifier:+d} "
-        f"→ pass on ≤{target}"
+        _(
+            "Morale test (6.3): M {morale}, casualties {casualties:+d}, other {other:+d} → pass on ≤{target}"
+        ).format(morale=args.morale, casualties=mod, other=args.modifier, target=target)
     )
     print(
-        f"pass {fmt_prob(float(test.passed))} · repulsed {fmt_prob(float(test.repulsed))} · "
-        f"panic {fmt_prob(float(test.panic))}"
+        _("pass {passed} · repulsed {repulsed} · panic {panic}").format(
+            passed=fmt_prob(float(test.passed)),
+            repulsed=fmt_prob(float(test.repulsed)),
+            panic=fmt_prob(float(test.panic)),
+        )
     )
     return _plot_morale(args, test, target)
 
@@ -548,19 +579,30 @@ def _run_melee(args: argparse.Namespace, rng: Any, seed: int) -> int:
                 }
             )
             return 0
-        print(f"Melee rolled (seed {seed}):")
+        print(_("Melee rolled (seed {seed}):").format(seed=seed))
         if r.strike_back_test is not None:
-            print(f"  panicking defender: {r.strike_back_test}")
+            print("  " + _("panicking defender: {test}").format(test=r.strike_back_test))
         for side, g, rem in r.strikes:
-            bonus = f" (enemy W +{g.target_bonus})" if g.target_bonus else ""
+            bonus = " " + _("(enemy W +{bonus})").format(bonus=g.target_bonus) if g.target_bonus else ""
             print(
-                f"  {side}: {g.dice} d6 on ≤{g.at_most}{bonus}: {' '.join(map(str, g.faces))} "
-                f"→ {rem.describe()}"
+                f"  {term(side)}: "
+                + _("{n} d6 on ≤{c}").format(n=g.dice, c=g.at_most)
+                + f"{bonus}: {' '.join(map(str, g.faces))} → {rem.describe()}"
             )
-        print(f"  removed: attacker {r.attacker_removed}, defender {r.defender_removed}")
+        print(
+            "  "
+            + _("removed: attacker {attacker}, defender {defender}").format(
+                attacker=r.attacker_removed, defender=r.defender_removed
+            )
+        )
         for t in r.tests:
             print(f"  {t}")
-        print(f"  outcome: attacker {r.outcome[0].value}, defender {r.outcome[1].value}")
+        print(
+            "  "
+            + _("outcome: attacker {attacker}, defender {defender}").format(
+                attacker=term(r.outcome[0].value), defender=term(r.outcome[1].value)
+            )
+        )
         return 0
 
     odds = melee(attacker, defender, first_strike=args.first_strike, die=args.die)
@@ -575,26 +617,41 @@ def _run_melee(args: argparse.Namespace, rng: Any, seed: int) -> int:
             }
         )
         return _plot_melee(args, odds)
-    fs = f", first strike: {args.first_strike}" if args.first_strike else ""
-    print(f"Melee: {odds.attacker_figures} attacking figures against {odds.defender_figures}{fs}")
+    fs = ", " + _("first strike: {side}").format(side=term(args.first_strike)) if args.first_strike else ""
+    print(
+        ngettext(
+            "Melee: {n} attacking figure against {defenders}",
+            "Melee: {n} attacking figures against {defenders}",
+            odds.attacker_figures,
+        ).format(n=odds.attacker_figures, defenders=odds.defender_figures)
+        + fs
+    )
     print(
         format_pmf_table(
             {
-                "P(att=k)": a_rem.pmf(),
-                "P(att≥k)": a_rem.at_least_list(),
-                "P(def=k)": d_rem.pmf(),
-                "P(def≥k)": d_rem.at_least_list(),
+                _("P(att=k)"): a_rem.pmf(),
+                _("P(att≥k)"): a_rem.at_least_list(),
+                _("P(def=k)"): d_rem.pmf(),
+                _("P(def≥k)"): d_rem.at_least_list(),
             },
-            index="removed",
+            index=_("removed"),
         )
     )
     print(
-        f"attacker loses: mean {float(a_rem.mean()):.3f}, sd {a_rem.sd():.3f}; "
-        f"defender loses: mean {float(d_rem.mean()):.3f}, sd {d_rem.sd():.3f}"
+        _(
+            "attacker loses: mean {attacker_mean:.3f}, sd {attacker_sd:.3f}; defender loses: mean {defender_mean:.3f}, sd {defender_sd:.3f}"
+        ).format(
+            attacker_mean=float(a_rem.mean()),
+            attacker_sd=a_rem.sd(),
+            defender_mean=float(d_rem.mean()),
+            defender_sd=d_rem.sd(),
+        )
     )
-    print("outcomes (5.5), attacker / defender:")
+    print(_("outcomes (5.5), attacker / defender:"))
     for row in odds.outcome_list():
-        print(f"  {fmt_prob(float(row['p'])):>7}  {row['attacker']} / {row['defender']}")
+        print(
+            f"  {fmt_prob(float(row['p'])):>7}  {term(str(row['attacker']))} / {term(str(row['defender']))}"
+        )
     return _plot_melee(args, odds)
 
 
