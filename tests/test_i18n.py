@@ -123,7 +123,7 @@ def test_every_command_takes_lang(where: str, capsys: pytest.CaptureFixture[str]
         assert "--lang" in p._option_string_actions, p.prog  # type: ignore[attr-defined]
     args = ["--lang", "pl", "remainder"] if where == "before" else ["remainder", "--lang", "pl"]
     assert main(args) == 0
-    assert "W 2" in capsys.readouterr().out
+    assert "Rzut na resztę z dzielenia (1.5.1, PD-5) kością K6" in capsys.readouterr().out
 
 
 def test_an_unknown_language_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
