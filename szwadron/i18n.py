@@ -111,6 +111,12 @@ def gettext(message: str) -> str:
     return _current.gettext(message)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, where the same English word needs another one in
+    ``context`` (a morale state "removed" is *usunięty*, figures "removed" are *zdjęte*)."""
+    return _current.pgettext(context, message)
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form for ``n`` in the current language: English has two, Polish three (1 figura,
     2-4, 22-24 figury, 5-21, 25 figur; the ``Plural-Forms`` of the catalog)."""
@@ -139,6 +145,19 @@ TERMS: dict[str, str] = {
     "engaged": N_("engaged"),
     "no test": N_("no test"),
     "no_test": N_("no test"),
+    # the branches of the morale machine's events (szwadron.odds.machine, section 6)
+    "failed": N_("failed"),
+    "automatic": N_("automatic"),
+    "already": N_("already"),
+    "obeys": N_("obeys"),
+    "fights_back": N_("fights back"),
+    "strikes_back": N_("strikes back"),
+    "no_losses": N_("no losses"),
+    "next_target": N_("next target"),
+    "retreated": N_("retreated"),
+    "cannot_move": N_("cannot move"),
+    "fled": N_("fled"),
+    "surrendered": N_("surrendered"),
     # the sides of a melee (5.1.3)
     "attacker": N_("attacker"),
     "defender": N_("defender"),
@@ -193,7 +212,9 @@ TERMS: dict[str, str] = {
 
 def term(value: str) -> str:
     """An enumerated value (a morale state, an outcome, a kind, an edge, a terrain) in words of
-    the current language; any other value as it is.
+    the current language; any other value, and every value in English, as it is (so that the
+    English text does not change; a caller that wrote ``foot_artillery`` as ``foot artillery``
+    still replaces the underscore).
 
     >>> term("repulsed"), term("fr-line-1")
     ('repulsed', 'fr-line-1')
@@ -201,7 +222,9 @@ def term(value: str) -> str:
     ...     term("repulsed"), term("panic"), term("pursuit")
     ('odrzucony', 'panika', 'pościg')
     """
-    return _current.gettext(TERMS[value]) if value in TERMS else value
+    if _current_language == DEFAULT_LANGUAGE or value not in TERMS:
+        return value  # English shows the value itself, as before
+    return _current.gettext(TERMS[value])
 
 
 __all__ = [
@@ -217,6 +240,7 @@ __all__ = [
     "language",
     "language_from_environment",
     "ngettext",
+    "pgettext",
     "set_language",
     "term",
 ]

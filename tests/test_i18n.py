@@ -177,3 +177,50 @@ def test_polish_help_and_argparse_words(capsys: pytest.CaptureFixture[str]) -> N
         main(["check", "--help"])
     assert "usage:" in capsys.readouterr().out
     assert _("options") == "options"
+
+
+def test_a_polish_picture_has_polish_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table, a melee and a fire drawn with --lang pl: titles, keys, labels and axis names in the
+    book's Polish, with its letters (ą, ę, ł, ó, ś, ź, ż); the same pictures in English keep
+    their English words."""
+    from matplotlib.text import Text
+
+    from szwadron.plots import _io
+
+    seen: list[str] = []
+    translate = _io.translate_figure
+
+    def spy(fig: object) -> None:
+        translate(fig)  # type: ignore[arg-type]
+        seen.extend(t.get_text() for t in fig.findobj(Text))  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(_io, "translate_figure", spy)
+    table = ["plot", "scenarios/example.toml", "-o", str(tmp_path / "table.png")]
+    melee = [
+        "melee",
+        "scenarios/example.toml",
+        "--attacker",
+        "fr-cuirassiers",
+        "--defender",
+        "au-chevaulegers",
+        "--plot",
+        str(tmp_path / "melee.png"),
+    ]
+    fire = ["fire", "scenarios/example.toml", "--shooter", "fr-battery", "--target", "au-battery"]
+    assert main([*table, "--lang", "pl"]) == 0
+    assert main([*melee, "--lang", "pl"]) == 0
+    assert main([*fire, "--plot", str(tmp_path / "fire.png"), "--lang", "pl"]) == 0
+    polish = "\n".join(seen)
+    for words in (
+        "Legenda",
+        "krawędź strony A",
+        "wzgórze, poziom 2",
+        "oddział w panice (6.1)",
+        "prawdopodobieństwo, %",
+    ):
+        assert words in polish, words
+    assert set("ąęłóśźż") <= set(polish)
+    assert "Key" not in seen and "probability, %" not in seen
+    seen.clear()
+    assert main(table) == 0 and main(melee) == 0
+    assert "Key" in seen and "probability, %" in seen and "Legenda" not in seen

@@ -362,7 +362,7 @@ def format_result(r: FireResult) -> str:
         )
     )
     m = r.morale_test
-    parts = " · ".join(f"{term(k)} {fmt_prob(v)}" for k, v in r.to_json()["morale"].items())
+    parts = " · ".join(f"{term(k).replace('_', ' ')} {fmt_prob(v)}" for k, v in r.to_json()["morale"].items())
     lines.append(morale_heading(m.morale, m.strength, m.initial, m.modifier) + f": {parts}")
     return "\n".join(lines)
 

@@ -411,7 +411,7 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
         )
     )
     if morale_probs is not None:
-        parts = " · ".join(f"{term(k)} {fmt_prob(v)}" for k, v in morale_probs.items())
+        parts = " · ".join(f"{term(k).replace('_', ' ')} {fmt_prob(v)}" for k, v in morale_probs.items())
         figures = ngettext("{strength} of {n} figure", "{strength} of {n} figures", initial).format(
             strength=args.strength, n=initial
         )
@@ -686,7 +686,11 @@ def _plot_fire(args: argparse.Namespace, odds: Any, morale_probs: dict[str, floa
         left, right = fig.subplots(1, 2, width_ratios=[1.6, 1.0])
         plot_volley(odds, left, title="Figures removed")
         plot_morale_outcomes(
-            morale_probs, right, title=f"Target's morale (M {args.morale}, {args.strength} figures)"
+            morale_probs,
+            right,
+            title=_("Target's morale (M {morale}, {strength} figures)").format(
+                morale=args.morale, strength=args.strength
+            ),
         )
         fig.suptitle(volley_title(odds), fontsize=11)
 
@@ -702,8 +706,9 @@ def _plot_morale(args: argparse.Namespace, test: Any, target: int) -> int:
         plot_morale_outcomes(
             test,
             fig.add_subplot(),
-            title=f"Morale test (6.3): M {args.morale}, {args.strength} of {args.initial} figures"
-            f" → pass on ≤{target}",
+            title=_(
+                "Morale test (6.3): M {morale}, {strength} of {initial} figures → pass on ≤{target}"
+            ).format(morale=args.morale, strength=args.strength, initial=args.initial, target=target),
         )
 
     return _save_plot(args, (6.0, 4.0), draw)
@@ -716,11 +721,18 @@ def _plot_melee(args: argparse.Namespace, odds: Any) -> int:
         from szwadron.plots.odds import plot_melee
 
         left, right = fig.subplots(1, 2, width_ratios=[1.15, 1.0])
-        fs = f", first strike: {args.first_strike}" if args.first_strike else ""
+        fs = (
+            ", " + _("first strike: {side}").format(side=term(args.first_strike)) if args.first_strike else ""
+        )
         plot_melee(
             odds,
             (left, right),
-            title=f"Melee: {odds.attacker_figures} attacking figures against {odds.defender_figures}{fs}",
+            title=ngettext(
+                "Melee: {n} attacking figure against {defenders}",
+                "Melee: {n} attacking figures against {defenders}",
+                odds.attacker_figures,
+            ).format(n=odds.attacker_figures, defenders=odds.defender_figures)
+            + fs,
         )
 
     return _save_plot(args, (12.0, 5.0), draw)

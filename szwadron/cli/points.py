@@ -381,7 +381,9 @@ def _price(args: argparse.Namespace) -> int:
     if args.plot:
         from szwadron.plots.points import plot_breakdown_file
 
-        plot_breakdown_file([b for _, b, _ in rows], args.plot, title=f"Points per figure: {army.name}")
+        plot_breakdown_file(
+            [b for _, b, _ in rows], args.plot, title=_("Points per figure: {army}").format(army=army.name)
+        )
     if args.json:
         doc: dict[str, Any] = {
             "army": army.id,

@@ -303,12 +303,18 @@ def closed_terrain(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
             continue
         rule = forbidden_rule(kind, f)
         if rule is not None:
-            why = _("impassable") if rule == "3.2.4" else _("closed to {kind}").format(kind=term(kind.value))
+            why = (
+                _("impassable")
+                if rule == "3.2.4"
+                else _("closed to {kind}").format(kind=term(kind.value).replace("_", " "))
+            )
             out.append(
                 ctx.violation(
                     p,
                     rule,
-                    _("the path crosses {f} {unit} ({why})").format(f=term(f.kind.value), unit=f.id, why=why),
+                    _("the path crosses {f} {unit} ({why})").format(
+                        f=term(f.kind.value).replace("_", " "), unit=f.id, why=why
+                    ),
                 )
             )
     return out
