@@ -125,3 +125,60 @@ def test_readme_example_in_polish(
     assert english_words(done.stdout) == [], done.stdout
     # and it is Polish: at least one of the book's words
     assert re.search(r"[ąćęłńóśźż]", done.stdout), done.stdout
+
+
+def _polish_readme() -> str:
+    return (REPO / "README.pl.md").read_text(encoding="utf-8")
+
+
+def test_the_polish_readme_has_the_two_commands() -> None:
+    """README.pl.md gives the README's two fresh-machine commands, the first asking for Polish."""
+    from test_readme import _readme_commands
+
+    block = re.search(r"```sh\n(.*?)```", _polish_readme(), re.S)
+    assert block
+    run, test = [line.strip() for line in block.group(1).splitlines() if line.strip()]
+    english_run, english_test = _readme_commands()
+    assert run == english_run + " --lang pl"
+    assert test == english_test
+
+
+def _polish_examples() -> list[tuple[str, list[str]]]:
+    examples: list[tuple[str, list[str]]] = []
+    for block in re.findall(r"```console\n(.*?)```", _polish_readme(), re.S):
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                examples.append((line[2:].strip(), []))
+            elif examples and line.strip():
+                examples[-1][1].append(line)
+    return examples
+
+
+POLISH_EXAMPLES = _polish_examples()
+
+
+def test_the_polish_readme_shows_every_kind_of_answer() -> None:
+    commands = [c for c, _ in POLISH_EXAMPLES]
+    assert len(commands) >= 12 and all(c.endswith(" --lang pl") for c in commands)
+    for name in (
+        "check",
+        "measure",
+        "targets",
+        "fire",
+        "move",
+        "melee",
+        "morale",
+        "odds",
+        "remainder",
+        "points",
+        "balance",
+    ):
+        assert any(c.split()[1] == name for c in commands), name
+
+
+@pytest.mark.parametrize(("command", "shown"), POLISH_EXAMPLES, ids=[c for c, _ in POLISH_EXAMPLES])
+def test_polish_readme_example_runs_as_printed(command: str, shown: list[str]) -> None:
+    done = _shell(command)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[: len(shown)] == shown, done.stdout
+    assert english_words(done.stdout) == [], done.stdout
