@@ -183,7 +183,7 @@ TERMS: dict[str, str] = {
     "back": N_("rear"),
     "left": N_("left"),
     "right": N_("right"),
-    # base corners (PD-6) and the centre a unit turns about
+    # base corners (the corner whose path is measured) and the centre a unit turns about
     "front-left": N_("front-left"),
     "front-right": N_("front-right"),
     "back-left": N_("back-left"),
