@@ -158,6 +158,17 @@ TERMS: dict[str, str] = {
     "cannot_move": N_("cannot move"),
     "fled": N_("fled"),
     "surrendered": N_("surrendered"),
+    # actions (2.3) and phases (2.1.2)
+    "move": N_("move"),
+    "fire": N_("fire"),
+    "march": N_("fire on the march"),
+    "charge": N_("charge"),
+    "melee": N_("melee"),
+    "fight": N_("fight"),
+    "movement": N_("movement"),
+    "place": N_("place"),
+    "turn": N_("turn"),
+    "morale": N_("morale"),
     # the sides of a melee (5.1.3)
     "attacker": N_("attacker"),
     "defender": N_("defender"),

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.game.document import Change, ScenarioDocument, base_entry
+from szwadron.i18n import _, term
 from szwadron.loading import army_list_search_path, parse_scenario
 from szwadron.models import Phase, Scenario, Turn, Unit, UnitAction, UnitState
 from szwadron.movefile import MoveFile
@@ -119,25 +120,38 @@ def check_may_act(scenario: Scenario, unit: Unit, what: str, *, after: UnitActio
     if turn is not None:
         if turn.side != unit.side:
             raise IllegalActionError(
-                "2.3", f"{unit.id} is side {unit.side}'s; it is side {turn.side}'s turn (round {turn.round})"
+                "2.3",
+                _("{unit} is side {side}'s; it is side {side2}'s turn (round {round})").format(
+                    unit=unit.id, side=unit.side, side2=turn.side, round=turn.round
+                ),
             )
         if turn.phase is not Phase.MOVEMENT:
             raise IllegalActionError(
-                "2.2", f"{unit.id} cannot {what} in the morale phase; advance to the movement phase first"
+                "2.2",
+                _("{unit} cannot {what} in the morale phase; advance to the movement phase first").format(
+                    unit=unit.id, what=term(what)
+                ),
             )
     if unit.state is not UnitState.NORMAL:
         raise IllegalActionError(
-            "6.1", f"{unit.id} is in {unit.state.value}: it takes no action in the movement phase"
+            "6.1",
+            _("{unit} is in {value}: it takes no action in the movement phase").format(
+                unit=unit.id, value=term(unit.state.value)
+            ),
         )
     if unit.acted is UnitAction.REORGANISE:
         raise IllegalActionError(
             "6.8",
-            f"{unit.id} reorganised in this turn's morale phase: it takes no action in the movement phase",
+            _(
+                "{unit} reorganised in this turn's morale phase: it takes no action in the movement phase"
+            ).format(unit=unit.id),
         )
     if unit.acted is not None and unit.acted is not after:
         raise IllegalActionError(
             "2.3",
-            f"{unit.id} has already acted in this movement phase ({unit.acted.value}): one action a phase",
+            _("{unit} has already acted in this movement phase ({value}): one action a phase").format(
+                unit=unit.id, value=term(unit.acted.value)
+            ),
         )
 
 
@@ -182,7 +196,9 @@ def apply_move(
             after = UnitAction.FIRE if after_fire is not None else (UnitAction.MARCH if march else None)
             check_may_act(sc, sc.unit(u), "move", after=after)
         except KeyError:
-            raise InvalidDataError(f"--unit {u}: no such unit in the scenario", source=pos.source) from None
+            raise InvalidDataError(
+                _("--unit {u}: no such unit in the scenario").format(u=u), source=pos.source
+            ) from None
     bf = Battlefield(sc)
     report = check_move(bf, ids, move, charge=charge, march=march, after_fire=after_fire, source=source)
     if not report.legal:
@@ -234,19 +250,27 @@ class _Dice:
         else:
             if len(self.used) >= len(self.given):
                 raise InvalidDataError(
-                    f"{self.name}: {len(self.given)} dice given, but {why} needs another one"
+                    _("{name}: {given} dice given, but {why} needs another one").format(
+                        name=self.name, given=len(self.given), why=why
+                    )
                 )
             face = self.given[len(self.used)]
             if not 1 <= face <= sides:
                 raise InvalidDataError(
-                    f"{self.name}: die {len(self.used) + 1} is {face}, not a face of a d{sides} (1..{sides})"
+                    _("{name}: die {used} is {face}, not a face of a d{sides} (1..{sides})").format(
+                        name=self.name, used=len(self.used) + 1, face=face, sides=sides
+                    )
                 )
         self.used.append(face)
         return face
 
     def check_all_used(self, what: str) -> None:
         if self.given is not None and len(self.used) != len(self.given):
-            raise InvalidDataError(f"{self.name}: {len(self.given)} dice given, {what} used {len(self.used)}")
+            raise InvalidDataError(
+                _("{name}: {given} dice given, {what} used {used}").format(
+                    name=self.name, given=len(self.given), what=what, used=len(self.used)
+                )
+            )
 
 
 def apply_fire(
@@ -280,24 +304,33 @@ def apply_fire(
     sc = pos.scenario
     for role, ident in (("--shooter", shooter), ("--target", target)):
         if ident not in {u.id for u in sc.units}:
-            raise InvalidDataError(f"{role} {ident}: no such unit in the scenario", source=pos.source)
+            raise InvalidDataError(
+                _("{role} {ident}: no such unit in the scenario").format(role=role, ident=ident),
+                source=pos.source,
+            )
     su, tu = sc.unit(shooter), sc.unit(target)
     check_may_act(sc, su, "fire", after=UnitAction.MARCH if march else None)
     bf = Battlefield(sc)
     result = fire(bf, shooter, target, bases=bases, march=march, ammunition=ammunition)
     if not result.legal or result.odds is None:
         reason = result.reason
-        raise IllegalActionError(reason.rule if reason else "4", reason.message if reason else "cannot fire")
+        raise IllegalActionError(
+            reason.rule if reason else "4", reason.message if reason else _("cannot fire")
+        )
     odds = result.odds
     size = sum(g.dice for g in odds.groups)
     if dice is not None and len(dice) != size:
         groups = " + ".join(f"{g.dice} on ≤{g.accuracy}" for g in odds.groups)
-        raise InvalidDataError(f"--dice: the volley rolls {size} dice ({groups}), {len(dice)} given")
+        raise InvalidDataError(
+            _("--dice: the volley rolls {size} dice ({groups}), {dice} given").format(
+                size=size, groups=groups, dice=len(dice)
+            )
+        )
     volley = _Dice("--dice", None if dice is None else list(dice), rng)
     rolled_groups = []
     damage = 0
     for g in odds.groups:
-        faces = [volley.take(COMBAT_DIE_SIDES, "the volley") for _ in range(g.dice)]
+        faces = [volley.take(COMBAT_DIE_SIDES, "the volley") for _k in range(g.dice)]
         scored = sum(1 for f in faces if f <= g.accuracy)
         damage += scored
         rolled_groups.append({"dice": g.dice, "accuracy": g.accuracy, "faces": faces, "scored": scored})
@@ -317,8 +350,15 @@ def apply_fire(
         instruction = remainder_roll(left, wounds[removed], odds.die)
         if remainder_dice is None and rng is None:
             raise InvalidDataError(
-                f"--remainder-dice: {damage} damage leaves a remainder of {left}/{wounds[removed]}"
-                f" (1.5.1: {instruction.notation} on a {odds.die}); give its die"
+                _(
+                    "--remainder-dice: {damage} damage leaves a remainder of {left}/{wounds} (1.5.1: {notation} on a {die}); give its die"
+                ).format(
+                    damage=damage,
+                    left=left,
+                    wounds=wounds[removed],
+                    notation=instruction.notation,
+                    die=odds.die,
+                )
             )
         sides = die_sides(odds.die)
         rolled: list[int] = []
@@ -451,11 +491,17 @@ class _ScriptedDice(random.Random):
 
     def randint(self, a: int, b: int) -> int:
         if self.used >= len(self.faces):
-            raise InvalidDataError(f"{self.name}: {len(self.faces)} dice given, but {self.what} rolls more")
+            raise InvalidDataError(
+                _("{name}: {faces} dice given, but {what} rolls more").format(
+                    name=self.name, faces=len(self.faces), what=self.what
+                )
+            )
         face = self.faces[self.used]
         if not a <= face <= b:
             raise InvalidDataError(
-                f"{self.name}: die {self.used + 1} is {face}, not a face of a d{b} ({a}..{b})"
+                _("{name}: die {used} is {face}, not a face of a d{b} ({a}..{b})").format(
+                    name=self.name, used=self.used + 1, face=face, b=b, a=a
+                )
             )
         self.used += 1
         return face
@@ -463,7 +509,9 @@ class _ScriptedDice(random.Random):
     def check_all_used(self) -> None:
         if self.used != len(self.faces):
             raise InvalidDataError(
-                f"{self.name}: {len(self.faces)} dice given, {self.what} rolled {self.used}"
+                _("{name}: {faces} dice given, {what} rolled {used}").format(
+                    name=self.name, faces=len(self.faces), what=self.what, used=self.used
+                )
             )
 
 
@@ -493,7 +541,10 @@ def apply_melee(
     sc = pos.scenario
     for role, ident in (("--attacker", attacker), ("--defender", defender)):
         if ident not in {u.id for u in sc.units}:
-            raise InvalidDataError(f"{role} {ident}: no such unit in the scenario", source=pos.source)
+            raise InvalidDataError(
+                _("{role} {ident}: no such unit in the scenario").format(role=role, ident=ident),
+                source=pos.source,
+            )
     ua, ud = sc.unit(attacker), sc.unit(defender)
     check_may_act(sc, ua, "fight", after=UnitAction.CHARGE)  # 2.3 V: a charge, then its melee
     m = table_melee(Battlefield(sc), attacker, defender, continuing=continuing)
@@ -624,7 +675,7 @@ def apply_morale(
     from szwadron.table.morale_phase import flight_direction, morale_phase
 
     if side not in ("A", "B"):
-        raise InvalidDataError(f"--side: {side!r}; expected A or B")
+        raise InvalidDataError(_("--side: {side!r}; expected A or B").format(side=side))
     if dice is None and seed is None:
         raise InvalidDataError("--dice: give the phase's dice (--dice 1,4,6,...) or --roll --seed N")
     sc = pos.scenario
@@ -632,7 +683,9 @@ def apply_morale(
     if turn is not None and (turn.side != side or turn.phase is not Phase.MORALE):
         raise IllegalActionError(
             "2.2",
-            f"it is side {turn.side}'s {turn.phase.value} phase (round {turn.round}), not side {side}'s morale phase",
+            _("it is side {side}'s {value} phase (round {round}), not side {side2}'s morale phase").format(
+                side=turn.side, value=term(turn.phase.value), round=turn.round, side2=side
+            ),
         )
     report = morale_phase(Battlefield(sc), side)
     rng: random.Random = (
