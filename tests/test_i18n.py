@@ -7,6 +7,7 @@ from __future__ import annotations
 import gettext
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -224,3 +225,41 @@ def test_a_polish_picture_has_polish_words(tmp_path: Path, monkeypatch: pytest.M
     seen.clear()
     assert main(table) == 0 and main(melee) == 0
     assert "Key" in seen and "probability, %" in seen and "Legenda" not in seen
+
+
+def _js_keys(block: str) -> set[str]:
+    """The keys of a JavaScript object literal's text (string values skipped)."""
+    keys = set()
+    for m in re.finditer(r'"((?:[^"\\]|\\.)*)"\s*:|"(?:[^"\\]|\\.)*"|`[^`]*`|([A-Za-z_][\w]*)\s*:', block):
+        if m.group(1) is not None:
+            keys.add(m.group(1))
+        elif m.group(2) is not None:
+            keys.add(m.group(2))
+    return keys
+
+
+def test_the_page_speaks_the_servers_language(tmp_path: Path) -> None:
+    """``szwadron serve --lang pl``: the page is ``<html lang="pl">``, which gives app.js its Polish
+    strings (L_PL has every key of L), and the answers' messages come in Polish."""
+    import shutil
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from szwadron.web.app import create_app
+
+    shutil.copy(REPO / "scenarios" / "example.toml", tmp_path / "example.toml")
+    client = TestClient(create_app(tmp_path / "example.toml"))
+    assert '<html lang="en">' in client.get("/").text
+    with language("pl"):
+        assert '<html lang="pl">' in client.get("/").text
+        targets = client.post("/api/targets", json={"shooter": "fr-battery"}).json()
+    assert any("zasięgiem" in m for m in _messages(targets))
+    js = (REPO / "szwadron" / "web" / "static" / "app.js").read_text(encoding="utf-8")
+    english = re.search(r"\nconst L = \{\n(.*?)\n\};", js, re.S)
+    polish = re.search(r"\nconst L_PL = \{\n(.*?)\n\};", js, re.S)
+    assert english and polish
+    assert _js_keys(english.group(1)) == _js_keys(polish.group(1))
+    assert len(_js_keys(polish.group(1))) > 100

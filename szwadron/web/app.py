@@ -40,12 +40,13 @@ from urllib.parse import parse_qs, urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from szwadron.errors import IllegalActionError, InvalidDataError
+from szwadron.i18n import current_language
 from szwadron.web.play import (
     ApplyFireRequest,
     ApplyMeleeRequest,
@@ -226,7 +227,10 @@ class Server:
             raise InvalidDataError(f"malformed JSON: {exc}", source="request") from None
 
     async def page(self, request: Request) -> Response:
-        response: Response = FileResponse(static_dir() / "index.html", headers=_NO_CACHE)
+        # the page speaks the server's language (issue 19): <html lang="pl"> picks app.js's L_PL
+        html = (static_dir() / "index.html").read_text(encoding="utf-8")
+        html = html.replace('<html lang="en">', f'<html lang="{current_language()}">', 1)
+        response: Response = HTMLResponse(html, headers=_NO_CACHE)
         token = request.query_params.get("token")
         if token is not None:
             response.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="strict")

@@ -3,7 +3,7 @@
 // library functions as the command line); the page only draws, drags and asks.
 "use strict";
 
-// Every string the page shows, in one place (a later issue translates them).
+// Every string the page shows, in one place (L_PL below has them in Polish).
 const L = {
   select: "Select", move: "Move", ruler: "Ruler",
   singleBase: "drag one base (or hold Shift)", rulerOf: "ruler:", unit: "units", base: "bases",
@@ -53,6 +53,60 @@ const L = {
   noLimber: "no limbers", noCharge: "no charge", damage: "damage",
   selectedFeature: "selected (drag its corners, or delete it):", corners: "corners", featureName: "name",
 };
+
+// The same strings in the rulebook's Polish (issue 19): the page speaks the language the server
+// was started in (`szwadron serve --lang pl`, or a Polish locale), as its answers do.
+const L_PL = {
+  select: "Wybór", move: "Ruch", ruler: "Miarka",
+  singleBase: "przeciągnij jedną podstawkę (lub przytrzymaj Shift)", rulerOf: "miarka:", unit: "oddziały", base: "podstawki",
+  snapGrid: "przyciąganie", snapAngle: "krok obrotu", turn: "obrót", centre: "wokół środka",
+  "front-left": "wokół lewego przedniego rogu", "front-right": "wokół prawego przedniego rogu",
+  "back-left": "wokół lewego tylnego rogu", "back-right": "wokół prawego tylnego rogu",
+  selection: "Wybór", nothingSelected: "Kliknij oddział, by go wybrać; kliknij oddział wroga, by wskazać go jako cel.",
+  moveTitle: "Ruch (rozdział 3)", keep: "Zostaw to położenie", back: "Cofnij na miejsce",
+  rulerTitle: "Miarka (4.5.2, od krawędzi do krawędzi)", rulerHint: "Kliknij dwa oddziały (lub podstawki).",
+  fireTitle: "Ostrzał (rozdział 4)", meleeTitle: "Walka wręcz (rozdział 5)",
+  checks: "Sprawdzanie (na bieżąco)", problems: "Problemy", intrusions: "Wejścia w strefę kontroli (1.4)",
+  contacts: "Styki z wrogiem (PD-3, PD-14)", none: "brak",
+  moraleTitle: "Faza morale (6.8)", moraleOf: "Strona", files: "Plik scenariusza",
+  overwrite: "nadpisz, jeśli istnieje", save: "Zapisz", download: "Pobierz", open: "Otwórz",
+  help: "Kółko: powiększenie · przeciągnij sukno: przesunięcie · dwa palce: szczypanie · przeciągnij oddział: ruch · Shift: jedna podstawka · " +
+    "[ i ]: obrót wybranego oddziału · Esc: wyczyść",
+  side: "strona", engaged: "związany w walce wręcz z", notCoherent: "brak koherencji", targets: "Cele, najlepsze najpierw",
+  cannot: "Nie może ostrzelać", expected: "oczekiwane", repulsePanic: "odrzucenie lub panika", canFire: "może prowadzić ostrzał",
+  cannotFire: "NIE MOŻE prowadzić ostrzału", removed: "zdjęte figurki", morale: "test morale celu",
+  reach: "Czy dojdzie?", meleeOdds: "Szanse walki wręcz", legal: "DOZWOLONY", illegal: "NIEDOZWOLONY",
+  reachable: "może dojść", unreachable: "nie może dojść", attackerRemoved: "straty atakującego",
+  defenderRemoved: "straty broniącego się", saved: "zapisano jako", opened: "otwarto", working: "…",
+  zoneOf: "w strefie kontroli", at: "w odległości", ok: "brak problemów", bases: "podstawki", units: "oddziały",
+  distance: "odległość", of: "z", path: "droga", noMelee: "nie ma walki wręcz", reorganise: "reorganizacja",
+  flight: "ucieka", offTable: "opuszcza planszę", surrender: "poddaje się", pursuit: "pościg",
+  nothingToDo: "wszystkie oddziały są w normalnym stanie morale: nie ma nic do zrobienia", mayNot: "nie może",
+  outcome: { no_test: "bez testu", passed: "zdany", repulsed: "odrzucony", panic: "panika", destroyed: "zniszczony" },
+  gameTitle: "Gra (rozdział 2)", nextPhase: "Następna faza", undo: "Cofnij", downloadLog: "Pobierz zapis gry", saveLog: "Zapisz zapis gry",
+  setUp: "rozstawienie (bez licznika tur): akcje są sprawdzane bez kolejności gry",
+  round: "runda", phaseOf: "faza", phaseName: { morale: "morale", movement: "ruchu" },
+  actions: "zapis gry, akcje", noActions: "jeszcze żadnej akcji", applyMove: "Zastosuj ruch", chargeAt: "atak na:",
+  volleyDice: "kości salwy K6:", remainderDice: "kość reszty:", moraleDice: "kości morale:", or: "albo",
+  applyDice: "Zastosuj z tymi kośćmi", roll: "Rzuć", seed: "ziarno", meleeDice: "kości po kolei:",
+  phaseDice: "kości po kolei:", applyPhase: "Zastosuj fazę", applied: "zastosowano", undone: "cofnięto",
+  refused: "odmowa", state: "stan", pursuing: "ściga", acted: "wykonał akcję", lost: "utracone figurki",
+  strength: "figurki", place: "Rozstaw", terrain: "Teren", placeTitle: "Rozstaw oddział (szyki)",
+  army: "armia", profile: "profil", formation: "szyk", placeFiles: "w szeregu", ranks: "szeregi",
+  facingDeg: "kierunek °", limber: "jaszcze", unitId: "id", placeHint: "Kliknij na stole: środek przedniej krawędzi.",
+  placed: "rozstawiono", terrainTitle: "Teren", terrainKind: "rodzaj", level: "poziom", width: "szerokość",
+  finish: "Zakończ", cancel: "Anuluj", deleteFeature: "Usuń element",
+  terrainHint: "Klikaj rogi na suknie, potem Zakończ (wielokąt: 3 lub więcej; linia: 2 lub więcej). " +
+    "Kliknij element terenu, by go wybrać: przeciągaj jego rogi albo go usuń.",
+  formations: { line: "linia", column: "kolumna", skirmish: "szyk rozproszony", square: "czworobok", battery: "bateria" },
+  terrainKinds: { hill: "wzgórze", forest: "las", rough: "krzaki, rumowisko", building: "budynek", fortification: "fortyfikacja",
+    impassable: "teren niedostępny", obstacle: "przeszkoda (linia)", high_wall: "wysoki mur (linia)" },
+  noLimber: "bez jaszczy", noCharge: "bez ataku", damage: "uszkodzenia",
+  selectedFeature: "wybrany (przeciągaj jego rogi albo go usuń):", corners: "rogi", featureName: "nazwa",
+};
+if (document.documentElement.lang === "pl") {
+  for (const [k, v] of Object.entries(L_PL)) L[k] = (typeof v === "object") ? { ...L[k], ...v } : v;
+}
 
 const NS = "http://www.w3.org/2000/svg";
 const $ = (sel) => document.querySelector(sel);
