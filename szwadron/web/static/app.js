@@ -52,6 +52,9 @@ const L = {
     impassable: "impassable", obstacle: "obstacle (line)", high_wall: "high wall (line)" },
   noLimber: "no limbers", noCharge: "no charge", damage: "damage",
   selectedFeature: "selected (drag its corners, or delete it):", corners: "corners", featureName: "name",
+  stateName: { normal: "normal", panic: "panic", pursuit: "pursuit" },
+  // a count's noun by the language's plural forms (plural() below): English keeps the plural
+  forms: { units: ["units", "units"], bases: ["bases", "bases"] },
 };
 
 // The same strings in the rulebook's Polish (issue 19): the page speaks the language the server
@@ -103,10 +106,20 @@ const L_PL = {
     impassable: "teren niedostępny", obstacle: "przeszkoda (linia)", high_wall: "wysoki mur (linia)" },
   noLimber: "bez jaszczy", noCharge: "bez ataku", damage: "uszkodzenia",
   selectedFeature: "wybrany (przeciągaj jego rogi albo go usuń):", corners: "rogi", featureName: "nazwa",
+  stateName: { normal: "normalny", panic: "panika", pursuit: "pościg" },
+  forms: { units: ["oddział", "oddziały", "oddziałów"], bases: ["podstawka", "podstawki", "podstawek"] },
 };
 if (document.documentElement.lang === "pl") {
   for (const [k, v] of Object.entries(L_PL)) L[k] = (typeof v === "object") ? { ...L[k], ...v } : v;
 }
+
+// The noun for n things: Polish has three forms (1 podstawka, 2-4 and 22-24 podstawki, 5 podstawek).
+function plural(n, key) {
+  const f = L.forms[key];
+  if (f.length === 2) return n === 1 ? f[0] : f[1];
+  return n === 1 ? f[0] : (n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 10 || n % 100 >= 20)) ? f[1] : f[2];
+}
+const stateName = (state) => L.stateName[state] || state;
 
 const NS = "http://www.w3.org/2000/svg";
 const $ = (sel) => document.querySelector(sel);
@@ -294,7 +307,7 @@ function drawUnitLabels() {
     const x = Math.min(...ps.map((p) => p[0])) - 1, y = Math.max(...ps.map((p) => p[1])) + 2.6;
     const bits = [u.id];
     if (u.lost > 0) bits.push(`−${u.lost}`);
-    if (u.state !== "normal") bits.push(u.state + (u.pursuing ? ` → ${u.pursuing}` : ""));
+    if (u.state !== "normal") bits.push(stateName(u.state) + (u.pursuing ? ` → ${u.pursuing}` : ""));
     label(bits.join(" "), x, y, "unitlabel", lg).setAttribute("data-unit-label", u.id);
   }
 }
@@ -470,7 +483,7 @@ function renderChecks() {
   if (!c) return;
   const engaged = c.units.filter((u) => u.engaged_with.length).map((u) => `${u.id} ${L.engaged} ${u.engaged_with.join(", ")}`);
   $("#summary").replaceChildren(
-    h("div", {}, `${c.summary.units} ${L.units}, ${c.summary.bases} ${L.bases}: `,
+    h("div", {}, `${c.summary.units} ${plural(c.summary.units, "units")}, ${c.summary.bases} ${plural(c.summary.bases, "bases")}: `,
       c.summary.ok ? h("span", { class: "ok" }, L.ok) : h("span", { class: "bad" }, `${c.summary.problems} ${L.problems.toLowerCase()}`)),
     ...engaged.map((t) => h("div", {}, t)),
   );
@@ -489,7 +502,7 @@ function renderSelection() {
   if (!S.selected) { body.replaceChildren(h("div", { class: "help" }, L.nothingSelected)); return; }
   const u = unitDoc(S.selected);
   const rep = S.check && S.check.units.find((x) => x.id === S.selected);
-  const parts = [h("div", {}, h("b", {}, u.id), ` — ${u.name || ""} (${L.side} ${u.side}, ${u.kind}, ${u.state})`)];
+  const parts = [h("div", {}, h("b", {}, u.id), ` — ${u.name || ""} (${L.side} ${u.side}, ${u.kind}, ${stateName(u.state)})`)];
   const st = [`${L.strength} ${u.strength}`, `${L.lost} ${u.lost}`];
   if (u.pursuing) st.push(`${L.pursuing} ${u.pursuing}`);
   if (u.acted) st.push(`${L.acted}: ${u.acted}`);
@@ -644,7 +657,7 @@ async function doMorale(side) {
   try {
     const r = await api("/api/morale", { positions: patch(), side });
     const items = r.units.map((u) => {
-      const bits = [h("b", {}, u.id), ` ${u.state}: `];
+      const bits = [h("b", {}, u.id), ` ${stateName(u.state)}: `];
       bits.push(u.may_reorganise ? `${L.reorganise} ${pct(u.reorganise_chance)}` : `${L.reorganise}: ${L.mayNot} (${u.reason})`);
       if (u.pursuit) bits.push(`; ${L.pursuit}`);
       else if (u.flight_chance !== undefined) {
@@ -1032,7 +1045,7 @@ function doPlace(at) {
     $("#draft").replaceChildren();
     reload(r.state);
     $("#place-id").value = "";
-    say("#place-msg", true, `${L.placed} `, h("b", {}, r.placed), ` (${r.bases} ${L.bases})`);
+    say("#place-msg", true, `${L.placed} `, h("b", {}, r.placed), ` (${r.bases} ${plural(r.bases, "bases")})`);
   }, (e) => refusal("#place-msg", e));
 }
 
