@@ -17,7 +17,7 @@ import argparse
 import re
 from typing import Any
 
-from szwadron.i18n import _, ngettext, term
+from szwadron.i18n import N_, _, ngettext, term
 from szwadron.limits import MAX_DICE, MAX_MELEE_FIGURES, MAX_WOUNDS
 
 _DIES = ("d6", "d10")
@@ -41,7 +41,7 @@ _SIDE_KEYS: dict[str, str] = {
     "skirmish": "skirmish",
 }
 _SIDE_REQUIRED = ("figures", "melee", "skill", "wounds", "morale")
-_SIDE_HELP = (
+_SIDE_HELP = N_(
     "one side, in quotes: figures=N (its figures in contact, 5.3) SW=N (melee dice of each) "
     "UW=N (a die scores on a roll ≤ UW) W=N M=N; optionally strength=N (figures in the unit, "
     "default figures), initial=N (at the start, for the casualty modifier, 6.2.4), modifier=K "
@@ -63,7 +63,9 @@ _MODIFIER_HELP = (
 def _fire_group(text: str) -> tuple[int, int | None]:
     match = _FIRE_RE.match(text)
     if not match:
-        raise argparse.ArgumentTypeError(f"expected N or N@C (dice, optional accuracy), got {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("expected N or N@C (dice, optional accuracy), got {text!r}").format(text=text)
+        )
     dice = int(match.group(1))
     acc = match.group(2)
     return dice, (int(acc) if acc is not None else None)
@@ -75,7 +77,7 @@ def _wounds(text: str) -> int | tuple[int, ...]:
         values = tuple(int(p) for p in parts)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected W or a comma list of W in removal order (2,2,3), got {text!r}"
+            _("expected W or a comma list of W in removal order (2,2,3), got {text!r}").format(text=text)
         ) from None
     return values[0] if len(values) == 1 else values
 
@@ -250,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
         from szwadron.plots._io import figure_format
 
         if args.roll:
-            raise InvalidDataError("--plot draws the odds; it cannot be combined with --roll")
+            raise InvalidDataError(_("--plot draws the odds; it cannot be combined with --roll"))
         figure_format(args.plot)
         check_output_path(args.plot)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
@@ -272,28 +274,40 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
     groups = []
     for i, (dice, acc) in enumerate(args.fire):
         if dice < 1:
-            raise InvalidDataError(f"--fire #{i + 1}: the number of dice must be ≥ 1, got {dice}")
+            raise InvalidDataError(
+                _("--fire #{i}: the number of dice must be ≥ 1, got {dice}").format(i=i + 1, dice=dice)
+            )
         if acc is None:
             if args.accuracy is None:
-                raise InvalidDataError(f"--fire #{i + 1}: give its accuracy as N@C or --accuracy C")
+                raise InvalidDataError(
+                    _("--fire #{i}: give its accuracy as N@C or --accuracy C").format(i=i + 1)
+                )
             acc = args.accuracy
         groups.append((dice, acc))
     cap = args.figures
     if cap is not None and cap < 1:
-        raise InvalidDataError(f"--figures must be ≥ 1, got {cap}")
+        raise InvalidDataError(_("--figures must be ≥ 1, got {cap}").format(cap=cap))
     want_morale = args.morale is not None
     if (args.strength is not None or args.initial is not None) and not want_morale:
-        raise InvalidDataError("--strength/--initial need --morale")
+        raise InvalidDataError(_("--strength/--initial need --morale"))
     if want_morale:
         if args.strength is None:
-            raise InvalidDataError("--morale needs --strength (the unit's figures before this fire)")
+            raise InvalidDataError(_("--morale needs --strength (the unit's figures before this fire)"))
         if args.strength < 1:
-            raise InvalidDataError(f"--strength must be ≥ 1, got {args.strength}")
+            raise InvalidDataError(_("--strength must be ≥ 1, got {strength}").format(strength=args.strength))
         initial = args.initial if args.initial is not None else args.strength
         if args.strength > initial:
-            raise InvalidDataError(f"--strength {args.strength} is above --initial {initial} (6.2.4)")
+            raise InvalidDataError(
+                _("--strength {strength} is above --initial {initial} (6.2.4)").format(
+                    strength=args.strength, initial=initial
+                )
+            )
         if cap is not None and cap > args.strength:
-            raise InvalidDataError(f"--figures {cap} is more than the unit's --strength {args.strength}")
+            raise InvalidDataError(
+                _("--figures {cap} is more than the unit's --strength {strength}").format(
+                    cap=cap, strength=args.strength
+                )
+            )
         cap = args.strength if cap is None else cap
     odds = volley(
         groups,
@@ -475,56 +489,90 @@ def _parse_side(flag: str, text: str, initial: int | None, panicking: bool) -> A
     skirmish = False
     tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
     if not tokens:
-        raise InvalidDataError(f"{flag}: empty; expected {_SIDE_HELP}")
+        raise InvalidDataError(
+            _("{flag}: empty; expected {SIDE_HELP}").format(flag=flag, SIDE_HELP=_(_SIDE_HELP))
+        )
     for token in tokens:
         key, sep, raw = token.partition("=")
         name = _SIDE_KEYS.get(key.strip().lower())
         if name is None:
             valid = "figures, SW, UW, W, M, strength, initial, modifier, terrain, skirmish"
-            raise InvalidDataError(f"{flag}: unknown key {key!r} in {token!r}; expected one of {valid}")
+            raise InvalidDataError(
+                _("{flag}: unknown key {key!r} in {token!r}; expected one of {valid}").format(
+                    flag=flag, key=key, token=token, valid=valid
+                )
+            )
         if name == "skirmish":
             if sep and raw.strip().lower() not in ("1", "0", "true", "false", "yes", "no"):
-                raise InvalidDataError(f"{flag}: skirmish takes no value or 1/0, got {raw!r}")
+                raise InvalidDataError(
+                    _("{flag}: skirmish takes no value or 1/0, got {raw!r}").format(flag=flag, raw=raw)
+                )
             skirmish = not sep or raw.strip().lower() in ("1", "true", "yes")
             continue
         if not sep:
-            raise InvalidDataError(f"{flag}: {token!r} needs a value: {key}=N")
+            raise InvalidDataError(
+                _("{flag}: {token!r} needs a value: {key}=N").format(flag=flag, token=token, key=key)
+            )
         try:
             value = int(raw)
         except ValueError:
-            raise InvalidDataError(f"{flag}: {key} must be a whole number, got {raw!r}") from None
+            raise InvalidDataError(
+                _("{flag}: {key} must be a whole number, got {raw!r}").format(flag=flag, key=key, raw=raw)
+            ) from None
         if name in values:
-            raise InvalidDataError(f"{flag}: {key} given twice")
+            raise InvalidDataError(_("{flag}: {key} given twice").format(flag=flag, key=key))
         values[name] = value
     missing = [k for k in _SIDE_REQUIRED if k not in values]
     if missing:
         codes = {"figures": "figures", "melee": "SW", "skill": "UW", "wounds": "W", "morale": "M"}
         raise InvalidDataError(
-            f"{flag}: missing {', '.join(codes[k] for k in missing)}; expected {_SIDE_HELP}"
+            _("{flag}: missing {missing}; expected {SIDE_HELP}").format(
+                flag=flag, missing=", ".join(codes[k] for k in missing), SIDE_HELP=_(_SIDE_HELP)
+            )
         )
     checks = {"figures": 1, "melee": 1, "wounds": 1, "skill": 0, "terrain": 0}
     for key, low in checks.items():
         if key in values and values[key] < low:
-            raise InvalidDataError(f"{flag}: {key} must be ≥ {low}, got {values[key]}")
+            raise InvalidDataError(
+                _("{flag}: {key} must be ≥ {low}, got {values}").format(
+                    flag=flag, key=key, low=low, values=values[key]
+                )
+            )
     if values["skill"] > 6:
-        raise InvalidDataError(f"{flag}: UW must be 0..6, got {values['skill']}")
+        raise InvalidDataError(
+            _("{flag}: UW must be 0..6, got {values}").format(flag=flag, values=values["skill"])
+        )
     for key, code, high in (
         ("figures", "figures", MAX_MELEE_FIGURES),
         ("wounds", "W", MAX_WOUNDS),
         ("terrain", "terrain", MAX_WOUNDS),
     ):
         if values.get(key, 0) > high:
-            raise InvalidDataError(f"{flag}: {code} must be at most {high}, got {values[key]}")
+            raise InvalidDataError(
+                _("{flag}: {code} must be at most {high}, got {values}").format(
+                    flag=flag, code=code, high=high, values=values[key]
+                )
+            )
     strength = values.get("strength", values["figures"])
     if strength < values["figures"]:
         raise InvalidDataError(
-            f"{flag}: strength {strength} is below the {values['figures']} figures that fought"
+            _("{flag}: strength {strength} is below the {values} figures that fought").format(
+                flag=flag, strength=strength, values=values["figures"]
+            )
         )
     if initial is not None and "initial" in values and initial != values["initial"]:
-        raise InvalidDataError(f"{flag}: initial={values['initial']} contradicts --initial-* {initial}")
+        raise InvalidDataError(
+            _("{flag}: initial={values} contradicts --initial-* {initial}").format(
+                flag=flag, values=values["initial"], initial=initial
+            )
+        )
     start = initial if initial is not None else values.get("initial", strength)
     if strength > start:
-        raise InvalidDataError(f"{flag}: strength {strength} is above the initial strength {start}")
+        raise InvalidDataError(
+            _("{flag}: strength {strength} is above the initial strength {start}").format(
+                flag=flag, strength=strength, start=start
+            )
+        )
     try:
         return MeleeSide.uniform(
             values["figures"],
