@@ -15,6 +15,7 @@ committed ``.mo`` is the compiled ``.po``.
 from __future__ import annotations
 
 import argparse
+import datetime
 import io
 import sys
 from pathlib import Path
@@ -27,6 +28,13 @@ from babel.messages.pofile import read_po, write_po
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "szwadron"
 LANGUAGES = ("pl",)
+#: A fixed date for the catalog's header, so that an update with no new message changes nothing
+#: (and branches that each add messages do not conflict on the date).
+HEADER_DATE = datetime.datetime(2026, 11, 26, tzinfo=datetime.timezone.utc)
+HEADER_COMMENT = """\
+# Szwadron in Polish, in the rulebook's own terms (docs/glossary.md); kept by hand.
+# Update and compile with: python scripts/catalog.py update (see docs/decisions.md "Languages").
+# This file is distributed under the same license as the szwadron project (MIT)."""
 #: Polish has three plural forms: 1 figura; 2-4, 22-24 figury; 0, 5-21, 25 figur.
 PLURAL_FORMS = "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"
 
@@ -37,7 +45,7 @@ def po_path(lang: str) -> Path:
 
 def extract_template() -> Catalog:
     """Every message of the package's Python source (``_``, ``gettext``, ``ngettext``, ``N_``)."""
-    template = Catalog(project="szwadron", fuzzy=False)
+    template = Catalog(project="szwadron", fuzzy=False, creation_date=HEADER_DATE)
     keywords = dict(DEFAULT_KEYWORDS)
     for filename, lineno, message, comments, context in extract_from_dir(
         str(PACKAGE), method_map=[("**.py", "python")], keywords=keywords, comment_tags=("TRANSLATORS:",)
@@ -61,7 +69,13 @@ def read_catalog(lang: str) -> Catalog:
 
 
 def write_catalog(catalog: Catalog, lang: str) -> None:
-    catalog.plural_forms  # noqa: B018 - babel derives it from the locale
+    catalog.creation_date = HEADER_DATE
+    catalog.revision_date = HEADER_DATE
+    catalog.header_comment = HEADER_COMMENT
+    catalog.project, catalog.version = "szwadron", "1"
+    catalog.last_translator = "szwadron developers"
+    catalog.language_team = "Polish"
+    catalog.msgid_bugs_address = ""
     buffer = io.BytesIO()
     write_po(buffer, catalog, width=110, no_location=True, omit_header=False, sort_output=False)
     po_path(lang).write_bytes(buffer.getvalue())
