@@ -30,7 +30,7 @@ PACKAGE = REPO / "szwadron"
 LANGUAGES = ("pl",)
 #: A fixed date for the catalog's header, so that an update with no new message changes nothing
 #: (and branches that each add messages do not conflict on the date).
-HEADER_DATE = datetime.datetime(2026, 11, 26, tzinfo=datetime.timezone.utc)
+HEADER_DATE = datetime.datetime(2026, 11, 26, tzinfo=datetime.UTC)
 HEADER_COMMENT = """\
 # Szwadron in Polish, in the rulebook's own terms (docs/glossary.md); kept by hand.
 # Update and compile with: python scripts/catalog.py update (see docs/decisions.md "Languages").
