@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from szwadron.errors import InvalidDataError
+from szwadron.i18n import _
 
 
 def write_atomic(path: str | Path, write: Callable[[Path], None], *, inputs: tuple[Path, ...] = ()) -> Path:
@@ -42,7 +43,9 @@ def write_atomic(path: str | Path, write: Callable[[Path], None], *, inputs: tup
         os.chmod(tmp, _mode_for(target))
         os.replace(tmp, target)
     except OSError as exc:  # no permission, a full disk, a folder in the way: bad usage
-        raise InvalidDataError(f"{target}: cannot write: {exc.strerror or exc}") from exc
+        raise InvalidDataError(
+            _("{target}: cannot write: {exc}").format(target=target, exc=exc.strerror or exc)
+        ) from exc
     finally:
         if tmp is not None and tmp.exists():
             tmp.unlink()
@@ -65,21 +68,26 @@ def check_output_path(path: str | Path, *, inputs: tuple[Path, ...] = ()) -> Pat
     (standard output) is refused: a command that offers it handles it before (``plot -o -``)."""
     if is_stdio(path):
         raise InvalidDataError(
-            f"{STDIO}: this output cannot go to standard output (name a file; `szwadron plot ... -o -`"
-            " writes a picture there)"
+            _(
+                "{STDIO}: this output cannot go to standard output (name a file; `szwadron plot ... -o -` writes a picture there)"
+            ).format(STDIO=STDIO)
         )
     target = Path(path)
     for src in inputs:
         try:
             if target.exists() and target.resolve() == Path(src).resolve():
-                raise InvalidDataError(f"{target}: refusing to overwrite an input file")
+                raise InvalidDataError(
+                    _("{target}: refusing to overwrite an input file").format(target=target)
+                )
         except OSError:
             continue
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
-        raise InvalidDataError(f"{target}: the folder {folder} does not exist")
+        raise InvalidDataError(
+            _("{target}: the folder {folder} does not exist").format(target=target, folder=folder)
+        )
     if target.is_dir():
-        raise InvalidDataError(f"{target}: cannot write: it is a folder")
+        raise InvalidDataError(_("{target}: cannot write: it is a folder").format(target=target))
     return target
 
 
@@ -114,10 +122,12 @@ def read_stdin() -> bytes:
     if _stdin_read is not None and _stdin_read[0] is stream:
         return _stdin_read[1]
     if stream is None or stream.closed:
-        raise InvalidDataError(f"{STDIO}: there is no standard input to read")
+        raise InvalidDataError(_("{STDIO}: there is no standard input to read").format(STDIO=STDIO))
     if stream.isatty():
         raise InvalidDataError(
-            f"{STDIO}: standard input is a terminal; pipe or redirect a file into it (... - < FILE)"
+            _("{STDIO}: standard input is a terminal; pipe or redirect a file into it (... - < FILE)").format(
+                STDIO=STDIO
+            )
         )
     buffer = getattr(stream, "buffer", None)
     data = buffer.read() if buffer is not None else stream.read().encode("utf-8")
@@ -135,8 +145,9 @@ def write_stdout(write: Callable[[io.BytesIO], None], *, binary_format: str | No
     stream = sys.stdout
     if binary_format is not None and stream.isatty():
         raise InvalidDataError(
-            f"{STDIO}: refusing to write {binary_format.upper()} to a terminal; "
-            f"redirect it (> FILE.{binary_format}) or pipe it"
+            _(
+                "{STDIO}: refusing to write {format} to a terminal; redirect it (> FILE.{suffix}) or pipe it"
+            ).format(STDIO=STDIO, format=binary_format.upper(), suffix=binary_format)
         )
     memory = io.BytesIO()
     write(memory)
@@ -147,7 +158,7 @@ def write_stdout(write: Callable[[io.BytesIO], None], *, binary_format: str | No
         buffer.write(data)
         buffer.flush()
     elif binary_format is not None:
-        raise InvalidDataError(f"{STDIO}: standard output takes no binary data here")
+        raise InvalidDataError(_("{STDIO}: standard output takes no binary data here").format(STDIO=STDIO))
     else:  # a text-only stream (a test's capture)
         stream.write(data.decode("utf-8"))
         stream.flush()

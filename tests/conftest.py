@@ -21,7 +21,14 @@ from typing import Any
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+from szwadron.i18n import language_from_environment
 from szwadron.models import DEFAULT_BASE_SIZE_CM, Kind, Scenario
+
+# The tests compare English answers unless they ask for Polish (issue 19): a Polish locale on the
+# machine running them (LANG=pl_PL.UTF-8) must not change what every command says by default, here
+# or in the commands the tests start as processes.
+if language_from_environment() != "en":
+    os.environ["LC_ALL"] = "C.UTF-8"
 
 # CI runs the property tests on a fixed sequence of examples, so a submission's result does not
 # depend on the draw; a developer's run explores new examples each time.

@@ -272,7 +272,7 @@ def test_page_in_polish_and_back(page: Any, server: Running, tmp_path: Path) -> 
     page.goto(server.url + ("&" if "?" in server.url else "?") + "lang=pl")
     settle(page)
     assert page.evaluate("document.documentElement.lang") == "pl"
-    assert page.inner_text("#modes").split() == ["Wybór", "Ruch", "Miarka", "Wystaw", "Teren"]
+    assert page.inner_text("#modes").split() == ["Wybór", "Ruch", "Miarka", "Rozstaw", "Teren"]
     # 14 units, 77 bases: 5 or more take the genitive plural (oddziałów, podstawek)
     assert page.inner_text("#summary").startswith("14 oddziałów, 77 podstawek: brak problemów")
     assert "Wejścia w strefę kontroli (1.4)" in page.inner_text("#checks")

@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from szwadron.errors import InvalidDataError
+from szwadron.i18n import _, ngettext, term
 from szwadron.loading import ProfileResolver, army_list_search_path, read_toml, source_name, validate
 from szwadron.models import (
     ArmyList,
@@ -172,18 +173,28 @@ class RosterReport:
 
     def describe(self) -> str:
         """A few lines for people: totals, then each breach and each unchecked constraint."""
-        kinds = ", ".join(f"{k.value} {n}" for k, n in self.figures_by_kind.items())
-        pts = "points unknown" if self.points is None else f"{_num(self.points)} points"
+        kinds = ", ".join(f"{term(k.value)} {n}" for k, n in self.figures_by_kind.items())
+        pts = (
+            _("points unknown")
+            if self.points is None
+            else _("{points} points").format(points=_num(self.points))
+        )
         if self.points_limit is not None:
-            pts += f" (limit {_num(self.points_limit)})"
+            pts += " " + _("(limit {limit})").format(limit=_num(self.points_limit))
         lines = [
-            f"roster {self.roster!r} of army list {self.army!r}: {self.units} units,"
-            f" {self.figures} figures ({kinds}); {pts}",
-            "OK" if self.ok else f"{len(self.broken)} broken:",
+            _("roster {roster!r} of army list {army!r}: {units}, {figures} ({kinds}); {points}").format(
+                roster=self.roster,
+                army=self.army,
+                units=ngettext("{n} unit", "{n} units", self.units).format(n=self.units),
+                figures=ngettext("{n} figure", "{n} figures", self.figures).format(n=self.figures),
+                kinds=kinds,
+                points=pts,
+            ),
+            "OK" if self.ok else _("{n} broken:").format(n=len(self.broken)),
         ]
         lines += [f"  {b}" for b in self.broken]
         if self.unchecked:
-            lines.append(f"{len(self.unchecked)} not checked:")
+            lines.append(_("{n} not checked:").format(n=len(self.unchecked)))
             lines += [f"  {u}" for u in self.unchecked]
         return "\n".join(lines)
 

@@ -22,15 +22,21 @@ import argparse
 import importlib
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from szwadron import __version__
 from szwadron.errors import InvalidDataError, SzwadronError
+from szwadron.i18n import LANGUAGES, N_, _, language_from_environment, ngettext, set_language
 
 #: Exit code of an internal error (a bug): not 2, which says the input is at fault.
 EXIT_INTERNAL_ERROR = 3
 
-_DEBUG_HELP = "on an internal error (a bug), show the Python traceback instead of one line"
+_DEBUG_HELP = N_("on an internal error (a bug), show the Python traceback instead of one line")
+_LANG_HELP = N_(
+    "the language of the answers, messages, pictures and help: pl (the rulebook's terms) or en;"
+    " default from LC_ALL, LC_MESSAGES or LANG (pl_PL.UTF-8 speaks Polish), else en"
+)
 
 #: Command modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -55,12 +61,38 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+class _TranslatedHelp(argparse.HelpFormatter):
+    """A help formatter that writes each option's help and each section's title in the chosen
+    language: the English text is the message id (:func:`help_texts` collects them for the
+    catalog), translated when the help is shown, so that the command modules keep plain strings."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        return _(action.help) if action.help else action.help
+
+    def start_section(self, heading: str | None) -> None:
+        super().start_section(_(heading) if heading else heading)
+
+
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr and exit code 2."""
+    """An argument parser whose errors are one line on stderr and exit code 2, and whose help
+    speaks the chosen language (:class:`_TranslatedHelp`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _TranslatedHelp)
+        super().__init__(*args, **kwargs)
+
+    def format_help(self) -> str:
+        saved = self.description, self.epilog
+        self.description = _(self.description) if self.description else self.description
+        self.epilog = _(self.epilog) if self.epilog else self.epilog
+        try:
+            return super().format_help()
+        finally:
+            self.description, self.epilog = saved
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, _("{prog}: error: {message}").format(prog=self.prog, message=message) + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -69,9 +101,12 @@ def build_parser() -> argparse.ArgumentParser:
         prog="szwadron",
         description="Table geometry, exact odds and army-list points for the Szwadron rules.",
     )
-    parser.add_argument("--version", action="version", version=f"szwadron {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"szwadron {__version__}", help="show the version and exit"
+    )
     parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, help=_LANG_HELP)
+    sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"), parser_class=_Parser)
     sub.required = True
     for name in COMMAND_MODULES:
         module = importlib.import_module(f"szwadron.cli.{name}")
@@ -86,6 +121,8 @@ def _add_debug(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
     for command in set(subparsers.choices.values()):
         if "--debug" not in command._option_string_actions:
             command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=_DEBUG_HELP)
+        if "--lang" not in command._option_string_actions:
+            command.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=_LANG_HELP)
         for action in command._actions:
             if isinstance(action, argparse._SubParsersAction):
                 _add_debug(action)
@@ -94,6 +131,11 @@ def _add_debug(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     arguments = list(sys.argv[1:] if argv is None else argv)
+    # the language is chosen once, before the parser is built, so that --help speaks it too
+    set_language(requested_language(arguments))
+    # argparse's own words ("usage:", "options", its errors) through szwadron's catalog
+    argparse._ = _  # type: ignore[attr-defined]
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]
     try:
         args = build_parser().parse_args(arguments)
     except Exception as exc:  # a bug in a command's options (usage errors exit in argparse)
@@ -103,8 +145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = _command_name(args)
     if len(_stdin_arguments(args)) > 1:
         print(
-            f"szwadron {command}: error: standard input ('-') can stand for one file only, "
-            f"given for {', '.join(_stdin_arguments(args))}",
+            _(
+                "szwadron {command}: error: standard input ('-') can stand for one file only, given for {names}"
+            ).format(command=command, names=", ".join(_stdin_arguments(args))),
             file=sys.stderr,
         )
         return 2
@@ -114,10 +157,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 warnings.simplefilter("ignore", RuntimeWarning)
             return int(args.func(args))
     except SzwadronError as exc:
-        print(f"szwadron {command}: error: {error_text(exc)}", file=sys.stderr)
+        print(
+            _("szwadron {command}: error: {message}").format(command=command, message=error_text(exc)),
+            file=sys.stderr,
+        )
         return 2
     except KeyboardInterrupt:
-        print("szwadron: interrupted", file=sys.stderr)
+        print(_("szwadron: interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
@@ -127,12 +173,69 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "debug", False):
             raise
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"szwadron {command}: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(
+            _("szwadron {command}: error: {message}").format(
+                command=command, message=f"{where}{exc.strerror or exc}"
+            ),
+            file=sys.stderr,
+        )
         return 2
     except Exception as exc:  # a bug: one message, not a traceback, unless --debug
         if getattr(args, "debug", False):
             raise
         return _internal_error(f"szwadron {command}", exc)
+
+
+def requested_language(arguments: Sequence[str]) -> str:
+    """The language of a command line: its last ``--lang L`` (or ``--lang=L``) that names a
+    language szwadron speaks, else the environment's (:func:`~szwadron.i18n.language_from_environment`).
+    An unknown one is left to the parser to refuse.
+
+    >>> requested_language(["check", "a.toml", "--lang", "pl"]), requested_language(["--lang=en", "odds"])
+    ('pl', 'en')
+    """
+    chosen = None
+    for i, word in enumerate(arguments):
+        if word == "--":
+            break
+        value = None
+        if word == "--lang" and i + 1 < len(arguments):
+            value = arguments[i + 1]
+        elif word.startswith("--lang="):
+            value = word.split("=", 1)[1]
+        if value in LANGUAGES:
+            chosen = value
+    return chosen or language_from_environment()
+
+
+def help_texts(parser: argparse.ArgumentParser | None = None) -> Iterator[str]:
+    """Every text of the parser's help (descriptions, epilogs, options' help, section titles),
+    in English: the message ids :class:`_TranslatedHelp` translates (``scripts/catalog.py`` adds
+    them to the catalog)."""
+    parser = parser or build_parser()
+    seen: set[int] = set()
+
+    def walk(p: argparse.ArgumentParser) -> Iterator[str]:
+        if id(p) in seen:
+            return
+        seen.add(id(p))
+        for text in (p.description, p.epilog):
+            if text:
+                yield text
+        for group in p._action_groups:
+            if group.title:
+                yield group.title
+        for action in p._actions:
+            if action.help and action.help != argparse.SUPPRESS:
+                yield action.help
+            if isinstance(action, argparse._SubParsersAction):
+                for choice in action._choices_actions:
+                    if choice.help and choice.help != argparse.SUPPRESS:
+                        yield choice.help
+                for child in action.choices.values():
+                    yield from walk(child)
+
+    yield from walk(parser)
 
 
 #: Library parameters whose command-line option is not ``--`` + the name with dashes.
@@ -164,7 +267,7 @@ def error_text(exc: SzwadronError) -> str:
 def _internal_error(prog: str, exc: BaseException) -> int:
     """Report a bug in one message on stderr; return :data:`EXIT_INTERNAL_ERROR`."""
     if isinstance(exc, MemoryError):
-        what = "out of memory"
+        what = _("out of memory")
     else:
         lines = str(exc).strip().splitlines()
         text = lines[0] if lines else ""
@@ -172,10 +275,14 @@ def _internal_error(prog: str, exc: BaseException) -> int:
             text = text[:200] + "…"
         what = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
     print(
-        f"{prog}: internal error: {what}\n"
-        "  this is a bug in szwadron, not in your input: please report it with the command line"
-        " and its input files\n"
-        "  rerun with --debug to see the traceback",
+        _("{prog}: internal error: {what}").format(prog=prog, what=what)
+        + "\n  "
+        + _(
+            "this is a bug in szwadron, not in your input: please report it with the command line"
+            " and its input files"
+        )
+        + "\n  "
+        + _("rerun with --debug to see the traceback"),
         file=sys.stderr,
     )
     return EXIT_INTERNAL_ERROR
@@ -201,4 +308,11 @@ def _command_name(args: argparse.Namespace) -> str:
     return f"{args.command} {question}" if args.command == "odds" and question else args.command
 
 
-__all__ = ["COMMAND_MODULES", "EXIT_INTERNAL_ERROR", "build_parser", "main"]
+__all__ = [
+    "COMMAND_MODULES",
+    "EXIT_INTERNAL_ERROR",
+    "build_parser",
+    "help_texts",
+    "main",
+    "requested_language",
+]

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from szwadron.i18n import _, term
+
 if TYPE_CHECKING:
     from szwadron.game.apply import Applied, Position
 
@@ -44,12 +46,14 @@ def check_apply_options(args: argparse.Namespace) -> None:
     if not args.apply:
         for flag, value in (("-o", args.output), ("--in-place", args.in_place), ("--log", args.log)):
             if value:
-                raise InvalidDataError(f"{flag}: only with --apply (apply the result to the table)")
+                raise InvalidDataError(
+                    _("{flag}: only with --apply (apply the result to the table)").format(flag=flag)
+                )
         return
     if args.in_place and args.output:
-        raise InvalidDataError("-o: give either -o NEXT.toml or --in-place, not both")
+        raise InvalidDataError(_("-o: give either -o NEXT.toml or --in-place, not both"))
     if not args.in_place and not args.output:
-        raise InvalidDataError("--apply: give -o NEXT.toml for the next position (or --in-place)")
+        raise InvalidDataError(_("--apply: give -o NEXT.toml for the next position (or --in-place)"))
 
 
 def dice_list(text: str) -> list[int]:
@@ -57,9 +61,9 @@ def dice_list(text: str) -> list[int]:
     try:
         faces = [int(p) for p in text.replace(" ", "").split(",") if p]
     except ValueError:
-        raise argparse.ArgumentTypeError("expected a comma list of die faces, e.g. 1,4,6") from None
+        raise argparse.ArgumentTypeError(_("expected a comma list of die faces, e.g. 1,4,6")) from None
     if not faces:
-        raise argparse.ArgumentTypeError("expected a comma list of die faces, e.g. 1,4,6")
+        raise argparse.ArgumentTypeError(_("expected a comma list of die faces, e.g. 1,4,6"))
     return faces
 
 
@@ -83,14 +87,18 @@ def check_dice_options(args: argparse.Namespace, what: str) -> None:
     if not args.apply:
         for flag, value in (("--dice", args.dice), ("--roll", args.roll), ("--seed", args.seed is not None)):
             if value:
-                raise InvalidDataError(f"{flag}: only with --apply (apply {what} to the table)")
+                raise InvalidDataError(
+                    _("{flag}: only with --apply (apply {what} to the table)").format(flag=flag, what=what)
+                )
         return
     if args.roll == (args.dice is not None):
-        raise InvalidDataError(f"--apply: give the dice of {what} with --dice 1,4,6,... or --roll --seed N")
+        raise InvalidDataError(
+            _("--apply: give the dice of {what} with --dice 1,4,6,... or --roll --seed N").format(what=what)
+        )
     if args.roll and args.seed is None:
-        raise InvalidDataError("--roll: give --seed N, so that the game log can tell the dice")
+        raise InvalidDataError(_("--roll: give --seed N, so that the game log can tell the dice"))
     if args.seed is not None and not args.roll:
-        raise InvalidDataError("--seed: only with --roll")
+        raise InvalidDataError(_("--seed: only with --roll"))
 
 
 def run_apply(args: argparse.Namespace, compute: Callable[[Position], Applied]) -> tuple[int, Applied | None]:
@@ -109,9 +117,14 @@ def run_apply(args: argparse.Namespace, compute: Callable[[Position], Applied]) 
         here = sha256_text(pos.text)
         if last_position_hash(log) != here:
             raise InvalidDataError(
-                f"the log ends at another position (line {len(log)}, sha256 {last_position_hash(log)[:12]}…)"
-                f" than {scenario} (sha256 {here[:12]}…): apply to the position the log ends at"
-                " (szwadron replay), or start a new log",
+                _(
+                    "the log ends at another position (line {log}, sha256 {last_position_hash}…) than {scenario} (sha256 {here}…): apply to the position the log ends at (szwadron replay), or start a new log"
+                ).format(
+                    log=len(log),
+                    last_position_hash=last_position_hash(log)[:12],
+                    scenario=scenario,
+                    here=here[:12],
+                ),
                 source=str(log_path),
             )
     else:
@@ -119,7 +132,10 @@ def run_apply(args: argparse.Namespace, compute: Callable[[Position], Applied]) 
     try:
         applied = compute(pos)
     except IllegalActionError as exc:
-        print(f"szwadron {args.command}: refused: {exc}; nothing written", file=sys.stderr)
+        print(
+            _("szwadron {command}: refused: {exc}; nothing written").format(command=args.command, exc=exc),
+            file=sys.stderr,
+        )
         return 1, None
     write_text_atomic(out, applied.text, inputs=() if args.in_place else (scenario,))
     if log_path is not None:
@@ -141,11 +157,16 @@ def applied_json(args: argparse.Namespace, applied: Applied) -> dict[str, Any]:
 def format_applied(args: argparse.Namespace, applied: Applied) -> str:
     """The human lines after the ruling: what changed, where it was written."""
     where = str(args.scenario if args.in_place else args.output)
-    lines = ["", f"Applied ({applied.action}): next position written to {where}"]
+    lines = [
+        "",
+        _("Applied ({action}): next position written to {where}").format(
+            action=term(applied.action), where=where
+        ),
+    ]
     if args.log:
-        lines.append(f"  logged in {args.log}")
+        lines.append(_("  logged in {log}").format(log=args.log))
     for note in applied.notes:
-        lines.append(f"  note: {note}")
+        lines.append(_("  note: {note}").format(note=note))
     return "\n".join(lines)
 
 

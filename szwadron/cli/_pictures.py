@@ -21,6 +21,8 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from szwadron.i18n import _
+
 #: Width (in) of the column of charts beside the table close-up, and the height of a chart.
 CHART_COLUMN_IN = 5.2
 CHART_HEIGHT_IN = 4.2
@@ -110,7 +112,7 @@ def plot_fire_answer(args: argparse.Namespace, bf: Any, result: Any) -> None:
     from szwadron.plots.overlays import fire_geometries, focus_region, plot_fire
 
     region = focus_region(bf, fire_geometries(bf, result))
-    verdict = "can fire" if result.legal else "CANNOT fire"
+    verdict = _("can fire") if result.legal else _("CANNOT fire")
 
     def charts(axes: list[Any]) -> None:
         if result.odds is None:
@@ -134,7 +136,9 @@ def plot_fire_answer(args: argparse.Namespace, bf: Any, result: Any) -> None:
         plot_morale_outcomes(
             {o.value: float(p) for o, p in result.morale.items()},
             axes[1],
-            title=f"{result.target}'s morale (M {m.morale}, {m.strength} of {m.initial} figures)",
+            title=_("{target}'s morale (M {morale}, {strength} of {initial} figures)").format(
+                target=result.target, morale=m.morale, strength=m.strength, initial=m.initial
+            ),
         )
 
     fig = _table_and_charts(
@@ -143,7 +147,8 @@ def plot_fire_answer(args: argparse.Namespace, bf: Any, result: Any) -> None:
         lambda ax: plot_fire(bf, ax, result=result),
         2,
         charts,
-        title=f"{result.shooter} fires at {result.target}: {verdict}",
+        title=_("{shooter} fires at {target}").format(shooter=result.shooter, target=result.target)
+        + f": {verdict}",
     )
     _save(fig, args.plot, (args.scenario,))
 
@@ -194,7 +199,7 @@ def plot_move_answer(args: argparse.Namespace, report: Any) -> None:
     bf = _table_of(report)
 
     region = focus_region(bf, move_geometries(bf, report))
-    what = "charge on " + ", ".join(report.charge) if report.charge else "move"
+    what = _("charge on {units}").format(units=", ".join(report.charge)) if report.charge else _("move")
     fig = _table_and_charts(
         bf,
         region,

@@ -12,6 +12,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from szwadron.i18n import _, ngettext
+
 #: Most battles ``--battles`` plays.
 MAX_BATTLES = 100_000
 
@@ -55,27 +57,35 @@ def resolve_side(spec: str) -> tuple[Any, Any, str]:
     if not sep:
         name = spec
     if not name:
-        raise InvalidDataError(f"side {spec!r}: expected LIST or LIST:ROSTER")
+        raise InvalidDataError(_("side {spec!r}: expected LIST or LIST:ROSTER").format(spec=spec))
     path = Path(name)
     file = is_stdio(name) or (path.suffix.lower() == ".toml" and path.exists())
     if file and "army" in read_toml(name):
         if sep:
-            raise InvalidDataError(f"{name}: a roster file names its own army; drop ':{roster_id}'")
+            raise InvalidDataError(
+                _("{name}: a roster file names its own army; drop ':{roster_id}'").format(
+                    name=name, roster_id=roster_id
+                )
+            )
         army, roster = load_roster(name)
-        return army, roster, f"roster file {source_name(name)}"
+        return army, roster, _("roster file {source_name}").format(source_name=source_name(name))
     army = open_army_list(name)
     if not sep:
         if not army.rosters:
             raise InvalidDataError(
-                f"army list {army.id!r} has no example rosters; give LIST:ROSTER or a roster file"
+                _("army list {unit!r} has no example rosters; give LIST:ROSTER or a roster file").format(
+                    unit=army.id
+                )
             )
-        return army, army.rosters[0], f"first roster of {army.id}"
+        return army, army.rosters[0], _("first roster of {unit}").format(unit=army.id)
     try:
         return army, army.roster(roster_id), ""
     except KeyError:
         known = ", ".join(r.id for r in army.rosters) or "none"
         raise InvalidDataError(
-            f"unknown roster {roster_id!r} in army list {army.id!r} (it has: {known})"
+            _("unknown roster {roster_id!r} in army list {unit!r} (it has: {known})").format(
+                roster_id=roster_id, unit=army.id, known=known
+            )
         ) from None
 
 
@@ -88,7 +98,11 @@ def run(args: argparse.Namespace) -> int:
     from szwadron.errors import InvalidDataError
 
     if args.battles is not None and not 1 <= args.battles <= MAX_BATTLES:
-        raise InvalidDataError(f"--battles must be between 1 and {MAX_BATTLES}, got {args.battles}")
+        raise InvalidDataError(
+            _("--battles must be between 1 and {MAX_BATTLES}, got {battles}").format(
+                MAX_BATTLES=MAX_BATTLES, battles=args.battles
+            )
+        )
     army_a, roster_a, note_a = resolve_side(args.side_a)
     army_b, roster_b, note_b = resolve_side(args.side_b)
     report = balance(army_a, roster_a, army_b, roster_b, load_model())
@@ -117,19 +131,19 @@ def run(args: argparse.Namespace) -> int:
 
     rows = [
         ("", f"A: {a.army}:{a.roster}", f"B: {b.army}:{b.roster}"),
-        ("points", f"{a.points:.1f}", f"{b.points:.1f}"),
-        ("points limit", pts(a.points_limit), pts(b.points_limit)),
-        ("units / figures", f"{a.units} / {a.figures}", f"{b.units} / {b.figures}"),
-        ("fire (figures removed a volley)", f"{a.fire:.1f}", f"{b.fire:.1f}"),
-        ("melee (figures removed an exchange)", f"{a.melee:.1f}", f"{b.melee:.1f}"),
+        (_("points"), f"{a.points:.1f}", f"{b.points:.1f}"),
+        (_("points limit"), pts(a.points_limit), pts(b.points_limit)),
+        (_("units / figures"), f"{a.units} / {a.figures}", f"{b.units} / {b.figures}"),
+        (_("fire (figures removed a volley)"), f"{a.fire:.1f}", f"{b.fire:.1f}"),
+        (_("melee (figures removed an exchange)"), f"{a.melee:.1f}", f"{b.melee:.1f}"),
         (
-            "durability (wound points, mean M)",
+            _("durability (wound points, mean M)"),
             f"{a.wound_points}, M {a.mean_morale:.2f}",
             f"{b.wound_points}, M {b.mean_morale:.2f}",
         ),
-        ("speed (mean R, cm)", f"{a.mean_speed:.1f}", f"{b.mean_speed:.1f}"),
-        ("artillery share of points", f"{a.artillery_share:.1%}", f"{b.artillery_share:.1%}"),
-        ("predicted chance", fmt_prob(report.chance_a), fmt_prob(report.chance_b)),
+        (_("speed (mean R, cm)"), f"{a.mean_speed:.1f}", f"{b.mean_speed:.1f}"),
+        (_("artillery share of points"), f"{a.artillery_share:.1%}", f"{b.artillery_share:.1%}"),
+        (_("predicted chance"), fmt_prob(report.chance_a), fmt_prob(report.chance_b)),
     ]
     w0 = max(len(r[0]) for r in rows)
     w1 = max(len(r[1]) for r in rows)
@@ -140,40 +154,64 @@ def run(args: argparse.Namespace) -> int:
             print(f"({note})")
     for tag, side in (("A", a), ("B", b)):
         for breach in side.broken:
-            print(f"{tag} ({side.army}:{side.roster}) breaks {breach}")
+            print(
+                _("{tag} ({army}:{roster}) breaks {breach}").format(
+                    tag=tag, army=side.army, roster=side.roster, breach=breach
+                )
+            )
     for side in (a, b):
         if side.model_priced:
             print(
-                f"(points of {', '.join(side.model_priced)} in {side.army} from the model: the list stores none)"
+                _("(points of {model_priced} in {army} from the model: the list stores none)").format(
+                    model_priced=", ".join(side.model_priced), army=side.army
+                )
             )
     print(
-        f"predicted from the points ratio with the steepness of army battles κ = {report.steepness:.2f}"
-        f" ({(a.units + b.units) / 2:g} units a side); blind to the armies' composition: --battles N plays them"
+        _(
+            "predicted from the points ratio with the steepness of army battles κ = {steepness:.2f} ({a:g} units a side); blind to the armies' composition: --battles N plays them"
+        ).format(steepness=report.steepness, a=(a.units + b.units) / 2)
     )
     if played is not None:
         lo, hi = played.interval
-        draws = f"{played.draws} draw{'' if played.draws == 1 else 's'} counted half"
+        draws = ngettext("{n} draw counted half", "{n} draws counted half", played.draws).format(
+            n=played.draws
+        )
         print(
-            f"played: A won {fmt_prob(played.rate)} of {played.battles} battles, army against army"
-            f" (95% interval {fmt_prob(lo)}–{fmt_prob(hi)}; {draws}; seed {args.seed}, {played.seconds:.1f} s)"
+            _(
+                "played: A won {fmt_prob} of {battles} battles, army against army (95% interval {fmt_prob2}–{fmt_prob3}; {draws}; seed {seed}, {seconds:.1f} s)"
+            ).format(
+                fmt_prob=fmt_prob(played.rate),
+                battles=played.battles,
+                fmt_prob2=fmt_prob(lo),
+                fmt_prob3=fmt_prob(hi),
+                draws=draws,
+                seed=args.seed,
+                seconds=played.seconds,
+            )
         )
         even = played.evening(a.points, b.points, report.steepness)
         if even is not None:
             tag, less, more = even
             strong = a if tag == "A" else b
             print(
-                f"  to even the played chance: {tag} ({strong.army}:{strong.roster}) fields about {less:.0f}"
-                f" points less, or the other side about {more:.0f} points more"
+                _(
+                    "  to even the played chance: {tag} ({army}:{roster}) fields about {less:.0f} points less, or the other side about {more:.0f} points more"
+                ).format(tag=tag, army=strong.army, roster=strong.roster, less=less, more=more)
             )
     if abs(report.difference) < 1e-9:
-        print("the two armies are even in points")
+        print(_("the two armies are even in points"))
     elif not report.suggestions:
         print(
-            f"{report.difference:+.1f} points (A − B): no single roster edit inside the lists' constraints"
-            " brings them closer"
+            _(
+                "{difference:+.1f} points (A − B): no single roster edit inside the lists' constraints brings them closer"
+            ).format(difference=report.difference)
         )
     else:
-        print(f"to even them ({report.difference:+.1f} points, A − B), for example:")
+        print(
+            _("to even them ({difference:+.1f} points, A − B), for example:").format(
+                difference=report.difference
+            )
+        )
         for s in report.suggestions:
             print(f"  {s}")
     return 0

@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from szwadron.i18n import _, ngettext, term
+
 if TYPE_CHECKING:
     from szwadron.table.audit import AuditReport
 
@@ -52,73 +54,97 @@ def run(args: argparse.Namespace) -> int:
     return 1 if args.strict and not report.ok else 0
 
 
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
-
-
 #: A contact shorter than this (it prints as 0.00 cm) touches at corners only: listed, but not
 #: counted among the summary's contacts.
 CORNER_ONLY_CM = 0.005
 
 
+# long: the check report's sections in order (summary, problems, units, contacts, zones), each a few lines.
 def format_report(report: AuditReport, source: str) -> str:
     """The human report: a summary line, problems (with rule numbers), then each section."""
     lines: list[str] = []
     engaged_pairs = sum(len(u.engaged_with) for u in report.units) // 2
     corners = sum(1 for c in report.contacts if c.length < CORNER_ONLY_CM)
+    none = "  " + _("none")
+    n_units, n_bases, n_contacts = len(report.units), report.base_count, len(report.contacts) - corners
     lines.append(
-        f"{source}: {report.scenario!r} — {_plural(len(report.units), 'unit')}, "
-        f"{_plural(report.base_count, 'base')}: "
-        + ("no problems" if report.ok else _plural(len(report.problems), "problem"))
-        + f"; {_plural(len(report.contacts) - corners, 'enemy contact')}"
-        + (f" (and {corners} at corners only)" if corners else "")
-        + f", {_plural(engaged_pairs, 'engaged pair')}"
+        f"{source}: {report.scenario!r} — "
+        + ngettext("{n} unit", "{n} units", n_units).format(n=n_units)
+        + ", "
+        + ngettext("{n} base", "{n} bases", n_bases).format(n=n_bases)
+        + ": "
+        + (
+            _("no problems")
+            if report.ok
+            else ngettext("{n} problem", "{n} problems", len(report.problems)).format(n=len(report.problems))
+        )
+        + "; "
+        + ngettext("{n} enemy contact", "{n} enemy contacts", n_contacts).format(n=n_contacts)
+        + (" " + _("(and {n} at corners only)").format(n=corners) if corners else "")
+        + ", "
+        + ngettext("{n} engaged pair", "{n} engaged pairs", engaged_pairs).format(n=engaged_pairs)
     )
     lines.append("")
-    lines.append(f"Problems ({len(report.problems)})")
-    lines += [f"  [{p.rule}] {p.message}" for p in report.problems] or ["  none"]
+    lines.append(_("Problems ({n})").format(n=len(report.problems)))
+    lines += [f"  [{p.rule}] {p.message}" for p in report.problems] or [none]
 
     lines.append("")
-    lines.append("Units (1.3 coherency, 5.1.2 engagement)")
+    lines.append(_("Units (1.3 coherency, 5.1.2 engagement)"))
     for u in report.units:
-        state = "" if u.state == "normal" else f", {u.state}"
-        skirm = ", skirmish order" if u.skirmish else ""
+        state = "" if u.state == "normal" else f", {term(u.state)}"
+        skirm = ", " + _("skirmish order") if u.skirmish else ""
         coh = (
-            "coherent"
+            _("coherent")
             if u.coherent
-            else f"NOT coherent ({len(u.groups)} groups: " + " | ".join(", ".join(g) for g in u.groups) + ")"
+            else _("NOT coherent ({n} groups: {groups})").format(
+                n=len(u.groups), groups=" | ".join(", ".join(g) for g in u.groups)
+            )
         )
-        eng = f"; engaged with {', '.join(u.engaged_with)}" if u.engaged_with else ""
+        eng = (
+            "; " + _("engaged with {units}").format(units=", ".join(u.engaged_with)) if u.engaged_with else ""
+        )
         size = sum(len(g) for g in u.groups)
-        lines.append(f"  {u.id} (side {u.side}{state}{skirm}): {_plural(size, 'base')}, {coh}{eng}")
+        side = _("side {side}").format(side=u.side)
+        bases = ngettext("{n} base", "{n} bases", size).format(n=size)
+        lines.append(f"  {u.id} ({side}{state}{skirm}): {bases}, {coh}{eng}")
 
     lines.append("")
-    lines.append("Contacts between enemy bases (PD-3 touching; PD-14 length of touching edge)")
+    lines.append(_("Contacts between enemy bases (PD-3 touching; PD-14 length of touching edge)"))
     lines += [
-        f"  {c.a} — {c.b}: {c.length:.2f} cm" + (" (corners only)" if c.length < CORNER_ONLY_CM else "")
+        f"  {c.a} — {c.b}: {c.length:.2f} cm"
+        + (" " + _("(corners only)") if c.length < CORNER_ONLY_CM else "")
         for c in report.contacts
-    ] or ["  none"]
+    ] or [none]
     lines.append("")
-    lines.append("Bases in contact (PD-14: at least 1 cm of edge touching enemy bases)")
-    lines += [f"  {', '.join(report.bases_in_contact)}"] if report.bases_in_contact else ["  none"]
+    lines.append(_("Bases in contact (PD-14: at least 1 cm of edge touching enemy bases)"))
+    lines += [f"  {', '.join(report.bases_in_contact)}"] if report.bases_in_contact else [none]
 
     lines.append("")
-    lines.append("Control-zone intrusions (1.4)")
+    lines.append(_("Control-zone intrusions (1.4)"))
     lines += [
-        f"  {z.base} in the zone of {z.zone_of} ({z.distance:.2f} cm"
-        + (f", measured from beyond {z.across})" if z.across else ")")
+        "  "
+        + (
+            _("{base} in the zone of {unit} ({cm:.2f} cm, measured from beyond {across})")
+            if z.across
+            else _("{base} in the zone of {unit} ({cm:.2f} cm)")
+        ).format(base=z.base, unit=z.zone_of, cm=z.distance, across=z.across)
         for z in report.zone_intrusions
-    ] or ["  none"]
+    ] or [none]
 
     lines.append("")
-    lines.append("Overlaps (PD-3)")
-    lines += [f"  {o.a} / {o.b}: {o.depth:.2f} cm deep" for o in report.overlaps] or ["  none"]
+    lines.append(_("Overlaps (PD-3)"))
+    lines += [
+        "  " + _("{a} / {b}: {cm:.2f} cm deep").format(a=o.a, b=o.b, cm=o.depth) for o in report.overlaps
+    ] or [none]
     lines.append("")
-    lines.append("Off the table")
-    lines += [f"  {b}" for b in report.off_table] or ["  none"]
+    lines.append(_("Off the table"))
+    lines += [f"  {b}" for b in report.off_table] or [none]
     lines.append("")
-    lines.append("In forbidden terrain (3.2.4, 3.2.5)")
-    lines += [f"  {f.base} in {f.terrain} [{f.rule}]" for f in report.forbidden_terrain] or ["  none"]
+    lines.append(_("In forbidden terrain (3.2.4, 3.2.5)"))
+    lines += [
+        "  " + _("{base} in {terrain}").format(base=f.base, terrain=f.terrain) + f" [{f.rule}]"
+        for f in report.forbidden_terrain
+    ] or [none]
     return "\n".join(lines)
 
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from szwadron.cli._common import base_list, fmt_prob, format_pmf_table, print_json
 from szwadron.cli._game import add_apply_options, dice_list
 from szwadron.cli._pictures import add_plot_option
+from szwadron.i18n import _, ngettext, term
 
 if TYPE_CHECKING:
     from szwadron.table.fire import FireResult
@@ -219,26 +220,45 @@ def _apply(args: argparse.Namespace) -> int:
 def format_rolled(applied: Any) -> str:
     """The dice of an applied fire and what they did."""
     dice, ruling = applied.dice, applied.ruling
-    lines = ["", "Rolled"]
+    lines = ["", _("Rolled")]
     for g in dice["volley"]:
         lines.append(
-            f"  {g['dice']} d6 on ≤{g['accuracy']}: {' '.join(map(str, g['faces']))} — {g['scored']} scored"
+            "  "
+            + dice_on(g["dice"], g["accuracy"])
+            + f": {' '.join(map(str, g['faces']))} — "
+            + ngettext("{n} scored", "{n} scored", g["scored"]).format(n=g["scored"])
         )
     rem = dice.get("remainder")
     if rem is not None:
-        verdict = "one more figure" if rem["extra"] else "no extra figure"
+        verdict = _("one more figure") if rem["extra"] else _("no extra figure")
         lines.append(
-            f"  remainder {rem['remainder']}/{rem['wounds']} ({rem['instruction']} on a {rem['die']}):"
-            f" {' '.join(map(str, rem['faces']))} — {verdict} (1.5.1)"
+            "  "
+            + _("remainder {r}/{w} ({instruction} on a {die})").format(
+                r=rem["remainder"], w=rem["wounds"], instruction=rem["instruction"], die=term(rem["die"])
+            )
+            + f": {' '.join(map(str, rem['faces']))} — {verdict} (1.5.1)"
         )
-    removed = ", ".join(ruling["removed"]) or "none"
-    lines.append(f"  damage {ruling['damage']}: removed {removed} (4.7)")
+    removed = ", ".join(ruling["removed"]) or _("none")
+    lines.append(
+        "  " + _("damage {damage}: removed {removed} (4.7)").format(damage=ruling["damage"], removed=removed)
+    )
     for t in dice.get("morale", []):
         lines.append(
-            f"  {t['test']} test: rolled {t['face']} vs ≤{t['target']} — {'pass' if t['passed'] else 'fail'}"
+            "  "
+            + _("{test} test: rolled {face} vs ≤{target} — {verdict}").format(
+                test=term(t["test"]),
+                face=t["face"],
+                target=t["target"],
+                verdict=_("pass") if t["passed"] else _("fail"),
+            )
         )
-    lines.append(f"  morale: {ruling['morale']}")
+    lines.append("  " + _("morale: {outcome}").format(outcome=term(ruling["morale"])))
     return "\n".join(lines)
+
+
+def dice_on(dice: int, accuracy: int) -> str:
+    """``12 d6 on ≤3``: so many six-sided dice, each scoring on the accuracy or less (4.6.3)."""
+    return _("{n} d6 on ≤{c}").format(n=dice, c=accuracy)
 
 
 def _table(rows: list[list[str]], indent: str = "  ") -> list[str]:
@@ -246,40 +266,46 @@ def _table(rows: list[list[str]], indent: str = "  ") -> list[str]:
     return [(indent + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True))).rstrip() for r in rows]
 
 
+# long: the fire report's sections in order (verdict, bases, removal order, odds, morale), each a few lines.
 def format_result(r: FireResult) -> str:
     """The human report: verdict, shooting bases, target bases, removal order, odds, morale."""
     lines: list[str] = []
-    ammo = f" with {r.ammunition}" if r.ammunition else ""
-    march = " on the march" if r.march else ""
-    verdict = "can fire" if r.legal else "CANNOT fire"
+    ammo = " " + _("with {ammunition}").format(ammunition=r.ammunition) if r.ammunition else ""
+    march = " " + _("on the march") if r.march else ""
+    verdict = _("can fire") if r.legal else _("CANNOT fire")
     if r.reaction is not None and r.reaction.lost:
-        verdict = "the fire is LOST"
+        verdict = _("the fire is LOST")
     turn = ""
     if r.reaction is not None:
-        turn = " in the opponent's turn" + (
-            f", interrupting its move ({r.reaction.rule})"
+        turn = " " + (
+            _("in the opponent's turn, interrupting its move ({rule})")
             if r.reaction.rule == "4.12.3"
-            else f" ({r.reaction.rule})"
-        )
+            else _("in the opponent's turn ({rule})")
+        ).format(rule=r.reaction.rule)
     elif r.target_at:
-        turn = f" placed at {len(r.target_at)} given pose{'s' * (len(r.target_at) != 1)}"
-    lines.append(f"{r.shooter} fires at {r.target}{ammo}{march}{turn}: {verdict}")
+        n = len(r.target_at)
+        turn = " " + ngettext("placed at {n} given pose", "placed at {n} given poses", n).format(n=n)
+    lines.append(
+        _("{shooter} fires at {target}").format(shooter=r.shooter, target=r.target)
+        + f"{ammo}{march}{turn}: {verdict}"
+    )
     if r.reason is not None:
         lines.append(f"  [{r.reason.rule}] {r.reason.message}")
     lines.append("")
-    lines.append("Shooting bases (4.4 arcs, 4.5 range and accuracy, PD-9)")
-    rows = [["base", "fires", "edge", "cm", "C", "dice", "targets / rule"]]
+    lines.append(_("Shooting bases (4.4 arcs, 4.5 range and accuracy, PD-9)"))
+    rows = [[_("base"), _("fires"), _("edge"), "cm", "C", _("dice"), _("targets / rule")]]
+    yes, no = _("yes"), _("no")
     for s in r.shooters:
         what = (
-            ", ".join(s.targets) + (" (indirect, 7.4)" if s.indirect else "")
+            ", ".join(s.targets) + (" " + _("(indirect, 7.4)") if s.indirect else "")
             if s.can_fire
             else f"[{s.rule}] {s.message}"
         )
         rows.append(
             [
                 s.base,
-                "yes" if s.can_fire else "no",
-                s.edge or "-",
+                yes if s.can_fire else no,
+                term(s.edge) if s.edge else "-",
                 "-" if s.distance is None else f"{s.distance:.2f}",
                 "-" if s.accuracy is None else str(s.accuracy),
                 str(s.dice),
@@ -288,40 +314,64 @@ def format_result(r: FireResult) -> str:
         )
     lines += _table(rows)
     lines.append("")
-    lines.append("Target bases (4.5.3 can be hit, W with cover 4.10)")
-    rows = [["base", "hit", "W", "cover / rule"]]
+    lines.append(_("Target bases (4.5.3 can be hit, W with cover 4.10)"))
+    rows = [[_("base"), _("hit"), "W", _("cover / rule")]]
     for t in r.targets:
-        cov = ", ".join(f"+{c.bonus} {c.source} ({c.rule})" for c in t.cover)
-        what = cov if t.eligible else f"[{t.rule}] {t.message}" + (f"; cover {cov}" if cov else "")
-        rows.append([t.base, "yes" if t.eligible else "no", str(t.wounds), what])
+        cov = ", ".join(f"+{c.bonus} {term(c.source)} ({c.rule})" for c in t.cover)
+        what = (
+            cov
+            if t.eligible
+            else f"[{t.rule}] {t.message}" + ("; " + _("cover {cover}").format(cover=cov) if cov else "")
+        )
+        rows.append([t.base, yes if t.eligible else no, str(t.wounds), what])
     lines += _table(rows)
+    note = "  " + _("note: {note}")
     if not r.legal or r.odds is None:
-        lines += [f"  note: {note}" for note in r.notes]
+        lines += [note.format(note=text) for text in r.notes]
         return "\n".join(lines)
     lines.append("")
-    lines.append("Removal order (4.7.2-4.7.4, 4.10.8, suggested): " + ", ".join(r.removal_order))
+    lines.append(_("Removal order (4.7.2-4.7.4, 4.10.8, suggested): ") + ", ".join(r.removal_order))
     odds = r.odds
-    dice_text = " + ".join(f"{g.dice} d6 on ≤{g.accuracy}" for g in odds.groups)
+    dice_text = " + ".join(dice_on(g.dice, g.accuracy) for g in odds.groups)
     w_text = (
         f"W {odds.wounds}"
         if isinstance(odds.wounds, int)
-        else "W " + ",".join(map(str, odds.wounds)) + " in removal order"
+        else _("W {wounds} in removal order").format(wounds=",".join(map(str, odds.wounds)))
     )
     lines.append("")
-    lines.append(f"Volley: {dice_text} against {w_text} (remainder on a {odds.die})")
-    for note in r.notes:
-        lines.append(f"  note: {note}")
+    lines.append(
+        _("Volley: {dice} against {wounds} (remainder on a {die})").format(
+            dice=dice_text, wounds=w_text, die=term(odds.die)
+        )
+    )
+    for text in r.notes:
+        lines.append(note.format(note=text))
     lines.append(
         format_pmf_table(
-            {"P(damage=k)": odds.damage_pmf, "P(removed=k)": odds.removed_pmf, "P(removed≥k)": odds.at_least}
+            {
+                _("P(damage=k)"): odds.damage_pmf,
+                _("P(removed=k)"): odds.removed_pmf,
+                _("P(removed≥k)"): odds.at_least,
+            }
         )
     )
     lines.append(
-        f"figures removed: mean {odds.expected:.3f}, sd {odds.sd:.3f}; "
-        f"damage: mean {float(odds.damage.mean()):.3f}, sd {odds.damage.sd():.3f}"
+        _(
+            "figures removed: mean {mean:.3f}, sd {sd:.3f}; damage: mean {damage_mean:.3f}, sd {damage_sd:.3f}"
+        ).format(
+            mean=odds.expected, sd=odds.sd, damage_mean=float(odds.damage.mean()), damage_sd=odds.damage.sd()
+        )
     )
     m = r.morale_test
-    parts = " · ".join(f"{k.replace('_', ' ')} {fmt_prob(v)}" for k, v in r.to_json()["morale"].items())
-    mod = f", modifier {m.modifier:+d}" if m.modifier else ""
-    lines.append(f"morale (M {m.morale}, {m.strength} of {m.initial} figures{mod}): {parts}")
+    parts = " · ".join(f"{term(k).replace('_', ' ')} {fmt_prob(v)}" for k, v in r.to_json()["morale"].items())
+    lines.append(morale_heading(m.morale, m.strength, m.initial, m.modifier) + f": {parts}")
     return "\n".join(lines)
+
+
+def morale_heading(morale: int, strength: int, initial: int, modifier: int) -> str:
+    """``morale (M 4, 12 of 12 figures, modifier -1)`` (6.2.4)."""
+    figures = ngettext("{strength} of {n} figure", "{strength} of {n} figures", initial).format(
+        strength=strength, n=initial
+    )
+    mod = ", " + _("modifier {m:+d}").format(m=modifier) if modifier else ""
+    return _("morale (M {morale}, {figures}{modifier})").format(morale=morale, figures=figures, modifier=mod)

@@ -12,6 +12,7 @@ import argparse
 from typing import Any
 
 from szwadron.cli._pictures import add_plot_option, check_plot_option
+from szwadron.i18n import _
 
 
 def register(subparsers: Any) -> None:
@@ -52,11 +53,16 @@ def run(args: argparse.Namespace) -> int:
     (xa, ya), (xb, yb) = m.point_a, m.point_b
     state = ""
     if m.depth > 0:
-        state = f" (overlapping by {m.depth:.2f} cm)"
+        state = " " + _("(overlapping by {depth:.2f} cm)").format(depth=m.depth)
     elif m.touching:
-        state = " (touching, PD-3)"
-    print(f"{m.a} to {m.b}: {m.distance:.2f} cm{state}")
-    print(f"  between {m.base_a} at ({xa:.2f}, {ya:.2f}) and {m.base_b} at ({xb:.2f}, {yb:.2f})")
+        state = " " + _("(touching, PD-3)")
+    print(_("{a} to {b}: {distance:.2f} cm").format(a=m.a, b=m.b, distance=m.distance) + state)
+    print(
+        "  "
+        + _("between {base_a} at ({xa:.2f}, {ya:.2f}) and {base_b} at ({xb:.2f}, {yb:.2f})").format(
+            base_a=m.base_a, xa=xa, ya=ya, base_b=m.base_b, xb=xb, yb=yb
+        )
+    )
     return 0
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from szwadron.cli._game import add_apply_options, add_dice_options
 from szwadron.cli._pictures import add_plot_option
+from szwadron.i18n import _, ngettext, term
 
 if TYPE_CHECKING:
     from szwadron.table.melee import TableMelee
@@ -116,24 +117,43 @@ def _apply(args: argparse.Namespace) -> int:
     if args.json:
         print_json(applied_json(args, applied))
         return code
-    m, _ = applied.report
+    m, _outcome = applied.report
     print(format_report(m))
-    lines = ["", "Rolled"]
+    lines = ["", _("Rolled")]
     for s in applied.dice["strikes"]:
-        rem = f", remainder roll {' '.join(map(str, s['remainder_faces']))}" if s["remainder_faces"] else ""
+        rem = (
+            ", " + _("remainder roll {faces}").format(faces=" ".join(map(str, s["remainder_faces"])))
+            if s["remainder_faces"]
+            else ""
+        )
         lines.append(
-            f"  {s['side']}: {s['dice']} d6 on ≤{s['skill']}: {' '.join(map(str, s['faces']))} — "
-            f"{s['scored']} scored{rem}; {s['removed']} removed"
+            f"  {term(s['side'])}: "
+            + _("{n} d6 on ≤{c}").format(n=s["dice"], c=s["skill"])
+            + f": {' '.join(map(str, s['faces']))} — "
+            + ngettext("{n} scored", "{n} scored", s["scored"]).format(n=s["scored"])
+            + rem
+            + "; "
+            + _("{n} removed").format(n=s["removed"])
         )
     for t in applied.dice["tests"]:
         lines.append(
-            f"  {t['test']} test: rolled {t['face']} vs ≤{t['target']} — {'pass' if t['passed'] else 'fail'}"
+            "  "
+            + _("{test} test: rolled {face} vs ≤{target} — {verdict}").format(
+                test=term(t["test"]),
+                face=t["face"],
+                target=t["target"],
+                verdict=_("pass") if t["passed"] else _("fail"),
+            )
         )
     out = applied.ruling["outcome"]
+    removed = ", ".join(applied.ruling["removed"]["attacker"] + applied.ruling["removed"]["defender"])
+    lines.append("  " + _("removed: {bases}").format(bases=removed or _("none")))
     lines.append(
-        f"  removed: {', '.join(applied.ruling['removed']['attacker'] + applied.ruling['removed']['defender']) or 'none'}"
+        "  "
+        + _("outcome: attacker {attacker}, defender {defender}").format(
+            attacker=term(out["attacker"]), defender=term(out["defender"])
+        )
     )
-    lines.append(f"  outcome: attacker {out['attacker']}, defender {out['defender']}")
     print("\n".join(lines))
     print(format_applied(args, applied))
     return code
@@ -144,56 +164,74 @@ def format_report(m: TableMelee) -> str:
     from szwadron.cli._common import fmt_prob, format_pmf_table
 
     lines = [
-        f"Melee: {m.attacker} attacks {m.defender}"
-        + (f", first strike: {m.first_strike}" if m.first_strike else "")
+        _("Melee: {attacker} attacks {defender}").format(attacker=m.attacker, defender=m.defender)
+        + (", " + _("first strike: {side}").format(side=term(m.first_strike)) if m.first_strike else "")
     ]
     lines.append("")
-    lines.append("Figures in contact (PD-14: at least 1 cm of edge touching the enemy)")
+    lines.append(_("Figures in contact (PD-14: at least 1 cm of edge touching the enemy)"))
+    width = max((len(term(f.side)) for f in m.fighting), default=8)
     for f in m.fighting:
         adv = f", W +{f.bonus} ({f.reason})" if f.bonus else ""
-        lines.append(f"  {f.side:8} {f.base}: {f.contact_cm:.2f} cm, touching {', '.join(f.touching)}{adv}")
+        lines.append(
+            f"  {term(f.side):{width}} {f.base}: "
+            + _("{cm:.2f} cm, touching {bases}").format(cm=f.contact_cm, bases=", ".join(f.touching))
+            + adv
+        )
     if m.all_defenders_advantaged:
         lines.append(
-            "  every defender holds an advantageous position (5.7.3): the defender does not count as engaged"
+            "  "
+            + _(
+                "every defender holds an advantageous position (5.7.3): the defender does not count as engaged"
+            )
         )
     lines.append("")
-    lines.append("Dice (5.10.3: one group per UW and terrain bonus)")
+    lines.append(_("Dice (5.10.3: one group per UW and terrain bonus)"))
+    width = max((len(term(g.side)) for g in m.groups), default=8)
     for g in m.groups:
-        bonus = f" against W +{g.target_bonus}" if g.target_bonus else ""
-        lines.append(f"  {g.side:8} {g.dice} d6 on ≤{g.skill}{bonus}: {', '.join(g.figures)}")
+        bonus = " " + _("against W +{bonus}").format(bonus=g.target_bonus) if g.target_bonus else ""
+        lines.append(
+            f"  {term(g.side):{width}} "
+            + _("{n} d6 on ≤{c}").format(n=g.dice, c=g.skill)
+            + f"{bonus}: {', '.join(g.figures)}"
+        )
     a_rem, d_rem = m.odds.attacker_removed, m.odds.defender_removed
     lines.append("")
     lines.append(
         format_pmf_table(
             {
-                "P(att=k)": a_rem.pmf(),
-                "P(att≥k)": a_rem.at_least_list(),
-                "P(def=k)": d_rem.pmf(),
-                "P(def≥k)": d_rem.at_least_list(),
+                _("P(att=k)"): a_rem.pmf(),
+                _("P(att≥k)"): a_rem.at_least_list(),
+                _("P(def=k)"): d_rem.pmf(),
+                _("P(def≥k)"): d_rem.at_least_list(),
             },
-            index="removed",
+            index=_("removed"),
         )
     )
-    lines.append("outcomes (5.5), attacker / defender:")
+    lines.append(_("outcomes (5.5), attacker / defender:"))
     for row in m.odds.outcome_list():
-        lines.append(f"  {fmt_prob(float(row['p'])):>7}  {row['attacker']} / {row['defender']}")
+        lines.append(
+            f"  {fmt_prob(float(row['p'])):>7}  {term(str(row['attacker']))} / {term(str(row['defender']))}"
+        )
     lines.append("")
-    lines.append("Removal order (5.4.3: most enemies touched first, not side by side)")
-    lines.append(f"  attacker: {', '.join(m.removal_order['attacker'])}")
-    lines.append(f"  defender: {', '.join(m.removal_order['defender'])}")
+    lines.append(_("Removal order (5.4.3: most enemies touched first, not side by side)"))
+    lines.append("  " + _("attacker: {bases}").format(bases=", ".join(m.removal_order["attacker"])))
+    lines.append("  " + _("defender: {bases}").format(bases=", ".join(m.removal_order["defender"])))
     joint = m.odds.joint_pmf()
     i, j = max(
         ((i, j) for i in range(len(joint)) for j in range(len(joint[i]))), key=lambda ij: joint[ij[0]][ij[1]]
     )
     lines.append("")
     lines.append(
-        f"Pushing up (5.6) if both stand, after the likeliest losses ({i} attacker, "
-        f"{j} defender, {fmt_prob(joint[i][j])}):"
+        _(
+            "Pushing up (5.6) if both stand, after the likeliest losses ({attacker} attacker, {defender} defender, {p}):"
+        ).format(attacker=i, defender=j, p=fmt_prob(joint[i][j]))
     )
     steps = m.push_up(i, j)
     lines += [
-        f"  {s.side}: {s.count} of {', '.join(s.candidates)}, up to {s.max_cm:g} cm" for s in steps
-    ] or ["  nobody: every figure left is still in contact"]
+        f"  {term(s.side)}: "
+        + _("{n} of {bases}, up to {cm:g} cm").format(n=s.count, bases=", ".join(s.candidates), cm=s.max_cm)
+        for s in steps
+    ] or ["  " + _("nobody: every figure left is still in contact")]
     return "\n".join(lines)
 
 

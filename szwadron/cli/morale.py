@@ -14,6 +14,7 @@ from typing import Any
 
 from szwadron.cli._game import add_apply_options, add_dice_options
 from szwadron.cli._pictures import add_plot_option
+from szwadron.i18n import _, ngettext, term
 
 
 def _side(text: str) -> str:
@@ -63,67 +64,104 @@ def _pct(p: Any) -> str:
     return fmt_prob(float(p))
 
 
+# long: the morale phase report: per unit its reorganisation, flight, pursuit and the casualty-test table.
 def _render(report: Any) -> str:
-    lines = [f"Morale phase of side {report.side} — {report.scenario} (2.2, 6.8)"]
+    lines = [
+        _("Morale phase of side {side} — {scenario} (2.2, 6.8)").format(
+            side=report.side, scenario=report.scenario
+        )
+    ]
     if not report.units:
-        lines.append("Every unit of the side is in the normal state: nothing to do.")
+        lines.append(_("Every unit of the side is in the normal state: nothing to do."))
     for u in report.units:
         lines.append("")
-        plural = "s" if u.strength != 1 else ""
-        lines.append(f"{u.id}  {u.state}  ({u.kind}, {u.strength} figure{plural})")
+        figures = ngettext("{n} figure", "{n} figures", u.strength).format(n=u.strength)
+        lines.append(f"{u.id}  {term(u.state)}  ({term(u.kind)}, {figures})")
         if u.may_reorganise:
-            lines.append(f"  reorganise: may try — {u.reason}; chance {_pct(u.reorganise_chance)} (6.8.4)")
+            lines.append(
+                "  "
+                + _("reorganise: may try — {reason}; chance {p} (6.8.4)").format(
+                    reason=u.reason, p=_pct(u.reorganise_chance)
+                )
+            )
         else:
-            lines.append(f"  reorganise: may not — {u.reason}")
+            lines.append("  " + _("reorganise: may not — {reason}").format(reason=u.reason))
         if u.pursuit is not None:
             p = u.pursuit
             if p.distance is None:
-                lines.append("  pursuit: artillery never pursues (6.7.1)")
+                lines.append("  " + _("pursuit: artillery never pursues (6.7.1)"))
             elif p.target is None:
-                lines.append("  pursuit: no enemy unit on the table")
+                lines.append("  " + _("pursuit: no enemy unit on the table"))
             else:
                 lines.append(
-                    f"  pursuit of {p.target}, {p.gap_cm:.2f} cm away: 2d6 × "
-                    f"{p.distance.outcomes()[0] // 2} cm; reaches it: {_pct(p.reach_chance)} (6.7.1)"
+                    "  "
+                    + _(
+                        "pursuit of {target}, {cm:.2f} cm away: 2d6 × {step} cm; reaches it: {p} (6.7.1)"
+                    ).format(
+                        target=p.target,
+                        cm=p.gap_cm,
+                        step=p.distance.outcomes()[0] // 2,
+                        p=_pct(p.reach_chance),
+                    )
                 )
             continue
         if u.flight_multiplier == 0:
-            lines.append("  flight: does not flee (foot artillery with R = 0, 6.6.2)")
+            lines.append("  " + _("flight: does not flee (foot artillery with R = 0, 6.6.2)"))
             continue
         lo, hi = min(f.edge_cm for f in u.figures), max(f.edge_cm for f in u.figures)
         away = f"{lo:.2f}" if round(lo, 2) == round(hi, 2) else f"{lo:.2f}–{hi:.2f}"
         lines.append(
-            f"  if not reorganised ({_pct(u.flight_chance)}): flees 2d6 × {u.flight_multiplier} cm "
-            f"straight towards its edge, {away} cm away (6.6.2)"
+            "  "
+            + _(
+                "if not reorganised ({p}): flees 2d6 × {step} cm straight towards its edge, {away} cm away (6.6.2)"
+            ).format(p=_pct(u.flight_chance), step=u.flight_multiplier, away=away)
         )
         lines.append(
-            f"  leaves the table: {_pct(u.off_table_chance)} (6.6.13); "
-            f"every figure removed: {_pct(u.removed_chance)}"
+            "  "
+            + _("leaves the table: {p} (6.6.13); every figure removed: {removed}").format(
+                p=_pct(u.off_table_chance), removed=_pct(u.removed_chance)
+            )
         )
         exp = u.figures_lost.mean()
-        lines.append(f"  figures lost on average: {float(exp):.2f} of {u.strength}")
+        lines.append(
+            "  " + _("figures lost on average: {mean:.2f} of {n}").format(mean=float(exp), n=u.strength)
+        )
         stopped = [f for f in u.figures if f.blocked_by is not None]
         if stopped:
-            who = ", ".join(f"{f.base} by {f.blocked_by} at {f.blocked_cm:.2f} cm" for f in stopped)
-            lines.append(f"  blocked: {who}")
-        verdict = "must surrender if it flees" if u.surrenders else f"chance {_pct(u.surrender_chance)}"
-        lines.append(f"  surrender (6.6.12): {verdict}")
+            who = ", ".join(
+                _("{base} by {blocker} at {cm:.2f} cm").format(
+                    base=f.base, blocker=f.blocked_by, cm=f.blocked_cm
+                )
+                for f in stopped
+            )
+            lines.append("  " + _("blocked: {who}").format(who=who))
+        verdict = (
+            _("must surrender if it flees")
+            if u.surrenders
+            else _("chance {p}").format(p=_pct(u.surrender_chance))
+        )
+        lines.append("  " + _("surrender (6.6.12): {verdict}").format(verdict=verdict))
         for pt in u.pass_through:
             test = (
-                "no test (already panicking)"
+                _("no test (already panicking)")
                 if pt.test_pass is None
-                else f"test passes {_pct(pt.test_pass)}, panics {_pct(pt.panic_chance)}"
+                else _("test passes {p}, panics {panic}").format(
+                    p=_pct(pt.test_pass), panic=_pct(pt.panic_chance)
+                )
             )
             lines.append(
-                f"  passes through {pt.unit} from {pt.from_cm:.2f} cm: {_pct(pt.chance)}; {test} (6.4.3)"
+                "  "
+                + _("passes through {unit} from {cm:.2f} cm: {p}; {test} (6.4.3)").format(
+                    unit=pt.unit, cm=pt.from_cm, p=_pct(pt.chance), test=test
+                )
             )
     lines.append("")
-    lines.append("Casualty tests (6.2.4, 6.3): pass / repulsed / panic after losing figures")
+    lines.append(_("Casualty tests (6.2.4, 6.3): pass / repulsed / panic after losing figures"))
     for c in report.casualty_tests:
-        head = f"{c.id} ({c.state}, M {c.morale}, {c.strength}/{c.initial}"
-        head += f", modifier {c.modifier:+d})" if c.modifier else ")"
+        head = f"{c.id} ({term(c.state)}, M {c.morale}, {c.strength}/{c.initial}"
+        head += ", " + _("modifier {m:+d}").format(m=c.modifier) + ")" if c.modifier else ")"
         if not c.takes_tests:
-            lines.append(f"  {head}: panicking, takes no tests for losses (6.6.14)")
+            lines.append(f"  {head}: " + _("panicking, takes no tests for losses (6.6.14)"))
             continue
         groups: list[list[Any]] = []
         for row in c.rows:  # rows where the target does not change print as one range
@@ -136,7 +174,11 @@ def _render(report: Any) -> str:
             first, last = group[0].lost, group[-1].lost
             lost = f"{first}" if first == last else f"{first}–{last}"
             t = group[0].test
-            parts.append(f"lose {lost} → {_pct(t.passed)}/{_pct(t.repulsed)}/{_pct(t.panic)}")
+            parts.append(
+                _("lose {lost} → {passed}/{repulsed}/{panic}").format(
+                    lost=lost, passed=_pct(t.passed), repulsed=_pct(t.repulsed), panic=_pct(t.panic)
+                )
+            )
         lines.append(f"  {head}: " + "; ".join(parts))
     return "\n".join(lines)
 
@@ -163,17 +205,25 @@ def _apply(args: argparse.Namespace) -> int:
         print_json(applied_json(args, applied))
         return code
     print(_render(applied.report))
-    lines = ["", "Rolled"]
+    lines = ["", _("Rolled")]
     for r in applied.dice["rolls"]:
         if r["test"] == "flight":
             lines.append(
-                f"  {r['unit']} flees: {' + '.join(map(str, r['faces']))} → {r['cm']} cm, {r['removed']} figure(s) removed"
+                "  "
+                + _("{unit} flees: {faces} → {cm} cm, {n} figure(s) removed").format(
+                    unit=r["unit"], faces=" + ".join(map(str, r["faces"])), cm=r["cm"], n=r["removed"]
+                )
             )
         else:
-            verdict = "pass" if r["passed"] else "fail"
-            lines.append(f"  {r['unit']} {r['test']} test: rolled {r['face']} vs ≤{r['target']} — {verdict}")
+            verdict = _("pass") if r["passed"] else _("fail")
+            lines.append(
+                f"  {r['unit']} "
+                + _("{test} test: rolled {face} vs ≤{target} — {verdict}").format(
+                    test=term(r["test"]), face=r["face"], target=r["target"], verdict=verdict
+                )
+            )
     if not applied.dice["rolls"]:
-        lines.append("  nothing to roll")
+        lines.append("  " + _("nothing to roll"))
     print("\n".join(lines))
     print(format_applied(args, applied))
     return code

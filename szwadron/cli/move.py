@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from szwadron.cli._common import base_list
 from szwadron.cli._game import add_apply_options
 from szwadron.cli._pictures import add_plot_option
+from szwadron.i18n import _, term
 
 if TYPE_CHECKING:
     from szwadron.geometry.battlefield import Battlefield
@@ -177,41 +178,47 @@ def _the_fire(bf: Battlefield, args: argparse.Namespace) -> FireResult:
 
 def format_report(report: MoveReport) -> str:
     """The human report: verdict, violations, then each base's distance and surcharges."""
-    what = "charge on " + ", ".join(report.charge) if report.charge else "move"
+    what = _("charge on {units}").format(units=", ".join(report.charge)) if report.charge else _("move")
     units = ", ".join(report.units)
     after = ""
     if report.after_fire is not None:
-        after = f" after fire at {report.after_fire.target} (4.9)"
+        after = " " + _("after fire at {target} (4.9)").format(target=report.after_fire.target)
+    march = " " + _("(on the march)") if report.march else ""
     lines = [
-        f"{units}: {what}{' (on the march)' if report.march else ''}{after} — "
-        + ("LEGAL" if report.legal else f"ILLEGAL [{report.rule}] {report.message}")
+        f"{units}: {what}{march}{after} — "
+        + (_("LEGAL") if report.legal else _("ILLEGAL") + f" [{report.rule}] {report.message}")
     ]
     if len(report.violations) > 1:
         lines.append("")
-        lines.append(f"Violations ({len(report.violations)})")
+        lines.append(_("Violations ({n})").format(n=len(report.violations)))
         lines += [f"  [{v.rule}] {v.message}" for v in report.violations]
     lines.append("")
-    lines.append("Distance per base (PD-6: path of the corner that travels furthest + terrain, 3.2)")
+    lines.append(_("Distance per base (PD-6: path of the corner that travels furthest + terrain, 3.2)"))
     for b in report.bases:
-        extra = "".join(f" + {s.cm:.2f} ({s.rule} {s.source})" for s in b.surcharges)
-        flag = "" if b.distance <= b.allowed + 1e-6 else "  TOO FAR"
+        extra = "".join(f" + {s.cm:.2f} ({s.rule} {term(s.source)})" for s in b.surcharges)
+        flag = "" if b.distance <= b.allowed + 1e-6 else "  " + _("TOO FAR")
         lines.append(
-            f"  {b.base}: {b.path:.2f} ({b.corner}){extra} = {b.distance:.2f} of {b.allowed:g} cm{flag}"
+            f"  {b.base}: {b.path:.2f} ({term(b.corner)}){extra} = "
+            + _("{distance:.2f} of {allowed:g} cm").format(distance=b.distance, allowed=b.allowed)
+            + flag
         )
+    none = _("none")
     if list(report.order) != [b.base for b in report.bases]:
-        lines.append(f"Order of the figures (3.1.1): {', '.join(report.order)}")
+        lines.append(_("Order of the figures (3.1.1): {order}").format(order=", ".join(report.order)))
     if report.charge:
         lines.append(
-            "In contact with the charged unit: " + (", ".join(report.contacts) if report.contacts else "none")
+            _("In contact with the charged unit: ")
+            + (", ".join(report.contacts) if report.contacts else none)
         )
     if report.after_fire is not None:
         a = report.after_fire
         lines.append(
-            f"Declared as firing (may not move, 4.9.1): {', '.join(a.declared) or 'none'}; "
-            f"fired (lines of fire closed, 4.9.4): {', '.join(a.fired) or 'none'}"
+            _(
+                "Declared as firing (may not move, 4.9.1): {declared}; fired (lines of fire closed, 4.9.4): {fired}"
+            ).format(declared=", ".join(a.declared) or none, fired=", ".join(a.fired) or none)
         )
     for note in report.notes:
-        lines.append(f"note: {note}")
+        lines.append(_("note: {note}").format(note=note))
     return "\n".join(lines)
 
 

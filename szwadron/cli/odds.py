@@ -17,6 +17,7 @@ import argparse
 import re
 from typing import Any
 
+from szwadron.i18n import N_, _, ngettext, term
 from szwadron.limits import MAX_DICE, MAX_MELEE_FIGURES, MAX_WOUNDS
 
 _DIES = ("d6", "d10")
@@ -40,7 +41,7 @@ _SIDE_KEYS: dict[str, str] = {
     "skirmish": "skirmish",
 }
 _SIDE_REQUIRED = ("figures", "melee", "skill", "wounds", "morale")
-_SIDE_HELP = (
+_SIDE_HELP = N_(
     "one side, in quotes: figures=N (its figures in contact, 5.3) SW=N (melee dice of each) "
     "UW=N (a die scores on a roll ≤ UW) W=N M=N; optionally strength=N (figures in the unit, "
     "default figures), initial=N (at the start, for the casualty modifier, 6.2.4), modifier=K "
@@ -62,7 +63,9 @@ _MODIFIER_HELP = (
 def _fire_group(text: str) -> tuple[int, int | None]:
     match = _FIRE_RE.match(text)
     if not match:
-        raise argparse.ArgumentTypeError(f"expected N or N@C (dice, optional accuracy), got {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("expected N or N@C (dice, optional accuracy), got {text!r}").format(text=text)
+        )
     dice = int(match.group(1))
     acc = match.group(2)
     return dice, (int(acc) if acc is not None else None)
@@ -74,7 +77,7 @@ def _wounds(text: str) -> int | tuple[int, ...]:
         values = tuple(int(p) for p in parts)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected W or a comma list of W in removal order (2,2,3), got {text!r}"
+            _("expected W or a comma list of W in removal order (2,2,3), got {text!r}").format(text=text)
         ) from None
     return values[0] if len(values) == 1 else values
 
@@ -250,7 +253,7 @@ def run(args: argparse.Namespace) -> int:
         from szwadron.plots._io import figure_format
 
         if args.roll:
-            raise InvalidDataError("--plot draws the odds; it cannot be combined with --roll")
+            raise InvalidDataError(_("--plot draws the odds; it cannot be combined with --roll"))
         figure_format(args.plot)
         check_output_path(args.plot)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
@@ -273,28 +276,40 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
     groups = []
     for i, (dice, acc) in enumerate(args.fire):
         if dice < 1:
-            raise InvalidDataError(f"--fire #{i + 1}: the number of dice must be ≥ 1, got {dice}")
+            raise InvalidDataError(
+                _("--fire #{i}: the number of dice must be ≥ 1, got {dice}").format(i=i + 1, dice=dice)
+            )
         if acc is None:
             if args.accuracy is None:
-                raise InvalidDataError(f"--fire #{i + 1}: give its accuracy as N@C or --accuracy C")
+                raise InvalidDataError(
+                    _("--fire #{i}: give its accuracy as N@C or --accuracy C").format(i=i + 1)
+                )
             acc = args.accuracy
         groups.append((dice, acc))
     cap = args.figures
     if cap is not None and cap < 1:
-        raise InvalidDataError(f"--figures must be ≥ 1, got {cap}")
+        raise InvalidDataError(_("--figures must be ≥ 1, got {cap}").format(cap=cap))
     want_morale = args.morale is not None
     if (args.strength is not None or args.initial is not None) and not want_morale:
-        raise InvalidDataError("--strength/--initial need --morale")
+        raise InvalidDataError(_("--strength/--initial need --morale"))
     if want_morale:
         if args.strength is None:
-            raise InvalidDataError("--morale needs --strength (the unit's figures before this fire)")
+            raise InvalidDataError(_("--morale needs --strength (the unit's figures before this fire)"))
         if args.strength < 1:
-            raise InvalidDataError(f"--strength must be ≥ 1, got {args.strength}")
+            raise InvalidDataError(_("--strength must be ≥ 1, got {strength}").format(strength=args.strength))
         initial = args.initial if args.initial is not None else args.strength
         if args.strength > initial:
-            raise InvalidDataError(f"--strength {args.strength} is above --initial {initial} (6.2.4)")
+            raise InvalidDataError(
+                _("--strength {strength} is above --initial {initial} (6.2.4)").format(
+                    strength=args.strength, initial=initial
+                )
+            )
         if cap is not None and cap > args.strength:
-            raise InvalidDataError(f"--figures {cap} is more than the unit's --strength {args.strength}")
+            raise InvalidDataError(
+                _("--figures {cap} is more than the unit's --strength {strength}").format(
+                    cap=cap, strength=args.strength
+                )
+            )
         cap = args.strength if cap is None else cap
     odds = volley(
         groups,
@@ -306,7 +321,7 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
         cap=cap,
     )
     for note in odds.notes:
-        print(f"note: {note}", file=err)
+        print(_("note: {note}").format(note=note), file=err)
 
     if rng is not None:
         roll = roll_volley(odds, rng)
@@ -326,7 +341,9 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
                 "tests": [{"kind": t.kind, "face": t.face, "target": t.target} for t in tests],
                 "outcome": verdict.value,
             }
-            morale_text = "; ".join([str(t) for t in tests] + [f"outcome: {verdict.value}"])
+            morale_text = "; ".join(
+                [str(t) for t in tests] + [_("outcome: {outcome}").format(outcome=term(verdict.value))]
+            )
         if args.json:
             doc: dict[str, Any] = {
                 "seed": seed,
@@ -342,12 +359,17 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
                 doc["morale"] = morale_doc
             print_json(doc)
             return 0
-        print(f"Volley rolled (seed {seed}):")
+        print(_("Volley rolled (seed {seed}):").format(seed=seed))
         for g in roll.groups:
-            print(f"  {g.dice} d6 on ≤{g.at_most}: {' '.join(map(str, g.faces))} → {g.scored} scored")
+            print(
+                "  "
+                + _("{n} d6 on ≤{c}").format(n=g.dice, c=g.at_most)
+                + f": {' '.join(map(str, g.faces))} → "
+                + ngettext("{n} scored", "{n} scored", g.scored).format(n=g.scored)
+            )
         print(f"  {roll.removal.describe()}")
         if morale_text:
-            print(f"  morale: {morale_text}")
+            print("  " + _("morale: {outcome}").format(outcome=morale_text))
         return 0
 
     morale_probs: dict[str, float] | None = None
@@ -372,30 +394,49 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
             doc["morale"] = morale_probs
         print_json(doc)
         return _plot_fire(args, odds, morale_probs)
-    dice_text = " + ".join(f"{g.dice} d6 on ≤{g.accuracy}" for g in odds.groups)
+    dice_text = " + ".join(_("{n} d6 on ≤{c}").format(n=g.dice, c=g.accuracy) for g in odds.groups)
     w_text = (
         f"W {odds.wounds}"
         if isinstance(odds.wounds, int)
-        else "W " + ",".join(map(str, odds.wounds)) + " in removal order"
+        else _("W {wounds} in removal order").format(wounds=",".join(map(str, odds.wounds)))
     )
-    cap_text = f", at most {odds.cap} figures" if odds.cap is not None else ""
-    print(f"Volley: {dice_text} against {w_text}{cap_text} (remainder on a {odds.die})")
+    cap_text = (
+        ", " + ngettext("at most {n} figure", "at most {n} figures", odds.cap).format(n=odds.cap)
+        if odds.cap is not None
+        else ""
+    )
+    print(
+        _("Volley: {dice} against {wounds} (remainder on a {die})").format(
+            dice=dice_text, wounds=w_text + cap_text, die=term(odds.die)
+        )
+    )
     print(
         format_pmf_table(
             {
-                "P(damage=k)": odds.damage_pmf,
-                "P(removed=k)": odds.removed_pmf,
-                "P(removed≥k)": odds.at_least,
+                _("P(damage=k)"): odds.damage_pmf,
+                _("P(removed=k)"): odds.removed_pmf,
+                _("P(removed≥k)"): odds.at_least,
             }
         )
     )
     print(
-        f"figures removed: mean {odds.expected:.3f}, sd {odds.sd:.3f}; "
-        f"damage: mean {float(odds.damage.mean()):.3f}, sd {odds.damage.sd():.3f}"
+        _(
+            "figures removed: mean {mean:.3f}, sd {sd:.3f}; damage: mean {damage_mean:.3f}, sd {damage_sd:.3f}"
+        ).format(
+            mean=odds.expected, sd=odds.sd, damage_mean=float(odds.damage.mean()), damage_sd=odds.damage.sd()
+        )
     )
     if morale_probs is not None:
-        parts = " · ".join(f"{k.replace('_', ' ')} {fmt_prob(v)}" for k, v in morale_probs.items())
-        print(f"morale (M {args.morale}, {args.strength} of {initial} figures): {parts}")
+        parts = " · ".join(f"{term(k).replace('_', ' ')} {fmt_prob(v)}" for k, v in morale_probs.items())
+        figures = ngettext("{strength} of {n} figure", "{strength} of {n} figures", initial).format(
+            strength=args.strength, n=initial
+        )
+        print(
+            _("morale (M {morale}, {figures}{modifier})").format(
+                morale=args.morale, figures=figures, modifier=""
+            )
+            + f": {parts}"
+        )
     return _plot_fire(args, odds, morale_probs)
 
 
@@ -417,27 +458,32 @@ def _run_morale(args: argparse.Namespace, rng: Any, seed: int) -> int:
                 }
             )
         else:
-            print(f"Morale test rolled (seed {seed}):")
+            print(_("Morale test rolled (seed {seed}):").format(seed=seed))
             for t in rolls:
                 print(f"  {t}")
-            print(f"  outcome: {verdict.value}")
+            print("  " + _("outcome: {outcome}").format(outcome=term(verdict.value)))
         return 0
     if args.json:
         print_json(test.to_json())
         return _plot_morale(args, test, target)
     mod = casualty_modifier(args.strength, args.initial)
     print(
-        f"Morale test (6.3): M {args.morale}, casualties {mod:+d}, other {args.modifier:+d} "
-        f"→ pass on ≤{target}"
+        _(
+            "Morale test (6.3): M {morale}, casualties {casualties:+d}, other {other:+d} → pass on ≤{target}"
+        ).format(morale=args.morale, casualties=mod, other=args.modifier, target=target)
     )
     print(
-        f"pass {fmt_prob(float(test.passed))} · repulsed {fmt_prob(float(test.repulsed))} · "
-        f"panic {fmt_prob(float(test.panic))}"
+        _("pass {passed} · repulsed {repulsed} · panic {panic}").format(
+            passed=fmt_prob(float(test.passed)),
+            repulsed=fmt_prob(float(test.repulsed)),
+            panic=fmt_prob(float(test.panic)),
+        )
     )
     return _plot_morale(args, test, target)
 
 
 # --- melee --------------------------------------------------------------------------------------
+# long: one branch per key of a side's spec (figures, SW, UW, W, M ...), each with its own message.
 def _parse_side(flag: str, text: str, initial: int | None, panicking: bool) -> Any:
     from szwadron.errors import InvalidDataError
     from szwadron.odds.combat import MeleeSide
@@ -446,56 +492,90 @@ def _parse_side(flag: str, text: str, initial: int | None, panicking: bool) -> A
     skirmish = False
     tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
     if not tokens:
-        raise InvalidDataError(f"{flag}: empty; expected {_SIDE_HELP}")
+        raise InvalidDataError(
+            _("{flag}: empty; expected {SIDE_HELP}").format(flag=flag, SIDE_HELP=_(_SIDE_HELP))
+        )
     for token in tokens:
         key, sep, raw = token.partition("=")
         name = _SIDE_KEYS.get(key.strip().lower())
         if name is None:
             valid = "figures, SW, UW, W, M, strength, initial, modifier, terrain, skirmish"
-            raise InvalidDataError(f"{flag}: unknown key {key!r} in {token!r}; expected one of {valid}")
+            raise InvalidDataError(
+                _("{flag}: unknown key {key!r} in {token!r}; expected one of {valid}").format(
+                    flag=flag, key=key, token=token, valid=valid
+                )
+            )
         if name == "skirmish":
             if sep and raw.strip().lower() not in ("1", "0", "true", "false", "yes", "no"):
-                raise InvalidDataError(f"{flag}: skirmish takes no value or 1/0, got {raw!r}")
+                raise InvalidDataError(
+                    _("{flag}: skirmish takes no value or 1/0, got {raw!r}").format(flag=flag, raw=raw)
+                )
             skirmish = not sep or raw.strip().lower() in ("1", "true", "yes")
             continue
         if not sep:
-            raise InvalidDataError(f"{flag}: {token!r} needs a value: {key}=N")
+            raise InvalidDataError(
+                _("{flag}: {token!r} needs a value: {key}=N").format(flag=flag, token=token, key=key)
+            )
         try:
             value = int(raw)
         except ValueError:
-            raise InvalidDataError(f"{flag}: {key} must be a whole number, got {raw!r}") from None
+            raise InvalidDataError(
+                _("{flag}: {key} must be a whole number, got {raw!r}").format(flag=flag, key=key, raw=raw)
+            ) from None
         if name in values:
-            raise InvalidDataError(f"{flag}: {key} given twice")
+            raise InvalidDataError(_("{flag}: {key} given twice").format(flag=flag, key=key))
         values[name] = value
     missing = [k for k in _SIDE_REQUIRED if k not in values]
     if missing:
         codes = {"figures": "figures", "melee": "SW", "skill": "UW", "wounds": "W", "morale": "M"}
         raise InvalidDataError(
-            f"{flag}: missing {', '.join(codes[k] for k in missing)}; expected {_SIDE_HELP}"
+            _("{flag}: missing {missing}; expected {SIDE_HELP}").format(
+                flag=flag, missing=", ".join(codes[k] for k in missing), SIDE_HELP=_(_SIDE_HELP)
+            )
         )
     checks = {"figures": 1, "melee": 1, "wounds": 1, "skill": 0, "terrain": 0}
     for key, low in checks.items():
         if key in values and values[key] < low:
-            raise InvalidDataError(f"{flag}: {key} must be ≥ {low}, got {values[key]}")
+            raise InvalidDataError(
+                _("{flag}: {key} must be ≥ {low}, got {values}").format(
+                    flag=flag, key=key, low=low, values=values[key]
+                )
+            )
     if values["skill"] > 6:
-        raise InvalidDataError(f"{flag}: UW must be 0..6, got {values['skill']}")
+        raise InvalidDataError(
+            _("{flag}: UW must be 0..6, got {values}").format(flag=flag, values=values["skill"])
+        )
     for key, code, high in (
         ("figures", "figures", MAX_MELEE_FIGURES),
         ("wounds", "W", MAX_WOUNDS),
         ("terrain", "terrain", MAX_WOUNDS),
     ):
         if values.get(key, 0) > high:
-            raise InvalidDataError(f"{flag}: {code} must be at most {high}, got {values[key]}")
+            raise InvalidDataError(
+                _("{flag}: {code} must be at most {high}, got {values}").format(
+                    flag=flag, code=code, high=high, values=values[key]
+                )
+            )
     strength = values.get("strength", values["figures"])
     if strength < values["figures"]:
         raise InvalidDataError(
-            f"{flag}: strength {strength} is below the {values['figures']} figures that fought"
+            _("{flag}: strength {strength} is below the {values} figures that fought").format(
+                flag=flag, strength=strength, values=values["figures"]
+            )
         )
     if initial is not None and "initial" in values and initial != values["initial"]:
-        raise InvalidDataError(f"{flag}: initial={values['initial']} contradicts --initial-* {initial}")
+        raise InvalidDataError(
+            _("{flag}: initial={values} contradicts --initial-* {initial}").format(
+                flag=flag, values=values["initial"], initial=initial
+            )
+        )
     start = initial if initial is not None else values.get("initial", strength)
     if strength > start:
-        raise InvalidDataError(f"{flag}: strength {strength} is above the initial strength {start}")
+        raise InvalidDataError(
+            _("{flag}: strength {strength} is above the initial strength {start}").format(
+                flag=flag, strength=strength, start=start
+            )
+        )
     try:
         return MeleeSide.uniform(
             values["figures"],
@@ -551,19 +631,30 @@ def _run_melee(args: argparse.Namespace, rng: Any, seed: int) -> int:
                 }
             )
             return 0
-        print(f"Melee rolled (seed {seed}):")
+        print(_("Melee rolled (seed {seed}):").format(seed=seed))
         if r.strike_back_test is not None:
-            print(f"  panicking defender: {r.strike_back_test}")
+            print("  " + _("panicking defender: {test}").format(test=r.strike_back_test))
         for side, g, rem in r.strikes:
-            bonus = f" (enemy W +{g.target_bonus})" if g.target_bonus else ""
+            bonus = " " + _("(enemy W +{bonus})").format(bonus=g.target_bonus) if g.target_bonus else ""
             print(
-                f"  {side}: {g.dice} d6 on ≤{g.at_most}{bonus}: {' '.join(map(str, g.faces))} "
-                f"→ {rem.describe()}"
+                f"  {term(side)}: "
+                + _("{n} d6 on ≤{c}").format(n=g.dice, c=g.at_most)
+                + f"{bonus}: {' '.join(map(str, g.faces))} → {rem.describe()}"
             )
-        print(f"  removed: attacker {r.attacker_removed}, defender {r.defender_removed}")
+        print(
+            "  "
+            + _("removed: attacker {attacker}, defender {defender}").format(
+                attacker=r.attacker_removed, defender=r.defender_removed
+            )
+        )
         for t in r.tests:
             print(f"  {t}")
-        print(f"  outcome: attacker {r.outcome[0].value}, defender {r.outcome[1].value}")
+        print(
+            "  "
+            + _("outcome: attacker {attacker}, defender {defender}").format(
+                attacker=term(r.outcome[0].value), defender=term(r.outcome[1].value)
+            )
+        )
         return 0
 
     odds = melee(attacker, defender, first_strike=args.first_strike, die=args.die)
@@ -578,26 +669,41 @@ def _run_melee(args: argparse.Namespace, rng: Any, seed: int) -> int:
             }
         )
         return _plot_melee(args, odds)
-    fs = f", first strike: {args.first_strike}" if args.first_strike else ""
-    print(f"Melee: {odds.attacker_figures} attacking figures against {odds.defender_figures}{fs}")
+    fs = ", " + _("first strike: {side}").format(side=term(args.first_strike)) if args.first_strike else ""
+    print(
+        ngettext(
+            "Melee: {n} attacking figure against {defenders}",
+            "Melee: {n} attacking figures against {defenders}",
+            odds.attacker_figures,
+        ).format(n=odds.attacker_figures, defenders=odds.defender_figures)
+        + fs
+    )
     print(
         format_pmf_table(
             {
-                "P(att=k)": a_rem.pmf(),
-                "P(att≥k)": a_rem.at_least_list(),
-                "P(def=k)": d_rem.pmf(),
-                "P(def≥k)": d_rem.at_least_list(),
+                _("P(att=k)"): a_rem.pmf(),
+                _("P(att≥k)"): a_rem.at_least_list(),
+                _("P(def=k)"): d_rem.pmf(),
+                _("P(def≥k)"): d_rem.at_least_list(),
             },
-            index="removed",
+            index=_("removed"),
         )
     )
     print(
-        f"attacker loses: mean {float(a_rem.mean()):.3f}, sd {a_rem.sd():.3f}; "
-        f"defender loses: mean {float(d_rem.mean()):.3f}, sd {d_rem.sd():.3f}"
+        _(
+            "attacker loses: mean {attacker_mean:.3f}, sd {attacker_sd:.3f}; defender loses: mean {defender_mean:.3f}, sd {defender_sd:.3f}"
+        ).format(
+            attacker_mean=float(a_rem.mean()),
+            attacker_sd=a_rem.sd(),
+            defender_mean=float(d_rem.mean()),
+            defender_sd=d_rem.sd(),
+        )
     )
-    print("outcomes (5.5), attacker / defender:")
+    print(_("outcomes (5.5), attacker / defender:"))
     for row in odds.outcome_list():
-        print(f"  {fmt_prob(float(row['p'])):>7}  {row['attacker']} / {row['defender']}")
+        print(
+            f"  {fmt_prob(float(row['p'])):>7}  {term(str(row['attacker']))} / {term(str(row['defender']))}"
+        )
     return _plot_melee(args, odds)
 
 
@@ -632,7 +738,11 @@ def _plot_fire(args: argparse.Namespace, odds: Any, morale_probs: dict[str, floa
         left, right = fig.subplots(1, 2, width_ratios=[1.6, 1.0])
         plot_volley(odds, left, title="Figures removed")
         plot_morale_outcomes(
-            morale_probs, right, title=f"Target's morale (M {args.morale}, {args.strength} figures)"
+            morale_probs,
+            right,
+            title=_("Target's morale (M {morale}, {strength} figures)").format(
+                morale=args.morale, strength=args.strength
+            ),
         )
         fig.suptitle(volley_title(odds), fontsize=11)
 
@@ -648,8 +758,9 @@ def _plot_morale(args: argparse.Namespace, test: Any, target: int) -> int:
         plot_morale_outcomes(
             test,
             fig.add_subplot(),
-            title=f"Morale test (6.3): M {args.morale}, {args.strength} of {args.initial} figures"
-            f" → pass on ≤{target}",
+            title=_(
+                "Morale test (6.3): M {morale}, {strength} of {initial} figures → pass on ≤{target}"
+            ).format(morale=args.morale, strength=args.strength, initial=args.initial, target=target),
         )
 
     return _save_plot(args, (6.0, 4.0), draw)
@@ -662,11 +773,18 @@ def _plot_melee(args: argparse.Namespace, odds: Any) -> int:
         from szwadron.plots.odds import plot_melee
 
         left, right = fig.subplots(1, 2, width_ratios=[1.15, 1.0])
-        fs = f", first strike: {args.first_strike}" if args.first_strike else ""
+        fs = (
+            ", " + _("first strike: {side}").format(side=term(args.first_strike)) if args.first_strike else ""
+        )
         plot_melee(
             odds,
             (left, right),
-            title=f"Melee: {odds.attacker_figures} attacking figures against {odds.defender_figures}{fs}",
+            title=ngettext(
+                "Melee: {n} attacking figure against {defenders}",
+                "Melee: {n} attacking figures against {defenders}",
+                odds.attacker_figures,
+            ).format(n=odds.attacker_figures, defenders=odds.defender_figures)
+            + fs,
         )
 
     return _save_plot(args, (12.0, 5.0), draw)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from szwadron.i18n import _
+
 
 def register(subparsers: Any) -> None:
     """Add the ``place`` command."""
@@ -47,8 +49,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"output": str(out), "expanded": units})
     else:
-        what = ", ".join(units) if units else "no unit is given as a formation"
-        print(f"{out}: written; formations expanded: {what}")
+        what = ", ".join(units) if units else _("no unit is given as a formation")
+        print(_("{out}: written; formations expanded: {what}").format(out=out, what=what))
     return 0
 
 

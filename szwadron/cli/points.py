@@ -32,6 +32,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from szwadron.i18n import _, term
+
 ACTIONS = ("calibrate", "validate")
 #: The name under which the army-list form is registered beside the two actions.
 ARMYLIST = "ARMYLIST"
@@ -381,7 +383,9 @@ def _price(args: argparse.Namespace) -> int:
     if args.plot:
         from szwadron.plots.points import plot_breakdown_file
 
-        plot_breakdown_file([b for _, b, _ in rows], args.plot, title=f"Points per figure: {army.name}")
+        plot_breakdown_file(
+            [b for _, b, _ in rows], args.plot, title=_("Points per figure: {army}").format(army=army.name)
+        )
     if args.json:
         doc: dict[str, Any] = {
             "army": army.id,
@@ -408,28 +412,44 @@ def _price(args: argparse.Namespace) -> int:
         print_json(doc)
         return 0
     print(
-        f"{army.name} ({army.id}): points per figure, model {model.version or 'unversioned'}"
-        f" (reference line infantry = {format_points(model.reference_points)})"
+        _("{army} ({id}): points per figure, model {version} (reference line infantry = {reference})").format(
+            army=army.name,
+            id=army.id,
+            version=model.version or _("unversioned"),
+            reference=format_points(model.reference_points),
+        )
     )
-    header = ["profile", "kind", "points", "offence", "wounds", "morale", "speed", "kind/abilities", ""]
+    header = [
+        _("profile"),
+        _("kind"),
+        _("points"),
+        _("offence"),
+        _("wounds"),
+        _("morale"),
+        _("speed"),
+        _("kind/abilities"),
+        "",
+    ]
     table = [header]
     for p, b, stale in rows:
         terms = {t.name: t for t in b.terms}
         others = [t for t in b.terms if t.name not in ("offence", "wounds", "morale", "speed")]
-        extra = [f"{t.name} ×{t.factor:.2f}" for t in others]
+        extra = [f"{term(t.name)} ×{t.factor:.2f}" for t in others]
         if others:
             extra[0] = f"{sum(t.points for t in others):+.1f} ({extra[0]}"
             extra[-1] += ")"
-        cells = [p.id, p.kind.value, format_points(b.points)]
+        cells = [p.id, term(p.kind.value), format_points(b.points)]
         for name in ("offence", "wounds", "morale", "speed"):
             t = terms.get(name)
             cells.append("" if t is None else f"{t.points:+.1f}")
         cells.append(
-            ", ".join(extra) if b.terms else ("limber: in the gun's speed (7.2)" if not b.terms else "")
+            ", ".join(extra) if b.terms else (_("limber: in the gun's speed (7.2)") if not b.terms else "")
         )
         note = ""
         if stale:
-            note = f"STALE: file has {format_points(p.points) if p.points is not None else 'none'}"
+            note = _("STALE: file has {points}").format(
+                points=format_points(p.points) if p.points is not None else _("none")
+            )
         cells.append(note)
         table.append(cells)
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
@@ -441,8 +461,9 @@ def _price(args: argparse.Namespace) -> int:
             ).rstrip()
         )
     print(
-        f"(columns: points added by each term, from the reference {format_points(model.reference_points)};"
-        " see szwadron.armies.points)"
+        _(
+            "(columns: points added by each term, from the reference {reference}; see szwadron.armies.points)"
+        ).format(reference=format_points(model.reference_points))
     )
     if report is not None:
         print()

@@ -13,6 +13,7 @@ import argparse
 from typing import Any
 
 from szwadron.cli._pictures import add_plot_option
+from szwadron.i18n import _, term
 
 
 def register(subparsers: Any) -> None:
@@ -52,18 +53,28 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(r.to_json())
         return 0 if r.reachable else 1
-    verdict = "CAN reach" if r.reachable else "cannot reach"
-    print(f"{r.unit} {verdict} {r.target} this turn (base {r.base}, move {r.allowed:g} cm)")
+    said = (
+        _("{unit} CAN reach {target} this turn (base {base}, move {allowed:g} cm)")
+        if r.reachable
+        else _("{unit} cannot reach {target} this turn (base {base}, move {allowed:g} cm)")
+    )
+    print(said.format(unit=r.unit, target=r.target, base=r.base, allowed=r.allowed))
     if r.cost is None:
-        print(f"  no legal path into contact within {1.5 * r.allowed:g} cm of travel")
+        print("  " + _("no legal path into contact within {cm:g} cm of travel").format(cm=1.5 * r.allowed))
     else:
-        extra = "".join(f" + {s.cm:.2f} ({s.rule} {s.source})" for s in r.surcharges)
-        print(f"  shortest path: {r.path_cm:.2f} cm{extra} = {r.cost:.2f} cm, touching {r.touches}")
+        extra = "".join(f" + {s.cm:.2f} ({s.rule} {term(s.source)})" for s in r.surcharges)
         print(
-            "  path (centre of the base, facing kept at "
-            f"{r.facing:g}°): " + " → ".join(f"({x:.1f}, {y:.1f})" for x, y in r.path)
+            "  "
+            + _("shortest path: {path:.2f} cm{extra} = {cost:.2f} cm, touching {touches}").format(
+                path=r.path_cm, extra=extra, cost=r.cost, touches=r.touches
+            )
         )
-    print(f"  method: {r.how}; see szwadron.table.reach for the error bound")
+        print(
+            "  "
+            + _("path (centre of the base, facing kept at {facing:g}°): ").format(facing=r.facing)
+            + " → ".join(f"({x:.1f}, {y:.1f})" for x, y in r.path)
+        )
+    print("  " + _("method: {how}; see szwadron.table.reach for the error bound").format(how=r.how))
     return 0 if r.reachable else 1
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from szwadron.i18n import _, term
 from szwadron.limits import MAX_WOUNDS
 
 _DIES = ("d6", "d10")
@@ -45,12 +46,16 @@ def run(args: argparse.Namespace) -> int:
     from szwadron.odds.remainder import D6_TWO_THIRDS_MISPRINT, remainder_row_json, remainder_table
 
     if args.max_wounds > MAX_WOUNDS:
-        raise InvalidDataError(f"--max-wounds must be at most {MAX_WOUNDS}, got {args.max_wounds}")
+        raise InvalidDataError(
+            _("--max-wounds must be at most {most}, got {value}").format(
+                most=MAX_WOUNDS, value=args.max_wounds
+            )
+        )
     rows = remainder_table(args.die, args.max_wounds)
     if args.json:
         print_json({"die": args.die, "rows": [remainder_row_json(r) for r in rows]})
         return 0
-    header = ("r/W", "reduced", f"{args.die} roll", "chance", "exact")
+    header = ("r/W", _("reduced"), _("{die} roll").format(die=term(args.die)), _("chance"), _("exact"))
     body = []
     for r in rows:
         mark = " *" if args.die == "d6" and (r.fraction.numerator, r.fraction.denominator) == (2, 3) else ""
@@ -58,19 +63,21 @@ def run(args: argparse.Namespace) -> int:
             (
                 f"{r.remainder}/{r.wounds}",
                 f"{r.fraction.numerator}/{r.fraction.denominator}",
-                r.notation + mark,
+                r.notation.replace("reroll", _("reroll")) + mark,
                 f"{r.chance.numerator}/{r.chance.denominator}",
-                "yes" if r.exact else "no",
+                _("yes") if r.exact else _("no"),
             )
         )
     widths = [max(len(row[i]) for row in (header, *body)) for i in range(len(header))]
     print(
-        f"Remainder roll (1.5.1, PD-5) on a {args.die}; '≤k' removes on k or less, "
-        "'reroll' rolls again, {…} is not exactly r/W."
+        _(
+            "Remainder roll (1.5.1, PD-5) on a {die}; '≤k' removes on k or less, "
+            "'reroll' rolls again, {{…}} is not exactly r/W."
+        ).format(die=term(args.die))
     )
     for row in (header, *body):
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
     if any(r.wounds % 3 == 0 for r in rows):
         print()
-        print(("* " if args.die == "d6" else "") + D6_TWO_THIRDS_MISPRINT)
+        print(("* " if args.die == "d6" else "") + _(D6_TWO_THIRDS_MISPRINT))
     return 0

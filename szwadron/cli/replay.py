@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from szwadron.i18n import _, term
+
 
 def register(subparsers: Any) -> None:
     """Add the ``replay`` and ``undo`` commands."""
@@ -60,7 +62,7 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"output": str(out), "actions": len(log) - 1, "to": to})
     else:
-        print(f"{out}: the position after action {to} of {len(log) - 1}")
+        print(_("{out}: the position after action {to} of {log}").format(out=out, to=to, log=len(log) - 1))
     return 0
 
 
@@ -74,13 +76,13 @@ def run_undo(args: argparse.Namespace) -> int:
     from szwadron.game.log import dump_log, read_log, replay
 
     if args.log == "-":  # the log is rewritten in place: a file it must be
-        raise InvalidDataError("-: undo rewrites the game log in place; give its file, not standard input")
+        raise InvalidDataError(_("-: undo rewrites the game log in place; give its file, not standard input"))
     source = Path(args.log)
     out = None if args.output is None else check_output_path(args.output, inputs=(source,))
     log = read_log(source)
     if len(log) < 2:
         raise InvalidDataError(
-            "no action to undo (the log holds only its starting scenario)", source=str(source)
+            _("no action to undo (the log holds only its starting scenario)"), source=str(source)
         )
     dropped = log[-1]
     kept = log[:-1]
@@ -100,9 +102,13 @@ def run_undo(args: argparse.Namespace) -> int:
             }
         )
     else:
-        print(f"{source}: dropped action {dropped['n']} ({dropped['action']}); {len(kept) - 1} actions left")
+        print(
+            _("{source}: dropped action {n} ({action}); {kept} actions left").format(
+                source=source, n=dropped["n"], action=term(dropped["action"]), kept=len(kept) - 1
+            )
+        )
         if out is not None:
-            print(f"{out}: the position before it")
+            print(_("{out}: the position before it").format(out=out))
     return 0
 
 

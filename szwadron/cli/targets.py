@@ -9,6 +9,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from szwadron.cli._common import fmt_prob, print_json
+from szwadron.i18n import _
 
 if TYPE_CHECKING:
     from szwadron.table.fire import TargetsReport
@@ -58,9 +59,11 @@ def run(args: argparse.Namespace) -> int:
 
 def format_report(report: TargetsReport) -> str:
     """The human report: a ranked table, then the units it cannot fire at."""
-    lines = [f"Targets of {report.shooter}"]
+    lines = [_("Targets of {shooter}").format(shooter=report.shooter)]
     if report.possible:
-        rows = [["#", "unit", "expected", "repulse or panic", "panic", "firing", "ammunition"]]
+        rows = [
+            ["#", _("unit"), _("expected"), _("repulse or panic"), _("panic"), _("firing"), _("ammunition")]
+        ]
         for k, r in enumerate(report.possible, 1):
             rep, pan = r.probability("repulsed"), r.probability("panic")
             firing = sum(s.can_fire for s in r.shooters)
@@ -71,7 +74,7 @@ def format_report(report: TargetsReport) -> str:
                     f"{r.expected:.3f}",
                     fmt_prob(rep + pan),
                     fmt_prob(pan),
-                    f"{firing} of {len(r.shooters)}",
+                    _("{n} of {total}").format(n=firing, total=len(r.shooters)),
                     r.ammunition or "-",
                 ]
             )
@@ -80,9 +83,9 @@ def format_report(report: TargetsReport) -> str:
             ("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))).rstrip() for row in rows
         ]
     else:
-        lines.append("  none: it cannot fire at any enemy unit now")
+        lines.append("  " + _("none: it cannot fire at any enemy unit now"))
     lines.append("")
-    lines.append(f"Cannot fire at ({len(report.impossible)})")
+    lines.append(_("Cannot fire at ({n})").format(n=len(report.impossible)))
     for r in report.impossible:
         assert r.reason is not None
         lines.append(f"  {r.target}: [{r.reason.rule}] {r.reason.message}")

@@ -13,6 +13,7 @@ import argparse
 from typing import Any
 
 from szwadron.cli._game import add_apply_options
+from szwadron.i18n import _, term
 
 
 def register(subparsers: Any) -> None:
@@ -34,8 +35,10 @@ def register(subparsers: Any) -> None:
 
 def _describe(turn: Any) -> str:
     if turn is None:
-        return "no game in progress (no [turn]): a set-up"
-    return f"round {turn.round}, side {turn.side}, {turn.phase.value} phase"
+        return _("no game in progress (no [turn]): a set-up")
+    return _("round {round}, side {side}, {phase} phase").format(
+        round=turn.round, side=turn.side, phase=term(turn.phase.value)
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,7 +62,11 @@ def run(args: argparse.Namespace) -> int:
         print_json(applied_json(args, applied))
     else:
         t = applied.ruling["turn"]
-        print(f"now: round {t['round']}, side {t['side']}, {t['phase']} phase")
+        print(
+            _("now: round {round}, side {side}, {phase} phase").format(
+                round=t["round"], side=t["side"], phase=term(t["phase"])
+            )
+        )
         print(format_applied(args, applied))
     return code
 

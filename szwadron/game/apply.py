@@ -23,6 +23,7 @@ from szwadron.errors import IllegalActionError, InvalidArgumentError, InvalidDat
 from szwadron.files import is_stdio, read_stdin
 from szwadron.game.document import Change, ScenarioDocument, base_entry
 from szwadron.geometry.battlefield import Battlefield
+from szwadron.i18n import _, term
 from szwadron.loading import army_list_search_path, parse_scenario, read_toml, source_name, validate
 from szwadron.models import Phase, Scenario, Turn, Unit, UnitAction, UnitState
 from szwadron.movefile import MoveFile
@@ -123,25 +124,38 @@ def check_may_act(scenario: Scenario, unit: Unit, what: str, *, after: UnitActio
     if turn is not None:
         if turn.side != unit.side:
             raise IllegalActionError(
-                "2.3", f"{unit.id} is side {unit.side}'s; it is side {turn.side}'s turn (round {turn.round})"
+                "2.3",
+                _("{unit} is side {side}'s; it is side {side2}'s turn (round {round})").format(
+                    unit=unit.id, side=unit.side, side2=turn.side, round=turn.round
+                ),
             )
         if turn.phase is not Phase.MOVEMENT:
             raise IllegalActionError(
-                "2.2", f"{unit.id} cannot {what} in the morale phase; advance to the movement phase first"
+                "2.2",
+                _("{unit} cannot {what} in the morale phase; advance to the movement phase first").format(
+                    unit=unit.id, what=term(what)
+                ),
             )
     if unit.state is not UnitState.NORMAL:
         raise IllegalActionError(
-            "6.1", f"{unit.id} is in {unit.state.value}: it takes no action in the movement phase"
+            "6.1",
+            _("{unit} is in {value}: it takes no action in the movement phase").format(
+                unit=unit.id, value=term(unit.state.value)
+            ),
         )
     if unit.acted is UnitAction.REORGANISE:
         raise IllegalActionError(
             "6.8",
-            f"{unit.id} reorganised in this turn's morale phase: it takes no action in the movement phase",
+            _(
+                "{unit} reorganised in this turn's morale phase: it takes no action in the movement phase"
+            ).format(unit=unit.id),
         )
     if unit.acted is not None and unit.acted is not after:
         raise IllegalActionError(
             "2.3",
-            f"{unit.id} has already acted in this movement phase ({unit.acted.value}): one action a phase",
+            _("{unit} has already acted in this movement phase ({value}): one action a phase").format(
+                unit=unit.id, value=term(unit.acted.value)
+            ),
         )
 
 
@@ -183,7 +197,9 @@ def apply_move(
             after = UnitAction.FIRE if after_fire is not None else (UnitAction.MARCH if march else None)
             check_may_act(sc, sc.unit(u), "move", after=after)
         except KeyError:
-            raise InvalidArgumentError("units", f"{u!r}: no such unit in the scenario") from None
+            raise InvalidArgumentError(
+                "units", _("{u!r}: no such unit in the scenario").format(u=u)
+            ) from None
     bf = Battlefield(sc)
     report = check_move(bf, ids, move, charge=charge, march=march, after_fire=after_fire, source=source)
     if not report.legal:
@@ -235,12 +251,18 @@ class _Dice:
         else:
             if len(self.used) >= len(self.given):
                 raise InvalidArgumentError(
-                    self.name, f"gives {len(self.given)} dice, but {why} needs another one"
+                    self.name,
+                    _("gives {given} dice, but {why} needs another one").format(
+                        given=len(self.given), why=why
+                    ),
                 )
             face = self.given[len(self.used)]
             if not 1 <= face <= sides:
                 raise InvalidArgumentError(
-                    self.name, f"die {len(self.used) + 1} is {face}, not a face of a d{sides} (1..{sides})"
+                    self.name,
+                    _("die {used} is {face}, not a face of a d{sides} (1..{sides})").format(
+                        used=len(self.used) + 1, face=face, sides=sides
+                    ),
                 )
         self.used.append(face)
         return face
@@ -248,7 +270,10 @@ class _Dice:
     def check_all_used(self, what: str) -> None:
         if self.given is not None and len(self.used) != len(self.given):
             raise InvalidArgumentError(
-                self.name, f"gives {len(self.given)} dice, {what} used {len(self.used)}"
+                self.name,
+                _("gives {given} dice, {what} used {used}").format(
+                    given=len(self.given), what=what, used=len(self.used)
+                ),
             )
 
 
@@ -278,30 +303,37 @@ def apply_fire(
 
     if dice is None and seed is None:
         raise InvalidArgumentError(
-            "dice", "missing: give the volley's dice in the order rolled, or a seed to roll them"
+            "dice", _("missing: give the volley's dice in the order rolled, or a seed to roll them")
         )
     rng = random.Random(seed) if seed is not None else None
     sc = pos.scenario
     for role, ident in (("shooter", shooter), ("target", target)):
         if ident not in {u.id for u in sc.units}:
-            raise InvalidArgumentError(role, f"{ident!r}: no such unit in the scenario")
+            raise InvalidArgumentError(role, _("{ident!r}: no such unit in the scenario").format(ident=ident))
     su, tu = sc.unit(shooter), sc.unit(target)
     check_may_act(sc, su, "fire", after=UnitAction.MARCH if march else None)
     bf = Battlefield(sc)
     result = fire(bf, shooter, target, bases=bases, march=march, ammunition=ammunition)
     if not result.legal or result.odds is None:
         reason = result.reason
-        raise IllegalActionError(reason.rule if reason else "4", reason.message if reason else "cannot fire")
+        raise IllegalActionError(
+            reason.rule if reason else "4", reason.message if reason else _("cannot fire")
+        )
     odds = result.odds
     size = sum(g.dice for g in odds.groups)
     if dice is not None and len(dice) != size:
         groups = " + ".join(f"{g.dice} on ≤{g.accuracy}" for g in odds.groups)
-        raise InvalidArgumentError("dice", f"gives {len(dice)} dice; the volley rolls {size} ({groups})")
+        raise InvalidArgumentError(
+            "dice",
+            _("gives {dice} dice; the volley rolls {size} ({groups})").format(
+                dice=len(dice), size=size, groups=groups
+            ),
+        )
     volley = _Dice("dice", None if dice is None else list(dice), rng)
     rolled_groups = []
     damage = 0
     for g in odds.groups:
-        faces = [volley.take(COMBAT_DIE_SIDES, "the volley") for _ in range(g.dice)]
+        faces = [volley.take(COMBAT_DIE_SIDES, "the volley") for _k in range(g.dice)]
         scored = sum(1 for f in faces if f <= g.accuracy)
         damage += scored
         rolled_groups.append({"dice": g.dice, "accuracy": g.accuracy, "faces": faces, "scored": scored})
@@ -322,8 +354,15 @@ def apply_fire(
         if remainder_dice is None and rng is None:
             raise InvalidArgumentError(
                 "remainder_dice",
-                f"missing: {damage} damage leaves a remainder of {left}/{wounds[removed]}"
-                f" (1.5.1: {instruction.notation} on a {odds.die}); give its die",
+                _(
+                    "missing: {damage} damage leaves a remainder of {left}/{wounds} (1.5.1: {notation} on a {die}); give its die"
+                ).format(
+                    damage=damage,
+                    left=left,
+                    wounds=wounds[removed],
+                    notation=instruction.notation,
+                    die=odds.die,
+                ),
             )
         sides = die_sides(odds.die)
         rolled: list[int] = []
@@ -359,7 +398,7 @@ def apply_fire(
     elif damage > 0:
         if morale_dice is None and rng is None:
             raise InvalidArgumentError(
-                "morale_dice", "missing: the target took damage and tests morale (4.8.1); give its dice"
+                "morale_dice", _("missing: the target took damage and tests morale (4.8.1); give its dice")
             )
         aim = morale_target(
             tu.profile.morale, strength_after, tu.starting_strength, result.morale_test.modifier
@@ -456,11 +495,17 @@ class _ScriptedDice(random.Random):
 
     def randint(self, a: int, b: int) -> int:
         if self.used >= len(self.faces):
-            raise InvalidArgumentError(self.name, f"gives {len(self.faces)} dice, but {self.what} rolls more")
+            raise InvalidArgumentError(
+                self.name,
+                _("gives {faces} dice, but {what} rolls more").format(faces=len(self.faces), what=self.what),
+            )
         face = self.faces[self.used]
         if not a <= face <= b:
             raise InvalidArgumentError(
-                self.name, f"die {self.used + 1} is {face}, not a face of a d{b} ({a}..{b})"
+                self.name,
+                _("die {used} is {face}, not a face of a d{b} ({a}..{b})").format(
+                    used=self.used + 1, face=face, b=b, a=a
+                ),
             )
         self.used += 1
         return face
@@ -468,7 +513,10 @@ class _ScriptedDice(random.Random):
     def check_all_used(self) -> None:
         if self.used != len(self.faces):
             raise InvalidArgumentError(
-                self.name, f"gives {len(self.faces)} dice, {self.what} rolled {self.used}"
+                self.name,
+                _("gives {faces} dice, {what} rolled {used}").format(
+                    faces=len(self.faces), what=self.what, used=self.used
+                ),
             )
 
 
@@ -493,12 +541,12 @@ def apply_melee(
 
     if dice is None and seed is None:
         raise InvalidArgumentError(
-            "dice", "missing: give the melee's dice in the order rolled, or a seed to roll them"
+            "dice", _("missing: give the melee's dice in the order rolled, or a seed to roll them")
         )
     sc = pos.scenario
     for role, ident in (("attacker", attacker), ("defender", defender)):
         if ident not in {u.id for u in sc.units}:
-            raise InvalidArgumentError(role, f"{ident!r}: no such unit in the scenario")
+            raise InvalidArgumentError(role, _("{ident!r}: no such unit in the scenario").format(ident=ident))
     ua, ud = sc.unit(attacker), sc.unit(defender)
     check_may_act(sc, ua, "fight", after=UnitAction.CHARGE)  # 2.3 V: a charge, then its melee
     m = table_melee(Battlefield(sc), attacker, defender, continuing=continuing)
@@ -626,17 +674,19 @@ def apply_morale(
     """
 
     if side not in ("A", "B"):
-        raise InvalidArgumentError("side", f"{side!r}; expected A or B")
+        raise InvalidArgumentError("side", _("{side!r}; expected A or B").format(side=side))
     if dice is None and seed is None:
         raise InvalidArgumentError(
-            "dice", "missing: give the phase's dice in the order rolled, or a seed to roll them"
+            "dice", _("missing: give the phase's dice in the order rolled, or a seed to roll them")
         )
     sc = pos.scenario
     turn = sc.turn
     if turn is not None and (turn.side != side or turn.phase is not Phase.MORALE):
         raise IllegalActionError(
             "2.2",
-            f"it is side {turn.side}'s {turn.phase.value} phase (round {turn.round}), not side {side}'s morale phase",
+            _("it is side {side}'s {value} phase (round {round}), not side {side2}'s morale phase").format(
+                side=turn.side, value=term(turn.phase.value), round=turn.round, side2=side
+            ),
         )
     report = morale_phase(Battlefield(sc), side)
     rng: random.Random = (

@@ -31,6 +31,7 @@ from typing import Any
 from szwadron.errors import InvalidArgumentError, InvalidDataError
 from szwadron.files import STDIN_NAME, is_stdio, read_stdin
 from szwadron.game.document import Change, ScenarioDocument
+from szwadron.i18n import _
 
 #: The first line's ``log`` value and the format version.
 LOG_KIND = "szwadron game log"
@@ -89,20 +90,27 @@ def parse_log(text: str, *, source: str) -> list[Line]:
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             raise InvalidDataError(
-                f"line {number}: empty line (a game log has one JSON object a line)", source=source
+                _("line {number}: empty line (a game log has one JSON object a line)").format(number=number),
+                source=source,
             )
         try:
             line = json.loads(raw)
         except json.JSONDecodeError as exc:
             raise InvalidDataError(
-                f"line {number}: not JSON ({exc.msg}, column {exc.colno})", source=source
+                _("line {number}: not JSON ({msg}, column {colno})").format(
+                    number=number, msg=exc.msg, colno=exc.colno
+                ),
+                source=source,
             ) from None
         if not isinstance(line, dict):
-            raise InvalidDataError(f"line {number}: expected a JSON object", source=source)
+            raise InvalidDataError(
+                _("line {number}: expected a JSON object").format(number=number), source=source
+            )
         if line.get("hash") != hashlib.sha256(_canonical(line).encode("utf-8")).hexdigest():
             raise InvalidDataError(
-                f"line {number}: the line was changed after it was written (its 'hash' does not match"
-                " its content)",
+                _(
+                    "line {number}: the line was changed after it was written (its 'hash' does not match its content)"
+                ).format(number=number),
                 source=source,
             )
         if number == 1:
@@ -111,44 +119,63 @@ def parse_log(text: str, *, source: str) -> list[Line]:
             _check_action(line, number, lines[-1], source)
         lines.append(line)
     if not lines:
-        raise InvalidDataError("the file is empty; expected a game log (JSON lines)", source=source)
+        raise InvalidDataError(_("the file is empty; expected a game log (JSON lines)"), source=source)
     return lines
 
 
 def _check_start(line: Line, source: str) -> None:
     if line.get("log") != LOG_KIND:
         raise InvalidDataError(
-            f'line 1: not a szwadron game log (expected "log": "{LOG_KIND}")', source=source
+            _('line 1: not a szwadron game log (expected "log": "{LOG_KIND}")').format(LOG_KIND=LOG_KIND),
+            source=source,
         )
     if line.get("version") != LOG_VERSION:
         raise InvalidDataError(
-            f"line 1.version: {line.get('version')!r}; this szwadron reads version {LOG_VERSION}",
+            _("line 1.version: {line!r}; this szwadron reads version {LOG_VERSION}").format(
+                line=line.get("version"), LOG_VERSION=LOG_VERSION
+            ),
             source=source,
         )
     sc = line.get("scenario")
     if not isinstance(sc, dict) or not isinstance(sc.get("text"), str):
-        raise InvalidDataError("line 1.scenario.text: missing (the starting scenario's text)", source=source)
+        raise InvalidDataError(
+            _("line 1.scenario.text: missing (the starting scenario's text)"), source=source
+        )
     if sc.get("sha256") != sha256_text(sc["text"]):
         raise InvalidDataError(
-            "line 1.scenario.sha256: the starting scenario's text does not match its hash", source=source
+            _("line 1.scenario.sha256: the starting scenario's text does not match its hash"), source=source
         )
 
 
 def _check_action(line: Line, number: int, prev: Line, source: str) -> None:
     for key, kind in (("action", str), ("changes", list), ("before", str), ("after", str)):
         if not isinstance(line.get(key), kind):
-            raise InvalidDataError(f"line {number}.{key}: missing or not a {kind.__name__}", source=source)
+            raise InvalidDataError(
+                _("line {number}.{key}: missing or not a {kind}").format(
+                    number=number, key=key, kind=kind.__name__
+                ),
+                source=source,
+            )
     if line.get("prev") != prev["hash"]:
         raise InvalidDataError(
-            f"line {number}.prev: does not follow line {number - 1} (a line was dropped, added or reordered)",
+            _(
+                "line {number}.prev: does not follow line {number2} (a line was dropped, added or reordered)"
+            ).format(number=number, number2=number - 1),
             source=source,
         )
     if line.get("n") != number - 1:
-        raise InvalidDataError(f"line {number}.n: {line.get('n')!r}, expected {number - 1}", source=source)
+        raise InvalidDataError(
+            _("line {number}.n: {line!r}, expected {number2}").format(
+                number=number, line=line.get("n"), number2=number - 1
+            ),
+            source=source,
+        )
     after_prev = prev["after"] if "after" in prev else prev["scenario"]["sha256"]
     if line["before"] != after_prev:
         raise InvalidDataError(
-            f"line {number}.before: the action was applied to another position than line {number - 1} left",
+            _(
+                "line {number}.before: the action was applied to another position than line {number2} left"
+            ).format(number=number, number2=number - 1),
             source=source,
         )
 
@@ -175,19 +202,26 @@ def replay(log: Sequence[Line], to: int | None = None, *, source: str = "game lo
     if to is None:
         to = actions
     if not 0 <= to <= actions:
-        raise InvalidArgumentError("to", f"{to}: the log {source} has actions 0..{actions} (0 = the start)")
+        raise InvalidArgumentError(
+            "to",
+            _("{to}: the log {source} has actions 0..{actions} (0 = the start)").format(
+                to=to, source=source, actions=actions
+            ),
+        )
     doc = ScenarioDocument(log[0]["scenario"]["text"], source=f"{source}: line 1")
     for number, line in enumerate(log[1 : to + 1], start=2):
         try:
             doc.apply(line["changes"])
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise InvalidDataError(
-                f"line {number}.changes: cannot be applied ({exc})", source=source
+                _("line {number}.changes: cannot be applied ({exc})").format(number=number, exc=exc),
+                source=source,
             ) from None
         if sha256_text(doc.text) != line["after"]:
             raise InvalidDataError(
-                f"line {number}.after: replaying the changes does not give the position recorded"
-                " (the line or the scenario it starts from was changed)",
+                _(
+                    "line {number}.after: replaying the changes does not give the position recorded (the line or the scenario it starts from was changed)"
+                ).format(number=number),
                 source=source,
             )
     return doc.text
@@ -200,14 +234,14 @@ def read_log(path: str | Path) -> list[Line]:
         try:
             return parse_log(read_stdin().decode("utf-8"), source=STDIN_NAME)
         except UnicodeDecodeError as exc:
-            raise InvalidDataError(f"cannot read: {exc}", source=STDIN_NAME) from None
+            raise InvalidDataError(_("cannot read: {exc}").format(exc=exc), source=STDIN_NAME) from None
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise InvalidDataError("no such file", source=str(p)) from None
+        raise InvalidDataError(_("no such file"), source=str(p)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidDataError(f"cannot read: {exc}", source=str(p)) from None
+        raise InvalidDataError(_("cannot read: {exc}").format(exc=exc), source=str(p)) from None
     return parse_log(text, source=str(p))
 
 

@@ -41,6 +41,7 @@ from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import BaseShape, base_corners, control_zones, polygons_from_corners
 from szwadron.geometry.contact import penetration_depth, polygon_distance
 from szwadron.geometry.terrain import LEVEL_KINDS, TerrainShape, terrain_shapes
+from szwadron.i18n import _, ngettext
 from szwadron.models import Kind, Scenario, UnitState
 from szwadron.settings import RulesSettings
 
@@ -201,16 +202,22 @@ class Battlefield:
         if m and m["unit"] in self.unit_ids:
             n = len(self.unit_bases(m["unit"]))
             raise InvalidDataError(
-                f"no base {ident!r}: unit {m['unit']!r} has {n} base{'s' * (n != 1)}, "
-                f"{m['unit']}/0 to {m['unit']}/{n - 1}"
+                ngettext(
+                    "no base {ident!r}: unit {unit!r} has {n} base, {unit}/0 to {unit}/{last}",
+                    "no base {ident!r}: unit {unit!r} has {n} bases, {unit}/0 to {unit}/{last}",
+                    n,
+                ).format(ident=ident, unit=m["unit"], n=n, last=n - 1)
             )
         if "/" in ident and not m:
             raise InvalidDataError(
-                f"malformed base id {ident!r}: expected UNIT/INDEX, e.g. "
-                f"{self.base_ids[0] if self.base_ids else 'fr-1/0'}"
+                _("malformed base id {ident!r}: expected UNIT/INDEX, e.g. {example}").format(
+                    ident=ident, example=self.base_ids[0] if self.base_ids else "fr-1/0"
+                )
             )
-        units = ", ".join(self.unit_ids) or "none"
-        raise InvalidDataError(f"no unit {ident.partition('/')[0]!r} (units: {units})")
+        units = ", ".join(self.unit_ids) or _("none")
+        raise InvalidDataError(
+            _("no unit {unit!r} (units: {units})").format(unit=ident.partition("/")[0], units=units)
+        )
 
     @cached_property
     def levels(self) -> IntArray:
@@ -335,8 +342,9 @@ class Battlefield:
         shared = np.intersect1d(ia, ib)
         if shared.size:
             raise InvalidDataError(
-                f"{a!r} and {b!r} share base {self.base_ids[shared[0]]}: measure between two "
-                "different bases or units"
+                _("{a!r} and {b!r} share base {base}: measure between two different bases or units").format(
+                    a=a, b=b, base=self.base_ids[shared[0]]
+                )
             )
         ka, kb = self._measure_candidates(ia, ib)
         dist = polygon_distance(self.corners[ia[ka]], self.corners[ib[kb]])

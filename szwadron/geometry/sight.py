@@ -45,6 +45,7 @@ import shapely
 
 from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import penetration_depth, polygon_distance
+from szwadron.i18n import _, term
 from szwadron.models import TerrainKind
 
 if TYPE_CHECKING:
@@ -526,8 +527,9 @@ def _figures_in_the_way(q: _SightQuery) -> None:
                 j,
                 Blocked(
                     "4.3.2",
-                    f"the band of fire from {ids[q.s[k]]} to {ids[q.t[k]]} "
-                    f"({q.widths[k]:g} cm wide, PD-7) is closed by {ids[j]}",
+                    _(
+                        "the band of fire from {base} to {base2} ({q:g} cm wide, PD-7) is closed by {base3}"
+                    ).format(base=ids[q.s[k]], base2=ids[q.t[k]], q=q.widths[k], base3=ids[j]),
                     ids[j],
                 ),
             )
@@ -540,13 +542,19 @@ def _figure_on_line(q: _SightQuery, k: int, j: int) -> Blocked:
     if q.ls[k] < q.lt[k] and q.bf.levels[j] == q.ls[k]:  # firing up, 4.10.1
         return Blocked(
             "4.10.1",
-            f"firing up the hill from {ids[q.s[k]]} to "
-            f"{ids[q.t[k]]}, the line passes through {ids[j]} on the "
-            f"shooter's level, within {st.hill_fire_near_cm:g} cm",
+            _(
+                "firing up the hill from {base} to {base2}, the line passes through {base3} on the shooter's level, within {hill_fire_near_cm:g} cm"
+            ).format(
+                base=ids[q.s[k]], base2=ids[q.t[k]], base3=ids[j], hill_fire_near_cm=st.hill_fire_near_cm
+            ),
             ids[j],
         )
     return Blocked(
-        "4.3.1", f"the line of sight from {ids[q.s[k]]} to {ids[q.t[k]]} passes through {ids[j]}", ids[j]
+        "4.3.1",
+        _("the line of sight from {base} to {base2} passes through {base3}").format(
+            base=ids[q.s[k]], base2=ids[q.t[k]], base3=ids[j]
+        ),
+        ids[j],
     )
 
 
@@ -612,8 +620,9 @@ def _dead_ground(q: _SightQuery, ts: TerrainSight, k: int, f: int, hit: bool, ho
         f,
         Blocked(
             "4.10.7",
-            f"{bf.base_ids[tk]} stands at the foot of hill {feature.id}, "
-            f"in dead ground for fire from the hill of {bf.base_ids[sk]}",
+            _(
+                "{base} stands at the foot of hill {unit}, in dead ground for fire from the hill of {base2}"
+            ).format(base=bf.base_ids[tk], unit=feature.id, base2=bf.base_ids[sk]),
             feature.id,
         ),
     )
@@ -631,14 +640,20 @@ def _feature_blocks(
     if not terrain_blocks(kind, int(ts.levels[f]), ts.ground(f), int(q.ls[k]), int(q.lt[k]), st):
         return
     rule = BLOCK_RULE[kind]
-    who = f"{bf.base_ids[sk]} to {bf.base_ids[tk]}"
+    who = _("{base} to {base2}").format(base=bf.base_ids[sk], base2=bf.base_ids[tk])
     where = float(shapely.distance(shapely.Point(*q.p0[k]), feature.polygon)) / max(float(q.length[k]), _TINY)
     if hit:
         q.offer_feature(
             k,
             where,
             f,
-            Blocked(rule, f"the line of sight from {who} crosses {kind.value} {feature.id}", feature.id),
+            Blocked(
+                rule,
+                _("the line of sight from {who} crosses {value} {unit}").format(
+                    who=who, value=term(kind.value), unit=feature.id
+                ),
+                feature.id,
+            ),
         )
         return
     band = band_cache.get(k)
@@ -651,7 +666,11 @@ def _feature_blocks(
             where,
             f,
             Blocked(
-                rule, f"the band of fire from {who} (PD-7) overlaps {kind.value} {feature.id}", feature.id
+                rule,
+                _("the band of fire from {who} (PD-7) overlaps {value} {unit}").format(
+                    who=who, value=term(kind.value), unit=feature.id
+                ),
+                feature.id,
             ),
         )
 
@@ -669,9 +688,15 @@ def _forest_see_into(q: _SightQuery, k: int, inside: float, forests: list[str]) 
         -1,
         Blocked(
             "4.10.2",
-            f"{inside:.2f} cm of forest ({names}) on the line from "
-            f"{ids[q.s[k]]} to {ids[q.t[k]]}: {st.forest_see_into_cm:g} cm or "
-            "more blocks sight into or out of a forest",
+            _(
+                "{inside:.2f} cm of forest ({names}) on the line from {base} to {base2}: {forest_see_into_cm:g} cm or more blocks sight into or out of a forest"
+            ).format(
+                inside=inside,
+                names=names,
+                base=ids[q.s[k]],
+                base2=ids[q.t[k]],
+                forest_see_into_cm=st.forest_see_into_cm,
+            ),
             names,
         ),
     )

@@ -33,6 +33,7 @@ from itertools import accumulate
 from typing import Literal, NamedTuple
 
 from szwadron.errors import InvalidDataError
+from szwadron.i18n import gettext
 from szwadron.limits import MAX_DICE, MAX_MELEE_FIGURES, MAX_WOUNDS
 from szwadron.odds.dice import Distribution, clamp, hit_weights, hits
 from szwadron.odds.morale import (
@@ -744,12 +745,17 @@ class RolledRemoval:
 
     def describe(self) -> str:
         """One line for humans."""
-        text = f"{self.damage} damage → {self.removed} figure(s) removed"
+        text = gettext("{damage} damage → {removed} figure(s) removed").format(
+            damage=self.damage, removed=self.removed
+        )
         if self.instruction is not None:
-            verdict = "the extra figure goes" if self.extra else "no extra figure"
-            text += (
-                f" (remainder {self.remainder}/{self.remainder_wounds}: "
-                f"{self.instruction.notation}, rolled {' '.join(map(str, self.faces))} — {verdict})"
+            verdict = gettext("the extra figure goes") if self.extra else gettext("no extra figure")
+            text += " " + gettext("(remainder {r}/{w}: {notation}, rolled {faces} — {verdict})").format(
+                r=self.remainder,
+                w=self.remainder_wounds,
+                notation=self.instruction.notation,
+                faces=" ".join(map(str, self.faces)),
+                verdict=verdict,
             )
         return text
 

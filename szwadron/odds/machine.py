@@ -46,6 +46,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from szwadron.errors import IllegalActionError, InvalidDataError
+from szwadron.i18n import _
 from szwadron.models import Ability, Kind, Unit
 from szwadron.odds.dice import Distribution
 from szwadron.odds.morale import MORALE_DIE_SIDES, MeleeOutcome, melee_sequence, morale_target
@@ -514,11 +515,11 @@ def _reorganise(unit: MoraleUnit, ev: Event) -> dict[str, int]:
     pursuing unit engaged (6.8.3)."""
     if unit.state is P and ev.enemy_within:
         raise IllegalActionError(
-            "6.8.2", "an enemy figure is within 10 cm: a panicking unit may not try to reorganise"
+            "6.8.2", _("an enemy figure is within 10 cm: a panicking unit may not try to reorganise")
         )
     if unit.state is U and ev.engaged:
         raise IllegalActionError(
-            "6.8.3", "a figure is engaged in melee: a pursuing unit may not try to reorganise"
+            "6.8.3", _("a figure is engaged in melee: a pursuing unit may not try to reorganise")
         )
     return _test(unit.target(), "passed", "failed")
 
@@ -528,7 +529,7 @@ def _surrender(unit: MoraleUnit, ev: Event) -> dict[str, int]:
     if not (ev.blocked and ev.enemy_within):
         raise IllegalActionError(
             "6.6.12",
-            "a panicking unit surrenders only when its flight is blocked and an enemy is within 10 cm",
+            _("a panicking unit surrenders only when its flight is blocked and an enemy is within 10 cm"),
         )
     return {"surrendered": 1}
 
@@ -598,7 +599,7 @@ def melee_step(
     Fraction(1, 4)
     """
     if attacker.state is P:
-        raise IllegalActionError("6.1.3", "a panicking unit obeys no orders: it cannot attack in melee")
+        raise IllegalActionError("6.1.3", _("a panicking unit obeys no orders: it cannot attack in melee"))
     for unit in (attacker, defender):
         _refuse(unit.state, Event(E.MELEE_CASUALTIES))
     for unit, removed in ((attacker, attacker_removed), (defender, defender_removed)):

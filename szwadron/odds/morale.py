@@ -37,6 +37,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from szwadron.errors import InvalidDataError
+from szwadron.i18n import _, term
 from szwadron.odds.dice import Distribution, clamp
 
 #: 6.2: a test is one d6.
@@ -444,8 +445,10 @@ class MoraleRoll:
         return self.face <= self.target
 
     def __str__(self) -> str:
-        verdict = "pass" if self.passed else "fail"
-        return f"{self.kind} test: rolled {self.face} vs ≤{self.target} — {verdict}"
+        verdict = _("pass") if self.passed else _("fail")
+        return _("{test} test: rolled {face} vs ≤{target} — {verdict}").format(
+            test=term(self.kind), face=self.face, target=self.target, verdict=verdict
+        )
 
 
 def roll_test(kind: str, target: int, rng: random.Random) -> MoraleRoll:

@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import Literal, get_args
 
 from szwadron.errors import InvalidArgumentError, InvalidDataError
+from szwadron.i18n import N_
 
 DieName = Literal["d6", "d10"]
 
@@ -40,7 +41,7 @@ DieName = Literal["d6", "d10"]
 DIE_SIDES: dict[str, int] = {"d6": 6, "d10": 10}
 
 #: What the calculator says where it prints the table (PD-5).
-D6_TWO_THIRDS_MISPRINT = (
+D6_TWO_THIRDS_MISPRINT = N_(
     "The rulebook prints '{1}' for 2/3 on a d6; that contradicts its own rule (1.5.1) and its "
     "1/3 row, and is treated as a misprint (PD-5): the rule gives '≤4', exactly 2/3."
 )

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from szwadron.errors import InvalidDataError
 from szwadron.files import check_output_path, is_stdio, write_atomic, write_stdout
+from szwadron.i18n import current_language, gettext
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -142,6 +143,7 @@ def save_figure(
         failed (disk full, no permission); nothing is left at ``path`` then.
     """
 
+    translate_figure(fig)
     if is_stdio(path):
         fmt = fmt or "svg"
         if fmt not in _STABLE_METADATA:
@@ -184,6 +186,32 @@ def save_figure(
         close_figure(fig)
 
 
+#: Texts of the last figure translated that have no translation (for ``scripts/catalog.py``'s
+#: survey of the pictures); only filled when :data:`UNTRANSLATED` is a list.
+UNTRANSLATED: list[str] | None = None
+
+
+def translate_figure(fig: Figure) -> None:
+    """The figure's words in the chosen language (issue 19): every text of the figure (titles,
+    axis names, keys, labels) whose whole string is a message id of the catalog is replaced by
+    its translation; numbers, unit ids and texts built already translated stay as they are. The
+    drawing code keeps its English words; the static ones are marked for the catalog in
+    :mod:`szwadron.plots._words`, the ones with numbers are built with :func:`~szwadron.i18n._`."""
+    from matplotlib.text import Text
+
+    if current_language() == "en":
+        return
+    for text in fig.findobj(Text):
+        words = text.get_text()
+        if not words or not any(c.isalpha() for c in words):
+            continue
+        translated = gettext(words)
+        if translated != words:
+            text.set_text(translated)
+        elif UNTRANSLATED is not None:
+            UNTRANSLATED.append(words)
+
+
 def close_figure(fig: Figure) -> None:
     """Release a figure: pyplot forgets it if it knew it (figures from :func:`new_figure` are
     not pyplot's and need nothing)."""
@@ -200,5 +228,6 @@ __all__ = [
     "new_figure",
     "pixel_size",
     "save_figure",
+    "translate_figure",
     "use_agg",
 ]

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from szwadron.errors import IllegalActionError, InvalidArgumentError
+from szwadron.i18n import N_, current_language, gettext, ngettext, pgettext, term
 from szwadron.odds.machine import MACHINE, Event, EventKind, MachineState, MoraleUnit, step
 from szwadron.table.morale_phase import morale_phase
 
@@ -48,20 +49,33 @@ NODE_COLOURS: dict[MachineState, str] = {
 
 #: Short names of the events in labels.
 EVENT_SHORT: dict[EventKind, str] = {
-    EventKind.FIRE_CASUALTIES: "fire",
-    EventKind.MELEE_CASUALTIES: "melee",
-    EventKind.CHARGED: "charged",
-    EventKind.DISENGAGE: "disengage",
-    EventKind.OPPONENT_LEFT: "enemy left",
-    EventKind.PASSED_THROUGH: "passed through",
-    EventKind.REORGANISE: "reorganise",
-    EventKind.REPULSE: "repulse",
-    EventKind.RETREAT: "retreat",
-    EventKind.TABLE_EDGE: "table edge",
-    EventKind.SURRENDER: "surrender",
-    EventKind.PURSUED_DESTROYED: "pursued destroyed",
-    EventKind.ORDER: "order",
+    EventKind.FIRE_CASUALTIES: N_("fire"),
+    EventKind.MELEE_CASUALTIES: N_("melee"),
+    EventKind.CHARGED: N_("charged"),
+    EventKind.DISENGAGE: N_("disengage"),
+    EventKind.OPPONENT_LEFT: N_("enemy left"),
+    EventKind.PASSED_THROUGH: N_("passed through"),
+    EventKind.REORGANISE: N_("reorganise"),
+    EventKind.REPULSE: N_("repulse"),
+    EventKind.RETREAT: N_("retreat"),
+    EventKind.TABLE_EDGE: N_("table edge"),
+    EventKind.SURRENDER: N_("surrender"),
+    EventKind.PURSUED_DESTROYED: N_("pursued destroyed"),
+    EventKind.ORDER: N_("order"),
 }
+
+
+def state_word(state: str) -> str:
+    """A state of the machine (6.1.1, with the retreat and the unit's end) in the chosen language."""
+    words = {
+        "normal": pgettext("morale state", "normal"),
+        "panic": pgettext("morale state", "panic"),
+        "pursuit": pgettext("morale state", "pursuit"),
+        "repulsed": pgettext("morale state", "repulsed"),
+        "removed": pgettext("morale state", "removed"),
+    }
+    return words.get(state, state)
+
 
 #: Curvature of the arrow between two states (the reverse pair bends the other way).
 _RAD = 0.18
@@ -147,7 +161,9 @@ def _chances_text(transitions: list[Any], unit: UnitBranches) -> str:
     for t, p in taken:
         assert p is not None
         # an event with two branches on one arrow names the branch too
-        what = EVENT_SHORT[t.event] + (f" {t.branch.replace('_', ' ')}" if events.count(t.event) > 1 else "")
+        what = gettext(EVENT_SHORT[t.event]) + (
+            " " + term(t.branch).replace("_", " ") if events.count(t.event) > 1 else ""
+        )
         lines.append(f"{what} {_pct(p)}")
     return "\n".join(lines)
 
@@ -215,7 +231,7 @@ def plot_morale_machine(
     here = unit.state if unit is not None else None
 
     def entry(t: Any) -> str:
-        text = f"{EVENT_SHORT[t.event]}: {t.branch.replace('_', ' ')} {t.rule}"
+        text = f"{gettext(EVENT_SHORT[t.event])}: {term(t.branch).replace('_', ' ')} {t.rule}"
         if unit is not None and t.source is here:
             p = unit.chances.get((t.event, t.branch))
             if p is not None:
@@ -238,7 +254,15 @@ def plot_morale_machine(
         c.set_gid(f"state-{s.value}")
         out["nodes"].append(c)
         ax.text(
-            x, y, s.value, ha="center", va="center", fontsize=10, fontweight="bold", color="#ffffff", zorder=4
+            x,
+            y,
+            state_word(s.value),
+            ha="center",
+            va="center",
+            fontsize=10,
+            fontweight="bold",
+            color="#ffffff",
+            zorder=4,
         )
     fig: Any = ax.get_figure()
     while not hasattr(fig, "get_size_inches"):
@@ -300,11 +324,18 @@ def plot_morale_machine(
             if on_arrow:
                 cx, cy = _bezier(p0, p1, _RAD, 0.66)
                 out["chances"].append(_chance_label(ax, cx, cy, on_arrow, NODE_COLOURS[b]))
-        rows.append((f"{n}  {a.value} → {b.value}", "; ".join(entry(t) for t in ts), active, faded))
+        rows.append(
+            (
+                f"{n}  {state_word(a.value)} → {state_word(b.value)}",
+                "; ".join(entry(t) for t in ts),
+                active,
+                faded,
+            )
+        )
     for s, ts in loops.items():
         rows.append(
             (
-                f"·  stays {s.value}",
+                "·  " + gettext("stays {state}").format(state=state_word(s.value)),
                 "; ".join(entry(t) for t in ts),
                 here is s,
                 here is not None and s is not here,
@@ -313,7 +344,9 @@ def plot_morale_machine(
     y = 8.9
     x = 9.9
     for head, body, active, faded in rows:
-        lines = textwrap.wrap(body, 84, initial_indent="    ", subsequent_indent="    ")
+        # Polish words are longer: a wider column keeps the list inside the figure
+        width = 84 if current_language() == "en" else 96
+        lines = textwrap.wrap(body, width, initial_indent="    ", subsequent_indent="    ")
         txt = ax.text(
             x,
             y,
@@ -328,12 +361,13 @@ def plot_morale_machine(
         out["labels"].append(txt)
         y -= 0.205 * (1 + len(lines)) + 0.09
     if title is None:
-        title = "Morale as a state machine (section 6): numbered arrows, the transitions listed"
+        title = gettext("Morale as a state machine (section 6): numbered arrows, the transitions listed")
         if unit is not None:
-            title += (
-                f"\n{unit.unit} is in {unit.state.value}: the chance of each branch from "
-                f"its state (fire: {unit.removed} figure{'s' * (unit.removed != 1)} removed)"
-            )
+            title += "\n" + ngettext(
+                "{unit} is in {state}: the chance of each branch from its state (fire: {n} figure removed)",
+                "{unit} is in {state}: the chance of each branch from its state (fire: {n} figures removed)",
+                unit.removed,
+            ).format(unit=unit.unit, state=term(unit.state.value), n=unit.removed)
     ax.set_title(title, fontsize=11, loc="left")
     return out
 

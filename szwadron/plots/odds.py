@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from szwadron.i18n import gettext, term
 from szwadron.odds.morale import MeleeOutcome
 
 if TYPE_CHECKING:
@@ -202,7 +203,9 @@ def plot_distribution(
     mtext = ax.text(
         mean,
         1.0,
-        f"mean {mean:.2f} " if right else f" mean {mean:.2f}",
+        gettext("mean {mean:.2f}").format(mean=mean) + " "
+        if right
+        else " " + gettext("mean {mean:.2f}").format(mean=mean),
         transform=ax.get_xaxis_transform(),
         ha="right" if right else "left",
         va="top",
@@ -220,10 +223,12 @@ def plot_distribution(
 
 def volley_title(odds: VolleyOdds) -> str:
     """A one-line description of a volley: its dice, W, cap and remainder die."""
-    dice = " + ".join(f"{g.dice} d6 on ≤{g.accuracy}" for g in odds.groups)
+    dice = " + ".join(gettext("{n} d6 on ≤{c}").format(n=g.dice, c=g.accuracy) for g in odds.groups)
     w = f"W {odds.wounds}" if isinstance(odds.wounds, int) else "W " + ",".join(map(str, odds.wounds))
-    cap = f", at most {odds.cap}" if odds.cap is not None else ""
-    return f"Volley: {dice} against {w}{cap} (remainder {odds.die})"
+    cap = ", " + gettext("at most {n}").format(n=odds.cap) if odds.cap is not None else ""
+    return gettext("Volley: {dice} against {wounds}{cap} (remainder {die})").format(
+        dice=dice, wounds=w, cap=cap, die=term(odds.die)
+    )
 
 
 def plot_volley(
@@ -284,7 +289,7 @@ def plot_morale_outcomes(
         zorder=2,
     )
     labels = list(ax.bar_label(bars, labels=[_pct(probs[n]) + "%" for n in names], fontsize=8, padding=2))
-    ax.set_xticks(range(len(names)), [n.replace("_", " ") for n in names])
+    ax.set_xticks(range(len(names)), [term(n).replace("_", " ") for n in names])
     _percent_axis(ax, max([100.0 * p for p in probs.values()] + [1.0]))
     ax.set_ylabel("probability, %")
     ax.grid(True, axis="y", color="#dddddd", linewidth=0.6, zorder=0)
@@ -383,8 +388,12 @@ def plot_joint_losses(
     ax.set_xticks(range(n_cols))
     ax.set_yticks(range(n_rows))
     ax.tick_params(labelsize=7)
-    ax.set_xlabel(f"defender figures removed (mean {d_mean:.2f})", color=DEFENDER_COLOUR)
-    ax.set_ylabel(f"attacker figures removed (mean {a_mean:.2f})", color=ATTACKER_COLOUR)
+    ax.set_xlabel(
+        gettext("defender figures removed (mean {mean:.2f})").format(mean=d_mean), color=DEFENDER_COLOUR
+    )
+    ax.set_ylabel(
+        gettext("attacker figures removed (mean {mean:.2f})").format(mean=a_mean), color=ATTACKER_COLOUR
+    )
     cbar: list[Any] = []
     if colorbar:
         fig = ax.get_figure()
@@ -396,7 +405,9 @@ def plot_joint_losses(
     ax.set_title(
         title
         if title is not None
-        else f"Joint losses: {odds.attacker_figures} attacking v {odds.defender_figures} defending figures",
+        else gettext("Joint losses: {attackers} attacking v {defenders} defending figures").format(
+            attackers=odds.attacker_figures, defenders=odds.defender_figures
+        ),
         fontsize=10,
     )
     return {"image": image, "cells": cells, "means": means, "colorbar": cbar}
@@ -454,7 +465,7 @@ def plot_melee_outcomes(odds: MeleeOdds, ax: Axes | None = None, *, title: str |
         *ax.bar_label(att, labels=[_pct(table[n][0]) for n in names], fontsize=7, padding=1),
         *ax.bar_label(dfd, labels=[_pct(table[n][1]) for n in names], fontsize=7, padding=1),
     ]
-    ax.set_xticks(xs, names)
+    ax.set_xticks(xs, [term(n) for n in names])
     top = max([100 * max(v) for v in table.values()] + [1.0])
     _percent_axis(ax, top)
     ax.set_ylabel("probability, %")

@@ -55,6 +55,7 @@ from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import polygon_distance
 from szwadron.geometry.paths import BaseMotion
 from szwadron.geometry.sight import Blocked, band_corners, check_sight
+from szwadron.i18n import gettext
 from szwadron.models import Scenario
 from szwadron.plots.table import (
     SIDE_COLOURS,
@@ -638,8 +639,8 @@ def plot_fire(
             s = acc[ln.shooter]
             ks, kt = _base_index(bf, ln.shooter), _base_index(bf, ln.target)
             mx, my = (bf.x[ks] + bf.x[kt]) / 2.0, (bf.y[ks] + bf.y[kt]) / 2.0
-            text = f"{ln.distance:.1f} cm, C {s.accuracy}, {s.dice} d6" + (
-                " (indirect)" if ln.indirect else ""
+            text = gettext("{cm:.1f} cm, C {c}, {n} d6").format(cm=ln.distance, c=s.accuracy, n=s.dice) + (
+                " " + gettext("(indirect)") if ln.indirect else ""
             )
             t = place_label(
                 ax,
@@ -1063,9 +1064,12 @@ def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *, repor
         if label_all or bm is longest or bad:
             extra = "".join(f" + {x.cm:.1f} {x.source}" for x in bm.surcharges)
             text = (
-                f"{bm.path:.1f}{extra} = {bm.distance:.1f} of {bm.allowed:g} cm"
+                f"{bm.path:.1f}{extra} = "
+                + gettext("{distance:.1f} of {allowed:g} cm").format(distance=bm.distance, allowed=bm.allowed)
                 if extra
-                else f"{bm.distance:.1f} of {bm.allowed:g} cm"
+                else gettext("{distance:.1f} of {allowed:g} cm").format(
+                    distance=bm.distance, allowed=bm.allowed
+                )
             )
             text = (
                 f"{bm.base}: "
@@ -1091,10 +1095,12 @@ def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *, repor
     x0, x1 = ax.get_xlim()
     chars = max(30, int(abs(x1 - x0) / _cm_per_point(ax) / (0.6 * 7.5)) - 4)
     if report.legal:
-        verdict = "legal " + ("charge" if report.charge else "move")
+        verdict = gettext("legal charge") if report.charge else gettext("legal move")
     else:
-        verdict = "ILLEGAL\n" + "\n".join(
-            _wrap(f"[{v.rule}] {v.message}", chars) for v in report.violations[:4]
+        verdict = (
+            gettext("ILLEGAL")
+            + "\n"
+            + "\n".join(_wrap(f"[{v.rule}] {v.message}", chars) for v in report.violations[:4])
         )
     t = ax.text(
         0.01,
@@ -1288,12 +1294,15 @@ def plot_reach(scenario: Scenario | Battlefield, ax: Axes | None = None, *, resu
         out["ghosts"].append(g)
         _state(ax).boxes.append(shapely.Polygon(end))
         extra = "".join(f" + {s.cm:.1f} {s.source}" for s in result.surcharges)
-        text = f"{result.path_cm:.1f}{extra} = {result.cost:.1f} of {result.allowed:g} cm: " + (
-            "reaches" if result.reachable else "too far"
+        text = (
+            f"{result.path_cm:.1f}{extra} = "
+            + gettext("{distance:.1f} of {allowed:g} cm").format(distance=result.cost, allowed=result.allowed)
+            + ": "
+            + (gettext("reaches") if result.reachable else gettext("too far"))
         )
         where = (float(pts[-1][0]), float(pts[-1][1]))
     else:
-        text = f"no path into contact within {1.5 * result.allowed:g} cm"
+        text = gettext("no path into contact within {cm:g} cm").format(cm=1.5 * result.allowed)
         where = (float(bf.x[k]), float(bf.y[k]))
     t = place_label(
         ax,
@@ -1569,13 +1578,12 @@ def plot_flight(scenario: Scenario | Battlefield, ax: Axes | None = None, *, uni
             )
             out["stops"].append(bar)
     g = unit_geometry(bf, unit.id)
-    text = (
-        f"{unit.id} flees 2d6 × {unit.flight_multiplier} cm: leaves the table "
-        f"{100 * float(unit.off_table_chance):.1f}%"
+    text = gettext("{unit} flees 2d6 × {step} cm: leaves the table {p:.1f}%").format(
+        unit=unit.id, step=unit.flight_multiplier, p=100 * float(unit.off_table_chance)
     )
     stopped = sorted({f.blocked_by for f in unit.figures if f.blocked_by})
     if stopped:
-        text += "; stopped by " + ", ".join(stopped)
+        text += "; " + gettext("stopped by {units}").format(units=", ".join(stopped))
     t = place_label(
         ax,
         bf,

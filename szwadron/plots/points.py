@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from szwadron.armies.runs import BAND
+from szwadron.i18n import gettext, term
 from szwadron.plots._io import figure_format, new_figure, save_figure, use_agg
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ def _colour(term: str) -> str:
     return TERM_COLOURS.get(term, "#000000")
 
 
+# long: a drawing: bars per profile and factor, labels, axes and the key.
 def plot_breakdown(
     breakdowns: Sequence[PointsBreakdown], ax: Axes | None = None, *, title: str = ""
 ) -> list[Any]:
@@ -70,7 +72,7 @@ def plot_breakdown(
     seen: list[str] = []
     reach = math.log2(2.0)
     for y, b in enumerate(breakdowns):
-        labels.append(f"{b.profile} ({b.kind.value})")
+        labels.append(f"{b.profile} ({term(b.kind.value)})")
         if not b.terms:
             artists.append(
                 ax.text(0.05, y, "0 — limber: priced in its gun's speed (7.2)", va="center", fontsize=8)
@@ -103,7 +105,11 @@ def plot_breakdown(
         net = math.log2(b.raw / b.base)
         reach = max(reach, right, -left)
         artists += ax.plot([net], [y], marker="D", color="black", markersize=4, linestyle="none")
-        artists.append(ax.text(right + 0.08, y, f"{b.points:g} pts", va="center", fontsize=8))
+        artists.append(
+            ax.text(
+                right + 0.08, y, gettext("{points:g} pts").format(points=b.points), va="center", fontsize=8
+            )
+        )
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(breakdowns)), labels, fontsize=8)
     ax.invert_yaxis()
@@ -113,13 +119,15 @@ def plot_breakdown(
     ax.set_xlim(-span, span)
     ref = breakdowns[0].base if breakdowns else 0.0
     ax.set_xlabel(
-        f"factor on the reference figure's {ref:g} points (log scale); lowering terms hatched; ◆ the product"
+        gettext(
+            "factor on the reference figure's {points:g} points (log scale); lowering terms hatched; ◆ the product"
+        ).format(points=ref)
     )
     if title:
         ax.set_title(title)
     order = ["offence", "wounds", "morale", "speed"]
     names = [n for n in order if n in seen] + [n for n in seen if n not in order]
-    handles = [Patch(color=_colour(n), label=n) for n in names]
+    handles = [Patch(color=_colour(n), label=term(n)) for n in names]
     artists.append(ax.legend(handles=handles, fontsize=7, loc="lower left"))
     ax.grid(axis="x", alpha=0.3)
     return artists

@@ -44,6 +44,7 @@ from shapely.geometry.polygon import orient
 from szwadron.errors import InvalidArgumentError, InvalidDataError
 from szwadron.geometry.bases import ZONE_QUAD_SEGS
 from szwadron.geometry.battlefield import Battlefield
+from szwadron.i18n import gettext, term
 from szwadron.models import Scenario, TerrainKind, UnitState
 from szwadron.table.audit import audit, obstacle_zone_core
 
@@ -150,7 +151,9 @@ def terrain_style(kind: TerrainKind | str, level: int = 0) -> TerrainStyle:
     k = TerrainKind(kind)
     if k is TerrainKind.HILL:
         lv = max(level, 1)
-        return TerrainStyle(f"hill, level {lv}", hill_colour(lv), "#8c6d3f", 0.7, layer=0.02 * lv)
+        return TerrainStyle(
+            gettext("hill, level {level}").format(level=lv), hill_colour(lv), "#8c6d3f", 0.7, layer=0.02 * lv
+        )
     return _TERRAIN_STYLES[k]
 
 
@@ -342,7 +345,7 @@ def setup_table_axes(ax: Axes, scenario: Scenario, view: Region, *, grid: bool =
         txt = ax.text(
             xs,
             yy,
-            f"side {side} edge",
+            gettext("side {side} edge").format(side=side),
             ha="center",
             va=va,
             fontsize=8,
@@ -351,7 +354,9 @@ def setup_table_axes(ax: Axes, scenario: Scenario, view: Region, *, grid: bool =
             zorder=ZORDER["labels"],
         )
         out.append(txt)
-        _state(ax).boxes.append(_text_box(ax, f"side {side} edge", 8.0, xs, yy, va=va))
+        _state(ax).boxes.append(
+            _text_box(ax, gettext("side {side} edge").format(side=side), 8.0, xs, yy, va=va)
+        )
     return {"table": out}
 
 
@@ -586,7 +591,7 @@ def plot_bases(scenario: Scenario | Battlefield, ax: Axes | None = None) -> Arti
             c = SIDE_COLOURS[side]
             legend_entry(
                 ax,
-                f"side {side} (thick edge = front)",
+                gettext("side {side} (thick edge = front)").format(side=side),
                 Patch(facecolor=c.fill, edgecolor=c.front, linewidth=1.6),
                 order,
             )
@@ -759,7 +764,7 @@ def plot_labels(
             continue
         text = (unit.name or unit.id) if names else unit.id
         if unit.state is not UnitState.NORMAL:
-            text += f" ({unit.state.value})"
+            text += f" ({term(unit.state.value)})"
         centre, f, r = _unit_frame(bf, u)
         pts = bf.corners[idx].reshape(-1, 2) - centre
         w = (0.58 * fontsize * len(text) + 6.0) * cpp
@@ -861,7 +866,7 @@ def plot_zones(
         if view is None or shapely.intersects(view, zone):
             legend_entry(
                 ax,
-                f"side {unit.side} control zone (1.4)",
+                gettext("side {side} control zone (1.4)").format(side=unit.side),
                 Patch(facecolor=c.zone, alpha=0.25, edgecolor=c.zone, linestyle="--"),
                 40.0 + (unit.side == "B"),
             )
@@ -1130,7 +1135,9 @@ def plot_table(
     if title is None:
         title = bf.scenario.name
         if region is not None:
-            title += f"\nx {view[0]:g} to {view[2]:g} cm, y {view[1]:g} to {view[3]:g} cm"
+            title += "\n" + gettext("x {x0:g} to {x1:g} cm, y {y0:g} to {y1:g} cm").format(
+                x0=view[0], x1=view[2], y0=view[1], y1=view[3]
+            )
     ax.set_title(title, fontsize=10)
     lg = None
     if legend:

@@ -69,6 +69,7 @@ from szwadron.geometry.bases import (
 from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import contact_length, penetration_depth
 from szwadron.geometry.terrain import forbidden_rule
+from szwadron.i18n import _, ngettext, term
 from szwadron.models import Ability, Scenario, UnitState
 from szwadron.rulings import Ruling
 from szwadron.settings import RulesSettings
@@ -332,7 +333,9 @@ def audit(
     problems = (
         _overlap_problems(bf, overlaps)
         + [
-            Problem("6.6", f"base {b} is off the table (figures leaving it are removed)", (b,))
+            Problem(
+                "6.6", _("base {base} is off the table (figures leaving it are removed)").format(base=b), (b,)
+            )
             for b in off_table
         ]
         + _terrain_problems(bf, forbidden)
@@ -596,7 +599,9 @@ def _overlap_problems(bf: Battlefield, overlaps: tuple[Overlap, ...]) -> list[Pr
     return [
         Problem(
             "PD-3",
-            f"bases {o.a} and {o.b} overlap by {o.depth:.2f} cm (more than the {otol:g} cm tolerance)",
+            _(
+                "bases {a} and {b} overlap by {depth:.2f} cm (more than the {tolerance:g} cm tolerance)"
+            ).format(a=o.a, b=o.b, depth=o.depth, tolerance=otol),
             (o.a, o.b),
         )
         for o in overlaps
@@ -608,8 +613,12 @@ def _terrain_problems(bf: Battlefield, forbidden: list[ForbiddenTerrain]) -> lis
     return [
         Problem(
             f.rule,
-            f"base {f.base} ({bf.kinds[bf.resolve(f.base)[0]].value}) stands in "
-            f"{bf.scenario.terrain_feature(f.terrain).kind.value} {f.terrain}, closed to it",
+            _("base {base} ({kind}) stands in {terrain} {id}, closed to it").format(
+                base=f.base,
+                kind=term(bf.kinds[bf.resolve(f.base)[0]].value),
+                terrain=term(bf.scenario.terrain_feature(f.terrain).kind.value),
+                id=f.terrain,
+            ),
             (f.base,),
         )
         for f in forbidden
@@ -625,12 +634,17 @@ def _coherency_problems(bf: Battlefield, units: list[UnitReport]) -> list[Proble
         main = max(u.groups, key=len)
         apart = tuple(b for g in u.groups if g is not main for b in g)
         rule = "1.3.4" if u.skirmish else "1.3.1"
-        how = f"gaps over {bf.settings.skirmish_gap_cm:g} cm" if u.skirmish else "bases not touching"
+        how = (
+            _("gaps over {gap:g} cm").format(gap=bf.settings.skirmish_gap_cm)
+            if u.skirmish
+            else _("bases not touching")
+        )
         out.append(
             Problem(
                 rule,
-                f"unit {unit.id} is not coherent: {len(u.groups)} groups ({how}): "
-                + " | ".join(_span(g) for g in u.groups),
+                _("unit {unit} is not coherent: {n} groups ({how}): {groups}").format(
+                    unit=unit.id, n=len(u.groups), how=how, groups=" | ".join(_span(g) for g in u.groups)
+                ),
                 apart,
             )
         )
@@ -647,14 +661,25 @@ def _zone_problems(zone_intrusions: tuple[ZoneIntrusion, ...]) -> list[Problem]:
     for (intruder_unit, owner_unit), items in by_units.items():
         closest = min(items, key=lambda z: round(z.distance, 9))  # ties: first in file order
         across = sorted({z.across for z in items if z.across})
-        via = f", measured from beyond {', '.join(across)} (1.4.3)" if across else ""
+        via = _(", measured from beyond {via} (1.4.3)").format(via=", ".join(across)) if across else ""
         out.append(
             Problem(
                 "1.4.2",
-                f"unit {intruder_unit} stands in the control zone of enemy unit {owner_unit} without "
-                "being engaged with "
-                f"it: {len(items)} base pair{'s' * (len(items) != 1)}, closest {closest.base} to "
-                f"{closest.zone_of} at {closest.distance:.2f} cm{via}",
+                ngettext(
+                    "unit {unit} stands in the control zone of enemy unit {owner} without being engaged with "
+                    "it: {n} base pair, closest {base} to {zone_of} at {cm:.2f} cm{via}",
+                    "unit {unit} stands in the control zone of enemy unit {owner} without being engaged with "
+                    "it: {n} base pairs, closest {base} to {zone_of} at {cm:.2f} cm{via}",
+                    len(items),
+                ).format(
+                    unit=intruder_unit,
+                    owner=owner_unit,
+                    n=len(items),
+                    base=closest.base,
+                    zone_of=closest.zone_of,
+                    cm=closest.distance,
+                    via=via,
+                ),
                 tuple(dict.fromkeys(z.base for z in items)),
             )
         )

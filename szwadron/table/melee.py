@@ -42,6 +42,7 @@ import shapely
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import contact_length, polygon_distance
+from szwadron.i18n import _, term
 from szwadron.models import Ability, Scenario, TerrainKind, Unit, UnitState
 from szwadron.odds.combat import Fighter, MeleeOdds, MeleeSide, melee
 from szwadron.odds.morale import MeleeMorale
@@ -306,12 +307,18 @@ class _Contacts:
         s = bf.settings
         ia, idf = bf.resolve(attacker), bf.resolve(defender)
         if attacker not in bf.unit_ids or defender not in bf.unit_ids:
-            raise InvalidDataError("the attacker and the defender name units, not bases")
+            raise InvalidDataError(_("the attacker and the defender name units, not bases"))
         ua, ud = bf.scenario.unit(attacker), bf.scenario.unit(defender)
         if ua.side == ud.side:
-            raise InvalidDataError(f"{attacker} and {defender} are on the same side")
+            raise InvalidDataError(
+                _("{attacker} and {defender} are on the same side").format(
+                    attacker=attacker, defender=defender
+                )
+            )
         if ua.state is UnitState.PANIC:
-            raise IllegalActionError("6.1", f"{attacker} is panicking and cannot attack")
+            raise IllegalActionError(
+                "6.1", _("{attacker} is panicking and cannot attack").format(attacker=attacker)
+            )
         lengths = _contact_lengths(bf, ia, idf)
         need = s.min_contact_length_cm - s.distance_epsilon_cm
         a_in = np.flatnonzero(lengths.sum(axis=1) >= need)
@@ -321,8 +328,9 @@ class _Contacts:
             other = defender if a_in.size == 0 else attacker
             raise IllegalActionError(
                 "5.3",
-                f"no figure of {missing} touches {other} along at least "
-                f"{s.min_contact_length_cm:g} cm of base edge (PD-14): no melee",
+                _(
+                    "no figure of {missing} touches {other} along at least {min_contact_length_cm:g} cm of base edge (PD-14): no melee"
+                ).format(missing=missing, other=other, min_contact_length_cm=s.min_contact_length_cm),
             )
         return cls(ia, idf, lengths, a_in, d_in)
 
@@ -375,7 +383,11 @@ def _advantage(bf: Battlefield, b: int, foes: list[int]) -> tuple[int, str | Non
     centre = shapely.Point(float(bf.x[b]), float(bf.y[b]))
     for f in bf.terrain:
         if f.kind in (TerrainKind.BUILDING, TerrainKind.FORTIFICATION) and shapely.covers(f.polygon, centre):
-            best = max(best, (s.melee_building_w, f"in {f.kind.value} {f.id}"), key=lambda x: x[0])
+            best = max(
+                best,
+                (s.melee_building_w, _("in {value} {unit}").format(value=term(f.kind.value), unit=f.id)),
+                key=lambda x: x[0],
+            )
     for f in bf.terrain:
         if not f.crossable_obstacle or shapely.distance(bf.polygons[b], f.polygon) > tol:
             continue
@@ -383,10 +395,16 @@ def _advantage(bf: Battlefield, b: int, foes: list[int]) -> tuple[int, str | Non
             shapely.intersects(shapely.LineString([(bf.x[b], bf.y[b]), (bf.x[o], bf.y[o])]), f.polygon)
             for o in foes
         ):
-            best = max(best, (s.melee_obstacle_w, f"behind obstacle {f.id}"), key=lambda x: x[0])
+            best = max(
+                best, (s.melee_obstacle_w, _("behind obstacle {unit}").format(unit=f.id)), key=lambda x: x[0]
+            )
     levels = bf.levels
     if foes and all(levels[b] > levels[o] for o in foes):
-        best = max(best, (s.melee_uphill_w, f"uphill (level {levels[b]})"), key=lambda x: x[0])
+        best = max(
+            best,
+            (s.melee_uphill_w, _("uphill (level {levels})").format(levels=levels[b])),
+            key=lambda x: x[0],
+        )
     return best
 
 

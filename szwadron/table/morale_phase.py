@@ -80,6 +80,7 @@ from szwadron.geometry.bases import base_corners, polygons_from_corners
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import contact_length, polygon_distance
 from szwadron.geometry.terrain import forbidden_rule
+from szwadron.i18n import _
 from szwadron.models import Kind, Scenario, TerrainKind, UnitState
 from szwadron.odds.dice import Distribution, d
 from szwadron.odds.morale import (
@@ -187,7 +188,7 @@ def flight_direction(side: str) -> tuple[float, float]:
         return (0.0, -1.0)
     if side == "B":
         return (0.0, 1.0)
-    raise InvalidDataError(f"side must be 'A' or 'B', got {side!r}")
+    raise InvalidDataError(_("side must be 'A' or 'B', got {side!r}").format(side=side))
 
 
 # ------------------------------------------------------------------ first contact along a ray
@@ -692,7 +693,7 @@ def morale_phase(
     See the module docstring.
     """
     if side not in ("A", "B"):
-        raise InvalidDataError(f"side must be 'A' or 'B', got {side!r}")
+        raise InvalidDataError(_("side must be 'A' or 'B', got {side!r}").format(side=side))
     bf = Battlefield.of(scenario, settings)
     table = _Table(bf, side)
     sc = bf.scenario
@@ -768,8 +769,10 @@ def _may_reorganise(table: _Table, bases: npt.NDArray[np.intp]) -> tuple[bool, s
     bf, limit = table.bf, table.s.reorganise_enemy_cm
     dist, near = table.nearest_enemy(bf.corners[bases], limit)
     if near is None or dist > limit + table.eps:
-        return True, f"no enemy figure within {limit:g} cm (6.8.2)"
-    return False, f"enemy {bf.base_ids[near]} is {dist:.2f} cm away, within {limit:g} cm (6.8.2)"
+        return True, _("no enemy figure within {limit:g} cm (6.8.2)").format(limit=limit)
+    return False, _("enemy {base} is {dist:.2f} cm away, within {limit:g} cm (6.8.2)").format(
+        base=bf.base_ids[near], dist=dist, limit=limit
+    )
 
 
 @dataclass
@@ -849,7 +852,11 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
     bases = bf.unit_bases(u)
     engaged = table.engaged_with(bases)
     may = not engaged
-    reason = "no figure engaged in melee (6.8.3)" if may else f"engaged with {', '.join(engaged)} (6.8.3)"
+    reason = (
+        _("no figure engaged in melee (6.8.3)")
+        if may
+        else _("engaged with {units} (6.8.3)").format(units=", ".join(engaged))
+    )
     p_rally = rally if may else Fraction(0)
     p_move = 1 - p_rally
     kind = unit.profile.kind

@@ -49,6 +49,7 @@ from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import contact_length, polygon_distance
 from szwadron.geometry.paths import BaseMotion, Surcharge, terrain_surcharges
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule
+from szwadron.i18n import _
 from szwadron.limits import MAX_REACH_GRID_POINTS
 from szwadron.models import Scenario, TerrainKind
 from szwadron.settings import RulesSettings
@@ -241,13 +242,15 @@ def reach(
     u_k, t_k, foe, b = _nearest_base(bf, unit, target)
     h = grid_cm if grid_cm is not None else (0.5 if method == "index" else 0.2)
     if not h > 0:
-        raise InvalidDataError(f"the grid step must be positive, got {h}")
+        raise InvalidDataError(_("the grid step must be positive, got {h}").format(h=h))
     allowed = base_speeds(bf, u_k)[b]
     f0 = float(bf.facing[b])
     how = (
-        f"A* on a {h:g} cm grid of centre positions, 16 directions, then pulled tight"
+        _("A* on a {h:g} cm grid of centre positions, 16 directions, then pulled tight").format(h=h)
         if method == "index"
-        else f"reference: Dijkstra-like A* on a {h:g} cm grid, 32 directions, every blocker tested"
+        else _("reference: Dijkstra-like A* on a {h:g} cm grid, 32 directions, every blocker tested").format(
+            h=h
+        )
     )
     grid = _grid(bf, b, allowed, h)
     if grid is None:  # the base cannot stand on the table anywhere within its reach
@@ -270,10 +273,10 @@ def _nearest_base(bf: Battlefield, unit: str, target: str) -> tuple[int, int, In
     the unit nearest the target (the one that reaches)."""
     own, foe = bf.resolve(unit), bf.resolve(target)
     if unit not in bf.unit_ids or target not in bf.unit_ids:
-        raise InvalidDataError("the unit and the target name units, not bases")
+        raise InvalidDataError(_("the unit and the target name units, not bases"))
     u_k, t_k = bf.unit_ids.index(unit), bf.unit_ids.index(target)
     if bf.scenario.units[u_k].side == bf.scenario.units[t_k].side:
-        raise InvalidDataError(f"{target} is not an enemy of {unit}")
+        raise InvalidDataError(_("{target} is not an enemy of {unit}").format(target=target, unit=unit))
     d0 = polygon_distance(bf.corners[own][:, None], bf.corners[foe][None, :]).min(axis=1)
     return u_k, t_k, foe, int(own[int(np.argmin(d0))])
 
@@ -295,9 +298,17 @@ def _grid(bf: Battlefield, b: int, allowed: float, h: float) -> _Grid | None:
         return None
     if nx * ny > MAX_REACH_GRID_POINTS:
         raise InvalidDataError(
-            f"{bf.base_ids[b]}: a move of {allowed:g} cm needs a search grid of {nx * ny:,} positions"
-            f" every {h:g} cm; at most {MAX_REACH_GRID_POINTS:,} are searched (a move of about"
-            f" {math.sqrt(MAX_REACH_GRID_POINTS) * h / 3:.0f} cm)"
+            _(
+                "{base}: a move of {allowed:g} cm needs a search grid of {n:,} positions every {h:g} cm; "
+                "at most {most:,} are searched (a move of about {cm:.0f} cm)"
+            ).format(
+                base=bf.base_ids[b],
+                allowed=allowed,
+                n=nx * ny,
+                h=h,
+                most=MAX_REACH_GRID_POINTS,
+                cm=math.sqrt(MAX_REACH_GRID_POINTS) * h / 3,
+            )
         )
     return _Grid(h, lo_x, lo_y, hi_x, hi_y, nx, ny, half)
 

@@ -40,12 +40,13 @@ from urllib.parse import parse_qs, urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from szwadron.errors import IllegalActionError, InvalidDataError
+from szwadron.i18n import LANGUAGES, current_language, language
 from szwadron.web.requests import (
     ApplyFireRequest,
     ApplyMeleeRequest,
@@ -223,7 +224,10 @@ class Server:
             raise InvalidDataError(f"malformed JSON: {exc}", source="request") from None
 
     async def page(self, request: Request) -> Response:
-        response: Response = FileResponse(static_dir() / "index.html", headers=_NO_CACHE)
+        # the page speaks the server's language (issue 19): <html lang="pl"> picks app.js's L_PL
+        html = (static_dir() / "index.html").read_text(encoding="utf-8")
+        html = html.replace('<html lang="en">', f'<html lang="{current_language()}">', 1)
+        response: Response = HTMLResponse(html, headers=_NO_CACHE)
         token = request.query_params.get("token")
         if token is not None:
             response.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="strict")
@@ -294,11 +298,30 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+def request_language(request: Request) -> str:
+    """The language a request asks for: the page sends its own in ``accept-language`` (``pl`` or
+    ``en``); a browser's list (``pl-PL,pl;q=0.9,en;q=0.8``) is read by its first entry; anything
+    else is the server's language (``serve --lang``).
+
+    >>> from starlette.requests import Request
+    >>> def ask(value):
+    ...     return request_language(Request({"type": "http", "headers": [(b"accept-language", value)]}))
+    >>> ask(b"pl"), ask(b"pl-PL,pl;q=0.9"), ask(b"de")
+    ('pl', 'pl', 'en')
+    """
+    first = request.headers.get("accept-language", "").split(",")[0].split(";")[0].strip().lower()
+    code = first.split("-")[0]
+    return code if code in LANGUAGES else current_language()
+
+
 async def _guarded(run: Callable[[Any], Any], server: Server, request: Request) -> Response:
     """Run an answer; every deliberate error becomes one message with its status."""
     try:
         body = await server._body(request)
-        result = run(body)
+        # the page's language (issue 19): the answer and its messages in it; run() is synchronous,
+        # so no other request runs inside this block
+        with language(request_language(request)):
+            result = run(body)
     except _TooLarge:
         return _error(413, f"request body larger than {MAX_BODY_BYTES} bytes")
     except InvalidDataError as exc:

@@ -46,6 +46,7 @@ from szwadron.game.log import append, dump_log, new_log, replay
 from szwadron.geometry.arcs import fire_edges, touched_edges
 from szwadron.geometry.bases import EDGE_NAMES
 from szwadron.geometry.battlefield import Battlefield
+from szwadron.i18n import _
 from szwadron.loading import (
     army_list_search_path,
     load_army_list,
@@ -131,13 +132,16 @@ class Session:
         pattern = _LOG_NAME if suffix == ".jsonl" else _FILE_NAME
         if not pattern.match(name) or ".." in name:
             raise InvalidDataError(
-                f"name: {name!r} is not a plain file name ending in {suffix} "
-                "(letters, digits, '-', '_', '.', spaces; no folders)",
+                _(
+                    "name: {name!r} is not a plain file name ending in {suffix} (letters, digits, '-', '_', '.', spaces; no folders)"
+                ).format(name=name, suffix=suffix),
                 source="request",
             )
         target = (self.folder / name).resolve()
         if target.parent != self.folder:
-            raise InvalidDataError(f"name: {name!r} is outside the scenario's folder", source="request")
+            raise InvalidDataError(
+                _("name: {name!r} is outside the scenario's folder").format(name=name), source="request"
+            )
         return target
 
     # -- the table as the page shows it ---------------------------------------------------------
@@ -151,12 +155,16 @@ class Session:
             k = self._unit_index.get(uid)
             if k is None:
                 known = ", ".join(self._unit_index) or "none"
-                raise InvalidDataError(f"positions: no unit {uid!r} (units: {known})", source="request")
+                raise InvalidDataError(
+                    _("positions: no unit {uid!r} (units: {known})").format(uid=uid, known=known),
+                    source="request",
+                )
             unit = units[k]
             if len(poses) != len(unit.bases):
                 raise InvalidDataError(
-                    f"positions.{uid}: {len(poses)} poses for {len(unit.bases)} bases; "
-                    "send one [x, y, facing] per base, in the file's order",
+                    _(
+                        "positions.{uid}: {poses} poses for {bases} bases; send one [x, y, facing] per base, in the file's order"
+                    ).format(uid=uid, poses=len(poses), bases=len(unit.bases)),
                     source="request",
                 )
             bases = tuple(b.model_copy(update=_pose(p)) for b, p in zip(unit.bases, poses, strict=True))
@@ -389,7 +397,7 @@ class Session:
 
         if not self.actions:
             raise InvalidDataError(
-                "undo: no action to undo (the game log holds only its start)", source="request"
+                _("undo: no action to undo (the game log holds only its start)"), source="request"
             )
         dropped = self.log[-1]
         kept = self.log[:-1]
@@ -413,7 +421,7 @@ class Session:
         ids = [u.id for u in self.scenario.units]
         uid = req.id or fresh_id(req.profile, ids)
         if uid in ids:
-            raise InvalidDataError(f"id: a unit {uid!r} exists already", source="request")
+            raise InvalidDataError(_("id: a unit {uid!r} exists already").format(uid=uid), source="request")
         unit = {
             "id": uid,
             "side": req.side,
@@ -540,7 +548,9 @@ class Session:
         """Another scenario file of the same folder."""
         target = self.inside(req.name)
         if not target.is_file():
-            raise InvalidDataError(f"name: no file {req.name!r} in the scenario's folder", source="request")
+            raise InvalidDataError(
+                _("name: no file {name!r} in the scenario's folder").format(name=req.name), source="request"
+            )
         return Session.load(target)
 
 
@@ -549,7 +559,9 @@ def _moved(bf: Battlefield, unit: str, to: tuple[Pose, ...]) -> list[dict[str, A
     ks = bf.resolve(unit)
     if "/" in unit or len(ks) != len(to):
         raise InvalidDataError(
-            f"to: {len(to)} poses; give one [x, y, facing] per base of the unit {unit!r} ({len(ks)})",
+            _("to: {to} poses; give one [x, y, facing] per base of the unit {unit!r} ({bases})").format(
+                to=len(to), unit=unit, bases=len(ks)
+            ),
             source="request",
         )
     moved = [
@@ -563,7 +575,7 @@ def _moved(bf: Battlefield, unit: str, to: tuple[Pose, ...]) -> list[dict[str, A
         if not _same(p, (float(bf.x[k]), float(bf.y[k]), float(bf.facing[k])))
     ]
     if not moved:
-        raise InvalidDataError("to: no base moves; drag the unit to a new pose", source="request")
+        raise InvalidDataError(_("to: no base moves; drag the unit to a new pose"), source="request")
     return moved
 
 

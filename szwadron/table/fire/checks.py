@@ -32,6 +32,7 @@ from szwadron.geometry.bases import EDGE_NAMES
 from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import polygon_distance
 from szwadron.geometry.sight import Blocked, check_sight, inset_corners, segment_crosses
+from szwadron.i18n import _, term
 from szwadron.models import Ability, Unit, UnitState
 from szwadron.rulings import Ruling
 from szwadron.table.fire.engagement import engaged_units
@@ -54,7 +55,12 @@ def not_in_normal_morale(ctx: Context) -> Ruling | None:
     if su.state is UnitState.NORMAL:
         return None
     state = "panic" if su.state is UnitState.PANIC else "uncontrolled pursuit"
-    return Ruling("6.1", f"{su.id} is in {state}: it takes no action in the movement phase and may not fire")
+    return Ruling(
+        "6.1",
+        _("{unit} is in {state}: it takes no action in the movement phase and may not fire").format(
+            unit=su.id, state=term(state)
+        ),
+    )
 
 
 def artillery_on_the_march(ctx: Context) -> Ruling | None:
@@ -62,7 +68,10 @@ def artillery_on_the_march(ctx: Context) -> Ruling | None:
     bf = ctx.bf
     kinds = [ctx.shooter.base_profile(int(bf.index_in_unit[b])).kind for b in ctx.declared.tolist()]
     if ctx.march and any(k.is_artillery for k in kinds):
-        return Ruling("7.1.2", f"{ctx.shooter.id} is artillery: it may not fire on the march (4.11, 7.1.2)")
+        return Ruling(
+            "7.1.2",
+            _("{unit} is artillery: it may not fire on the march (4.11, 7.1.2)").format(unit=ctx.shooter.id),
+        )
     return None
 
 
@@ -73,7 +82,9 @@ def engaged_in_melee(ctx: Context) -> Ruling | None:
         return None
     return Ruling(
         "4.1.1",
-        f"{ctx.shooter.id} is engaged in melee with {', '.join(engaged)} (5.1.2): an engaged unit may not fire",
+        _("{unit} is engaged in melee with {engaged} (5.1.2): an engaged unit may not fire").format(
+            unit=ctx.shooter.id, engaged=", ".join(engaged)
+        ),
     )
 
 
@@ -120,7 +131,7 @@ FigureCheck = Callable[[Battlefield, Unit, int, Stats, np.ndarray], Ruling | Non
 def no_fire_dice(bf: Battlefield, unit: Unit, b: int, stats: Stats, touched: np.ndarray) -> Ruling | None:
     """4.6 — a figure without fire dice (SO 0) or without an edge to fire through cannot fire."""
     if stats.dice <= 0 or not fire_edges(unit.base_profile(int(bf.index_in_unit[b])).kind):
-        return Ruling("4.6", f"{bf.base_ids[b]} has no fire dice (SO 0): it cannot fire")
+        return Ruling("4.6", _("{base} has no fire dice (SO 0): it cannot fire").format(base=bf.base_ids[b]))
     return None
 
 
@@ -129,8 +140,9 @@ def heavy_unprepared(bf: Battlefield, unit: Unit, b: int, stats: Stats, touched:
     if unit.base_profile(int(bf.index_in_unit[b])).has(Ability.HEAVY) and not unit.prepared:
         return Ruling(
             "7.3",
-            f"{bf.base_ids[b]} is heavy artillery that has not prepared its "
-            "firing position since it moved (scenario: prepared = false)",
+            _(
+                "{base} is heavy artillery that has not prepared its firing position since it moved (scenario: prepared = false)"
+            ).format(base=bf.base_ids[b]),
         )
     return None
 
@@ -146,9 +158,11 @@ def every_edge_touched(
     if unit.base_profile(int(bf.index_in_unit[b])).kind.is_artillery:
         return Ruling(
             "4.4.2",
-            f"the front edge of {ident}, the only one artillery fires through (4.4.3), is touched by an own base",
+            _(
+                "the front edge of {ident}, the only one artillery fires through (4.4.3), is touched by an own base"
+            ).format(ident=ident),
         )
-    return Ruling("4.4.2", f"all four edges of {ident} are touched by own bases")
+    return Ruling("4.4.2", _("all four edges of {ident} are touched by own bases").format(ident=ident))
 
 
 #: Layer 2 after the ammunition (7.1.3), in order.
@@ -290,7 +304,9 @@ def engaged_target(ctx: Context, figs: Figures, pairs: Pairs) -> None:
         if int(tb[t]) in engaged:
             pairs.reasons[(a, t)] = Ruling(
                 "4.3.4",
-                f"{ids[tb[t]]} is engaged in melee (touching {engaged[int(tb[t])]}): it cannot be targeted",
+                _("{base} is engaged in melee (touching {engaged}): it cannot be targeted").format(
+                    base=ids[tb[t]], engaged=engaged[int(tb[t])]
+                ),
             )
         else:
             pairs.stage[a, t] = STAGE_SIGHT
@@ -379,19 +395,26 @@ def arc_or_range_reason(
         if blocked:
             return Ruling(
                 "4.4.2",
-                f"{target} is in the arc of the {EDGE_NAMES[blocked[0]]} edge of "
-                f"{ids[b]}, touched by an own base",
+                _("{target} is in the arc of the {edge} edge of {base}, touched by an own base").format(
+                    target=target, edge=term(EDGE_NAMES[blocked[0]]), base=ids[b]
+                ),
             )
         if holding and bf.kinds[b].is_artillery:
             return Ruling(
                 "4.4.3",
-                f"{target} is in the arc of the {EDGE_NAMES[holding[0]]} edge of "
-                f"{ids[b]}, not its front: artillery fires only through its front edge",
+                _(
+                    "{target} is in the arc of the {edge} edge of {base}, not its front: artillery fires only through its front edge"
+                ).format(target=target, edge=term(EDGE_NAMES[holding[0]]), base=ids[b]),
             )
-        return Ruling("4.4.1", f"{target} is in no usable arc of {ids[b]}")  # pragma: no cover
+        return Ruling(
+            "4.4.1", _("{target} is in no usable arc of {base}").format(target=target, base=ids[b])
+        )  # pragma: no cover
     if dist[a, t] > ranges[b] + bf.settings.distance_epsilon_cm:
         return Ruling(
-            "4.5.1", f"{target} is {dist[a, t]:.2f} cm from {ids[b]}, beyond its range of {ranges[b]:g} cm"
+            "4.5.1",
+            _("{target} is {dist:.2f} cm from {base}, beyond its range of {ranges:g} cm").format(
+                target=target, dist=dist[a, t], base=ids[b], ranges=ranges[b]
+            ),
         )
     return None
 
@@ -420,9 +443,15 @@ def indirect_block(bf: Battlefield, shooter: int, target: int, method: PairMetho
     k = int(np.flatnonzero(close)[np.argmin(d[close])])
     return Ruling(
         "7.4",
-        f"own figure {bf.base_ids[cand[k]]} stands on the line of indirect fire from "
-        f"{bf.base_ids[shooter]} to {bf.base_ids[target]}, {float(d[k]):.2f} cm away "
-        f"(closer than {st.indirect_min_friend_cm:g} cm)",
+        _(
+            "own figure {base} stands on the line of indirect fire from {base2} to {base3}, {d:.2f} cm away (closer than {indirect_min_friend_cm:g} cm)"
+        ).format(
+            base=bf.base_ids[cand[k]],
+            base2=bf.base_ids[shooter],
+            base3=bf.base_ids[target],
+            d=float(d[k]),
+            indirect_min_friend_cm=st.indirect_min_friend_cm,
+        ),
     )
 
 
@@ -465,7 +494,7 @@ def shooter_report(bf: Battlefield, pairs: Pairs, a: int, dice: int, c0: int) ->
         best_stage = int(pairs.stage[a].max()) if len(tb) else 0
         at = np.flatnonzero(pairs.stage[a] == best_stage)
         t = int(at[np.argmin(pairs.dist[a, at])])
-        r = pairs.reasons.get((a, t)) or Ruling("4.4.1", f"no target figure for {ids[b]}")
+        r = pairs.reasons.get((a, t)) or Ruling("4.4.1", _("no target figure for {base}").format(base=ids[b]))
         return ShooterReport(ids[b], False, r.rule, r.message, None, (), None, None, dice, c0)
     near_t = int(ok[np.argmin(pairs.dist[a, ok])])
     d = float(pairs.dist[a, near_t])
@@ -484,9 +513,12 @@ def shooter_report(bf: Battlefield, pairs: Pairs, a: int, dice: int, c0: int) ->
     edge = EDGE_NAMES[int(pairs.ok_edge[a, near_t])]
     if acc <= 0:
         msg = (
-            f"{ids[b]}: C {c0} − {bands} for {d:.2f} cm to its nearest target {ids[tb[near_t]]}"
-            + (" − 1 for indirect fire (7.4)" if indirect else "")
-            + f" = {acc}: a figure at C ≤ 0 cannot fire"
+            _("{base}: C {c0} − {bands} for {d:.2f} cm to its nearest target {base2}").format(
+                base=ids[b], c0=c0, bands=bands, d=d, base2=ids[tb[near_t]]
+            )
+            + (" " + _("− 1 for indirect fire (7.4)") if indirect else "")
+            + " "
+            + _("= {accuracy}: a figure at C ≤ 0 cannot fire").format(accuracy=acc)
         )
         return ShooterReport(ids[b], False, "4.5.4", msg, edge, (), d, acc, dice, c0, indirect, lines)
     targets = tuple(ln.target for ln in lines)
@@ -504,7 +536,9 @@ def target_reason(base: str, t: int, pairs: Pairs) -> Ruling:
         found = pairs.reasons.get((a, t))
         if found is not None:
             return found
-    return Ruling("4.5.3", f"{base} is not in range, arc and sight of any figure that fires")
+    return Ruling(
+        "4.5.3", _("{base} is not in range, arc and sight of any figure that fires").format(base=base)
+    )
 
 
 __all__ = [

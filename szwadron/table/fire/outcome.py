@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from szwadron.geometry.sight import cover
+from szwadron.i18n import _
 from szwadron.odds.combat import VolleyOdds, volley
 from szwadron.odds.morale import FireOutcome, fire_outcome
 from szwadron.rulings import Ruling
@@ -94,7 +95,9 @@ def fire_answer(
     groups = volley_groups(shooters)
     total_dice = sum(d for d, _ in groups)
     if ctx.march and total_dice // 2 == 0:
-        r = Ruling("4.11", f"fire on the march halves {total_dice} SO to 0 dice")
+        r = Ruling(
+            "4.11", _("fire on the march halves {total_dice} SO to 0 dice").format(total_dice=total_dice)
+        )
         return no_fire(ctx, shooters, pairs, morale_test, ammo, reason=r)
     skirmish = open_order(bf, ctx.target, ctx.target_k)
     odds = volley(
@@ -105,8 +108,9 @@ def fire_answer(
     notes = list(odds.notes)
     if any(r.indirect and r.can_fire for r in shooters):
         notes.append(
-            f"indirect fire (7.4): C − {st.indirect_accuracy_penalty} for the figures "
-            "firing without line of sight (already in their accuracy)"
+            _(
+                "indirect fire (7.4): C − {indirect_accuracy_penalty} for the figures firing without line of sight (already in their accuracy)"
+            ).format(indirect_accuracy_penalty=st.indirect_accuracy_penalty)
         )
     return FireResult(
         bf.unit_ids[ctx.shooter_k],
@@ -172,9 +176,14 @@ def _commonest_reason(ctx: Context, shooters: tuple[ShooterReport, ...]) -> Ruli
     first = next(r for r in shooters if r.rule == rule)
     if len(shooters) == 1:
         return Ruling(rule, first.message or "")
-    parts = ", ".join(f"{n} by {k}" for k, n in counts.most_common())
+    parts = ", ".join(_("{n} by {rule}").format(n=n, rule=k) for k, n in counts.most_common())
     unit, target = ctx.bf.unit_ids[ctx.shooter_k], ctx.bf.unit_ids[ctx.target_k]
-    return Ruling(rule, f"no figure of {unit} can fire at {target} ({parts}); e.g. {first.message}")
+    return Ruling(
+        rule,
+        _("no figure of {unit} can fire at {target} ({parts}); e.g. {message}").format(
+            unit=unit, target=target, parts=parts, message=first.message
+        ),
+    )
 
 
 def refused(ctx: Context, reason: Ruling, morale_test: MoraleTest, ammo: str | None) -> FireResult:

@@ -11,6 +11,7 @@ from typing import Any
 
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.geometry.battlefield import Battlefield, PairMethod
+from szwadron.i18n import _
 from szwadron.models import Scenario
 from szwadron.movefile import MoveFile
 from szwadron.table.fire.reaction import fire_in_opponents_turn
@@ -103,11 +104,16 @@ def enemy_units(bf: Battlefield, shooter: str, target: str) -> tuple[int, int]:
     sk = unit_index(bf, shooter, "shooter")
     tk = unit_index(bf, target, "target")
     if sk == tk:
-        raise InvalidDataError(f"unit {shooter} cannot fire at itself: name an enemy unit as target")
+        raise InvalidDataError(
+            _("unit {shooter} cannot fire at itself: name an enemy unit as target").format(shooter=shooter)
+        )
     su, tu = bf.scenario.units[sk], bf.scenario.units[tk]
     if su.side == tu.side:
         raise IllegalActionError(
-            "4.2", f"{target} is on side {tu.side} like {shooter}: a unit fires at an enemy unit"
+            "4.2",
+            _("{target} is on side {side} like {shooter}: a unit fires at an enemy unit").format(
+                target=target, side=tu.side, shooter=shooter
+            ),
         )
     return sk, tk
 

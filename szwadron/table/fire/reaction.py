@@ -32,6 +32,7 @@ import numpy as np
 from szwadron.errors import IllegalActionError, InvalidArgumentError
 from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import polygon_distance
+from szwadron.i18n import _, ngettext, term
 from szwadron.loading import validate
 from szwadron.models import UnitState
 from szwadron.movefile import MoveFile
@@ -78,8 +79,11 @@ def fire_in_opponents_turn(
     if poses is not None:
         n = len(placed.at)
         notes.append(
-            f"{bf.unit_ids[target_k]} placed at the given poses ({n} base{'s' * (n != 1)} listed, "
-            f"{placed.moved} moved) before the fire (4.12.3)"
+            ngettext(
+                "{unit} placed at the given poses ({n} base listed, {moved} moved) before the fire (4.12.3)",
+                "{unit} placed at the given poses ({n} bases listed, {moved} moved) before the fire (4.12.3)",
+                n,
+            ).format(unit=bf.unit_ids[target_k], n=n, moved=placed.moved)
         )
     result = replace(result, notes=tuple(notes), target_at=placed.at)
     if kind is None:
@@ -97,7 +101,10 @@ def reaction_kind(reaction: ReactionKind | str | None, march: bool) -> ReactionK
         kind = ReactionKind(reaction)
     except ValueError:
         raise InvalidArgumentError(
-            "reaction", f"{reaction!r}: expected one of {', '.join(k.value for k in ReactionKind)}"
+            "reaction",
+            _("{reaction!r}: expected one of {kinds}").format(
+                reaction=reaction, kinds=", ".join(k.value for k in ReactionKind)
+            ),
         ) from None
     if march:
         raise InvalidArgumentError(
@@ -135,8 +142,9 @@ def place_target(
     if kind is ReactionKind.DECLARED and not moved:
         raise IllegalActionError(
             "4.12.3",
-            f"the poses of {target} move none of its bases: a declared fire "
-            "interrupts a move after the first figure moved",
+            _(
+                "the poses of {target} move none of its bases: a declared fire interrupts a move after the first figure moved"
+            ).format(target=target),
         )
     return Placed(table, at, moved)
 
@@ -149,15 +157,18 @@ def declared_fire(table: Battlefield, result: FireResult, *, interrupted: bool) 
     notes = list(result.notes)
     if not interrupted:
         notes.append(
-            f"4.12.5: {shooter} interrupted no move; it fires at the end of the opponent's movement phase"
+            _(
+                "4.12.5: {shooter} interrupted no move; it fires at the end of the opponent's movement phase"
+            ).format(shooter=shooter)
         )
         return replace(result, notes=tuple(notes), reaction=Reaction(ReactionKind.DECLARED, "4.12.5"))
-    notes.append(f"4.12.4: {shooter} may interrupt the move of one enemy unit only")
+    notes.append(_("4.12.4: {shooter} may interrupt the move of one enemy unit only").format(shooter=shooter))
     if not result.legal and not any_in_range(table, result):
         reason = Ruling(
             "4.12.4",
-            f"{target} is out of range of every declared figure of "
-            f"{shooter} at the point of its move chosen: the fire is lost",
+            _(
+                "{target} is out of range of every declared figure of {shooter} at the point of its move chosen: the fire is lost"
+            ).format(target=target, shooter=shooter),
         )
         reaction = Reaction(ReactionKind.DECLARED, "4.12.3", lost=True)
         return replace(result, reason=reason, notes=tuple(notes), reaction=reaction)
@@ -173,24 +184,31 @@ def charged_fire(before: Battlefield, shooter_k: int, result: FireResult, method
     if su.state is not UnitState.NORMAL:
         refusal = Ruling(
             "4.12.6",
-            f"{shooter} is in {su.state.value}, not in normal morale: it may not fire at a charging unit",
+            _("{shooter} is in {value}, not in normal morale: it may not fire at a charging unit").format(
+                shooter=shooter, value=term(su.state.value)
+            ),
         )
     elif engaged := engaged_units(before, shooter_k, method):
         refusal = Ruling(
             "4.12.6",
-            f"{shooter} is engaged in melee with {', '.join(engaged)} (5.1.2): it may not fire at a charging unit",
+            _(
+                "{shooter} is engaged in melee with {engaged} (5.1.2): it may not fire at a charging unit"
+            ).format(shooter=shooter, engaged=", ".join(engaged)),
         )
     notes = [
         *result.notes,
-        f"4.12.6: only if {shooter} took no action in its own movement phase, did not "
-        f"declare fire in the opponent's turn, and {target} is the first unit to charge it",
+        _(
+            "4.12.6: only if {shooter} took no action in its own movement phase, did not declare fire in the opponent's turn, and {target} is the first unit to charge it"
+        ).format(shooter=shooter, target=target),
     ]
     reaction = Reaction(ReactionKind.CHARGED, "4.12.6")
     if refusal is not None:
         return replace(refuse(result, refusal), notes=tuple(notes), reaction=reaction)
     if not result.legal and result.reason is not None and result.reason.rule == "4.1.1":
         notes.append(
-            f"{target} is placed in contact with {shooter}: place it at a point of its charge before contact"
+            _(
+                "{target} is placed in contact with {shooter}: place it at a point of its charge before contact"
+            ).format(target=target, shooter=shooter)
         )
     return replace(result, notes=tuple(notes), reaction=reaction)
 

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from szwadron.errors import IllegalActionError, InvalidArgumentError
 from szwadron.geometry.battlefield import Battlefield, PairMethod
+from szwadron.i18n import _
 from szwadron.models import Kind, Unit
 from szwadron.table.fire.checks import check_accuracy, check_figures, check_pairs, check_unit
 from szwadron.table.fire.outcome import fire_answer, no_fire, refused
@@ -61,23 +62,30 @@ def ammunition_options(unit: Unit, local: Sequence[int], ammunition: str | None)
     if all(unit.base_profile(i).kind is Kind.LIMBER for i in local):
         raise IllegalActionError(
             "4.4.3",
-            f"{unit.id}: the declared bases are limbers (7.2); a limber has no gun and no edge to fire through",
+            _(
+                "{unit}: the declared bases are limbers (7.2); a limber has no gun and no edge to fire through"
+            ).format(unit=unit.id),
         )
     names = ammunition_names(unit, local)
     has_ammo_profiles = any(unit.base_profile(i).ammunition for i in local)
     if ammunition is None:
         if has_ammo_profiles and not names:
-            raise IllegalActionError("7.1.3", f"{unit.id}: its guns carry no ammunition")
+            raise IllegalActionError("7.1.3", _("{unit}: its guns carry no ammunition").format(unit=unit.id))
         return [*names] or [None]
     if not has_ammo_profiles:
         raise InvalidArgumentError(
-            "ammunition", f"{ammunition}: unit {unit.id} has no ammunition types (only artillery has, 7.1.3)"
+            "ammunition",
+            _("{ammunition}: unit {unit} has no ammunition types (only artillery has, 7.1.3)").format(
+                ammunition=ammunition, unit=unit.id
+            ),
         )
     known = sorted({a.name for i in local for a in unit.base_profile(i).ammunition})
     if ammunition not in known:
         raise InvalidArgumentError(
             "ammunition",
-            f"{ammunition!r} is not an ammunition of unit {unit.id} (it has: {', '.join(known)})",
+            _("{ammunition!r} is not an ammunition of unit {unit} (it has: {known})").format(
+                ammunition=ammunition, unit=unit.id, known=", ".join(known)
+            ),
         )
     return [ammunition]
 
@@ -102,7 +110,9 @@ def best_ammunition(results: list[FireResult]) -> FireResult:
     best = max(legal, key=lambda r: r.expected) if legal else results[0]
     alternatives = tuple((r.ammunition or "", r.legal, r.expected) for r in results)
     chosen = ", ".join(f"{a}: {e:.3f}" for a, _, e in alternatives)
-    note = f"ammunition {best.ammunition} chosen (most figures expected; {chosen})"
+    note = _("ammunition {ammunition} chosen (most figures expected; {chosen})").format(
+        ammunition=best.ammunition, chosen=chosen
+    )
     return replace(best, alternatives=alternatives, notes=(*best.notes, note))
 
 

@@ -16,6 +16,7 @@ from szwadron.errors import InvalidArgumentError, InvalidDataError
 from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import polygon_distance
 from szwadron.geometry.sight import centre_features
+from szwadron.i18n import _
 from szwadron.models import Ability, TerrainKind, Unit
 from szwadron.rulings import Ruling
 from szwadron.table.fire.engagement import engaged_target_bases
@@ -59,9 +60,14 @@ def unit_index(bf: Battlefield, ident: str, role: str) -> int:
         return bf.unit_ids.index(ident)
     if "/" in ident:
         bf.resolve(ident)  # raises for unknown bases
-        raise InvalidArgumentError(role, f"{ident!r} is a base; give the unit id {ident.partition('/')[0]!r}")
+        raise InvalidArgumentError(
+            role,
+            _("{ident!r} is a base; give the unit id {ident2!r}").format(
+                ident=ident, ident2=ident.partition("/")[0]
+            ),
+        )
     bf.resolve(ident)  # raises with the list of units
-    raise InvalidDataError(f"no unit {ident!r}")  # pragma: no cover - resolve raised
+    raise InvalidDataError(_("no unit {ident!r}").format(ident=ident))  # pragma: no cover - resolve raised
 
 
 def declared_bases(bf: Battlefield, unit_k: int, bases: Sequence[str] | None) -> IntArray:
@@ -78,7 +84,9 @@ def declared_bases(bf: Battlefield, unit_k: int, bases: Sequence[str] | None) ->
         if len(idx) != 1 or bf.unit_of[idx[0]] != unit_k:
             raise InvalidArgumentError(
                 "bases",
-                f"{raw!r} is not a base of the firing unit {uid} ({uid}/0 to {uid}/{len(members) - 1})",
+                _("{raw!r} is not a base of the firing unit {uid} ({uid}/0 to {uid}/{members})").format(
+                    raw=raw, uid=uid, members=len(members) - 1
+                ),
             )
         if int(idx[0]) not in out:
             out.append(int(idx[0]))
@@ -100,7 +108,9 @@ def figure_stats(unit: Unit, index: int, ammo: str | None) -> tuple[Stats | None
             what = "no ammunition" if not names else "only " + ", ".join(names)
             return None, Ruling(
                 "7.1.3",
-                f"{unit.base_id(index)} does not carry {ammo or 'any'} ammunition (it carries {what})",
+                _("{unit} does not carry {ammo} ammunition (it carries {what})").format(
+                    unit=unit.base_id(index), ammo=ammo or _("any"), what=what
+                ),
             )
         a = next(x for x in prof.ammunition if x.name == ammo)
         return Stats(a.fire, a.range, a.accuracy, a.indirect), None

@@ -14,6 +14,7 @@ from szwadron.errors import InvalidArgumentError, InvalidDataError
 from szwadron.geometry.bases import EDGE_NAMES
 from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.sight import band_corners
+from szwadron.i18n import _
 from szwadron.loading import validate
 from szwadron.models import Scenario
 from szwadron.movefile import MoveFile
@@ -159,13 +160,15 @@ def _run(ctx: MoveContext, speed_notes: list[str]) -> MoveReport:
     order = ctx.order if ctx.order is not None else list(range(len(planned)))
     if ctx.order is not None and ctx.order != sorted(ctx.order):
         ctx.notes.append(
-            "3.1.1: the bases cannot move in the order listed without passing through "
-            "each other; they can in the order given as 'order'"
+            _(
+                "3.1.1: the bases cannot move in the order listed without passing through "
+                "each other; they can in the order given as 'order'"
+            )
         )
     tail = [v for step in UNIT_STEPS_LAST for v in step(ctx)]
     per_base = [v for k in order for v in found[planned[k].base]]
     if ctx.charge_ids and not ctx.contacts:
-        ctx.notes.append("no base ends in contact with the charged unit: the charge falls short")
+        ctx.notes.append(_("no base ends in contact with the charged unit: the charge falls short"))
     return MoveReport(
         units=ctx.unit_ids,
         charge=ctx.charge_ids,
@@ -200,16 +203,18 @@ def _moving_units(bf: Battlefield, units: str | Sequence[str]) -> tuple[tuple[st
         bf.resolve(uid)  # unknown → InvalidDataError listing the units
         if uid not in bf.unit_ids:
             raise InvalidArgumentError(
-                "unit", f"{uid!r} is a base; give the unit id {uid.partition('/')[0]!r}"
+                "unit",
+                _("{uid!r} is a base; give the unit id {uid2!r}").format(uid=uid, uid2=uid.partition("/")[0]),
             )
         if unit_ids.count(uid) > 1:
-            raise InvalidDataError(f"unit {uid!r} is named twice")
+            raise InvalidDataError(_("unit {uid!r} is named twice").format(uid=uid))
     unit_ks = [bf.unit_ids.index(u) for u in unit_ids]
     sides = {bf.scenario.units[k].side for k in unit_ks}
     if len(sides) > 1:
         raise InvalidDataError(
-            f"units {', '.join(unit_ids)} are on different sides; a combined "
-            "move (3.3) is of one side's units"
+            _("units {unit_ids} are on different sides; a combined move (3.3) is of one side's units").format(
+                unit_ids=", ".join(unit_ids)
+            )
         )
     return unit_ids, unit_ks
 
@@ -225,11 +230,12 @@ def _charged_units(
         bf.resolve(cid)
         if cid not in bf.unit_ids:
             raise InvalidArgumentError(
-                "charge", f"{cid!r} is a base; give the unit id {cid.partition('/')[0]!r}"
+                "charge",
+                _("{cid!r} is a base; give the unit id {cid2!r}").format(cid=cid, cid2=cid.partition("/")[0]),
             )
         ck = bf.unit_ids.index(cid)
         if ck in unit_ks or sc.units[ck].side == sc.units[unit_ks[0]].side:
-            raise InvalidArgumentError("charge", f"{cid}: a unit charges enemy units only")
+            raise InvalidArgumentError("charge", _("{cid}: a unit charges enemy units only").format(cid=cid))
         charge_ks.add(ck)
     return charge_ids, charge_ks
 
@@ -244,10 +250,14 @@ def _speeds(bf: Battlefield, unit_ks: list[int], march: bool) -> tuple[dict[int,
     if len(unit_ks) > 1:
         slowest = min(speed.values())
         speed = dict.fromkeys(speed, slowest)
-        notes.append(f"combined move (3.3): every figure moves at the slowest speed, {slowest:g} cm")
+        notes.append(
+            _("combined move (3.3): every figure moves at the slowest speed, {slowest:g} cm").format(
+                slowest=slowest
+            )
+        )
     if march:
         speed = {b: v / 2.0 for b, v in speed.items()}
-        notes.append("fire on the march (4.11): half the move")
+        notes.append(_("fire on the march (4.11): half the move"))
     return speed, notes
 
 
@@ -261,7 +271,9 @@ def _after_fire_lines(
     if unit_ids != (result.shooter,):
         raise InvalidArgumentError(
             "after_fire",
-            f"{result.shooter}: that unit fired; a move after fire (4.9) moves it alone, not {', '.join(unit_ids)}",
+            _("{shooter}: that unit fired; a move after fire (4.9) moves it alone, not {unit_ids}").format(
+                shooter=result.shooter, unit_ids=", ".join(unit_ids)
+            ),
         )
     fired = tuple(s.base for s in result.shooters if s.can_fire)
     after = AfterFire(
@@ -314,14 +326,18 @@ def place(
     bf = Battlefield.of(scenario)
     bf.resolve(unit)
     if unit not in bf.unit_ids:
-        raise InvalidDataError(f"{unit!r} is a base; give the unit id {unit.partition('/')[0]!r}")
+        raise InvalidDataError(
+            _("{unit!r} is a base; give the unit id {unit2!r}").format(
+                unit=unit, unit2=unit.partition("/")[0]
+            )
+        )
     if not isinstance(move, MoveFile):
         move = validate(MoveFile, dict(move), source=source)
     resolved = resolve_poses(bf, (unit,), move, source)
     k = bf.unit_ids.index(unit)
     sc = bf.scenario
     bases = list(sc.units[k].bases)
-    for _, b, poses in resolved:
+    for _k, b, poses in resolved:
         i = int(bf.index_in_unit[b])
         end = poses[-1]
         bases[i] = bases[i].model_copy(update={"x": end.x, "y": end.y, "facing": end.facing})

@@ -16,6 +16,7 @@ from szwadron.geometry.bases import base_corners, polygons_from_corners
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import polygon_distance
 from szwadron.geometry.paths import BaseMotion, Pose, Surcharge
+from szwadron.i18n import _, ngettext, term
 from szwadron.models import Kind, TerrainKind
 from szwadron.movefile import MoveFile
 from szwadron.table.audit import connected_groups
@@ -41,10 +42,9 @@ def pose_off_table(corners: FloatArray, width: float, depth: float, lim: float) 
     cx, cy = corners[:, 0], corners[:, 1]
     if (cx < -lim).any() or (cy < -lim).any() or (cx > width + lim).any() or (cy > depth + lim).any():
         k = int(np.argmax(np.maximum.reduce([-cx, -cy, cx - width, cy - depth])))
-        return (
-            f"off the table: corner ({cx[k]:.2f}, {cy[k]:.2f}) lies outside the "
-            f"{width:g} × {depth:g} cm table"
-        )
+        return _(
+            "off the table: corner ({cx:.2f}, {cy:.2f}) lies outside the {width:g} × {depth:g} cm table"
+        ).format(cx=cx[k], cy=cy[k], width=width, depth=depth)
     return None
 
 
@@ -60,7 +60,9 @@ def resolve_poses(
     table = bf.scenario.table
     if move.unit is not None and move.unit not in units:
         raise InvalidDataError(
-            f"unit: the move file is for unit {move.unit!r}, but the move is of {', '.join(units)}",
+            _("unit: the move file is for unit {unit!r}, but the move is of {units}").format(
+                unit=move.unit, units=", ".join(units)
+            ),
             source=source,
         )
     seen: dict[int, int] = {}
@@ -70,7 +72,9 @@ def resolve_poses(
         if entry.unit is None:
             if len(units) > 1:
                 raise InvalidDataError(
-                    f"{at}.unit: a combined move (3.3) names the unit of each base ({', '.join(units)})",
+                    _("{at}.unit: a combined move (3.3) names the unit of each base ({units})").format(
+                        at=at, units=", ".join(units)
+                    ),
                     source=source,
                 )
             uid = units[0]
@@ -78,21 +82,28 @@ def resolve_poses(
             uid = entry.unit
             if uid not in units:
                 raise InvalidDataError(
-                    f"{at}.unit: {uid!r} is not a unit of this move ({', '.join(units)})", source=source
+                    _("{at}.unit: {uid!r} is not a unit of this move ({units})").format(
+                        at=at, uid=uid, units=", ".join(units)
+                    ),
+                    source=source,
                 )
         members = bf.unit_bases(uid)
         if entry.index >= len(members):
             n = len(members)
             raise InvalidDataError(
-                f"{at}.index: unit {uid!r} has no base {entry.index}; it has {n} "
-                f"base{'s' * (n != 1)}, 0 to {n - 1}",
+                ngettext(
+                    "{at}.index: unit {uid!r} has no base {index}; it has {n} base, 0 to {last}",
+                    "{at}.index: unit {uid!r} has no base {index}; it has {n} bases, 0 to {last}",
+                    n,
+                ).format(at=at, uid=uid, index=entry.index, n=n, last=n - 1),
                 source=source,
             )
         b = int(members[entry.index])
         if b in seen:
             raise InvalidDataError(
-                f"{at}.index: base {bf.base_ids[b]} is already moved by bases[{seen[b]}]; list "
-                "each base once (put intermediate poses in its waypoints)",
+                _(
+                    "{at}.index: base {base} is already moved by bases[{seen}]; list each base once (put intermediate poses in its waypoints)"
+                ).format(at=at, base=bf.base_ids[b], seen=seen[b]),
                 source=source,
             )
         seen[b] = k
@@ -102,12 +113,14 @@ def resolve_poses(
             pose = Pose(*wp)
             off = pose_off_table(base_corners(*pose, w, d), table.width, table.depth, lim)
             if off:
-                raise InvalidDataError(f"{at}.waypoints[{j}]: {off}", source=source)
+                raise InvalidDataError(
+                    _("{at}.waypoints[{j}]: {off}").format(at=at, j=j, off=off), source=source
+                )
             poses.append(pose)
         final = Pose(entry.x, entry.y, entry.facing)
         off = pose_off_table(base_corners(*final, w, d), table.width, table.depth, lim)
         if off:
-            raise InvalidDataError(f"{at}: the new pose is {off}", source=source)
+            raise InvalidDataError(_("{at}: the new pose is {off}").format(at=at, off=off), source=source)
         poses.append(final)
         out.append((k, b, poses))
     return out
@@ -178,7 +191,9 @@ def plan_paths(bf: Battlefield, resolved: list[tuple[int, int, list[Pose]]], shr
 
 def itemise(path: float, extra: tuple[Surcharge, ...]) -> str:
     """PD-6, 3.2 — "path 12.00, 3.2.2 wood +1.00" for a message."""
-    parts = [f"path {path:.2f}"] + [f"{x.rule} {x.source} +{x.cm:.2f}" for x in extra]
+    parts = [_("path {path:.2f}").format(path=path)] + [
+        f"{x.rule} {term(x.source)} +{x.cm:.2f}" for x in extra
+    ]
     return ", ".join(parts)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.paths import Pose, Surcharge
+from szwadron.i18n import _, ngettext
 from szwadron.rulings import Ruling
 
 _DIGITS = 6
@@ -109,13 +110,22 @@ class MoveReport:
         if self.violations:
             return self.violations[0].message
         most = max(self.bases, key=lambda b: b.distance / b.allowed if b.allowed else 0.0, default=None)
-        what = "charge" if self.charge else "move"
         if most is None:
-            return f"legal {what}: no base moves"
+            return _("legal charge: no base moves") if self.charge else _("legal move: no base moves")
+        n = len(self.bases)
         return (
-            f"legal {what}: {len(self.bases)} base{'s' * (len(self.bases) != 1)}, the "
-            f"longest {most.base} {most.distance:.2f} of {most.allowed:g} cm"
-        )
+            ngettext(
+                "legal charge: {n} base, the longest {base} {distance:.2f} of {allowed:g} cm",
+                "legal charge: {n} bases, the longest {base} {distance:.2f} of {allowed:g} cm",
+                n,
+            )
+            if self.charge
+            else ngettext(
+                "legal move: {n} base, the longest {base} {distance:.2f} of {allowed:g} cm",
+                "legal move: {n} bases, the longest {base} {distance:.2f} of {allowed:g} cm",
+                n,
+            )
+        ).format(n=n, base=most.base, distance=most.distance, allowed=most.allowed)
 
     def to_json(self) -> dict[str, Any]:
         """``{"legal", "rule", "message", "bases", "violations", "order", ...}``."""

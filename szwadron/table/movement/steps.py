@@ -32,6 +32,7 @@ from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import contact_length, polygon_distance
 from szwadron.geometry.paths import Surcharge, terrain_surcharges
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule
+from szwadron.i18n import _, ngettext, term
 from szwadron.models import Ability, TerrainKind, UnitState
 from szwadron.table.audit import connected_groups, obstacle_zone_core
 from szwadron.table.movement.plan import Planned, coherent_groups, foot_of_hill, itemise
@@ -99,7 +100,7 @@ class MoveContext:
     def violation(self, p: Planned, rule: str, message: str) -> Violation:
         """A violation by base ``p``, its id leading the message."""
         base = self.bf.base_ids[p.base]
-        return Violation(rule, f"{base}: {message}", (base,))
+        return Violation(rule, _("{base}: {message}").format(base=base, message=message), (base,))
 
     def engaged(self, e: int) -> bool:
         """5.9.3 — enemy figure ``e`` is engaged: in contact (PD-14) with a figure of the other
@@ -170,40 +171,50 @@ def after_fire_refusals(ctx: MoveContext) -> list[Violation]:
     if result is None:
         return []
     charging = bool(ctx.charge_ids)
-    who = f"{result.shooter} fired at {result.target}"
+    who = _("{shooter} fired at {target}").format(shooter=result.shooter, target=result.target)
     if not result.legal:
-        why = f" ([{result.reason.rule}] {result.reason.message})" if result.reason else ""
+        why = (
+            _(" ([{rule}] {message})").format(rule=result.reason.rule, message=result.reason.message)
+            if result.reason
+            else ""
+        )
         return [
             Violation(
                 "4.9.1",
-                f"{result.shooter} could not fire at {result.target}{why}: there is no move "
-                "after fire (check the move on its own, 4.3.6)",
+                _(
+                    "{shooter} could not fire at {target}{why}: there is no move after fire (check the move on its own, 4.3.6)"
+                ).format(shooter=result.shooter, target=result.target, why=why),
             )
         ]
     out: list[Violation] = []
     if result.march:
         if ctx.march:
             ctx.notes.append(
-                f"fire on the march (4.11.2): {who} before its half move; the whole unit "
-                "may make it (there is no move after fire, 4.11.3)"
+                _(
+                    "fire on the march (4.11.2): {who} before its half move; the whole unit may make it (there is no move after fire, 4.11.3)"
+                ).format(who=who)
             )
         else:
             out.append(
                 Violation(
                     "4.11.3",
-                    f"{who} on the march: it may not move after fire (4.9); its only move is "
-                    "the half move of fire on the march, before or after the fire (4.11.2)",
+                    _(
+                        "{who} on the march: it may not move after fire (4.9); its only move is the half move of fire on the march, before or after the fire (4.11.2)"
+                    ).format(who=who),
                 )
             )
             if charging:
-                out.append(Violation("4.11.4", f"{who} on the march: it may not charge"))
+                out.append(Violation("4.11.4", _("{who} on the march: it may not charge").format(who=who)))
         return out
     if ctx.march:
         out.append(
-            Violation("2.3", f"{who} (4.1): it may not also move on the march; a unit takes one action")
+            Violation(
+                "2.3",
+                _("{who} (4.1): it may not also move on the march; a unit takes one action").format(who=who),
+            )
         )
     if charging:
-        out.append(Violation("4.9.3", f"{who}: figures moved after fire may not charge"))
+        out.append(Violation("4.9.3", _("{who}: figures moved after fire may not charge").format(who=who)))
     return out
 
 
@@ -213,7 +224,7 @@ def no_charge_on_the_march(ctx: MoveContext) -> list[Violation]:
         return [
             Violation(
                 "4.11",
-                "fire on the march allows no melee: a unit moving at half speed to fire may not charge",
+                _("fire on the march allows no melee: a unit moving at half speed to fire may not charge"),
             )
         ]
     return []
@@ -226,8 +237,9 @@ def no_charge_in_panic(ctx: MoveContext) -> list[Violation]:
         return [
             Violation(
                 "6.1",
-                "a unit in panic or uncontrolled pursuit takes no action in the movement "
-                "phase: it cannot charge",
+                _(
+                    "a unit in panic or uncontrolled pursuit takes no action in the movement phase: it cannot charge"
+                ),
             )
         ]
     return []
@@ -252,8 +264,9 @@ def combined_units_touch(ctx: MoveContext) -> list[Violation]:
         return [
             Violation(
                 "3.3",
-                f"units {', '.join(ctx.unit_ids)} do not touch at the start of the move; only "
-                "units with bases touching may move together",
+                _(
+                    "units {unit_ids} do not touch at the start of the move; only units with bases touching may move together"
+                ).format(unit_ids=", ".join(ctx.unit_ids)),
             )
         ]
     return []
@@ -271,8 +284,9 @@ def declared_firing(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
         ctx.violation(
             st.p,
             "4.9.1",
-            f"was declared as firing at {ctx.after.target}: only the figures not "
-            "declared as firing may move after fire",
+            _(
+                "was declared as firing at {target}: only the figures not declared as firing may move after fire"
+            ).format(target=ctx.after.target),
         )
     ]
 
@@ -289,9 +303,19 @@ def closed_terrain(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
             continue
         rule = forbidden_rule(kind, f)
         if rule is not None:
-            why = "impassable" if rule == "3.2.4" else f"closed to {kind.value.replace('_', ' ')}"
+            why = (
+                _("impassable")
+                if rule == "3.2.4"
+                else _("closed to {kind}").format(kind=term(kind.value).replace("_", " "))
+            )
             out.append(
-                ctx.violation(p, rule, f"the path crosses {f.kind.value.replace('_', ' ')} {f.id} ({why})")
+                ctx.violation(
+                    p,
+                    rule,
+                    _("the path crosses {f} {unit} ({why})").format(
+                        f=term(f.kind.value).replace("_", " "), unit=f.id, why=why
+                    ),
+                )
             )
     return out
 
@@ -300,7 +324,9 @@ def through_other_units(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     """3.1.3 — the path passes through no figure of another own unit (at its place)."""
     bf, moving = ctx.bf, ctx.moving_set
     return [
-        ctx.violation(st.p, "3.1.3", f"the path passes through own figure {bf.base_ids[o]}")
+        ctx.violation(
+            st.p, "3.1.3", _("the path passes through own figure {base}").format(base=bf.base_ids[o])
+        )
         for o in st.hits
         if o not in moving and bf.side[o] == ctx.side
     ]
@@ -320,7 +346,9 @@ def through_own_unit(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
                 ctx.violation(
                     p,
                     "3.1.3",
-                    f"the path passes through own figure {ctx.bf.base_ids[o]} (moving the bases in any order)",
+                    _("the path passes through own figure {base} (moving the bases in any order)").format(
+                        base=ctx.bf.base_ids[o]
+                    ),
                 )
             )
             break
@@ -341,8 +369,9 @@ def fire_lines(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
                 ctx.violation(
                     p,
                     "4.9.4",
-                    f"the path enters the line of fire {label} (its band, PD-7) "
-                    "of a figure of its unit that fired this turn",
+                    _(
+                        "the path enters the line of fire {label} (its band, PD-7) of a figure of its unit that fired this turn"
+                    ).format(label=label),
                 )
             ]
     return []
@@ -396,21 +425,23 @@ def control_zones(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
                         ctx.violation(
                             p,
                             "1.4.2",
-                            f"starts in the control zone of enemy figure {bf.base_ids[e]} and ends "
-                            f"nearer it ({end_d:.2f} cm, was {start_d:.2f} cm)",
+                            _(
+                                "starts in the control zone of enemy figure {base} and ends nearer it ({end_d:.2f} cm, was {start_d:.2f} cm)"
+                            ).format(base=bf.base_ids[e], end_d=end_d, start_d=start_d),
                         )
                     )
                 continue
             if charged:
                 st.entered_target = True
                 continue
-            across = f", measured from beyond {via} (1.4.3)" if via else ""
+            across = _(", measured from beyond {via} (1.4.3)").format(via=via) if via else ""
             out.append(
                 ctx.violation(
                     p,
                     "1.4.2",
-                    f"the path enters the control zone of enemy figure {bf.base_ids[e]} (comes "
-                    f"within {dist:.2f} cm{across}); only a charge on it may enter",
+                    _(
+                        "the path enters the control zone of enemy figure {base} (comes within {dist:.2f} cm{across}); only a charge on it may enter"
+                    ).format(base=bf.base_ids[e], dist=dist, across=across),
                 )
             )
             break
@@ -421,7 +452,9 @@ def through_enemies(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     """3.1.4 — the path runs through no enemy figure (other than a charged one)."""
     bf, moving = ctx.bf, ctx.moving_set
     return [
-        ctx.violation(st.p, "3.1.4", f"the path runs through enemy figure {bf.base_ids[o]}")
+        ctx.violation(
+            st.p, "3.1.4", _("the path runs through enemy figure {base}").format(base=bf.base_ids[o])
+        )
         for o in st.hits
         if o not in moving and bf.side[o] != ctx.side and int(bf.unit_of[o]) not in ctx.charge_ks
     ]
@@ -434,7 +467,9 @@ def into_charged(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
         ctx.violation(
             st.p,
             "5.9.2",
-            f"the path runs into the charged figure {bf.base_ids[o]}: a charge stops at contact",
+            _("the path runs into the charged figure {base}: a charge stops at contact").format(
+                base=bf.base_ids[o]
+            ),
         )
         for o in st.hits
         if o not in moving and bf.side[o] != ctx.side and int(bf.unit_of[o]) in ctx.charge_ks
@@ -457,8 +492,9 @@ def closes_to_contact(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
             ctx.violation(
                 p,
                 "5.9.2",
-                "enters the control zone of the charged unit and must close "
-                f"to contact and stop; it ends {float(d_end.min()):.2f} cm from it",
+                _(
+                    "enters the control zone of the charged unit and must close to contact and stop; it ends {d_end:.2f} cm from it"
+                ).format(d_end=float(d_end.min())),
             )
         ]
     return []
@@ -480,7 +516,9 @@ def where_it_ends(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
                 ctx.violation(
                     p,
                     "3.2.1",
-                    f"ends with part of its base on hill {f.id}: the whole base must fit on the hill",
+                    _(
+                        "ends with part of its base on hill {unit}: the whole base must fit on the hill"
+                    ).format(unit=f.id),
                 )
             )
         elif f.kind in (TerrainKind.FOREST, TerrainKind.ROUGH) and not covered:
@@ -488,12 +526,17 @@ def where_it_ends(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
                 ctx.violation(
                     p,
                     "3.2.2",
-                    f"ends partly in {f.kind.value} {f.id}: a figure enters rough "
-                    "ground with its whole base, or stops before it",
+                    _(
+                        "ends partly in {value} {unit}: a figure enters rough ground with its whole base, or stops before it"
+                    ).format(value=term(f.kind.value), unit=f.id),
                 )
             )
         elif f.kind is TerrainKind.OBSTACLE:
-            out.append(ctx.violation(p, "3.2.3", f"ends on obstacle {f.id}: stop touching it, or cross it"))
+            out.append(
+                ctx.violation(
+                    p, "3.2.3", _("ends on obstacle {unit}: stop touching it, or cross it").format(unit=f.id)
+                )
+            )
     return out
 
 
@@ -520,15 +563,18 @@ def within_its_move(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     hill = foot_of_hill(ctx.bf, p, near, ctx.tol)
     if hill is not None:
         ctx.notes.append(
-            f"{ctx.bf.base_ids[b]}: foot of the hill (3.2.1): it touched hill {hill} "
-            f"and moves up onto its edge although the climb costs {total:.2f} cm"
+            _(
+                "{base}: foot of the hill (3.2.1): it touched hill {hill} and moves up onto its edge although the climb costs {total:.2f} cm"
+            ).format(base=ctx.bf.base_ids[b], hill=hill, total=total)
         )
         return []
     return [
         ctx.violation(
             p,
             "3.1.5",
-            f"moves {total:.2f} cm ({itemise(p.motion.length, ctx.surcharges[b])}), more than its {allowed:g} cm",
+            _("moves {total:.2f} cm ({itemise}), more than its {allowed:g} cm").format(
+                total=total, itemise=itemise(p.motion.length, ctx.surcharges[b]), allowed=allowed
+            ),
         )
     ]
 
@@ -556,8 +602,11 @@ def coherent_at_the_end(ctx: MoveContext) -> list[Violation]:
             out.append(
                 Violation(
                     "1.3.3",
-                    f"unit {unit.id} is not coherent at the end of the move: "
-                    f"{', '.join(apart)} {'is' if len(apart) == 1 else 'are'} apart from the rest",
+                    ngettext(
+                        "unit {unit} is not coherent at the end of the move: {apart} is apart from the rest",
+                        "unit {unit} is not coherent at the end of the move: {apart} are apart from the rest",
+                        len(apart),
+                    ).format(unit=unit.id, apart=", ".join(apart)),
                     (apart[0],),
                 )
             )

@@ -55,73 +55,74 @@ const L_EN = {
   noLimber: "no limbers", noCharge: "no charge", damage: "damage",
   states: { normal: "normal", panic: "panic", pursuit: "pursuit", repulsed: "repulsed" },
   kinds: { infantry: "infantry", cavalry: "cavalry", foot_artillery: "foot artillery", horse_artillery: "horse artillery", limber: "limber" },
-  // counted nouns: [one, few, many] (English uses the first and the last)
+  // counted nouns, [one, few, many] (English uses the first and the last)
   counted: { units: ["unit", "units", "units"], bases: ["base", "bases", "bases"], problems: ["problem", "problems", "problems"] },
   selectedFeature: "selected (drag its corners, or delete it):", corners: "corners", featureName: "name",
 };
 
+// The same strings in the rulebook's Polish (issue 19; docs/glossary.md).
 const L_PL = {
   select: "Wybór", move: "Ruch", ruler: "Miarka",
-  singleBase: "przeciągaj jedną podstawkę (lub trzymaj Shift)", rulerOf: "miarka:", unit: "oddziały", base: "podstawki",
+  singleBase: "przeciągnij jedną podstawkę (lub przytrzymaj Shift)", rulerOf: "miarka:", unit: "oddziały", base: "podstawki",
   snapGrid: "przyciąganie", snapAngle: "krok obrotu", turn: "obrót", centre: "wokół środka",
-  "front-left": "wokół lewego przedniego narożnika", "front-right": "wokół prawego przedniego narożnika",
-  "back-left": "wokół lewego tylnego narożnika", "back-right": "wokół prawego tylnego narożnika",
-  selection: "Zaznaczenie", nothingSelected: "Kliknij oddział, by go zaznaczyć; kliknij wrogi oddział, by wskazać go jako cel.",
-  moveTitle: "Ruch (rozdział 3)", keep: "Zostaw w tym położeniu", back: "Cofnij na miejsce",
-  rulerTitle: "Miarka (4.5.2, od krawędzi do krawędzi)", rulerHint: "Kliknij dwa oddziały (lub dwie podstawki).",
+  "front-left": "wokół lewego przedniego rogu", "front-right": "wokół prawego przedniego rogu",
+  "back-left": "wokół lewego tylnego rogu", "back-right": "wokół prawego tylnego rogu",
+  selection: "Wybór", nothingSelected: "Kliknij oddział, by go wybrać; kliknij oddział wroga, by wskazać go jako cel.",
+  moveTitle: "Ruch (rozdział 3)", keep: "Zostaw to położenie", back: "Cofnij na miejsce",
+  rulerTitle: "Miarka (4.5.2, od krawędzi do krawędzi)", rulerHint: "Kliknij dwa oddziały (lub podstawki).",
   fireTitle: "Ostrzał (rozdział 4)", meleeTitle: "Walka wręcz (rozdział 5)",
-  checks: "Sprawdzenia (na bieżąco)", problems: "Problemy", intrusions: "Wejścia w strefę kontroli (1.4)",
+  checks: "Sprawdzanie (na bieżąco)", problems: "Problemy", intrusions: "Wejścia w strefę kontroli (1.4)",
   contacts: "Styki z wrogiem (PD-3, PD-14)", none: "brak",
   moraleTitle: "Faza morale (6.8)", moraleOf: "Strona", files: "Plik scenariusza",
   overwrite: "nadpisz, jeśli istnieje", save: "Zapisz", download: "Pobierz", open: "Otwórz",
-  help: "Kółko: powiększenie · przeciągnij sukno: przesunięcie · dwa palce: szczypnięcie · przeciągnij oddział: przesuń go · " +
-    "Shift i przeciągnięcie: jedna podstawka · [ i ]: obróć zaznaczony oddział · Esc: wyczyść",
-  side: "strona", engaged: "związany walką wręcz z", notCoherent: "bez koherencji", targets: "Cele, od najlepszego",
-  cannot: "Nie może strzelać do", expected: "oczekiwane", repulsePanic: "odrzucenie lub panika", canFire: "może strzelać",
-  cannotFire: "NIE MOŻE strzelać", removed: "usunięte figurki", morale: "test morale celu",
-  reach: "Czy dosięgnie?", meleeOdds: "Szanse w walce wręcz", legal: "DOZWOLONY", illegal: "NIEDOZWOLONY",
-  reachable: "dosięgnie", unreachable: "nie dosięgnie", attackerRemoved: "atakujący traci",
-  defenderRemoved: "broniący się traci", saved: "zapisano jako", opened: "otwarto", working: "…",
-  zoneOf: "w strefie kontroli", at: "w", ok: "brak problemów", bases: "podstawki", units: "oddziały",
-  distance: "odległość", of: "z", path: "droga", noMelee: "brak walki wręcz", reorganise: "reorganizacja",
-  flight: "ucieka", offTable: "opuszcza stół", surrender: "poddaje się", pursuit: "pościg",
-  nothingToDo: "każdy oddział jest w stanie normalnym: nie ma nic do zrobienia", mayNot: "nie może",
+  help: "Kółko: powiększenie · przeciągnij sukno: przesunięcie · dwa palce: szczypanie · przeciągnij oddział: ruch · Shift: jedna podstawka · " +
+    "[ i ]: obrót wybranego oddziału · Esc: wyczyść",
+  side: "strona", engaged: "związany w walce wręcz z", notCoherent: "brak koherencji", targets: "Cele, najlepsze najpierw",
+  cannot: "Nie może ostrzelać", expected: "oczekiwane", repulsePanic: "odrzucenie lub panika", canFire: "może prowadzić ostrzał",
+  cannotFire: "NIE MOŻE prowadzić ostrzału", removed: "zdjęte figurki", morale: "test morale celu",
+  reach: "Czy dojdzie?", meleeOdds: "Szanse walki wręcz", legal: "DOZWOLONY", illegal: "NIEDOZWOLONY",
+  reachable: "może dojść", unreachable: "nie może dojść", attackerRemoved: "straty atakującego",
+  defenderRemoved: "straty broniącego się", saved: "zapisano jako", opened: "otwarto", working: "…",
+  zoneOf: "w strefie kontroli", at: "w odległości", ok: "brak problemów", bases: "podstawki", units: "oddziały",
+  distance: "odległość", of: "z", path: "droga", noMelee: "nie ma walki wręcz", reorganise: "reorganizacja",
+  flight: "ucieka", offTable: "opuszcza planszę", surrender: "poddaje się", pursuit: "pościg",
+  nothingToDo: "wszystkie oddziały są w normalnym stanie morale: nie ma nic do zrobienia", mayNot: "nie może",
   outcome: { no_test: "bez testu", passed: "zdany", repulsed: "odrzucony", panic: "panika", destroyed: "zniszczony" },
   gameTitle: "Gra (rozdział 2)", nextPhase: "Następna faza", undo: "Cofnij", downloadLog: "Pobierz zapis gry", saveLog: "Zapisz zapis gry",
-  setUp: "rozstawienie (bez licznika tur): czynności sprawdzane bez kolejności gry",
-  round: "tura", phaseOf: "faza", phaseName: { morale: "morale", movement: "ruchu" },
-  actions: "zapis gry, czynności", noActions: "jeszcze żadnej czynności", applyMove: "Wykonaj ruch", chargeAt: "szarża na:",
-  volleyDice: "kości salwy (K6):", remainderDice: "kość reszty:", moraleDice: "kości testu morale:", or: "lub",
-  applyDice: "Wykonaj z tymi kośćmi", roll: "Rzuć", seed: "ziarno", meleeDice: "kości po kolei:",
-  phaseDice: "kości po kolei:", applyPhase: "Wykonaj fazę", applied: "wykonano", undone: "cofnięto",
-  refused: "odmowa", state: "stan", pursuing: "ściga", acted: "wykonał czynność", lost: "stracone figurki",
-  strength: "figurki", place: "Wystaw", terrain: "Teren", placeTitle: "Wystaw oddział (szyki)",
-  army: "armia", profile: "profil", formation: "szyk", placeFiles: "podstawek w szeregu", ranks: "szeregów",
-  facingDeg: "kierunek °", limber: "jaszcz", unitId: "id", placeHint: "Kliknij na stole: środek przedniej krawędzi.",
-  placed: "wystawiono", terrainTitle: "Teren", terrainKind: "rodzaj", level: "poziom", width: "szerokość",
-  finish: "Zakończ", cancel: "Anuluj", deleteFeature: "Usuń element terenu",
-  terrainHint: "Klikaj narożniki na suknie, potem Zakończ (wielokąt: 3 lub więcej; linia: 2 lub więcej). " +
-    "Kliknij element terenu, by go zaznaczyć: przeciągaj jego narożniki albo go usuń.",
+  setUp: "rozstawienie (bez licznika tur): akcje są sprawdzane bez kolejności gry",
+  round: "runda", phaseOf: "faza", phaseName: { morale: "morale", movement: "ruchu" },
+  actions: "zapis gry, akcje", noActions: "jeszcze żadnej akcji", applyMove: "Zastosuj ruch", chargeAt: "atak na:",
+  volleyDice: "kości salwy K6:", remainderDice: "kość reszty:", moraleDice: "kości morale:", or: "albo",
+  applyDice: "Zastosuj z tymi kośćmi", roll: "Rzuć", seed: "ziarno", meleeDice: "kości po kolei:",
+  phaseDice: "kości po kolei:", applyPhase: "Zastosuj fazę", applied: "zastosowano", undone: "cofnięto",
+  refused: "odmowa", state: "stan", pursuing: "ściga", acted: "wykonał akcję", lost: "utracone figurki",
+  strength: "figurki", place: "Rozstaw", terrain: "Teren", placeTitle: "Rozstaw oddział (szyki)",
+  army: "armia", profile: "profil", formation: "szyk", placeFiles: "w szeregu", ranks: "szeregi",
+  facingDeg: "kierunek °", limber: "jaszcze", unitId: "id", placeHint: "Kliknij na stole: środek przedniej krawędzi.",
+  placed: "rozstawiono", terrainTitle: "Teren", terrainKind: "rodzaj", level: "poziom", width: "szerokość",
+  finish: "Zakończ", cancel: "Anuluj", deleteFeature: "Usuń element",
+  terrainHint: "Klikaj rogi na suknie, potem Zakończ (wielokąt: 3 lub więcej; linia: 2 lub więcej). " +
+    "Kliknij element terenu, by go wybrać: przeciągaj jego rogi albo go usuń.",
   formations: { line: "linia", column: "kolumna", skirmish: "szyk rozproszony", square: "czworobok", battery: "bateria" },
-  terrainKinds: { hill: "wzgórze", forest: "las", rough: "krzaki, rumowiska", building: "budynek", fortification: "fortyfikacje",
+  terrainKinds: { hill: "wzgórze", forest: "las", rough: "krzaki, rumowisko", building: "budynek", fortification: "fortyfikacja",
     impassable: "teren niedostępny", obstacle: "przeszkoda (linia)", high_wall: "wysoki mur (linia)" },
-  noLimber: "bez jaszczy", noCharge: "bez szarży", damage: "uszkodzenia",
+  noLimber: "bez jaszczy", noCharge: "bez ataku", damage: "uszkodzenia",
+  selectedFeature: "wybrany (przeciągaj jego rogi albo go usuń):", corners: "rogi", featureName: "nazwa",
   states: { normal: "normalny", panic: "panika", pursuit: "pościg", repulsed: "odrzucony" },
   kinds: { infantry: "piechota", cavalry: "kawaleria", foot_artillery: "artyleria piesza", horse_artillery: "artyleria konna", limber: "jaszcz" },
-  // odmiana przez liczby: [1, 2-4 (22-24 ...), 5+ (12-14 ...)]
+  // odmiana przez liczby, [1, 2-4 (22-24 ...), 5+ (12-14 ...)]
   counted: { units: ["oddział", "oddziały", "oddziałów"], bases: ["podstawka", "podstawki", "podstawek"], problems: ["problem", "problemy", "problemów"] },
-  selectedFeature: "zaznaczony (przeciągaj narożniki albo go usuń):", corners: "narożniki", featureName: "nazwa",
 };
 
 const LANGS = { en: L_EN, pl: L_PL };
 let LANG = "en";
 let L = L_EN;
 
-/** The page's language: its own choice, else ?lang=, else the server's (--lang), else the browser's. */
+/** The page's language: its own choice, else ?lang=, else the server's (``serve --lang``, or its locale). */
 function initialLang(serverLang) {
   const stored = localStorage.getItem("szwadron-lang");
   const asked = new URLSearchParams(location.search).get("lang");
-  for (const c of [stored, asked, serverLang, (navigator.language || "").slice(0, 2)]) {
+  for (const c of [stored, asked, serverLang]) {
     if (c && LANGS[c]) return c;
   }
   return "en";
@@ -1276,7 +1277,7 @@ function wire() {
 // for the browser tests: where a table point is on the screen, and whether answers are settled
 window.szwadron = { S, toScreen, toTable, settled: () => !inflight && !dirty, L };
 
-setLang(initialLang(null));
+setLang(initialLang(document.documentElement.lang));  // the server writes its language there
 texts();
 wire();
 $("#lang").addEventListener("change", (ev) => {

@@ -1,0 +1,304 @@
+"""Szwadron in Polish (issue 19): the catalog is complete and compiled, plurals follow Polish
+grammar, ``--lang`` chooses the language once per command (default from the locale), and
+``--json`` keys and enumerated values stay English while its ``message`` texts are translated."""
+
+from __future__ import annotations
+
+import gettext
+import io
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from szwadron.cli import main, requested_language
+from szwadron.i18n import LOCALE_DIR, _, current_language, language, language_from_environment, ngettext
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+
+import catalog  # noqa: E402  (scripts/catalog.py)
+
+MO = LOCALE_DIR / "pl" / "LC_MESSAGES" / "szwadron.mo"
+
+
+def test_every_message_has_a_polish_translation() -> None:
+    """Every msgid extracted from the source (as ``pybabel extract`` does) has a non-fuzzy,
+    non-empty Polish msgstr, every plural form filled."""
+    assert catalog.missing("pl") == []
+
+
+def test_the_committed_mo_is_the_compiled_po() -> None:
+    committed = gettext.GNUTranslations(io.BytesIO(MO.read_bytes()))
+    fresh = gettext.GNUTranslations(io.BytesIO(catalog.compiled("pl")))
+    assert committed._catalog == fresh._catalog  # type: ignore[attr-defined]
+
+
+def test_the_catalog_has_many_messages() -> None:
+    assert len(catalog.read_catalog("pl")) > 100
+
+
+def _brief_plural(n: int) -> int:
+    return 0 if n == 1 else 1 if 2 <= n % 10 <= 4 and (n % 100 < 10 or n % 100 >= 20) else 2
+
+
+def test_polish_plural_forms() -> None:
+    """1 figurka, 2 figurki, 5 figurek, 12 figurek, 22 figurki, 25 figurek (the rulebook's word
+    for a figure is *figurka*, 1.2, 4.7); the catalog's Plural-Forms is the usual Polish rule for
+    every n (nplurals=3)."""
+    translation = gettext.GNUTranslations(io.BytesIO(MO.read_bytes()))
+    for n in range(0, 1001):
+        assert translation.plural(n) == _brief_plural(n), n  # type: ignore[attr-defined]
+    with language("pl"):
+        said = {
+            n: ngettext("{n} figure", "{n} figures", n).format(n=n) for n in (1, 2, 4, 5, 12, 21, 22, 25, 0)
+        }
+        units = [ngettext("{n} unit", "{n} units", n).format(n=n) for n in (1, 3, 14, 102)]
+    assert said == {
+        1: "1 figurka",
+        2: "2 figurki",
+        4: "4 figurki",
+        5: "5 figurek",
+        12: "12 figurek",
+        21: "21 figurek",
+        22: "22 figurki",
+        25: "25 figurek",
+        0: "0 figurek",
+    }
+    assert units == ["1 oddział", "3 oddziały", "14 oddziałów", "102 oddziały"]
+    assert ngettext("{n} figure", "{n} figures", 2).format(n=2) == "2 figures"
+
+
+def test_language_from_the_environment() -> None:
+    assert language_from_environment({"LANG": "pl_PL.UTF-8"}) == "pl"
+    assert language_from_environment({"LC_ALL": "pl_PL.utf8"}) == "pl"
+    assert language_from_environment({"LC_MESSAGES": "pl", "LANG": "en_GB.UTF-8"}) == "pl"
+    assert language_from_environment({"LC_ALL": "en_US.UTF-8", "LANG": "pl_PL.UTF-8"}) == "en"
+    assert language_from_environment({"LANG": "de_DE.UTF-8"}) == "en"
+    assert language_from_environment({"LANG": "C"}) == "en"
+    assert language_from_environment({}) == "en"
+
+
+def test_lang_option_before_or_after_the_command() -> None:
+    assert requested_language(["--lang", "pl", "check", "x.toml"]) == "pl"
+    assert requested_language(["check", "x.toml", "--lang=pl"]) == "pl"
+    assert requested_language(["odds", "morale", "--lang", "pl", "--lang", "en"]) == "en"
+
+
+def test_the_environment_chooses_when_no_lang_is_given(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LC_ALL", "pl_PL.UTF-8")
+    assert main(["measure", "scenarios/example.toml", "fr-battery", "au-battery"]) == 0
+    assert "między" in capsys.readouterr().out
+    assert main(["measure", "scenarios/example.toml", "fr-battery", "au-battery", "--lang", "en"]) == 0
+    assert "between" in capsys.readouterr().out
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    assert main(["measure", "scenarios/example.toml", "fr-battery", "au-battery"]) == 0
+    assert "between" in capsys.readouterr().out
+    assert current_language() == "en"
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_every_command_takes_lang(where: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--lang`` is an option of the top-level parser and of every (sub-)command."""
+    from szwadron.cli import build_parser
+
+    parser = build_parser()
+
+    def walk(p: object) -> list[object]:
+        import argparse
+
+        found = [p]
+        for action in p._actions:  # type: ignore[attr-defined]
+            if isinstance(action, argparse._SubParsersAction):
+                for child in set(action.choices.values()):
+                    found += walk(child)
+        return found
+
+    parsers = walk(parser)
+    assert len(parsers) > 18
+    for p in parsers:
+        assert "--lang" in p._option_string_actions, p.prog  # type: ignore[attr-defined]
+    args = ["--lang", "pl", "remainder"] if where == "before" else ["remainder", "--lang", "pl"]
+    assert main(args) == 0
+    assert "Rzut na resztę z dzielenia (1.5.1, PD-5) kością K6" in capsys.readouterr().out
+
+
+def test_an_unknown_language_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["remainder", "--lang", "fr"])
+    assert exit_.value.code == 2
+    assert "--lang" in capsys.readouterr().err
+
+
+def test_json_keys_and_values_stay_english_its_messages_speak_polish(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A refusal's ``message`` is Polish under ``--lang pl``; keys, rule numbers and the
+    enumerated values are the same as in English."""
+    base = ["targets", "scenarios/example.toml", "--shooter", "fr-battery", "--json"]
+    assert main(base) == 0
+    english = json.loads(capsys.readouterr().out)
+    assert main([*base, "--lang", "pl"]) == 0
+    polish = json.loads(capsys.readouterr().out)
+
+    def skeleton(doc: object) -> object:
+        if isinstance(doc, dict):
+            return {k: ("<message>" if k == "message" else skeleton(v)) for k, v in doc.items()}
+        if isinstance(doc, list):
+            return [skeleton(v) for v in doc]
+        return doc
+
+    assert skeleton(english) == skeleton(polish)
+    messages_en = [m for m in _messages(english)]
+    messages_pl = [m for m in _messages(polish)]
+    assert messages_en and len(messages_en) == len(messages_pl)
+    assert all(a != b for a, b in zip(messages_en, messages_pl, strict=True))
+    assert any("zasięg" in m for m in messages_pl)
+
+
+def _messages(doc: object) -> list[str]:
+    if isinstance(doc, dict):
+        out = [doc["message"]] if isinstance(doc.get("message"), str) else []
+        return out + [m for k, v in doc.items() if k != "message" for m in _messages(v)]
+    if isinstance(doc, list):
+        return [m for v in doc for m in _messages(v)]
+    return []
+
+
+def test_polish_help_and_argparse_words(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--lang", "pl", "--help"])
+    out = capsys.readouterr().out
+    assert "użycie:" in out and "opcje" in out
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    assert "usage:" in capsys.readouterr().out
+    assert _("options") == "options"
+
+
+def test_a_polish_picture_has_polish_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table, a melee and a fire drawn with --lang pl: titles, keys, labels and axis names in the
+    book's Polish, with its letters (ą, ę, ł, ó, ś, ź, ż); the same pictures in English keep
+    their English words."""
+    from matplotlib.text import Text
+
+    from szwadron.plots import _io
+
+    seen: list[str] = []
+    translate = _io.translate_figure
+
+    def spy(fig: object) -> None:
+        translate(fig)  # type: ignore[arg-type]
+        seen.extend(t.get_text() for t in fig.findobj(Text))  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(_io, "translate_figure", spy)
+    table = ["plot", "scenarios/example.toml", "-o", str(tmp_path / "table.png")]
+    melee = [
+        "melee",
+        "scenarios/example.toml",
+        "--attacker",
+        "fr-cuirassiers",
+        "--defender",
+        "au-chevaulegers",
+        "--plot",
+        str(tmp_path / "melee.png"),
+    ]
+    fire = ["fire", "scenarios/example.toml", "--shooter", "fr-battery", "--target", "au-battery"]
+    assert main([*table, "--lang", "pl"]) == 0
+    assert main([*melee, "--lang", "pl"]) == 0
+    assert main([*fire, "--plot", str(tmp_path / "fire.png"), "--lang", "pl"]) == 0
+    polish = "\n".join(seen)
+    for words in (
+        "Legenda",
+        "krawędź strony A",
+        "wzgórze, poziom 2",
+        "oddział w panice (6.1)",
+        "prawdopodobieństwo, %",
+    ):
+        assert words in polish, words
+    assert set("ąęłóśźż") <= set(polish)
+    assert "Key" not in seen and "probability, %" not in seen
+    seen.clear()
+    assert main(table) == 0 and main(melee) == 0
+    assert "Key" in seen and "probability, %" in seen and "Legenda" not in seen
+
+
+def _js_keys(block: str) -> set[str]:
+    """The keys of a JavaScript object literal's text (string values skipped)."""
+    keys = set()
+    for m in re.finditer(r'"((?:[^"\\]|\\.)*)"\s*:|"(?:[^"\\]|\\.)*"|`[^`]*`|([A-Za-z_][\w]*)\s*:', block):
+        if m.group(1) is not None:
+            keys.add(m.group(1))
+        elif m.group(2) is not None:
+            keys.add(m.group(2))
+    return keys
+
+
+def test_the_page_speaks_the_servers_language(tmp_path: Path) -> None:
+    """``szwadron serve --lang pl``: the page is ``<html lang="pl">``, which gives app.js its Polish
+    strings (L_PL has every key of L), and the answers' messages come in Polish."""
+    import shutil
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from szwadron.web.app import create_app
+
+    shutil.copy(REPO / "scenarios" / "example.toml", tmp_path / "example.toml")
+    client = TestClient(create_app(tmp_path / "example.toml"))
+    assert '<html lang="en">' in client.get("/").text
+    with language("pl"):
+        assert '<html lang="pl">' in client.get("/").text
+        targets = client.post("/api/targets", json={"shooter": "fr-battery"}).json()
+    assert any("zasięgiem" in m for m in _messages(targets))
+    js = (REPO / "szwadron" / "web" / "static" / "app.js").read_text(encoding="utf-8")
+    english = re.search(r"\nconst L_EN = \{\n(.*?)\n\};", js, re.S)
+    polish = re.search(r"\nconst L_PL = \{\n(.*?)\n\};", js, re.S)
+    assert english and polish
+    assert _js_keys(english.group(1)) == _js_keys(polish.group(1))
+    assert len(_js_keys(polish.group(1))) > 100
+
+
+def test_no_message_is_hidden_inside_an_f_string() -> None:
+    """``f"{_('...')}"`` is invisible to the extraction (Babel does not look inside f-strings), so
+    its message would never reach the catalog: every literal message is outside f-strings."""
+    import tokenize
+
+    hidden = []
+    for path in sorted((REPO / "szwadron").rglob("*.py")):
+        with path.open("rb") as f:
+            for token in tokenize.tokenize(f.readline):
+                if token.type == tokenize.STRING and re.match(r"[rRbB]*[fF]", token.string):
+                    if re.search(r"\{[^}]*\b(_|gettext|ngettext|pgettext)\(\s*[\"']", token.string):
+                        hidden.append(f"{path.relative_to(REPO)}:{token.start[0]}")
+    assert hidden == []
+
+
+def test_the_page_asks_in_its_own_language(tmp_path: Path) -> None:
+    """Issue 18, 19 — the page sends its language (``accept-language``) with every request, and
+    the server answers that request in it, whatever its own ``--lang``."""
+    import shutil
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from szwadron.web.app import create_app
+
+    shutil.copy(REPO / "scenarios" / "example.toml", tmp_path / "example.toml")
+    client = TestClient(create_app(tmp_path / "example.toml"))
+    asked = {"shooter": "fr-battery"}
+    polish = client.post("/api/targets", json=asked, headers={"accept-language": "pl"}).json()
+    english = client.post("/api/targets", json=asked, headers={"accept-language": "en"}).json()
+    assert any("zasięgiem" in m for m in _messages(polish))
+    assert not any("zasięgiem" in m for m in _messages(english))
+    with language("pl"):  # a server started in Polish still answers an English page in English
+        again = client.post("/api/targets", json=asked, headers={"accept-language": "en"}).json()
+    assert _messages(again) == _messages(english)
