@@ -452,7 +452,9 @@ class MeleeSide:
     ----------
     fighters:
         The figures that fought, in removal order (5.4.3: those touching most enemies first).
-        Only they can be removed (5.4.2).
+        Only they can be removed (5.4.2). None when every figure of the side touches the enemy
+        along less than 1 cm while an enemy figure does fight (PD-14, issue 15): the side then
+        rolls no dice and loses no figure, but damage dealt to it still counts (5.5.1).
     morale:
         The side's morale profile (M, strength before the melee, initial strength, modifiers,
         panicking) — :class:`szwadron.odds.morale.MeleeMorale`.
@@ -468,8 +470,6 @@ class MeleeSide:
     skirmish: bool = False
 
     def __post_init__(self) -> None:
-        if not self.fighters:
-            raise InvalidDataError("a melee side needs at least one figure that fought")
         if len(self.fighters) > self.morale.strength:
             raise InvalidDataError(
                 f"{len(self.fighters)} figures fought but the unit has {self.morale.strength}"

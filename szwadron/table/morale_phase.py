@@ -90,6 +90,7 @@ from szwadron.odds.morale import (
     morale_target,
 )
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
+from szwadron.table.audit import engaged_unit_pairs
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -543,7 +544,7 @@ class _Table:
         return out
 
     def engaged_with(self, bases: IntArray) -> list[str]:
-        """5.1.2, PD-14 — enemy units engaged with these bases (contact lengths summed)."""
+        """5.1.2, PD-14 — enemy units engaged with these bases (contact lengths summed per base)."""
         bf, s = self.bf, self.s
         reach = s.contact_tolerance_cm + self.eps
         q, t = bf.tree.query(bf.polygons[bases], predicate="dwithin", distance=reach)
@@ -552,11 +553,10 @@ class _Table:
         if b.size == 0:
             return []
         lengths = contact_length(bf.corners[b], bf.corners[t], reach)
-        per_unit: dict[int, float] = {}
-        for u, length in zip(bf.unit_of[t].tolist(), lengths.tolist(), strict=True):
-            per_unit[u] = per_unit.get(u, 0.0) + length
-        need = s.engaged_contact_length_cm - self.eps
-        return [bf.unit_ids[u] for u in sorted(per_unit) if per_unit[u] >= need]
+        own = int(bf.unit_of[bases[0]])
+        units = bf.unit_of[t].tolist()
+        pairs = engaged_unit_pairs([own] * len(units), units, lengths.tolist(), s, b.tolist(), t.tolist())
+        return [bf.unit_ids[u] for u in sorted(v for pair in pairs for v in pair if v != own)]
 
     def modifier(self, bases: IntArray) -> int:
         """PD-16 — the fortification bonus when every base centre stands in a fortification."""
