@@ -583,6 +583,22 @@ def _side_losses_cached(
     return tuple(state.items())
 
 
+def group_losses(
+    groups: Sequence[tuple[int, int, int]], wounds: Sequence[int], die: str = "d6"
+) -> Distribution[Loss]:
+    """5.10.3, 5.10.4, 1.5.1 — (figures removed, took damage) of figures with ``wounds`` (in
+    removal order) struck by ``groups`` of ``(dice, UW, W bonus)``, each group rolling and
+    removing separately, one after another (as :func:`melee` counts one side's strikes).
+
+    >>> group_losses([(1, 6, 0)], [1, 1]).outcomes()       # one sure hit on W 1: one removed
+    [(1, True)]
+    >>> group_losses([(2, 6, 0)], []).outcomes()          # nobody can be removed (5.4.2)
+    [(0, True)]
+    """
+    die_sides(die)
+    return Distribution(dict(_side_losses_cached(tuple(groups), tuple(wounds), die)))
+
+
 def _side_losses(striker: MeleeSide, struck: MeleeSide, striker_removed: int, die: str) -> Distribution[Loss]:
     groups = striker.strike_groups(striker_removed)
     wounds = tuple(f.wounds + struck.wound_bonus for f in struck.fighters)
@@ -921,6 +937,7 @@ __all__ = [
     "VolleyOdds",
     "VolleyRoll",
     "clear_caches",
+    "group_losses",
     "melee",
     "removal_weights",
     "roll_dice",
