@@ -10,7 +10,9 @@ with overlapping bases are refused (PD-3: a set-up must not overlap), so every t
 
 - no internal error from any command (exit 3);
 - ``check`` says two units are engaged (5.1.2, PD-14) exactly when ``melee`` between them finds
-  figures in contact;
+  figures in contact, whichever attacks;
+- a unit engaged with several enemy units is resolved as one combined melee (5.10) whose every
+  unit's outcomes add up to 1, and with one enemy unit it answers as the single melee;
 - a legal ``move`` ends in a position ``check`` accepts: it adds no problem of the moved unit;
 - ``fire`` is unchanged by a unit far from the band (4.3);
 - every answer is unchanged when the table is mirrored (x → width − x, facing → 180° − facing).
@@ -31,8 +33,9 @@ from typing import Any
 
 from szwadron.errors import IllegalActionError, SzwadronError
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.models import DEFAULT_BASE_SIZE_CM, Kind, Scenario
+from szwadron.models import DEFAULT_BASE_SIZE_CM, Kind, Scenario, UnitState
 from szwadron.table.audit import AuditReport, audit
+from szwadron.table.combined import combined_melee
 from szwadron.table.fire import fire
 from szwadron.table.melee import table_melee
 from szwadron.table.movement import check_move, place
@@ -215,6 +218,33 @@ def _far_bystander(sc: Scenario, data: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+def _combined_property(bf: Battlefield, engaged: set[frozenset[str]]) -> list[str]:
+    """5.10: a side-A unit engaged with several enemy units (or several with one) resolved as
+    one combined melee answers (no internal error), every unit's outcome probabilities add up to
+    1, and with one unit a side the answer is the single melee's."""
+    failures: list[str] = []
+    sc = bf.scenario
+    for u in sc.units:
+        if u.side != "A" or u.state is UnitState.PANIC:
+            continue
+        foes = sorted(e for pair in engaged if u.id in pair for e in pair if e != u.id)
+        if not foes:
+            continue
+        try:
+            m = combined_melee(bf, [u.id], foes)
+        except IllegalActionError as exc:
+            failures.append(f"combined melee {u.id} against {', '.join(foes)} refused: {exc}")
+            continue
+        for name in m.units:
+            if sum(m.outcome(name).probabilities().values()) != 1:
+                failures.append(f"combined melee {u.id}: outcomes of {name} do not add up to 1")
+        if len(foes) == 1:
+            single = table_melee(bf, u.id, foes[0])
+            if m.outcomes != single.odds.outcomes:
+                failures.append(f"combined melee {u.id} against {foes[0]} differs from the single melee")
+    return failures
+
+
 def _move_property(sc: Scenario, rng: random.Random) -> list[str]:
     """A unit moved straight ahead: when the move is legal, the new table has no problem of
     that unit that the old one lacked."""
@@ -266,6 +296,22 @@ def _cli_exit_codes(data: dict[str, Any]) -> list[str]:
             ["fire", f, "--shooter", a, "--target", b],
             ["targets", f, "--shooter", a],
             ["melee", f, "--attacker", a, "--defender", b],
+            [
+                "melee",
+                f,
+                "--attacker",
+                *[u["id"] for u in data["units"] if u["side"] == "A"],
+                "--defender",
+                b,
+            ],
+            [
+                "melee",
+                f,
+                "--attacker",
+                a,
+                "--defender",
+                *[u["id"] for u in data["units"] if u["side"] == "B"],
+            ],
             ["morale", f, "--side", "A"],
             ["reach", f, "--unit", a, "--target", b],
         ]
@@ -324,14 +370,16 @@ def _check_properties(data: dict[str, Any], rng: random.Random, *, cli: bool) ->
         for b in side:
             if side[a] != "A" or side[b] != "B":
                 continue
-            contact = _melee_in_contact(bf, a, b)
-            if contact is None:
-                continue
-            if contact != (frozenset((a, b)) in engaged):
-                failures.append(
-                    f"check says {a} and {b} are {'' if frozenset((a, b)) in engaged else 'not '}engaged; "
-                    f"melee finds {'figures' if contact else 'no figure'} in contact"
-                )
+            for att, dfn in ((a, b), (b, a)):
+                contact = _melee_in_contact(bf, att, dfn)
+                if contact is None:
+                    continue
+                if contact != (frozenset((a, b)) in engaged):
+                    failures.append(
+                        f"check says {a} and {b} are {'' if frozenset((a, b)) in engaged else 'not '}engaged; "
+                        f"melee {att} against {dfn} finds {'figures' if contact else 'no figure'} in contact"
+                    )
+    failures += _combined_property(bf, engaged)
     failures += _move_property(sc, rng)
     far = _far_bystander(sc, data)
     if far is not None:
