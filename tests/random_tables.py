@@ -172,7 +172,7 @@ def _melee_in_contact(bf: Battlefield, a: str, b: str) -> bool | None:
         m = table_melee(bf, a, b)
     except IllegalActionError as exc:
         return False if exc.rule == "5.3" else None
-    return bool(m.attacker_in_contact and m.defender_in_contact)
+    return bool(m.attacker_in_contact or m.defender_in_contact)  # PD-14: one side may fight alone
 
 
 def _fire_answer(bf: Battlefield, shooter: str, target: str) -> tuple[Any, ...]:
@@ -245,6 +245,10 @@ def _combined_property(bf: Battlefield, engaged: set[frozenset[str]]) -> list[st
     return failures
 
 
+def _problem_key(p: Any) -> tuple[str, tuple[str, ...]]:
+    return p.rule, tuple(sorted({str(w).split("/")[0] for w in p.where}))
+
+
 def _move_property(sc: Scenario, rng: random.Random) -> list[str]:
     """A unit moved straight ahead: when the move is legal, the new table has no problem of
     that unit that the old one lacked."""
@@ -260,7 +264,9 @@ def _move_property(sc: Scenario, rng: random.Random) -> list[str]:
         )
     move = {"bases": poses}
     bf = Battlefield(sc)
-    before = {(p.rule, p.where) for p in audit(bf).problems}
+    # a problem is the rule and the units it names: a unit already standing in an enemy zone
+    # (1.4.2) that moves and still stands in it adds no problem, though the closest pair changes
+    before = {_problem_key(p) for p in audit(bf).problems}
     try:
         report = check_move(bf, unit.id, move)
     except SzwadronError:
@@ -272,7 +278,7 @@ def _move_property(sc: Scenario, rng: random.Random) -> list[str]:
     new = [
         p
         for p in audit(Battlefield(after_sc)).problems
-        if (p.rule, p.where) not in before and any(w.startswith(prefix) for w in p.where)
+        if _problem_key(p) not in before and any(w.startswith(prefix) for w in p.where)
     ]
     return [f"legal move of {unit.id} by {step:.2f} cm ends with [{p.rule}] {p.message}" for p in new]
 
