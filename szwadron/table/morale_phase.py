@@ -26,11 +26,15 @@ Fraction(13, 54)
 
 Decisions where the rules are silent (the flight model; each is also stated where it is made):
 
-* Decision (direction): a fleeing figure moves straight towards its own table edge,
-  perpendicular to it — side A's edge is y = 0, so its figures move in −y; side B's move in +y.
-  The figure is translated, not turned (turning is not charged against the flight). The straight
-  line is the shortest path to the edge (6.6.9); the avoidance of enemy fire and move ranges of
-  6.6.7–6.6.8 is not modelled: a player may choose a longer way round.
+* Decision (direction, issue 15): a fleeing figure moves straight towards its own table edge,
+  perpendicular to it — side A's edge is y = 0, so its figures move in −y; side B's move in +y —
+  when that straight line is free: it is the shortest way (6.6.9). The figure is translated, not
+  turned. When the straight line is barred (an enemy figure or its zone, ground closed to its
+  kind) or crosses an own unit, the figure takes the shortest way round
+  (:class:`szwadron.table.flight.FlightField`, docs/decisions.md "Flight"), through own units only
+  when there is no other way (6.6.8, 6.6.11); when enemies and closed ground leave no way at all,
+  it flees straight and is stopped (6.6.12). The avoidance of enemy fire and move ranges of
+  6.6.6–6.6.7 is not modelled.
 * Decision (figure by figure): 6.6.12 and 6.6.13 speak of a *jednostka* — a figure, the word of
   5.4.3 and 6.8.2 (the unit is an *oddział*) — and figures move one after another (3.1.1) and a
   panicking unit needs no coherency (6.1.3). So each figure meets the edge, or is stopped, on its
@@ -91,6 +95,7 @@ from szwadron.odds.morale import (
 )
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
 from szwadron.table.audit import engaged_unit_pairs
+from szwadron.table.flight import FLIGHT_MARGIN_CM, FlightField
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -514,6 +519,10 @@ class _Table:
         self.unit_panicking = bf.panicking
         self._terrain_segments: dict[int, FloatArray] = {}
         self._forts = [t.polygon for t in bf.terrain if t.kind is TerrainKind.FORTIFICATION]
+        self._fields: dict[tuple[float, tuple[bool, ...]], FlightField] = {}
+        fleeing = np.flatnonzero((bf.side == self.side_code) & bf.panicking[bf.unit_of])
+        to_edge = bf.y[fleeing] if self.side_code == 0 else bf.scenario.table.depth - bf.y[fleeing]
+        self.flight_reach = float(to_edge.max(initial=0.0)) + FLIGHT_MARGIN_CM
 
     # -- measurements --------------------------------------------------------------------------
 
@@ -584,6 +593,19 @@ class _Table:
 
     # -- the flight of one unit ----------------------------------------------------------------
 
+    def flight_field(self, b: int) -> FlightField:
+        """6.6.7-6.6.11 — the way to the edge for figures like base ``b`` (its width and the
+        ground closed to its kind), computed once per kind of figure."""
+        bf = self.bf
+        kind = bf.kinds[b]
+        closed = tuple(forbidden_rule(kind, f) is not None for f in bf.terrain)
+        key = (round(float(bf.width[b]), 6), closed)
+        if key not in self._fields:
+            self._fields[key] = FlightField(
+                bf, self.side_code, float(bf.width[b]) / 2.0, kind, self.flight_reach
+            )
+        return self._fields[key]
+
     def flight_geometry(
         self, u: int
     ) -> tuple[FloatArray, FloatArray, list[str | None], BoolArray, dict[int, FloatArray]]:
@@ -637,13 +659,42 @@ class _Table:
                 h = _first_contact_segments(corners[k], segs, v)
                 if h < block[k]:
                     block[k], blocker[k] = h, bf.terrain[ti].id
+        # 6.6.7-6.6.11: a figure whose straight way is barred, or crosses an own unit, takes the
+        # shortest way round (through own units only when there is no other way)
+        reach = np.minimum(block, edge)
+        crossing = np.zeros(kk, dtype=bool)
+        for arr in enter.values():
+            crossing |= arr < reach - self.eps
+        barred = (block < edge - self.eps) | crossing
+        stops = corners + np.minimum(block, edge)[:, None, None] * v
+        for k in np.flatnonzero(barred).tolist():
+            b = int(bases[k])
+            centre_to_edge = (
+                float(bf.y[b]) if self.side_code == 0 else bf.scenario.table.depth - float(bf.y[b])
+            )
+            way = self.flight_field(b).walk(
+                float(bf.x[b]), float(bf.y[b]), u, centre_to_edge - float(edge[k])
+            )
+            if not np.isfinite(way.edge):
+                continue  # boxed in by enemies and closed ground: it flees straight (6.6.12)
+            straight = {o for o, arr in enter.items() if arr[k] < reach[k] - self.eps}
+            if (
+                block[k] >= edge[k] - self.eps
+                and set(way.enter) == straight
+                and way.edge <= edge[k] + 2 * way.grid_cm
+            ):
+                continue  # the only way is the straight one, through the same own units: exact
+            edge[k], block[k], blocker[k] = way.edge, way.block, way.blocker
+            stops[k] = corners[k] + np.asarray([way.stop[0] - bf.x[b], way.stop[1] - bf.y[b]])
+            for arr in enter.values():
+                arr[k] = _INF
+            for o, at in way.enter.items():
+                enter.setdefault(o, np.full(kk, _INF))[k] = at
         stopped = block < edge - self.eps
         surrender: BoolArray = np.zeros(kk, dtype=bool)
         if stopped.any():  # 6.6.12: an enemy within 10 cm of the figure where it stops
             ks = np.flatnonzero(stopped)
-            surrender[ks] = self.enemy_within(
-                corners[ks] + block[ks, None, None] * v, self.s.surrender_enemy_cm
-            )
+            surrender[ks] = self.enemy_within(stops[ks], self.s.surrender_enemy_cm)
         block = np.where(stopped, block, _INF)
         blocker = [b if s else None for b, s in zip(blocker, stopped.tolist(), strict=True)]
         return edge, block, blocker, surrender, enter
