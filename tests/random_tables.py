@@ -14,6 +14,8 @@ with overlapping bases are refused (PD-3: a set-up must not overlap), so every t
 - a unit engaged with several enemy units is resolved as one combined melee (5.10) whose every
   unit's outcomes add up to 1, and with one enemy unit it answers as the single melee;
 - a legal ``move`` ends in a position ``check`` accepts: it adds no problem of the moved unit;
+- the morale phase of each side answers with probabilities, and no fleeing figure's way to its
+  edge is shorter than the straight line (6.6.9); some units are drawn in panic;
 - ``fire`` is unchanged by a unit far from the band (4.3);
 - every answer is unchanged when the table is mirrored (x → width − x, facing → 180° − facing).
 
@@ -121,6 +123,7 @@ def random_table(rng: random.Random) -> dict[str, Any] | None:
                     "side": side,
                     "profile": _profile(kind, skirmish),
                     "bases": bases,
+                    **({"state": "panic"} if rng.random() < 0.15 else {}),
                 }
             )
             if side == "A":
@@ -216,6 +219,32 @@ def _far_bystander(sc: Scenario, data: dict[str, Any]) -> dict[str, Any] | None:
                 return None  # a far base could still stand on terrain; keep the check simple
             return {**data, "units": [*data["units"], extra]}
     return None
+
+
+def _morale_property(bf: Battlefield) -> list[str]:
+    """6.6, 6.8: the morale phase of each side answers, every chance is a probability, a unit
+    that surely surrenders has a surrender chance of its whole flight chance, and a figure's
+    way round is never shorter than the straight line (6.6.9: the straight line is shortest)."""
+    from szwadron.table.morale_phase import morale_phase
+
+    failures: list[str] = []
+    for side in ("A", "B"):
+        for u in morale_phase(bf, side).units:
+            for name in ("reorganise_chance", "flight_chance", "off_table_chance", "surrender_chance"):
+                p = getattr(u, name)
+                if not 0 <= p <= 1:
+                    failures.append(f"morale {u.id}: {name} {p} is not a probability")
+            if u.surrenders and u.surrender_chance != u.flight_chance:
+                failures.append(f"morale {u.id}: surrenders whatever the dice, but with {u.surrender_chance}")
+            for f in u.figures:
+                b = int(bf.resolve(f.base)[0])
+                ys = bf.corners[b][:, 1]
+                straight = float(ys.min()) if side == "A" else bf.scenario.table.depth - float(ys.max())
+                if f.blocked_cm is None and f.edge_cm < max(straight, 0.0) - 1e-6:
+                    failures.append(
+                        f"morale {f.base}: way {f.edge_cm:.2f} cm shorter than straight {straight:.2f}"
+                    )
+    return failures
 
 
 def _combined_property(bf: Battlefield, engaged: set[frozenset[str]]) -> list[str]:
@@ -387,6 +416,7 @@ def _check_properties(data: dict[str, Any], rng: random.Random, *, cli: bool) ->
                     )
     failures += _combined_property(bf, engaged)
     failures += _move_property(sc, rng)
+    failures += _morale_property(bf)
     far = _far_bystander(sc, data)
     if far is not None:
         sc_far = Scenario.model_validate(far)
