@@ -14,9 +14,11 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from szwadron.cli import main
+from szwadron.documents import document_schema
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.loading import bundled_scenario, load_scenario, parse_scenario
 from szwadron.models import Scenario
@@ -24,6 +26,7 @@ from szwadron.table.audit import audit
 from szwadron.table.combined import combined_melee
 from szwadron.table.melee import table_melee
 
+REPO = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).parent / "cases" / "melee_combined"
 SINGLE = Path(__file__).parent / "cases" / "melee"
 
@@ -152,9 +155,13 @@ def _scenario_file(tmp_path: Path) -> str:
 
 def test_5_10_cli_json_and_text(tmp_path: Path) -> None:
     f = _scenario_file(tmp_path)
-    code, out, _ = _cli("melee", f, "--attacker", "a", "b", "--defender", "d", "--json")
+    argv = ["melee", f, "--attacker", "a", "b", "--defender", "d", "--json"]
+    code, out, _ = _cli(*argv)
     assert code == 0
     doc = json.loads(out)
+    schema = json.loads((REPO / "schemas" / "output" / document_schema(argv)).read_text(encoding="utf-8"))
+    assert document_schema(argv) == "melee-combined.schema.json"
+    jsonschema.Draft202012Validator(schema).validate(doc)
     d = next(u for u in doc["units"] if u["unit"] == "d")
     assert d["removed_pmf"] == pytest.approx([1 / 6, 1 / 2, 1 / 3])
     assert d["opponents"] == ["a", "b"]

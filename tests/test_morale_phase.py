@@ -82,10 +82,18 @@ def _value(u: UnitMorale, key: str) -> Any:
         return None if u.pursuit is None else u.pursuit.reach_chance
     if key == "flight_pmf":
         return None if u.flight is None else [[cm, p] for cm, p in u.flight.probabilities().items()]
+    if key == "on_the_way":
+        return [] if u.pursuit is None else [w.unit for w in u.pursuit.on_the_way]
+    if key == "on_the_way_from_cm":
+        return [] if u.pursuit is None else [round(w.from_cm, 6) for w in u.pursuit.on_the_way]
+    if key == "on_the_way_chance":
+        return [] if u.pursuit is None else [w.chance for w in u.pursuit.on_the_way]
     raise AssertionError(f"unknown [expected] key {key!r}")
 
 
 def _want(key: str, value: Any) -> Any:
+    if key == "on_the_way_chance":
+        return [Fraction(v) for v in value]
     if key.endswith("_chance") and key.startswith("pass_through"):
         return [Fraction(value)]
     if key.endswith("_chance"):

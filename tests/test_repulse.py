@@ -10,12 +10,15 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from szwadron.cli import main
+from szwadron.documents import document_schema
 from szwadron.loading import parse_scenario
 from szwadron.table.movement import repulse
 
+REPO = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).parent / "cases" / "repulse"
 
 
@@ -43,9 +46,13 @@ def test_known_answer_cases(case: Path, tmp_path: Path) -> None:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     r = repulse(parse_scenario(data, source=str(path), folders=[]), check["unit"], check["enemy"])
     assert r.blocked is expected["blocked"]
-    code, out, err = _cli("move", str(path), "--unit", check["unit"], "--repulse", check["enemy"], "--json")
+    argv = ["move", str(path), "--unit", check["unit"], "--repulse", check["enemy"], "--json"]
+    code, out, err = _cli(*argv)
     assert code == (1 if expected["blocked"] else 0), err
     doc = json.loads(out)
+    assert document_schema(argv) == "move-repulse.schema.json"
+    schema = json.loads((REPO / "schemas" / "output" / document_schema(argv)).read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(doc)
     for key, want in expected.items():
         got = doc[key]
         assert (got == pytest.approx(want)) if isinstance(want, (float, list)) else got == want, key

@@ -86,6 +86,11 @@ def _render(report: Any) -> str:
                     f"  pursuit of {p.target}, {p.gap_cm:.2f} cm away: 2d6 × "
                     f"{p.distance.outcomes()[0] // 2} cm; reaches it: {_pct(p.reach_chance)} (6.7.1)"
                 )
+                for w in p.on_the_way:
+                    lines.append(
+                        f"    on the way: {w.unit}, met after {w.from_cm:.2f} cm by {', '.join(w.figures)}; "
+                        f"may be attacked: {_pct(w.chance)} (6.7.5)"
+                    )
             continue
         if u.flight_multiplier == 0:
             lines.append("  flight: does not flee (foot artillery with R = 0, 6.6.2)")

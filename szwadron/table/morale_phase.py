@@ -71,6 +71,7 @@ Decisions where the rules are silent (the flight model; each is also stated wher
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -380,13 +381,26 @@ class PassThrough:
 
 
 @dataclass(frozen=True)
+class PursuitStrike:
+    """6.7.5, 6.7.6 — another enemy unit on the pursuit's way: the first of the pursuing figures
+    meets it after ``from_cm``; ``chance`` that the pursuit gets that far (and may attack it)."""
+
+    unit: str
+    figures: tuple[str, ...]
+    from_cm: float
+    chance: Fraction
+
+
+@dataclass(frozen=True)
 class PursuitReport:
-    """6.7.1 — a pursuing unit's move this phase: whom, how far away, the chance to reach it."""
+    """6.7.1 — a pursuing unit's move this phase: whom, how far away, the chance to reach it,
+    and the other enemy units on its way (6.7.5)."""
 
     target: str | None
     gap_cm: float | None
     distance: Distribution[int] | None
     reach_chance: Fraction
+    on_the_way: tuple[PursuitStrike, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -425,6 +439,15 @@ class UnitMorale:
                 if p.distance is None
                 else [{"cm": cm, "p": float(q)} for cm, q in p.distance.probabilities().items()],
                 "reach_chance": float(p.reach_chance),
+                "on_the_way": [
+                    {
+                        "unit": w.unit,
+                        "figures": list(w.figures),
+                        "from_cm": round(w.from_cm, 6),
+                        "chance": float(w.chance),
+                    }
+                    for w in p.on_the_way
+                ],
             }
         return {
             "id": self.id,
@@ -893,6 +916,47 @@ def _passes_through(
     return tuple(passes)
 
 
+def _on_the_way(
+    table: _Table, bases: IntArray, target: int, dist: Distribution[int], p_move: Fraction
+) -> tuple[PursuitStrike, ...]:
+    """6.7.5, 6.7.6 — other enemy units on the pursuit's way. Decision: each pursuing figure
+    runs straight at the nearest figure of the pursued unit (6.7.6: it closes with the fleeing
+    unit first), as far as its contact with it; an enemy figure of another unit its base meets on
+    that line before (touching, PD-3) is on the way, and may be attacked when the pursuit gets
+    that far."""
+    bf, eps = table.bf, table.eps
+    pursued = bf.unit_bases(target)
+    met: dict[int, tuple[float, set[str]]] = {}
+    for b in bases.tolist():
+        gaps = polygon_distance(bf.corners[b], bf.corners[pursued])
+        near = int(pursued[int(np.argmin(gaps))])
+        vx, vy = float(bf.x[near] - bf.x[b]), float(bf.y[near] - bf.y[b])
+        norm = math.hypot(vx, vy)
+        if norm < eps:
+            continue
+        v = (vx / norm, vy / norm)
+        goal = float(first_contact(bf.corners[b], bf.corners[pursued], 0.0, v).min())
+        if not math.isfinite(goal):
+            continue
+        swept = shapely.convex_hull(
+            shapely.multipoints(np.concatenate([bf.corners[b], bf.corners[b] + goal * np.asarray(v)]))
+        )
+        cand = bf.tree.query(swept, predicate="intersects")
+        for t in cand.tolist():
+            ut = int(bf.unit_of[t])
+            if ut == target or bf.side[t] == bf.side[b]:
+                continue
+            at = float(first_contact(bf.corners[b], bf.corners[t], 0.0, v))
+            if at < goal - eps:
+                best, figs = met.get(ut, (math.inf, set()))
+                figs.add(bf.base_ids[b])
+                met[ut] = (min(best, at), figs)
+    return tuple(
+        PursuitStrike(bf.unit_ids[ut], tuple(sorted(figs)), at, p_move * chance_at_least(dist, at, eps))
+        for ut, (at, figs) in sorted(met.items(), key=lambda kv: (kv[1][0], kv[0]))
+    )
+
+
 def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
     """6.7, 6.8.3 — a pursuing unit: may it rally; if not, its pursuit move."""
     bf, s = table.bf, table.s
@@ -921,6 +985,9 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
     reach = Fraction(0)
     if dist is not None and gap is not None:
         reach = p_move * chance_at_least(dist, gap, table.eps)
+    on_the_way: tuple[PursuitStrike, ...] = ()
+    if dist is not None and target is not None:
+        on_the_way = _on_the_way(table, bases, bf.unit_ids.index(target), dist, p_move)
     return UnitMorale(
         id=unit.id,
         state=unit.state.value,
@@ -939,7 +1006,7 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         figures_lost=Distribution.point(0),
         figures=(),
         pass_through=(),
-        pursuit=PursuitReport(target, gap, dist, reach),
+        pursuit=PursuitReport(target, gap, dist, reach, on_the_way),
     )
 
 
@@ -950,6 +1017,7 @@ __all__ = [
     "MoralePhaseReport",
     "PassThrough",
     "PursuitReport",
+    "PursuitStrike",
     "UnitCasualtyTests",
     "UnitMorale",
     "chance_at_least",
