@@ -353,6 +353,24 @@ class RepulseDocument(_Document):
     move: MovePart | None
 
 
+class ProposedPose(_Part):
+    index: int
+    x: float
+    y: float
+    facing: float
+
+
+class ReformDocument(_Document):
+    """``szwadron move SCENARIO --unit U --reform --json`` (1.3.2, 6.8.5)."""
+
+    unit: str
+    needed: bool
+    legal: bool
+    groups: list[list[str]]
+    proposed: list[ProposedPose] | None
+    move: MovePart | None
+
+
 class ReachDocument(_Document):
     """``szwadron reach SCENARIO --unit U --target U --json``."""
 
@@ -878,6 +896,7 @@ DOCUMENT_MODELS: dict[str, type[BaseModel]] = {
     "melee.schema.json": MeleeDocument,
     "melee-combined.schema.json": CombinedMeleeDocument,
     "move-repulse.schema.json": RepulseDocument,
+    "move-reform.schema.json": ReformDocument,
     "rule-error.schema.json": RuleErrorDocument,
     "morale.schema.json": MoraleDocument,
     "odds-fire.schema.json": OddsFireDocument,
@@ -914,6 +933,8 @@ def document_schema(command: list[str]) -> str:
         name = "melee-combined"
     elif name == "move" and "--repulse" in command:
         name = "move-repulse"
+    elif name == "move" and "--reform" in command:
+        name = "move-reform"
     if "--apply" in command:
         name = "applied"
     elif name == "odds":

@@ -89,6 +89,13 @@ def register(subparsers: Any) -> None:
         "fire (6.5, 5.5.6): its full move directly away, keeping formation, going round what "
         "bars the way; exit 1 when it cannot move (6.5.5: it panics)",
     )
+    p.add_argument(
+        "--reform",
+        action="store_true",
+        help="instead of --to: the move that makes the unit coherent again, after losses (1.3.2) or "
+        "after reorganising (6.8.5): the largest group stays, the others close up; exit 1 when "
+        "that move is not legal",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON document")
     add_apply_options(p, "the move's final poses")
     add_plot_option(
@@ -113,12 +120,15 @@ def run(args: argparse.Namespace) -> int:
     check_apply_options(args)
     if args.fired is not None and args.after_fire is None:
         raise InvalidDataError("--fired: name the fire's target with --after-fire TARGET")
-    if (args.to is None) == (args.repulse is None):
+    if (args.to is not None) + (args.repulse is not None) + bool(args.reform) != 1:
         raise InvalidDataError(
-            "give the move file with --to MOVEFILE, or --repulse ENEMY for a repulse (6.5)"
+            "give the move file with --to MOVEFILE, or --repulse ENEMY for a repulse (6.5), or "
+            "--reform for the move that makes the unit coherent (1.3.2, 6.8.5): one of them"
         )
     if args.repulse is not None:
         return _repulse(args)
+    if args.reform:
+        return _reform(args)
     if args.apply:
         return _apply(args)
     bf = Battlefield(load_scenario(args.scenario))
@@ -197,6 +207,43 @@ def _repulse(args: argparse.Namespace) -> int:
     if args.plot is not None and r.report is not None:
         plot_move_answer(args, r.report)
     return 1 if r.blocked else 0
+
+
+def _reform(args: argparse.Namespace) -> int:
+    """``--reform``: 1.3.2, 6.8.5 — the move that makes the unit coherent; 1 when not legal."""
+    from szwadron.cli._common import print_json
+    from szwadron.errors import InvalidDataError
+    from szwadron.geometry.battlefield import Battlefield
+    from szwadron.loading import load_scenario
+    from szwadron.table.movement import reform
+
+    for flag, given in (
+        ("--charge", bool(args.charge)),
+        ("--march", args.march),
+        ("--after-fire", args.after_fire is not None),
+        ("--apply", args.apply),
+        ("--plot", args.plot is not None),
+    ):
+        if given:
+            raise InvalidDataError(f"{flag} does not go with --reform (6.8.5: no charge)")
+    if len(args.unit) != 1:
+        raise InvalidDataError("--reform: name one --unit")
+    r = reform(Battlefield(load_scenario(args.scenario)), args.unit[0])
+    if args.json:
+        print_json(r.to_json())
+        return 0 if r.legal else 1
+    groups = "; ".join(", ".join(g) for g in r.groups)
+    if not r.needed:
+        print(f"{r.unit}: coherent (1.3.1): no re-forming move needed")
+        return 0
+    print(f"{r.unit}: not coherent — groups: {groups} (1.3.2, 6.8.5)")
+    assert r.move is not None and r.report is not None
+    for pose in r.move["bases"]:
+        print(
+            f"  close up {r.unit}/{pose['index']} to ({pose['x']:.2f}, {pose['y']:.2f}), facing {pose['facing']:g}"
+        )
+    print(format_report(r.report))
+    return 0 if r.legal else 1
 
 
 def _apply(args: argparse.Namespace) -> int:
