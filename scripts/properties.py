@@ -26,6 +26,7 @@ def main() -> int:
     ap.add_argument("--tables", type=int, default=10_000, help="legal tables to check")
     ap.add_argument("--seed", type=int, default=1, help="first seed; table i uses seed + i")
     ap.add_argument("--no-cli", action="store_true", help="skip running the commands through the CLI")
+    ap.add_argument("--progress", type=int, default=0, help="print a line every N tables checked")
     args = ap.parse_args()
     checked = drawn = 0
     failing: collections.Counter[str] = collections.Counter()
@@ -41,6 +42,8 @@ def main() -> int:
                 failing[failure.split(":")[0][:60]] += 1
                 print(f"seed {seed}: {failure}", flush=True)
         seed += 1
+        if args.progress and data is not None and checked % args.progress == 0:
+            print(f"... {checked} tables checked, {sum(failing.values())} failures", flush=True)
     cpu = time.process_time() - t0
     print(f"{checked} tables checked ({drawn} drawn), {sum(failing.values())} failures, {cpu:.0f} s CPU")
     for what, n in failing.most_common():

@@ -325,6 +325,52 @@ class MoveDocument(_Document):
     after_fire: AfterFire | None
 
 
+class MovePart(_Part):
+    legal: bool
+    rule: str | None
+    message: str
+    bases: list[BaseMove]
+    violations: list[Violation]
+    units: list[str]
+    charge: list[str]
+    march: bool
+    order: list[str]
+    contacts: list[str]
+    notes: list[str]
+    after_fire: AfterFire | None
+
+
+class RepulseDocument(_Document):
+    """``szwadron move SCENARIO --unit U --repulse ENEMY --json`` (6.5)."""
+
+    unit: str
+    enemy: str
+    blocked: bool
+    outcome: str
+    direction: list[float]
+    distance: float
+    deflection: float
+    move: MovePart | None
+
+
+class ProposedPose(_Part):
+    index: int
+    x: float
+    y: float
+    facing: float
+
+
+class ReformDocument(_Document):
+    """``szwadron move SCENARIO --unit U --reform --json`` (1.3.2, 6.8.5)."""
+
+    unit: str
+    needed: bool
+    legal: bool
+    groups: list[list[str]]
+    proposed: list[ProposedPose] | None
+    move: MovePart | None
+
+
 class ReachDocument(_Document):
     """``szwadron reach SCENARIO --unit U --target U --json``."""
 
@@ -408,6 +454,68 @@ class MeleeDocument(_Document):
     push_up: list[PushUp]
 
 
+class CombinedFigure(_Part):
+    base: str
+    unit: str
+    side: str
+    touching: list[str]
+    contact_cm: float
+    fights: bool
+    strikes: str | None
+    w_bonus: int
+    reason: str | None
+
+
+class CombinedGroup(_Part):
+    side: str
+    target: str
+    uw: int
+    target_bonus: int
+    dice: int
+    figures: list[str]
+
+
+class OutcomeChance(_Part):
+    outcome: str
+    p: float
+
+
+class CombinedUnit(_Part):
+    unit: str
+    side: str
+    opponents: list[str]
+    in_contact: list[str]
+    removal_order: list[str]
+    removed_pmf: Pmf
+    expected_removed: float
+    outcomes: list[OutcomeChance]
+
+
+class JointRemoved(_Part):
+    removed: dict[str, int]
+    p: float
+
+
+class JointOutcomes(_Part):
+    outcomes: dict[str, str]
+    p: float
+
+
+class CombinedMeleeDocument(_Document):
+    """``szwadron melee SCENARIO --attacker U [U ...] --defender U [U ...] --json`` with several
+    units on a side (5.10), or ``--declare-defence`` (5.7.4)."""
+
+    attackers: list[str]
+    defenders: list[str]
+    first_strike: str | None
+    declared_defence: bool
+    figures: list[CombinedFigure]
+    groups: list[CombinedGroup]
+    units: list[CombinedUnit]
+    joint_removed: list[JointRemoved]
+    joint_outcomes: list[JointOutcomes]
+
+
 class RuleErrorDocument(_Document):
     """``szwadron melee --json`` when the rules forbid the melee (exit 1)."""
 
@@ -444,11 +552,19 @@ class FleeingFigure(_Part):
     surrenders_if_blocked: bool
 
 
+class PursuitStrike(_Part):
+    unit: str
+    figures: list[str]
+    from_cm: float
+    chance: float
+
+
 class Pursuit(_Part):
     target: str
     gap_cm: float | None
     pmf: list[CentimetresChance]
     reach_chance: float
+    on_the_way: list[PursuitStrike]
 
 
 class UnitMorale(_Part):
@@ -778,6 +894,9 @@ DOCUMENT_MODELS: dict[str, type[BaseModel]] = {
     "move.schema.json": MoveDocument,
     "reach.schema.json": ReachDocument,
     "melee.schema.json": MeleeDocument,
+    "melee-combined.schema.json": CombinedMeleeDocument,
+    "move-repulse.schema.json": RepulseDocument,
+    "move-reform.schema.json": ReformDocument,
     "rule-error.schema.json": RuleErrorDocument,
     "morale.schema.json": MoraleDocument,
     "odds-fire.schema.json": OddsFireDocument,
@@ -810,6 +929,12 @@ def document_schema(command: list[str]) -> str:
     """
     words = [w for w in command if not w.startswith("-")]
     name = words[0]
+    if name == "melee" and _several_units(command):
+        name = "melee-combined"
+    elif name == "move" and "--repulse" in command:
+        name = "move-repulse"
+    elif name == "move" and "--reform" in command:
+        name = "move-reform"
     if "--apply" in command:
         name = "applied"
     elif name == "odds":
@@ -817,6 +942,25 @@ def document_schema(command: list[str]) -> str:
     elif name == "points" and len(words) > 1 and words[1] in ("calibrate", "validate"):
         name = f"points-{words[1]}"
     return f"{name}.schema.json"
+
+
+def _several_units(command: list[str]) -> bool:
+    """5.10, 5.7.4 — several units after ``--attacker`` or ``--defender``, or defence declared.
+
+    >>> _several_units(["melee", "s.toml", "--attacker", "a", "b", "--defender", "d", "--json"])
+    True
+    """
+    if "--declare-defence" in command:
+        return True
+    for flag in ("--attacker", "--defender"):
+        if flag in command:
+            i = command.index(flag) + 1
+            n = 0
+            while i < len(command) and not command[i].startswith("-"):
+                n, i = n + 1, i + 1
+            if n > 1:
+                return True
+    return False
 
 
 __all__ = ["DOCUMENT_MODELS", "document_schema"]

@@ -10,8 +10,12 @@ with overlapping bases are refused (PD-3: a set-up must not overlap), so every t
 
 - no internal error from any command (exit 3);
 - ``check`` says two units are engaged (5.1.2, PD-14) exactly when ``melee`` between them finds
-  figures in contact;
+  figures in contact, whichever attacks;
+- a unit engaged with several enemy units is resolved as one combined melee (5.10) whose every
+  unit's outcomes add up to 1, and with one enemy unit it answers as the single melee;
 - a legal ``move`` ends in a position ``check`` accepts: it adds no problem of the moved unit;
+- the morale phase of each side answers with probabilities, and no fleeing figure's way to its
+  edge is shorter than the straight line (6.6.9); some units are drawn in panic;
 - ``fire`` is unchanged by a unit far from the band (4.3);
 - every answer is unchanged when the table is mirrored (x → width − x, facing → 180° − facing).
 
@@ -31,8 +35,9 @@ from typing import Any
 
 from szwadron.errors import IllegalActionError, SzwadronError
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.models import DEFAULT_BASE_SIZE_CM, Kind, Scenario
+from szwadron.models import DEFAULT_BASE_SIZE_CM, Kind, Scenario, UnitState
 from szwadron.table.audit import AuditReport, audit
+from szwadron.table.combined import combined_melee
 from szwadron.table.fire import fire
 from szwadron.table.melee import table_melee
 from szwadron.table.movement import check_move, place
@@ -118,6 +123,7 @@ def random_table(rng: random.Random) -> dict[str, Any] | None:
                     "side": side,
                     "profile": _profile(kind, skirmish),
                     "bases": bases,
+                    **({"state": "panic"} if rng.random() < 0.15 else {}),
                 }
             )
             if side == "A":
@@ -169,7 +175,7 @@ def _melee_in_contact(bf: Battlefield, a: str, b: str) -> bool | None:
         m = table_melee(bf, a, b)
     except IllegalActionError as exc:
         return False if exc.rule == "5.3" else None
-    return bool(m.attacker_in_contact and m.defender_in_contact)
+    return bool(m.attacker_in_contact or m.defender_in_contact)  # PD-14: one side may fight alone
 
 
 def _fire_answer(bf: Battlefield, shooter: str, target: str) -> tuple[Any, ...]:
@@ -215,6 +221,63 @@ def _far_bystander(sc: Scenario, data: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+def _morale_property(bf: Battlefield) -> list[str]:
+    """6.6, 6.8: the morale phase of each side answers, every chance is a probability, a unit
+    that surely surrenders has a surrender chance of its whole flight chance, and a figure's
+    way round is never shorter than the straight line (6.6.9: the straight line is shortest)."""
+    from szwadron.table.morale_phase import morale_phase
+
+    failures: list[str] = []
+    for side in ("A", "B"):
+        for u in morale_phase(bf, side).units:
+            for name in ("reorganise_chance", "flight_chance", "off_table_chance", "surrender_chance"):
+                p = getattr(u, name)
+                if not 0 <= p <= 1:
+                    failures.append(f"morale {u.id}: {name} {p} is not a probability")
+            if u.surrenders and u.surrender_chance != u.flight_chance:
+                failures.append(f"morale {u.id}: surrenders whatever the dice, but with {u.surrender_chance}")
+            for f in u.figures:
+                b = int(bf.resolve(f.base)[0])
+                ys = bf.corners[b][:, 1]
+                straight = float(ys.min()) if side == "A" else bf.scenario.table.depth - float(ys.max())
+                if f.blocked_cm is None and f.edge_cm < max(straight, 0.0) - 1e-6:
+                    failures.append(
+                        f"morale {f.base}: way {f.edge_cm:.2f} cm shorter than straight {straight:.2f}"
+                    )
+    return failures
+
+
+def _combined_property(bf: Battlefield, engaged: set[frozenset[str]]) -> list[str]:
+    """5.10: a side-A unit engaged with several enemy units (or several with one) resolved as
+    one combined melee answers (no internal error), every unit's outcome probabilities add up to
+    1, and with one unit a side the answer is the single melee's."""
+    failures: list[str] = []
+    sc = bf.scenario
+    for u in sc.units:
+        if u.side != "A" or u.state is UnitState.PANIC:
+            continue
+        foes = sorted(e for pair in engaged if u.id in pair for e in pair if e != u.id)
+        if not foes:
+            continue
+        try:
+            m = combined_melee(bf, [u.id], foes)
+        except IllegalActionError as exc:
+            failures.append(f"combined melee {u.id} against {', '.join(foes)} refused: {exc}")
+            continue
+        for name in m.units:
+            if sum(m.outcome(name).probabilities().values()) != 1:
+                failures.append(f"combined melee {u.id}: outcomes of {name} do not add up to 1")
+        if len(foes) == 1:
+            single = table_melee(bf, u.id, foes[0])
+            if m.outcomes != single.odds.outcomes:
+                failures.append(f"combined melee {u.id} against {foes[0]} differs from the single melee")
+    return failures
+
+
+def _problem_key(p: Any) -> tuple[str, tuple[str, ...]]:
+    return p.rule, tuple(sorted({str(w).split("/")[0] for w in p.where}))
+
+
 def _move_property(sc: Scenario, rng: random.Random) -> list[str]:
     """A unit moved straight ahead: when the move is legal, the new table has no problem of
     that unit that the old one lacked."""
@@ -230,7 +293,9 @@ def _move_property(sc: Scenario, rng: random.Random) -> list[str]:
         )
     move = {"bases": poses}
     bf = Battlefield(sc)
-    before = {(p.rule, p.where) for p in audit(bf).problems}
+    # a problem is the rule and the units it names: a unit already standing in an enemy zone
+    # (1.4.2) that moves and still stands in it adds no problem, though the closest pair changes
+    before = {_problem_key(p) for p in audit(bf).problems}
     try:
         report = check_move(bf, unit.id, move)
     except SzwadronError:
@@ -242,7 +307,7 @@ def _move_property(sc: Scenario, rng: random.Random) -> list[str]:
     new = [
         p
         for p in audit(Battlefield(after_sc)).problems
-        if (p.rule, p.where) not in before and any(w.startswith(prefix) for w in p.where)
+        if _problem_key(p) not in before and any(w.startswith(prefix) for w in p.where)
     ]
     return [f"legal move of {unit.id} by {step:.2f} cm ends with [{p.rule}] {p.message}" for p in new]
 
@@ -266,6 +331,22 @@ def _cli_exit_codes(data: dict[str, Any]) -> list[str]:
             ["fire", f, "--shooter", a, "--target", b],
             ["targets", f, "--shooter", a],
             ["melee", f, "--attacker", a, "--defender", b],
+            [
+                "melee",
+                f,
+                "--attacker",
+                *[u["id"] for u in data["units"] if u["side"] == "A"],
+                "--defender",
+                b,
+            ],
+            [
+                "melee",
+                f,
+                "--attacker",
+                a,
+                "--defender",
+                *[u["id"] for u in data["units"] if u["side"] == "B"],
+            ],
             ["morale", f, "--side", "A"],
             ["reach", f, "--unit", a, "--target", b],
         ]
@@ -324,15 +405,18 @@ def _check_properties(data: dict[str, Any], rng: random.Random, *, cli: bool) ->
         for b in side:
             if side[a] != "A" or side[b] != "B":
                 continue
-            contact = _melee_in_contact(bf, a, b)
-            if contact is None:
-                continue
-            if contact != (frozenset((a, b)) in engaged):
-                failures.append(
-                    f"check says {a} and {b} are {'' if frozenset((a, b)) in engaged else 'not '}engaged; "
-                    f"melee finds {'figures' if contact else 'no figure'} in contact"
-                )
+            for att, dfn in ((a, b), (b, a)):
+                contact = _melee_in_contact(bf, att, dfn)
+                if contact is None:
+                    continue
+                if contact != (frozenset((a, b)) in engaged):
+                    failures.append(
+                        f"check says {a} and {b} are {'' if frozenset((a, b)) in engaged else 'not '}engaged; "
+                        f"melee {att} against {dfn} finds {'figures' if contact else 'no figure'} in contact"
+                    )
+    failures += _combined_property(bf, engaged)
     failures += _move_property(sc, rng)
+    failures += _morale_property(bf)
     far = _far_bystander(sc, data)
     if far is not None:
         sc_far = Scenario.model_validate(far)

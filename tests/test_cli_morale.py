@@ -58,7 +58,7 @@ def test_morale_is_a_registered_command() -> None:
 
 
 def test_json_document_keys_and_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _scenario_file(tmp_path, "6_6_11_pass_through")
+    path = _scenario_file(tmp_path, "6_6_11_through_own_units_boxed_in")
     doc = _json(capsys, "morale", str(path), "--side", "A", "--json")
     assert list(doc) == ["schema_version", "scenario", "side", "units", "casualty_tests"]
     (unit,) = doc["units"]
@@ -101,13 +101,13 @@ def test_json_pursuit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_the_other_side_has_no_unit_to_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _scenario_file(tmp_path, "6_6_12_surrender")
+    path = _scenario_file(tmp_path, "6_6_12_surrender_boxed_in")
     doc = _json(capsys, "morale", str(path), "--side", "B", "--json")
     assert doc["units"] == [] and [c["id"] for c in doc["casualty_tests"]] == ["enemy"]
 
 
 def test_human_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _scenario_file(tmp_path, "6_6_12_surrender")
+    path = _scenario_file(tmp_path, "6_6_12_surrender_boxed_in")
     assert main(["morale", str(path), "--side", "A"]) == 0
     out = capsys.readouterr().out
     assert "fleeing  panic" in out
@@ -122,7 +122,7 @@ def test_bundled_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_exit_2_on_unknown_side(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _scenario_file(tmp_path, "6_6_12_surrender")
+    path = _scenario_file(tmp_path, "6_6_12_surrender_boxed_in")
     with pytest.raises(SystemExit) as info:
         main(["morale", str(path), "--side", "C"])
     assert info.value.code == 2
@@ -130,7 +130,7 @@ def test_exit_2_on_unknown_side(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_exit_2_on_missing_side(tmp_path: Path) -> None:
-    path = _scenario_file(tmp_path, "6_6_12_surrender")
+    path = _scenario_file(tmp_path, "6_6_12_surrender_boxed_in")
     with pytest.raises(SystemExit) as info:
         main(["morale", str(path)])
     assert info.value.code == 2
@@ -145,8 +145,8 @@ def test_exit_2_on_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 def test_exit_2_on_bad_scenario(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.toml"
-    data = tomllib.loads((CASES / "6_6_12_surrender.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads((CASES / "6_6_12_surrender_boxed_in.toml").read_text(encoding="utf-8"))
     assert "expected" in data  # the fixture itself is not a valid scenario
-    bad.write_text((CASES / "6_6_12_surrender.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    bad.write_text((CASES / "6_6_12_surrender_boxed_in.toml").read_text(encoding="utf-8"), encoding="utf-8")
     assert main(["morale", str(bad), "--side", "A"]) == 2
     assert "expected: unknown field" in capsys.readouterr().err

@@ -124,3 +124,36 @@ def test_7_7_1_unrestricted_first_strike_counts_in_every_round(tables: SimpleNam
     assert table_melee(sc, "a", "d").first_strike == "attacker"
     assert table_melee(sc, "a", "d", continuing=True).first_strike == "attacker"
     assert table_melee(sc, "d", "a", continuing=True).first_strike == "defender"
+
+
+@pytest.mark.parametrize("case", sorted(CASES.glob("pd_14_straddle_*.toml")), ids=lambda p: p.stem)
+def test_pd_14_check_and_melee_agree_on_a_straddling_base(case: Path) -> None:
+    """Issue 15, 5.1.2, PD-14: ``check`` calls the units engaged exactly when ``melee`` finds a
+    figure in contact, both ways round (no KeyError, no "no melee")."""
+    from szwadron.table.audit import audit
+
+    data = tomllib.loads(case.read_text(encoding="utf-8"))
+    data.pop("expected"), data.pop("check")
+    sc = parse_scenario(data, source=str(case), folders=[])
+    assert audit(sc).units[0].engaged_with == ("d",)
+    back = table_melee(sc, "d", "a")  # the defender attacking: a/0 still fights, as defender
+    assert back.defender_in_contact == ("a/0",)
+    assert [f.base for f in back.fighting if f.side == "attacker"] == (["d/0"] if "1_2" in case.stem else [])
+
+
+def test_pd_14_two_pairs_apart_each_short_are_not_engaged(tables: SimpleNamespace) -> None:
+    """Issue 15, 5.1.2, PD-14: two pairs of bases far apart, each touching along 0.6 cm, make no
+    figure in contact: not engaged, and no melee (exit 1 in the CLI)."""
+    from szwadron.table.audit import audit
+
+    sc = tables.scenario(
+        tables.unit(
+            "a", "A", [{"x": 10.0, "y": 10.0, "facing": 90.0}, {"x": 30.0, "y": 10.0, "facing": 90.0}]
+        ),
+        tables.unit(
+            "d", "B", [{"x": 8.6, "y": 12.0, "facing": 270.0}, {"x": 31.4, "y": 12.0, "facing": 270.0}]
+        ),
+    )
+    assert audit(sc).units[0].engaged_with == ()
+    with pytest.raises(IllegalActionError, match="PD-14"):
+        table_melee(sc, "a", "d")

@@ -82,10 +82,18 @@ def _value(u: UnitMorale, key: str) -> Any:
         return None if u.pursuit is None else u.pursuit.reach_chance
     if key == "flight_pmf":
         return None if u.flight is None else [[cm, p] for cm, p in u.flight.probabilities().items()]
+    if key == "on_the_way":
+        return [] if u.pursuit is None else [w.unit for w in u.pursuit.on_the_way]
+    if key == "on_the_way_from_cm":
+        return [] if u.pursuit is None else [round(w.from_cm, 6) for w in u.pursuit.on_the_way]
+    if key == "on_the_way_chance":
+        return [] if u.pursuit is None else [w.chance for w in u.pursuit.on_the_way]
     raise AssertionError(f"unknown [expected] key {key!r}")
 
 
 def _want(key: str, value: Any) -> Any:
+    if key == "on_the_way_chance":
+        return [Fraction(v) for v in value]
     if key.endswith("_chance") and key.startswith("pass_through"):
         return [Fraction(value)]
     if key.endswith("_chance"):
@@ -260,20 +268,24 @@ def test_6_6_2_foot_artillery_with_r_0_never_leaves(tables: SimpleNamespace) -> 
 # ------------------------------------------------------------------------------ 6.6.12
 
 
-def test_6_6_12_enemy_behind_surrenders_for_every_roll(tables: SimpleNamespace) -> None:
+def test_6_6_9_flight_goes_round_an_enemy_line_behind(tables: SimpleNamespace) -> None:
+    """6.6.9, 6.6.10, 6.6.12 (issue 15): an enemy line 3 cm behind on an open table does not box
+    the unit in: its flight goes round the enemy's zone to the edge, longer than the straight
+    29 cm, and it never surrenders."""
     fleeing = tables.unit("a", "A", tables.line(20.0, 30.0, 2), state="panic")
     enemy = tables.unit("e", "B", tables.line(20.0, 25.0, 2))
     u = _phase(tables.scenario(fleeing, enemy)).unit("a")
-    assert [f.blocked_cm for f in u.figures] == pytest.approx([1.0, 1.0], abs=1e-5)
-    assert {f.blocked_by for f in u.figures} <= {"e/0", "e/1"}
-    assert u.surrenders and u.surrender_chance == 1 and u.removed_chance == 1
-    assert u.off_table_chance == 0
+    assert all(f.blocked_by is None for f in u.figures)
+    # round the zone (the disc of the figure 4 cm aside, then down): 29 cm straight, a few more
+    assert all(30.0 < f.edge_cm < 36.0 for f in u.figures)
+    assert not u.surrenders and u.surrender_chance == 0
 
 
 def test_6_6_12_impassable_terrain_without_enemies_blocks_but_no_surrender(
     tables: SimpleNamespace,
 ) -> None:
-    river = {"id": "river", "kind": "impassable", "line": [[0, 20], [100, 20]], "width": 2.0}
+    # the river runs across the whole table: no way round (6.6.12), the figure flees straight
+    river = {"id": "river", "kind": "impassable", "line": [[0, 20], [200, 20]], "width": 2.0}
     fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 30.0, "facing": 90.0}], state="panic")
     far = tables.unit("e", "B", [{"x": 150.0, "y": 150.0, "facing": 270.0}])
     u = _phase(tables.scenario(fleeing, far, terrain=[river])).unit("a")
@@ -288,7 +300,7 @@ def test_6_6_12_impassable_terrain_without_enemies_blocks_but_no_surrender(
 def test_6_6_12_impassable_terrain_with_an_enemy_near_surrenders_on_a_long_flight(
     tables: SimpleNamespace,
 ) -> None:
-    river = {"id": "river", "kind": "impassable", "line": [[0, 20], [100, 20]], "width": 2.0}
+    river = {"id": "river", "kind": "impassable", "line": [[0, 20], [200, 20]], "width": 2.0}
     fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 30.0, "facing": 90.0}], state="panic")
     enemy = tables.unit("e", "B", [{"x": 60.0, "y": 23.0, "facing": 90.0}])  # 7 cm from the stop
     u = _phase(tables.scenario(fleeing, enemy, terrain=[river])).unit("a")
@@ -300,13 +312,19 @@ def test_6_6_12_impassable_terrain_with_an_enemy_near_surrenders_on_a_long_fligh
     assert not u.surrenders
 
 
-def test_6_6_12_building_blocks_cavalry_not_infantry(tables: SimpleNamespace) -> None:
+def test_6_6_8_cavalry_goes_round_a_building_infantry_through_it(tables: SimpleNamespace) -> None:
+    """3.2.5, 6.6.8: a farm closed to cavalry in the straight way: the cavalry figure goes round
+    it (10 cm aside and down), the infantry figure straight through (39 cm to the edge)."""
     farm = {"id": "farm", "kind": "building", "polygon": [[40, 10], [60, 10], [60, 20], [40, 20]]}
     far = tables.unit("e", "B", [{"x": 150.0, "y": 150.0, "facing": 270.0}])
-    for kind, blocked in (("infantry", False), ("cavalry", True)):
+    ways = {}
+    for kind in ("infantry", "cavalry"):
         fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 40.0, "facing": 90.0}], kind=kind, state="panic")
-        u = _phase(tables.scenario(fleeing, far, terrain=[farm])).unit("a")
-        assert (u.figures[0].blocked_by == "farm") is blocked, kind
+        f = _phase(tables.scenario(fleeing, far, terrain=[farm])).unit("a").figures[0]
+        assert f.blocked_by is None, kind
+        ways[kind] = f.edge_cm
+    assert ways["infantry"] == pytest.approx(39.0)
+    assert 40.0 < ways["cavalry"] < 44.0  # the cavalry base faces along its long side (PD-1)
 
 
 def test_6_6_5_charged_figure_flees_out_of_the_zone_but_not_through_the_enemy(
@@ -317,19 +335,27 @@ def test_6_6_5_charged_figure_flees_out_of_the_zone_but_not_through_the_enemy(
     front = tables.unit("e", "B", [{"x": 50.0, "y": 42.0, "facing": 270.0}])
     u = _phase(tables.scenario(fleeing, front)).unit("a")
     assert u.figures[0].blocked_by is None and not u.may_reorganise
-    # enemy touching its back: blocked at once; the enemy is near: surrender
+    # enemy touching its back: it leaves the zone sideways (6.6.5) and goes round (issue 15)
     back = tables.unit("e", "B", [{"x": 50.0, "y": 38.0, "facing": 90.0}])
     u = _phase(tables.scenario(fleeing, back)).unit("a")
-    assert u.figures[0].blocked_cm == pytest.approx(0.05, abs=1e-5)
-    assert u.surrenders
+    assert u.figures[0].blocked_by is None and u.figures[0].edge_cm > 39.0
+    assert not u.surrenders and u.surrender_chance == 0
 
 
-def test_1_4_1_a_panicking_enemy_has_no_zone_its_figure_still_blocks(tables: SimpleNamespace) -> None:
+def test_1_4_1_flight_round_a_lone_enemy_base_its_zone_only_when_not_panicking(
+    tables: SimpleNamespace,
+) -> None:
+    """Issue 15, 6.6.9, 6.6.10, 1.4.1: a lone enemy base in the straight way is gone round (no
+    surrender, 6.6.12); round its 2 cm zone when it is normal, round its base alone (no zone)
+    when it panics: the first way is the longer."""
     fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 40.0, "facing": 90.0}], state="panic")
-    for state, stop in (("normal", 6.0), ("panic", 8.05)):
+    ways = {}
+    for state in ("normal", "panic"):
         enemy = tables.unit("e", "B", [{"x": 50.0, "y": 30.0, "facing": 270.0}], state=state)
         u = _phase(tables.scenario(fleeing, enemy)).unit("a")
-        assert u.figures[0].blocked_cm == pytest.approx(stop, abs=1e-5), state
+        assert u.figures[0].blocked_by is None and u.surrender_chance == 0, state
+        ways[state] = u.figures[0].edge_cm
+    assert 39.0 < ways["panic"] < ways["normal"] < 43.0
 
 
 def test_1_4_1_zone_rim_to_the_side_does_not_block(tables: SimpleNamespace) -> None:
@@ -337,8 +363,11 @@ def test_1_4_1_zone_rim_to_the_side_does_not_block(tables: SimpleNamespace) -> N
     fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 40.0, "facing": 90.0}], state="panic")
     enemy = tables.unit("e", "B", [{"x": 54.0, "y": 30.0, "facing": 270.0}])
     assert _phase(tables.scenario(fleeing, enemy)).unit("a").figures[0].blocked_by is None
+    assert _phase(tables.scenario(fleeing, enemy)).unit("a").figures[0].edge_cm == pytest.approx(39.0)
+    # 0.1 cm closer: the straight way grazes the zone; the flight bends round it
     closer = tables.unit("e", "B", [{"x": 53.9, "y": 30.0, "facing": 270.0}])
-    assert _phase(tables.scenario(fleeing, closer)).unit("a").figures[0].blocked_by == "e/0"
+    f = _phase(tables.scenario(fleeing, closer)).unit("a").figures[0]
+    assert f.blocked_by is None and 39.0 < f.edge_cm < 41.0
 
 
 # ------------------------------------------------------------------------- 6.4.3, 6.6.11
@@ -351,26 +380,59 @@ def test_6_6_11_a_unit_beside_the_path_is_not_passed_through(tables: SimpleNames
     assert u.pass_through == ()
 
 
-def test_6_6_11_pass_through_needs_the_flight_to_reach_it(tables: SimpleNamespace) -> None:
+def test_6_6_8_flight_goes_round_a_lone_own_base(tables: SimpleNamespace) -> None:
+    """Issue 15, 6.6.8, 6.6.11: a lone own base in the straight way is gone round, not passed
+    through (there is another way)."""
     fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 30.0, "facing": 90.0}], state="panic")
     own = tables.unit("own", "A", [{"x": 50.0, "y": 6.0, "facing": 90.0}], state="panic")
     u = _phase(tables.scenario(fleeing, own, _bystander(tables, 56.0, 30.0))).unit("a")
+    assert u.pass_through == ()
+    assert 29.0 < u.figures[0].edge_cm < 31.0
+
+
+def test_6_6_11_pass_through_needs_the_flight_to_reach_it(tables: SimpleNamespace) -> None:
+    """6.6.11: the own base fills the only gap in a river across the table: the flight passes
+    through it, entering it after 29 − 7 + 0.05 = 22.05 cm: only 2d6 × 2 = 24 gets there."""
+    rivers = [
+        {"id": "r1", "kind": "impassable", "line": [[0, 6], [48.9, 6]], "width": 2.0},
+        {"id": "r2", "kind": "impassable", "line": [[51.1, 6], [200, 6]], "width": 2.0},
+    ]
+    fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 30.0, "facing": 90.0}], state="panic")
+    own = tables.unit("own", "A", [{"x": 50.0, "y": 6.0, "facing": 90.0}], state="panic")
+    u = _phase(tables.scenario(fleeing, own, _bystander(tables, 56.0, 30.0), terrain=rivers)).unit("a")
     (pt,) = u.pass_through
-    # entered after 29 − 7 + 0.05 = 22.05 cm: only 2d6 × 2 = 24 gets there (1/36)
     assert pt.from_cm == pytest.approx(22.05, abs=1e-5)
     assert pt.chance == Fraction(1, 36)
     assert (pt.test_pass, pt.panic_chance) == (None, 0)  # already panicking: no test
 
 
 def test_6_6_11_no_pass_through_behind_a_blocker(tables: SimpleNamespace) -> None:
+    """An enemy base and an own base one behind the other in the straight way: the flight goes
+    round both, passes through neither and is not stopped."""
     fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 30.0, "facing": 90.0}], state="panic")
-    enemy = tables.unit("e", "B", [{"x": 50.0, "y": 22.0, "facing": 270.0}])  # zone stops at 4 cm
+    enemy = tables.unit("e", "B", [{"x": 50.0, "y": 22.0, "facing": 270.0}])
     own = tables.unit("own", "A", [{"x": 50.0, "y": 12.0, "facing": 90.0}])
     u = _phase(tables.scenario(fleeing, enemy, own)).unit("a")
     assert u.pass_through == ()
-    assert u.figures[0].blocked_cm == pytest.approx(4.0, abs=1e-5)
-    # a flight of exactly 4 cm (double one) is completed: no surrender then (6.6.12)
-    assert (u.surrenders, u.surrender_chance) == (False, Fraction(35, 36))
+    assert u.figures[0].blocked_by is None
+    assert (u.surrenders, u.surrender_chance) == (False, 0)
+
+
+def test_6_6_12_boxed_in_by_an_enemy_line_and_a_river_still_stops_and_surrenders(
+    tables: SimpleNamespace,
+) -> None:
+    """6.6.12: a river across the table but for a gap, an enemy line whose zone seals the gap:
+    no way to the edge, so the figure flees straight and is stopped 1 cm on by the zone; the
+    enemy is near: it surrenders on every roll."""
+    rivers = [
+        {"id": "r1", "kind": "impassable", "line": [[0, 20], [18, 20]], "width": 2.0},
+        {"id": "r2", "kind": "impassable", "line": [[24, 20], [200, 20]], "width": 2.0},
+    ]
+    fleeing = tables.unit("a", "A", tables.line(20.0, 30.0, 2), state="panic")
+    enemy = tables.unit("e", "B", tables.line(20.0, 25.0, 2))
+    u = _phase(tables.scenario(fleeing, enemy, terrain=rivers)).unit("a")
+    assert [f.blocked_cm for f in u.figures] == pytest.approx([1.0, 1.0], abs=1e-5)
+    assert u.surrenders and u.surrender_chance == 1 and u.removed_chance == 1
 
 
 # ----------------------------------------------------------------------------------- 6.7

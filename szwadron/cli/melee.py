@@ -1,10 +1,13 @@
-"""``szwadron melee SCENARIO --attacker UNIT --defender UNIT [--continuing] [--json]``.
+"""``szwadron melee SCENARIO --attacker UNIT [UNIT ...] --defender UNIT [UNIT ...] [--continuing] [--json]``.
 
 The figures in contact on both sides (5.3.2, PD-14), their dice grouped by UW and terrain bonus
 (5.7, 5.10.3, PD-15), whether every defender holds an advantageous position (5.7.3), the exact
 joint losses and 5.5 morale outcomes (as ``odds melee``), the removal order (5.4.3) and, for the
-likeliest losses, who pushes up (5.6). Exit code 0; 1 when no figure is in contact; 2 for bad
-input.
+likeliest losses, who pushes up (5.6). With several units on a side, the combined melee of 5.10
+(:func:`szwadron.table.combined.combined_melee`): every unit's figures in contact, the dice of
+each side against each enemy unit by UW and terrain bonus, every unit's removal order, exact
+losses and morale outcome; ``--declare-defence`` in a continuing melee is 5.7.4. Exit code 0; 1
+when no figure is in contact; 2 for bad input (a unit named twice or on both sides).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from szwadron.cli._pictures import add_plot_option
 from szwadron.i18n import _, ngettext, term
 
 if TYPE_CHECKING:
+    from szwadron.table.combined import CombinedMelee
     from szwadron.table.melee import TableMelee
 
 
@@ -33,13 +37,31 @@ def register(subparsers: Any) -> None:
         ),
     )
     p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
-    p.add_argument("--attacker", required=True, metavar="UNIT", help="the attacking unit")
-    p.add_argument("--defender", required=True, metavar="UNIT", help="the defending unit")
+    p.add_argument(
+        "--attacker",
+        required=True,
+        nargs="+",
+        metavar="UNIT",
+        help="the attacking unit; several: a combined melee (5.10)",
+    )
+    p.add_argument(
+        "--defender",
+        required=True,
+        nargs="+",
+        metavar="UNIT",
+        help="the defending unit; several: a combined melee (5.10)",
+    )
     p.add_argument(
         "--continuing",
         action="store_true",
         help="a later round of a melee already under way, not the charge: first strike 'on the "
         "charge' no longer counts, 'in defence' only with the terrain advantage (7.7)",
+    )
+    p.add_argument(
+        "--declare-defence",
+        action="store_true",
+        help="with --continuing: the attackers, holding an advantageous position, declare defence "
+        "instead of attack (5.7.4): both sides get the terrain bonus, the attackers test as defenders",
     )
     p.add_argument("--json", action="store_true", help="print a JSON document")
     add_apply_options(p, "figures removed (5.4), morale states set (5.5), engagement recorded")
@@ -68,7 +90,13 @@ def run(args: argparse.Namespace) -> int:
     from szwadron.table.melee import table_melee
 
     check_plot_option(args)
+    combined = len(args.attacker) > 1 or len(args.defender) > 1 or args.declare_defence
+    if combined:
+        _one_a_side_only(args)
     _check_dice(args)
+    if combined:
+        return _combined(args)
+    args.attacker, args.defender = args.attacker[0], args.defender[0]
     if args.apply:
         return _apply(args)
     bf = Battlefield(load_scenario(args.scenario))
@@ -87,6 +115,84 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         plot_melee_answer(args, m)
     return 0
+
+
+def _one_a_side_only(args: argparse.Namespace) -> None:
+    """--apply and --plot answer one attacking and one defending unit (exit 2 otherwise)."""
+    from szwadron.errors import InvalidDataError
+
+    for option in ("apply", "plot"):
+        if getattr(args, option, None):
+            raise InvalidDataError(
+                f"--{option} takes one attacking and one defending unit; a combined melee (5.10) "
+                "is answered without it",
+                parameter="--attacker/--defender",
+            )
+
+
+def _combined(args: argparse.Namespace) -> int:
+    """5.10, 5.7.4 — several units on a side (or defence declared): the combined melee."""
+    import sys
+
+    from szwadron.cli._common import print_json
+    from szwadron.errors import IllegalActionError
+    from szwadron.geometry.battlefield import Battlefield
+    from szwadron.loading import load_scenario
+    from szwadron.table.combined import combined_melee
+
+    bf = Battlefield(load_scenario(args.scenario))
+    try:
+        m = combined_melee(
+            bf, args.attacker, args.defender, continuing=args.continuing, declare_defence=args.declare_defence
+        )
+    except IllegalActionError as exc:
+        if args.json:
+            print_json({"error": exc.detail, "rule": exc.rule})
+        else:
+            print(f"no melee: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print_json(m.to_json())
+    else:
+        print(format_combined(m))
+    return 0
+
+
+def format_combined(m: CombinedMelee) -> str:
+    """Figures in contact, dice groups, each unit's losses and outcome, the likeliest outcomes."""
+    from szwadron.cli._common import fmt_prob
+
+    doc = m.to_json()
+    lines = [
+        f"Combined melee (5.10): {', '.join(m.attackers)} attack {', '.join(m.defenders)}"
+        + (f", first strike: {m.first_strike}" if m.first_strike else "")
+        + (", defence declared by the attackers (5.7.4)" if m.declared_defence else "")
+    ]
+    lines += ["", "Figures touching the enemy (PD-14: at least 1 cm in all to fight)"]
+    for f in m.figures:
+        adv = f", W +{f.bonus} ({f.reason})" if f.bonus else ""
+        act = f"strikes {f.strikes}" if f.strikes else "does not fight"
+        lines.append(
+            f"  {f.side:8} {f.base}: {f.contact_cm:.2f} cm, touching {', '.join(f.touching)}; {act}{adv}"
+        )
+    lines += ["", "Dice (5.10.3: summed against each unit, one group per UW and terrain bonus)"]
+    for g in m.groups:
+        bonus = f" against W +{g.target_bonus}" if g.target_bonus else ""
+        lines.append(f"  {g.side:8} {g.dice} d6 on ≤{g.skill} at {g.target}{bonus}: {', '.join(g.figures)}")
+    lines += ["", "Each unit (removal order 5.4.3; outcome 5.10.5)"]
+    for u in doc["units"]:
+        pmf = ", ".join(f"{k}: {fmt_prob(p)}" for k, p in enumerate(u["removed_pmf"]))
+        outs = ", ".join(f"{o['outcome']} {fmt_prob(o['p'])}" for o in u["outcomes"])
+        lines.append(f"  {u['side']:8} {u['unit']} (against {', '.join(u['opponents'])})")
+        lines.append(f"    removal order: {', '.join(u['removal_order']) or 'none (no figure fought)'}")
+        lines.append(f"    removed: {pmf}; expected {u['expected_removed']:.3f}")
+        lines.append(f"    outcome: {outs}")
+    lines += ["", "Likeliest outcomes together"]
+    for row in doc["joint_outcomes"][:5]:
+        lines.append(
+            f"  {fmt_prob(row['p']):>7}  " + ", ".join(f"{u} {o}" for u, o in row["outcomes"].items())
+        )
+    return "\n".join(lines)
 
 
 def _check_dice(args: argparse.Namespace) -> None:
@@ -235,4 +341,4 @@ def format_report(m: TableMelee) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["format_report", "register", "run"]
+__all__ = ["format_combined", "format_report", "register", "run"]

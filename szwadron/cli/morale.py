@@ -104,6 +104,11 @@ def _render(report: Any) -> str:
                         p=_pct(p.reach_chance),
                     )
                 )
+                for w in p.on_the_way:
+                    lines.append(
+                        f"    on the way: {w.unit}, met after {w.from_cm:.2f} cm by {', '.join(w.figures)}; "
+                        f"may be attacked: {_pct(w.chance)} (6.7.5)"
+                    )
             continue
         if u.flight_multiplier == 0:
             lines.append("  " + _("flight: does not flee (foot artillery with R = 0, 6.6.2)"))

@@ -1,5 +1,5 @@
 """``szwadron move SCENARIO --unit UNIT --to MOVEFILE [--charge TARGET] [--march]
-[--after-fire TARGET [--fired B1,B2]] [--json]``.
+[--after-fire TARGET [--fired B1,B2]] [--json]``, or ``--repulse ENEMY`` instead of ``--to``.
 
 Is this move legal? The first violated rule and the base that breaks it, then every base's
 distance by PD-6 (the path of its furthest corner) with each terrain surcharge (3.2) against its
@@ -8,6 +8,9 @@ units (5.2). ``--after-fire TARGET`` checks a move after fire (4.9): the unit fi
 turn with the bases of ``--fired`` (default: those that could fire); a declared base may not
 move (4.9.1), no charge (4.9.3), no path into the band of a line of fire of a figure that fired
 (4.9.4); with ``--march`` the fire was on the march, before the half move (4.11.2, 4.11.3).
+``--repulse ENEMY`` finds the repulse move (6.5, 5.5.6,
+:func:`szwadron.table.movement.repulse`): the full move directly away from ENEMY, keeping
+formation, going round what bars the way; exit 1 when no such move is legal (6.5.5: it panics).
 Exit code 0 for a legal move, 1 for an illegal one, 2 for bad input.
 """
 
@@ -49,7 +52,6 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--to",
-        required=True,
         metavar="MOVEFILE",
         help="the move file (TOML): where each moving base ends, [[bases]] with index, x, y, "
         "facing and optional waypoints (scenarios/moves/hussars-advance.toml)",
@@ -81,6 +83,20 @@ def register(subparsers: Any) -> None:
         help="with --after-fire: the bases declared as firing, which may not move (4.2, 4.9.1): "
         "a comma list of UNIT/INDEX or INDEX; default: the bases that could fire",
     )
+    p.add_argument(
+        "--repulse",
+        metavar="ENEMY",
+        help="instead of --to: the repulse move of the unit, repulsed by ENEMY in melee or by its "
+        "fire (6.5, 5.5.6): its full move directly away, keeping formation, going round what "
+        "bars the way; exit 1 when it cannot move (6.5.5: it panics)",
+    )
+    p.add_argument(
+        "--reform",
+        action="store_true",
+        help="instead of --to: the move that makes the unit coherent again, after losses (1.3.2) or "
+        "after reorganising (6.8.5): the largest group stays, the others close up; exit 1 when "
+        "that move is not legal",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON document")
     add_apply_options(p, "the move's final poses")
     add_plot_option(
@@ -105,6 +121,15 @@ def run(args: argparse.Namespace) -> int:
     check_apply_options(args)
     if args.fired is not None and args.after_fire is None:
         raise InvalidDataError("--fired: name the fire's target with --after-fire TARGET")
+    if (args.to is not None) + (args.repulse is not None) + bool(args.reform) != 1:
+        raise InvalidDataError(
+            "give the move file with --to MOVEFILE, or --repulse ENEMY for a repulse (6.5), or "
+            "--reform for the move that makes the unit coherent (1.3.2, 6.8.5): one of them"
+        )
+    if args.repulse is not None:
+        return _repulse(args)
+    if args.reform:
+        return _reform(args)
     if args.apply:
         return _apply(args)
     bf = Battlefield(load_scenario(args.scenario))
@@ -122,6 +147,104 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         plot_move_answer(args, report)
     return 0 if report.legal else 1
+
+
+def _repulse(args: argparse.Namespace) -> int:
+    """``--repulse ENEMY``: 6.5 — the repulse move away from ENEMY; 1 when blocked (6.5.5)."""
+    from szwadron.cli._common import print_json
+    from szwadron.cli._pictures import plot_move_answer
+    from szwadron.errors import InvalidDataError
+    from szwadron.geometry.battlefield import Battlefield
+    from szwadron.loading import load_scenario
+    from szwadron.table.movement import repulse
+
+    for flag, given in (
+        ("--charge", bool(args.charge)),
+        ("--march", args.march),
+        ("--after-fire", args.after_fire is not None),
+        ("--apply", args.apply),
+    ):
+        if given:
+            raise InvalidDataError(f"{flag} does not go with --repulse: a repulse is a move of its own (6.5)")
+    if len(args.unit) != 1:
+        raise InvalidDataError("--repulse: a repulse is the move of one unit; name one --unit")
+    bf = Battlefield(load_scenario(args.scenario))
+    unit = args.unit[0]
+    enemy = args.repulse
+    if unit not in bf.unit_ids or enemy not in bf.unit_ids:
+        bf.resolve(unit), bf.resolve(enemy)  # a clear message for an unknown name
+        raise InvalidDataError("--unit and --repulse name units, not bases")
+    if bf.scenario.unit(unit).side == bf.scenario.unit(enemy).side:
+        raise InvalidDataError(
+            f"--repulse: {enemy} is on {unit}'s side; name the enemy unit that repulsed it"
+        )
+    r = repulse(bf, unit, enemy)
+    if args.json:
+        print_json(
+            {
+                "unit": unit,
+                "enemy": enemy,
+                "blocked": r.blocked,
+                "outcome": "panic" if r.blocked else "normal",
+                "direction": [round(r.direction[0], 9), round(r.direction[1], 9)],
+                "distance": round(r.distance, 6),
+                "deflection": r.deflection,
+                "move": r.report.to_json() if r.report is not None else None,
+            }
+        )
+    elif r.blocked:
+        print(
+            f"{unit}: repulse away from {enemy} — BLOCKED: no legal move directly away, nor up to "
+            f"60° aside (6.5.5): the unit panics"
+        )
+    else:
+        aside = f", {r.deflection:+g}° aside to go round" if r.deflection else ""
+        print(
+            f"{unit}: repulse away from {enemy} — {r.distance:.2f} cm towards "
+            f"({r.direction[0]:.3f}, {r.direction[1]:.3f}){aside}; it ends in the normal state (6.5.3)"
+        )
+        assert r.report is not None
+        print(format_report(r.report))
+    if args.plot is not None and r.report is not None:
+        plot_move_answer(args, r.report)
+    return 1 if r.blocked else 0
+
+
+def _reform(args: argparse.Namespace) -> int:
+    """``--reform``: 1.3.2, 6.8.5 — the move that makes the unit coherent; 1 when not legal."""
+    from szwadron.cli._common import print_json
+    from szwadron.errors import InvalidDataError
+    from szwadron.geometry.battlefield import Battlefield
+    from szwadron.loading import load_scenario
+    from szwadron.table.movement import reform
+
+    for flag, given in (
+        ("--charge", bool(args.charge)),
+        ("--march", args.march),
+        ("--after-fire", args.after_fire is not None),
+        ("--apply", args.apply),
+        ("--plot", args.plot is not None),
+    ):
+        if given:
+            raise InvalidDataError(f"{flag} does not go with --reform (6.8.5: no charge)")
+    if len(args.unit) != 1:
+        raise InvalidDataError("--reform: name one --unit")
+    r = reform(Battlefield(load_scenario(args.scenario)), args.unit[0])
+    if args.json:
+        print_json(r.to_json())
+        return 0 if r.legal else 1
+    groups = "; ".join(", ".join(g) for g in r.groups)
+    if not r.needed:
+        print(f"{r.unit}: coherent (1.3.1): no re-forming move needed")
+        return 0
+    print(f"{r.unit}: not coherent — groups: {groups} (1.3.2, 6.8.5)")
+    assert r.move is not None and r.report is not None
+    for pose in r.move["bases"]:
+        print(
+            f"  close up {r.unit}/{pose['index']} to ({pose['x']:.2f}, {pose['y']:.2f}), facing {pose['facing']:g}"
+        )
+    print(format_report(r.report))
+    return 0 if r.legal else 1
 
 
 def _apply(args: argparse.Namespace) -> int:

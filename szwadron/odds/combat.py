@@ -454,7 +454,9 @@ class MeleeSide:
     ----------
     fighters:
         The figures that fought, in removal order (5.4.3: those touching most enemies first).
-        Only they can be removed (5.4.2).
+        Only they can be removed (5.4.2). None when every figure of the side touches the enemy
+        along less than 1 cm while an enemy figure does fight (PD-14, issue 15): the side then
+        rolls no dice and loses no figure, but damage dealt to it still counts (5.5.1).
     morale:
         The side's morale profile (M, strength before the melee, initial strength, modifiers,
         panicking) — :class:`szwadron.odds.morale.MeleeMorale`.
@@ -470,8 +472,6 @@ class MeleeSide:
     skirmish: bool = False
 
     def __post_init__(self) -> None:
-        if not self.fighters:
-            raise InvalidDataError("a melee side needs at least one figure that fought")
         if len(self.fighters) > self.morale.strength:
             raise InvalidDataError(
                 f"{len(self.fighters)} figures fought but the unit has {self.morale.strength}"
@@ -583,6 +583,22 @@ def _side_losses_cached(
                     new[key] = new.get(key, 0) + w * rw
         state = new
     return tuple(state.items())
+
+
+def group_losses(
+    groups: Sequence[tuple[int, int, int]], wounds: Sequence[int], die: str = "d6"
+) -> Distribution[Loss]:
+    """5.10.3, 5.10.4, 1.5.1 — (figures removed, took damage) of figures with ``wounds`` (in
+    removal order) struck by ``groups`` of ``(dice, UW, W bonus)``, each group rolling and
+    removing separately, one after another (as :func:`melee` counts one side's strikes).
+
+    >>> group_losses([(1, 6, 0)], [1, 1]).outcomes()       # one sure hit on W 1: one removed
+    [(1, True)]
+    >>> group_losses([(2, 6, 0)], []).outcomes()          # nobody can be removed (5.4.2)
+    [(0, True)]
+    """
+    die_sides(die)
+    return Distribution(dict(_side_losses_cached(tuple(groups), tuple(wounds), die)))
 
 
 def _side_losses(striker: MeleeSide, struck: MeleeSide, striker_removed: int, die: str) -> Distribution[Loss]:
@@ -928,6 +944,7 @@ __all__ = [
     "VolleyOdds",
     "VolleyRoll",
     "clear_caches",
+    "group_losses",
     "melee",
     "removal_weights",
     "roll_dice",

@@ -35,8 +35,9 @@ Decisions where the rulebook is silent (each also stated where it is implemented
 - Coherency across an obstacle (1.3.5, PD-4) applies to crossable obstacles (fences,
   barricades, streams, low walls: kind ``obstacle``). The model draws a hill as its outline,
   with no slope: its edge has zero width, so PD-4 across a hill edge is plain touching.
-- Engagement (5.1.2): two enemy units are engaged when the contact lengths (PD-14) of all pairs
-  of their bases add up to at least ``engaged_contact_length_cm`` (half an infantry base).
+- Engagement (5.1.2): two enemy units are engaged when the contact lengths (PD-14) of one base
+  of either with the bases of the other add up to at least ``engaged_contact_length_cm`` (half an
+  infantry base): exactly when ``melee`` between them finds a figure in contact (issue 15).
 - In a control zone (1.4.1): a base stands in an enemy base's zone when its least distance is
   *less* than the zone radius (by more than the numerical epsilon); a base exactly 2 cm away
   touches the zone's rim and is not in it. Bases of panicking units have no zone but can stand in
@@ -291,20 +292,31 @@ def engaged_unit_pairs(
     units_b: Sequence[int],
     lengths: Sequence[float],
     settings: RulesSettings,
+    bases_a: Sequence[int],
+    bases_b: Sequence[int],
 ) -> set[tuple[int, int]]:
-    """5.1.2, PD-14 — pairs of units ``(lower, higher)`` engaged in melee: the contacts between
-    their bases (one ``(unit of a, unit of b, length)`` per pair of enemy bases within the contact
-    tolerance, in the order of the pairs) add up to at least the engaged contact length.
+    """5.1.2, PD-14 — pairs of units ``(lower, higher)`` engaged in melee: a base of one touches
+    the bases of the other along at least the engaged contact length in all. One ``(unit of a,
+    unit of b, length, base a, base b)`` per pair of enemy bases within the contact tolerance.
+
+    Decision (issue 15): the length is summed per base, as PD-14 counts it for a figure in
+    melee, so that two units are engaged exactly when ``melee`` between them finds a figure in
+    contact. A base touching two enemy bases along 0.6 cm each engages its unit; two pairs of
+    bases apart, each touching along 0.6 cm, do not.
 
     >>> from szwadron.settings import RulesSettings
-    >>> sorted(engaged_unit_pairs([0, 0, 2], [1, 1, 3], [0.6, 0.6, 0.1], RulesSettings()))
+    >>> sorted(engaged_unit_pairs([0, 0, 2], [1, 1, 3], [0.6, 0.6, 0.1], RulesSettings(), [0, 0, 5], [1, 2, 6]))
     [(0, 1)]
+    >>> engaged_unit_pairs([0, 0], [1, 1], [0.6, 0.6], RulesSettings(), [0, 3], [1, 2])
+    set()
     """
     eps = settings.distance_epsilon_cm
-    pair_length: dict[tuple[int, int], float] = defaultdict(float)
-    for ua, ub, length in zip(units_a, units_b, lengths, strict=True):
-        pair_length[(min(ua, ub), max(ua, ub))] += length
-    return {p for p, total in pair_length.items() if total >= settings.engaged_contact_length_cm - eps}
+    per_base: dict[tuple[int, int, int], float] = defaultdict(float)  # (base, its unit, enemy unit)
+    for ua, ub, length, ba, bb in zip(units_a, units_b, lengths, bases_a, bases_b, strict=True):
+        per_base[(ba, ua, ub)] += length
+        per_base[(bb, ub, ua)] += length
+    need = settings.engaged_contact_length_cm - eps
+    return {(min(u, v), max(u, v)) for (_, u, v), total in per_base.items() if total >= need}
 
 
 def audit(
@@ -508,7 +520,14 @@ class _Touching:
         np.add.at(per_base, j[ce], lengths)
         in_contact = tuple(ids[k] for k in np.flatnonzero(per_base >= s.min_contact_length_cm - eps))
         unit_of = bf.unit_of
-        engaged = engaged_unit_pairs(unit_of[i[ce]].tolist(), unit_of[j[ce]].tolist(), lengths.tolist(), s)
+        engaged = engaged_unit_pairs(
+            unit_of[i[ce]].tolist(),
+            unit_of[j[ce]].tolist(),
+            lengths.tolist(),
+            s,
+            i[ce].tolist(),
+            j[ce].tolist(),
+        )
         return cls(contacts, per_base, in_contact, engaged)
 
 

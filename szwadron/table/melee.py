@@ -256,14 +256,15 @@ def table_melee(
     bf = Battlefield.of(scenario)
     c = _Contacts.of(bf, attacker, defender)
     bonus = _defender_bonuses(bf, c)
-    all_adv = all(v[0] > 0 for v in bonus.values())
+    judged = [int(c.idf[k]) for k in c.d_in] or list(bonus)  # in contact; else those struck
+    all_adv = all(bonus[b][0] > 0 for b in judged)
     links = _links(bf, c)
     a_order = _removal_order(bf, [int(c.ia[k]) for k in c.a_in], links)
     d_order = _removal_order(bf, [int(c.idf[k]) for k in c.d_in], links)
     a_fighters = tuple(_fighter(bf, b, _strikes_at(bf, b, links, bonus)) for b in a_order)
     d_fighters = tuple(_fighter(bf, b, 0) for b in d_order)
     ua, ud = bf.scenario.unit(attacker), bf.scenario.unit(defender)
-    a_side, d_side = _sides(bf, (ua, ud), (a_fighters, d_fighters), all_adv, _in_fortification(bf, bonus))
+    a_side, d_side = _sides(bf, (ua, ud), (a_fighters, d_fighters), all_adv, _in_fortification(bf, judged))
     first = _first_strike(ua, ud, continuing=continuing, all_adv=all_adv)
     odds = melee(a_side, d_side, first_strike=first, die=bf.settings.remainder_die)
     strike_groups = _strike_groups(bf, (a_order, d_order), (a_side, d_side))
@@ -323,14 +324,12 @@ class _Contacts:
         need = s.min_contact_length_cm - s.distance_epsilon_cm
         a_in = np.flatnonzero(lengths.sum(axis=1) >= need)
         d_in = np.flatnonzero(lengths.sum(axis=0) >= need)
-        if a_in.size == 0 or d_in.size == 0:
-            missing = attacker if a_in.size == 0 else defender
-            other = defender if a_in.size == 0 else attacker
+        if a_in.size == 0 and d_in.size == 0:
             raise IllegalActionError(
                 "5.3",
                 _(
-                    "no figure of {missing} touches {other} along at least {min_contact_length_cm:g} cm of base edge (PD-14): no melee"
-                ).format(missing=missing, other=other, min_contact_length_cm=s.min_contact_length_cm),
+                    "no figure of {attacker} or {defender} touches the other unit along at least {min_contact_length_cm:g} cm of base edge in all (PD-14): no melee"
+                ).format(attacker=attacker, defender=defender, min_contact_length_cm=s.min_contact_length_cm),
             )
         return cls(ia, idf, lengths, a_in, d_in)
 
@@ -367,8 +366,9 @@ def _contact_lengths(bf: Battlefield, ia: IntArray, idf: IntArray) -> npt.NDArra
 def _defender_bonuses(bf: Battlefield, c: _Contacts) -> dict[int, tuple[int, str | None]]:
     """5.7, PD-15 — each defender in contact: its W bonus and why (the largest that applies)."""
     eps = bf.settings.distance_epsilon_cm
+    struck = np.flatnonzero(c.lengths[c.a_in].sum(axis=0) > eps) if c.a_in.size else np.zeros(0, np.intp)
     bonus: dict[int, tuple[int, str | None]] = {}
-    for d_k in c.d_in.tolist():
+    for d_k in sorted(set(c.d_in.tolist()) | set(struck.tolist())):
         foes = [int(c.ia[a_k]) for a_k in np.flatnonzero(c.lengths[:, d_k] > eps)]
         bonus[int(c.idf[d_k])] = _advantage(bf, int(c.idf[d_k]), foes)
     return bonus

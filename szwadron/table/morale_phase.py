@@ -26,11 +26,15 @@ Fraction(13, 54)
 
 Decisions where the rules are silent (the flight model; each is also stated where it is made):
 
-* Decision (direction): a fleeing figure moves straight towards its own table edge,
-  perpendicular to it — side A's edge is y = 0, so its figures move in −y; side B's move in +y.
-  The figure is translated, not turned (turning is not charged against the flight). The straight
-  line is the shortest path to the edge (6.6.9); the avoidance of enemy fire and move ranges of
-  6.6.7–6.6.8 is not modelled: a player may choose a longer way round.
+* Decision (direction, issue 15): a fleeing figure moves straight towards its own table edge,
+  perpendicular to it — side A's edge is y = 0, so its figures move in −y; side B's move in +y —
+  when that straight line is free: it is the shortest way (6.6.9). The figure is translated, not
+  turned. When the straight line is barred (an enemy figure or its zone, ground closed to its
+  kind) or crosses an own unit, the figure takes the shortest way round
+  (:class:`szwadron.table.flight.FlightField`, docs/decisions.md "Flight"), through own units only
+  when there is no other way (6.6.8, 6.6.11); when enemies and closed ground leave no way at all,
+  it flees straight and is stopped (6.6.12). The avoidance of enemy fire and move ranges of
+  6.6.6–6.6.7 is not modelled.
 * Decision (figure by figure): 6.6.12 and 6.6.13 speak of a *jednostka* — a figure, the word of
   5.4.3 and 6.8.2 (the unit is an *oddział*) — and figures move one after another (3.1.1) and a
   panicking unit needs no coherency (6.1.3). So each figure meets the edge, or is stopped, on its
@@ -67,6 +71,7 @@ Decisions where the rules are silent (the flight model; each is also stated wher
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -91,6 +96,8 @@ from szwadron.odds.morale import (
     morale_target,
 )
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
+from szwadron.table.audit import engaged_unit_pairs
+from szwadron.table.flight import FLIGHT_MARGIN_CM, FlightField
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -375,13 +382,26 @@ class PassThrough:
 
 
 @dataclass(frozen=True)
+class PursuitStrike:
+    """6.7.5, 6.7.6 — another enemy unit on the pursuit's way: the first of the pursuing figures
+    meets it after ``from_cm``; ``chance`` that the pursuit gets that far (and may attack it)."""
+
+    unit: str
+    figures: tuple[str, ...]
+    from_cm: float
+    chance: Fraction
+
+
+@dataclass(frozen=True)
 class PursuitReport:
-    """6.7.1 — a pursuing unit's move this phase: whom, how far away, the chance to reach it."""
+    """6.7.1 — a pursuing unit's move this phase: whom, how far away, the chance to reach it,
+    and the other enemy units on its way (6.7.5)."""
 
     target: str | None
     gap_cm: float | None
     distance: Distribution[int] | None
     reach_chance: Fraction
+    on_the_way: tuple[PursuitStrike, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -420,6 +440,15 @@ class UnitMorale:
                 if p.distance is None
                 else [{"cm": cm, "p": float(q)} for cm, q in p.distance.probabilities().items()],
                 "reach_chance": float(p.reach_chance),
+                "on_the_way": [
+                    {
+                        "unit": w.unit,
+                        "figures": list(w.figures),
+                        "from_cm": round(w.from_cm, 6),
+                        "chance": float(w.chance),
+                    }
+                    for w in p.on_the_way
+                ],
             }
         return {
             "id": self.id,
@@ -514,6 +543,10 @@ class _Table:
         self.unit_panicking = bf.panicking
         self._terrain_segments: dict[int, FloatArray] = {}
         self._forts = [t.polygon for t in bf.terrain if t.kind is TerrainKind.FORTIFICATION]
+        self._fields: dict[tuple[float, tuple[bool, ...]], FlightField] = {}
+        fleeing = np.flatnonzero((bf.side == self.side_code) & bf.panicking[bf.unit_of])
+        to_edge = bf.y[fleeing] if self.side_code == 0 else bf.scenario.table.depth - bf.y[fleeing]
+        self.flight_reach = float(to_edge.max(initial=0.0)) + FLIGHT_MARGIN_CM
 
     # -- measurements --------------------------------------------------------------------------
 
@@ -544,7 +577,7 @@ class _Table:
         return out
 
     def engaged_with(self, bases: IntArray) -> list[str]:
-        """5.1.2, PD-14 — enemy units engaged with these bases (contact lengths summed)."""
+        """5.1.2, PD-14 — enemy units engaged with these bases (contact lengths summed per base)."""
         bf, s = self.bf, self.s
         reach = s.contact_tolerance_cm + self.eps
         q, t = bf.tree.query(bf.polygons[bases], predicate="dwithin", distance=reach)
@@ -553,11 +586,10 @@ class _Table:
         if b.size == 0:
             return []
         lengths = contact_length(bf.corners[b], bf.corners[t], reach)
-        per_unit: dict[int, float] = {}
-        for u, length in zip(bf.unit_of[t].tolist(), lengths.tolist(), strict=True):
-            per_unit[u] = per_unit.get(u, 0.0) + length
-        need = s.engaged_contact_length_cm - self.eps
-        return [bf.unit_ids[u] for u in sorted(per_unit) if per_unit[u] >= need]
+        own = int(bf.unit_of[bases[0]])
+        units = bf.unit_of[t].tolist()
+        pairs = engaged_unit_pairs([own] * len(units), units, lengths.tolist(), s, b.tolist(), t.tolist())
+        return [bf.unit_ids[u] for u in sorted(v for pair in pairs for v in pair if v != own)]
 
     def modifier(self, bases: IntArray) -> int:
         """PD-16 — the fortification bonus when every base centre stands in a fortification."""
@@ -585,6 +617,20 @@ class _Table:
 
     # -- the flight of one unit ----------------------------------------------------------------
 
+    def flight_field(self, b: int) -> FlightField:
+        """6.6.7-6.6.11 — the way to the edge for figures like base ``b`` (its width and the
+        ground closed to its kind), computed once per kind of figure."""
+        bf = self.bf
+        kind = bf.kinds[b]
+        closed = tuple(forbidden_rule(kind, f) is not None for f in bf.terrain)
+        key = (round(float(bf.width[b]), 6), closed)
+        if key not in self._fields:
+            self._fields[key] = FlightField(
+                bf, self.side_code, float(bf.width[b]) / 2.0, kind, self.flight_reach
+            )
+        return self._fields[key]
+
+    # long: 6.6.7-6.6.12 per figure over shared arrays: straight line, what bars it, the planned way round, pass-through, surrender.
     def flight_geometry(
         self, u: int
     ) -> tuple[FloatArray, FloatArray, list[str | None], BoolArray, dict[int, FloatArray]]:
@@ -638,13 +684,42 @@ class _Table:
                 h = _first_contact_segments(corners[k], segs, v)
                 if h < block[k]:
                     block[k], blocker[k] = h, bf.terrain[ti].id
+        # 6.6.7-6.6.11: a figure whose straight way is barred, or crosses an own unit, takes the
+        # shortest way round (through own units only when there is no other way)
+        reach = np.minimum(block, edge)
+        crossing = np.zeros(kk, dtype=bool)
+        for arr in enter.values():
+            crossing |= arr < reach - self.eps
+        barred = (block < edge - self.eps) | crossing
+        stops = corners + np.minimum(block, edge)[:, None, None] * v
+        for k in np.flatnonzero(barred).tolist():
+            b = int(bases[k])
+            centre_to_edge = (
+                float(bf.y[b]) if self.side_code == 0 else bf.scenario.table.depth - float(bf.y[b])
+            )
+            way = self.flight_field(b).walk(
+                float(bf.x[b]), float(bf.y[b]), u, centre_to_edge - float(edge[k])
+            )
+            if not np.isfinite(way.edge):
+                continue  # boxed in by enemies and closed ground: it flees straight (6.6.12)
+            straight = {o for o, arr in enter.items() if arr[k] < reach[k] - self.eps}
+            if (
+                block[k] >= edge[k] - self.eps
+                and set(way.enter) == straight
+                and way.edge <= edge[k] + 2 * way.grid_cm
+            ):
+                continue  # the only way is the straight one, through the same own units: exact
+            edge[k], block[k], blocker[k] = way.edge, way.block, way.blocker
+            stops[k] = corners[k] + np.asarray([way.stop[0] - bf.x[b], way.stop[1] - bf.y[b]])
+            for arr in enter.values():
+                arr[k] = _INF
+            for o, at in way.enter.items():
+                enter.setdefault(o, np.full(kk, _INF))[k] = at
         stopped = block < edge - self.eps
         surrender: BoolArray = np.zeros(kk, dtype=bool)
         if stopped.any():  # 6.6.12: an enemy within 10 cm of the figure where it stops
             ks = np.flatnonzero(stopped)
-            surrender[ks] = self.enemy_within(
-                corners[ks] + block[ks, None, None] * v, self.s.surrender_enemy_cm
-            )
+            surrender[ks] = self.enemy_within(stops[ks], self.s.surrender_enemy_cm)
         block = np.where(stopped, block, _INF)
         blocker = [b if s else None for b, s in zip(blocker, stopped.tolist(), strict=True)]
         return edge, block, blocker, surrender, enter
@@ -845,6 +920,47 @@ def _passes_through(
     return tuple(passes)
 
 
+def _on_the_way(
+    table: _Table, bases: IntArray, target: int, dist: Distribution[int], p_move: Fraction
+) -> tuple[PursuitStrike, ...]:
+    """6.7.5, 6.7.6 — other enemy units on the pursuit's way. Decision: each pursuing figure
+    runs straight at the nearest figure of the pursued unit (6.7.6: it closes with the fleeing
+    unit first), as far as its contact with it; an enemy figure of another unit its base meets on
+    that line before (touching, PD-3) is on the way, and may be attacked when the pursuit gets
+    that far."""
+    bf, eps = table.bf, table.eps
+    pursued = bf.unit_bases(target)
+    met: dict[int, tuple[float, set[str]]] = {}
+    for b in bases.tolist():
+        gaps = polygon_distance(bf.corners[b], bf.corners[pursued])
+        near = int(pursued[int(np.argmin(gaps))])
+        vx, vy = float(bf.x[near] - bf.x[b]), float(bf.y[near] - bf.y[b])
+        norm = math.hypot(vx, vy)
+        if norm < eps:
+            continue
+        v = (vx / norm, vy / norm)
+        goal = float(first_contact(bf.corners[b], bf.corners[pursued], 0.0, v).min())
+        if not math.isfinite(goal):
+            continue
+        swept = shapely.convex_hull(
+            shapely.multipoints(np.concatenate([bf.corners[b], bf.corners[b] + goal * np.asarray(v)]))
+        )
+        cand = bf.tree.query(swept, predicate="intersects")
+        for t in cand.tolist():
+            ut = int(bf.unit_of[t])
+            if ut == target or bf.side[t] == bf.side[b]:
+                continue
+            at = float(first_contact(bf.corners[b], bf.corners[t], 0.0, v))
+            if at < goal - eps:
+                best, figs = met.get(ut, (math.inf, set()))
+                figs.add(bf.base_ids[b])
+                met[ut] = (min(best, at), figs)
+    return tuple(
+        PursuitStrike(bf.unit_ids[ut], tuple(sorted(figs)), at, p_move * chance_at_least(dist, at, eps))
+        for ut, (at, figs) in sorted(met.items(), key=lambda kv: (kv[1][0], kv[0]))
+    )
+
+
 def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
     """6.7, 6.8.3 — a pursuing unit: may it rally; if not, its pursuit move."""
     bf, s = table.bf, table.s
@@ -877,6 +993,9 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
     reach = Fraction(0)
     if dist is not None and gap is not None:
         reach = p_move * chance_at_least(dist, gap, table.eps)
+    on_the_way: tuple[PursuitStrike, ...] = ()
+    if dist is not None and target is not None:
+        on_the_way = _on_the_way(table, bases, bf.unit_ids.index(target), dist, p_move)
     return UnitMorale(
         id=unit.id,
         state=unit.state.value,
@@ -895,7 +1014,7 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         figures_lost=Distribution.point(0),
         figures=(),
         pass_through=(),
-        pursuit=PursuitReport(target, gap, dist, reach),
+        pursuit=PursuitReport(target, gap, dist, reach, on_the_way),
     )
 
 
@@ -906,6 +1025,7 @@ __all__ = [
     "MoralePhaseReport",
     "PassThrough",
     "PursuitReport",
+    "PursuitStrike",
     "UnitCasualtyTests",
     "UnitMorale",
     "chance_at_least",

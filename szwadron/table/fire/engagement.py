@@ -49,7 +49,9 @@ def _unit_engagement(
     tol = st.contact_tolerance_cm
     i, j = _enemy_pairs_in_contact(bf, unit_k, method)
     lengths = (contact_length(bf.corners[i], bf.corners[j], tol + eps) if i.size else np.zeros(0)).tolist()
-    engaged = engaged_unit_pairs(bf.unit_of[i].tolist(), bf.unit_of[j].tolist(), lengths, st)
+    engaged = engaged_unit_pairs(
+        bf.unit_of[i].tolist(), bf.unit_of[j].tolist(), lengths, st, i.tolist(), j.tolist()
+    )
     others = sorted(v for pair in engaged for v in pair if v != unit_k)
     partners = tuple(bf.unit_ids[v] for v in others)
     partner_set = set(others)

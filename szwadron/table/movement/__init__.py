@@ -71,11 +71,13 @@ The package: :mod:`~szwadron.table.movement.report` (the answer),
 :mod:`~szwadron.table.movement.plan` (the listed bases, their paths, speeds and order),
 :mod:`~szwadron.table.movement.steps` (each rule a named step, run in the order above),
 :mod:`~szwadron.table.movement.check` (:func:`check_move`, :func:`place`) and
-:mod:`~szwadron.table.movement.retreat` (6.5, 6.6: away, flight, repulse).
+:mod:`~szwadron.table.movement.retreat` (6.5, 6.6: away, flight, repulse) and
+:mod:`~szwadron.table.movement.reform` (1.3.2, 6.8.5: the move that makes a unit coherent again).
 """
 
 from szwadron.movefile import MoveFile, MovePose, load_move_file
 from szwadron.table.movement.check import check_move, place
+from szwadron.table.movement.reform import ReformResult, reform
 from szwadron.table.movement.report import AfterFire, BaseMove, MoveReport, Violation
 from szwadron.table.movement.retreat import (
     REPULSE_DEFLECTIONS_DEG,
@@ -92,6 +94,7 @@ __all__ = [
     "MoveFile",
     "MovePose",
     "MoveReport",
+    "ReformResult",
     "RepulseCheck",
     "Violation",
     "away_direction",
@@ -99,5 +102,6 @@ __all__ = [
     "flight_direction",
     "load_move_file",
     "place",
+    "reform",
     "repulse",
 ]

@@ -1,0 +1,651 @@
+"""5.10, 5.7.4 — combined melee: several units on either side resolved at once, read off the table.
+
+:func:`combined_melee` takes the attacking units and the defending units, measures every figure's
+contact over all the enemy bases in the fight (PD-14: a base fights when it touches them along at
+least 1 cm in all), and resolves the whole fight in one exchange:
+
+- 5.10.3 — the dice of every attacking unit striking one defending unit are summed, separately
+  for each UW and each terrain bonus of the figures struck (PD-15); 5.10.4: each such group rolls
+  and removes separately, along the struck unit's removal order (5.4.3).
+- 5.10.2 — each defending unit strikes back once: each of its figures in contact strikes the
+  attacking unit of the figure it touches along the greatest length.
+- 5.10.5 — morale: I. every defending unit with losses tests for repulse or flight; II. every
+  attacking unit in contact with a defending unit that did not flee tests for repulse or flight;
+  III. every attacking unit whose opponents all fled tests for uncontrolled pursuit; IV. every
+  defending unit whose opponents all fled tests for pursuit. A unit without losses passes every
+  test (5.5.1); a destroyed unit takes none and is not a fleeing opponent (PD-18).
+- 5.10.6 — pushing up is done separately, as for a single melee (:meth:`TableMelee.push_up`).
+
+The joint losses and outcomes are exact (the odds engine's :func:`szwadron.odds.combat.group_losses`
+for every struck unit). With one unit a side the answer is that of
+:func:`szwadron.table.melee.table_melee`.
+
+Decisions where the rulebook is silent (docs/decisions.md, "Combined melee"):
+
+- A figure strikes the enemy figure it touches along the greatest length (on a tie, the smaller
+  terrain bonus, then file order); its dice go to that figure's unit. A figure touching less than
+  1 cm in all does not fight, but may be struck; only figures that fought can be removed (5.4.2).
+- Two units are opponents in the fight when a figure of one that fights touches a figure of the
+  other. Every named unit must have an opponent, or there is no such melee.
+- First strike (7.7) counts for a side when every one of its units has it and no enemy unit does.
+- 6.6.4: a panicking defending unit tests once before striking back; on a failure it deals
+  nothing. Its morale takes no test for losses (6.6.14).
+- 5.7.4 (``declare_defence`` in a continuing melee): the attacking units, each holding an
+  advantageous position against the figures they touch, declare defence: both sides then strike
+  with the terrain bonus of the figures struck, and the declaring side tests as the defender
+  (first, step I) while the other side tests as the attacker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+from szwadron.errors import IllegalActionError, InvalidDataError
+from szwadron.geometry.battlefield import Battlefield
+from szwadron.models import Ability, Scenario, TerrainKind, Unit, UnitState
+from szwadron.odds.combat import Fighter, MeleeSide, group_losses
+from szwadron.odds.dice import Distribution
+from szwadron.odds.morale import MORALE_DIE_SIDES, MeleeMorale, MeleeOutcome, morale_pass_chance
+from szwadron.table.melee import _advantage, _contact_lengths, _fighter, _open_order, _removal_order
+
+#: Most units in one combined melee (the exact joint losses multiply per unit).
+MAX_COMBINED_UNITS = 6
+
+Loss = tuple[int, bool]
+IntArray = npt.NDArray[np.intp]
+
+
+@dataclass(frozen=True)
+class CombinedFigure:
+    """5.3, PD-14 — one figure in contact: whom it touches, how long in all, whom it strikes."""
+
+    base: str
+    unit: str
+    side: str
+    touching: tuple[str, ...]
+    contact_cm: float
+    strikes: str | None
+    bonus: int
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class CombinedGroup:
+    """5.10.3 — the dice of one side's units against one enemy unit, one UW, one terrain bonus."""
+
+    side: str
+    target: str
+    skill: int
+    target_bonus: int
+    dice: int
+    figures: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CombinedMelee:
+    """The answer of :func:`combined_melee`; :meth:`to_json` is ``szwadron melee --json`` with
+    several units on a side."""
+
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    figures: tuple[CombinedFigure, ...]
+    groups: tuple[CombinedGroup, ...]
+    opponents: dict[str, tuple[str, ...]]
+    removal_order: dict[str, tuple[str, ...]]
+    first_strike: str | None
+    declared_defence: bool
+    losses: Distribution[tuple[Loss, ...]]
+    outcomes: Distribution[tuple[MeleeOutcome, ...]]
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        """Attacking units, then defending units: the order of the tuples in ``losses``."""
+        return self.attackers + self.defenders
+
+    def removed(self, unit: str) -> Distribution[int]:
+        """Figures of ``unit`` removed."""
+        k = self.units.index(unit)
+        return self.losses.map(lambda s: s[k][0])
+
+    def outcome(self, unit: str) -> Distribution[MeleeOutcome]:
+        """``unit``'s morale outcome (5.10.5)."""
+        k = self.units.index(unit)
+        return self.outcomes.map(lambda s: s[k])
+
+    def to_json(self) -> dict[str, Any]:
+        """The combined ``melee --json`` document."""
+        units = []
+        for u in self.units:
+            rem = self.removed(u)
+            n = len(self.removal_order[u])
+            outs = sorted(self.outcome(u).probabilities().items(), key=lambda kv: (-kv[1], kv[0].value))
+            units.append(
+                {
+                    "unit": u,
+                    "side": "attacker" if u in self.attackers else "defender",
+                    "opponents": list(self.opponents[u]),
+                    "in_contact": [f.base for f in self.figures if f.unit == u and f.strikes is not None],
+                    "removal_order": list(self.removal_order[u]),
+                    "removed_pmf": rem.pmf(n + 1),
+                    "expected_removed": float(rem.mean()),
+                    "outcomes": [{"outcome": o.value, "p": float(p)} for o, p in outs],
+                }
+            )
+        removed = sorted(
+            self.losses.map(lambda s: tuple(r for r, _ in s)).probabilities().items(),
+            key=lambda kv: (-kv[1], kv[0]),
+        )
+        joint = [{"removed": dict(zip(self.units, s, strict=True)), "p": float(p)} for s, p in removed]
+        combos = sorted(
+            self.outcomes.probabilities().items(), key=lambda kv: (-kv[1], tuple(o.value for o in kv[0]))
+        )
+        outcomes = [
+            {"outcomes": {u: o.value for u, o in zip(self.units, s, strict=True)}, "p": float(p)}
+            for s, p in combos
+        ]
+        return {
+            "attackers": list(self.attackers),
+            "defenders": list(self.defenders),
+            "first_strike": self.first_strike,
+            "declared_defence": self.declared_defence,
+            "figures": [
+                {
+                    "base": f.base,
+                    "unit": f.unit,
+                    "side": f.side,
+                    "touching": list(f.touching),
+                    "contact_cm": round(f.contact_cm, 6),
+                    "fights": f.strikes is not None,
+                    "strikes": f.strikes,
+                    "w_bonus": f.bonus,
+                    "reason": f.reason,
+                }
+                for f in self.figures
+            ],
+            "groups": [
+                {
+                    "side": g.side,
+                    "target": g.target,
+                    "uw": g.skill,
+                    "target_bonus": g.target_bonus,
+                    "dice": g.dice,
+                    "figures": list(g.figures),
+                }
+                for g in self.groups
+            ],
+            "units": units,
+            "joint_removed": joint,
+            "joint_outcomes": outcomes,
+        }
+
+
+@dataclass(frozen=True)
+class _Striker:
+    """One fighting figure: its unit index, base name, the unit index it strikes, its Fighter."""
+
+    unit: int
+    base: str
+    target: int
+    fighter: Fighter
+
+
+# long: 5.10's procedure in order (units checked, PD-14 contacts, PD-15 bonuses, strike groups by UW and terrain, removal orders, exact losses, 5.10.5 outcomes), each a call or a few lines on shared arrays.
+def combined_melee(
+    scenario: Scenario | Battlefield,
+    attackers: Sequence[str],
+    defenders: Sequence[str],
+    *,
+    continuing: bool = False,
+    declare_defence: bool = False,
+) -> CombinedMelee:
+    """5.10, 5.7.4, PD-14 — the combined melee of ``attackers`` against ``defenders``.
+
+    Raises
+    ------
+    InvalidDataError
+        A unit named twice or on both sides, units of one side on different sides of the table,
+        unknown units, too many units, ``declare_defence`` outside a continuing melee.
+    IllegalActionError
+        A panicking attacker (6.1); a named unit with no opponent in the fight, or no figure in
+        contact at all (5.3.2: no melee); 5.7.4 declared by a side holding no advantage.
+    """
+    bf = Battlefield.of(scenario)
+    names = _check_units(bf, attackers, defenders, continuing=continuing, declare_defence=declare_defence)
+    units = [bf.scenario.unit(u) for u in names]
+    na = len(attackers)
+    side_of = ["attacker"] * na + ["defender"] * (len(names) - na)
+    bases = [bf.resolve(u) for u in names]
+    ia = np.concatenate(bases[:na])
+    idf = np.concatenate(bases[na:])
+    owner = {int(b): k for k, bs in enumerate(bases) for b in bs.tolist()}
+    lengths = _contact_lengths(bf, ia, idf)  # (attacking base, defending base)
+    s = bf.settings
+    eps, need = s.distance_epsilon_cm, s.min_contact_length_cm - s.distance_epsilon_cm
+    a_fights = lengths.sum(axis=1) >= need
+    d_fights = lengths.sum(axis=0) >= need
+    if not a_fights.any() and not d_fights.any():
+        raise IllegalActionError(
+            "5.3",
+            f"no figure of {', '.join(names)} touches the enemy along at least "
+            f"{s.min_contact_length_cm:g} cm of base edge in all (PD-14): no melee",
+        )
+    # terrain bonus of every figure that may be struck (PD-15), as the defender would hold it
+    bonus: dict[int, tuple[int, str | None]] = {}
+    for d_k in range(len(idf)):
+        foes = [int(ia[a_k]) for a_k in np.flatnonzero(lengths[:, d_k] > eps)]
+        if foes:
+            bonus[int(idf[d_k])] = _advantage(bf, int(idf[d_k]), foes)
+    a_bonus: dict[int, tuple[int, str | None]] = {}
+    if declare_defence:  # 5.7.4: both sides get the terrain bonus
+        for a_k in range(len(ia)):
+            foes = [int(idf[d_k]) for d_k in np.flatnonzero(lengths[a_k] > eps)]
+            if foes:
+                a_bonus[int(ia[a_k])] = _advantage(bf, int(ia[a_k]), foes)
+        fighting_att = [int(ia[k]) for k in np.flatnonzero(a_fights)]
+        if not fighting_att or not all(a_bonus[b][0] > 0 for b in fighting_att):
+            raise IllegalActionError(
+                "5.7.4",
+                f"{', '.join(attackers)} may declare defence only holding an advantageous position "
+                "with every figure in contact",
+            )
+    ids = bf.base_ids
+    links: dict[str, dict[str, float]] = {}
+    strikers: list[_Striker] = []
+    figures: list[CombinedFigure] = []
+    fights_of = {int(ia[k]): bool(a_fights[k]) for k in range(len(ia))}
+    fights_of |= {int(idf[k]): bool(d_fights[k]) for k in range(len(idf))}
+    for row, (mine, theirs, their_bonus) in enumerate(((ia, idf, bonus), (idf, ia, a_bonus))):
+        mat = lengths if row == 0 else lengths.T
+        for k, b in enumerate(mine.tolist()):
+            touched = np.flatnonzero(mat[k] > eps).tolist()
+            if not touched:
+                continue
+            links[ids[b]] = {ids[int(theirs[t])]: float(mat[k, t]) for t in touched}
+            ranked = sorted(
+                touched,
+                key=lambda t: (-round(float(mat[k, t]), 9), their_bonus.get(int(theirs[t]), (0, None))[0], t),
+            )
+            target = int(theirs[ranked[0]])
+            if row == 1:
+                own_bonus = bonus.get(b, (0, None))
+            else:
+                own_bonus = a_bonus.get(b, (0, None))
+            fights = fights_of[b]
+            figures.append(
+                CombinedFigure(
+                    ids[b],
+                    names[owner[b]],
+                    side_of[owner[b]],
+                    tuple(links[ids[b]]),
+                    float(mat[k].sum()),
+                    ids[target] if fights else None,
+                    own_bonus[0],
+                    own_bonus[1],
+                )
+            )
+            if fights:
+                t_bonus = their_bonus.get(target, (0, None))[0]
+                strikers.append(_Striker(owner[b], ids[b], owner[target], _fighter(bf, b, t_bonus)))
+    opponents: dict[int, set[int]] = {k: set() for k in range(len(names))}
+    for f in figures:
+        if f.strikes is None:
+            continue
+        for other in f.touching:
+            u, v = names.index(f.unit), owner[int(bf.resolve(other)[0])]
+            opponents[u].add(v)
+            opponents[v].add(u)
+    lonely = [names[k] for k, o in opponents.items() if not o]
+    if lonely:
+        raise IllegalActionError(
+            "5.3",
+            f"{', '.join(lonely)} {'is' if len(lonely) == 1 else 'are'} in contact with none of the enemy "
+            "units named (PD-14: at least 1 cm of base edge): no melee",
+        )
+    orders = [
+        _removal_order(bf, [b for b in bases[k].tolist() if fights_of[b]], links) for k in range(len(names))
+    ]
+    rank = {ids[b]: i for order in orders for i, b in enumerate(order)}
+    strikers.sort(key=lambda st: (st.unit, rank[st.base]))
+    morale = [
+        _morale(bf, u, k >= na, declare_defence, orders[k], bonus, a_bonus) for k, u in enumerate(units)
+    ]
+    skirmish = [
+        u.has(Ability.SKIRMISH) and _open_order(bf, bases[k], s.skirmish_open_order_cm)
+        for k, u in enumerate(units)
+    ]
+    wounds = [tuple(_fighter(bf, b, 0).wounds for b in orders[k]) for k in range(len(names))]
+    first = _first_strike(units, na, continuing=continuing, holds=_holds(bonus, orders[na:]))
+    engine = _Engine(strikers, wounds, morale, skirmish, na, s.remainder_die)
+    losses = engine.losses(first)
+    opp = [frozenset(opponents[k]) for k in range(len(names))]
+    defending_first = declare_defence  # 5.7.4: the declaring side tests as the defender
+    outcomes = _outcomes(losses, morale, opp, na, swap=defending_first)
+    groups = _groups(engine, names, side_of)
+    return CombinedMelee(
+        tuple(attackers),
+        tuple(defenders),
+        tuple(figures),
+        groups,
+        {names[k]: tuple(names[v] for v in sorted(opponents[k])) for k in range(len(names))},
+        {names[k]: tuple(ids[b] for b in orders[k]) for k in range(len(names))},
+        None if first is None else ("attacker" if first == 0 else "defender"),
+        declare_defence,
+        losses,
+        outcomes,
+    )
+
+
+def _check_units(
+    bf: Battlefield,
+    attackers: Sequence[str],
+    defenders: Sequence[str],
+    *,
+    continuing: bool,
+    declare_defence: bool,
+) -> list[str]:
+    """Bad input (exit 2) and the panicking attacker (6.1)."""
+    names = [*attackers, *defenders]
+    if not attackers or not defenders:
+        raise InvalidDataError("a melee needs at least one attacking and one defending unit")
+    both = sorted(set(attackers) & set(defenders))
+    if both:
+        raise InvalidDataError(f"{', '.join(both)} cannot attack and defend in one melee")
+    twice = sorted({u for u in names if names.count(u) > 1})
+    if twice:
+        raise InvalidDataError(f"{', '.join(twice)} named twice: name each unit once")
+    if len(names) > MAX_COMBINED_UNITS:
+        raise InvalidDataError(
+            f"{len(names)} units: exact combined melee odds are computed for at most {MAX_COMBINED_UNITS} units"
+        )
+    for u in names:
+        bf.resolve(u)
+        if u not in bf.unit_ids:
+            raise InvalidDataError(f"{u!r} names a base; the attackers and defenders name units")
+    sides = {bf.scenario.unit(u).side for u in attackers}
+    if len(sides) > 1:
+        raise InvalidDataError(f"the attackers {', '.join(attackers)} are not all on one side")
+    for u in defenders:
+        if bf.scenario.unit(u).side in sides:
+            raise InvalidDataError(f"{u} is on the attackers' side ({next(iter(sides))})")
+    if len({bf.scenario.unit(u).side for u in defenders}) > 1:
+        raise InvalidDataError(f"the defenders {', '.join(defenders)} are not all on one side")
+    for u in attackers:
+        if bf.scenario.unit(u).state is UnitState.PANIC:
+            raise IllegalActionError("6.1", f"{u} is panicking and cannot attack")
+    if declare_defence and not continuing:
+        raise InvalidDataError("a side declares defence (5.7.4) only in a continuing melee: add --continuing")
+    return names
+
+
+def _morale(
+    bf: Battlefield,
+    unit: Unit,
+    defending: bool,
+    declared: bool,
+    order: list[int],
+    bonus: dict[int, tuple[int, str | None]],
+    a_bonus: dict[int, tuple[int, str | None]],
+) -> MeleeMorale:
+    """5.5, PD-16 — a unit's morale profile: the terrain bonus when every figure of it in
+    contact holds an advantageous position (5.7.3), the fortification bonus when each stands in
+    one; a defending unit may be panicking (6.6)."""
+    s = bf.settings
+    held = bonus if defending else (a_bonus if declared else {})
+    in_fort = bool(order) and all(
+        any(
+            f.kind is TerrainKind.FORTIFICATION
+            and f.polygon.covers(_point(bf, b))  # centre in a fortification
+            for f in bf.terrain
+        )
+        for b in order
+    )
+    adv = bool(order) and all(held.get(b, (0, None))[0] > 0 for b in order)
+    mod = (s.terrain_morale_bonus if adv else 0) + (
+        s.fortification_morale_bonus if in_fort and defending else 0
+    )
+    return MeleeMorale(
+        unit.profile.morale,
+        unit.strength,
+        unit.starting_strength,
+        mod,
+        defending and unit.state is UnitState.PANIC,
+    )
+
+
+def _point(bf: Battlefield, b: int) -> shapely.Point:
+    return shapely.Point(float(bf.x[b]), float(bf.y[b]))
+
+
+def _holds(bonus: dict[int, tuple[int, str | None]], orders: list[list[int]]) -> bool:
+    """Every defending figure in contact holds an advantageous position (7.7.2 in defence)."""
+    figs = [b for order in orders for b in order]
+    return bool(figs) and all(bonus.get(b, (0, None))[0] > 0 for b in figs)
+
+
+def _first_strike(units: list[Unit], na: int, *, continuing: bool, holds: bool) -> int | None:
+    """7.7 — 0 (attackers), 1 (defenders) or None: a side strikes first when every one of its
+    units has first strike and no enemy unit does."""
+    att = [
+        u.has(Ability.FIRST_STRIKE) or (u.has(Ability.FIRST_STRIKE_CHARGE) and not continuing)
+        for u in units[:na]
+    ]
+    dfn = [
+        u.has(Ability.FIRST_STRIKE) or (u.has(Ability.FIRST_STRIKE_DEFENCE) and (not continuing or holds))
+        for u in units[na:]
+    ]
+    if all(att) and not any(dfn):
+        return 0
+    if all(dfn) and not any(att):
+        return 1
+    return None
+
+
+@dataclass
+class _Engine:
+    """The exact joint losses of a combined melee (5.10.3, 5.10.4, 7.7, 6.6.4)."""
+
+    strikers: list[_Striker]
+    wounds: list[tuple[int, ...]]
+    morale: list[MeleeMorale]
+    skirmish: list[bool]
+    na: int
+    die: str
+
+    def side_units(self, side: int) -> range:
+        return range(self.na) if side == 0 else range(self.na, len(self.wounds))
+
+    def groups(
+        self, side: int, removed: Sequence[int], silent: frozenset[int]
+    ) -> dict[int, list[tuple[int, int, int]]]:
+        """Per struck unit: the (dice, UW, bonus) groups of ``side``'s figures left (5.10.3),
+        each striking unit's SW halved in open skirmish order (PD-17)."""
+        per_target: dict[int, dict[tuple[int, int], int]] = {}
+        for u in self.side_units(side):
+            if u in silent:
+                continue
+            mine = [st for st in self.strikers if st.unit == u]
+            left = mine[removed[u] :]
+            for target in sorted({st.target for st in left}):
+                figs = tuple(st.fighter for st in left if st.target == target)
+                ms = MeleeSide(figs, self.morale[u], skirmish=self.skirmish[u])
+                acc = per_target.setdefault(target, {})
+                for dice, skill, b in ms.strike_groups():
+                    acc[(skill, b)] = acc.get((skill, b), 0) + dice
+        return {t: [(n, k, b) for (k, b), n in acc.items() if n] for t, acc in per_target.items()}
+
+    def strike(self, side: int, removed: Sequence[int]) -> Distribution[tuple[Loss, ...]]:
+        """The losses ``side``'s strikes deal to every unit of the other side."""
+        targets = list(self.side_units(1 - side))
+        panicking = [u for u in self.side_units(side) if self.morale[u].panicking]
+        parts: list[tuple[Distribution[tuple[Loss, ...]], Fraction]] = []
+        for fails in product((False, True), repeat=len(panicking)):
+            p = Fraction(1)
+            for u, fail in zip(panicking, fails, strict=True):
+                m = self.morale[u]
+                chance = morale_pass_chance(m.morale, m.strength, m.initial, m.modifier)
+                p *= (1 - chance) if fail else chance
+            if p == 0:
+                continue
+            silent = frozenset(u for u, fail in zip(panicking, fails, strict=True) if fail)
+            groups = self.groups(side, removed, silent)
+            dist: Distribution[tuple[Loss, ...]] = Distribution.point(())
+            for t in targets:
+                one = group_losses(groups.get(t, []), self.wounds[t], self.die)
+                dist = dist.joint(one).map(lambda x: (*x[0], x[1]))
+            parts.append((dist, p))
+        return Distribution.mixture(parts)
+
+    def losses(self, first: int | None) -> Distribution[tuple[Loss, ...]]:
+        """Joint (removed, took damage) of every unit, attackers then defenders."""
+        n = len(self.wounds)
+        zero = [0] * n
+        if first is None:
+            to_def = self.strike(0, zero)
+            to_att = self.strike(1, zero)
+            return to_att.joint(to_def).map(lambda x: (*x[0], *x[1]))
+        f = first
+        first_hits = self.strike(f, zero)
+
+        def back(hit: tuple[Loss, ...]) -> Distribution[tuple[Loss, ...]]:
+            removed = [0] * n
+            for t, (r, _) in zip(self.side_units(1 - f), hit, strict=True):
+                removed[t] = r
+            answer = self.strike(1 - f, removed)
+            return answer.map(lambda a: (*hit, *a) if f == 1 else (*a, *hit))
+
+        return first_hits.bind(back)
+
+
+def _test63(target: int) -> list[tuple[MeleeOutcome | None, Fraction]]:
+    """6.3: passed (None), repulsed or panic, for a test target."""
+    six = MORALE_DIE_SIDES
+    t = Fraction(target, six)
+    return [(None, t), (MeleeOutcome.REPULSED, (1 - t) * t), (MeleeOutcome.PANIC, (1 - t) * (1 - t))]
+
+
+# long: 5.10.5 integrated over the joint losses: one loop over the loss table with each unit's test chain.
+def _outcomes(
+    losses: Distribution[tuple[Loss, ...]],
+    morale: list[MeleeMorale],
+    opponents: list[frozenset[int]],
+    na: int,
+    *,
+    swap: bool,
+) -> Distribution[tuple[MeleeOutcome, ...]]:
+    """5.10.5 — every unit's outcome, integrated exactly over the joint losses."""
+    n = len(morale)
+    first = list(range(na, n)) if not swap else list(range(na))  # the side testing first (step I)
+    second = [u for u in range(n) if u not in first]
+    fled = (MeleeOutcome.REPULSED, MeleeOutcome.PANIC)
+    acc: dict[tuple[MeleeOutcome, ...], Fraction] = {}
+    grouped: dict[tuple[tuple[int, bool, bool], ...], int] = {}
+    for loss, w in losses.items():
+        key = tuple(
+            (
+                0 if r == morale[u].strength else morale[u].target_after(r),
+                hit,
+                r == morale[u].strength,
+            )
+            for u, (r, hit) in enumerate(loss)
+        )
+        grouped[key] = grouped.get(key, 0) + w
+    total = losses.total
+    for key, w in grouped.items():
+        # step I: the first side's tests for repulse or flight
+        options: list[list[tuple[MeleeOutcome | None, Fraction]]] = []
+        for u in first:
+            target, hit, dest = key[u]
+            if dest:
+                options.append([(MeleeOutcome.DESTROYED, Fraction(1))])
+            elif morale[u].panicking:
+                options.append([(MeleeOutcome.PANIC, Fraction(1))])
+            elif hit:
+                options.append(_test63(target))
+            else:
+                options.append([(None, Fraction(1))])
+        for combo in product(*options):
+            p1 = Fraction(1)
+            res: dict[int, MeleeOutcome | None] = {}
+            for u, (o, p) in zip(first, combo, strict=True):
+                res[u] = o
+                p1 *= p
+            # steps II and III: the second side
+            opts2: list[list[tuple[MeleeOutcome | None, Fraction]]] = []
+            for u in second:
+                target, hit, dest = key[u]
+                if dest:
+                    opts2.append([(MeleeOutcome.DESTROYED, Fraction(1))])
+                elif all(res[v] in fled for v in opponents[u]):
+                    t = Fraction(target, MORALE_DIE_SIDES)  # III: pursuit (only with losses, 6.3)
+                    opts2.append(
+                        [(MeleeOutcome.HELD, t), (MeleeOutcome.PURSUIT, 1 - t)]
+                        if hit
+                        else [(MeleeOutcome.HELD, Fraction(1))]
+                    )
+                elif hit:
+                    opts2.append(_test63(target))  # II: repulse or flight
+                else:
+                    opts2.append([(None, Fraction(1))])
+            for combo2 in product(*opts2):
+                p2 = p1
+                res2 = dict(res)
+                for u, (o, p) in zip(second, combo2, strict=True):
+                    res2[u] = o
+                    p2 *= p
+                # step IV and the standing units' final state
+                final: list[list[tuple[MeleeOutcome, Fraction]]] = []
+                for u in range(n):
+                    o = res2[u]
+                    if o is not None:
+                        final.append([(o, Fraction(1))])
+                        continue
+                    stays = [v for v in opponents[u] if res2[v] is None]
+                    if stays:
+                        final.append([(MeleeOutcome.ENGAGED, Fraction(1))])
+                        continue
+                    target, hit, _ = key[u]
+                    if u in first and hit and any(res2[v] in fled for v in opponents[u]):
+                        t = Fraction(target, MORALE_DIE_SIDES)  # IV: pursuit
+                        final.append([(MeleeOutcome.HELD, t), (MeleeOutcome.PURSUIT, 1 - t)])
+                    else:
+                        final.append([(MeleeOutcome.HELD, Fraction(1))])
+                for combo3 in product(*final):
+                    p3 = p2
+                    for _, p in combo3:
+                        p3 *= p
+                    out = tuple(o for o, _ in combo3)
+                    acc[out] = acc.get(out, Fraction(0)) + p3 * Fraction(w, total)
+    return Distribution.from_probabilities({k: v for k, v in acc.items() if v})
+
+
+def _groups(engine: _Engine, names: list[str], side_of: list[str]) -> tuple[CombinedGroup, ...]:
+    """5.10.3 — the dice groups of both sides before any removal, with their figures."""
+    out: list[CombinedGroup] = []
+    zero = [0] * len(names)
+    for side in (0, 1):
+        groups = engine.groups(side, zero, frozenset())
+        for target, gs in groups.items():
+            for dice, skill, b in gs:
+                figs = tuple(
+                    st.base
+                    for st in engine.strikers
+                    if st.target == target
+                    and st.fighter.skill == skill
+                    and st.fighter.target_bonus == b
+                    and (st.unit < engine.na) == (side == 0)
+                )
+                out.append(
+                    CombinedGroup(side_of[0 if side == 0 else engine.na], names[target], skill, b, dice, figs)
+                )
+    return tuple(out)
+
+
+__all__ = ["MAX_COMBINED_UNITS", "CombinedFigure", "CombinedGroup", "CombinedMelee", "combined_melee"]
