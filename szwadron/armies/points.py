@@ -79,7 +79,7 @@ from typing import Any
 
 from szwadron.armies.duel import DuelUnit, modified_accuracy
 from szwadron.errors import InvalidDataError
-from szwadron.files import write_atomic
+from szwadron.files import read_input, write_atomic
 from szwadron.loading import read_toml
 from szwadron.models import Ability, ArmyList, Kind, Profile
 from szwadron.odds.combat import MeleeSide, melee, volley
@@ -772,7 +772,7 @@ def write_points(path: str | Path, points: Mapping[str, float]) -> bool:
     Returns whether the file changed."""
 
     p = Path(path)
-    text = p.read_text(encoding="utf-8")
+    text = read_input(p).decode("utf-8")  # regular files only, bounded (issue 16)
     new = set_points_in_text(text, points)
     if new == text:
         return False

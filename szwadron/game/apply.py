@@ -45,12 +45,13 @@ class Position:
 def read_position(path: str | Path) -> Position:
     """Read a scenario file as a position (its text is kept for writing the next one); ``-``:
     standard input."""
-    from szwadron.files import is_stdio, read_stdin
-    from szwadron.loading import read_toml, source_name
+    from szwadron.files import read_input
+    from szwadron.loading import parse_toml_bytes, source_name
 
     p = Path(path)
-    data = read_toml(p)  # one clear message for a missing, unreadable or malformed file
-    text = (read_stdin() if is_stdio(p) else p.read_bytes()).decode("utf-8")  # stdin: read once
+    raw = read_input(p)  # regular files only, bounded (issue 16); stdin: read once
+    data = parse_toml_bytes(raw, source=source_name(p))  # one clear message for a malformed file
+    text = raw.decode("utf-8")
     folders = tuple(army_list_search_path(p))
     source = source_name(p)
     return Position(text, source, parse_scenario(data, source=source, folders=folders), folders)
@@ -58,12 +59,9 @@ def read_position(path: str | Path) -> Position:
 
 def position_from_text(text: str, source: str, *, folders: Sequence[Path] = ()) -> Position:
     """A position from a scenario's text; profiles are resolved along ``folders``."""
-    import tomllib
+    from szwadron.loading import parse_toml_text
 
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InvalidDataError(f"malformed TOML: {exc}", source=source) from None
+    data = parse_toml_text(text, source=source)
     folders = tuple(folders) or tuple(army_list_search_path())
     scenario = parse_scenario(data, source=source, folders=folders)
     return Position(text, source, scenario, folders)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from szwadron.errors import InvalidDataError
+from szwadron.files import check_nesting
 from szwadron.game.document import Change, ScenarioDocument
 
 #: The first line's ``log`` value and the format version.
@@ -90,8 +91,11 @@ def parse_log(text: str, *, source: str) -> list[Line]:
             raise InvalidDataError(
                 f"line {number}: empty line (a game log has one JSON object a line)", source=source
             )
+        check_nesting(raw, source=source, first_line=number)
         try:
             line = json.loads(raw)
+        except RecursionError:
+            raise InvalidDataError(f"line {number}: nested too deep", source=source) from None
         except json.JSONDecodeError as exc:
             raise InvalidDataError(
                 f"line {number}: not JSON ({exc.msg}, column {exc.colno})", source=source
@@ -194,21 +198,15 @@ def replay(log: Sequence[Line], to: int | None = None, *, source: str = "game lo
 
 def read_log(path: str | Path) -> list[Line]:
     """Read and check a log file (``-``: standard input)."""
-    from szwadron.files import STDIN_NAME, is_stdio, read_stdin
+    from szwadron.files import STDIN_NAME, is_stdio, read_input
 
-    if is_stdio(path):
-        try:
-            return parse_log(read_stdin().decode("utf-8"), source=STDIN_NAME)
-        except UnicodeDecodeError as exc:
-            raise InvalidDataError(f"cannot read: {exc}", source=STDIN_NAME) from None
-    p = Path(path)
+    source = STDIN_NAME if is_stdio(path) else str(path)
+    raw = read_input(path)  # regular files only, bounded (issue 16)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InvalidDataError("no such file", source=str(p)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidDataError(f"cannot read: {exc}", source=str(p)) from None
-    return parse_log(text, source=str(p))
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidDataError(f"cannot read: {exc}", source=source) from None
+    return parse_log(text, source=source)
 
 
 __all__ = [

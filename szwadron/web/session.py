@@ -31,7 +31,7 @@ import shapely
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from szwadron.errors import IllegalActionError, InvalidDataError
-from szwadron.files import write_atomic
+from szwadron.files import read_input, write_atomic
 from szwadron.geometry.arcs import fire_edges, touched_edges
 from szwadron.geometry.bases import EDGE_NAMES
 from szwadron.geometry.battlefield import Battlefield
@@ -171,7 +171,7 @@ class Session:
         """Load a scenario file (the CLI's loader: the same messages for bad input)."""
         p = Path(path).resolve()
         scenario = load_scenario(p)
-        return cls(p, scenario, p.read_text(encoding="utf-8"))
+        return cls(p, scenario, read_input(p).decode("utf-8"))  # bounded, as the loader (issue 16)
 
     def __post_init__(self) -> None:
         from szwadron.game.log import new_log
