@@ -13,6 +13,7 @@ import re
 import tomllib
 from collections.abc import Iterable, Sequence
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -35,6 +36,27 @@ def bundled_dir(name: str) -> Path:
     if inside.is_dir():
         return inside
     return _PACKAGE_DIR.parent / name
+
+
+def inside_installed_package(path: str | Path) -> bool:
+    """Whether ``path`` lies inside an installed copy of szwadron (a wheel's ``_bundled/`` data, or
+    anything under ``site-packages``/``dist-packages``): files no command may rewrite (issue 16;
+    a source checkout, installed editable, is the user's own and may be rewritten).
+
+    >>> inside_installed_package("/usr/lib/python3/dist-packages/szwadron/data/points_model.toml")
+    True
+    >>> inside_installed_package("/home/me/szwadron/armylists/france.toml")
+    False
+    """
+    p = Path(path).absolute()
+    try:
+        p = p.resolve()
+    except OSError:
+        pass
+    parts = p.parts
+    if any(part in ("site-packages", "dist-packages") for part in parts):
+        return True
+    return any(a == "szwadron" and b == "_bundled" for a, b in pairwise(parts))
 
 
 def bundled_scenario(name: str = "example") -> Path:
@@ -392,6 +414,7 @@ __all__ = [
     "bundled_scenario",
     "find_army_list",
     "format_location",
+    "inside_installed_package",
     "load_army_list",
     "load_scenario",
     "open_army_list",

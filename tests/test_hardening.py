@@ -9,7 +9,10 @@ files in ``tests/cases/bad_input/strict_*.toml`` and ``tests/cases/bad_rosters/s
 from __future__ import annotations
 
 import io
+import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -176,3 +179,93 @@ def test_broken_pipe_through_head() -> None:
 def test_example_still_loads() -> None:
     """The strict types accept the bundled scenario as written."""
     assert load_scenario(bundled_scenario()).units
+
+
+# --- writes nobody asked for ------------------------------------------------------------------
+TESTLAND = ROOT / "tests" / "cases" / "armylists" / "testland.toml"
+_TINY = ["--duels", "2", "--rounds", "1", "--workers", "1", "--battles", "2", "--seed", "3"]
+
+
+def test_calibrate_never_rewrites_an_installed_package(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`points calibrate` after `pip install .` rewrote the installed lists and model."""
+    installed = tmp_path / "site-packages" / "szwadron" / "_bundled" / "armylists"
+    installed.mkdir(parents=True)
+    shutil.copy(TESTLAND, installed / "testland.toml")
+    before = (installed / "testland.toml").read_bytes()
+    code, err = _run(["points", "calibrate", "--lists", str(installed), *_TINY], capsys)
+    assert code == 2
+    assert "is inside the installed szwadron package: calibration never rewrites it; give --out DIR" in err
+    assert (installed / "testland.toml").read_bytes() == before
+    assert "calibration round" not in err  # refused before any simulation
+    # the model file of an installed package is refused the same way
+    model = tmp_path / "site-packages" / "szwadron" / "data" / "points_model.toml"
+    model.parent.mkdir(parents=True)
+    lists = tmp_path / "mine"
+    lists.mkdir()
+    shutil.copy(TESTLAND, lists / "testland.toml")
+    code, err = _run(["points", "calibrate", "--lists", str(lists), "--model", str(model), *_TINY], capsys)
+    assert code == 2 and "inside the installed szwadron package" in err and not model.exists()
+
+
+def test_calibrate_out_writes_copies_and_leaves_the_sources(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    installed = tmp_path / "site-packages" / "szwadron" / "_bundled" / "armylists"
+    installed.mkdir(parents=True)
+    shutil.copy(TESTLAND, installed / "testland.toml")
+    before = (installed / "testland.toml").read_bytes()
+    out = tmp_path / "out"
+    out.mkdir()
+    code = main(["points", "calibrate", "--lists", str(installed), "--out", str(out), *_TINY, "--json"])
+    assert code == 0, capsys.readouterr().err
+    assert (installed / "testland.toml").read_bytes() == before
+    assert (out / "points_model.toml").is_file() and (out / "testland.toml").is_file()
+    assert read_toml(out / "testland.toml")["id"] == "testland"
+
+
+def test_calibrate_model_in_a_missing_folder_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--model nodir/x.json` created folders where `plot` refuses: refused, nothing created."""
+    monkeypatch.chdir(tmp_path)
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    shutil.copy(TESTLAND, lists / "testland.toml")
+    code, err = _run(
+        ["points", "calibrate", "--lists", str(lists), "--model", "nodir/x.json", *_TINY], capsys
+    )
+    assert code == 2
+    assert "nodir/x.json: the folder nodir does not exist" in err
+    assert not (tmp_path / "nodir").exists()
+    code, err = _run(["plot", str(bundled_scenario()), "-o", "nodir/x.png"], capsys)
+    assert code == 2 and "the folder nodir does not exist" in err  # the same words as plot
+
+
+def _stale_france(tmp_path: Path) -> Path:
+    text = (ROOT / "armylists" / "france.toml").read_text(encoding="utf-8")
+    text = re.sub(r"^points = [0-9.]+", "points = 99", text, count=1, flags=re.M)  # line infantry
+    path = tmp_path / "france.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_balance_warns_on_stale_points(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`balance` silently used points that `points` flags as stale."""
+    france = _stale_france(tmp_path)
+    assert main(["balance", f"{france}:corps-1000", "britain:corps-1000", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert "szwadron balance: warning: stale points: france:line_infantry: stored 99" in err
+    assert json.loads(out)  # the document stays clean: the warning is on stderr
+    code, err = _run(["balance", "--strict", f"{france}:corps-1000", "britain:corps-1000"], capsys)
+    assert code == 2 and "--strict refuses to answer with them" in err
+    # the shipped lists are fresh: no warning, --strict answers
+    assert main(["balance", "--strict", "france:corps-1000", "britain:corps-1000"]) == 0
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_points_roster_warns_on_stale_points(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    france = _stale_france(tmp_path)
+    assert main(["points", str(france), "--roster", "corps-1000"]) == 0
+    assert "szwadron points: warning: stale points: france:line_infantry" in capsys.readouterr().err

@@ -102,6 +102,35 @@ def format_pmf_table(columns: dict[str, list[float]], *, index: str = "k", min_p
     return "\n".join(lines)
 
 
+def check_stale_points(command: str, armies: Any, model: Any, *, strict: bool, fielded: Any = None) -> None:
+    """Warn on stderr (or, ``strict``, refuse: exit 2) when army lists store points that the
+    points model no longer gives (issue 16): a command that uses stored points answers with
+    them, so the user should know they are stale. ``fielded``: ``{army id: profile ids}`` to
+    look at (default: every profile). Profiles storing no points are priced by the model and
+    are not stale here. ``szwadron points LIST`` shows them; ``points calibrate`` rewrites them."""
+    import sys
+
+    from szwadron.armies.points import stale_points
+    from szwadron.errors import InvalidDataError
+
+    stale = []
+    for army in armies:
+        wanted = None if fielded is None else fielded.get(army.id)
+        stale += [
+            s
+            for s in stale_points(army, model)
+            if s.stored is not None and (wanted is None or s.profile in wanted)
+        ]
+    if not stale:
+        return
+    shown = "; ".join(str(s) for s in stale[:3]) + (f"; and {len(stale) - 3} more" if len(stale) > 3 else "")
+    lists = " ".join(sorted({s.army for s in stale}))
+    what = f"stale points: {shown} (see `szwadron points {lists}`)"
+    if strict:
+        raise InvalidDataError(f"{what}; --strict refuses to answer with them")
+    print(f"szwadron {command}: warning: {what}; the answer uses the stored points", file=sys.stderr)
+
+
 __all__ = [
     "base_list",
     "check_output_path",

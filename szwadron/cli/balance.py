@@ -41,6 +41,12 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="seed of the dice of --battles: the same seed, the same battles (default 2026)",
     )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse (exit 2) when the lists store points the points model no longer gives "
+        "(by default: a warning on stderr)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -79,18 +85,37 @@ def resolve_side(spec: str) -> tuple[Any, Any, str]:
         ) from None
 
 
+def _fielded(*sides: tuple[Any, Any]) -> dict[str, set[str]]:
+    """``{army id: profile ids}`` the rosters field (their units' and attached profiles)."""
+    out: dict[str, set[str]] = {}
+    for army, roster in sides:
+        ids = out.setdefault(army.id, set())
+        for entry in roster.units:
+            ids.add(entry.profile)
+            ids.update(a.profile for a in entry.attached)
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``szwadron balance``."""
     from szwadron.armies.balance import balance
     from szwadron.armies.points import load_model
-    from szwadron.cli._common import fmt_prob, print_json
+    from szwadron.cli._common import check_stale_points, fmt_prob, print_json
     from szwadron.errors import InvalidDataError
 
     if args.battles is not None and not 1 <= args.battles <= MAX_BATTLES:
         raise InvalidDataError(f"--battles must be between 1 and {MAX_BATTLES}, got {args.battles}")
     army_a, roster_a, note_a = resolve_side(args.side_a)
     army_b, roster_b, note_b = resolve_side(args.side_b)
-    report = balance(army_a, roster_a, army_b, roster_b, load_model())
+    model = load_model()
+    check_stale_points(
+        "balance",
+        [army_a] if army_a.id == army_b.id else [army_a, army_b],
+        model,
+        strict=args.strict,
+        fielded=_fielded((army_a, roster_a), (army_b, roster_b)),
+    )
+    report = balance(army_a, roster_a, army_b, roster_b, model)
     played = None
     if args.battles:
         from szwadron.armies.battles import battle_pair

@@ -226,7 +226,15 @@ def register(subparsers: Any) -> None:
     calibrate.add_argument(
         "--model",
         metavar="FILE",
-        help="the coefficients file to write (default: the one shipped with szwadron)",
+        help="the coefficients file to write (default: the checkout's szwadron/data/points_model.toml, "
+        "or DIR/points_model.toml with --out); its folder must exist",
+    )
+    calibrate.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write the recalibrated army lists (and the model) into this existing folder instead of "
+        "rewriting them in place; required when they lie inside an installed szwadron, which is never "
+        "rewritten",
     )
     calibrate.add_argument("--json", action="store_true", help=_JSON_HELP)
     _misplaced(calibrate, "does not apply to 'points calibrate': it belongs to 'points ARMYLIST'", "--roster")
@@ -359,7 +367,7 @@ def _roster(army: Any, spec: str) -> Any:
 def _price(args: argparse.Namespace) -> int:
     from szwadron.armies.points import format_points, load_model, price_profile
     from szwadron.armies.rosters import validate_roster
-    from szwadron.cli._common import print_json
+    from szwadron.cli._common import check_stale_points, print_json
     from szwadron.loading import open_army_list
 
     army = open_army_list(args.target)
@@ -371,6 +379,7 @@ def _price(args: argparse.Namespace) -> int:
         fielded = {e.profile for e in roster.units} | {a.profile for e in roster.units for a in e.attached}
         report = validate_roster(army, roster)
         profiles = [p for p in profiles if p.id in fielded]
+        check_stale_points("points", [army], model, strict=False, fielded={army.id: fielded})
     rows = []
     for p in profiles:
         b = price_profile(p, model)
@@ -468,6 +477,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=_Progress(),
         write=not args.dry_run,
+        out_dir=args.out,
     )
     model, cal = done.model, done.calibration
     if args.json:
