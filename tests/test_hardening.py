@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -269,3 +270,176 @@ def test_points_roster_warns_on_stale_points(tmp_path: Path, capsys: pytest.Capt
     france = _stale_france(tmp_path)
     assert main(["points", str(france), "--roster", "corps-1000"]) == 0
     assert "szwadron points: warning: stale points: france:line_infantry" in capsys.readouterr().err
+
+
+# --- unreadable output ------------------------------------------------------------------------
+def test_odds_table_of_a_huge_volley_is_short_and_narrow(capsys: pytest.CaptureFixture[str]) -> None:
+    """`odds fire --fire 1000@3` printed 559 lines up to 920 characters wide."""
+    assert main(["odds", "fire", "--fire", "1000@3", "--wounds", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) < 150 and max(len(s) for s in lines) <= 100
+    folded = [s for s in lines if "rows each below 0.01%: their sum" in s]
+    assert len(folded) == 2  # the low tail and the high tail
+    assert folded[-1].startswith("553–1000")
+    # --all: every row, k = 0 .. 1000
+    assert main(["odds", "fire", "--fire", "1000@3", "--wounds", "1", "--all"]) == 0
+    rows = [s for s in capsys.readouterr().out.splitlines() if s.split(" ")[0].isdigit()]
+    assert len(rows) == 1001
+
+
+def test_tiny_chances_in_scientific_notation(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--fire 60@3` began with `0.0000000000000000867%`; the folded rows' sum is exact."""
+    assert main(["odds", "fire", "--fire", "60@3", "--wounds", "1", "--all"]) == 0
+    out = capsys.readouterr().out
+    assert "0.0000000000" not in out
+    assert "\n0     8.67e-17%" in out  # P(0 hits of 60 at 1/2) = 2^-60 = 8.67e-19 = 8.67e-17 %
+    assert main(["odds", "fire", "--fire", "60@3", "--wounds", "1", "--json"]) == 0
+    pmf = json.loads(capsys.readouterr().out)["damage_pmf"]
+    assert main(["odds", "fire", "--fire", "60@3", "--wounds", "1"]) == 0
+    first = capsys.readouterr().out.splitlines()[2]
+    low = sum(p for p in pmf[:16])
+    assert first.startswith("0–15") and f"{100 * low:.3g}" in first and all(p < 1e-4 for p in pmf[:16])
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["odds", "morale", "--morale", "4", "--strength", "0", "--initial", "10"],
+            "--strength must be ≥ 1, got 0",
+        ),
+        (
+            ["odds", "fire", "--fire", "5@3", "--wounds", "1", "--morale", "4", "--strength", "0"],
+            "--strength must be ≥ 1, got 0",
+        ),
+        (["odds", "morale", "--morale", "9", "--strength", "5", "--initial", "10"], "M must be 0..6, got 9"),
+        (
+            ["odds", "fire", "--fire", "5@3", "--wounds", "1", "--morale", "9", "--strength", "5"],
+            "M must be 0..6, got 9",
+        ),
+        (
+            [
+                "odds",
+                "melee",
+                "--attacker",
+                "figures=5,SW=1,UW=3,W=1,M=9",
+                "--defender",
+                "figures=5,SW=1,UW=3,W=1,M=3",
+            ],
+            "--attacker: M must be 0..6, got 9",
+        ),
+        (
+            [
+                "odds",
+                "melee",
+                "--attacker",
+                "figures=5,SW=1,UW=9,W=1,M=4",
+                "--defender",
+                "figures=5,SW=1,UW=3,W=1,M=3",
+            ],
+            "--attacker: UW must be 0..6, got 9",
+        ),
+    ],
+    ids=["morale-strength-0", "fire-strength-0", "morale-M9", "fire-M9", "melee-M9", "melee-UW9"],
+)
+def test_odds_ranges_are_the_same_everywhere(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`odds morale --strength 0` was accepted where `odds fire` refused it; M=9 where UW=9 was not."""
+    code, err = _run(argv, capsys)
+    assert code == 2 and message in err
+
+
+# --- order of refusal -------------------------------------------------------------------------
+def test_plot_over_an_input_is_refused_before_the_answer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`fire … --plot INPUT` printed the whole answer, then refused the output path."""
+    scenario = tmp_path / "scenario.svg"  # a scenario file may have any name
+    scenario.write_bytes(bundled_scenario().read_bytes())
+    (tmp_path / "armylists").symlink_to(ROOT / "armylists")
+    before = scenario.read_bytes()
+    argv = ["fire", str(scenario), "--shooter", "fr-line-1", "--target", "gb-line-1", "--plot", str(scenario)]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"{scenario}: refusing to overwrite an input file" in err
+    assert main(["plot", str(scenario), "-o", str(scenario)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "refusing to overwrite an input file" in err
+    assert scenario.read_bytes() == before
+
+
+def test_points_plot_in_a_missing_folder_is_refused_first(capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = _run(["points", "validate", "--plot", "nodir/m.png"], capsys)
+    assert code == 2 and "the folder nodir does not exist" in err and "validation" not in err
+
+
+# --- messages ---------------------------------------------------------------------------------
+def test_unpriceable_profile_names_file_and_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`points` on an unpriceable profile named neither file nor profile."""
+    army = tmp_path / "drums.toml"
+    army.write_text(
+        'id = "drums"\nname = "Drums"\n[[profiles]]\nid = "line"\nname = "Line"\nkind = "infantry"\n'
+        "R = 12\nW = 2\nSW = 1\nSO = 1\nZ = 24\nUW = 3\nC = 3\nM = 4\n"
+        '[[profiles]]\nid = "drummer"\nname = "Drummer"\nkind = "infantry"\n'
+        "R = 12\nW = 1\nSW = 0\nSO = 0\nZ = 0\nUW = 1\nC = 0\nM = 4\n",
+        encoding="utf-8",
+    )
+    code, err = _run(["points", str(army)], capsys)
+    assert code == 2
+    assert f"{army}: profiles[1] (id 'drummer'): a figure that deals no damage" in err
+
+
+@pytest.mark.parametrize("bases", ["-1", "a/b", "fr-line-1/-1", "/0"])
+def test_bases_must_be_bases(bases: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--bases -1` said "no unit '-1'"."""
+    with pytest.raises(SystemExit) as info:
+        main(
+            [
+                "fire",
+                str(bundled_scenario()),
+                "--shooter",
+                "fr-line-1",
+                "--target",
+                "gb-line-1",
+                f"--bases={bases}",
+            ]
+        )
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"'{bases}' is not a base: give UNIT/INDEX or INDEX" in err and "no unit" not in err
+
+
+@pytest.mark.parametrize("spec", ["france:corps-1000:extra", "france::corps-1000"])
+def test_roster_spec_with_an_extra_colon(spec: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A roster spec with an extra ':' named the wrong thing (an army list 'france:corps-1000')."""
+    code, err = _run(["balance", spec, "britain"], capsys)
+    assert code == 2
+    assert f"side {spec!r}: expected LIST or LIST:ROSTER, with one ':' (it has 2)" in err
+    assert "unknown army list" not in err
+
+
+def test_tiny_region_is_refused_without_a_matplotlib_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tiny `--region` leaked a matplotlib warning (and crashed the font rasteriser: exit 3)."""
+    out = tmp_path / "x.png"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        code, err = _run(
+            ["plot", str(bundled_scenario()), "--region", "0,0,0.001,0.001", "-o", str(out)], capsys
+        )
+    assert code == 2 and "a picture shows at least 1 cm each way" in err and not out.exists()
+    assert "Warning" not in err
+
+
+def test_no_help_shows_a_doubled_percent(capsys: pytest.CaptureFixture[str]) -> None:
+    """`plot --help` showed a literal `15%%`; every command's help is checked."""
+    from szwadron.cli import COMMAND_MODULES
+
+    for command in [*COMMAND_MODULES, "odds fire", "odds melee", "points calibrate"]:
+        with pytest.raises(SystemExit):
+            main([*command.split(), "--help"])
+        assert "%%" not in capsys.readouterr().out, command

@@ -113,6 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():
             if not getattr(args, "debug", False):  # numpy's "overflow encountered", ...: noise
                 warnings.simplefilter("ignore", RuntimeWarning)
+                # matplotlib giving up on a layout: the picture is still written (issue 16)
+                warnings.filterwarnings("ignore", message=r"(constrained_layout|Tight layout) not applied")
             code = int(args.func(args))
         sys.stdout.flush()  # a reader that went away shows here, while the status is known
         return code

@@ -60,8 +60,12 @@ def resolve_side(spec: str) -> tuple[Any, Any, str]:
     name, sep, roster_id = spec.rpartition(":") if ":" in spec else (spec, "", "")
     if not sep:
         name = spec
-    if not name:
+    if not name or (not roster_id and sep):
         raise InvalidDataError(f"side {spec!r}: expected LIST or LIST:ROSTER")
+    if ":" in name and not Path(name).exists():  # issue 16: name the spec, not a list "france:x"
+        raise InvalidDataError(
+            f"side {spec!r}: expected LIST or LIST:ROSTER, with one ':' (it has {spec.count(':')})"
+        )
     path = Path(name)
     file = is_stdio(name) or (path.suffix.lower() == ".toml" and path.exists())
     if file and "army" in read_toml(name):

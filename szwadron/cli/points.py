@@ -324,11 +324,11 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidDataError(args.misplaced)
     plot = getattr(args, "plot", None)
     if plot:  # fail before any work (a validation runs for minutes): bad usage
-        from szwadron.cli._common import check_output_path
+        from szwadron.cli._common import check_output_path, input_files
         from szwadron.plots._io import figure_format
 
         figure_format(plot)
-        check_output_path(plot)
+        check_output_path(plot, inputs=tuple(Path(f) for f in input_files(args)))
     if args.form == ARMYLIST:
         return _price(args)
     _positive(args.duels, "--duels", MAX_DUELS)
@@ -364,10 +364,23 @@ def _roster(army: Any, spec: str) -> Any:
         ) from None
 
 
+def _army_source(target: str) -> str:
+    """The file of the army list given as ``target`` (a path, ``-`` or an id), for messages."""
+    from szwadron.files import is_stdio
+    from szwadron.loading import army_list_search_path, find_army_list, source_name
+
+    path = Path(target)
+    if is_stdio(target) or path.suffix.lower() == ".toml" or path.exists():
+        return source_name(target)
+    found = find_army_list(target, army_list_search_path())
+    return str(found) if found is not None else target
+
+
 def _price(args: argparse.Namespace) -> int:
     from szwadron.armies.points import format_points, load_model, price_profile
     from szwadron.armies.rosters import validate_roster
     from szwadron.cli._common import check_stale_points, print_json
+    from szwadron.errors import InvalidDataError
     from szwadron.loading import open_army_list
 
     army = open_army_list(args.target)
@@ -382,7 +395,13 @@ def _price(args: argparse.Namespace) -> int:
         check_stale_points("points", [army], model, strict=False, fielded={army.id: fielded})
     rows = []
     for p in profiles:
-        b = price_profile(p, model)
+        try:
+            b = price_profile(p, model)
+        except InvalidDataError as exc:  # issue 16: name the file and the profile
+            k = army.profiles.index(p)
+            raise InvalidDataError(
+                f"profiles[{k}] (id {p.id!r}): {exc.detail}", source=_army_source(args.target)
+            ) from None
         stale = p.points is None or abs(p.points - b.points) > 1e-9
         rows.append((p, b, stale))
     if args.plot:

@@ -214,6 +214,11 @@ def as_battlefield(scenario: Scenario | Battlefield) -> Battlefield:
     return Battlefield.of(scenario)
 
 
+#: The smallest region drawn (cm each way): half an infantry base; smaller ones have no room
+#: for the scale bar and the labels (issue 16: matplotlib gave up on a 0.001 cm region).
+MIN_REGION_CM = 1.0
+
+
 def parse_region(text: str) -> Region:
     """``"x0,y0,x1,y1"`` (cm) → a region of the table, corners in any order.
 
@@ -237,6 +242,12 @@ def parse_region(text: str) -> Region:
     x0, y0, x1, y1 = values
     if x0 == x1 or y0 == y1:
         raise InvalidArgumentError("region", f"{text!r}: the region has no width or no depth")
+    if abs(x1 - x0) < MIN_REGION_CM or abs(y1 - y0) < MIN_REGION_CM:
+        raise InvalidArgumentError(
+            "region",
+            f"{text!r}: the region is {abs(x1 - x0):g} by {abs(y1 - y0):g} cm; a picture shows at least"
+            f" {MIN_REGION_CM:g} cm each way (half a base)",
+        )
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
