@@ -4,7 +4,8 @@ hundred cases in the suite) and ``scripts/fuzz.py`` (ten thousand and more).
 Each case mutates one file of a small corpus — the bundled scenario, an army list, a roster, a
 move file — by one to three edits (a flipped bit, a deleted, doubled or swapped line, a value of
 another type, deep nesting, a huge number, NaN, a cut, stray bytes), then runs a command that
-reads it, in-process, in a folder of its own. The contract (COMMON.md, issue 16):
+reads it, in-process, in a folder of its own. The contract (docs/decisions.md, "The command
+line", and issue 16):
 
 - the exit code is 0, 1 or 2 — never 3 (a bug), never a traceback;
 - no input file is changed;
