@@ -443,3 +443,19 @@ def test_no_help_shows_a_doubled_percent(capsys: pytest.CaptureFixture[str]) -> 
         with pytest.raises(SystemExit):
             main([*command.split(), "--help"])
         assert "%%" not in capsys.readouterr().out, command
+
+
+def test_apply_output_over_the_move_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`move ... --to MOVE --apply -o MOVE` would have written the next position over the move file."""
+    scenario = tmp_path / "s.toml"
+    scenario.write_bytes(bundled_scenario().read_bytes())
+    (tmp_path / "armylists").symlink_to(ROOT / "armylists")
+    move = tmp_path / "m.toml"
+    move.write_bytes((ROOT / "scenarios" / "moves" / "hussars-advance.toml").read_bytes())
+    before = move.read_bytes()
+    argv = ["move", str(scenario), "--unit", "fr-hussars", "--to", str(move), "--apply", "-o", str(move)]
+    code, err = _run(argv, capsys)
+    assert code == 2 and f"{move}: refusing to overwrite an input file" in err
+    assert move.read_bytes() == before

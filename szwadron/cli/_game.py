@@ -100,9 +100,13 @@ def run_apply(args: argparse.Namespace, compute: Callable[[Position], Applied]) 
     from szwadron.game.apply import read_position
     from szwadron.game.log import append, dump_log, last_position_hash, new_log, read_log, sha256_text
 
+    from szwadron.cli._common import input_files
+
     scenario = Path(args.scenario)
-    out = scenario if args.in_place else check_output_path(args.output, inputs=(scenario,))
-    log_path = None if args.log is None else check_output_path(args.log, inputs=(scenario, out))
+    # never over an input: the scenario, a move file, ... (issue 16)
+    others = tuple(Path(f) for f in input_files(args) if Path(f) != scenario)
+    out = scenario if args.in_place else check_output_path(args.output, inputs=(scenario, *others))
+    log_path = None if args.log is None else check_output_path(args.log, inputs=(scenario, out, *others))
     pos = read_position(scenario)
     if log_path is not None and log_path.exists() and log_path.stat().st_size > 0:
         log = read_log(log_path)
