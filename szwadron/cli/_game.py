@@ -95,12 +95,11 @@ def check_dice_options(args: argparse.Namespace, what: str) -> None:
 
 def run_apply(args: argparse.Namespace, compute: Callable[[Position], Applied]) -> tuple[int, Applied | None]:
     """Read the position (and the log), apply, write; ``(exit code, applied or None)``."""
+    from szwadron.cli._common import input_files
     from szwadron.errors import IllegalActionError, InvalidDataError
     from szwadron.files import check_output_path, write_text_atomic
     from szwadron.game.apply import read_position
     from szwadron.game.log import append, dump_log, last_position_hash, new_log, read_log, sha256_text
-
-    from szwadron.cli._common import input_files
 
     scenario = Path(args.scenario)
     # never over an input: the scenario, a move file, ... (issue 16)
