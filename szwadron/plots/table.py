@@ -169,6 +169,29 @@ def box_overlap_areas(polygons: np.ndarray, boxes: Any) -> np.ndarray:
     if not len(v):
         return np.zeros(0)
     b = np.broadcast_to(np.asarray(boxes, dtype=float), (len(v), 4))
+    lo, hi = v.min(axis=1), v.max(axis=1)
+    own = _shoelace(v)
+    w = np.clip(np.minimum(hi[:, 0], b[:, 2]) - np.maximum(lo[:, 0], b[:, 0]), 0.0, None)
+    h = np.clip(np.minimum(hi[:, 1], b[:, 3]) - np.maximum(lo[:, 1], b[:, 1]), 0.0, None)
+    # the common cases without clipping: an axis-aligned rectangle (it fills its bounding box),
+    # a polygon wholly inside the box, or one whose bounding box misses it
+    rect = np.isclose(own, (hi - lo).prod(axis=1), rtol=1e-12, atol=1e-12)
+    inside = (lo[:, 0] >= b[:, 0]) & (lo[:, 1] >= b[:, 1]) & (hi[:, 0] <= b[:, 2]) & (hi[:, 1] <= b[:, 3])
+    areas = np.where(rect, w * h, np.where(inside, own, 0.0))
+    clip = ~rect & ~inside & (w > 0) & (h > 0)
+    if clip.any():
+        areas[clip] = _clipped_areas(v[clip], b[clip])
+    return np.asarray(areas)
+
+
+def _shoelace(v: np.ndarray) -> np.ndarray:
+    """Areas of polygons ``(n, m, 2)`` (either orientation)."""
+    xs, ys = v[..., 0], v[..., 1]
+    return np.asarray(np.abs(0.5 * (xs * np.roll(ys, -1, axis=1) - np.roll(xs, -1, axis=1) * ys).sum(axis=1)))
+
+
+def _clipped_areas(v: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """:func:`box_overlap_areas` by clipping (Sutherland–Hodgman), one box a polygon."""
     for axis, col, keep_low in ((0, 0, False), (0, 2, True), (1, 1, False), (1, 3, True)):
         bound = b[:, col : col + 1]
         c = v[..., axis]
@@ -187,8 +210,7 @@ def box_overlap_areas(polygons: np.ndarray, boxes: Any) -> np.ndarray:
         idx = np.minimum(np.arange(width)[None, :], np.maximum(kept - 1, 0)[:, None])
         v = np.take_along_axis(np.take_along_axis(pts, order[..., None], axis=1), idx[..., None], axis=1)
         v = np.where((kept == 0)[:, None, None], 0.0, v)
-    xs, ys = v[..., 0], v[..., 1]
-    return np.asarray(np.abs(0.5 * (xs * np.roll(ys, -1, axis=1) - np.roll(xs, -1, axis=1) * ys).sum(axis=1)))
+    return _shoelace(v)
 
 
 def _outlines(geoms: Sequence[shapely.Geometry]) -> tuple[np.ndarray, np.ndarray]:
