@@ -168,19 +168,56 @@ def box_overlap_areas(polygons: np.ndarray, boxes: Any) -> np.ndarray:
     v = np.asarray(polygons, dtype=float)
     if not len(v):
         return np.zeros(0)
-    b = np.broadcast_to(np.asarray(boxes, dtype=float), (len(v), 4))
-    lo, hi = v.min(axis=1), v.max(axis=1)
-    own = _shoelace(v)
+    return _Shapes.of(v).overlaps(np.arange(len(v)), boxes)
+
+
+@dataclass(frozen=True)
+class _Shapes:
+    """Polygons ``(n, m, 2)`` with what :func:`box_overlap_areas` needs of each, computed once:
+    bounding box, area, whether it is an axis-aligned rectangle."""
+
+    outlines: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    own: np.ndarray
+    rect: np.ndarray
+
+    @classmethod
+    def of(cls, v: np.ndarray) -> _Shapes:
+        lo, hi = v.min(axis=1), v.max(axis=1)
+        own = _shoelace(v)
+        # an axis-aligned rectangle fills its bounding box
+        rect = np.isclose(own, (hi - lo).prod(axis=1), rtol=1e-12, atol=1e-12)
+        return cls(v, lo, hi, own, rect)
+
+    def overlaps(self, index: np.ndarray, boxes: Any) -> np.ndarray:
+        """The areas of polygons ``index`` inside the boxes (one for all, or one each)."""
+        if not len(index):
+            return np.zeros(0)
+        b = np.broadcast_to(np.asarray(boxes, dtype=float), (len(index), 4))
+        return _overlaps(
+            self.lo[index], self.hi[index], self.own[index], self.rect[index], self.outlines, index, b
+        )
+
+
+def _overlaps(
+    lo: np.ndarray,
+    hi: np.ndarray,
+    own: np.ndarray,
+    rect: np.ndarray,
+    v: np.ndarray,
+    index: np.ndarray,
+    b: np.ndarray,
+) -> np.ndarray:
     w = np.clip(np.minimum(hi[:, 0], b[:, 2]) - np.maximum(lo[:, 0], b[:, 0]), 0.0, None)
     h = np.clip(np.minimum(hi[:, 1], b[:, 3]) - np.maximum(lo[:, 1], b[:, 1]), 0.0, None)
     # the common cases without clipping: an axis-aligned rectangle (it fills its bounding box),
     # a polygon wholly inside the box, or one whose bounding box misses it
-    rect = np.isclose(own, (hi - lo).prod(axis=1), rtol=1e-12, atol=1e-12)
     inside = (lo[:, 0] >= b[:, 0]) & (lo[:, 1] >= b[:, 1]) & (hi[:, 0] <= b[:, 2]) & (hi[:, 1] <= b[:, 3])
     areas = np.where(rect, w * h, np.where(inside, own, 0.0))
     clip = ~rect & ~inside & (w > 0) & (h > 0)
     if clip.any():
-        areas[clip] = _clipped_areas(v[clip], b[clip])
+        areas[clip] = _clipped_areas(v[index[clip]], b[clip])
     return np.asarray(areas)
 
 
@@ -232,6 +269,14 @@ def _outlines(geoms: Sequence[shapely.Geometry]) -> tuple[np.ndarray, np.ndarray
     return out, simple
 
 
+def _pad(outlines: np.ndarray, width: int) -> np.ndarray:
+    """Outlines ``(n, m, 2)`` padded to ``width`` corners by repeating their last one."""
+    if outlines.shape[1] >= width:
+        return outlines
+    last = outlines[:, -1:, :]
+    return np.concatenate([outlines, np.repeat(last, width - outlines.shape[1], axis=1)], axis=1)
+
+
 # --- per-axes state: key entries and occupied label boxes --------------------------------------
 
 
@@ -245,14 +290,27 @@ class _AxesState:
     indexed: int = 0
     outlines: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 2)))
     simple: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    shapes: _Shapes | None = None
+    """The indexed boxes' outlines, measured once."""
+    bases: tuple[Any, _Shapes] | None = None
+    """The bases of the battlefield last labelled here, measured once."""
+
+    def base_shapes(self, bf: Battlefield) -> _Shapes:
+        if self.bases is None or self.bases[0] is not bf:
+            self.bases = (bf, _Shapes.of(np.asarray(bf.corners, dtype=float)))
+        return self.bases[1]
 
     def covered(self, boxes: Sequence[shapely.Polygon], bounds: np.ndarray) -> np.ndarray:
         """For each axis-aligned box (``bounds``: their ``(x0, y0, x1, y1)``), the area that
         the occupied boxes cover, each overlap counted."""
         if len(self.boxes) - self.indexed > 64:
+            new, simple = _outlines(self.boxes[len(self.simple) :])  # only the boxes added since
+            width = max(self.outlines.shape[1], new.shape[1])
+            self.outlines = np.concatenate([_pad(self.outlines, width), _pad(new, width)])
+            self.simple = np.concatenate([self.simple, simple])
+            self.shapes = _Shapes.of(self.outlines)
             self.tree = shapely.STRtree(self.boxes)
             self.indexed = len(self.boxes)
-            self.outlines, self.simple = _outlines(self.boxes)
         pairs = np.zeros((2, 0), dtype=int)
         if self.tree is not None:
             pairs = np.asarray(self.tree.query(boxes, predicate="intersects"), dtype=int)
@@ -265,7 +323,8 @@ class _AxesState:
         old = gi < self.indexed
         fast = np.zeros(len(ci), dtype=bool)
         fast[old] = self.simple[gi[old]]
-        areas[fast] = box_overlap_areas(self.outlines[gi[fast]], bounds[ci[fast]])
+        if self.shapes is not None and fast.any():
+            areas[fast] = self.shapes.overlaps(gi[fast], bounds[ci[fast]])
         if len(recent):  # the boxes added since the index was built
             outlines, simple = _outlines(self.boxes[self.indexed :])
             new = np.flatnonzero(~old)
@@ -827,10 +886,8 @@ def place_label(
     cost: np.ndarray = np.zeros(len(boxes))
     if boxes:
         ci, bi = np.asarray(bf.tree.query(boxes, predicate="intersects"), dtype=int)
-        cost = (
-            np.bincount(ci, weights=box_overlap_areas(bf.corners[bi], bounds[ci]), minlength=len(boxes))
-            * 10.0
-        )
+        covered = st.base_shapes(bf).overlaps(bi, bounds[ci])
+        cost = np.bincount(ci, weights=covered, minlength=len(boxes)) * 10.0
         cost += st.covered(boxes, bounds)
         if view is not None:
             vx0, vy0, vx1, vy1 = view.bounds
