@@ -155,7 +155,7 @@ def _section(rows: list[dict[str, Any]], reference: Path | None, repeats: int) -
     ]
     for r in rows:
         if r["ref_cpu"] is None:
-            ref = ("not run", "—", "—", "—")
+            ref = ("not run (issue 16: over 10 minutes)", "—", "—", "—")
         else:
             same = r["same"]
             pics = (
