@@ -21,6 +21,7 @@ from typing import Any
 
 from szwadron.errors import InvalidDataError
 from szwadron.i18n import _
+from szwadron.limits import MAX_FILE_BYTES, MAX_NESTING
 
 
 def write_atomic(path: str | Path, write: Callable[[Path], None], *, inputs: tuple[Path, ...] = ()) -> Path:
@@ -130,9 +131,134 @@ def read_stdin() -> bytes:
             )
         )
     buffer = getattr(stream, "buffer", None)
-    data = buffer.read() if buffer is not None else stream.read().encode("utf-8")
+    if buffer is not None:
+        data: bytes = buffer.read(MAX_FILE_BYTES + 1)
+    else:  # a text-only stream (a test's capture)
+        data = stream.read(MAX_FILE_BYTES + 1).encode("utf-8")
+    if len(data) > MAX_FILE_BYTES:
+        raise InvalidDataError(_too_big(len(data), more=True), source=STDIN_NAME)
     _stdin_read = (stream, data)
     return data
+
+
+def _too_big(size: int, *, more: bool = False) -> str:
+    return (
+        f"too big: {'more than ' if more else ''}{size if not more else MAX_FILE_BYTES:,} bytes; input"
+        f" files are limited to {MAX_FILE_BYTES:,} bytes ({MAX_FILE_BYTES // 2**20} MiB,"
+        " szwadron.limits.MAX_FILE_BYTES)"
+    )
+
+
+def read_input(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of an input file, read safely (issue 16): ``-`` is standard input
+    (:func:`read_stdin`); anything but a regular file (a folder, a FIFO, a device such as
+    ``/dev/zero``) is refused before it is read, so is a file larger than ``limit``
+    (:data:`~szwadron.limits.MAX_FILE_BYTES`), and no more than ``limit`` bytes are ever read.
+
+    Errors raise :class:`~szwadron.errors.InvalidDataError` naming the file.
+    """
+    if is_stdio(path):
+        return read_stdin()
+    name = str(path)
+    if not name:
+        raise InvalidDataError("the file name is empty; name a file (or '-' for standard input)", source="''")
+    try:
+        # non-blocking: opening a FIFO with no writer must not wait for one
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise InvalidDataError("no such file", source=name) from None
+    except IsADirectoryError:
+        raise InvalidDataError("is a folder, expected a file", source=name) from None
+    except OSError as exc:
+        raise InvalidDataError(f"cannot read: {exc.strerror or exc}", source=name) from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise InvalidDataError("is a folder, expected a file", source=name)
+        if not stat.S_ISREG(info.st_mode):
+            what = (
+                "a FIFO"
+                if stat.S_ISFIFO(info.st_mode)
+                else "a device"
+                if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+                else "a socket"
+                if stat.S_ISSOCK(info.st_mode)
+                else "not a regular file"
+            )
+            raise InvalidDataError(
+                f"is {what}, not a regular file; szwadron reads ordinary files"
+                " (pipe other input into '-', standard input)",
+                source=name,
+            )
+        if info.st_size > limit:
+            raise InvalidDataError(_too_big(info.st_size), source=name)
+        chunks: list[bytes] = []
+        left = limit + 1  # a file that grows while it is read is still cut off
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+    except OSError as exc:
+        raise InvalidDataError(f"cannot read: {exc.strerror or exc}", source=name) from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise InvalidDataError(_too_big(len(data), more=True), source=name)
+    return data
+
+
+def check_nesting(text: str, *, source: str, limit: int = MAX_NESTING, first_line: int = 1) -> None:
+    """Refuse TOML or JSON text whose lists and tables nest deeper than ``limit``
+    (:data:`~szwadron.limits.MAX_NESTING`) before a recursive reader meets it (issue 16).
+
+    Brackets and braces inside strings and comments do not count.
+
+    >>> check_nesting('a = [[1], {b = "[[["}]  # ]]]', source="x")
+    >>> check_nesting("a = " + "[" * 100, source="x.toml")
+    Traceback (most recent call last):
+    ...
+    szwadron.errors.InvalidDataError: x.toml: line 1: lists and tables nested more than 64 deep
+    """
+    depth = 0
+    line = first_line
+    i = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+        elif c in "[{":
+            depth += 1
+            if depth > limit:
+                raise InvalidDataError(
+                    f"line {line}: lists and tables nested more than {limit} deep", source=source
+                )
+        elif c in "]}":
+            depth = max(0, depth - 1)
+        elif c == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif c in "\"'":
+            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else c
+            i += len(quote)
+            while i < n:
+                if c == '"' and text[i] == "\\":
+                    i += 2
+                    continue
+                if text.startswith(quote, i):
+                    i += len(quote)
+                    break
+                if text[i] == "\n":
+                    if len(quote) == 1:  # an unclosed one-line string: the reader will say so
+                        break
+                    line += 1
+                i += 1
+            continue
+        i += 1
 
 
 def write_stdout(write: Callable[[io.BytesIO], None], *, binary_format: str | None = None) -> None:
@@ -177,8 +303,10 @@ def _mode_for(target: Path) -> int:
 __all__ = [
     "STDIN_NAME",
     "STDIO",
+    "check_nesting",
     "check_output_path",
     "is_stdio",
+    "read_input",
     "read_stdin",
     "write_atomic",
     "write_stdout",

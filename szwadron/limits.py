@@ -13,6 +13,15 @@ Standard library only: every module may import it.
 
 from __future__ import annotations
 
+#: Largest input file (bytes): 16 MiB, about a hundred times the largest real scenario with a
+#: game's worth of units. Larger files, and anything but a regular file (a folder, a FIFO,
+#: ``/dev/zero``), are refused before they are read (:func:`szwadron.files.read_input`).
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+#: Deepest nesting of lists and tables in an input file (TOML arrays and inline tables, JSON):
+#: real files nest four or five deep; deeper input is refused before the reader recurses.
+MAX_NESTING = 64
+
 #: Any coordinate, size or distance in a file (cm): 1 km either way.
 MAX_CM = 100_000.0
 
@@ -44,8 +53,10 @@ __all__ = [
     "MAX_CM",
     "MAX_DICE",
     "MAX_DICE_PER_FIGURE",
+    "MAX_FILE_BYTES",
     "MAX_LEVEL",
     "MAX_MELEE_FIGURES",
+    "MAX_NESTING",
     "MAX_REACH_GRID_POINTS",
     "MAX_TABLE_CM",
     "MAX_WOUNDS",

@@ -13,13 +13,15 @@ import re
 import tomllib
 from collections.abc import Iterable, Sequence
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from szwadron.errors import InvalidDataError
-from szwadron.files import STDIN_NAME, is_stdio, read_stdin
+from szwadron.files import STDIN_NAME, check_nesting, is_stdio, read_input
+from szwadron.limits import MAX_NESTING
 from szwadron.models import ArmyList, Profile, Scenario
 
 M = TypeVar("M", bound=BaseModel)
@@ -36,6 +38,27 @@ def bundled_dir(name: str) -> Path:
     return _PACKAGE_DIR.parent / name
 
 
+def inside_installed_package(path: str | Path) -> bool:
+    """Whether ``path`` lies inside an installed copy of szwadron (a wheel's ``_bundled/`` data, or
+    anything under ``site-packages``/``dist-packages``): files no command may rewrite (issue 16;
+    a source checkout, installed editable, is the user's own and may be rewritten).
+
+    >>> inside_installed_package("/usr/lib/python3/dist-packages/szwadron/data/points_model.toml")
+    True
+    >>> inside_installed_package("/home/me/szwadron/armylists/france.toml")
+    False
+    """
+    p = Path(path).absolute()
+    try:
+        p = p.resolve()
+    except OSError:
+        pass
+    parts = p.parts
+    if any(part in ("site-packages", "dist-packages") for part in parts):
+        return True
+    return any(a == "szwadron" and b == "_bundled" for a, b in pairwise(parts))
+
+
 def bundled_scenario(name: str = "example") -> Path:
     """Path of a bundled scenario, e.g. ``bundled_scenario("example")``."""
     return bundled_dir("scenarios") / f"{name}.toml"
@@ -49,31 +72,40 @@ def source_name(path: str | Path) -> str:
 def read_toml(path: str | Path) -> dict[str, Any]:
     """Parse a TOML file (``-``: standard input, :func:`~szwadron.files.read_stdin`); errors name
     the file (``<stdin>``) and the line and column."""
-    p = Path(source_name(path))  # the name in messages
-    try:
-        raw = read_stdin() if is_stdio(path) else p.read_bytes()
-    except FileNotFoundError:
-        raise InvalidDataError("no such file", source=str(p)) from None
-    except IsADirectoryError:
-        raise InvalidDataError("is a folder, expected a TOML file", source=str(p)) from None
-    except OSError as exc:
-        raise InvalidDataError(f"cannot read: {exc.strerror}", source=str(p)) from None
+    name = source_name(path)  # the name in messages
+    raw = read_input(path)  # regular files only, at most MAX_FILE_BYTES (issue 16)
+    return parse_toml_bytes(raw, source=name)
+
+
+def parse_toml_bytes(raw: bytes, *, source: str) -> dict[str, Any]:
+    """Parse the bytes of a TOML file; errors name ``source`` and the line and column. Nesting
+    deeper than :data:`~szwadron.limits.MAX_NESTING` is refused before the reader recurses."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise InvalidDataError(
             f"line {line}: not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8",
-            source=str(p),
+            source=source,
         ) from None
+    return parse_toml_text(text, source=source)
+
+
+def parse_toml_text(text: str, *, source: str) -> dict[str, Any]:
+    """Parse TOML text (see :func:`parse_toml_bytes`)."""
     if not text.strip():
-        raise InvalidDataError("the file is empty; expected TOML", source=str(p))
+        raise InvalidDataError("the file is empty; expected TOML", source=source)
+    check_nesting(text, source=source)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InvalidDataError(f"malformed TOML: {exc}", source=str(p)) from None
+        raise InvalidDataError(f"malformed TOML: {exc}", source=source) from None
+    except RecursionError:  # nesting the count above missed: still bad input, not a bug
+        raise InvalidDataError(
+            f"lists and tables nested too deep (at most {MAX_NESTING})", source=source
+        ) from None
     if not data:
-        raise InvalidDataError("the file holds no data (only comments?)", source=str(p))
+        raise InvalidDataError("the file holds no data (only comments?)", source=source)
     return data
 
 
@@ -107,21 +139,84 @@ def format_location(loc: Sequence[int | str], data: Any = None) -> str:
     return out or "(top level)"
 
 
+#: pydantic's error types in the project's own words (issue 16): no class names, no "Input should".
+_PLAIN: dict[str, str] = {
+    "model_type": "expected a table ({ key = value, ... } or a [section])",
+    "model_attributes_type": "expected a table ({ key = value, ... } or a [section])",
+    "dict_type": "expected a table ({ key = value, ... } or a [section])",
+    "list_type": "expected a list [ ... ]",
+    "tuple_type": "expected a list [ ... ]",
+    "int_type": "expected a whole number",
+    "int_parsing": "expected a whole number",
+    "int_from_float": "expected a whole number",
+    "float_type": "expected a number",
+    "float_parsing": "expected a number",
+    "bool_type": "expected true or false",
+    "bool_parsing": "expected true or false",
+    "string_type": "expected text in quotes",
+    "greater_than": "expected a number greater than {gt}",
+    "greater_than_equal": "expected a number of at least {ge}",
+    "less_than": "expected a number less than {lt}",
+    "less_than_equal": "expected a number of at most {le}",
+    "string_too_short": "expected text of at least {min_length} characters",
+    "string_too_long": "expected text of at most {max_length} characters",
+    "string_pattern_mismatch": "expected letters, digits, '_', '.', '-' only (no spaces, '/' or ':')",
+    "enum": "expected {expected}",
+    "literal_error": "expected {expected}",
+}
+
+
+def _shown(value: Any) -> str:
+    """A bad value as a file writes it, cut short (a table or list is named, not printed)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, str):
+        return f"the text {value[:30]!r}" + ("..." if len(value) > 30 else "")
+    text = repr(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
 def _describe(err: Any) -> str:
     msg = str(err["msg"])
     for prefix in ("Value error, ", "Assertion failed, "):
         if msg.startswith(prefix):
             msg = msg[len(prefix) :]
-    if err["type"] == "missing":
+    kind = err["type"]
+    ctx = err.get("ctx") or {}
+    if kind == "missing":
         msg = "missing (required field)"
-    elif err["type"] == "extra_forbidden":
+    elif kind == "extra_forbidden":
         msg = "unknown field (check the spelling; see the JSON Schema in schemas/)"
-    elif err["type"] == "too_short":
-        ctx = err.get("ctx", {})
+    elif kind == "too_short":
         msg = f"expected at least {ctx.get('min_length')} entries, got {ctx.get('actual_length')}"
-    elif err["type"] == "finite_number":
+    elif kind == "too_long":
+        msg = f"expected at most {ctx.get('max_length')} entries, got {ctx.get('actual_length')}"
+    elif kind == "finite_number":
         msg = "expected a finite number (NaN and infinity are not allowed)"
+    elif kind in _PLAIN:
+        try:
+            msg = _PLAIN[kind].format(**{k: _plain_ctx(v) for k, v in ctx.items()})
+        except (KeyError, IndexError):
+            msg = _PLAIN[kind].split(" {")[0]
+        if "input" in err:
+            got = err["input"]
+            msg += f", got {_shown(got)}"
+            if isinstance(got, bool) and kind in ("int_type", "float_type"):
+                msg += " (true/false is not a number)"
+            elif isinstance(got, str) and kind in ("int_type", "float_type"):
+                msg += " (write numbers without quotes)"
     return msg
+
+
+def _plain_ctx(value: Any) -> str:
+    """A bound or the accepted values, as pydantic gives them, in plain words."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def validation_message(exc: ValidationError, data: Any, *, limit: int = 5) -> str:
@@ -319,10 +414,13 @@ __all__ = [
     "bundled_scenario",
     "find_army_list",
     "format_location",
+    "inside_installed_package",
     "load_army_list",
     "load_scenario",
     "open_army_list",
     "parse_scenario",
+    "parse_toml_bytes",
+    "parse_toml_text",
     "read_toml",
     "source_name",
     "validate",

@@ -41,7 +41,7 @@ from szwadron.formations import (
     formation_size,
 )
 from szwadron.limits import MAX_CM, MAX_DICE_PER_FIGURE, MAX_LEVEL, MAX_TABLE_CM, MAX_WOUNDS
-from szwadron.settings import RulesSettings
+from szwadron.settings import Flag, Number, RulesSettings, WholeNumber
 
 Identifier = Annotated[
     str,
@@ -52,8 +52,8 @@ Identifier = Annotated[
         description="Letters, digits, '_', '.', '-'; no '/' or ':' (they separate base and list ids).",
     ),
 ]
-FiniteFloat = Annotated[float, Field(allow_inf_nan=False)]
-Coordinate = Annotated[float, Field(allow_inf_nan=False, ge=-MAX_CM, le=MAX_CM)]
+FiniteFloat = Annotated[Number, Field(allow_inf_nan=False)]
+Coordinate = Annotated[Number, Field(allow_inf_nan=False, ge=-MAX_CM, le=MAX_CM)]
 """A position in cm: finite, at most :data:`~szwadron.limits.MAX_CM` (1 km) either way."""
 Point = tuple[Coordinate, Coordinate]
 
@@ -170,10 +170,10 @@ class Ammunition(_Frozen):
     """An artillery ammunition type (7.1.3) with its own range, firepower and accuracy."""
 
     name: Identifier = Field(description="Ammunition name, e.g. 'roundshot', 'canister'.")
-    range: float = Field(gt=0, le=MAX_CM, allow_inf_nan=False, description="Z: range in cm.")
-    fire: int = Field(ge=0, le=MAX_DICE_PER_FIGURE, description="SO: dice per figure.")
-    accuracy: int = Field(ge=0, le=6, description="C: a die scores on a roll <= C.")
-    indirect: bool = Field(False, description="7.4: allows indirect fire.")
+    range: Number = Field(gt=0, le=MAX_CM, allow_inf_nan=False, description="Z: range in cm.")
+    fire: WholeNumber = Field(ge=0, le=MAX_DICE_PER_FIGURE, description="SO: dice per figure.")
+    accuracy: WholeNumber = Field(ge=0, le=6, description="C: a die scores on a roll <= C.")
+    indirect: Flag = Field(False, description="7.4: allows indirect fire.")
 
     @model_validator(mode="before")
     @classmethod
@@ -187,17 +187,17 @@ class Profile(_Frozen):
     id: Identifier
     name: str = Field(min_length=1)
     kind: Kind
-    move: float = Field(ge=0, le=MAX_CM, allow_inf_nan=False, description="R: cm moved on open ground.")
-    wounds: int = Field(ge=1, le=MAX_WOUNDS, description="W: damage to destroy one figure.")
-    melee: int = Field(ge=0, le=MAX_DICE_PER_FIGURE, description="SW: melee dice per figure.")
-    fire: int = Field(ge=0, le=MAX_DICE_PER_FIGURE, description="SO: fire dice per figure.")
-    range: float = Field(ge=0, le=MAX_CM, allow_inf_nan=False, description="Z: range in cm.")
-    melee_skill: int = Field(ge=0, le=6, description="UW: a melee die scores on <= UW.")
-    accuracy: int = Field(ge=0, le=6, description="C: a fire die scores on <= C.")
-    morale: int = Field(ge=0, le=6, description="M: a morale test passes on <= M.")
+    move: Number = Field(ge=0, le=MAX_CM, allow_inf_nan=False, description="R: cm moved on open ground.")
+    wounds: WholeNumber = Field(ge=1, le=MAX_WOUNDS, description="W: damage to destroy one figure.")
+    melee: WholeNumber = Field(ge=0, le=MAX_DICE_PER_FIGURE, description="SW: melee dice per figure.")
+    fire: WholeNumber = Field(ge=0, le=MAX_DICE_PER_FIGURE, description="SO: fire dice per figure.")
+    range: Number = Field(ge=0, le=MAX_CM, allow_inf_nan=False, description="Z: range in cm.")
+    melee_skill: WholeNumber = Field(ge=0, le=6, description="UW: a melee die scores on <= UW.")
+    accuracy: WholeNumber = Field(ge=0, le=6, description="C: a fire die scores on <= C.")
+    morale: WholeNumber = Field(ge=0, le=6, description="M: a morale test passes on <= M.")
     abilities: tuple[Ability, ...] = ()
-    points: float | None = Field(None, ge=0, allow_inf_nan=False, description="Points per figure.")
-    move_limbered: float | None = Field(
+    points: Number | None = Field(None, ge=0, allow_inf_nan=False, description="Points per figure.")
+    move_limbered: Number | None = Field(
         None, ge=0, le=MAX_CM, allow_inf_nan=False, description="7.2: R while coherent with the limber."
     )
     ammunition: tuple[Ammunition, ...] = ()
@@ -234,15 +234,15 @@ class Attachment(_Frozen):
     moves with its limber, the limber (7.2)."""
 
     profile: Identifier = Field(description="Profile id in the same army list.")
-    figures: int = Field(ge=1, description="Number of figures of this profile in each unit.")
+    figures: WholeNumber = Field(ge=1, description="Number of figures of this profile in each unit.")
 
 
 class RosterEntry(_Frozen):
     """``count`` units, each of ``figures`` figures of ``profile`` plus the ``attached`` figures."""
 
     profile: Identifier = Field(description="Profile id of the unit (its kind is the unit's kind).")
-    figures: int = Field(ge=1, description="Figures of the unit's own profile in each unit.")
-    count: int = Field(1, ge=1, description="How many such units.")
+    figures: WholeNumber = Field(ge=1, description="Figures of the unit's own profile in each unit.")
+    count: WholeNumber = Field(1, ge=1, description="How many such units.")
     attached: tuple[Attachment, ...] = Field(
         (), description="Other figures in each unit: an elite company (1.1) or a limber (7.2)."
     )
@@ -276,23 +276,23 @@ class RosterConstraint(_Frozen):
     profiles: tuple[Identifier, ...] = Field((), description="Selects these profile ids.")
     kinds: tuple[Kind, ...] = Field((), description="Selects figures of these kinds.")
     abilities: tuple[Ability, ...] = Field((), description="Selects figures with any of these abilities.")
-    min_units: int | None = Field(None, ge=0, description="At least this many selected units.")
-    max_units: int | None = Field(None, ge=0, description="At most this many selected units.")
-    min_figures: int | None = Field(None, ge=0, description="At least this many selected figures.")
-    max_figures: int | None = Field(None, ge=0, description="At most this many selected figures.")
-    min_share: float | None = Field(
+    min_units: WholeNumber | None = Field(None, ge=0, description="At least this many selected units.")
+    max_units: WholeNumber | None = Field(None, ge=0, description="At most this many selected units.")
+    min_figures: WholeNumber | None = Field(None, ge=0, description="At least this many selected figures.")
+    max_figures: WholeNumber | None = Field(None, ge=0, description="At most this many selected figures.")
+    min_share: Number | None = Field(
         None, ge=0, le=1, allow_inf_nan=False, description="Selected share (0..1) at least this."
     )
-    max_share: float | None = Field(
+    max_share: Number | None = Field(
         None, ge=0, le=1, allow_inf_nan=False, description="Selected share (0..1) at most this."
     )
     share_of: ShareOf = Field(
         ShareOf.POINTS, description="What min_share/max_share measure: points, figures or units."
     )
-    min_unit_figures: int | None = Field(
+    min_unit_figures: WholeNumber | None = Field(
         None, ge=1, description="Every selected unit has at least this many figures (limbers not counted)."
     )
-    max_unit_figures: int | None = Field(
+    max_unit_figures: WholeNumber | None = Field(
         None, ge=1, description="Every selected unit has at most this many figures (limbers not counted)."
     )
 
@@ -350,7 +350,7 @@ class Roster(_Frozen):
 
     id: Identifier
     name: str | None = None
-    points_limit: float | None = Field(
+    points_limit: Number | None = Field(
         None, gt=0, allow_inf_nan=False, description="Most points the roster may cost (checked when known)."
     )
     units: tuple[RosterEntry, ...] = Field(min_length=1)
@@ -509,8 +509,8 @@ ProfileRef = Annotated[
 class Table(_Frozen):
     """The table: x along side A's edge (y = 0), side B's edge at y = depth."""
 
-    width: float = Field(gt=0, le=MAX_TABLE_CM, allow_inf_nan=False, description="cm along x")
-    depth: float = Field(gt=0, le=MAX_TABLE_CM, allow_inf_nan=False, description="cm along y")
+    width: Number = Field(gt=0, le=MAX_TABLE_CM, allow_inf_nan=False, description="cm along x")
+    depth: Number = Field(gt=0, le=MAX_TABLE_CM, allow_inf_nan=False, description="cm along y")
 
 
 class Terrain(_Frozen):
@@ -519,7 +519,7 @@ class Terrain(_Frozen):
     id: Identifier
     kind: TerrainKind
     name: str | None = None
-    level: int | None = Field(
+    level: WholeNumber | None = Field(
         None,
         ge=1,
         le=MAX_LEVEL,
@@ -527,10 +527,10 @@ class Terrain(_Frozen):
     )
     polygon: tuple[Point, ...] | None = Field(None, description="Outline, at least 3 points.")
     line: tuple[Point, ...] | None = Field(None, description="Centre line of a linear feature.")
-    width: float | None = Field(
+    width: Number | None = Field(
         None, gt=0, le=MAX_CM, allow_inf_nan=False, description="Width of a line, cm."
     )
-    large: bool = Field(False, description="3.2.5: a large fortification admits artillery.")
+    large: Flag = Field(False, description="3.2.5: a large fortification admits artillery.")
 
     @model_validator(mode="after")
     def _check(self) -> Terrain:
@@ -603,10 +603,10 @@ class BasePose(_Frozen):
     ammunition: tuple[Identifier, ...] | None = Field(
         None, description="7.1.3: ammunition names this gun carries (default: all of its profile's)."
     )
-    width: float | None = Field(
+    width: Number | None = Field(
         None, gt=0, le=MAX_CM, allow_inf_nan=False, description="frontage override, cm"
     )
-    depth: float | None = Field(None, gt=0, le=MAX_CM, allow_inf_nan=False, description="depth override, cm")
+    depth: Number | None = Field(None, gt=0, le=MAX_CM, allow_inf_nan=False, description="depth override, cm")
 
     @field_validator("ammunition", mode="before")
     @classmethod
@@ -620,16 +620,16 @@ class Formation(_Frozen):
     to its right, then each rank behind."""
 
     kind: FormationKind = Field(description="line | column | skirmish | square | battery")
-    files: int = Field(
+    files: WholeNumber = Field(
         ge=1,
         le=MAX_FORMATION_BASES,
         description="Bases side by side (a square: bases a face; a battery: guns).",
     )
-    ranks: int = Field(1, ge=1, le=MAX_FORMATION_BASES, description="Ranks one behind the other.")
+    ranks: WholeNumber = Field(1, ge=1, le=MAX_FORMATION_BASES, description="Ranks one behind the other.")
     x: Coordinate = Field(description="Middle of the front edge, cm.")
     y: Coordinate = Field(description="Middle of the front edge, cm.")
     facing: FiniteFloat = Field(description="degrees counter-clockwise from +x; 90 faces side B")
-    gap: float | None = Field(
+    gap: Number | None = Field(
         None,
         ge=0,
         le=MAX_SKIRMISH_GAP_CM,
@@ -703,9 +703,9 @@ class Unit(_Frozen):
     side: Literal["A", "B"]
     name: str | None = None
     profile: ProfileRef
-    initial_strength: int | None = Field(None, ge=1, description="Starting figures (default: bases).")
+    initial_strength: WholeNumber | None = Field(None, ge=1, description="Starting figures (default: bases).")
     state: UnitState = UnitState.NORMAL
-    prepared: bool = Field(True, description="7.3: heavy artillery has prepared its firing position.")
+    prepared: Flag = Field(True, description="7.3: heavy artillery has prepared its firing position.")
     pursuing: Identifier | None = Field(
         None, description="6.7: the enemy unit this unit pursues (state 'pursuit' only)."
     )
@@ -814,7 +814,7 @@ class Phase(StrEnum):
 class Turn(_Frozen):
     """Where the game stands (2, 2.1): the round, whose turn it is and in which phase."""
 
-    round: int = Field(1, ge=1, description="The round: every side's turn once, in order.")
+    round: WholeNumber = Field(1, ge=1, description="The round: every side's turn once, in order.")
     side: Literal["A", "B"] = Field("A", description="The side whose turn it is.")
     phase: Phase = Field(Phase.MORALE, description="morale (2.2) or movement (2.3).")
     first: Literal["A", "B"] = Field(

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from szwadron.loading import read_toml, source_name, validate
 from szwadron.models import Coordinate, FiniteFloat, Identifier
+from szwadron.settings import WholeNumber
 
 
 class _Frozen(BaseModel):
@@ -28,7 +29,7 @@ class _Frozen(BaseModel):
 class MovePose(_Frozen):
     """The new pose of one base (by its index in the unit), with optional waypoints."""
 
-    index: int = Field(ge=0, description="Index of the base in its unit (UNIT/INDEX).")
+    index: WholeNumber = Field(ge=0, description="Index of the base in its unit (UNIT/INDEX).")
     unit: Identifier | None = Field(
         None, description="Unit of the base; needed only in a combined move (3.3)."
     )

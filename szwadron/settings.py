@@ -14,16 +14,23 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
 
 from szwadron.limits import MAX_CM
+
+Number = Annotated[float, Strict()]
+"""A number in a file: an integer or a float; ``true``/``false`` and quoted text are refused."""
+WholeNumber = Annotated[int, Strict()]
+"""A whole number in a file: ``2``; ``2.5``, ``true`` and quoted text are refused."""
+Flag = Annotated[bool, Strict()]
+"""``true`` or ``false`` in a file: ``1``, ``0`` and ``"yes"`` are refused."""
 
 #: Largest whole-number setting (W bonuses, levels, multipliers, penalties).
 MAX_INT_SETTING = 1000
 
-Cm = Annotated[float, Field(le=MAX_CM)]
+Cm = Annotated[Number, Field(le=MAX_CM)]
 """A distance setting in cm: at most :data:`~szwadron.limits.MAX_CM`."""
-Whole = Annotated[int, Field(le=MAX_INT_SETTING)]
+Whole = Annotated[WholeNumber, Field(le=MAX_INT_SETTING)]
 """A whole-number setting: at most :data:`MAX_INT_SETTING`."""
 
 RemainderDie = Literal["d6", "d10"]
@@ -88,8 +95,12 @@ class RulesSettings(BaseModel):
     melee_uphill_w: Whole = Field(1, ge=0, description="PD-15: W bonus uphill of the attacker.")
     melee_building_w: Whole = Field(2, ge=0, description="PD-15: W bonus in a building/fortification.")
     # --- morale (6.2, PD-16, 6.6, 6.8) ---------------------------------------------------
-    fortification_morale_bonus: int = Field(1, description="PD-16: morale modifier in a fortification.")
-    terrain_morale_bonus: int = Field(1, description="PD-16: morale modifier in advantageous terrain.")
+    fortification_morale_bonus: WholeNumber = Field(
+        1, description="PD-16: morale modifier in a fortification."
+    )
+    terrain_morale_bonus: WholeNumber = Field(
+        1, description="PD-16: morale modifier in advantageous terrain."
+    )
     reorganise_enemy_cm: Cm = Field(
         10.0, ge=0, description="6.8: no enemy within this distance to try to reorganise."
     )
@@ -117,4 +128,4 @@ class RulesSettings(BaseModel):
 
 DEFAULT_SETTINGS = RulesSettings()
 
-__all__ = ["DEFAULT_SETTINGS", "RemainderDie", "RulesSettings"]
+__all__ = ["DEFAULT_SETTINGS", "Flag", "Number", "RemainderDie", "RulesSettings", "WholeNumber"]

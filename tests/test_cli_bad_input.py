@@ -153,7 +153,7 @@ BAD: list[Any] = [
         ["check", "{d}/x.toml"],
         {"x.toml": scenario(table={"width": "big", "depth": 10.0})},
         2,
-        ["{d}/x.toml: table.width: Input should be a valid number"],
+        ["{d}/x.toml: table.width: expected a number"],
         id="wrong-type",
     ),
     P(
@@ -181,14 +181,14 @@ BAD: list[Any] = [
         ["check", "{d}/x.toml"],
         {"x.toml": scenario(table={"width": 0.0, "depth": 10.0})},
         2,
-        ["table.width: Input should be greater than 0"],
+        ["table.width: expected a number greater than 0"],
         id="zero-table",
     ),
     P(
         ["check", "{d}/x.toml"],
         {"x.toml": scenario(base_a={"width": -2.0})},
         2,
-        ["units[0] (id 'a').bases[0].width: Input should be greater than 0"],
+        ["units[0] (id 'a').bases[0].width: expected a number greater than 0"],
         id="negative-base",
     ),
     P(
@@ -235,28 +235,28 @@ BAD: list[Any] = [
         ["check", "{d}/x.toml"],
         {"x.toml": scenario(table={"width": MAX_TABLE_CM * 10, "depth": 100.0})},
         2,
-        ["table.width: Input should be less than or equal to 10000"],
+        ["table.width: expected a number of at most 10000"],
         id="table-beyond-limit",
     ),
     P(
         ["measure", "{d}/x.toml", "a", "b"],
         {"x.toml": scenario(base_a={"x": 1e300})},
         2,
-        ["units[0] (id 'a').bases[0].x: Input should be less than or equal to 100000"],
+        ["units[0] (id 'a').bases[0].x: expected a number of at most 100000"],
         id="coordinate-beyond-limit",
     ),
     P(
         ["fire", "{d}/x.toml", "--shooter", "a", "--target", "b"],
         {"x.toml": scenario(profile_b={"W": 10**30})},
         2,
-        ["units[2] (id 'b').profile.wounds: Input should be less than or equal to 1000"],
+        ["units[2] (id 'b').profile.wounds: expected a number of at most 1000"],
         id="wounds-beyond-limit",
     ),
     P(
         ["targets", "{d}/x.toml", "--shooter", "a"],
         {"x.toml": scenario(profile_a={"SO": 10**9})},
         2,
-        ["units[0] (id 'a').profile.fire: Input should be less than or equal to 100"],
+        ["units[0] (id 'a').profile.fire: expected a number of at most 100"],
         id="fire-dice-beyond-limit",
     ),
     P(
@@ -269,7 +269,7 @@ BAD: list[Any] = [
             )
         },
         2,
-        ["terrain[0] (id 'h').level: Input should be less than or equal to 100"],
+        ["terrain[0] (id 'h').level: expected a number of at most 100"],
         id="level-beyond-limit",
     ),
     P(
@@ -283,7 +283,7 @@ BAD: list[Any] = [
         ["reach", "{d}/x.toml", "--unit", "c", "--target", "a2"],
         {"x.toml": scenario(settings={"control_zone_cm": 1e300})},
         2,
-        ["settings.control_zone_cm: Input should be less than or equal to 100000"],
+        ["settings.control_zone_cm: expected a number of at most 100000"],
         id="settings-zone",
     ),
     P(
@@ -431,7 +431,7 @@ BAD: list[Any] = [
         ["move", "{d}/s.toml", "--unit", "a2", "--to", "{d}/x.toml"],
         {**GOOD, "x.toml": {"bases": [{"index": 0, "x": -1e300, "y": 12.0, "facing": 90.0}]}},
         2,
-        ["{d}/x.toml: bases[0].x: Input should be greater than or equal to -100000"],
+        ["{d}/x.toml: bases[0].x: expected a number of at least -100000"],
         id="move-pose-far-off",
     ),
     P(
@@ -748,7 +748,7 @@ BAD: list[Any] = [
         ["points", "france", "--roster", "{d}/x.toml"],
         {"x.toml": {**ROSTER, "units": [{"profile": "line_infantry", "figures": 0}]}},
         2,
-        ["{d}/x.toml: units[0].figures: Input should be greater than or equal to 1"],
+        ["{d}/x.toml: units[0].figures: expected a number of at least 1"],
         id="roster-zero-figures",
     ),
     P(

@@ -62,9 +62,11 @@ def test_plot_writes_the_format_of_the_suffix(
     assert data.startswith(MAGIC[fmt]) and len(data) > 20_000
     if fmt == "png":
         assert png_size(out) == expected_pixels() == (1230, 730)
-    if fmt == "svg":  # the bases are there, one element each, by id
+    if fmt == "svg":  # the bases are there, one element each, in the group "bases" (issue 16)
         text = data.decode()
-        assert text.count('id="base-') == sum(len(u.bases) for u in load_scenario(EXAMPLE).units)
+        start = text.index('id="bases"')
+        group = text[start : text.index("</g>", start)]
+        assert group.count("<path") == sum(len(u.bases) for u in load_scenario(EXAMPLE).units)
     assert str(out) in capsys.readouterr().out
     assert sorted(p.name for p in tmp_path.iterdir()) == [out.name]  # no temporary left over
 
@@ -278,7 +280,9 @@ def test_plot_overlays_write_a_close_up(tmp_path: Path, extra: list[str], fmt: s
         w, h = table_figsize(ov.focus_region(bf, geoms))
         assert png_size(out) == (round(w * 100), round(h * 100))
     if fmt == "svg":
-        assert data.decode().count('id="base-') == 77
+        text = data.decode()
+        start = text.index('id="bases"')  # one collection of the 77 bases (issue 16)
+        assert text[start : text.index("</g>", start)].count("<path") == 77
 
 
 def test_plot_region_all_keeps_the_whole_table(tmp_path: Path) -> None:

@@ -79,7 +79,10 @@ def test_points_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
             ("points", str(CASES / "bad_armylists" / "constraint_unknown_profile.toml")),
             "unknown profile 'zouaves'",
         ),
-        (("balance", "france:corps-1000:x", "france"), "unknown army list 'france:corps-1000'"),
+        (
+            ("balance", "france:corps-1000:x", "france"),
+            "expected LIST or LIST:ROSTER, with one ':' (it has 2)",
+        ),
     ],
 )
 def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str) -> None:

@@ -213,7 +213,7 @@ def test_bad_army_list(tmp_path: Path) -> None:
     )
     with pytest.raises(InvalidDataError) as info:
         load_army_list(bad)
-    assert "profiles[0] (id 'a').wounds: Input should be greater than or equal to 1" in str(info.value)
+    assert "profiles[0] (id 'a').wounds: expected a number of at least 1" in str(info.value)
 
 
 def test_bundled_dir_points_at_data() -> None:

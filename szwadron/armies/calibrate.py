@@ -96,8 +96,8 @@ from szwadron.armies.runs import (
     run_tasks,
     wilson_interval,
 )
-from szwadron.files import write_atomic
-from szwadron.loading import bundled_dir, load_army_list
+from szwadron.files import check_output_path, write_atomic
+from szwadron.loading import bundled_dir, inside_installed_package, load_army_list
 
 #: Budgets of the duels, in reference figures (their points are this × the reference points).
 BUDGET_FIGURES: tuple[int, int] = (12, 20)
@@ -625,6 +625,38 @@ def roster_costs(
     return out
 
 
+def calibration_targets(
+    paths: Sequence[str | Path], *, model_path: str | Path | None = None, out_dir: str | Path | None = None
+) -> tuple[Path, list[Path]]:
+    """Where :func:`regenerate` writes: (the model file, the army lists), checked before any work.
+
+    Never into the installed package (issue 16): when a list or the default model lies inside it
+    (:func:`~szwadron.loading.inside_installed_package`), ``out_dir`` (``--out``) is required.
+    Every target's folder must exist (as for any output, :func:`~szwadron.files.check_output_path`).
+    """
+
+    sources = [Path(p) for p in paths]
+    if out_dir is not None:
+        folder = Path(out_dir)
+        if not folder.is_dir():
+            raise InvalidDataError(f"{folder}: the folder does not exist (create it first)", parameter="out")
+        lists = [folder / p.name for p in sources]
+        model = Path(model_path) if model_path is not None else folder / MODEL_PATH.name
+    else:
+        lists = sources
+        model = Path(model_path) if model_path is not None else MODEL_PATH
+    installed = [p for p in [model, *lists] if inside_installed_package(p)]
+    if installed:
+        raise InvalidDataError(
+            f"{installed[0]} is inside the installed szwadron package: calibration never rewrites it;"
+            " give --out DIR (a folder for the recalibrated army lists and model), or --lists DIR with"
+            " your own copies of the lists and --model FILE",
+        )
+    for target in [model, *lists]:
+        check_output_path(target, inputs=() if out_dir is None else tuple(sources))
+    return model, lists
+
+
 def army_list_paths(folder: str | Path | None = None) -> list[Path]:
     """The army-list files calibrated together: every ``*.toml`` of ``folder`` (default: the
     bundled ``armylists/``), in name order."""
@@ -666,12 +698,19 @@ def regenerate(
     workers: int | None = None,
     progress: ProgressFn | None = None,
     write: bool = True,
+    out_dir: str | Path | None = None,
 ) -> Regenerated:
     """``szwadron points calibrate``: fit the model to duels, write the coefficients file and the
     ``points`` lines of the army lists; the example rosters' new costs come back with the result
-    (a roster the new points take over its limit must be rebuilt: the tests check them)."""
+    (a roster the new points take over its limit must be rebuilt: the tests check them).
+
+    ``out_dir``: write the army lists there (same file names), and the model too unless
+    ``model_path`` names it; by default the lists are rewritten in place. A target inside the
+    installed package is refused (:func:`~szwadron.loading.inside_installed_package`), as is one
+    whose folder does not exist: both before any simulation (issue 16)."""
 
     armies = load_lists(paths)
+    targets = calibration_targets(paths, model_path=model_path, out_dir=out_dir) if write else None
     result = calibrate(armies, config, executor=executor, workers=workers, progress=progress)
     last = result.fits[-1]
     steep = result.steepness
@@ -694,19 +733,18 @@ def regenerate(
         },
     )
     changed: list[Path] = []
-    if write:
-        target = Path(model_path) if model_path is not None else MODEL_PATH
-        target.parent.mkdir(parents=True, exist_ok=True)
+    if targets is not None:
+        target, list_targets = targets
         text = model.to_toml()
 
         def write_model(tmp: Path) -> None:
             tmp.write_text(text, encoding="utf-8")
 
-        write_atomic(target, write_model)
+        write_atomic(target, write_model, inputs=tuple(Path(p) for p in paths))
         prices = model_points(armies, model)
-        for path, army in zip(paths, armies, strict=True):
-            if write_points(path, prices[army.id]):
-                changed.append(Path(path))
+        for path, army, to in zip(paths, armies, list_targets, strict=True):
+            if write_points(path, prices[army.id], to=None if to == Path(path) else to):
+                changed.append(to)
     return Regenerated(model, result, changed, roster_costs(armies, model.points))
 
 
@@ -1035,6 +1073,7 @@ __all__ = [
     "Validation",
     "army_list_paths",
     "calibrate",
+    "calibration_targets",
     "default_workers",
     "design",
     "duel_profiles",

@@ -79,7 +79,7 @@ from typing import Any
 
 from szwadron.armies.duel import DuelUnit, modified_accuracy
 from szwadron.errors import InvalidDataError
-from szwadron.files import write_atomic
+from szwadron.files import read_input, write_atomic
 from szwadron.loading import read_toml
 from szwadron.models import Ability, ArmyList, Kind, Profile
 from szwadron.odds.combat import MeleeSide, melee, volley
@@ -768,19 +768,22 @@ def _check_edit(before: str, after: str, points: Mapping[str, float]) -> None:
         raise InvalidDataError("editing the points changed other data of the army list; nothing written")
 
 
-def write_points(path: str | Path, points: Mapping[str, float]) -> bool:
-    """Set the points of an army-list file in place (:func:`set_points_in_text`), atomically.
-    Returns whether the file changed."""
+def write_points(path: str | Path, points: Mapping[str, float], *, to: str | Path | None = None) -> bool:
+    """Set the points of an army-list file (:func:`set_points_in_text`), atomically: in place, or
+    into the file ``to`` (the list with its new points). Returns whether the points changed."""
 
     p = Path(path)
-    text = p.read_text(encoding="utf-8")
+    text = read_input(p).decode("utf-8")  # regular files only, bounded (issue 16)
     new = set_points_in_text(text, points)
-    if new == text:
-        return False
 
     def write(tmp: Path) -> None:
         tmp.write_text(new, encoding="utf-8")
 
+    if to is not None:
+        write_atomic(to, write, inputs=(p,))
+        return new != text
+    if new == text:
+        return False
     write_atomic(p, write)
     return True
 

@@ -151,11 +151,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    code: int | None = None
     try:
         with warnings.catch_warnings():
             if not getattr(args, "debug", False):  # numpy's "overflow encountered", ...: noise
                 warnings.simplefilter("ignore", RuntimeWarning)
-            return int(args.func(args))
+                # matplotlib giving up on a layout: the picture is still written (issue 16)
+                warnings.filterwarnings("ignore", message=r"(constrained_layout|Tight layout) not applied")
+            code = int(args.func(args))
+        sys.stdout.flush()  # a reader that went away shows here, while the status is known
+        return code
     except SzwadronError as exc:
         print(
             _("szwadron {command}: error: {message}").format(command=command, message=error_text(exc)),
@@ -166,7 +171,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(_("szwadron: interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
-        return 0
+        # the reader of the output went away (`szwadron check --strict ... | head -1`): never
+        # success by accident (issue 16). The command's own status when it had finished, else
+        # 141 = 128 + SIGPIPE, as the shell reports a Unix tool that died of the signal.
+        _silence_stdout()
+        return code if code is not None else EXIT_BROKEN_PIPE
     except OSError as exc:
         # a file the command could not read or write (no permission, a full disk): the
         # environment, not the program, is at fault; bad input or usage
@@ -264,6 +273,23 @@ def error_text(exc: SzwadronError) -> str:
     return str(exc)
 
 
+#: Exit status of a command whose output pipe closed before it finished: 128 + SIGPIPE (13).
+EXIT_BROKEN_PIPE = 141
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so the interpreter's last flush finds no
+    broken pipe (Python's documented recipe for SIGPIPE)."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (a test's capture)
+        pass
+
+
 def _internal_error(prog: str, exc: BaseException) -> int:
     """Report a bug in one message on stderr; return :data:`EXIT_INTERNAL_ERROR`."""
     if isinstance(exc, MemoryError):
@@ -310,6 +336,7 @@ def _command_name(args: argparse.Namespace) -> str:
 
 __all__ = [
     "COMMAND_MODULES",
+    "EXIT_BROKEN_PIPE",
     "EXIT_INTERNAL_ERROR",
     "build_parser",
     "help_texts",

@@ -46,16 +46,47 @@ def base_list(text: str) -> list[str]:
     parts = [p.strip() for p in text.split(",") if p.strip()]
     if not parts:
         raise argparse.ArgumentTypeError("expected a comma list of bases: UNIT/INDEX or INDEX")
+    for part in parts:  # issue 16: "-1" is no base, not "no unit '-1'"
+        unit, slash, index = part.rpartition("/")
+        if not index.isdigit() or not index.isascii() or (slash and not unit):
+            raise argparse.ArgumentTypeError(
+                f"{part!r} is not a base: give UNIT/INDEX or INDEX, an index being a whole number ≥ 0"
+                " (the first base of a unit is 0)"
+            )
     return parts
 
 
+#: Options that name an output, not an input.
+_OUTPUT_OPTIONS = frozenset({"plot", "output", "out", "log"})
+
+
+def input_files(args: argparse.Namespace) -> tuple[str, ...]:
+    """The files a command line reads (every argument naming an existing file, outputs aside):
+    an output given as one of them is refused before any work (issue 16)."""
+    from pathlib import Path
+
+    found: list[str] = []
+    for key, value in vars(args).items():
+        if key in _OUTPUT_OPTIONS or callable(value):
+            continue
+        for v in value if isinstance(value, list) else [value]:
+            if isinstance(v, str) and v and v != "-":
+                try:
+                    if Path(v).is_file():
+                        found.append(v)
+                except OSError:
+                    continue
+    return tuple(found)
+
+
 def fmt_prob(p: float) -> str:
-    """A probability for humans: percent with enough digits to tell small values from zero.
+    """A probability for humans: percent with enough digits to tell small values from zero;
+    below 0.001 % in scientific notation (issue 16: ``8.67e-15%``, not ``0.00000000000000867%``).
 
     >>> fmt_prob(0.5), fmt_prob(0.000123), fmt_prob(0.0), fmt_prob(1.0), fmt_prob(0.99996)
     ('50.0%', '0.0123%', '0', '100%', '99.996%')
-    >>> fmt_prob(1 - 1e-16)
-    '>99.9999%'
+    >>> fmt_prob(1 - 1e-16), fmt_prob(8.67e-17), fmt_prob(2.5e-6)
+    ('>99.9999%', '8.67e-15%', '0.000250%')
     """
     if p <= 0:
         return "0"
@@ -69,37 +100,102 @@ def fmt_prob(p: float) -> str:
         return f"{pct:.{digits}f}%"
     if pct >= 0.1:
         return f"{pct:.1f}%"
+    if pct < 1e-4:
+        return f"{pct:.2e}%"
     digits = max(1, 2 - math.floor(math.log10(pct)))
     return f"{pct:.{digits}f}%"
 
 
-def format_pmf_table(columns: dict[str, list[float]], *, index: str = "k", min_p: float = 5e-5) -> str:
+#: Rows of a distribution table whose chances are all below this are folded into one line.
+FOLD_BELOW = 1e-4
+
+
+def format_pmf_table(
+    columns: dict[str, list[float]], *, index: str = "k", min_p: float = FOLD_BELOW, show_all: bool = False
+) -> str:
     """A compact table of distributions: one row per count k, one column per list.
 
-    Rows past the last one where some column reaches ``min_p`` are dropped (tails too small to
-    matter at the table); missing entries print as blank.
+    Runs of rows where every chance of exactly ``k`` (the columns without ``≥``/``≤`` in their
+    name) is below ``min_p`` (0.01 %) are folded into one line that gives each column's sum over
+    them (issue 16: a 1000-dice volley is some fifty lines, not 559); ``show_all`` prints every row.
+    Missing entries print as blank.
 
     >>> print(format_pmf_table({"P(=k)": [0.25, 0.5, 0.25], "P(≥k)": [1.0, 0.75, 0.25]}))
     k  P(=k)  P(≥k)
     0  25.0%   100%
     1  50.0%  75.0%
     2  25.0%  25.0%
+    >>> pmf = [1e-9, 2e-9, 0.5, 0.5 - 4e-9, 1e-9]
+    >>> print(format_pmf_table({"P(=k)": pmf, "P(≥k)": [1.0, 1.0, 1.0, 0.5, 1e-9]}))
+    k        P(=k)      P(≥k)
+    0–1  3.00e-07%             (2 rows each below 0.01%: their sum)
+    2        50.0%       100%
+    3        50.0%      50.0%
+    4    1.00e-07%  1.00e-07%
     """
     length = max((len(v) for v in columns.values()), default=0)
-    last = 0
-    for k in range(length):
-        if any(k < len(v) and v[k] >= min_p for v in columns.values()):
-            last = k
+    point = [not any(c in name for c in "≥≤") for name in columns]
+
+    def small(k: int) -> bool:
+        return all(
+            not pt or k >= len(v) or v[k] < min_p for pt, v in zip(point, columns.values(), strict=True)
+        )
+
     header = [index, *columns]
-    rows = [
-        [str(k), *(fmt_prob(v[k]) if k < len(v) else "" for v in columns.values())] for k in range(last + 1)
-    ]
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    rows: list[list[str]] = []
+    k = 0
+    while k < length:
+        end = k
+        while not show_all and end < length and small(end):
+            end += 1
+        if end - k >= 2:  # fold the run k .. end-1
+            sums = [sum(v[k:end]) if pt else None for pt, v in zip(point, columns.values(), strict=True)]
+            cells = ["" if t is None else fmt_prob(t) for t in sums]
+            rows.append(
+                [f"{k}–{end - 1}", *cells, f"({end - k} rows each below {min_p * 100:g}%: their sum)"]
+            )
+            k = end
+            continue
+        rows.append([str(k), *(fmt_prob(v[k]) if k < len(v) else "" for v in columns.values())])
+        k += 1
+    n = len(header)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(n)]
     lines = []
     for r in [header, *rows]:
-        cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)]
+        cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:n], widths[1:], strict=True)]
+        if len(r) > n:  # a folded run: its note after the columns
+            cells.append(r[n])
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
+
+
+def check_stale_points(command: str, armies: Any, model: Any, *, strict: bool, fielded: Any = None) -> None:
+    """Warn on stderr (or, ``strict``, refuse: exit 2) when army lists store points that the
+    points model no longer gives (issue 16): a command that uses stored points answers with
+    them, so the user should know they are stale. ``fielded``: ``{army id: profile ids}`` to
+    look at (default: every profile). Profiles storing no points are priced by the model and
+    are not stale here. ``szwadron points LIST`` shows them; ``points calibrate`` rewrites them."""
+    import sys
+
+    from szwadron.armies.points import stale_points
+    from szwadron.errors import InvalidDataError
+
+    stale = []
+    for army in armies:
+        wanted = None if fielded is None else fielded.get(army.id)
+        stale += [
+            s
+            for s in stale_points(army, model)
+            if s.stored is not None and (wanted is None or s.profile in wanted)
+        ]
+    if not stale:
+        return
+    shown = "; ".join(str(s) for s in stale[:3]) + (f"; and {len(stale) - 3} more" if len(stale) > 3 else "")
+    lists = " ".join(sorted({s.army for s in stale}))
+    what = f"stale points: {shown} (see `szwadron points {lists}`)"
+    if strict:
+        raise InvalidDataError(f"{what}; --strict refuses to answer with them")
+    print(f"szwadron {command}: warning: {what}; the answer uses the stored points", file=sys.stderr)
 
 
 __all__ = [
@@ -108,6 +204,7 @@ __all__ = [
     "dumps_json",
     "fmt_prob",
     "format_pmf_table",
+    "input_files",
     "print_json",
     "write_atomic",
 ]

@@ -103,14 +103,17 @@ def check_dice_options(args: argparse.Namespace, what: str) -> None:
 
 def run_apply(args: argparse.Namespace, compute: Callable[[Position], Applied]) -> tuple[int, Applied | None]:
     """Read the position (and the log), apply, write; ``(exit code, applied or None)``."""
+    from szwadron.cli._common import input_files
     from szwadron.errors import IllegalActionError, InvalidDataError
     from szwadron.files import check_output_path, write_text_atomic
     from szwadron.game.apply import read_position
     from szwadron.game.log import append, dump_log, last_position_hash, new_log, read_log, sha256_text
 
     scenario = Path(args.scenario)
-    out = scenario if args.in_place else check_output_path(args.output, inputs=(scenario,))
-    log_path = None if args.log is None else check_output_path(args.log, inputs=(scenario, out))
+    # never over an input: the scenario, a move file, ... (issue 16)
+    others = tuple(Path(f) for f in input_files(args) if Path(f) != scenario)
+    out = scenario if args.in_place else check_output_path(args.output, inputs=(scenario, *others))
+    log_path = None if args.log is None else check_output_path(args.log, inputs=(scenario, out, *others))
     pos = read_position(scenario)
     if log_path is not None and log_path.exists() and log_path.stat().st_size > 0:
         log = read_log(log_path)

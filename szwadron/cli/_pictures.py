@@ -41,11 +41,13 @@ def check_plot_option(args: argparse.Namespace) -> None:
     """Fail before any work when ``--plot`` names a file of an unknown format, in a folder that
     does not exist, or a folder (exit 2)."""
     if getattr(args, "plot", None) is not None:
-        from szwadron.cli._common import check_output_path
+        from pathlib import Path
+
+        from szwadron.cli._common import check_output_path, input_files
         from szwadron.plots._io import figure_format
 
         figure_format(args.plot)
-        check_output_path(args.plot)
+        check_output_path(args.plot, inputs=tuple(Path(f) for f in input_files(args)))
 
 
 def _table_and_charts(

@@ -43,6 +43,12 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="seed of the dice of --battles: the same seed, the same battles (default 2026)",
     )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse (exit 2) when the lists store points the points model no longer gives "
+        "(by default: a warning on stderr)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -56,8 +62,14 @@ def resolve_side(spec: str) -> tuple[Any, Any, str]:
     name, sep, roster_id = spec.rpartition(":") if ":" in spec else (spec, "", "")
     if not sep:
         name = spec
-    if not name:
+    if not name or (not roster_id and sep):
         raise InvalidDataError(_("side {spec!r}: expected LIST or LIST:ROSTER").format(spec=spec))
+    if ":" in name and not Path(name).exists():  # issue 16: name the spec, not a list "france:x"
+        raise InvalidDataError(
+            _("side {spec!r}: expected LIST or LIST:ROSTER, with one ':' (it has {n})").format(
+                spec=spec, n=spec.count(":")
+            )
+        )
     path = Path(name)
     file = is_stdio(name) or (path.suffix.lower() == ".toml" and path.exists())
     if file and "army" in read_toml(name):
@@ -89,12 +101,23 @@ def resolve_side(spec: str) -> tuple[Any, Any, str]:
         ) from None
 
 
+def _fielded(*sides: tuple[Any, Any]) -> dict[str, set[str]]:
+    """``{army id: profile ids}`` the rosters field (their units' and attached profiles)."""
+    out: dict[str, set[str]] = {}
+    for army, roster in sides:
+        ids = out.setdefault(army.id, set())
+        for entry in roster.units:
+            ids.add(entry.profile)
+            ids.update(a.profile for a in entry.attached)
+    return out
+
+
 # long: the balance command's text report: one block per section of the answer.
 def run(args: argparse.Namespace) -> int:
     """Run ``szwadron balance``."""
     from szwadron.armies.balance import balance
     from szwadron.armies.points import load_model
-    from szwadron.cli._common import fmt_prob, print_json
+    from szwadron.cli._common import check_stale_points, fmt_prob, print_json
     from szwadron.errors import InvalidDataError
 
     if args.battles is not None and not 1 <= args.battles <= MAX_BATTLES:
@@ -105,7 +128,15 @@ def run(args: argparse.Namespace) -> int:
         )
     army_a, roster_a, note_a = resolve_side(args.side_a)
     army_b, roster_b, note_b = resolve_side(args.side_b)
-    report = balance(army_a, roster_a, army_b, roster_b, load_model())
+    model = load_model()
+    check_stale_points(
+        "balance",
+        [army_a] if army_a.id == army_b.id else [army_a, army_b],
+        model,
+        strict=args.strict,
+        fielded=_fielded((army_a, roster_a), (army_b, roster_b)),
+    )
+    report = balance(army_a, roster_a, army_b, roster_b, model)
     played = None
     if args.battles:
         from szwadron.armies.battles import battle_pair

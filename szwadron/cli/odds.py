@@ -103,6 +103,9 @@ def _add_roll_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+_ALL_HELP = "print every row of the table (by default rows each below 0.01%% are folded into one line)"
+
+
 # long: a declaration: one add_argument per option with its help text, no logic.
 def register(subparsers: Any) -> None:
     """Add the ``odds`` command with its ``fire``, ``melee`` and ``morale`` questions."""
@@ -184,6 +187,7 @@ def register(subparsers: Any) -> None:
     )
     fire.add_argument("--initial", type=int, metavar="I", help=_INITIAL_HELP + "; default: --strength")
     fire.add_argument("--modifier", type=int, default=0, metavar="K", help=_MODIFIER_HELP)
+    fire.add_argument("--all", action="store_true", help=_ALL_HELP)
     _add_roll_options(fire)
     fire.set_defaults(func=run)
 
@@ -238,6 +242,7 @@ def register(subparsers: Any) -> None:
         help="the defender is in panic: it tests at the attack and strikes back only if it passes (6.6)",
     )
     melee.add_argument("--die", choices=_DIES, default="d6", help=_DIE_HELP)
+    melee.add_argument("--all", action="store_true", help=_ALL_HELP)
     _add_roll_options(melee)
     melee.set_defaults(func=run)
 
@@ -265,6 +270,14 @@ def run(args: argparse.Namespace) -> int:
     return _run_melee(args, rng, seed)
 
 
+def _check_morale_range(morale: int) -> None:
+    """M is 0..6 in every odds question, as in a profile (1.1) and as UW (issue 16)."""
+    from szwadron.errors import InvalidDataError
+
+    if not 0 <= morale <= 6:
+        raise InvalidDataError(f"--morale: M must be 0..6, got {morale}")
+
+
 # --- fire ---------------------------------------------------------------------------------------
 # long: the odds fire command: parse each --fire group, then text, JSON or plot of the same answer.
 def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
@@ -290,6 +303,8 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
     if cap is not None and cap < 1:
         raise InvalidDataError(_("--figures must be ≥ 1, got {cap}").format(cap=cap))
     want_morale = args.morale is not None
+    if want_morale:
+        _check_morale_range(args.morale)
     if (args.strength is not None or args.initial is not None) and not want_morale:
         raise InvalidDataError(_("--strength/--initial need --morale"))
     if want_morale:
@@ -416,7 +431,8 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
                 _("P(damage=k)"): odds.damage_pmf,
                 _("P(removed=k)"): odds.removed_pmf,
                 _("P(removed≥k)"): odds.at_least,
-            }
+            },
+            show_all=args.all,
         )
     )
     print(
@@ -443,8 +459,13 @@ def _run_fire(args: argparse.Namespace, rng: Any, seed: int, err: Any) -> int:
 # --- morale -------------------------------------------------------------------------------------
 def _run_morale(args: argparse.Namespace, rng: Any, seed: int) -> int:
     from szwadron.cli._common import fmt_prob, print_json
+    from szwadron.errors import InvalidDataError
     from szwadron.odds.morale import casualty_modifier, casualty_test, morale_target, roll_casualty_test
 
+    _check_morale_range(args.morale)
+    for flag, value in (("--strength", args.strength), ("--initial", args.initial)):
+        if value < 1:  # as odds fire --strength: a unit with no figure takes no test
+            raise InvalidDataError(f"{flag} must be ≥ 1, got {value}")
     test = casualty_test(args.morale, args.strength, args.initial, args.modifier)
     target = morale_target(args.morale, args.strength, args.initial, args.modifier)
     if rng is not None:
@@ -544,6 +565,10 @@ def _parse_side(flag: str, text: str, initial: int | None, panicking: bool) -> A
     if values["skill"] > 6:
         raise InvalidDataError(
             _("{flag}: UW must be 0..6, got {values}").format(flag=flag, values=values["skill"])
+        )
+    if not 0 <= values["morale"] <= 6:  # the same range as a profile's M and as UW (1.1)
+        raise InvalidDataError(
+            _("{flag}: M must be 0..6, got {value}").format(flag=flag, value=values["morale"])
         )
     for key, code, high in (
         ("figures", "figures", MAX_MELEE_FIGURES),
@@ -687,6 +712,7 @@ def _run_melee(args: argparse.Namespace, rng: Any, seed: int) -> int:
                 _("P(def≥k)"): d_rem.at_least_list(),
             },
             index=_("removed"),
+            show_all=args.all,
         )
     )
     print(

@@ -176,6 +176,9 @@ def _overlays(args: argparse.Namespace) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Load, draw, write; exit code 0 (2 for bad input, raised as :class:`InvalidDataError`)."""
+    from pathlib import Path
+
+    from szwadron.cli._common import check_output_path, input_files
     from szwadron.errors import InvalidDataError
     from szwadron.files import is_stdio
     from szwadron.plots._io import figure_format, use_agg
@@ -188,6 +191,7 @@ def run(args: argparse.Namespace) -> int:
             )
     else:
         fmt = figure_format(args.output)  # before any work: a bad suffix is bad usage
+        check_output_path(args.output, inputs=tuple(Path(f) for f in input_files(args)))
         if args.format and args.format != fmt:
             raise InvalidDataError(f"{args.output}: the suffix says {fmt}, --format says {args.format}")
     if not 20 <= args.dpi <= 600:

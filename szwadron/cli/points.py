@@ -229,7 +229,15 @@ def register(subparsers: Any) -> None:
     calibrate.add_argument(
         "--model",
         metavar="FILE",
-        help="the coefficients file to write (default: the one shipped with szwadron)",
+        help="the coefficients file to write (default: the checkout's szwadron/data/points_model.toml, "
+        "or DIR/points_model.toml with --out); its folder must exist",
+    )
+    calibrate.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write the recalibrated army lists (and the model) into this existing folder instead of "
+        "rewriting them in place; required when they lie inside an installed szwadron, which is never "
+        "rewritten",
     )
     calibrate.add_argument("--json", action="store_true", help=_JSON_HELP)
     _misplaced(calibrate, "does not apply to 'points calibrate': it belongs to 'points ARMYLIST'", "--roster")
@@ -319,11 +327,11 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidDataError(args.misplaced)
     plot = getattr(args, "plot", None)
     if plot:  # fail before any work (a validation runs for minutes): bad usage
-        from szwadron.cli._common import check_output_path
+        from szwadron.cli._common import check_output_path, input_files
         from szwadron.plots._io import figure_format
 
         figure_format(plot)
-        check_output_path(plot)
+        check_output_path(plot, inputs=tuple(Path(f) for f in input_files(args)))
     if args.form == ARMYLIST:
         return _price(args)
     _positive(args.duels, "--duels", MAX_DUELS)
@@ -359,11 +367,24 @@ def _roster(army: Any, spec: str) -> Any:
         ) from None
 
 
+def _army_source(target: str) -> str:
+    """The file of the army list given as ``target`` (a path, ``-`` or an id), for messages."""
+    from szwadron.files import is_stdio
+    from szwadron.loading import army_list_search_path, find_army_list, source_name
+
+    path = Path(target)
+    if is_stdio(target) or path.suffix.lower() == ".toml" or path.exists():
+        return source_name(target)
+    found = find_army_list(target, army_list_search_path())
+    return str(found) if found is not None else target
+
+
 # long: the points command's report: one block per section (profiles, units, roster, stale warning).
 def _price(args: argparse.Namespace) -> int:
     from szwadron.armies.points import format_points, load_model, price_profile
     from szwadron.armies.rosters import validate_roster
-    from szwadron.cli._common import print_json
+    from szwadron.cli._common import check_stale_points, print_json
+    from szwadron.errors import InvalidDataError
     from szwadron.loading import open_army_list
 
     army = open_army_list(args.target)
@@ -375,9 +396,16 @@ def _price(args: argparse.Namespace) -> int:
         fielded = {e.profile for e in roster.units} | {a.profile for e in roster.units for a in e.attached}
         report = validate_roster(army, roster)
         profiles = [p for p in profiles if p.id in fielded]
+        check_stale_points("points", [army], model, strict=False, fielded={army.id: fielded})
     rows = []
     for p in profiles:
-        b = price_profile(p, model)
+        try:
+            b = price_profile(p, model)
+        except InvalidDataError as exc:  # issue 16: name the file and the profile
+            k = army.profiles.index(p)
+            raise InvalidDataError(
+                f"profiles[{k}] (id {p.id!r}): {exc.detail}", source=_army_source(args.target)
+            ) from None
         stale = p.points is None or abs(p.points - b.points) > 1e-9
         rows.append((p, b, stale))
     if args.plot:
@@ -492,6 +520,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=_Progress(),
         write=not args.dry_run,
+        out_dir=args.out,
     )
     model, cal = done.model, done.calibration
     if args.json:

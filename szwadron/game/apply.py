@@ -19,12 +19,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from szwadron.errors import IllegalActionError, InvalidArgumentError, InvalidDataError
-from szwadron.files import is_stdio, read_stdin
+from szwadron.errors import IllegalActionError, InvalidArgumentError
+from szwadron.files import read_input
 from szwadron.game.document import Change, ScenarioDocument, base_entry
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.i18n import _, term
-from szwadron.loading import army_list_search_path, parse_scenario, read_toml, source_name, validate
+from szwadron.loading import (
+    army_list_search_path,
+    parse_scenario,
+    parse_toml_bytes,
+    parse_toml_text,
+    source_name,
+    validate,
+)
 from szwadron.models import Phase, Scenario, Turn, Unit, UnitAction, UnitState
 from szwadron.movefile import MoveFile
 from szwadron.odds.combat import COMBAT_DIE_SIDES, roll_melee
@@ -54,8 +61,9 @@ def read_position(path: str | Path) -> Position:
     standard input."""
 
     p = Path(path)
-    data = read_toml(p)  # one clear message for a missing, unreadable or malformed file
-    text = (read_stdin() if is_stdio(p) else p.read_bytes()).decode("utf-8")  # stdin: read once
+    raw = read_input(p)  # regular files only, bounded (issue 16); stdin: read once
+    data = parse_toml_bytes(raw, source=source_name(p))  # one clear message for a malformed file
+    text = raw.decode("utf-8")
     folders = tuple(army_list_search_path(p))
     source = source_name(p)
     return Position(text, source, parse_scenario(data, source=source, folders=folders), folders)
@@ -63,12 +71,8 @@ def read_position(path: str | Path) -> Position:
 
 def position_from_text(text: str, source: str, *, folders: Sequence[Path] = ()) -> Position:
     """A position from a scenario's text; profiles are resolved along ``folders``."""
-    import tomllib
 
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InvalidDataError(f"malformed TOML: {exc}", source=source) from None
+    data = parse_toml_text(text, source=source)
     folders = tuple(folders) or tuple(army_list_search_path())
     scenario = parse_scenario(data, source=source, folders=folders)
     return Position(text, source, scenario, folders)

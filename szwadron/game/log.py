@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from szwadron.errors import InvalidArgumentError, InvalidDataError
-from szwadron.files import STDIN_NAME, is_stdio, read_stdin
+from szwadron.files import STDIN_NAME, check_nesting, is_stdio, read_input
 from szwadron.game.document import Change, ScenarioDocument
 from szwadron.i18n import _
 
@@ -93,8 +93,11 @@ def parse_log(text: str, *, source: str) -> list[Line]:
                 _("line {number}: empty line (a game log has one JSON object a line)").format(number=number),
                 source=source,
             )
+        check_nesting(raw, source=source, first_line=number)
         try:
             line = json.loads(raw)
+        except RecursionError:
+            raise InvalidDataError(f"line {number}: nested too deep", source=source) from None
         except json.JSONDecodeError as exc:
             raise InvalidDataError(
                 _("line {number}: not JSON ({msg}, column {colno})").format(
@@ -230,19 +233,13 @@ def replay(log: Sequence[Line], to: int | None = None, *, source: str = "game lo
 def read_log(path: str | Path) -> list[Line]:
     """Read and check a log file (``-``: standard input)."""
 
-    if is_stdio(path):
-        try:
-            return parse_log(read_stdin().decode("utf-8"), source=STDIN_NAME)
-        except UnicodeDecodeError as exc:
-            raise InvalidDataError(_("cannot read: {exc}").format(exc=exc), source=STDIN_NAME) from None
-    p = Path(path)
+    source = STDIN_NAME if is_stdio(path) else str(path)
+    raw = read_input(path)  # regular files only, bounded (issue 16)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InvalidDataError(_("no such file"), source=str(p)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidDataError(_("cannot read: {exc}").format(exc=exc), source=str(p)) from None
-    return parse_log(text, source=str(p))
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidDataError(_("cannot read: {exc}").format(exc=exc), source=source) from None
+    return parse_log(text, source=source)
 
 
 __all__ = [

@@ -30,7 +30,7 @@ import numpy as np
 import shapely
 
 from szwadron.errors import IllegalActionError, InvalidDataError
-from szwadron.files import write_atomic
+from szwadron.files import read_input, write_atomic
 from szwadron.game.apply import (
     Position,
     _expand_if_formation,
@@ -113,7 +113,7 @@ class Session:
         """Load a scenario file (the CLI's loader: the same messages for bad input)."""
         p = Path(path).resolve()
         scenario = load_scenario(p)
-        return cls(p, scenario, p.read_text(encoding="utf-8"))
+        return cls(p, scenario, read_input(p).decode("utf-8"))  # bounded, as the loader (issue 16)
 
     def __post_init__(self) -> None:
 
