@@ -13,6 +13,8 @@ pursuing (6.1). Without a ``[turn]`` only the one-action rule and the morale sta
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -655,6 +657,27 @@ def apply_melee(
 # --- the morale phase -----------------------------------------------------------------------------
 
 
+def along(
+    points: Sequence[tuple[float, float]], distance: float, beyond: tuple[float, float] = (0.0, 0.0)
+) -> tuple[float, float]:
+    """The point ``distance`` cm along the polyline ``points``; past its end, on along the unit
+    vector ``beyond`` (a flight's last stretch to its edge, straight towards it).
+
+    >>> along([(0.0, 0.0), (3.0, 0.0), (3.0, 4.0)], 5.0)
+    (3.0, 2.0)
+    >>> along([(0.0, 0.0), (3.0, 4.0)], 9.0, beyond=(0.0, 1.0))
+    (3.0, 8.0)
+    """
+    left = distance
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        if seg > 0 and left <= seg:
+            return (x0 + (x1 - x0) * left / seg, y0 + (y1 - y0) * left / seg)
+        left -= seg
+    x, y = points[-1]
+    return (x + beyond[0] * left, y + beyond[1] * left)
+
+
 # long: 6.8 unit by unit in the order of play: reorganise, flee, surrender, units fled through.
 def apply_morale(
     pos: Position,
@@ -669,8 +692,9 @@ def apply_morale(
     it passes through, 6.4.3) or rolled from ``seed``.
 
     A reorganised unit is normal again (its move to regain coherency, 6.8.3, is its next move).
-    A fleeing unit's figures move the flight distance straight towards their own table edge
-    (the Decision of :func:`~szwadron.table.morale_phase.flight_direction`), facing unchanged;
+    A fleeing unit's figures move the flight distance towards their own table edge (the Decision
+    of :func:`~szwadron.table.morale_phase.flight_direction`): straight where the way is free, else
+    along the way round that the morale phase plans (6.6.7-6.6.11), facing unchanged;
     a figure that reaches the edge with distance left is removed, one stopped by enemies and
     impassable terrain with enemies within 10 cm surrenders and is removed (6.6); a unit with
     no figure left leaves the table. An own unit passed through that fails its test panics
@@ -746,7 +770,11 @@ def apply_morale(
                     continue
                 step = float(dist)
             b = unit.bases[k]
-            poses.append([k, round(b.x + dx * step, 6), round(b.y + dy * step, 6), b.facing])
+            if f.way:  # 6.6.7-6.6.11: round what bars the straight line, as morale_phase plans it
+                x, y = along(f.way, step, beyond=(dx, dy))
+            else:
+                x, y = b.x + dx * step, b.y + dy * step
+            poses.append([k, round(x, 6), round(y, 6), b.facing])
         flight: dict[str, Any] = {
             "unit": um.id,
             "test": "flight",

@@ -367,6 +367,9 @@ class FigureFlight:
     blocked_cm: float | None
     blocked_by: str | None
     surrenders_if_blocked: bool
+    way: tuple[tuple[float, float], ...] = ()
+    """6.6.7-6.6.11: the way its centre takes round what bars the straight line (the points of
+    the planned way, from its centre); empty when it flees straight to its own edge."""
 
 
 @dataclass(frozen=True)
@@ -633,9 +636,17 @@ class _Table:
     # long: 6.6.7-6.6.12 per figure over shared arrays: straight line, what bars it, the planned way round, pass-through, surrender.
     def flight_geometry(
         self, u: int
-    ) -> tuple[FloatArray, FloatArray, list[str | None], BoolArray, dict[int, FloatArray]]:
+    ) -> tuple[
+        FloatArray,
+        FloatArray,
+        list[str | None],
+        BoolArray,
+        dict[int, FloatArray],
+        list[tuple[tuple[float, float], ...]],
+    ]:
         """Per figure: edge distance, blocking distance (inf), blocker, surrender flag; per own
-        unit on the path: the distance at which each figure would enter it (inf if never)."""
+        unit on the path: the distance at which each figure would enter it (inf if never); per
+        figure its way round (the centre's points), empty when it flees straight."""
         bf, v = self.bf, self.v
         bases = bf.unit_bases(u)
         corners = bf.corners[bases]
@@ -692,6 +703,7 @@ class _Table:
             crossing |= arr < reach - self.eps
         barred = (block < edge - self.eps) | crossing
         stops = corners + np.minimum(block, edge)[:, None, None] * v
+        ways: list[tuple[tuple[float, float], ...]] = [()] * kk
         for k in np.flatnonzero(barred).tolist():
             b = int(bases[k])
             centre_to_edge = (
@@ -710,6 +722,7 @@ class _Table:
             ):
                 continue  # the only way is the straight one, through the same own units: exact
             edge[k], block[k], blocker[k] = way.edge, way.block, way.blocker
+            ways[k] = way.points
             stops[k] = corners[k] + np.asarray([way.stop[0] - bf.x[b], way.stop[1] - bf.y[b]])
             for arr in enter.values():
                 arr[k] = _INF
@@ -722,7 +735,7 @@ class _Table:
             surrender[ks] = self.enemy_within(stops[ks], self.s.surrender_enemy_cm)
         block = np.where(stopped, block, _INF)
         blocker = [b if s else None for b, s in zip(blocker, stopped.tolist(), strict=True)]
-        return edge, block, blocker, surrender, enter
+        return edge, block, blocker, surrender, enter, ways
 
 
 def _casualty_tests(
@@ -801,7 +814,7 @@ def _panic_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
     p_flee = 1 - p_rally
     kind = unit.profile.kind
     flight = flight_distribution(kind, unit.profile.move, s)
-    edge, block, blocker, surrender, enter = table.flight_geometry(u)
+    edge, block, blocker, surrender, enter, ways = table.flight_geometry(u)
     tally = _FlightTally.of(table, flight, edge, block, surrender, enter)
     total = flight.total
     figures = tuple(
@@ -811,6 +824,7 @@ def _panic_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
             None if not np.isfinite(block[k]) else float(block[k]),
             blocker[k],
             bool(surrender[k]),
+            ways[k],
         )
         for k, b in enumerate(bases.tolist())
     )

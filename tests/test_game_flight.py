@@ -1,0 +1,66 @@
+"""A flight applied in the morale phase follows the way the morale phase plans (issue 15 with
+issue 17): ``morale --apply`` and ``morale`` never contradict each other.
+
+The known-answer position is ``tests/cases/morale/6_6_9_round_a_lone_enemy_base.toml`` (6.6.9,
+6.6.10): a lone enemy base stands 10 cm straight behind a panicking figure on an open table. The
+straight line runs into it; the flight goes round its control zone instead, and the applied
+position is where that way ends.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from szwadron.game.apply import along, apply_morale, position_from_text
+from szwadron.geometry.battlefield import Battlefield
+from szwadron.geometry.contact import polygon_distance
+from szwadron.loading import parse_scenario
+from szwadron.table.audit import audit
+from szwadron.table.morale_phase import morale_phase
+
+CASE = Path(__file__).parent / "cases" / "morale" / "6_6_9_round_a_lone_enemy_base.toml"
+
+
+def _position_text() -> str:
+    text = CASE.read_text(encoding="utf-8")
+    return text[: text.index("[expected]")]
+
+
+def test_6_6_9_applied_flight_goes_round_the_enemy_as_the_morale_phase_plans() -> None:
+    text = _position_text()
+    report = morale_phase(parse_scenario(tomllib.loads(text), source="case", folders=()), "A").unit("fleeing")
+    figure = report.figures[0]
+    assert figure.way, "the straight way is barred: the morale phase plans a way round (6.6.9)"
+    assert not report.may_reorganise  # 6.8.2: the enemy is within 10 cm
+    applied = apply_morale(position_from_text(text, "case"), "A", dice=[3, 3])  # 2K6 = 6
+    after = parse_scenario(tomllib.loads(applied.text), source="next", folders=())
+    distance = 6 * report.flight_multiplier
+    base = after.unit("fleeing").bases[0]
+    # where the planned way puts the figure's centre after the rolled distance, facing unchanged
+    assert (base.x, base.y) == tuple(round(c, 6) for c in along(figure.way, distance, beyond=(0.0, -1.0)))
+    assert base.facing == 90.0
+    bf = Battlefield(after)
+    a, e = bf.resolve("fleeing"), bf.resolve("enemy")
+    gap = float(polygon_distance(bf.corners[a], bf.corners[e])[0])
+    # 6.6.10: the way keeps out of the enemy's control zone (2 cm, to the planning grid's step)
+    assert gap >= 2.0 - 1.0, gap
+    assert not audit(bf).problems  # no overlap, nothing off the table (PD-3)
+    # it fled towards its own edge (side A: y = 0), the full rolled distance along the way
+    assert base.y < 40.0
+    walked = sum(math.dist(p, q) for p, q in zip(figure.way, figure.way[1:], strict=False))
+    assert walked >= distance or np.isclose(base.y, 40.0 - distance)
+
+
+def test_a_free_way_is_still_straight() -> None:
+    """6.6.7: with nothing in the way the figure flees straight to its edge (no way planned)."""
+    text = _position_text().replace("y = 30.0, facing = 270.0", "y = 110.0, facing = 270.0")
+    report = morale_phase(parse_scenario(tomllib.loads(text), source="case", folders=()), "A").unit("fleeing")
+    assert report.figures[0].way == ()
+    assert report.may_reorganise  # no enemy within 10 cm: it tries first (6.8.2) and fails on a 6
+    applied = apply_morale(position_from_text(text, "case"), "A", dice=[6, 3, 3])
+    base = parse_scenario(tomllib.loads(applied.text), source="next", folders=()).unit("fleeing").bases[0]
+    assert (base.x, base.y) == (50.0, 40.0 - 6 * report.flight_multiplier)
