@@ -382,3 +382,44 @@ def test_charge_then_its_melee_2_3(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert "formation" not in text.split('id = "inf"')[0] and "bases = [" in text
     assert main(["replay", "g.jsonl", "-o", "r.toml"]) == 0
     assert (tmp_path / "r.toml").read_bytes() == (tmp_path / "c2.toml").read_bytes()
+
+
+def test_two_units_fire_at_one_target_in_the_same_phase_4_8_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 15: several units firing at one target in the same phase, one after another (2.3:
+    each unit's action is finished before the next; 4.7, 4.8.1 after each volley). The second
+    volley is asked on the position the first one left: its odds, its removal and its morale test
+    are those of the target as it then stands. Dice by hand: fr-battery 1,5,6 on ≤2 scores 1,
+    remainder 1/4 rolled 4 (no figure, 1.5.1), repulse test 2 ≤ 4 passed; fr-horse-battery 1,5
+    scores 1, remainder rolled 1 (one more figure): the one-gun battery is destroyed (PD-18)."""
+    shutil.copy(CASES / "start.toml", tmp_path / "s0.toml")
+    monkeypatch.chdir(tmp_path)
+    first = [
+        "fire",
+        "s0.toml",
+        "--shooter",
+        "fr-battery",
+        "--target",
+        "au-battery",
+        "--apply",
+        "-o",
+        "s1.toml",
+    ]
+    first += ["--log", "game.jsonl", "--dice", "1,5,6", "--remainder-dice", "4", "--morale-dice", "2"]
+    assert main(first) == 0
+    assert load_scenario(tmp_path / "s1.toml").unit("au-battery").strength == 1  # damaged, not removed
+    second = ["fire", "s1.toml", "--shooter", "fr-horse-battery", "--target", "au-battery", "--apply"]
+    second += ["-o", "s2.toml", "--log", "game.jsonl", "--dice", "1,5", "--remainder-dice", "1"]
+    assert main(second) == 0
+    assert "au-battery" not in {u.id for u in load_scenario(tmp_path / "s2.toml").units}
+    lines = [json.loads(x) for x in (tmp_path / "game.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [x.get("action") for x in lines[1:]] == ["fire", "fire"]
+    assert lines[2]["before"] == lines[1]["after"]  # the second volley on the first one's position
+    capsys.readouterr()
+    assert main(["replay", "game.jsonl", "-o", "again.toml"]) == 0
+    assert (tmp_path / "again.toml").read_bytes() == (tmp_path / "s2.toml").read_bytes()
+    # the same unit firing twice in one phase is refused (2.3: one action a phase), nothing written
+    again = ["fire", "s1.toml", "--shooter", "fr-battery", "--target", "au-battery", "--apply"]
+    assert main([*again, "-o", "s3.toml", "--dice", "1,1,1", "--remainder-dice", "1"]) == 1
+    assert not (tmp_path / "s3.toml").exists()
