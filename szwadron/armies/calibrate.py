@@ -68,6 +68,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from szwadron.armies.duel import DEFAULT_SAMPLER, Sampler
 from szwadron.armies.points import (
     ABILITY_TERMS,
     CONTINUOUS_TERMS,
@@ -168,7 +169,10 @@ DuelSpec = tuple[int, int, int, int, int, str]
 
 
 def run_duel_batch(
-    profiles: Sequence[dict[str, Any]], specs: Sequence[DuelSpec], battle: bool = True
+    profiles: Sequence[dict[str, Any]],
+    specs: Sequence[DuelSpec],
+    battle: bool = True,
+    sampler: Sampler = DEFAULT_SAMPLER,
 ) -> list[tuple[float, int]]:
     """Play a batch of duels (a task for an executor: top-level, plain arguments).
 
@@ -186,10 +190,10 @@ def run_duel_batch(
             a, b = units[i], units[j]
             sizes_a = split_units(n_i, standard_unit_figures(a))
             sizes_b = split_units(n_j, standard_unit_figures(b))
-            br = run_battle(a, sizes_a, b, sizes_b, seed=seed, first=1 if first else 0)
+            br = run_battle(a, sizes_a, b, sizes_b, seed=seed, first=1 if first else 0, sampler=sampler)
             out.append((br.score_a, br.rounds))
         else:
-            r = run_duel(units[i], n_i, units[j], n_j, seed=seed, first=1 if first else 0)
+            r = run_duel(units[i], n_i, units[j], n_j, seed=seed, first=1 if first else 0, sampler=sampler)
             out.append((r.score_a, r.rounds))
     return out
 
@@ -204,6 +208,7 @@ def run_duels(
     label: str = "duels",
     task_size: int = TASK_SIZE,
     battle: bool = True,
+    sampler: Sampler = DEFAULT_SAMPLER,
 ) -> list[tuple[float, int]]:
     """Play ``specs`` on ``executor`` (default: a process pool of ``workers``, one per core;
     ``workers=1`` plays them in this process). Results are in the order of ``specs`` and do not
@@ -213,7 +218,7 @@ def run_duels(
         run_duel_batch,
         (plain,),
         specs,
-        (battle,),
+        (battle, sampler),
         executor=executor,
         workers=workers,
         progress=progress,
@@ -463,6 +468,8 @@ class CalibrationConfig:
     jitter: float = 0.4
     budgets: tuple[int, int] = BUDGET_FIGURES
     battle: bool = True
+    sampler: Sampler = DEFAULT_SAMPLER
+    """How the battles resolve dice (:data:`szwadron.armies.duel.Sampler`)."""
     kind_terms: tuple[str, ...] = FITTED_KIND_TERMS
     corrections: bool = True
     """Fit the duel corrections (step 4) after the formula, every round."""
@@ -538,6 +545,7 @@ def calibrate(
             progress=progress,
             label=f"calibration round {r + 1}/{config.rounds}",
             battle=config.battle,
+            sampler=config.sampler,
         )
         observations += [
             Observation(s[0], s[1], s[2], s[3], sc) for s, (sc, _) in zip(specs, scores, strict=True)
@@ -561,6 +569,7 @@ def calibrate(
             executor=executor,
             workers=workers,
             progress=progress,
+            sampler=config.sampler,
         )
         model = replace(model, army_steepness=(result.steepness.a, result.steepness.b))
     if config.corrections and config.mixed_battles:
@@ -579,6 +588,7 @@ def calibrate(
                 workers=workers,
                 progress=progress,
                 label=f"mixed-army battles {r + 1}/{config.mixed_rounds}",
+                sampler=config.sampler,
             )
 
             def figures(force: Sequence[Any]) -> tuple[tuple[int, int], ...]:
@@ -963,6 +973,7 @@ def validate(
     workers: int | None = None,
     progress: ProgressFn | None = None,
     battle: bool = True,
+    sampler: Sampler = DEFAULT_SAMPLER,
 ) -> Validation:
     """The round-robin of every pair of duel profiles at equal points (module notes).
 
@@ -1005,6 +1016,7 @@ def validate(
         progress=progress,
         label="validation",
         battle=battle,
+        sampler=sampler,
     )
     wins: dict[tuple[int, int], float] = {}
     count: dict[tuple[int, int], int] = {}
