@@ -115,6 +115,12 @@ def _misplaced(parser: argparse.ArgumentParser, message: str, *flags: str) -> No
 _JSON_HELP = "print a JSON document instead of the table (for scripts; its keys are stable)"
 _SEED_HELP = "seed of the simulated dice: the same seed, the same numbers (default 2026)"
 _LISTS_HELP = "folder of army-list TOML files to use (default: the six bundled lists)"
+_EXECUTOR_HELP = (
+    "where the battles run: 'process' (a process pool on this machine, the default) or 'dask' "
+    "(a dask.distributed cluster: a local one, or the one of --scheduler; needs szwadron[dask]). "
+    "The results are the same whatever the executor"
+)
+_SCHEDULER_HELP = "address of a running dask scheduler (tcp://host:8786); implies --executor dask"
 _WORKERS_HELP = (
     f"worker processes running the battles in parallel (default: one per core; at most "
     f"{MAX_WORKERS_PER_CORE} per core)"
@@ -182,6 +188,8 @@ def register(subparsers: Any) -> None:
         "--battles",
         "--workers",
         "--model",
+        "--executor",
+        "--scheduler",
     )
     _misplaced(price, "applies only to 'points calibrate'", "--rounds", "--dry-run")
 
@@ -220,6 +228,8 @@ def register(subparsers: Any) -> None:
         help=f"rounds of fitting, each re-pricing the armies of the next (default 3, at most {MAX_ROUNDS})",
     )
     calibrate.add_argument("--workers", type=int, metavar="N", help=_WORKERS_HELP)
+    calibrate.add_argument("--executor", choices=("process", "dask"), help=_EXECUTOR_HELP)
+    calibrate.add_argument("--scheduler", metavar="ADDRESS", help=_SCHEDULER_HELP)
     calibrate.add_argument(
         "--dry-run", action="store_true", help="print the fitted model and the rosters' costs; write no file"
     )
@@ -264,6 +274,8 @@ def register(subparsers: Any) -> None:
         f"{DEFAULT_ROSTER_BATTLES}; 0: skip the rosters; at most {MAX_DUELS})",
     )
     validate.add_argument("--workers", type=int, metavar="N", help=_WORKERS_HELP)
+    validate.add_argument("--executor", choices=("process", "dask"), help=_EXECUTOR_HELP)
+    validate.add_argument("--scheduler", metavar="ADDRESS", help=_SCHEDULER_HELP)
     validate.add_argument(
         "--model",
         metavar="FILE",
@@ -329,7 +341,14 @@ def run(args: argparse.Namespace) -> int:
             raise InvalidDataError(f"--battles must be between 0 and {MAX_DUELS}, got {args.battles}")
     _positive(getattr(args, "rounds", None), "--rounds", MAX_ROUNDS)
     _positive(args.workers, "--workers", MAX_WORKERS_PER_CORE * (os.cpu_count() or 1))
-    return _calibrate(args) if args.form == "calibrate" else _validate(args)
+    from szwadron.armies.runs import open_executor
+
+    kind = args.executor or ("dask" if args.scheduler else "process")
+    if args.scheduler is not None and kind != "dask":
+        raise InvalidDataError("--scheduler needs --executor dask")
+    with open_executor(kind, scheduler=args.scheduler, workers=args.workers) as executor:
+        args.executor_object = executor
+        return _calibrate(args) if args.form == "calibrate" else _validate(args)
 
 
 def _roster(army: Any, spec: str) -> Any:
@@ -465,6 +484,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         paths,
         config,
         model_path=args.model,
+        executor=args.executor_object,
         workers=args.workers,
         progress=_Progress(),
         write=not args.dry_run,
@@ -550,6 +570,7 @@ def _validate(args: argparse.Namespace) -> int:
         model=model,
         duels_per_budget=args.duels or 500,
         seed=args.seed,
+        executor=args.executor_object,
         workers=args.workers,
         progress=progress,
     )
@@ -560,10 +581,21 @@ def _validate(args: argparse.Namespace) -> int:
         from szwadron.armies.battles import size_check_cases, unit_size_effect, validate_rosters
 
         rosters = validate_rosters(
-            armies, battles=battles, seed=args.seed, model=model, workers=args.workers, progress=progress
+            armies,
+            battles=battles,
+            seed=args.seed,
+            model=model,
+            executor=args.executor_object,
+            workers=args.workers,
+            progress=progress,
         )
         sizes = unit_size_effect(
-            size_check_cases(armies), battles=battles, seed=args.seed, workers=args.workers, progress=progress
+            size_check_cases(armies),
+            battles=battles,
+            seed=args.seed,
+            executor=args.executor_object,
+            workers=args.workers,
+            progress=progress,
         )
     if args.plot:
         from szwadron.plots.points import plot_matrix_file
