@@ -81,7 +81,7 @@ from szwadron.armies.points import (
     profile_values,
 )
 from szwadron.errors import InvalidDataError
-from szwadron.models import Ability, ArmyList, Kind, Profile
+from szwadron.models import Ability, ArmyList, Kind, Profile, Roster
 
 if TYPE_CHECKING:
     from szwadron.armies.battles import ArmySteepness
@@ -480,6 +480,10 @@ class CalibrationConfig:
     """Battles of random mixed armies per pair of lists and budget, each round (0: none)."""
     mixed_rounds: int = 3
     """Rounds of mixed-army battles (each designed at the points of the round before)."""
+    search: int = 0
+    """Rosters the exploit search plays per list and points limit before the mixed-army battles
+    (:func:`szwadron.armies.search.exploit_search`, at the points fitted so far); each list's
+    best finds join the units its random armies are drawn from (0: no search)."""
     army_weight: float = 100.0
     """How many duels a mixed-army battle counts for in the corrections' fit."""
 
@@ -495,6 +499,8 @@ class CalibrationResult:
     entries: list[DuelProfile] = field(default_factory=list)
     steepness: ArmySteepness | None = None
     army_battles: int = 0
+    search_winners: list[tuple[str, str, float]] = field(default_factory=list)
+    """``(army, roster id, points limit)`` of the exploit search's finds added to the pool."""
 
 
 def design(
@@ -572,6 +578,16 @@ def calibrate(
             sampler=config.sampler,
         )
         model = replace(model, army_steepness=(result.steepness.a, result.steepness.b))
+    if config.corrections and config.mixed_battles and config.search:
+        armies = with_search_winners(
+            armies, model, config, executor=executor, workers=workers, progress=progress
+        )
+        result.search_winners = [
+            (a.id, r.id, r.points_limit or 0.0)
+            for a in armies
+            for r in a.rosters
+            if r.id.startswith("search-")
+        ]
     if config.corrections and config.mixed_battles:
         from szwadron.armies.battles import mixed_battle_design, play
 
@@ -612,6 +628,54 @@ def calibrate(
     result.model = model
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def priced(army: ArmyList, points: Callable[[Profile], float]) -> ArmyList:
+    """``army`` with every fighting profile's points set by ``points`` (limbers keep theirs)."""
+    profiles = tuple(
+        p if p.kind is Kind.LIMBER else p.model_copy(update={"points": points(p)}) for p in army.profiles
+    )
+    return army.model_copy(update={"profiles": profiles})
+
+
+def with_search_winners(
+    armies: Sequence[ArmyList],
+    model: PointsModel,
+    config: CalibrationConfig,
+    *,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress: ProgressFn | None = None,
+) -> list[ArmyList]:
+    """The lists with the exploit search's best find (:func:`szwadron.armies.search.exploit_search`,
+    ``config.search`` rosters played, at ``model``'s points, against the other lists' example
+    rosters) added to their rosters as ``search-LIMIT``, for every points limit of the example
+    rosters: the calibration's random armies then draw the units the search found too."""
+    from szwadron.armies.search import exploit_search
+
+    at_model = [priced(a, model.points) for a in armies]
+    limits = sorted({r.points_limit for a in armies for r in a.rosters if r.points_limit is not None})
+    found: dict[str, list[Roster]] = {a.id: [] for a in armies}
+    for limit in limits:
+        for k, army in enumerate(at_model):
+            field = [
+                (a, r) for j, a in enumerate(at_model) if j != k for r in a.rosters if r.points_limit == limit
+            ]
+            if not field:
+                continue
+            best = exploit_search(
+                army,
+                limit,
+                field,
+                budget=config.search,
+                seed=f"calibrate:{config.seed}",
+                executor=executor,
+                workers=workers,
+                progress=progress,
+                sampler=config.sampler,
+            )
+            found[army.id].append(best.roster.model_copy(update={"id": f"search-{limit:g}"}))
+    return [a.model_copy(update={"rosters": (*a.rosters, *found[a.id])}) for a in armies]
 
 
 def roster_costs(
@@ -1060,6 +1124,7 @@ __all__ = [
     "fit_logistic",
     "fit_model",
     "load_lists",
+    "priced",
     "regenerate",
     "roster_costs",
     "run_duel_batch",
@@ -1067,4 +1132,5 @@ __all__ = [
     "run_tasks",
     "validate",
     "wilson_interval",
+    "with_search_winners",
 ]
