@@ -241,11 +241,191 @@ def render(r: dict[str, object], v: dict[str, object] | None) -> str:
     return "\n".join(lines)
 
 
+# --- issue 14: the exact sampler against the per-die roller, and the executors ------------------
+#: The same work for both samplers: a calibration of all six lists cut down in size (every step
+#: of the full one: duel battles, army steepness, mixed-army battles) and a validation (the
+#: round-robin and the example rosters army against army).
+SAMPLER_CALIBRATION = {
+    "rounds": 1,
+    "duels_per_pair": 20,
+    "army_battles": 8,
+    "mixed_battles": 40,
+    "mixed_rounds": 1,
+}
+SAMPLER_VALIDATION = {"duels_per_budget": 20, "roster_battles": 60}
+SAMPLER_REPEATS = 3
+
+
+def one_sampler_run(work: str, sampler: str) -> dict[str, object]:
+    """One run of ``work`` (calibrate or validate) with ``sampler``, in this (fresh) process:
+    CPU and wall time, and a digest of the results."""
+    import hashlib
+    import json
+
+    from szwadron.armies.battles import validate_rosters
+
+    armies = load_lists(army_list_paths())
+    c0, t0 = time.process_time(), time.perf_counter()
+    if work == "calibrate":
+        from szwadron.armies.calibrate import calibrate
+
+        res = calibrate(armies, CalibrationConfig(**SAMPLER_CALIBRATION, sampler=sampler), workers=1)  # type: ignore[arg-type]
+        digest = json.dumps(res.model.corrections, sort_keys=True)
+        games = res.duels + res.army_battles + (res.steepness.battles if res.steepness else 0)
+    else:
+        v = validate(
+            armies, duels_per_budget=SAMPLER_VALIDATION["duels_per_budget"], workers=1, sampler=sampler
+        )  # type: ignore[arg-type]
+        rv = validate_rosters(
+            armies, battles=SAMPLER_VALIDATION["roster_battles"], workers=1, sampler=sampler
+        )  # type: ignore[arg-type]
+        digest = json.dumps([v.share_in_band, rv.share_in_band, rv.rms])
+        games = v.duels + rv.battles
+    cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+    return {
+        "cpu": cpu,
+        "wall": wall,
+        "games": games,
+        "digest": hashlib.sha256(digest.encode()).hexdigest()[:12],
+    }
+
+
+def bench_samplers() -> dict[str, object]:
+    """Each work with each sampler, :data:`SAMPLER_REPEATS` times, every run in a fresh process
+    (cold caches: the exact sampler builds its tables inside the measured time)."""
+    import json
+
+    out: dict[str, object] = {}
+    for work in ("calibrate", "validate"):
+        for sampler in ("dice", "exact"):
+            runs = []
+            for _ in range(SAMPLER_REPEATS):
+                proc = subprocess.run(
+                    [sys.executable, __file__, "--one", work, sampler],
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                )
+                runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+            out[f"{work}:{sampler}"] = {
+                "cpu": statistics.median(float(r["cpu"]) for r in runs),
+                "wall": statistics.median(float(r["wall"]) for r in runs),
+                "games": runs[0]["games"],
+                "digests": sorted({str(r["digest"]) for r in runs}),
+            }
+    out["executors"] = bench_executors()
+    return out
+
+
+def bench_executors() -> dict[str, object]:
+    """The same battles and duels in this process, on a process pool of 2 and on a dask
+    LocalCluster of 2 workers: are the results identical? (and the wall time of each)"""
+    from szwadron.armies.battles import play, roster_force
+    from szwadron.armies.calibrate import design, duel_profiles, run_duels
+    from szwadron.armies.runs import open_executor
+
+    armies = {a.id: a for a in load_lists(army_list_paths())}
+    forces = [roster_force(a, r) for a in armies.values() for r in a.rosters if r.points_limit == 1000]
+    specs = [
+        (i, j, k % 2, f"exec:{i}:{j}:{k}")
+        for i in range(len(forces))
+        for j in range(i + 1, len(forces))
+        for k in range(20)
+    ]
+    entries = duel_profiles(list(armies.values()))
+    duel_specs = design(entries, load_model(), CalibrationConfig(duels_per_pair=4), 0)
+    profiles = [e.profile for e in entries]
+
+    def work(executor: object, workers: int | None) -> object:
+        return (
+            play(forces, specs, executor=executor, workers=workers),  # type: ignore[arg-type]
+            run_duels(profiles, duel_specs, executor=executor, workers=workers),  # type: ignore[arg-type]
+        )
+
+    results: dict[str, object] = {}
+    times: dict[str, float] = {}
+    for name in ("serial", "process pool", "dask LocalCluster"):
+        t0 = time.perf_counter()
+        if name == "serial":
+            results[name] = work(None, 1)
+        elif name == "process pool":
+            results[name] = work(None, 2)
+        else:
+            with open_executor("dask", workers=2) as ex:
+                results[name] = work(ex, None)
+        times[name] = time.perf_counter() - t0
+    first = results["serial"]
+    return {
+        "battles": len(specs),
+        "duels": len(duel_specs),
+        "identical": all(r == first for r in results.values()),
+        "wall": times,
+    }
+
+
+def render_samplers(r: dict[str, object]) -> str:
+    """The RESULTS.md section of issue 14."""
+
+    def row(work: str, label: str) -> list[str]:
+        d, e = r[f"{work}:dice"], r[f"{work}:exact"]
+        assert isinstance(d, dict) and isinstance(e, dict)
+        return [
+            f"| {label} ({d['games']:,} battles and duels) | {d['cpu']:.1f} s | {d['wall']:.1f} s | "
+            f"{e['cpu']:.1f} s | {e['wall']:.1f} s | **{d['cpu'] / e['cpu']:.1f}×** | {d['wall'] / e['wall']:.1f}× |"
+        ]
+
+    ex = r["executors"]
+    assert isinstance(ex, dict)
+    wall = ex["wall"]
+    assert isinstance(wall, dict)
+    return "\n".join(
+        [
+            "## Points: the exact sampler and the executors (issue 14)",
+            "",
+            f"`benchmarks/bench_points.py --samplers` — {dt.date.today().isoformat()}, {platform.machine()}, "
+            f"{os.cpu_count()} cores shared with other agents' work, Python {platform.python_version()}. Each "
+            f"work runs {SAMPLER_REPEATS} times per sampler, every run in a fresh process in this one "
+            'process (no pool: CPU time is this process\'s), medians. The per-die roller (`sampler="dice"`, '
+            '`random.randint` a die, as before issue 14) and the exact sampler (`sampler="exact"`, one '
+            "`random()` and a bisection per volley, melee exchange and morale test, from tables cached by "
+            "the question; the tables are built inside the measured time) play the same seeded specs.",
+            "",
+            f"Work: calibration `{SAMPLER_CALIBRATION}`; validation `{SAMPLER_VALIDATION}` (all six lists).",
+            "",
+            "| work | dice CPU | dice wall | exact CPU | exact wall | ratio (CPU) | ratio (wall) |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+            *row("calibrate", "calibration"),
+            *row("validate", "validation"),
+            "",
+            f"Executors: {ex['battles']:,} army battles and {ex['duels']:,} duel battles in this process "
+            f"({wall['serial']:.1f} s wall), on a process pool of 2 ({wall['process pool']:.1f} s) and on a dask "
+            f"`LocalCluster` of 2 workers ({wall['dask LocalCluster']:.1f} s, the cluster's start included): "
+            f"results {'**identical**' if ex['identical'] else '**DIFFERENT**'}.",
+            "",
+        ]
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--write", action="store_true", help="record in benchmarks/RESULTS.md")
     parser.add_argument("--skip-validation", action="store_true", help="skip the validation run")
+    parser.add_argument(
+        "--samplers", action="store_true", help="only the exact sampler against the per-die roller (issue 14)"
+    )
+    parser.add_argument("--one", nargs=2, metavar=("WORK", "SAMPLER"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.one:
+        import json
+
+        print(json.dumps(one_sampler_run(*args.one)))
+        return 0
+    if args.samplers:
+        text = render_samplers(bench_samplers())
+        print(text)
+        if args.write:
+            write_section("## Points: the exact sampler and the executors (issue 14)", text)
+        return 0
     r = bench()
     v = None if args.skip_validation else bench_validation()
     text = render(r, v)

@@ -20,7 +20,15 @@ from szwadron.errors import InvalidDataError
 from szwadron.models import Kind
 from szwadron.odds.combat import MeleeSide, melee
 from szwadron.odds.morale import FireOutcome, casualty_test
-from szwadron.odds.sample import casualty_table, melee_table, test_passes, volley_table
+from szwadron.odds.sample import (
+    casualty_table,
+    loss_table,
+    melee_table,
+    sample_melee,
+    sequence_table,
+    test_passes,
+    volley_table,
+)
 from tests.brute import brute_removal
 
 
@@ -137,3 +145,61 @@ def test_exact_battles_are_seeded() -> None:
 def test_unknown_sampler_is_bad_input() -> None:
     with pytest.raises(InvalidDataError, match="sampler"):
         run_duel(LINE, 1, LINE, 1, seed=1, sampler="fast")  # type: ignore[arg-type]
+
+
+def _composed(a: MeleeSide, d: MeleeSide, first_strike: str | None) -> dict[tuple[object, ...], float]:
+    """The distribution :func:`sample_melee` draws from, enumerated over its tables."""
+
+    def rows(table: object) -> list[tuple[object, float]]:
+        prev, out = 0.0, []
+        for o, c in zip(table.outcomes, table.cumulative, strict=True):  # type: ignore[attr-defined]
+            out.append((o, c - prev))
+            prev = c
+        return out
+
+    wa = tuple(f.wounds for f in a.fighters)
+    wd = tuple(f.wounds for f in d.fighters)
+    dist: dict[tuple[object, ...], float] = {}
+    first = (a, wd) if first_strike != "defender" else (d, wa)
+    for (r1, h1), p1 in rows(loss_table(first[0].strike_groups(0), first[1])):
+        if first_strike == "attacker":
+            second = loss_table(d.strike_groups(r1), wa)
+        elif first_strike == "defender":
+            second = loss_table(a.strike_groups(r1), wd)
+        else:
+            second = loss_table(d.strike_groups(0), wa)
+        for (r2, h2), p2 in rows(second):
+            if first_strike == "defender":
+                ar, ah, dr, dh = r1, h1, r2, h2
+            else:
+                dr, dh, ar, ah = r1, h1, r2, h2
+            ad, dd = ar == a.morale.strength, dr == d.morale.strength
+            seq = sequence_table(
+                0 if ad else a.morale.target_after(ar),
+                0 if dd else d.morale.target_after(dr),
+                ah,
+                dh,
+                ad,
+                dd,
+                False,
+            )
+            for (ao, do), p3 in rows(seq):
+                key = (ar, dr, ao, do)
+                dist[key] = dist.get(key, 0.0) + p1 * p2 * p3
+    return dist
+
+
+@pytest.mark.parametrize("first_strike", [None, "attacker", "defender"])
+def test_sample_melee_draws_from_the_exact_melee_5_3_5_5_7_7(first_strike: str | None) -> None:
+    """The step-by-step draw (losses of each side, then 5.5) composes to :func:`melee`'s table."""
+    a = MeleeSide.uniform(5, melee=1, skill=3, wounds=2, morale=4, strength=9, initial=12)
+    d = MeleeSide.uniform(4, melee=2, skill=4, wounds=1, morale=5, strength=4, initial=6)
+    exact = melee_table(a, d, first_strike)  # type: ignore[arg-type]
+    composed = _composed(a, d, first_strike)
+    for outcome in set(exact.outcomes) | set(composed):
+        assert composed.get(outcome, 0.0) == pytest.approx(exact.probability(outcome), abs=1e-12)
+    rng = random.Random("melee")
+    n = 20_000
+    hits = sum(sample_melee(a, d, first_strike, rng)[1] == d.morale.strength for _ in range(n))  # type: ignore[arg-type]
+    p = sum(pr for o, pr in composed.items() if o[1] == d.morale.strength)
+    assert hits / n == pytest.approx(p, abs=4 * (p * (1 - p) / n) ** 0.5 + 1e-9)

@@ -86,7 +86,7 @@ from szwadron.odds.morale import (
     roll_casualty_test,
     roll_test,
 )
-from szwadron.odds.sample import MeleeResult, Table, casualty_table, melee_table, test_passes, volley_table
+from szwadron.odds.sample import Table, casualty_table, sample_melee, test_passes, volley_table
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
 
 #: Standard set-up: the two fronts this far apart, edge to edge (4.5.2).
@@ -587,9 +587,9 @@ class Duel:
         fs = self.first_strike(attacker, charge=charge)
         exposed = (self._plain_in_contact(attacker), self._plain_in_contact(other))
         if self.exact:
-            a_removed, d_removed, a_out, d_out = _exchange_table(
-                self._melee_key(attacker), self._melee_key(other), fs, self.settings.remainder_die
-            ).sample(self.rng)
+            a_removed, d_removed, a_out, d_out = sample_melee(
+                self._melee_side(attacker), self._melee_side(other), fs, self.rng, self.settings.remainder_die
+            )
         else:
             a_side, d_side = self._melee_side(attacker), self._melee_side(other)
             roll = roll_melee(a_side, d_side, self.rng, first_strike=fs, die=self.settings.remainder_die)
@@ -807,18 +807,6 @@ def _melee_side(
         Fighter(elite.wounds, elite.melee, elite.skill),
     ) * k
     return MeleeSide(fighters, MeleeMorale(unit.morale, strength, initial), 0, unit.skirmish)
-
-
-@lru_cache(maxsize=65536)
-def _exchange_table(
-    attacker: tuple[DuelUnit, int, int, int, DuelUnit | None, int],
-    defender: tuple[DuelUnit, int, int, int, DuelUnit | None, int],
-    first_strike: Literal["attacker", "defender"] | None,
-    die: str,
-) -> Table[MeleeResult]:
-    """The exact table of one exchange (:func:`szwadron.odds.sample.melee_table`), by the
-    sides' keys (:meth:`Duel._melee_key`)."""
-    return melee_table(_melee_side(*attacker), _melee_side(*defender), first_strike, die)
 
 
 # --- the policy ------------------------------------------------------------------------------

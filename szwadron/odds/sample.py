@@ -24,7 +24,7 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import Generic, Literal, TypeVar
 
-from szwadron.odds.combat import MeleeSide, melee, volley
+from szwadron.odds.combat import Loss, MeleeSide, _side_losses_cached, melee, volley
 from szwadron.odds.morale import FireOutcome, MeleeOutcome, _sequence_weights
 
 T = TypeVar("T")
@@ -152,11 +152,95 @@ def melee_table(
     return Table.of(rows)
 
 
+@lru_cache(maxsize=65536)
+def loss_table(
+    groups: tuple[tuple[int, int, int], ...], wounds: tuple[int, ...], die: str = "d6"
+) -> Table[Loss]:
+    """5.3, 5.4, 1.5.1 — ``(figures removed, any die scored)`` of figures with ``wounds`` (in
+    removal order) struck by the dice ``groups`` (``(dice, UW, target bonus)``,
+    :meth:`szwadron.odds.combat.MeleeSide.strike_groups`).
+
+    >>> loss_table(((2, 6, 0),), (1, 1, 1)).outcomes
+    ((2, True),)
+    """
+    return Table.of([(loss, float(w)) for loss, w in _side_losses_cached(groups, wounds, die)])
+
+
+@lru_cache(maxsize=65536)
+def sequence_table(
+    a_target: int,
+    d_target: int,
+    a_hit: bool,
+    d_hit: bool,
+    a_destroyed: bool,
+    d_destroyed: bool,
+    d_panicking: bool,
+) -> Table[tuple[MeleeOutcome, MeleeOutcome]]:
+    """5.5 — the (attacker, defender) morale outcomes of one realisation of the losses."""
+    return Table.of(
+        [
+            (pair, float(w))
+            for pair, w in _sequence_weights(
+                a_target, d_target, a_hit, d_hit, a_destroyed, d_destroyed, d_panicking
+            )
+        ]
+    )
+
+
+def _wounds(side: MeleeSide) -> tuple[int, ...]:
+    return tuple(f.wounds + side.wound_bonus for f in side.fighters)
+
+
+def sample_melee(
+    attacker: MeleeSide,
+    defender: MeleeSide,
+    first_strike: Literal["attacker", "defender"] | None,
+    rng: random.Random,
+    die: str = "d6",
+) -> MeleeResult:
+    """5.3–5.5, 7.7 — one exchange drawn as :func:`melee` composes it: each side's losses from
+    the strikes of the other (the second striker with the figures it has left, 7.7), then the
+    morale sequence (5.5) for those losses; each step one draw from a table cached by the
+    question, so that the tables are shared by every exchange with the same dice and W.
+
+    Sides whose striker panics (6.6) are drawn from :func:`melee_table`.
+
+    >>> a = MeleeSide.uniform(2, melee=1, skill=6, wounds=1, morale=6)
+    >>> sample_melee(a, a, "attacker", random.Random(0))
+    (0, 2, <MeleeOutcome.HELD: 'held'>, <MeleeOutcome.DESTROYED: 'destroyed'>)
+    """
+    if attacker.morale.panicking or defender.morale.panicking:
+        return melee_table(attacker, defender, first_strike, die).sample(rng)
+    if first_strike == "attacker":
+        dr, dh = loss_table(attacker.strike_groups(0), _wounds(defender), die).sample(rng)
+        ar, ah = loss_table(defender.strike_groups(dr), _wounds(attacker), die).sample(rng)
+    elif first_strike == "defender":
+        ar, ah = loss_table(defender.strike_groups(0), _wounds(attacker), die).sample(rng)
+        dr, dh = loss_table(attacker.strike_groups(ar), _wounds(defender), die).sample(rng)
+    else:
+        ar, ah = loss_table(defender.strike_groups(0), _wounds(attacker), die).sample(rng)
+        dr, dh = loss_table(attacker.strike_groups(0), _wounds(defender), die).sample(rng)
+    am, dm = attacker.morale, defender.morale
+    a_dest, d_dest = ar == am.strength, dr == dm.strength
+    ao, do = sequence_table(
+        0 if a_dest else am.target_after(ar),
+        0 if d_dest else dm.target_after(dr),
+        ah,
+        dh,
+        a_dest,
+        d_dest,
+        False,
+    ).sample(rng)
+    return ar, dr, ao, do
+
+
 def clear_caches() -> None:
     """Forget every cached table."""
     volley_table.cache_clear()
     casualty_table.cache_clear()
     melee_table.cache_clear()
+    loss_table.cache_clear()
+    sequence_table.cache_clear()
 
 
 __all__ = [
@@ -164,7 +248,10 @@ __all__ = [
     "Table",
     "casualty_table",
     "clear_caches",
+    "loss_table",
     "melee_table",
+    "sample_melee",
+    "sequence_table",
     "test_passes",
     "volley_table",
 ]
