@@ -380,8 +380,9 @@ def resized_force(force: Sequence[ForceUnit], cls: str, size: int) -> Force:
 
 
 #: Unit sizes ``points validate`` tries on each list's largest roster: line battalions of 8 and 16
-#: (the rosters field 12, the lists cap them at 12), cavalry of 4 and 12 (fielded: 6; cap 8).
-SIZE_CHECK: dict[str, tuple[int, ...]] = {"line": (8, 16), "cavalry": (4, 12)}
+#: (the rosters field 12, the lists cap them at 12), skirmish companies of 4 and 8 (fielded: 6;
+#: cap 8; issue 14), cavalry of 4 and 12 (fielded: 6; cap 8).
+SIZE_CHECK: dict[str, tuple[int, ...]] = {"line": (8, 16), "skirmishers": (4, 8), "cavalry": (4, 12)}
 
 
 @dataclass(frozen=True)

@@ -43,8 +43,8 @@ rules, with the dice of :mod:`szwadron.odds.combat` and :mod:`szwadron.odds.mora
 Simplifications (open ground, two units, no geometry): no table edge, no flanks beyond the
 wrap-around, no choice to pursue (5.5.8), pursuers act only in their own turn. A unit may carry
 an elite company of another profile (1.1, :class:`Side`): it fires as its own dice group, stands
-in the front rank of a melee and is removed last; the policy's odds (:func:`choose_action`) look
-at the unit's own profile only.
+in the front rank of a melee and is removed last; the policy's odds (:func:`choose_action`) count
+every figure of the unit, the company's with its own characteristics (issue 14).
 
 **Battles** (:func:`run_battle`): equal points are spent as several units of a standard size
 per kind (:data:`STANDARD_UNIT_FIGURES`, the example rosters' sizes), so that a cheap profile
@@ -552,7 +552,7 @@ class Duel:
             n += 2 * max(flank, 1)
         return min(n, me.strength)
 
-    def _melee_key(self, who: Who) -> tuple[DuelUnit, int, int, int, DuelUnit | None, int]:
+    def _melee_key(self, who: Who) -> MeleeKey:
         """What :meth:`_melee_side` is built from."""
         me = self.sides[who]
         return (me.unit, self.fighters(who), me.strength, me.initial, me.elite, me.elite_left)
@@ -810,83 +810,69 @@ def _melee_side(
 
 
 # --- the policy ------------------------------------------------------------------------------
+MeleeKey = tuple[DuelUnit, int, int, int, DuelUnit | None, int]
+"""A side of a melee as :meth:`Duel._melee_key` gives it: ``(unit, figures in contact, strength,
+initial strength, elite company's unit, its figures left)``."""
+
+
 @lru_cache(maxsize=65536)
 def _melee_score(
-    attacker: DuelUnit,
-    a_fighters: int,
-    a_strength: int,
-    a_initial: int,
-    defender: DuelUnit,
-    d_fighters: int,
-    d_strength: int,
-    d_initial: int,
-    first_strike: Literal["attacker", "defender"] | None,
+    attacker: MeleeKey, defender: MeleeKey, first_strike: Literal["attacker", "defender"] | None, die: str
 ) -> float:
     """Exact chance (5.3–5.5) that the defender leaves (repulsed, panics, destroyed) minus the
-    chance the attacker does, for one exchange."""
-    a = MeleeSide.uniform(
-        a_fighters,
-        melee=attacker.melee,
-        skill=attacker.skill,
-        wounds=attacker.wounds,
-        morale=attacker.morale,
-        strength=a_strength,
-        initial=a_initial,
-        skirmish=attacker.skirmish,
-    )
-    d = MeleeSide.uniform(
-        d_fighters,
-        melee=defender.melee,
-        skill=defender.skill,
-        wounds=defender.wounds,
-        morale=defender.morale,
-        strength=d_strength,
-        initial=d_initial,
-        skirmish=defender.skirmish,
-    )
+    chance the attacker does, for one exchange of the two sides with all their figures in
+    contact, an elite company's too (1.1)."""
+    odds = melee(_melee_side(*attacker), _melee_side(*defender), first_strike=first_strike, die=die)
     gone = (MeleeOutcome.REPULSED, MeleeOutcome.PANIC, MeleeOutcome.DESTROYED)
     score = 0.0
-    for (ao, do), p in melee(a, d, first_strike=first_strike).outcomes.probabilities().items():
+    for (ao, do), p in odds.outcomes.probabilities().items():
         score += float(p) * ((do in gone) - (ao in gone))
     return score
 
 
 @lru_cache(maxsize=65536)
 def _fire_score(
-    shooter: DuelUnit, strength: int, target: DuelUnit, t_strength: int, t_initial: int, distance: float
+    shooter: DuelUnit,
+    plain: int,
+    elite: DuelUnit | None,
+    elite_left: int,
+    target: DuelUnit,
+    t_strength: int,
+    t_initial: int,
+    t_elite: DuelUnit | None,
+    t_elite_left: int,
+    distance: float,
 ) -> float:
-    """Exact chance (4.6, 6.3) that a volley repulses, panics or destroys the target."""
-    choice = best_weapon(shooter, distance, target)
-    if choice is None:
+    """Exact chance (4.6, 6.3) that a volley of all the shooter's figures (its elite company's
+    too, 1.1) repulses, panics or destroys the target."""
+    table = _fire_table(
+        shooter, plain, elite, elite_left, target, t_strength, t_elite, t_elite_left, distance, False
+    )
+    if table is None:
         return 0.0
-    weapon, acc = choice
-    odds = volley([(weapon.fire * strength, acc)], target.wounds, skirmish=target.skirmish, cap=t_strength)
-    total = 0.0
-    for removed, p in odds.removed.probabilities().items():
+    total, prev = 0.0, 0.0
+    for (removed, damaged), c in zip(table.outcomes, table.cumulative, strict=True):
+        p, prev = c - prev, c
         left = t_strength - removed
         if left == 0:
-            total += float(p)
-            continue
-        p_test = float(p) - (float(odds.no_damage) if removed == 0 else 0.0)
-        test = casualty_test(target.morale, left, t_initial)
-        total += p_test * float(test.repulsed + test.panic)
+            total += p
+        elif damaged:
+            test = casualty_test(target.morale, left, t_initial)
+            total += p * float(test.repulsed + test.panic)
     return total
 
 
 def melee_score(duel: Duel, who: Who, *, charge: bool) -> float:
     """The exact odds of the exchange ``who`` would attack now: P(enemy leaves) − P(it leaves)."""
-    me, other = duel.sides[who], duel.sides[1 - who]
     rounds = duel.melee_rounds
     if charge:
         duel.melee_rounds = 0
     try:
-        fa, fd = duel.fighters(who), duel.fighters(1 - who)  # type: ignore[arg-type]
+        mine, theirs = duel._melee_key(who), duel._melee_key(1 - who)  # type: ignore[arg-type]
         fs = duel.first_strike(who, charge=charge)
     finally:
         duel.melee_rounds = rounds
-    return _melee_score(
-        me.unit, fa, me.strength, me.initial, other.unit, fd, other.strength, other.initial, fs
-    )
+    return _melee_score(mine, theirs, fs, duel.settings.remainder_die)
 
 
 def choose_action(duel: Duel, who: Who) -> Action:
@@ -905,7 +891,18 @@ def choose_action(duel: Duel, who: Who) -> Action:
     if can_charge:
         if not can_fire:
             return Action.CHARGE
-        fire = _fire_score(unit, me.strength, enemy, other.strength, other.initial, d)
+        fire = _fire_score(
+            unit,
+            me.plain,
+            me.elite,
+            me.elite_left,
+            enemy,
+            other.strength,
+            other.initial,
+            other.elite,
+            other.elite_left,
+            d,
+        )
         if melee_score(duel, who, charge=True) > fire:
             return Action.CHARGE
     if can_fire:
