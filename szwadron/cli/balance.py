@@ -14,6 +14,9 @@ from typing import Any
 
 #: Most battles ``--battles`` plays.
 MAX_BATTLES = 100_000
+#: Battles played by default to predict the chance (szwadron.armies.battles.DEFAULT_BATTLES; not
+#: imported here, so that ``--help`` stays light).
+DEFAULT_BATTLES = 200
 
 
 def register(subparsers: Any) -> None:
@@ -32,14 +35,15 @@ def register(subparsers: Any) -> None:
         "--battles",
         type=int,
         metavar="N",
-        help=f"also play N seeded battles, army against army, and print the measured chance (at most {MAX_BATTLES})",
+        help=f"battles played, army against army, to predict the chance (default {DEFAULT_BATTLES}; "
+        f"0: predict from the points alone; at most {MAX_BATTLES})",
     )
     parser.add_argument(
         "--seed",
         type=int,
         default=2026,
         metavar="N",
-        help="seed of the dice of --battles: the same seed, the same battles (default 2026)",
+        help="seed of the dice of the battles: the same seed, the same battles (default 2026)",
     )
     parser.set_defaults(func=run)
 
@@ -86,23 +90,26 @@ def run(args: argparse.Namespace) -> int:
     from szwadron.cli._common import fmt_prob, print_json
     from szwadron.errors import InvalidDataError
 
-    if args.battles is not None and not 1 <= args.battles <= MAX_BATTLES:
-        raise InvalidDataError(f"--battles must be between 1 and {MAX_BATTLES}, got {args.battles}")
+    battles = DEFAULT_BATTLES if args.battles is None else args.battles
+    if not 0 <= battles <= MAX_BATTLES:
+        raise InvalidDataError(f"--battles must be between 0 and {MAX_BATTLES}, got {battles}")
     army_a, roster_a, note_a = resolve_side(args.side_a)
     army_b, roster_b, note_b = resolve_side(args.side_b)
     report = balance(army_a, roster_a, army_b, roster_b, load_model())
     played = None
-    if args.battles:
+    if battles:
         from szwadron.armies.battles import battle_pair
 
-        played = battle_pair(army_a, roster_a, army_b, roster_b, battles=args.battles, seed=args.seed)
+        played = battle_pair(army_a, roster_a, army_b, roster_b, battles=battles, seed=args.seed)
     if args.json:
         doc = report.to_json()
         if played is not None:
             even = played.evening(report.a.points, report.b.points, report.steepness)
+            part = played.to_json()
+            del part["seconds"]  # the same seed, the same document
             doc["battles"] = {
                 "seed": args.seed,
-                **played.to_json(),
+                **part,
                 "to_even": None
                 if even is None
                 else {"stronger": even[0], "fewer_points": even[1], "more_points": even[2]},
@@ -128,8 +135,19 @@ def run(args: argparse.Namespace) -> int:
         ),
         ("speed (mean R, cm)", f"{a.mean_speed:.1f}", f"{b.mean_speed:.1f}"),
         ("artillery share of points", f"{a.artillery_share:.1%}", f"{b.artillery_share:.1%}"),
-        ("predicted chance", fmt_prob(report.chance_a), fmt_prob(report.chance_b)),
     ]
+    if played is not None:
+        lo, hi = played.interval
+        rows += [
+            (
+                f"predicted chance ({played.battles} battles)",
+                f"{fmt_prob(played.rate)} [{fmt_prob(lo)}–{fmt_prob(hi)}]",
+                f"{fmt_prob(1 - played.rate)} [{fmt_prob(1 - hi)}–{fmt_prob(1 - lo)}]",
+            ),
+            ("points alone predict", fmt_prob(report.chance_a), fmt_prob(report.chance_b)),
+        ]
+    else:
+        rows.append(("predicted chance (points alone)", fmt_prob(report.chance_a), fmt_prob(report.chance_b)))
     w0 = max(len(r[0]) for r in rows)
     w1 = max(len(r[1]) for r in rows)
     for r in rows:
@@ -145,17 +163,18 @@ def run(args: argparse.Namespace) -> int:
             print(
                 f"(points of {', '.join(side.model_priced)} in {side.army} from the model: the list stores none)"
             )
-    print(
-        f"predicted from the points ratio with the steepness of army battles κ = {report.steepness:.2f}"
-        f" ({(a.units + b.units) / 2:g} units a side); blind to the armies' composition: --battles N plays them"
-    )
     if played is not None:
         lo, hi = played.interval
         draws = f"{played.draws} draw{'' if played.draws == 1 else 's'} counted half"
         print(
-            f"played: A won {fmt_prob(played.rate)} of {played.battles} battles, army against army"
+            f"predicted by play: A won {fmt_prob(played.rate)} of {played.battles} seeded battles, army against army"
             f" (95% interval {fmt_prob(lo)}–{fmt_prob(hi)}; {draws}; seed {args.seed}, {played.seconds:.1f} s)"
         )
+    print(
+        f"points alone: the points ratio with the steepness of army battles κ = {report.steepness:.2f}"
+        f" ({(a.units + b.units) / 2:g} units a side), blind to the armies' composition"
+    )
+    if played is not None:
         even = played.evening(a.points, b.points, report.steepness)
         if even is not None:
             tag, less, more = even
