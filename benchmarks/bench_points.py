@@ -406,6 +406,109 @@ def render_samplers(r: dict[str, object]) -> str:
     )
 
 
+# --- issue 14: held-out rosters, the exploit search and balance from play -------------------------
+HELD_OUT = {"random_rosters": 1, "search": 8, "battles": 200}
+#: Battles of the "played" chance that ``balance``'s prediction is compared with (another seed).
+BALANCE_REFERENCE_BATTLES = 1000
+
+
+def bench_held_out() -> dict[str, object]:
+    """The held-out check of ``points validate`` at the stored points, and ``balance``'s predicted
+    chance (200 battles, seed 2026; and the points alone) against the chance played in
+    :data:`BALANCE_REFERENCE_BATTLES` battles of another seed, over every pair of example rosters
+    of different lists at the same limit."""
+    from szwadron.armies.balance import balance
+    from szwadron.armies.battles import battle_pair
+    from szwadron.armies.search import held_out_validation
+
+    armies = load_lists(army_list_paths())
+    c0, t0 = time.process_time(), time.perf_counter()
+    held = held_out_validation(armies, **HELD_OUT)  # type: ignore[arg-type]
+    held_wall = time.perf_counter() - t0
+    rosters = [(a, r) for a in armies for r in a.rosters]
+    pairs = [
+        (x, y)
+        for i, x in enumerate(rosters)
+        for y in rosters[i + 1 :]
+        if x[0].id != y[0].id and x[1].points_limit == y[1].points_limit
+    ]
+    rows = []
+    for (aa, ra), (ab, rb) in pairs:
+        predicted = battle_pair(aa, ra, ab, rb, battles=200, seed=2026).rate
+        points_only = balance(aa, ra, ab, rb).chance_a
+        played = battle_pair(aa, ra, ab, rb, battles=BALANCE_REFERENCE_BATTLES, seed=7).rate
+        rows.append((f"{aa.id}:{ra.id}", f"{ab.id}:{rb.id}", predicted, points_only, played))
+    worst = held.worst
+    return {
+        "held": held.to_json(),
+        "held_share": held.share_in_band,
+        "held_rms": held.rms,
+        "held_pairs": len(held.pairs),
+        "worst": (worst.label, worst.source, worst.field_rate) if worst else None,
+        "searches": [(x.army, x.limit, x.confirmed, x.rate) for x in held.searches],
+        "balance": rows,
+        "held_wall": held_wall,
+        "cpu_main": time.process_time() - c0,
+        "wall": time.perf_counter() - t0,
+    }
+
+
+def render_held_out(r: dict[str, object]) -> str:
+    """The RESULTS.md section of the held-out goals."""
+    rows = r["balance"]
+    assert isinstance(rows, list)
+    n = len(rows)
+    near = sum(abs(p - x) <= 0.05 for _, _, p, _, x in rows)
+    near_points = sum(abs(q - x) <= 0.05 for _, _, _, q, x in rows)
+    searches = r["searches"]
+    assert isinstance(searches, list)
+    best = max(searches, key=lambda s: s[2]) if searches else None
+    worst = r["worst"]
+    held = r["held"]
+    assert isinstance(held, dict)
+    top = sorted(held["rosters"], key=lambda x: -x["field_rate"])[:3]
+    return "\n".join(
+        [
+            "## Points: held-out rosters and balance from play (issue 14)",
+            "",
+            f"`benchmarks/bench_points.py --held-out` — {dt.date.today().isoformat()}, {platform.machine()}, "
+            f"{os.cpu_count()} cores shared with other agents' work, Python {platform.python_version()}; the stored "
+            f"points, the exact sampler; {float(r['wall']):.0f} s wall. Held-out set `{HELD_OUT}` per list and "
+            "points limit (random legal rosters and the exploit search's best find, seeds never used by the "
+            "calibration), each against every roster of another list at its limit.",
+            "",
+            "| goal | measured | met? |",
+            "|---|---:|---|",
+            f"| held-out pairs within 50 ± 5 % ≥ 80 % | {float(r['held_share']):.1%} of {r['held_pairs']} | "
+            f"{'yes' if float(r['held_share']) >= 0.8 else '**no**'} |",
+            f"| held-out RMS of (win rate − 50 %) ≤ 5 % | {float(r['held_rms']):.1%} | "
+            f"{'yes' if float(r['held_rms']) <= 0.05 else '**no**'} |",
+            f"| no legal roster above 60 % against the field | strongest held-out: {worst[0]} ({worst[1]}) "
+            f"{worst[2]:.1%}; best search find {best[0]} {best[1]:g} {best[2]:.1%} against the example rosters | "
+            f"{'yes' if worst[2] <= 0.6 and best[2] <= 0.6 else '**no**'} |"
+            if worst and best
+            else "| no legal roster above 60 % | — | — |",
+            f"| `balance` within 5 points of the played chance in ≥ 80 % of pairs | {near}/{n} "
+            f"({near / n:.0%}) from play (200 battles, seed 2026) against {BALANCE_REFERENCE_BATTLES} "
+            f"battles of seed 7; from the points alone {near_points}/{n} ({near_points / n:.0%}) | "
+            f"{'yes' if near >= 0.8 * n else '**no**'} |",
+            "",
+            "Strongest held-out rosters against their field: "
+            + "; ".join(
+                f"{x['roster']} ({x['source']}, {x['points']:.0f} of {x['points_limit']:g}) {x['field_rate']:.1%}"
+                for x in top
+            )
+            + ".",
+            "",
+            "Exploit search (best find per list and limit, played again with fresh seeds against the other lists' "
+            "example rosters; in brackets its rate in the search): "
+            + "; ".join(f"{a} {lim:g} {c:.1%} ({s:.1%})" for a, lim, c, s in searches)
+            + ".",
+            "",
+        ]
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--write", action="store_true", help="record in benchmarks/RESULTS.md")
@@ -413,12 +516,23 @@ def main() -> int:
     parser.add_argument(
         "--samplers", action="store_true", help="only the exact sampler against the per-die roller (issue 14)"
     )
+    parser.add_argument("--held-out", action="store_true", help="only the held-out goals (issue 14)")
     parser.add_argument("--one", nargs=2, metavar=("WORK", "SAMPLER"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         import json
 
         print(json.dumps(one_sampler_run(*args.one)))
+        return 0
+    if args.held_out:
+        import json
+
+        r = bench_held_out()
+        (ROOT / "benchmarks" / "held_out.json").write_text(json.dumps(r, indent=1), encoding="utf-8")
+        text = render_held_out(r)
+        print(text)
+        if args.write:
+            write_section("## Points: held-out rosters and balance from play (issue 14)", text)
         return 0
     if args.samplers:
         text = render_samplers(bench_samplers())
