@@ -384,8 +384,9 @@ def render_samplers(r: dict[str, object]) -> str:
             "",
             f"`benchmarks/bench_points.py --samplers` — {dt.date.today().isoformat()}, {platform.machine()}, "
             f"{os.cpu_count()} cores shared with other agents' work, Python {platform.python_version()}. Each "
-            f"work runs {SAMPLER_REPEATS} times per sampler, every run in a fresh process in this one "
-            'process (no pool: CPU time is this process\'s), medians. The per-die roller (`sampler="dice"`, '
+            f"work runs {SAMPLER_REPEATS} times per sampler, every run in a fresh process that does all of its "
+            "work itself (no pool: the CPU time is that process's), medians. The per-die roller "
+            '(`sampler="dice"`, '
             '`random.randint` a die, as before issue 14) and the exact sampler (`sampler="exact"`, one '
             "`random()` and a bisection per volley, melee exchange and morale test, from tables cached by "
             "the question; the tables are built inside the measured time) play the same seeded specs.",
