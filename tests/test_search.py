@@ -4,6 +4,7 @@ held-out check of ``points validate`` (szwadron.armies.search)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -74,3 +75,41 @@ def test_held_out_check_reports_band_rms_and_the_strongest_roster() -> None:
     assert held.worst is not None and held.worst.field_rate == max(r.field_rate for r in held.rosters)
     doc = held.to_json()
     assert doc["pairs"] == 16 and len(doc["searches"]) == 4
+
+
+def test_cli_validate_reports_the_held_out_set(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``points validate --held-out N --search N``: the held-out part of the text and the JSON."""
+    import json
+    import shutil
+
+    from szwadron.loading import bundled_dir
+
+    for name in ("france", "russia"):
+        shutil.copy(bundled_dir("armylists") / f"{name}.toml", tmp_path / f"{name}.toml")
+    argv = [
+        "points",
+        "validate",
+        "--lists",
+        str(tmp_path),
+        "--duels",
+        "1",
+        "--battles",
+        "2",
+        "--workers",
+        "1",
+    ]
+    code = main([*argv, "--held-out", "1", "--search", "1", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    held = doc["held_out"]
+    assert code == 0 and held["pairs"] == 16 and len(held["rosters"]) == 8
+    assert {r["source"] for r in held["rosters"]} == {"random", "search"}
+    assert 0.0 <= held["share_in_band"] <= 1.0 and held["worst"]["roster"] in {
+        r["roster"] for r in held["rosters"]
+    }
+    code = main([*argv, "--held-out", "1", "--search", "1"])
+    out = capsys.readouterr().out
+    assert (
+        code == 0 and "held out (rosters never used in fitting" in out and "strongest held-out roster" in out
+    )
+    code = main([*argv, "--held-out", "0", "--json"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["held_out"] is None
