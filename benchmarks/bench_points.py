@@ -254,6 +254,27 @@ SAMPLER_CALIBRATION = {
 }
 SAMPLER_VALIDATION = {"duels_per_budget": 20, "roster_battles": 60}
 SAMPLER_REPEATS = 3
+#: The code before issue 14 (the per-die roller as it was, before the duel's caches were keyed by
+#: interned units): the same work runs on it too, extracted with ``git archive``.
+BEFORE_ISSUE_14 = "7493364ac05376d3b0a36ccd5ffd8142f1a4a516"
+#: The same work on the code of :data:`BEFORE_ISSUE_14` (its functions have no ``sampler``).
+_BEFORE_SCRIPT = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from szwadron.armies.calibrate import CalibrationConfig, army_list_paths, calibrate, load_lists, validate
+from szwadron.armies.battles import validate_rosters
+cal, val = json.loads(sys.argv[3]), json.loads(sys.argv[4])
+armies = load_lists(army_list_paths())
+c0, t0 = time.process_time(), time.perf_counter()
+if sys.argv[2] == "calibrate":
+    res = calibrate(armies, CalibrationConfig(**cal), workers=1)
+    games = res.duels + res.army_battles + (res.steepness.battles if res.steepness else 0)
+else:
+    v = validate(armies, duels_per_budget=val["duels_per_budget"], workers=1)
+    rv = validate_rosters(armies, battles=val["roster_battles"], workers=1)
+    games = v.duels + rv.battles
+print(json.dumps({"cpu": time.process_time() - c0, "wall": time.perf_counter() - t0, "games": games, "digest": ""}))
+"""
 
 
 def one_sampler_run(work: str, sampler: str) -> dict[str, object]:
@@ -294,18 +315,31 @@ def bench_samplers() -> dict[str, object]:
     """Each work with each sampler, :data:`SAMPLER_REPEATS` times, every run in a fresh process
     (cold caches: the exact sampler builds its tables inside the measured time)."""
     import json
+    import tempfile
 
     out: dict[str, object] = {}
+    before = Path(tempfile.mkdtemp(prefix="szwadron-before-14-"))
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", BEFORE_ISSUE_14], check=True, capture_output=True
+    )
+    subprocess.run(["tar", "-x", "-C", str(before)], input=archive.stdout, check=True)
     for work in ("calibrate", "validate"):
-        for sampler in ("dice", "exact"):
+        for sampler in ("before", "dice", "exact"):
             runs = []
             for _ in range(SAMPLER_REPEATS):
-                proc = subprocess.run(
-                    [sys.executable, __file__, "--one", work, sampler],
-                    check=True,
-                    capture_output=True,
-                    text=True,
-                )
+                if sampler == "before":
+                    argv = [
+                        sys.executable,
+                        "-c",
+                        _BEFORE_SCRIPT,
+                        str(before),
+                        work,
+                        json.dumps(SAMPLER_CALIBRATION),
+                        json.dumps(SAMPLER_VALIDATION),
+                    ]
+                else:
+                    argv = [sys.executable, __file__, "--one", work, sampler]
+                proc = subprocess.run(argv, check=True, capture_output=True, text=True, cwd=str(before))
                 runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
             out[f"{work}:{sampler}"] = {
                 "cpu": statistics.median(float(r["cpu"]) for r in runs),
@@ -367,11 +401,13 @@ def render_samplers(r: dict[str, object]) -> str:
     """The RESULTS.md section of issue 14."""
 
     def row(work: str, label: str) -> list[str]:
-        d, e = r[f"{work}:dice"], r[f"{work}:exact"]
-        assert isinstance(d, dict) and isinstance(e, dict)
+        b, d, e = r[f"{work}:before"], r[f"{work}:dice"], r[f"{work}:exact"]
+        assert isinstance(b, dict) and isinstance(d, dict) and isinstance(e, dict)
         return [
-            f"| {label} ({d['games']:,} battles and duels) | {d['cpu']:.1f} s | {d['wall']:.1f} s | "
-            f"{e['cpu']:.1f} s | {e['wall']:.1f} s | **{d['cpu'] / e['cpu']:.1f}×** | {d['wall'] / e['wall']:.1f}× |"
+            f"| {label} ({d['games']:,} battles and duels) | {b['cpu']:.1f} s | {b['wall']:.1f} s | "
+            f"{d['cpu']:.1f} s | {d['wall']:.1f} s | {e['cpu']:.1f} s | {e['wall']:.1f} s | "
+            f"**{b['cpu'] / e['cpu']:.1f}×** ({b['wall'] / e['wall']:.1f}× wall) | "
+            f"{d['cpu'] / e['cpu']:.1f}× ({d['wall'] / e['wall']:.1f}× wall) |"
         ]
 
     ex = r["executors"]
@@ -393,8 +429,12 @@ def render_samplers(r: dict[str, object]) -> str:
             "",
             f"Work: calibration `{SAMPLER_CALIBRATION}`; validation `{SAMPLER_VALIDATION}` (all six lists).",
             "",
-            "| work | dice CPU | dice wall | exact CPU | exact wall | ratio (CPU) | ratio (wall) |",
-            "|---|---:|---:|---:|---:|---:|---:|",
+            f"The third sampler, *before*, is the code before issue 14 (commit `{BEFORE_ISSUE_14[:7]}`, "
+            "extracted with `git archive`): the per-die roller as it was, the reference of the goal.",
+            "",
+            "| work | before CPU | before wall | dice CPU | dice wall | exact CPU | exact wall "
+            "| before ÷ exact (CPU) | dice ÷ exact (CPU) |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
             *row("calibrate", "calibration"),
             *row("validate", "validation"),
             "",
