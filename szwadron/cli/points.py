@@ -198,7 +198,7 @@ def register(subparsers: Any) -> None:
         "--scheduler",
     )
     _misplaced(price, "applies only to 'points calibrate'", "--rounds", "--dry-run")
-    _misplaced(price, "applies only to 'points validate'", "--held-out")
+    _misplaced(price, "does not apply to 'points ARMYLIST': it belongs to 'points validate'", "--held-out")
     _misplaced(price, "applies only to 'points calibrate' and 'points validate'", "--search")
 
     calibrate = forms.add_parser(
@@ -255,7 +255,9 @@ def register(subparsers: Any) -> None:
     )
     calibrate.add_argument("--json", action="store_true", help=_JSON_HELP)
     _misplaced(calibrate, "does not apply to 'points calibrate': it belongs to 'points ARMYLIST'", "--roster")
-    _misplaced(calibrate, "applies only to 'points validate'", "--held-out")
+    _misplaced(
+        calibrate, "does not apply to 'points calibrate': it belongs to 'points validate'", "--held-out"
+    )
     _misplaced(
         calibrate,
         "does not apply to 'points calibrate': it belongs to 'points ARMYLIST' and 'points validate'",
