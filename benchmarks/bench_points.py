@@ -347,6 +347,9 @@ def bench_samplers() -> dict[str, object]:
                 "games": runs[0]["games"],
                 "digests": sorted({str(r["digest"]) for r in runs}),
             }
+    import shutil
+
+    shutil.rmtree(before, ignore_errors=True)
     out["executors"] = bench_executors()
     return out
 
