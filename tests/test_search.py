@@ -113,3 +113,20 @@ def test_cli_validate_reports_the_held_out_set(capsys: pytest.CaptureFixture[str
     )
     code = main([*argv, "--held-out", "0", "--json"])
     assert code == 0 and json.loads(capsys.readouterr().out)["held_out"] is None
+
+
+def test_calibration_search_adds_legal_finds_to_the_pool() -> None:
+    """``points calibrate --search N``: each list's best find at each limit joins its rosters (the
+    units its random armies are drawn from), legal at the points it was found at."""
+    from szwadron.armies.calibrate import CalibrationConfig, priced, with_search_winners
+    from szwadron.armies.points import load_model
+
+    armies = [ARMIES["france"], ARMIES["russia"]]
+    model = load_model()
+    out = with_search_winners(armies, model, CalibrationConfig(search=1), workers=1)
+    for before, after in zip(armies, out, strict=True):
+        added = after.rosters[len(before.rosters) :]
+        assert after.rosters[: len(before.rosters)] == before.rosters
+        assert sorted(r.id for r in added) == ["search-1000", "search-2000"]
+        for r in added:
+            assert validate_roster(priced(before, model.points), r).ok
