@@ -337,7 +337,7 @@ class _Progress:
             return
         self.last = now
         pct = 100.0 * done / total if total else 100.0
-        what = "battles" if "battle" in label else "duels"
+        what = "rosters" if "search" in label else "battles" if "battle" in label else "duels"
         print(
             f"{label}: {done}/{total} {what} ({pct:.0f}%), {now - self.t0:.1f} s", file=sys.stderr, flush=True
         )
