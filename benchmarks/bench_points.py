@@ -241,11 +241,349 @@ def render(r: dict[str, object], v: dict[str, object] | None) -> str:
     return "\n".join(lines)
 
 
+# --- issue 14: the exact sampler against the per-die roller, and the executors ------------------
+#: The same work for both samplers: a calibration of all six lists cut down in size (every step
+#: of the full one: duel battles, army steepness, mixed-army battles) and a validation (the
+#: round-robin and the example rosters army against army).
+SAMPLER_CALIBRATION = {
+    "rounds": 1,
+    "duels_per_pair": 20,
+    "army_battles": 8,
+    "mixed_battles": 40,
+    "mixed_rounds": 1,
+}
+SAMPLER_VALIDATION = {"duels_per_budget": 20, "roster_battles": 60}
+SAMPLER_REPEATS = 3
+#: The code before issue 14 (the per-die roller as it was, before the duel's caches were keyed by
+#: interned units): the same work runs on it too, extracted with ``git archive``.
+BEFORE_ISSUE_14 = "7493364ac05376d3b0a36ccd5ffd8142f1a4a516"
+#: The same work on the code of :data:`BEFORE_ISSUE_14` (its functions have no ``sampler``).
+_BEFORE_SCRIPT = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from szwadron.armies.calibrate import CalibrationConfig, army_list_paths, calibrate, load_lists, validate
+from szwadron.armies.battles import validate_rosters
+cal, val = json.loads(sys.argv[3]), json.loads(sys.argv[4])
+armies = load_lists(army_list_paths())
+c0, t0 = time.process_time(), time.perf_counter()
+if sys.argv[2] == "calibrate":
+    res = calibrate(armies, CalibrationConfig(**cal), workers=1)
+    games = res.duels + res.army_battles + (res.steepness.battles if res.steepness else 0)
+else:
+    v = validate(armies, duels_per_budget=val["duels_per_budget"], workers=1)
+    rv = validate_rosters(armies, battles=val["roster_battles"], workers=1)
+    games = v.duels + rv.battles
+print(json.dumps({"cpu": time.process_time() - c0, "wall": time.perf_counter() - t0, "games": games, "digest": ""}))
+"""
+
+
+def one_sampler_run(work: str, sampler: str) -> dict[str, object]:
+    """One run of ``work`` (calibrate or validate) with ``sampler``, in this (fresh) process:
+    CPU and wall time, and a digest of the results."""
+    import hashlib
+    import json
+
+    from szwadron.armies.battles import validate_rosters
+
+    armies = load_lists(army_list_paths())
+    c0, t0 = time.process_time(), time.perf_counter()
+    if work == "calibrate":
+        from szwadron.armies.calibrate import calibrate
+
+        res = calibrate(armies, CalibrationConfig(**SAMPLER_CALIBRATION, sampler=sampler), workers=1)  # type: ignore[arg-type]
+        digest = json.dumps(res.model.corrections, sort_keys=True)
+        games = res.duels + res.army_battles + (res.steepness.battles if res.steepness else 0)
+    else:
+        v = validate(
+            armies, duels_per_budget=SAMPLER_VALIDATION["duels_per_budget"], workers=1, sampler=sampler
+        )  # type: ignore[arg-type]
+        rv = validate_rosters(
+            armies, battles=SAMPLER_VALIDATION["roster_battles"], workers=1, sampler=sampler
+        )  # type: ignore[arg-type]
+        digest = json.dumps([v.share_in_band, rv.share_in_band, rv.rms])
+        games = v.duels + rv.battles
+    cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+    return {
+        "cpu": cpu,
+        "wall": wall,
+        "games": games,
+        "digest": hashlib.sha256(digest.encode()).hexdigest()[:12],
+    }
+
+
+def bench_samplers() -> dict[str, object]:
+    """Each work with each sampler, :data:`SAMPLER_REPEATS` times, every run in a fresh process
+    (cold caches: the exact sampler builds its tables inside the measured time)."""
+    import json
+    import tempfile
+
+    out: dict[str, object] = {}
+    before = Path(tempfile.mkdtemp(prefix="szwadron-before-14-"))
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", BEFORE_ISSUE_14], check=True, capture_output=True
+    )
+    subprocess.run(["tar", "-x", "-C", str(before)], input=archive.stdout, check=True)
+    for work in ("calibrate", "validate"):
+        for sampler in ("before", "dice", "exact"):
+            runs = []
+            for _ in range(SAMPLER_REPEATS):
+                if sampler == "before":
+                    argv = [
+                        sys.executable,
+                        "-c",
+                        _BEFORE_SCRIPT,
+                        str(before),
+                        work,
+                        json.dumps(SAMPLER_CALIBRATION),
+                        json.dumps(SAMPLER_VALIDATION),
+                    ]
+                else:
+                    argv = [sys.executable, __file__, "--one", work, sampler]
+                proc = subprocess.run(argv, check=True, capture_output=True, text=True, cwd=str(before))
+                runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+            out[f"{work}:{sampler}"] = {
+                "cpu": statistics.median(float(r["cpu"]) for r in runs),
+                "wall": statistics.median(float(r["wall"]) for r in runs),
+                "games": runs[0]["games"],
+                "digests": sorted({str(r["digest"]) for r in runs}),
+            }
+    import shutil
+
+    shutil.rmtree(before, ignore_errors=True)
+    out["executors"] = bench_executors()
+    return out
+
+
+def bench_executors() -> dict[str, object]:
+    """The same battles and duels in this process, on a process pool of 2 and on a dask
+    LocalCluster of 2 workers: are the results identical? (and the wall time of each)"""
+    from szwadron.armies.battles import play, roster_force
+    from szwadron.armies.calibrate import design, duel_profiles, run_duels
+    from szwadron.armies.runs import open_executor
+
+    armies = {a.id: a for a in load_lists(army_list_paths())}
+    forces = [roster_force(a, r) for a in armies.values() for r in a.rosters if r.points_limit == 1000]
+    specs = [
+        (i, j, k % 2, f"exec:{i}:{j}:{k}")
+        for i in range(len(forces))
+        for j in range(i + 1, len(forces))
+        for k in range(20)
+    ]
+    entries = duel_profiles(list(armies.values()))
+    duel_specs = design(entries, load_model(), CalibrationConfig(duels_per_pair=4), 0)
+    profiles = [e.profile for e in entries]
+
+    def work(executor: object, workers: int | None) -> object:
+        return (
+            play(forces, specs, executor=executor, workers=workers),  # type: ignore[arg-type]
+            run_duels(profiles, duel_specs, executor=executor, workers=workers),  # type: ignore[arg-type]
+        )
+
+    results: dict[str, object] = {}
+    times: dict[str, float] = {}
+    for name in ("serial", "process pool", "dask LocalCluster"):
+        t0 = time.perf_counter()
+        if name == "serial":
+            results[name] = work(None, 1)
+        elif name == "process pool":
+            results[name] = work(None, 2)
+        else:
+            with open_executor("dask", workers=2) as ex:
+                results[name] = work(ex, None)
+        times[name] = time.perf_counter() - t0
+    first = results["serial"]
+    return {
+        "battles": len(specs),
+        "duels": len(duel_specs),
+        "identical": all(r == first for r in results.values()),
+        "wall": times,
+    }
+
+
+def render_samplers(r: dict[str, object]) -> str:
+    """The RESULTS.md section of issue 14."""
+
+    def row(work: str, label: str) -> list[str]:
+        b, d, e = r[f"{work}:before"], r[f"{work}:dice"], r[f"{work}:exact"]
+        assert isinstance(b, dict) and isinstance(d, dict) and isinstance(e, dict)
+        return [
+            f"| {label} ({d['games']:,} battles and duels) | {b['cpu']:.1f} s | {b['wall']:.1f} s | "
+            f"{d['cpu']:.1f} s | {d['wall']:.1f} s | {e['cpu']:.1f} s | {e['wall']:.1f} s | "
+            f"**{b['cpu'] / e['cpu']:.1f}×** ({b['wall'] / e['wall']:.1f}× wall) | "
+            f"{d['cpu'] / e['cpu']:.1f}× ({d['wall'] / e['wall']:.1f}× wall) |"
+        ]
+
+    ex = r["executors"]
+    assert isinstance(ex, dict)
+    wall = ex["wall"]
+    assert isinstance(wall, dict)
+    return "\n".join(
+        [
+            "## Points: the exact sampler and the executors (issue 14)",
+            "",
+            f"`benchmarks/bench_points.py --samplers` — {dt.date.today().isoformat()}, {platform.machine()}, "
+            f"{os.cpu_count()} cores shared with other agents' work, Python {platform.python_version()}. Each "
+            f"work runs {SAMPLER_REPEATS} times per sampler, every run in a fresh process that does all of its "
+            "work itself (no pool: the CPU time is that process's), medians. The per-die roller "
+            '(`sampler="dice"`, '
+            '`random.randint` a die, as before issue 14) and the exact sampler (`sampler="exact"`, one '
+            "`random()` and a bisection per volley, melee exchange and morale test, from tables cached by "
+            "the question; the tables are built inside the measured time) play the same seeded specs.",
+            "",
+            f"Work: calibration `{SAMPLER_CALIBRATION}`; validation `{SAMPLER_VALIDATION}` (all six lists).",
+            "",
+            f"The third sampler, *before*, is the code before issue 14 (commit `{BEFORE_ISSUE_14[:7]}`, "
+            "extracted with `git archive`): the per-die roller as it was, the reference of the goal.",
+            "",
+            "| work | before CPU | before wall | dice CPU | dice wall | exact CPU | exact wall "
+            "| before ÷ exact (CPU) | dice ÷ exact (CPU) |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+            *row("calibrate", "calibration"),
+            *row("validate", "validation"),
+            "",
+            f"Executors: {ex['battles']:,} army battles and {ex['duels']:,} duel battles in this process "
+            f"({wall['serial']:.1f} s wall), on a process pool of 2 ({wall['process pool']:.1f} s) and on a dask "
+            f"`LocalCluster` of 2 workers ({wall['dask LocalCluster']:.1f} s, the cluster's start included): "
+            f"results {'**identical**' if ex['identical'] else '**DIFFERENT**'}.",
+            "",
+        ]
+    )
+
+
+# --- issue 14: held-out rosters, the exploit search and balance from play -------------------------
+HELD_OUT = {"random_rosters": 1, "search": 8, "battles": 200}
+#: Battles of the "played" chance that ``balance``'s prediction is compared with (another seed).
+BALANCE_REFERENCE_BATTLES = 1000
+
+
+def bench_held_out() -> dict[str, object]:
+    """The held-out check of ``points validate`` at the stored points, and ``balance``'s predicted
+    chance (200 battles, seed 2026; and the points alone) against the chance played in
+    :data:`BALANCE_REFERENCE_BATTLES` battles of another seed, over every pair of example rosters
+    of different lists at the same limit."""
+    from szwadron.armies.balance import balance
+    from szwadron.armies.battles import battle_pair
+    from szwadron.armies.search import held_out_validation
+
+    armies = load_lists(army_list_paths())
+    c0, t0 = time.process_time(), time.perf_counter()
+    held = held_out_validation(armies, **HELD_OUT)  # type: ignore[arg-type]
+    held_wall = time.perf_counter() - t0
+    rosters = [(a, r) for a in armies for r in a.rosters]
+    pairs = [
+        (x, y)
+        for i, x in enumerate(rosters)
+        for y in rosters[i + 1 :]
+        if x[0].id != y[0].id and x[1].points_limit == y[1].points_limit
+    ]
+    rows = []
+    for (aa, ra), (ab, rb) in pairs:
+        predicted = battle_pair(aa, ra, ab, rb, battles=200, seed=2026).rate
+        points_only = balance(aa, ra, ab, rb).chance_a
+        played = battle_pair(aa, ra, ab, rb, battles=BALANCE_REFERENCE_BATTLES, seed=7).rate
+        rows.append((f"{aa.id}:{ra.id}", f"{ab.id}:{rb.id}", predicted, points_only, played))
+    worst = held.worst
+    return {
+        "held": held.to_json(),
+        "held_share": held.share_in_band,
+        "held_rms": held.rms,
+        "held_pairs": len(held.pairs),
+        "worst": (worst.label, worst.source, worst.field_rate) if worst else None,
+        "searches": [(x.army, x.limit, x.confirmed, x.rate) for x in held.searches],
+        "balance": rows,
+        "held_wall": held_wall,
+        "cpu_main": time.process_time() - c0,
+        "wall": time.perf_counter() - t0,
+    }
+
+
+def render_held_out(r: dict[str, object]) -> str:
+    """The RESULTS.md section of the held-out goals."""
+    rows = r["balance"]
+    assert isinstance(rows, list)
+    n = len(rows)
+    near = sum(abs(p - x) <= 0.05 for _, _, p, _, x in rows)
+    near_points = sum(abs(q - x) <= 0.05 for _, _, _, q, x in rows)
+    searches = r["searches"]
+    assert isinstance(searches, list)
+    best = max(searches, key=lambda s: s[2]) if searches else None
+    worst = r["worst"]
+    held = r["held"]
+    assert isinstance(held, dict)
+    top = sorted(held["rosters"], key=lambda x: -x["field_rate"])[:3]
+    return "\n".join(
+        [
+            "## Points: held-out rosters and balance from play (issue 14)",
+            "",
+            f"`benchmarks/bench_points.py --held-out` — {dt.date.today().isoformat()}, {platform.machine()}, "
+            f"{os.cpu_count()} cores shared with other agents' work, Python {platform.python_version()}; the stored "
+            f"points, the exact sampler; {float(r['wall']):.0f} s wall. Held-out set `{HELD_OUT}` per list and "
+            "points limit (random legal rosters and the exploit search's best find, seeds never used by the "
+            "calibration), each against every roster of another list at its limit.",
+            "",
+            "| goal | measured | met? |",
+            "|---|---:|---|",
+            f"| held-out pairs within 50 ± 5 % ≥ 80 % | {float(r['held_share']):.1%} of {r['held_pairs']} | "
+            f"{'yes' if float(r['held_share']) >= 0.8 else '**no**'} |",
+            f"| held-out RMS of (win rate − 50 %) ≤ 5 % | {float(r['held_rms']):.1%} | "
+            f"{'yes' if float(r['held_rms']) <= 0.05 else '**no**'} |",
+            f"| no legal roster above 60 % against the field | strongest held-out: {worst[0]} ({worst[1]}) "
+            f"{worst[2]:.1%}; best search find {best[0]} {best[1]:g} {best[2]:.1%} against the example rosters | "
+            f"{'yes' if worst[2] <= 0.6 and best[2] <= 0.6 else '**no**'} |"
+            if worst and best
+            else "| no legal roster above 60 % | — | — |",
+            f"| `balance` within 5 points of the played chance in ≥ 80 % of pairs | {near}/{n} "
+            f"({near / n:.0%}) from play (200 battles, seed 2026) against {BALANCE_REFERENCE_BATTLES} "
+            f"battles of seed 7; from the points alone {near_points}/{n} ({near_points / n:.0%}) | "
+            f"{'yes' if near >= 0.8 * n else '**no**'} |",
+            "",
+            "Strongest held-out rosters against their field: "
+            + "; ".join(
+                f"{x['roster']} ({x['source']}, {x['points']:.0f} of {x['points_limit']:g}) {x['field_rate']:.1%}"
+                for x in top
+            )
+            + ".",
+            "",
+            "Exploit search (best find per list and limit, played again with fresh seeds against the other lists' "
+            "example rosters; in brackets its rate in the search): "
+            + "; ".join(f"{a} {lim:g} {c:.1%} ({s:.1%})" for a, lim, c, s in searches)
+            + ".",
+            "",
+        ]
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--write", action="store_true", help="record in benchmarks/RESULTS.md")
     parser.add_argument("--skip-validation", action="store_true", help="skip the validation run")
+    parser.add_argument(
+        "--samplers", action="store_true", help="only the exact sampler against the per-die roller (issue 14)"
+    )
+    parser.add_argument("--held-out", action="store_true", help="only the held-out goals (issue 14)")
+    parser.add_argument("--one", nargs=2, metavar=("WORK", "SAMPLER"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.one:
+        import json
+
+        print(json.dumps(one_sampler_run(*args.one)))
+        return 0
+    if args.held_out:
+        import json
+
+        r = bench_held_out()
+        (ROOT / "benchmarks" / "held_out.json").write_text(json.dumps(r, indent=1), encoding="utf-8")
+        text = render_held_out(r)
+        print(text)
+        if args.write:
+            write_section("## Points: held-out rosters and balance from play (issue 14)", text)
+        return 0
+    if args.samplers:
+        text = render_samplers(bench_samplers())
+        print(text)
+        if args.write:
+            write_section("## Points: the exact sampler and the executors (issue 14)", text)
+        return 0
     r = bench()
     v = None if args.skip_validation else bench_validation()
     text = render(r, v)

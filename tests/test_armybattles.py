@@ -176,9 +176,23 @@ def test_army_steepness_in_the_model_file(tmp_path: Path) -> None:
 def test_cli_balance_battles(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["balance", "france:corps-1000", "austria:corps-1000", "--battles", "20"]) == 0
     out = capsys.readouterr().out
-    assert "played: A won" in out and "of 20 battles" in out
-    assert main(["balance", "france:corps-1000", "austria:corps-1000", "--battles", "0"]) == 2
-    assert "--battles must be between 1 and" in capsys.readouterr().err
+    assert "predicted by play: A won" in out and "of 20 seeded battles" in out
+    assert "predicted chance (20 battles)" in out and "points alone predict" in out
+
+
+def test_cli_balance_predicts_from_play_by_default_issue_14(capsys: pytest.CaptureFixture[str]) -> None:
+    """The predicted chance comes from 200 seeded battles; --battles 0: from the points alone."""
+    import json
+
+    assert main(["balance", "france:corps-1000", "austria:corps-1000", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["battles"]["battles"] == 200 and "seconds" not in doc["battles"]
+    lo, hi = doc["battles"]["interval_a"]
+    assert lo <= doc["battles"]["chance_a"] <= hi
+    assert main(["balance", "france:corps-1000", "austria:corps-1000", "--battles", "0", "--json"]) == 0
+    assert "battles" not in json.loads(capsys.readouterr().out)
+    assert main(["balance", "france:corps-1000", "austria:corps-1000", "--battles", "-1"]) == 2
+    assert "--battles must be between 0 and" in capsys.readouterr().err
 
 
 def test_cli_points_battles_only_for_calibrate_and_validate(capsys: pytest.CaptureFixture[str]) -> None:

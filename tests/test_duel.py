@@ -21,6 +21,7 @@ from szwadron.armies.duel import (
     Weapon,
     best_weapon,
     choose_action,
+    melee_score,
     modified_accuracy,
     run_battle,
     run_duel,
@@ -366,3 +367,32 @@ def test_battle_needs_units() -> None:
         run_battle(infantry(), (), infantry(), (3,), seed=1)
     with pytest.raises(InvalidDataError):
         run_battle(infantry(), (3, 0), infantry(), (3,), seed=1)
+
+
+def test_the_policy_counts_an_elite_company_1_1_issue_14() -> None:
+    """The policy's exact odds (choose_action) see every figure in contact, the company's too."""
+    from szwadron.armies.duel import Side
+
+    weak = DuelUnit("militia", Kind.INFANTRY, 12, 1, 1, 2, 3, (Weapon("musket", 24, 1, 2),))
+    elite = DuelUnit("guard", Kind.INFANTRY, 12, 3, 1, 5, 5, (Weapon("musket", 24, 1, 4),))
+    enemy = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, (Weapon("musket", 24, 1, 3),))
+
+    def score(elite_left: int) -> tuple[float, float]:
+        duel = Duel(
+            (
+                Side(weak, 12, 12, elite=elite if elite_left else None, elite_left=elite_left),
+                Side(enemy, 12, 12),
+            ),
+            random.Random(0),
+            distance_cm=10.0,
+            exact=True,
+        )
+        from szwadron.armies.duel import _fire_score
+
+        me = duel.sides[0]
+        fire = _fire_score(weak, me.plain, me.elite, me.elite_left, enemy, 12, 12, None, 0, 10.0)
+        return melee_score(duel, 0, charge=True), fire
+
+    plain_melee, plain_fire = score(0)
+    elite_melee, elite_fire = score(3)
+    assert elite_melee > plain_melee and elite_fire > plain_fire

@@ -228,3 +228,46 @@ def test_issue7_bundled_example_rosters_are_listed() -> None:
     """The roster of the docstring example in szwadron.armies.rosters stays valid."""
     report = validate_roster(_france(), "corps-2000")
     assert report.ok and report.figures_by_kind[Kind.LIMBER] == 3
+
+
+# --- issue 14: what may be attached to a unit (1.1, project decision) -------------------------
+def _attached_roster(own: int, attached: int, profile: str = "grenadiers") -> object:
+    from szwadron.models import Roster
+
+    return Roster.model_validate(
+        {
+            "id": "attached",
+            "units": [
+                {
+                    "profile": "line_infantry",
+                    "figures": own,
+                    "attached": [{"profile": profile, "figures": attached}],
+                }
+            ],
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("own", "attached", "ok"), [(10, 2, True), (9, 3, True), (8, 3, False), (1, 11, False)]
+)
+def test_attached_figures_are_at_most_a_quarter_of_the_unit_1_1(own: int, attached: int, ok: bool) -> None:
+    from szwadron.armies.rosters import ATTACHED_ID, validate_roster
+    from szwadron.loading import bundled_dir, load_army_list
+
+    france = load_army_list(bundled_dir("armylists") / "france.toml")
+    report = validate_roster(france, _attached_roster(own, attached))  # type: ignore[arg-type]
+    broken = [b for b in report.broken if b.constraint == ATTACHED_ID]
+    assert (not broken) is ok
+    if not ok:
+        assert broken[0].actual == attached and broken[0].limit == (own + attached) // 4
+        assert broken[0].where == ("units[0]",)
+
+
+def test_limbers_are_not_attached_figures_7_2() -> None:
+    from szwadron.armies.rosters import ATTACHED_ID, validate_roster
+    from szwadron.loading import bundled_dir, load_army_list
+
+    france = load_army_list(bundled_dir("armylists") / "france.toml")
+    report = validate_roster(france, "corps-2000")  # guns of 1 figure with 1 limber each
+    assert not [b for b in report.broken if b.constraint == ATTACHED_ID]

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from szwadron.armies.balance import predicted_chance
-from szwadron.armies.duel import ArmyEntry, DuelUnit, run_army_battle, split_units
+from szwadron.armies.duel import DEFAULT_SAMPLER, ArmyEntry, DuelUnit, Sampler, run_army_battle, split_units
 from szwadron.armies.points import PointsModel, load_model
 from szwadron.armies.runs import BAND, ProgressFn, Tally, run_tasks
 from szwadron.errors import InvalidDataError
@@ -149,6 +149,7 @@ per unit."""
 def run_battle_batch(
     profiles: Sequence[dict[str, Any]],
     specs: Sequence[tuple[PlainForce, PlainForce, int, str]],
+    sampler: Sampler = DEFAULT_SAMPLER,
 ) -> list[tuple[float, int]]:
     """Play a batch of army battles (a task for an executor: top-level, plain arguments).
 
@@ -163,7 +164,7 @@ def run_battle_batch(
 
     out: list[tuple[float, int]] = []
     for force_a, force_b, first, seed in specs:
-        r = run_army_battle(army(force_a), army(force_b), seed=seed, first=1 if first else 0)
+        r = run_army_battle(army(force_a), army(force_b), seed=seed, first=1 if first else 0, sampler=sampler)
         out.append((r.score_a, r.duels))
     return out
 
@@ -176,6 +177,7 @@ def play(
     workers: int | None = None,
     progress: ProgressFn | None = None,
     label: str = "roster battles",
+    sampler: Sampler = DEFAULT_SAMPLER,
 ) -> list[tuple[float, int]]:
     """Play ``specs`` between ``forces`` (default: a process pool, one worker per core;
     ``workers=1`` in this process). Results are in the order of ``specs``."""
@@ -207,6 +209,7 @@ def play(
         run_battle_batch,
         (profiles,),
         jobs,
+        (sampler,),
         executor=executor,
         workers=workers,
         progress=progress,
@@ -376,8 +379,9 @@ def resized_force(force: Sequence[ForceUnit], cls: str, size: int) -> Force:
 
 
 #: Unit sizes ``points validate`` tries on each list's largest roster: line battalions of 8 and 16
-#: (the rosters field 12, the lists cap them at 12), cavalry of 4 and 12 (fielded: 6; cap 8).
-SIZE_CHECK: dict[str, tuple[int, ...]] = {"line": (8, 16), "cavalry": (4, 12)}
+#: (the rosters field 12, the lists cap them at 12), skirmish companies of 4 and 8 (fielded: 6;
+#: cap 8; issue 14), cavalry of 4 and 12 (fielded: 6; cap 8).
+SIZE_CHECK: dict[str, tuple[int, ...]] = {"line": (8, 16), "skirmishers": (4, 8), "cavalry": (4, 12)}
 
 
 @dataclass(frozen=True)
@@ -420,6 +424,7 @@ def unit_size_effect(
     executor: Executor | None = None,
     workers: int | None = None,
     progress: ProgressFn | None = None,
+    sampler: Sampler = DEFAULT_SAMPLER,
 ) -> list[SizeEffect]:
     """What the size of units is worth at equal points: for each ``(army, roster, class, size)``,
     ``battles`` battles of the roster with its units of that class regrouped at that size
@@ -443,7 +448,13 @@ def unit_size_effect(
         tag = f"size:{seed}:{army.id}:{roster.id}:{cls}:{size}"
         specs += [(len(forces) - 2, len(forces) - 1, k % 2, f"{tag}:{k}") for k in range(battles)]
     scores = play(
-        forces, specs, executor=executor, workers=workers, progress=progress, label="unit-size battles"
+        forces,
+        specs,
+        executor=executor,
+        workers=workers,
+        progress=progress,
+        label="unit-size battles",
+        sampler=sampler,
     )
     return [
         SizeEffect(
@@ -620,6 +631,7 @@ def fit_army_steepness(
     executor: Executor | None = None,
     workers: int | None = None,
     progress: ProgressFn | None = None,
+    sampler: Sampler = DEFAULT_SAMPLER,
 ) -> ArmySteepness:
     """How steeply the chance of a whole army rises with its points (the model's
     ``army_steepness``): ``armies_per_budget`` random armies of each list and budget
@@ -665,7 +677,13 @@ def fit_army_steepness(
     if not specs:
         raise InvalidDataError("no armies to measure the army steepness on")
     scores = play(
-        forces, specs, executor=executor, workers=workers, progress=progress, label="army steepness battles"
+        forces,
+        specs,
+        executor=executor,
+        workers=workers,
+        progress=progress,
+        label="army steepness battles",
+        sampler=sampler,
     )
     y = np.array([sc for sc, _ in scores])
     x = np.array(xs)
@@ -693,6 +711,7 @@ def validate_rosters(
     executor: Executor | None = None,
     workers: int | None = None,
     progress: ProgressFn | None = None,
+    sampler: Sampler = DEFAULT_SAMPLER,
 ) -> RosterValidation:
     """Every pair of example rosters of different armies with the same points limit plays
     ``battles`` battles at the lists' stored points (module notes)."""
@@ -721,7 +740,7 @@ def validate_rosters(
         for i, j in pairs
         for k in range(battles)
     ]
-    scores = play(forces, specs, executor=executor, workers=workers, progress=progress)
+    scores = play(forces, specs, executor=executor, workers=workers, progress=progress, sampler=sampler)
     wins: dict[tuple[int, int], float] = {}
     for (i, j, _, _), (score, _) in zip(specs, scores, strict=True):
         wins[(i, j)] = wins.get((i, j), 0.0) + score
@@ -793,6 +812,7 @@ def battle_pair(
     seed: int = 2026,
     executor: Executor | None = None,
     workers: int | None = None,
+    sampler: Sampler = DEFAULT_SAMPLER,
 ) -> PairResult:
     """Play ``battles`` seeded army battles of ``roster_a`` against ``roster_b`` (module notes),
     the side moving first alternating."""
@@ -804,7 +824,7 @@ def battle_pair(
     specs: list[BattleSpec] = [(0, 1, k % 2, f"pair:{seed}:{tag}:{k}") for k in range(battles)]
     if workers is None and executor is None and battles <= 4 * BATTLE_TASK_SIZE:
         workers = 1  # a pool costs more than it saves on a few hundred battles
-    scores = play(forces, specs, executor=executor, workers=workers)
+    scores = play(forces, specs, executor=executor, workers=workers, sampler=sampler)
     wins = sum(sc for sc, _ in scores)
     draws = sum(1 for sc, _ in scores if sc == 0.5)
     return PairResult(battles, wins, draws, time.perf_counter() - t0)

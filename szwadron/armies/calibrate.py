@@ -68,6 +68,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from szwadron.armies.duel import DEFAULT_SAMPLER, Sampler
 from szwadron.armies.points import (
     ABILITY_TERMS,
     CONTINUOUS_TERMS,
@@ -80,7 +81,7 @@ from szwadron.armies.points import (
     profile_values,
 )
 from szwadron.errors import InvalidDataError
-from szwadron.models import Ability, ArmyList, Kind, Profile
+from szwadron.models import Ability, ArmyList, Kind, Profile, Roster
 
 if TYPE_CHECKING:
     from szwadron.armies.battles import ArmySteepness
@@ -96,6 +97,7 @@ from szwadron.armies.runs import (
     run_tasks,
     wilson_interval,
 )
+from szwadron.armies.search import exploit_search
 from szwadron.files import check_output_path, write_atomic
 from szwadron.loading import bundled_dir, inside_installed_package, load_army_list
 
@@ -172,7 +174,10 @@ DuelSpec = tuple[int, int, int, int, int, str]
 
 
 def run_duel_batch(
-    profiles: Sequence[dict[str, Any]], specs: Sequence[DuelSpec], battle: bool = True
+    profiles: Sequence[dict[str, Any]],
+    specs: Sequence[DuelSpec],
+    battle: bool = True,
+    sampler: Sampler = DEFAULT_SAMPLER,
 ) -> list[tuple[float, int]]:
     """Play a batch of duels (a task for an executor: top-level, plain arguments).
 
@@ -189,10 +194,10 @@ def run_duel_batch(
             a, b = units[i], units[j]
             sizes_a = split_units(n_i, standard_unit_figures(a))
             sizes_b = split_units(n_j, standard_unit_figures(b))
-            br = run_battle(a, sizes_a, b, sizes_b, seed=seed, first=1 if first else 0)
+            br = run_battle(a, sizes_a, b, sizes_b, seed=seed, first=1 if first else 0, sampler=sampler)
             out.append((br.score_a, br.rounds))
         else:
-            r = run_duel(units[i], n_i, units[j], n_j, seed=seed, first=1 if first else 0)
+            r = run_duel(units[i], n_i, units[j], n_j, seed=seed, first=1 if first else 0, sampler=sampler)
             out.append((r.score_a, r.rounds))
     return out
 
@@ -207,6 +212,7 @@ def run_duels(
     label: str = "duels",
     task_size: int = TASK_SIZE,
     battle: bool = True,
+    sampler: Sampler = DEFAULT_SAMPLER,
 ) -> list[tuple[float, int]]:
     """Play ``specs`` on ``executor`` (default: a process pool of ``workers``, one per core;
     ``workers=1`` plays them in this process). Results are in the order of ``specs`` and do not
@@ -216,7 +222,7 @@ def run_duels(
         run_duel_batch,
         (plain,),
         specs,
-        (battle,),
+        (battle, sampler),
         executor=executor,
         workers=workers,
         progress=progress,
@@ -467,6 +473,8 @@ class CalibrationConfig:
     jitter: float = 0.4
     budgets: tuple[int, int] = BUDGET_FIGURES
     battle: bool = True
+    sampler: Sampler = DEFAULT_SAMPLER
+    """How the battles resolve dice (:data:`szwadron.armies.duel.Sampler`)."""
     kind_terms: tuple[str, ...] = FITTED_KIND_TERMS
     corrections: bool = True
     """Fit the duel corrections (step 4) after the formula, every round."""
@@ -477,6 +485,10 @@ class CalibrationConfig:
     """Battles of random mixed armies per pair of lists and budget, each round (0: none)."""
     mixed_rounds: int = 3
     """Rounds of mixed-army battles (each designed at the points of the round before)."""
+    search: int = 0
+    """Rosters the exploit search plays per list and points limit before the mixed-army battles
+    (:func:`szwadron.armies.search.exploit_search`, at the points fitted so far); each list's
+    best finds join the units its random armies are drawn from (0: no search)."""
     army_weight: float = 100.0
     """How many duels a mixed-army battle counts for in the corrections' fit."""
 
@@ -492,6 +504,8 @@ class CalibrationResult:
     entries: list[DuelProfile] = field(default_factory=list)
     steepness: ArmySteepness | None = None
     army_battles: int = 0
+    search_winners: list[tuple[str, str, float]] = field(default_factory=list)
+    """``(army, roster id, points limit)`` of the exploit search's finds added to the pool."""
 
 
 def design(
@@ -543,6 +557,7 @@ def calibrate(
             progress=progress,
             label=f"calibration round {r + 1}/{config.rounds}",
             battle=config.battle,
+            sampler=config.sampler,
         )
         observations += [
             Observation(s[0], s[1], s[2], s[3], sc) for s, (sc, _) in zip(specs, scores, strict=True)
@@ -564,8 +579,19 @@ def calibrate(
             executor=executor,
             workers=workers,
             progress=progress,
+            sampler=config.sampler,
         )
         model = replace(model, army_steepness=(result.steepness.a, result.steepness.b))
+    if config.corrections and config.mixed_battles and config.search:
+        armies = with_search_winners(
+            armies, model, config, executor=executor, workers=workers, progress=progress
+        )
+        result.search_winners = [
+            (a.id, r.id, r.points_limit or 0.0)
+            for a in armies
+            for r in a.rosters
+            if r.id.startswith("search-")
+        ]
     if config.corrections and config.mixed_battles:
         index = {profile_key(e.profile): k for k, e in reversed(list(enumerate(entries)))}
         army_obs: list[ArmyObservation] = []
@@ -580,6 +606,7 @@ def calibrate(
                 workers=workers,
                 progress=progress,
                 label=f"mixed-army battles {r + 1}/{config.mixed_rounds}",
+                sampler=config.sampler,
             )
 
             def figures(force: Sequence[Any]) -> tuple[tuple[int, int], ...]:
@@ -603,6 +630,53 @@ def calibrate(
     result.model = model
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def priced(army: ArmyList, points: Callable[[Profile], float]) -> ArmyList:
+    """``army`` with every fighting profile's points set by ``points`` (limbers keep theirs)."""
+    profiles = tuple(
+        p if p.kind is Kind.LIMBER else p.model_copy(update={"points": points(p)}) for p in army.profiles
+    )
+    return army.model_copy(update={"profiles": profiles})
+
+
+def with_search_winners(
+    armies: Sequence[ArmyList],
+    model: PointsModel,
+    config: CalibrationConfig,
+    *,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress: ProgressFn | None = None,
+) -> list[ArmyList]:
+    """The lists with the exploit search's best find (:func:`szwadron.armies.search.exploit_search`,
+    ``config.search`` rosters played, at ``model``'s points, against the other lists' example
+    rosters) added to their rosters as ``search-LIMIT``, for every points limit of the example
+    rosters: the calibration's random armies then draw the units the search found too."""
+
+    at_model = [priced(a, model.points) for a in armies]
+    limits = sorted({r.points_limit for a in armies for r in a.rosters if r.points_limit is not None})
+    found: dict[str, list[Roster]] = {a.id: [] for a in armies}
+    for limit in limits:
+        for k, army in enumerate(at_model):
+            field = [
+                (a, r) for j, a in enumerate(at_model) if j != k for r in a.rosters if r.points_limit == limit
+            ]
+            if not field:
+                continue
+            best = exploit_search(
+                army,
+                limit,
+                field,
+                budget=config.search,
+                seed=f"calibrate:{config.seed}",
+                executor=executor,
+                workers=workers,
+                progress=progress,
+                sampler=config.sampler,
+            )
+            found[army.id].append(best.roster.model_copy(update={"id": f"search-{limit:g}"}))
+    return [a.model_copy(update={"rosters": (*a.rosters, *found[a.id])}) for a in armies]
 
 
 def roster_costs(
@@ -998,6 +1072,7 @@ def validate(
     workers: int | None = None,
     progress: ProgressFn | None = None,
     battle: bool = True,
+    sampler: Sampler = DEFAULT_SAMPLER,
 ) -> Validation:
     """The round-robin of every pair of duel profiles at equal points (module notes).
 
@@ -1039,6 +1114,7 @@ def validate(
         progress=progress,
         label="validation",
         battle=battle,
+        sampler=sampler,
     )
     wins: dict[tuple[int, int], float] = {}
     count: dict[tuple[int, int], int] = {}
@@ -1083,6 +1159,7 @@ __all__ = [
     "fit_logistic",
     "fit_model",
     "load_lists",
+    "priced",
     "regenerate",
     "roster_costs",
     "run_duel_batch",
@@ -1090,4 +1167,5 @@ __all__ = [
     "run_tasks",
     "validate",
     "wilson_interval",
+    "with_search_winners",
 ]

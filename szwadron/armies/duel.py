@@ -43,8 +43,8 @@ rules, with the dice of :mod:`szwadron.odds.combat` and :mod:`szwadron.odds.mora
 Simplifications (open ground, two units, no geometry): no table edge, no flanks beyond the
 wrap-around, no choice to pursue (5.5.8), pursuers act only in their own turn. A unit may carry
 an elite company of another profile (1.1, :class:`Side`): it fires as its own dice group, stands
-in the front rank of a melee and is removed last; the policy's odds (:func:`choose_action`) look
-at the unit's own profile only.
+in the front rank of a melee and is removed last; the policy's odds (:func:`choose_action`) count
+every figure of the unit, the company's with its own characteristics (issue 14).
 
 **Battles** (:func:`run_battle`): equal points are spent as several units of a standard size
 per kind (:data:`STANDARD_UNIT_FIGURES`, the example rosters' sizes), so that a cheap profile
@@ -69,9 +69,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 from szwadron.errors import InvalidDataError
@@ -86,6 +86,7 @@ from szwadron.odds.morale import (
     roll_casualty_test,
     roll_test,
 )
+from szwadron.odds.sample import Table, casualty_table, sample_melee, test_passes, volley_table
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
 
 #: Standard set-up: the two fronts this far apart, edge to edge (4.5.2).
@@ -98,6 +99,18 @@ ADVANCE_GAP_CM = 0.5
 OPEN_ORDER_GAP_CM = 2.0
 
 Who = Literal[0, 1]
+Sampler = Literal["exact", "dice"]
+"""How a simulation resolves dice: ``"exact"`` draws each volley, melee exchange and morale test
+from its exact distribution (:mod:`szwadron.odds.sample`, one random number each); ``"dice"``
+rolls every die as a referee would (:func:`szwadron.odds.combat.roll_volley`), the reference."""
+#: The sampler of battles, calibration and validation.
+DEFAULT_SAMPLER: Sampler = "exact"
+
+
+def _exact(sampler: str) -> bool:
+    if sampler not in ("exact", "dice"):
+        raise InvalidDataError(f"sampler must be 'exact' or 'dice', got {sampler!r}")
+    return sampler == "exact"
 
 
 class Action(StrEnum):
@@ -123,7 +136,10 @@ class Weapon:
     accuracy: int
 
 
-@dataclass(frozen=True)
+_INTERNED: dict[DuelUnit, DuelUnit] = {}
+
+
+@dataclass(frozen=True, eq=False)
 class DuelUnit:
     """The characteristics a duel needs of a unit's figures (1.1), derived from a profile.
 
@@ -147,6 +163,27 @@ class DuelUnit:
     frontage_cm: float = 2.0
     depth_cm: float = 2.0
 
+    # Equality and hashing by value, the hash computed once: a unit is a key of the policy's
+    # caches, looked up several times a turn.
+    @cached_property
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash(self._values)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, DuelUnit)
+        return self._hash == other._hash and self._values == other._values
+
     @classmethod
     def from_profile(cls, profile: Profile) -> DuelUnit:
         """The duel view of a profile: weapons from its ammunition (artillery, 7.1.3) or its own
@@ -163,7 +200,7 @@ class DuelUnit:
             weapons = ()
         width, depth = profile.base_size
         skirmish = profile.has(Ability.SKIRMISH)
-        return cls(
+        unit = cls(
             key=profile.id,
             kind=profile.kind,
             move_cm=profile.move_limbered if profile.move_limbered is not None else profile.move,
@@ -181,8 +218,9 @@ class DuelUnit:
             frontage_cm=width + (OPEN_ORDER_GAP_CM if skirmish else 0.0),
             depth_cm=depth,
         )
+        return _INTERNED.setdefault(unit, unit)  # one object per value: the caches hit by identity
 
-    @property
+    @cached_property
     def is_artillery(self) -> bool:
         """Artillery: never charges, never pursues (6.7), no fire on the march (7.1.2)."""
         return self.kind.is_artillery
@@ -192,7 +230,7 @@ class DuelUnit:
         """The longest range of its weapons (0 without fire)."""
         return max((w.range_cm for w in self.weapons), default=0.0)
 
-    @property
+    @cached_property
     def effective_range_cm(self) -> float:
         """The longest distance at which it can fire (0 without fire): within Z (4.5.1) and
         short of the distance where 4.5.4 brings its C to 0 (C × 20 cm), less the policy's gap.
@@ -329,6 +367,9 @@ class Duel:
     melee_rounds: int = 0
     settings: RulesSettings = DEFAULT_SETTINGS
     log: list[str] | None = None
+    exact: bool = False
+    """Draw each volley, melee exchange and test from its exact distribution
+    (:mod:`szwadron.odds.sample`: one random number each) instead of rolling every die."""
     winner: Who | None = None
     finished: bool = False
     reason: str = ""
@@ -345,6 +386,7 @@ class Duel:
         *,
         distance_cm: float = START_DISTANCE_CM,
         log: bool = False,
+        sampler: Sampler = "dice",
     ) -> Duel:
         """The standard set-up: two fresh units ``distance_cm`` apart."""
         for n in (figures_a, figures_b):
@@ -355,12 +397,19 @@ class Duel:
             rng,
             distance_cm=distance_cm,
             log=[] if log else None,
+            exact=_exact(sampler),
         )
 
     # --- bookkeeping -------------------------------------------------------------------------
     def _note(self, text: str) -> None:
         if self.log is not None:
             self.log.append(text)
+
+    def _test(self, kind: str, target: int) -> bool:
+        """6.2 — one morale test: passed?"""
+        if self.exact:
+            return test_passes(target, self.rng)
+        return roll_test(kind, target, self.rng).passed
 
     def _check_end(self) -> bool:
         a, b = self.sides
@@ -384,7 +433,8 @@ class Duel:
         side.pursuing = False
         if side.unit.heavy and side.unit.move_cm > 0:
             side.prepared = False  # 7.3: it moved
-        self._note(f"{'AB'[who]} repulsed ({why}): retreats to {self.distance_cm:g} cm")
+        if self.log is not None:
+            self._note(f"{'AB'[who]} repulsed ({why}): retreats to {self.distance_cm:g} cm")
 
     # --- fire (4.5–4.8, 4.11) -------------------------------------------------------------------
     def fire(self, shooter: Who, *, at_cm: float | None = None, march: bool = False) -> bool:
@@ -395,6 +445,24 @@ class Duel:
         distance = self.distance_cm if at_cm is None else at_cm
         if me.strength == 0:
             return False
+        if self.exact and self.log is None:
+            table = _fire_table(
+                me.unit,
+                me.plain,
+                me.elite,
+                me.elite_left,
+                target.unit,
+                target.strength,
+                target.elite,
+                target.elite_left,
+                distance,
+                march,
+            )
+            if table is None:
+                return False
+            removed, damaged = table.sample(self.rng)
+            target.lose(removed)
+            return self._after_fire(shooter, damaged)
         groups: list[tuple[int, int]] = []
         names: list[str] = []
         for unit, figures in ((me.unit, me.plain), (me.elite, me.elite_left)):
@@ -404,24 +472,44 @@ class Duel:
                 names.append(choice[0].name)
         if not groups:
             return False
-        odds = volley(
-            groups, target.wounds(), skirmish=target.unit.skirmish, march=march, cap=target.strength
-        )
-        if not any(g.dice for g in odds.groups):
-            return False
-        roll = roll_volley(odds, self.rng)
-        target.lose(roll.removed)
-        self._note(
-            f"{'AB'[shooter]} fires {'/'.join(names)} at {distance:g} cm "
-            f"({', '.join(f'{g.dice} dice ≤{g.accuracy}' for g in odds.groups)}): "
-            f"{roll.damage} damage, {roll.removed} removed"
-        )
-        if roll.damage and target.strength > 0:  # 4.8.1
+        if self.exact:
+            table = volley_table(tuple(groups), target.wounds(), target.unit.skirmish, march, target.strength)
+            if table is None:
+                return False
+            removed, damaged = table.sample(self.rng)
+            target.lose(removed)
+            if self.log is not None:
+                self._note(f"{'AB'[shooter]} fires {'/'.join(names)} at {distance:g} cm: {removed} removed")
+        else:
+            odds = volley(
+                groups, target.wounds(), skirmish=target.unit.skirmish, march=march, cap=target.strength
+            )
+            if not any(g.dice for g in odds.groups):
+                return False
+            roll = roll_volley(odds, self.rng)
+            target.lose(roll.removed)
+            removed, damaged = roll.removed, roll.damage > 0
+            if self.log is not None:
+                self._note(
+                    f"{'AB'[shooter]} fires {'/'.join(names)} at {distance:g} cm "
+                    f"({', '.join(f'{g.dice} dice ≤{g.accuracy}' for g in odds.groups)}): "
+                    f"{roll.damage} damage, {roll.removed} removed"
+                )
+        return self._after_fire(shooter, damaged)
+
+    def _after_fire(self, shooter: Who, damaged: bool) -> bool:
+        """4.8.1 — a damaged target tests (6.3); then the end of the duel is checked."""
+        target = self.sides[1 - shooter]
+        if damaged and target.strength > 0:  # 4.8.1
             t = morale_target(target.unit.morale, target.strength, target.initial)
-            outcome, _ = roll_casualty_test(t, self.rng)
+            if self.exact:
+                outcome = casualty_table(t).sample(self.rng)
+            else:
+                outcome, _ = roll_casualty_test(t, self.rng)
             if outcome is FireOutcome.PANIC:
                 target.broken = True
-                self._note(f"{'AB'[1 - shooter]} panics")
+                if self.log is not None:
+                    self._note(f"{'AB'[1 - shooter]} panics")
             elif outcome is FireOutcome.REPULSED:
                 self._retreat(1 - shooter, "fire, 4.8.2")  # type: ignore[arg-type]
         self._check_end()
@@ -442,7 +530,8 @@ class Duel:
         other.idle = False
         before = self.distance_cm
         self.distance_cm = at_cm
-        self._note(f"{'AB'[1 - mover]} reacts to the {'charge' if charge else 'move'} (4.12)")
+        if self.log is not None:
+            self._note(f"{'AB'[1 - mover]} reacts to the {'charge' if charge else 'move'} (4.12)")
         self.fire(1 - mover, at_cm=at_cm)  # type: ignore[arg-type]
         repulsed = self.distance_cm != at_cm
         if not repulsed:
@@ -463,27 +552,15 @@ class Duel:
             n += 2 * max(flank, 1)
         return min(n, me.strength)
 
+    def _melee_key(self, who: Who) -> MeleeKey:
+        """What :meth:`_melee_side` is built from."""
+        me = self.sides[who]
+        return (me.unit, self.fighters(who), me.strength, me.initial, me.elite, me.elite_left)
+
     def _melee_side(self, who: Who) -> MeleeSide:
         """5.3 — the figures of ``who`` in contact: its elite company in the front rank (the
         owner's choice), removed after the others in contact (5.4.3)."""
-        me = self.sides[who]
-        n = self.fighters(who)
-        if me.elite is None or me.elite_left == 0:
-            return MeleeSide.uniform(
-                n,
-                melee=me.unit.melee,
-                skill=me.unit.skill,
-                wounds=me.unit.wounds,
-                morale=me.unit.morale,
-                strength=me.strength,
-                initial=me.initial,
-                skirmish=me.unit.skirmish,
-            )
-        elite = min(me.elite_left, n)
-        fighters = (Fighter(me.unit.wounds, me.unit.melee, me.unit.skill),) * (n - elite) + (
-            Fighter(me.elite.wounds, me.elite.melee, me.elite.skill),
-        ) * elite
-        return MeleeSide(fighters, MeleeMorale(me.unit.morale, me.strength, me.initial), 0, me.unit.skirmish)
+        return _melee_side(*self._melee_key(who))
 
     def _plain_in_contact(self, who: Who) -> int:
         me = self.sides[who]
@@ -509,22 +586,24 @@ class Duel:
         att, dfn = self.sides[attacker], self.sides[other]
         fs = self.first_strike(attacker, charge=charge)
         exposed = (self._plain_in_contact(attacker), self._plain_in_contact(other))
-        roll = roll_melee(
-            self._melee_side(attacker),
-            self._melee_side(other),
-            self.rng,
-            first_strike=fs,
-            die=self.settings.remainder_die,
-        )
-        att.lose(roll.attacker_removed, exposed[0])
-        dfn.lose(roll.defender_removed, exposed[1])
+        if self.exact:
+            a_removed, d_removed, a_out, d_out = sample_melee(
+                self._melee_side(attacker), self._melee_side(other), fs, self.rng, self.settings.remainder_die
+            )
+        else:
+            a_side, d_side = self._melee_side(attacker), self._melee_side(other)
+            roll = roll_melee(a_side, d_side, self.rng, first_strike=fs, die=self.settings.remainder_die)
+            a_removed, d_removed = roll.attacker_removed, roll.defender_removed
+            a_out, d_out = roll.outcome
+        att.lose(a_removed, exposed[0])
+        dfn.lose(d_removed, exposed[1])
         self.melee_rounds += 1
-        a_out, d_out = roll.outcome
-        self._note(
-            f"{'AB'[attacker]} attacks{' (charge)' if charge else ''}"
-            f"{f', first strike {fs}' if fs else ''}: loses {roll.attacker_removed}, "
-            f"enemy loses {roll.defender_removed}; {a_out.value}/{d_out.value}"
-        )
+        if self.log is not None:
+            self._note(
+                f"{'AB'[attacker]} attacks{' (charge)' if charge else ''}"
+                f"{f', first strike {fs}' if fs else ''}: loses {a_removed}, "
+                f"enemy loses {d_removed}; {a_out.value}/{d_out.value}"
+            )
         for who, out in ((attacker, a_out), (1 - attacker, d_out)):
             if out is MeleeOutcome.PANIC:
                 self.sides[who].broken = True
@@ -557,10 +636,12 @@ class Duel:
             self.distance_cm = 0.0
             self.engaged = True
             self.melee_rounds = 0
-            self._note(f"{'AB'[who]} pursues {move} cm: contact")
+            if self.log is not None:
+                self._note(f"{'AB'[who]} pursues {move} cm: contact")
             return True
         self.distance_cm -= move
-        self._note(f"{'AB'[who]} pursues {move} cm: {self.distance_cm:g} cm to go")
+        if self.log is not None:
+            self._note(f"{'AB'[who]} pursues {move} cm: {self.distance_cm:g} cm to go")
         return False
 
     def disengage(self, who: Who) -> None:
@@ -568,15 +649,14 @@ class Duel:
         for uncontrolled pursuit either way."""
         me, other = self.sides[who], self.sides[1 - who]
         if not me.unit.auto_disengage:
-            test = roll_test("disengage", morale_target(me.unit.morale, me.strength, me.initial), self.rng)
-            if not test.passed:
+            if not self._test("disengage", morale_target(me.unit.morale, me.strength, me.initial)):
                 me.broken = True
-                self._note(f"{'AB'[who]} fails to disengage: panic")
+                if self.log is not None:
+                    self._note(f"{'AB'[who]} fails to disengage: panic")
                 self._check_end()
                 return
         self._retreat(who, "disengaged, 5.8")
-        test = roll_test("pursuit", morale_target(other.unit.morale, other.strength, other.initial), self.rng)
-        if not test.passed:
+        if not self._test("pursuit", morale_target(other.unit.morale, other.strength, other.initial)):
             self._pursue(1 - who)  # type: ignore[arg-type]
 
     # --- the turn (2.2, 2.3) -------------------------------------------------------------------
@@ -588,9 +668,10 @@ class Duel:
             return True
         if not self.engaged:
             t = morale_target(me.unit.morale, me.strength, me.initial)
-            if roll_test("reorganise", t, self.rng).passed:
+            if self._test("reorganise", t):
                 me.pursuing = False
-                self._note(f"{'AB'[who]} reorganises (6.8)")
+                if self.log is not None:
+                    self._note(f"{'AB'[who]} reorganises (6.8)")
                 me.idle = True  # 6.8: no action this turn (so 4.12.6 may apply)
                 return False
             if not self._pursuit_move(who):
@@ -619,7 +700,8 @@ class Duel:
                 self.distance_cm = 0.0
                 self.engaged = True
                 self.melee_rounds = 0
-                self._note(f"{'AB'[who]} charges {start:g} cm")
+                if self.log is not None:
+                    self._note(f"{'AB'[who]} charges {start:g} cm")
                 self.melee_exchange(who, charge=True)
         elif action in (Action.ADVANCE, Action.MARCH_FIRE):
             self._advance(who, march=action is Action.MARCH_FIRE)
@@ -637,7 +719,8 @@ class Duel:
             return
         if me.heavy:
             self.sides[who].prepared = False  # 7.3
-        self._note(f"{'AB'[who]} {'marches' if march else 'advances'} to {new:g} cm")
+        if self.log is not None:
+            self._note(f"{'AB'[who]} {'marches' if march else 'advances'} to {new:g} cm")
         if not self.reaction_fire(who, new, charge=False):
             return
         self.distance_cm = new
@@ -655,7 +738,8 @@ class Duel:
         if not self.finished and other.declared and not self.engaged:
             other.declared = False
             if best_weapon(other.unit, self.distance_cm, me.unit) is not None:
-                self._note(f"{'AB'[1 - who]} fires its declared fire (4.12.5)")
+                if self.log is not None:
+                    self._note(f"{'AB'[1 - who]} fires its declared fire (4.12.5)")
                 self.fire(1 - who)  # type: ignore[arg-type]
 
     def run(self, first: Who = 0, max_rounds: int = MAX_ROUNDS) -> DuelResult:
@@ -673,84 +757,122 @@ class Duel:
         return DuelResult(self.winner, rounds, a.strength, b.strength, self.reason)
 
 
+@lru_cache(maxsize=65536)
+def _fire_table(
+    unit: DuelUnit,
+    plain: int,
+    elite: DuelUnit | None,
+    elite_left: int,
+    target: DuelUnit,
+    t_strength: int,
+    t_elite: DuelUnit | None,
+    t_elite_left: int,
+    distance: float,
+    march: bool,
+) -> Table[tuple[int, bool]] | None:
+    """The exact table of a volley (:func:`szwadron.odds.sample.volley_table`) of ``plain``
+    figures of ``unit`` and ``elite_left`` of ``elite`` at ``distance``, each with its best
+    weapon (4.5, 7.1.3), at a target of ``t_strength`` figures, ``t_elite_left`` of them
+    ``t_elite`` (removed last); None when nothing can fire."""
+    groups: list[tuple[int, int]] = []
+    for u, figures in ((unit, plain), (elite, elite_left)):
+        choice = best_weapon(u, distance, target) if u is not None and figures else None
+        if choice is not None:
+            groups.append((choice[0].fire * figures, choice[1]))
+    if not groups:
+        return None
+    side = Side(target, t_strength, t_strength, elite=t_elite, elite_left=t_elite_left)
+    return volley_table(tuple(groups), side.wounds(), target.skirmish, march, t_strength)
+
+
+@lru_cache(maxsize=65536)
+def _melee_side(
+    unit: DuelUnit, n: int, strength: int, initial: int, elite: DuelUnit | None, elite_left: int
+) -> MeleeSide:
+    """5.3 — ``n`` figures in contact of a unit of ``strength`` (``initial`` at the start), its
+    ``elite_left`` figures of ``elite`` in the front rank, removed after the others (5.4.3)."""
+    if elite is None or elite_left == 0:
+        return MeleeSide.uniform(
+            n,
+            melee=unit.melee,
+            skill=unit.skill,
+            wounds=unit.wounds,
+            morale=unit.morale,
+            strength=strength,
+            initial=initial,
+            skirmish=unit.skirmish,
+        )
+    k = min(elite_left, n)
+    fighters = (Fighter(unit.wounds, unit.melee, unit.skill),) * (n - k) + (
+        Fighter(elite.wounds, elite.melee, elite.skill),
+    ) * k
+    return MeleeSide(fighters, MeleeMorale(unit.morale, strength, initial), 0, unit.skirmish)
+
+
 # --- the policy ------------------------------------------------------------------------------
+MeleeKey = tuple[DuelUnit, int, int, int, DuelUnit | None, int]
+"""A side of a melee as :meth:`Duel._melee_key` gives it: ``(unit, figures in contact, strength,
+initial strength, elite company's unit, its figures left)``."""
+
+
 @lru_cache(maxsize=65536)
 def _melee_score(
-    attacker: DuelUnit,
-    a_fighters: int,
-    a_strength: int,
-    a_initial: int,
-    defender: DuelUnit,
-    d_fighters: int,
-    d_strength: int,
-    d_initial: int,
-    first_strike: Literal["attacker", "defender"] | None,
+    attacker: MeleeKey, defender: MeleeKey, first_strike: Literal["attacker", "defender"] | None, die: str
 ) -> float:
     """Exact chance (5.3–5.5) that the defender leaves (repulsed, panics, destroyed) minus the
-    chance the attacker does, for one exchange."""
-    a = MeleeSide.uniform(
-        a_fighters,
-        melee=attacker.melee,
-        skill=attacker.skill,
-        wounds=attacker.wounds,
-        morale=attacker.morale,
-        strength=a_strength,
-        initial=a_initial,
-        skirmish=attacker.skirmish,
-    )
-    d = MeleeSide.uniform(
-        d_fighters,
-        melee=defender.melee,
-        skill=defender.skill,
-        wounds=defender.wounds,
-        morale=defender.morale,
-        strength=d_strength,
-        initial=d_initial,
-        skirmish=defender.skirmish,
-    )
+    chance the attacker does, for one exchange of the two sides with all their figures in
+    contact, an elite company's too (1.1)."""
+    odds = melee(_melee_side(*attacker), _melee_side(*defender), first_strike=first_strike, die=die)
     gone = (MeleeOutcome.REPULSED, MeleeOutcome.PANIC, MeleeOutcome.DESTROYED)
     score = 0.0
-    for (ao, do), p in melee(a, d, first_strike=first_strike).outcomes.probabilities().items():
+    for (ao, do), p in odds.outcomes.probabilities().items():
         score += float(p) * ((do in gone) - (ao in gone))
     return score
 
 
 @lru_cache(maxsize=65536)
 def _fire_score(
-    shooter: DuelUnit, strength: int, target: DuelUnit, t_strength: int, t_initial: int, distance: float
+    shooter: DuelUnit,
+    plain: int,
+    elite: DuelUnit | None,
+    elite_left: int,
+    target: DuelUnit,
+    t_strength: int,
+    t_initial: int,
+    t_elite: DuelUnit | None,
+    t_elite_left: int,
+    distance: float,
 ) -> float:
-    """Exact chance (4.6, 6.3) that a volley repulses, panics or destroys the target."""
-    choice = best_weapon(shooter, distance, target)
-    if choice is None:
+    """Exact chance (4.6, 6.3) that a volley of all the shooter's figures (its elite company's
+    too, 1.1) repulses, panics or destroys the target."""
+    table = _fire_table(
+        shooter, plain, elite, elite_left, target, t_strength, t_elite, t_elite_left, distance, False
+    )
+    if table is None:
         return 0.0
-    weapon, acc = choice
-    odds = volley([(weapon.fire * strength, acc)], target.wounds, skirmish=target.skirmish, cap=t_strength)
-    total = 0.0
-    for removed, p in odds.removed.probabilities().items():
+    total, prev = 0.0, 0.0
+    for (removed, damaged), c in zip(table.outcomes, table.cumulative, strict=True):
+        p, prev = c - prev, c
         left = t_strength - removed
         if left == 0:
-            total += float(p)
-            continue
-        p_test = float(p) - (float(odds.no_damage) if removed == 0 else 0.0)
-        test = casualty_test(target.morale, left, t_initial)
-        total += p_test * float(test.repulsed + test.panic)
+            total += p
+        elif damaged:
+            test = casualty_test(target.morale, left, t_initial)
+            total += p * float(test.repulsed + test.panic)
     return total
 
 
 def melee_score(duel: Duel, who: Who, *, charge: bool) -> float:
     """The exact odds of the exchange ``who`` would attack now: P(enemy leaves) − P(it leaves)."""
-    me, other = duel.sides[who], duel.sides[1 - who]
     rounds = duel.melee_rounds
     if charge:
         duel.melee_rounds = 0
     try:
-        fa, fd = duel.fighters(who), duel.fighters(1 - who)  # type: ignore[arg-type]
+        mine, theirs = duel._melee_key(who), duel._melee_key(1 - who)  # type: ignore[arg-type]
         fs = duel.first_strike(who, charge=charge)
     finally:
         duel.melee_rounds = rounds
-    return _melee_score(
-        me.unit, fa, me.strength, me.initial, other.unit, fd, other.strength, other.initial, fs
-    )
+    return _melee_score(mine, theirs, fs, duel.settings.remainder_die)
 
 
 def choose_action(duel: Duel, who: Who) -> Action:
@@ -769,7 +891,18 @@ def choose_action(duel: Duel, who: Who) -> Action:
     if can_charge:
         if not can_fire:
             return Action.CHARGE
-        fire = _fire_score(unit, me.strength, enemy, other.strength, other.initial, d)
+        fire = _fire_score(
+            unit,
+            me.plain,
+            me.elite,
+            me.elite_left,
+            enemy,
+            other.strength,
+            other.initial,
+            other.elite,
+            other.elite_left,
+            d,
+        )
         if melee_score(duel, who, charge=True) > fire:
             return Action.CHARGE
     if can_fire:
@@ -798,13 +931,22 @@ def run_duel(
     first: int = 0,
     distance_cm: float = START_DISTANCE_CM,
     max_rounds: int = MAX_ROUNDS,
+    sampler: Sampler = DEFAULT_SAMPLER,
 ) -> DuelResult:
     """One seeded duel from the standard set-up (module notes); the same seed gives the same
     duel on any machine (``random.Random`` seeded with a string hashes it with SHA-512).
     ``first`` is the side that moves first, 0 (A) or 1 (B)."""
     if first not in (0, 1):
         raise InvalidDataError(f"first must be 0 (side A) or 1 (side B), got {first!r}")
-    duel = Duel.start(unit_a, figures_a, unit_b, figures_b, random.Random(str(seed)), distance_cm=distance_cm)
+    duel = Duel.start(
+        unit_a,
+        figures_a,
+        unit_b,
+        figures_b,
+        random.Random(str(seed)),
+        distance_cm=distance_cm,
+        sampler=sampler,
+    )
     return duel.run(1 if first else 0, max_rounds)
 
 
@@ -877,6 +1019,7 @@ def run_battle(
     first: int = 0,
     distance_cm: float = START_DISTANCE_CM,
     max_rounds: int = MAX_ROUNDS,
+    sampler: Sampler = DEFAULT_SAMPLER,
 ) -> BattleResult:
     """Equal points spent as several units a side (``sizes_a``, ``sizes_b``: figures of each);
     a side loses when all its units are broken or destroyed.
@@ -905,6 +1048,7 @@ def run_battle(
         distance_cm=distance_cm,
         max_rounds=max_rounds,
         pairing="strongest",
+        sampler=sampler,
     )
 
 
@@ -924,6 +1068,7 @@ def run_army_battle(
     distance_cm: float = START_DISTANCE_CM,
     max_rounds: int = MAX_ROUNDS,
     pairing: Pairing = "random",
+    sampler: Sampler = DEFAULT_SAMPLER,
 ) -> BattleResult:
     """Two armies of units (:data:`ArmyEntry`: ``(unit, figures)`` or, with an elite company,
     ``(unit, figures, elite, elite figures)``) fight as in :func:`run_battle` until one side has
@@ -963,6 +1108,7 @@ def run_army_battle(
     for army in (army_a, army_b):
         if not army:
             raise InvalidDataError("a battle needs at least one unit of at least one figure a side, got none")
+    exact = _exact(sampler)
     rng = random.Random(str(seed))
     # every unit still in the fight: [unit, initial, strength, elite, elite left]
     lines: tuple[list[list[Any]], list[list[Any]]] = ([entry(e) for e in army_a], [entry(e) for e in army_b])
@@ -987,6 +1133,7 @@ def run_army_battle(
                 ),
                 rng,
                 distance_cm=start,
+                exact=exact,
             )
             duel.run(1 if first else 0, max_rounds)
             duels += 1
@@ -1010,6 +1157,7 @@ def run_army_battle(
 
 __all__ = [
     "ADVANCE_GAP_CM",
+    "DEFAULT_SAMPLER",
     "MAX_ROUNDS",
     "OPEN_ORDER_GAP_CM",
     "STANDARD_SKIRMISH_FIGURES",
@@ -1022,6 +1170,7 @@ __all__ = [
     "DuelResult",
     "DuelUnit",
     "Pairing",
+    "Sampler",
     "Side",
     "Weapon",
     "best_weapon",

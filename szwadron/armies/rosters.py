@@ -21,9 +21,10 @@ live in two places:
 
 The constraints (``[[constraints]]`` of the list and of the roster, see
 :class:`~szwadron.models.RosterConstraint`) are data: a selector (profiles, kinds, abilities) and
-limits on the units, figures or share of points, figures or units it selects. Two checks are
-built in: the roster's ``points_limit`` and rule 7.2 (a gun whose profile has a limbered move is
-fielded with one limber per gun figure).
+limits on the units, figures or share of points, figures or units it selects. Three checks are
+built in: the roster's ``points_limit``, rule 7.2 (a gun whose profile has a limbered move is
+fielded with one limber per gun figure) and the share of a unit that may be attached figures of
+other profiles (at most a quarter of its fighting figures, :data:`ATTACHED_MAX_SHARE`; issue 14).
 
 Points are per figure. Until the points model sets them, profiles carry none: then the structure
 (counts, shares of figures and units, 7.2) is checked and the points limit and shares of points
@@ -72,6 +73,14 @@ POINTS_LIMIT_ID = "points_limit"
 #: Id under which rule 7.2 (limbers) is reported.
 LIMBERS_ID = "limbers"
 LIMBERS_RULE = "7.2: a gun that moves with its limber is fielded with one limber per gun figure"
+#: Id under which the attached figures' share of a unit is reported (issue 14).
+ATTACHED_ID = "attached-share"
+#: Most share of a unit's fighting figures that may be attached figures of other profiles.
+ATTACHED_MAX_SHARE = 0.25
+ATTACHED_RULE = (
+    "1.1: figures of other profiles attached to a unit (an elite company) are at most a quarter of "
+    "its fighting figures (project decision: the rules are silent)"
+)
 #: Shares are compared with this tolerance (floating-point points).
 SHARE_EPSILON = 1e-9
 
@@ -351,6 +360,33 @@ def _unit_size_breaches(army: ArmyList, roster: Roster, c: RosterConstraint) -> 
     return out
 
 
+def _attached_breaches(army: ArmyList, roster: Roster) -> list[Breach]:
+    """1.1 — attached fighting figures of other profiles (an elite company; limbers do not count,
+    7.2) are at most :data:`ATTACHED_MAX_SHARE` of each unit's fighting figures, so a unit fights
+    as its own profile (a line figure with eleven militia attached is a militia unit)."""
+    out: list[Breach] = []
+    for i, entry in enumerate(roster.units):
+        attached = sum(a.figures for a in entry.attached if army.profile(a.profile).kind is not Kind.LIMBER)
+        total = entry.figures + attached
+        if attached <= ATTACHED_MAX_SHARE * total + SHARE_EPSILON:
+            continue
+        most = math.floor(ATTACHED_MAX_SHARE * total + SHARE_EPSILON)
+        out.append(
+            Breach.of(
+                ATTACHED_ID,
+                ATTACHED_RULE,
+                f"attached figures in units[{i}] ({entry.profile})",
+                attached,
+                "max",
+                most,
+                f"units[{i}] ({entry.profile!r}): {_plural(attached, 'attached figure')} of {total}"
+                f" in each unit; at most {_num(most)} allowed",
+                i,
+            )
+        )
+    return out
+
+
 def _limber_breaches(army: ArmyList, roster: Roster) -> list[Breach]:
     """7.2 — a gun whose profile has a limbered move is fielded with one limber per gun figure."""
     out: list[Breach] = []
@@ -455,7 +491,7 @@ def validate_roster(
         broken += found + _unit_size_breaches(army, roster, c)
         if skipped is not None:
             unchecked.append(skipped)
-    broken += _limber_breaches(army, roster)
+    broken += _limber_breaches(army, roster) + _attached_breaches(army, roster)
     return RosterReport(
         army=army.id,
         roster=roster.id,
@@ -504,6 +540,9 @@ def load_roster(path: str | Path, folders: Sequence[Path] | None = None) -> tupl
 
 
 __all__ = [
+    "ATTACHED_ID",
+    "ATTACHED_MAX_SHARE",
+    "ATTACHED_RULE",
     "LIMBERS_ID",
     "LIMBERS_RULE",
     "POINTS_LIMIT_ID",

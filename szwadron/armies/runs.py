@@ -12,9 +12,12 @@ from __future__ import annotations
 import math
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Literal
+
+from szwadron.errors import InvalidDataError
 
 #: The 50 ± 5 % band of the validation.
 BAND: tuple[float, float] = (0.45, 0.55)
@@ -28,6 +31,72 @@ ProgressFn = Callable[[int, int, str], None]
 def default_workers() -> int:
     """Worker processes of the default executor: one per core."""
     return os.cpu_count() or 1
+
+
+ExecutorKind = Literal["process", "dask"]
+"""Where the simulations run: ``"process"`` (a process pool on this machine) or ``"dask"`` (a
+``dask.distributed`` cluster: a local one, or the scheduler at an address)."""
+EXECUTORS: tuple[str, ...] = ("process", "dask")
+#: Seconds to wait for a dask scheduler before giving up.
+SCHEDULER_TIMEOUT_S = 10
+
+
+@contextmanager
+def open_executor(
+    kind: str = "process", *, scheduler: str | None = None, workers: int | None = None
+) -> Iterator[Executor | None]:
+    """The executor of ``kind`` for :func:`run_tasks`, shut down on leaving.
+
+    ``"process"`` yields None: :func:`run_tasks` then runs its own process pool of ``workers``
+    (one per core by default; ``workers=1`` in this process). ``"dask"`` connects to the
+    ``dask.distributed`` scheduler at ``scheduler`` (``tcp://host:8786``) or, without one,
+    starts a local cluster of ``workers`` single-threaded worker processes; it needs the
+    optional extra ``szwadron[dask]``. Every task carries its own seeds, so the results are the
+    same whatever the executor.
+
+    Raises
+    ------
+    InvalidDataError
+        An unknown kind, a scheduler without the dask executor, dask not installed, a cluster
+        that cannot start, or a scheduler that cannot be reached.
+    """
+    if kind not in EXECUTORS:
+        raise InvalidDataError(f"executor must be one of {', '.join(EXECUTORS)}, got {kind!r}")
+    if kind == "process":
+        if scheduler is not None:
+            raise InvalidDataError("a scheduler address needs the dask executor (--executor dask)")
+        yield None
+        return
+    try:  # an optional extra: imported only when asked for
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise InvalidDataError(
+            "the dask executor needs dask.distributed: pip install 'szwadron[dask]'"
+        ) from None
+    client: Any = None
+    cluster: Any = None
+    try:
+        if scheduler is not None:
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT_S)  # type: ignore[no-untyped-call]
+        else:
+            cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                n_workers=workers or default_workers(),
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+            )
+            client = Client(cluster, timeout=SCHEDULER_TIMEOUT_S)  # type: ignore[no-untyped-call]
+    except Exception as exc:  # any failure to start is the user's to fix
+        if cluster is not None:
+            cluster.close()
+        where = f"the dask scheduler at {scheduler!r}" if scheduler else "a local dask cluster"
+        raise InvalidDataError(f"cannot start or reach {where}: {type(exc).__name__}: {exc}") from None
+    try:
+        yield client.get_executor()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def run_tasks(
@@ -137,4 +206,16 @@ class Tally(ABC):
         return {"win_rate": self.rate, "interval": list(self.interval), "in_band": self.in_band}
 
 
-__all__ = ["BAND", "TASK_SIZE", "ProgressFn", "Tally", "default_workers", "run_tasks", "wilson_interval"]
+__all__ = [
+    "BAND",
+    "EXECUTORS",
+    "SCHEDULER_TIMEOUT_S",
+    "TASK_SIZE",
+    "ExecutorKind",
+    "ProgressFn",
+    "Tally",
+    "default_workers",
+    "open_executor",
+    "run_tasks",
+    "wilson_interval",
+]

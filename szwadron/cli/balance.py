@@ -16,6 +16,9 @@ from szwadron.i18n import _, ngettext
 
 #: Most battles ``--battles`` plays.
 MAX_BATTLES = 100_000
+#: Battles played by default to predict the chance (szwadron.armies.battles.DEFAULT_BATTLES; not
+#: imported here, so that ``--help`` stays light).
+DEFAULT_BATTLES = 200
 
 
 def register(subparsers: Any) -> None:
@@ -34,14 +37,15 @@ def register(subparsers: Any) -> None:
         "--battles",
         type=int,
         metavar="N",
-        help=f"also play N seeded battles, army against army, and print the measured chance (at most {MAX_BATTLES})",
+        help=f"battles played, army against army, to predict the chance (default {DEFAULT_BATTLES}; "
+        f"0: predict from the points alone; at most {MAX_BATTLES})",
     )
     parser.add_argument(
         "--seed",
         type=int,
         default=2026,
         metavar="N",
-        help="seed of the dice of --battles: the same seed, the same battles (default 2026)",
+        help="seed of the dice of the battles: the same seed, the same battles (default 2026)",
     )
     parser.add_argument(
         "--strict",
@@ -120,10 +124,11 @@ def run(args: argparse.Namespace) -> int:
     from szwadron.cli._common import check_stale_points, fmt_prob, print_json
     from szwadron.errors import InvalidDataError
 
-    if args.battles is not None and not 1 <= args.battles <= MAX_BATTLES:
+    battles = DEFAULT_BATTLES if args.battles is None else args.battles
+    if not 0 <= battles <= MAX_BATTLES:
         raise InvalidDataError(
-            _("--battles must be between 1 and {MAX_BATTLES}, got {battles}").format(
-                MAX_BATTLES=MAX_BATTLES, battles=args.battles
+            _("--battles must be between 0 and {MAX_BATTLES}, got {battles}").format(
+                MAX_BATTLES=MAX_BATTLES, battles=battles
             )
         )
     army_a, roster_a, note_a = resolve_side(args.side_a)
@@ -138,17 +143,19 @@ def run(args: argparse.Namespace) -> int:
     )
     report = balance(army_a, roster_a, army_b, roster_b, model)
     played = None
-    if args.battles:
+    if battles:
         from szwadron.armies.battles import battle_pair
 
-        played = battle_pair(army_a, roster_a, army_b, roster_b, battles=args.battles, seed=args.seed)
+        played = battle_pair(army_a, roster_a, army_b, roster_b, battles=battles, seed=args.seed)
     if args.json:
         doc = report.to_json()
         if played is not None:
             even = played.evening(report.a.points, report.b.points, report.steepness)
+            part = played.to_json()
+            del part["seconds"]  # the same seed, the same document
             doc["battles"] = {
                 "seed": args.seed,
-                **played.to_json(),
+                **part,
                 "to_even": None
                 if even is None
                 else {"stronger": even[0], "fewer_points": even[1], "more_points": even[2]},
@@ -174,8 +181,21 @@ def run(args: argparse.Namespace) -> int:
         ),
         (_("speed (mean R, cm)"), f"{a.mean_speed:.1f}", f"{b.mean_speed:.1f}"),
         (_("artillery share of points"), f"{a.artillery_share:.1%}", f"{b.artillery_share:.1%}"),
-        (_("predicted chance"), fmt_prob(report.chance_a), fmt_prob(report.chance_b)),
     ]
+    if played is not None:
+        lo, hi = played.interval
+        rows += [
+            (
+                _("predicted chance ({battles} battles)").format(battles=played.battles),
+                f"{fmt_prob(played.rate)} [{fmt_prob(lo)}–{fmt_prob(hi)}]",
+                f"{fmt_prob(1 - played.rate)} [{fmt_prob(1 - hi)}–{fmt_prob(1 - lo)}]",
+            ),
+            (_("points alone predict"), fmt_prob(report.chance_a), fmt_prob(report.chance_b)),
+        ]
+    else:
+        rows.append(
+            (_("predicted chance (points alone)"), fmt_prob(report.chance_a), fmt_prob(report.chance_b))
+        )
     w0 = max(len(r[0]) for r in rows)
     w1 = max(len(r[1]) for r in rows)
     for r in rows:
@@ -197,11 +217,6 @@ def run(args: argparse.Namespace) -> int:
                     model_priced=", ".join(side.model_priced), army=side.army
                 )
             )
-    print(
-        _(
-            "predicted from the points ratio with the steepness of army battles κ = {steepness:.2f} ({a:g} units a side); blind to the armies' composition: --battles N plays them"
-        ).format(steepness=report.steepness, a=(a.units + b.units) / 2)
-    )
     if played is not None:
         lo, hi = played.interval
         draws = ngettext("{n} draw counted half", "{n} draws counted half", played.draws).format(
@@ -209,17 +224,23 @@ def run(args: argparse.Namespace) -> int:
         )
         print(
             _(
-                "played: A won {fmt_prob} of {battles} battles, army against army (95% interval {fmt_prob2}–{fmt_prob3}; {draws}; seed {seed}, {seconds:.1f} s)"
+                "predicted by play: A won {rate} of {battles} seeded battles, army against army (95% interval {lo}–{hi}; {draws}; seed {seed}, {seconds:.1f} s)"
             ).format(
-                fmt_prob=fmt_prob(played.rate),
+                rate=fmt_prob(played.rate),
                 battles=played.battles,
-                fmt_prob2=fmt_prob(lo),
-                fmt_prob3=fmt_prob(hi),
+                lo=fmt_prob(lo),
+                hi=fmt_prob(hi),
                 draws=draws,
                 seed=args.seed,
                 seconds=played.seconds,
             )
         )
+    print(
+        _(
+            "points alone: the points ratio with the steepness of army battles κ = {steepness:.2f} ({units:g} units a side), blind to the armies' composition"
+        ).format(steepness=report.steepness, units=(a.units + b.units) / 2)
+    )
+    if played is not None:
         even = played.evening(a.points, b.points, report.steepness)
         if even is not None:
             tag, less, more = even

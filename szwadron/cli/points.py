@@ -47,6 +47,12 @@ MAX_WORKERS_PER_CORE = 4
 #: Roster battles per pair in ``points validate`` (szwadron.armies.battles.DEFAULT_BATTLES; not
 #: imported here, so that ``--help`` stays light).
 DEFAULT_ROSTER_BATTLES = 200
+#: Held-out random rosters per list and limit, and the exploit search's budget (rosters played),
+#: of ``points validate`` (issue 14).
+DEFAULT_HELD_OUT = 1
+DEFAULT_SEARCH = 8
+#: Most held-out rosters and search budget.
+MAX_SEARCH = 10_000
 
 if TYPE_CHECKING:
     _SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -117,6 +123,12 @@ def _misplaced(parser: argparse.ArgumentParser, message: str, *flags: str) -> No
 _JSON_HELP = "print a JSON document instead of the table (for scripts; its keys are stable)"
 _SEED_HELP = "seed of the simulated dice: the same seed, the same numbers (default 2026)"
 _LISTS_HELP = "folder of army-list TOML files to use (default: the six bundled lists)"
+_EXECUTOR_HELP = (
+    "where the battles run: 'process' (a process pool on this machine, the default) or 'dask' "
+    "(a dask.distributed cluster: a local one, or the one of --scheduler; needs szwadron[dask]). "
+    "The results are the same whatever the executor"
+)
+_SCHEDULER_HELP = "address of a running dask scheduler (tcp://host:8786); implies --executor dask"
 _WORKERS_HELP = (
     f"worker processes running the battles in parallel (default: one per core; at most "
     f"{MAX_WORKERS_PER_CORE} per core)"
@@ -185,8 +197,12 @@ def register(subparsers: Any) -> None:
         "--battles",
         "--workers",
         "--model",
+        "--executor",
+        "--scheduler",
     )
     _misplaced(price, "applies only to 'points calibrate'", "--rounds", "--dry-run")
+    _misplaced(price, "does not apply to 'points ARMYLIST': it belongs to 'points validate'", "--held-out")
+    _misplaced(price, "applies only to 'points calibrate' and 'points validate'", "--search")
 
     calibrate = forms.add_parser(
         "calibrate",
@@ -224,6 +240,15 @@ def register(subparsers: Any) -> None:
     )
     calibrate.add_argument("--workers", type=int, metavar="N", help=_WORKERS_HELP)
     calibrate.add_argument(
+        "--search",
+        type=int,
+        metavar="N",
+        help="before the mixed-army battles, run the exploit search (N rosters played per list and points "
+        "limit) and add each list's best find to the units its random armies are drawn from (default: no search)",
+    )
+    calibrate.add_argument("--executor", choices=("process", "dask"), help=_EXECUTOR_HELP)
+    calibrate.add_argument("--scheduler", metavar="ADDRESS", help=_SCHEDULER_HELP)
+    calibrate.add_argument(
         "--dry-run", action="store_true", help="print the fitted model and the rosters' costs; write no file"
     )
     calibrate.add_argument(
@@ -241,6 +266,9 @@ def register(subparsers: Any) -> None:
     )
     calibrate.add_argument("--json", action="store_true", help=_JSON_HELP)
     _misplaced(calibrate, "does not apply to 'points calibrate': it belongs to 'points ARMYLIST'", "--roster")
+    _misplaced(
+        calibrate, "does not apply to 'points calibrate': it belongs to 'points validate'", "--held-out"
+    )
     _misplaced(
         calibrate,
         "does not apply to 'points calibrate': it belongs to 'points ARMYLIST' and 'points validate'",
@@ -276,6 +304,22 @@ def register(subparsers: Any) -> None:
     )
     validate.add_argument("--workers", type=int, metavar="N", help=_WORKERS_HELP)
     validate.add_argument(
+        "--held-out",
+        type=int,
+        metavar="N",
+        help=f"random legal rosters per list and points limit, never used in fitting, played against one "
+        f"another and the example rosters (default {DEFAULT_HELD_OUT}; 0: skip the held-out check and the search)",
+    )
+    validate.add_argument(
+        "--search",
+        type=int,
+        metavar="N",
+        help=f"rosters the exploit search plays per list and limit, looking for the roster that wins most "
+        f"against the other lists' example rosters; its best find joins the held-out set (default {DEFAULT_SEARCH})",
+    )
+    validate.add_argument("--executor", choices=("process", "dask"), help=_EXECUTOR_HELP)
+    validate.add_argument("--scheduler", metavar="ADDRESS", help=_SCHEDULER_HELP)
+    validate.add_argument(
         "--model",
         metavar="FILE",
         help="the coefficients file to price the profiles by (default: the one shipped with szwadron)",
@@ -304,7 +348,7 @@ class _Progress:
             return
         self.last = now
         pct = 100.0 * done / total if total else 100.0
-        what = "battles" if "battle" in label else "duels"
+        what = "rosters" if "search" in label else "battles" if "battle" in label else "duels"
         print(
             f"{label}: {done}/{total} {what} ({pct:.0f}%), {now - self.t0:.1f} s", file=sys.stderr, flush=True
         )
@@ -340,7 +384,18 @@ def run(args: argparse.Namespace) -> int:
             raise InvalidDataError(f"--battles must be between 0 and {MAX_DUELS}, got {args.battles}")
     _positive(getattr(args, "rounds", None), "--rounds", MAX_ROUNDS)
     _positive(args.workers, "--workers", MAX_WORKERS_PER_CORE * (os.cpu_count() or 1))
-    return _calibrate(args) if args.form == "calibrate" else _validate(args)
+    _positive(getattr(args, "search", None), "--search", MAX_SEARCH)
+    held_out = getattr(args, "held_out", None)
+    if held_out is not None and not 0 <= held_out <= MAX_SEARCH:
+        raise InvalidDataError(f"--held-out must be between 0 and {MAX_SEARCH}, got {held_out}")
+    from szwadron.armies.runs import open_executor
+
+    kind = args.executor or ("dask" if args.scheduler else "process")
+    if args.scheduler is not None and kind != "dask":
+        raise InvalidDataError("--scheduler needs --executor dask")
+    with open_executor(kind, scheduler=args.scheduler, workers=args.workers) as executor:
+        args.executor_object = executor
+        return _calibrate(args) if args.form == "calibrate" else _validate(args)
 
 
 def _roster(army: Any, spec: str) -> Any:
@@ -508,7 +563,9 @@ def _calibrate(args: argparse.Namespace) -> int:
     from szwadron.cli._common import print_json
 
     paths = army_list_paths(args.lists)
-    config = CalibrationConfig(seed=args.seed, rounds=args.rounds, duels_per_pair=args.duels or 100)
+    config = CalibrationConfig(
+        seed=args.seed, rounds=args.rounds, duels_per_pair=args.duels or 100, search=args.search or 0
+    )
     if args.battles is not None:  # mixed-army battles, and as many (up to the default) for the steepness
         config = replace(
             config, mixed_battles=args.battles, army_battles=min(args.battles, config.army_battles)
@@ -517,6 +574,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         paths,
         config,
         model_path=args.model,
+        executor=args.executor_object,
         workers=args.workers,
         progress=_Progress(),
         write=not args.dry_run,
@@ -604,6 +662,7 @@ def _validate(args: argparse.Namespace) -> int:
         model=model,
         duels_per_budget=args.duels or 500,
         seed=args.seed,
+        executor=args.executor_object,
         workers=args.workers,
         progress=progress,
     )
@@ -614,10 +673,36 @@ def _validate(args: argparse.Namespace) -> int:
         from szwadron.armies.battles import size_check_cases, unit_size_effect, validate_rosters
 
         rosters = validate_rosters(
-            armies, battles=battles, seed=args.seed, model=model, workers=args.workers, progress=progress
+            armies,
+            battles=battles,
+            seed=args.seed,
+            model=model,
+            executor=args.executor_object,
+            workers=args.workers,
+            progress=progress,
         )
         sizes = unit_size_effect(
-            size_check_cases(armies), battles=battles, seed=args.seed, workers=args.workers, progress=progress
+            size_check_cases(armies),
+            battles=battles,
+            seed=args.seed,
+            executor=args.executor_object,
+            workers=args.workers,
+            progress=progress,
+        )
+    held = None
+    n_held = DEFAULT_HELD_OUT if args.held_out is None else args.held_out
+    if battles and n_held:
+        from szwadron.armies.search import held_out_validation
+
+        held = held_out_validation(
+            armies,
+            random_rosters=n_held,
+            search=args.search or DEFAULT_SEARCH,
+            battles=battles,
+            seed=args.seed,
+            executor=args.executor_object,
+            workers=args.workers,
+            progress=progress,
         )
     if args.plot:
         from szwadron.plots.points import plot_matrix_file
@@ -627,6 +712,7 @@ def _validate(args: argparse.Namespace) -> int:
         doc = result.to_json()
         doc["rosters"] = rosters.to_json() if rosters is not None else None
         doc["unit_sizes"] = [e.to_json() for e in sizes]
+        doc["held_out"] = held.to_json() if held is not None else None
         print_json(doc)
         return 0
     lo, hi = BAND
@@ -676,7 +762,47 @@ def _validate(args: argparse.Namespace) -> int:
         _print_rosters(rosters)
     if sizes:
         _print_sizes(sizes)
+    if held is not None:
+        _print_held_out(held)
     return 0
+
+
+def _print_held_out(held: Any) -> None:
+    """The held-out part of ``points validate`` (szwadron.armies.search)."""
+    from szwadron.armies.calibrate import BAND
+    from szwadron.cli._common import fmt_prob
+
+    lo, hi = BAND
+    if not held.pairs:
+        print(
+            "held out: no two lists with example rosters of the same points limit; no held-out rosters to play"
+        )
+        return
+    print(
+        f"held out (rosters never used in fitting: random legal draws and the exploit search's finds, "
+        f"against one another and the example rosters of other lists at the same limit; {held.battles} "
+        f"battles a pair, {held.seconds:.1f} s):"
+    )
+    print(
+        f"pairs with a win rate within {lo:.0%}–{hi:.0%}: {held.share_in_band:.1%} of {len(held.pairs)}; "
+        f"root mean square of (win rate − 50%): {held.rms:.1%}"
+    )
+    width = max(len(r.label) for r in held.rosters)
+    for r in sorted(held.rosters, key=lambda r: -r.field_rate):
+        print(
+            f"  {r.label:<{width}} {r.source:6s} {r.points:7.1f} of {r.roster.points_limit:g}: "
+            f"{fmt_prob(r.field_rate):>6s} against its field"
+        )
+    worst = held.worst
+    if worst is not None:
+        print(
+            f"strongest held-out roster: {worst.label} ({worst.source}), {fmt_prob(worst.field_rate)} against its field"
+        )
+    for s in held.searches:
+        print(
+            f"  exploit search {s.army} {s.limit:g}: {s.evaluated} rosters played; best {fmt_prob(s.confirmed)} "
+            f"against the example rosters ({fmt_prob(s.rate)} in the search)"
+        )
 
 
 def _print_sizes(sizes: Sequence[Any]) -> None:

@@ -1,0 +1,555 @@
+"""Rosters nobody fitted the points to (issue 14): random legal rosters and an exploit search.
+
+The example rosters are what the calibration is fitted on, so their win rates say little about a
+roster an organiser has never seen. This module makes others, every one checked by the list's own
+constraint checker (:func:`szwadron.armies.rosters.validate_roster`) and spending most of its
+limit (at least :data:`MIN_SPEND` of it):
+
+- :func:`random_roster` — units of random profiles (limbers attached to the guns that need them,
+  7.2), random sizes within the list's unit-size caps, sometimes a company of another infantry
+  profile attached (1.1), until the limit is spent; redrawn until legal.
+- :func:`exploit_search` — a hill-climb over legal rosters looking for the one with the highest
+  win rate against a field of rosters (the example rosters of the other lists at the same limit):
+  each step changes one unit (its size, its profile, its count, an attached company; removes it
+  or adds a new one), refills the limit, keeps the roster only when the checker passes it, plays
+  it against the field and keeps it when it wins more. The budget is the number of rosters
+  played. The best find is played again with fresh seeds (its win rate over the search's own
+  battles is biased upwards: it is the maximum of many noisy ones).
+
+Everything is seeded: the same seed, the same rosters and numbers on any executor.
+
+>>> import random
+>>> from szwadron.loading import bundled_dir, load_army_list
+>>> france = load_army_list(bundled_dir("armylists") / "france.toml")
+>>> r = random_roster(france, 1000.0, random.Random("doc"))
+>>> from szwadron.armies.rosters import validate_roster
+>>> report = validate_roster(france, r)
+>>> report.ok and 970 <= report.points <= 1000
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any
+
+from szwadron.armies.battles import BattleSpec, Force, play, profile_class, roster_force, roster_points
+from szwadron.armies.duel import DEFAULT_SAMPLER, Sampler
+from szwadron.armies.rosters import validate_roster
+from szwadron.armies.runs import BAND, ProgressFn
+from szwadron.errors import InvalidDataError
+from szwadron.models import ArmyList, Attachment, Kind, Profile, Roster, RosterEntry
+
+#: A generated roster spends at least this share of its limit (the example rosters spend 99–100 %).
+MIN_SPEND = 0.97
+#: Draws before :func:`random_roster` gives up.
+MAX_DRAWS = 400
+#: Figures of a random unit by class when the list sets no cap: (fewest, most).
+UNIT_FIGURES: dict[str, tuple[int, int]] = {
+    "line": (6, 12),
+    "skirmishers": (4, 8),
+    "cavalry": (4, 8),
+    "artillery": (1, 1),
+}
+#: Chance that a random infantry unit carries a company of another infantry profile (1.1).
+ATTACH_CHANCE = 0.15
+#: Battles per opponent of the field for one roster of the search.
+SEARCH_BATTLES = 20
+#: Battles per opponent when the search's best find is played again.
+CONFIRM_BATTLES = 100
+
+
+def _fighting(army: ArmyList) -> list[Profile]:
+    return [p for p in army.profiles if p.kind is not Kind.LIMBER]
+
+
+def _size_bounds(army: ArmyList, profile: Profile) -> tuple[int, int]:
+    """The figures a unit of ``profile`` may have: the list's ``min/max_unit_figures`` of the
+    constraints that select it, within :data:`UNIT_FIGURES` of its class."""
+    low, high = UNIT_FIGURES[profile_class(profile)]
+    for c in army.constraints:
+        if c.selects(profile):
+            if c.max_unit_figures is not None:
+                high = min(high, c.max_unit_figures)
+            if c.min_unit_figures is not None:
+                low = max(low, c.min_unit_figures)
+    return min(low, high), high
+
+
+def _limber(army: ArmyList) -> Profile | None:
+    return next((p for p in army.profiles if p.kind is Kind.LIMBER), None)
+
+
+def _entry(
+    army: ArmyList, profile: Profile, figures: int, attached: tuple[Attachment, ...] = ()
+) -> RosterEntry:
+    """A unit of ``profile``; a gun with a limbered move gets its limber (7.2)."""
+    limber = _limber(army)
+    if profile.move_limbered is not None and limber is not None:
+        attached = (Attachment(profile=limber.id, figures=figures),)
+    return RosterEntry(profile=profile.id, figures=figures, attached=attached)
+
+
+def _unit_cost(army: ArmyList, entry: RosterEntry) -> float:
+    return roster_points(army, Roster(id="unit", units=(entry,)))
+
+
+def _merge(entries: Sequence[RosterEntry]) -> tuple[RosterEntry, ...]:
+    """Equal units as one entry with a count, in a stable order."""
+    counts: dict[tuple[str, int, tuple[Attachment, ...]], int] = {}
+    for e in entries:
+        key = (e.profile, e.figures, e.attached)
+        counts[key] = counts.get(key, 0) + e.count
+    return tuple(
+        RosterEntry(profile=p, figures=f, count=n, attached=a)
+        for (p, f, a), n in sorted(counts.items(), key=lambda kv: (kv[0][0], -kv[0][1], repr(kv[0][2])))
+    )
+
+
+def _units(roster: Roster) -> list[RosterEntry]:
+    """One entry per unit (count 1)."""
+    return [e.model_copy(update={"count": 1}) for e in roster.units for _ in range(e.count)]
+
+
+def _random_unit(army: ArmyList, rng: random.Random, room: float) -> RosterEntry | None:
+    """A random unit costing at most ``room`` (None when none fits)."""
+    profiles = _fighting(army)
+    for _ in range(8):
+        profile = rng.choice(profiles)
+        low, high = _size_bounds(army, profile)
+        figures = rng.randint(low, high)
+        attached: tuple[Attachment, ...] = ()
+        if profile.kind is Kind.INFANTRY and not profile.has("skirmish") and rng.random() < ATTACH_CHANCE:
+            others = [
+                p
+                for p in profiles
+                if p.kind is Kind.INFANTRY and p.id != profile.id and not p.has("skirmish")
+            ]
+            if others and figures > 2:
+                k = rng.randint(1, 2)
+                attached = (Attachment(profile=rng.choice(others).id, figures=k),)
+                figures -= k
+        entry = _entry(army, profile, figures, attached)
+        if _unit_cost(army, entry) <= room + 1e-9:
+            return entry
+    return None
+
+
+def _fill(army: ArmyList, units: list[RosterEntry], limit: float, rng: random.Random) -> list[RosterEntry]:
+    """Add random units while they fit, then grow units one figure at a time (within their caps)
+    until the limit is spent as far as it can be."""
+    spent = sum(_unit_cost(army, e) for e in units)
+    misses = 0
+    while misses < 6:
+        unit = _random_unit(army, rng, limit - spent)
+        if unit is None:
+            misses += 1
+            continue
+        units.append(unit)
+        spent += _unit_cost(army, unit)
+    order = list(range(len(units)))
+    rng.shuffle(order)
+    for i in order:
+        e = units[i]
+        profile = army.profile(e.profile)
+        _, high = _size_bounds(army, profile)
+        while (
+            e.figures + sum(a.figures for a in e.attached if army.profile(a.profile).kind is not Kind.LIMBER)
+            < high
+        ):
+            bigger = _entry(army, profile, e.figures + 1, e.attached)
+            extra = _unit_cost(army, bigger) - _unit_cost(army, e)
+            if spent + extra > limit + 1e-9:
+                break
+            units[i], e = bigger, bigger
+            spent += extra
+    return units
+
+
+def _legal(army: ArmyList, units: Sequence[RosterEntry], limit: float, rid: str) -> Roster | None:
+    if not units:
+        return None
+    roster = Roster(id=rid, points_limit=limit, units=_merge(units))
+    report = validate_roster(army, roster)
+    if not report.ok or report.points is None or report.points < MIN_SPEND * limit:
+        return None
+    return roster
+
+
+def random_roster(army: ArmyList, limit: float, rng: random.Random, rid: str = "random") -> Roster:
+    """A random legal roster of ``army`` spending at least :data:`MIN_SPEND` of ``limit`` at the
+    stored points (module notes).
+
+    Raises
+    ------
+    InvalidDataError
+        No legal roster found in :data:`MAX_DRAWS` draws (constraints that random units cannot
+        meet), or a profile without points.
+    """
+    for _ in range(MAX_DRAWS):
+        roster = _legal(army, _fill(army, [], limit, rng), limit, rid)
+        if roster is not None:
+            return roster
+    raise InvalidDataError(
+        f"army list {army.id!r}: no legal random roster of {limit:g} points found in {MAX_DRAWS} draws"
+    )
+
+
+def _neighbour(army: ArmyList, roster: Roster, rng: random.Random, rid: str) -> Roster | None:
+    """One step of the hill-climb: change one unit, refill the limit; None when not legal."""
+    limit = roster.points_limit or 0.0
+    units = _units(roster)
+    move = rng.choice(("size", "size", "profile", "remove", "add", "attach", "clone"))
+    i = rng.randrange(len(units))
+    e = units[i]
+    profile = army.profile(e.profile)
+    if move == "size":
+        low, high = _size_bounds(army, profile)
+        own = e.figures + rng.choice((-2, -1, 1, 2))
+        if (
+            not 1 <= own
+            or own + sum(a.figures for a in e.attached if army.profile(a.profile).kind is not Kind.LIMBER)
+            > high
+        ):
+            return None
+        if profile.move_limbered is None and own < low and not e.attached:
+            return None
+        units[i] = _entry(army, profile, own, e.attached)
+    elif move == "profile":
+        same = [
+            p for p in _fighting(army) if profile_class(p) == profile_class(profile) and p.id != profile.id
+        ]
+        if not same:
+            return None
+        new = rng.choice(same)
+        low, high = _size_bounds(army, new)
+        units[i] = _entry(army, new, min(max(e.figures, low), high))
+    elif move == "remove":
+        if len(units) < 2:
+            return None
+        del units[i]
+    elif move == "attach":
+        if profile.kind is not Kind.INFANTRY or profile.has("skirmish"):
+            return None
+        others = [p for p in _fighting(army) if p.kind is Kind.INFANTRY and p.id != profile.id]
+        if not others:
+            return None
+        k = rng.randint(1, max(1, e.figures - 1))
+        if e.figures - k < 1:
+            return None
+        units[i] = _entry(
+            army, profile, e.figures - k, (Attachment(profile=rng.choice(others).id, figures=k),)
+        )
+    elif move == "clone":
+        units.append(e)
+        del units[rng.randrange(len(units))]
+    # "add" and every other move: refill what is left of the limit
+    return _legal(army, _fill(army, units, limit, rng), limit, rid)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The best roster :func:`exploit_search` found against its field."""
+
+    army: str
+    limit: float
+    roster: Roster
+    rate: float
+    """Its win rate (draws half) over the search's battles (biased upwards: the best of many)."""
+    confirmed: float
+    """Its win rate over :data:`CONFIRM_BATTLES` fresh battles a field roster."""
+    evaluated: int
+    """Rosters played."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` part."""
+        return {
+            "army": self.army,
+            "points_limit": self.limit,
+            "rate_in_search": self.rate,
+            "win_rate": self.confirmed,
+            "evaluated": self.evaluated,
+            "roster": self.roster.model_dump(mode="json", exclude_defaults=True),
+        }
+
+
+def _score(
+    army: ArmyList,
+    rosters: Sequence[Roster],
+    field: Sequence[tuple[ArmyList, Roster]],
+    battles: int,
+    tag: str,
+    *,
+    executor: Executor | None,
+    workers: int | None,
+    sampler: Sampler,
+) -> list[float]:
+    """Each roster's mean score against every field roster, ``battles`` battles each."""
+    forces: list[Force] = [roster_force(a, r) for a, r in field]
+    specs: list[BattleSpec] = []
+    for k, roster in enumerate(rosters):
+        forces.append(roster_force(army, roster))
+        me = len(forces) - 1
+        for j, (fa, fr) in enumerate(field):
+            specs += [(me, j, b % 2, f"{tag}:{k}:{fa.id}:{fr.id}:{b}") for b in range(battles)]
+    scores = play(forces, specs, executor=executor, workers=workers, label="exploit search", sampler=sampler)
+    per = len(field) * battles
+    return [sum(s for s, _ in scores[k * per : (k + 1) * per]) / per for k in range(len(rosters))]
+
+
+def exploit_search(
+    army: ArmyList,
+    limit: float,
+    field: Sequence[tuple[ArmyList, Roster]],
+    *,
+    budget: int,
+    seed: int | str = 2026,
+    battles: int = SEARCH_BATTLES,
+    batch: int = 4,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress: ProgressFn | None = None,
+    sampler: Sampler = DEFAULT_SAMPLER,
+) -> SearchResult:
+    """Hill-climb over legal rosters of ``army`` at ``limit`` for the highest win rate against
+    ``field`` (module notes): ``budget`` rosters played, ``batch`` neighbours of the best so far
+    played at a time (so an executor has work to share), ``battles`` battles against each field
+    roster; the best is then played :data:`CONFIRM_BATTLES` battles a field roster with fresh
+    seeds.
+
+    Raises
+    ------
+    InvalidDataError
+        A budget below 1 or an empty field.
+    """
+    if budget < 1:
+        raise InvalidDataError(f"the search budget must be at least 1 roster, got {budget}")
+    if not field:
+        raise InvalidDataError(f"no field to search against for {army.id!r} at {limit:g} points")
+    rng = random.Random(f"search:{seed}:{army.id}:{limit:g}")
+    tag = f"search:{seed}:{army.id}:{limit:g}"
+    best = random_roster(army, limit, rng, rid=f"search-{army.id}-{limit:g}")
+    run = {"executor": executor, "workers": workers, "sampler": sampler}
+    best_rate = _score(army, [best], field, battles, f"{tag}:0", **run)[0]  # type: ignore[arg-type]
+    evaluated = 1
+    while evaluated < budget:
+        candidates: list[Roster] = []
+        tries = 0
+        while len(candidates) < min(batch, budget - evaluated) and tries < 200:
+            tries += 1
+            found = _neighbour(army, best, rng, best.id)
+            if found is not None and found != best:
+                candidates.append(found)
+        if not candidates:
+            break
+        rates = _score(army, candidates, field, battles, f"{tag}:{evaluated}", **run)  # type: ignore[arg-type]
+        evaluated += len(candidates)
+        k = max(range(len(candidates)), key=lambda i: rates[i])
+        if rates[k] > best_rate:
+            best, best_rate = candidates[k], rates[k]
+        if progress is not None:
+            progress(evaluated, budget, f"exploit search {army.id} {limit:g}")
+    confirmed = _score(army, [best], field, CONFIRM_BATTLES, f"{tag}:confirm", **run)[0]  # type: ignore[arg-type]
+    return SearchResult(army.id, limit, best, best_rate, confirmed, evaluated)
+
+
+# --- held-out validation ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class HeldOutRoster:
+    """A roster of the held-out set: where it came from and how it did against its field."""
+
+    army: str
+    roster: Roster
+    source: str
+    """``random`` (a random legal draw) or ``search`` (the exploit search's best find)."""
+    points: float
+    field_rate: float
+    """Its mean win rate against every roster of another list at its limit (the field)."""
+
+    @property
+    def label(self) -> str:
+        """``army:roster``."""
+        return f"{self.army}:{self.roster.id}"
+
+
+@dataclass(frozen=True)
+class HeldOutValidation:
+    """:func:`held_out_validation`: rosters never used in fitting, against one another and the
+    example rosters of the other lists at the same limit."""
+
+    rosters: list[HeldOutRoster]
+    pairs: list[tuple[str, str, float]]
+    """``(roster a, roster b, win rate of a)`` of every pair with a held-out roster in it."""
+    battles: int
+    """Battles a pair."""
+    searches: list[SearchResult]
+    seconds: float
+    seed: int
+
+    @property
+    def share_in_band(self) -> float:
+        """Share of the pairs within 50 ± 5 %."""
+        lo, hi = BAND
+        return sum(lo <= r <= hi for _, _, r in self.pairs) / len(self.pairs) if self.pairs else 1.0
+
+    @property
+    def rms(self) -> float:
+        """Root mean square of (win rate − 50 %) over the pairs."""
+        if not self.pairs:
+            return 0.0
+        return math.sqrt(sum((r - 0.5) ** 2 for _, _, r in self.pairs) / len(self.pairs))
+
+    @property
+    def worst(self) -> HeldOutRoster | None:
+        """The held-out roster with the highest win rate against its field."""
+        return max(self.rosters, key=lambda r: r.field_rate, default=None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` part."""
+        worst = self.worst
+        return {
+            "seed": self.seed,
+            "battles": self.battles,
+            "seconds": self.seconds,
+            "band": list(BAND),
+            "pairs": len(self.pairs),
+            "share_in_band": self.share_in_band,
+            "rms": self.rms,
+            "worst": None if worst is None else {"roster": worst.label, "field_rate": worst.field_rate},
+            "rosters": [
+                {
+                    "roster": r.label,
+                    "source": r.source,
+                    "points": r.points,
+                    "points_limit": r.roster.points_limit,
+                    "field_rate": r.field_rate,
+                    "units": [e.model_dump(mode="json", exclude_defaults=True) for e in r.roster.units],
+                }
+                for r in self.rosters
+            ],
+            "cells": [{"a": a, "b": b, "win_rate": rate} for a, b, rate in self.pairs],
+            "searches": [s.to_json() for s in self.searches],
+        }
+
+
+# long: the held-out check's steps in order (draw rosters, run the search, play every pair, tally band, RMS and the strongest), each a call or a few lines.
+def held_out_validation(
+    armies: Sequence[ArmyList],
+    *,
+    random_rosters: int = 2,
+    search: int = 0,
+    battles: int = 200,
+    seed: int = 2026,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress: ProgressFn | None = None,
+    sampler: Sampler = DEFAULT_SAMPLER,
+) -> HeldOutValidation:
+    """The held-out check of ``points validate``: for every list and every points limit of the
+    example rosters, ``random_rosters`` random legal rosters (:func:`random_roster`) and, with
+    ``search`` > 0, the exploit search's best find (:func:`exploit_search` with a budget of
+    ``search`` rosters, against the example rosters of the other lists) — rosters the
+    calibration never saw (its seeds are its own). Every pair of rosters of different lists at
+    the same limit with a held-out roster in it plays ``battles`` battles; each held-out
+    roster's mean against all of its pairs is its rate against the field."""
+
+    if battles < 1:
+        raise InvalidDataError(f"battles per pair must be at least 1, got {battles}")
+    if random_rosters < 0 or search < 0:
+        raise InvalidDataError("the held-out rosters and the search budget cannot be negative")
+    t0 = time.perf_counter()
+    limits = sorted({r.points_limit for a in armies for r in a.rosters if r.points_limit is not None})
+    entries: list[tuple[ArmyList, Roster, str]] = []  # held-out
+    searches: list[SearchResult] = []
+    for limit in limits:
+        examples = [(a, r) for a in armies for r in a.rosters if r.points_limit == limit]
+        for army in armies:
+            rng = random.Random(f"heldout:{seed}:{army.id}:{limit:g}")
+            for k in range(random_rosters):
+                entries.append((army, random_roster(army, limit, rng, rid=f"random-{k + 1}"), "random"))
+            field = [(a, r) for a, r in examples if a.id != army.id]
+            if search and field:
+                found = exploit_search(
+                    army,
+                    limit,
+                    field,
+                    budget=search,
+                    seed=f"heldout:{seed}",
+                    executor=executor,
+                    workers=workers,
+                    progress=progress,
+                    sampler=sampler,
+                )
+                searches.append(found)
+                entries.append((army, found.roster.model_copy(update={"id": "search"}), "search"))
+    everyone: list[tuple[ArmyList, Roster, str]] = entries + [
+        (a, r, "example") for a in armies for r in a.rosters if r.points_limit in limits
+    ]
+    forces = [roster_force(a, r) for a, r, _ in everyone]
+    pairs = [
+        (i, j)
+        for i in range(len(everyone))
+        for j in range(i + 1, len(everyone))
+        if everyone[i][0].id != everyone[j][0].id
+        and everyone[i][1].points_limit == everyone[j][1].points_limit
+        and (everyone[i][2] != "example" or everyone[j][2] != "example")
+    ]
+
+    def label(k: int) -> str:
+        return f"{everyone[k][0].id}:{everyone[k][1].id}"
+
+    specs: list[BattleSpec] = [
+        (i, j, b % 2, f"heldout:{seed}:{label(i)}:{label(j)}:{everyone[i][1].points_limit:g}:{b}")
+        for i, j in pairs
+        for b in range(battles)
+    ]
+    scores = play(
+        forces,
+        specs,
+        executor=executor,
+        workers=workers,
+        progress=progress,
+        label="held-out battles",
+        sampler=sampler,
+    )
+    rates: list[tuple[str, str, float]] = []
+    mine: dict[int, list[float]] = {k: [] for k in range(len(entries))}
+    for n, (i, j) in enumerate(pairs):
+        rate = sum(s for s, _ in scores[n * battles : (n + 1) * battles]) / battles
+        rates.append((label(i), label(j), rate))
+        if i in mine:
+            mine[i].append(rate)
+        if j in mine:
+            mine[j].append(1.0 - rate)
+    held = [
+        HeldOutRoster(
+            a.id,
+            r,
+            src,
+            roster_points(a, r),
+            sum(mine[k]) / len(mine[k]) if mine[k] else 0.5,
+        )
+        for k, (a, r, src) in enumerate(entries)
+    ]
+    return HeldOutValidation(held, rates, battles, searches, time.perf_counter() - t0, seed)
+
+
+__all__ = [
+    "ATTACH_CHANCE",
+    "CONFIRM_BATTLES",
+    "MAX_DRAWS",
+    "MIN_SPEND",
+    "SEARCH_BATTLES",
+    "UNIT_FIGURES",
+    "HeldOutRoster",
+    "HeldOutValidation",
+    "SearchResult",
+    "exploit_search",
+    "held_out_validation",
+    "random_roster",
+]

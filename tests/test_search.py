@@ -1,0 +1,132 @@
+"""Issue 14 — rosters nobody fitted the points to: random legal rosters, the exploit search and the
+held-out check of ``points validate`` (szwadron.armies.search)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from szwadron.armies.calibrate import army_list_paths, load_lists
+from szwadron.armies.rosters import validate_roster
+from szwadron.armies.search import MIN_SPEND, exploit_search, held_out_validation, random_roster
+from szwadron.cli import main
+from szwadron.errors import InvalidDataError
+from szwadron.models import Kind
+
+ARMIES = {a.id: a for a in load_lists(army_list_paths())}
+
+
+@pytest.mark.parametrize("army", sorted(ARMIES))
+@pytest.mark.parametrize("limit", [1000.0, 2000.0])
+def test_random_rosters_pass_the_constraint_checker_and_spend_the_limit(army: str, limit: float) -> None:
+    """Every list constraint, the points limit and 7.2 (a limber per gun that needs one)."""
+    a = ARMIES[army]
+    for k in range(3):
+        roster = random_roster(a, limit, random.Random(f"t:{k}"))
+        report = validate_roster(a, roster)
+        assert report.ok, report.describe()
+        assert report.points is not None and MIN_SPEND * limit <= report.points <= limit
+        for e in roster.units:
+            p = a.profile(e.profile)
+            if p.move_limbered is not None:  # 7.2
+                assert [(x.profile, x.figures) for x in e.attached] == [("limber", e.figures)]
+            assert p.kind is not Kind.LIMBER
+
+
+def test_random_rosters_are_seeded() -> None:
+    a = ARMIES["russia"]
+    assert random_roster(a, 1000.0, random.Random("s")) == random_roster(a, 1000.0, random.Random("s"))
+
+
+def test_search_finds_a_legal_roster_at_least_as_good_as_its_start() -> None:
+    russia, france = ARMIES["russia"], ARMIES["france"]
+    field = [(france, france.roster("corps-1000"))]
+    found = exploit_search(russia, 1000.0, field, budget=5, battles=4, workers=1)
+    assert validate_roster(russia, found.roster).ok
+    assert found.evaluated == 5 and 0.0 <= found.rate <= 1.0 and 0.0 <= found.confirmed <= 1.0
+    again = exploit_search(russia, 1000.0, field, budget=5, battles=4, workers=1)
+    assert again == found  # seeded
+
+
+def test_search_budget_zero_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    russia, france = ARMIES["russia"], ARMIES["france"]
+    with pytest.raises(InvalidDataError, match="search budget must be at least 1"):
+        exploit_search(russia, 1000.0, [(france, france.roster("corps-1000"))], budget=0)
+    code = main(["points", "validate", "--search", "0"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "--search must be at least 1, got 0" in err and "Traceback" not in err
+    code = main(["points", "calibrate", "--search", "0", "--dry-run"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "--search must be at least 1, got 0" in err
+
+
+def test_held_out_check_reports_band_rms_and_the_strongest_roster() -> None:
+    armies = [ARMIES["france"], ARMIES["russia"]]
+    held = held_out_validation(armies, random_rosters=1, search=1, battles=2, workers=1)
+    # per limit (1000, 2000): 2 random + 2 search rosters, plus 2 example rosters
+    assert len(held.rosters) == 8 and {r.source for r in held.rosters} == {"random", "search"}
+    # pairs of different lists at the same limit with a held-out roster: 3 × 3 − 1 a limit
+    assert len(held.pairs) == 16
+    lo = sum(0.45 <= r <= 0.55 for _, _, r in held.pairs) / 16
+    assert held.share_in_band == pytest.approx(lo)
+    assert held.rms == pytest.approx((sum((r - 0.5) ** 2 for _, _, r in held.pairs) / 16) ** 0.5)
+    assert held.worst is not None and held.worst.field_rate == max(r.field_rate for r in held.rosters)
+    doc = held.to_json()
+    assert doc["pairs"] == 16 and len(doc["searches"]) == 4
+
+
+def test_cli_validate_reports_the_held_out_set(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``points validate --held-out N --search N``: the held-out part of the text and the JSON."""
+    import json
+    import shutil
+
+    from szwadron.loading import bundled_dir
+
+    for name in ("france", "russia"):
+        shutil.copy(bundled_dir("armylists") / f"{name}.toml", tmp_path / f"{name}.toml")
+    argv = [
+        "points",
+        "validate",
+        "--lists",
+        str(tmp_path),
+        "--duels",
+        "1",
+        "--battles",
+        "2",
+        "--workers",
+        "1",
+    ]
+    code = main([*argv, "--held-out", "1", "--search", "1", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    held = doc["held_out"]
+    assert code == 0 and held["pairs"] == 16 and len(held["rosters"]) == 8
+    assert {r["source"] for r in held["rosters"]} == {"random", "search"}
+    assert 0.0 <= held["share_in_band"] <= 1.0 and held["worst"]["roster"] in {
+        r["roster"] for r in held["rosters"]
+    }
+    code = main([*argv, "--held-out", "1", "--search", "1"])
+    out = capsys.readouterr().out
+    assert (
+        code == 0 and "held out (rosters never used in fitting" in out and "strongest held-out roster" in out
+    )
+    code = main([*argv, "--held-out", "0", "--json"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["held_out"] is None
+
+
+def test_calibration_search_adds_legal_finds_to_the_pool() -> None:
+    """``points calibrate --search N``: each list's best find at each limit joins its rosters (the
+    units its random armies are drawn from), legal at the points it was found at."""
+    from szwadron.armies.calibrate import CalibrationConfig, priced, with_search_winners
+    from szwadron.armies.points import load_model
+
+    armies = [ARMIES["france"], ARMIES["russia"]]
+    model = load_model()
+    out = with_search_winners(armies, model, CalibrationConfig(search=1), workers=1)
+    for before, after in zip(armies, out, strict=True):
+        added = after.rosters[len(before.rosters) :]
+        assert after.rosters[: len(before.rosters)] == before.rosters
+        assert sorted(r.id for r in added) == ["search-1000", "search-2000"]
+        for r in added:
+            assert validate_roster(priced(before, model.points), r).ok
