@@ -326,7 +326,7 @@ def apply_fire(
     odds = result.odds
     size = sum(g.dice for g in odds.groups)
     if dice is not None and len(dice) != size:
-        groups = " + ".join(f"{g.dice} on ≤{g.accuracy}" for g in odds.groups)
+        groups = " + ".join(_("{n} on ≤{c}").format(n=g.dice, c=g.accuracy) for g in odds.groups)
         raise InvalidArgumentError(
             "dice",
             _("gives {dice} dice; the volley rolls {size} ({groups})").format(
