@@ -61,8 +61,12 @@ def figure_format(path: str | Path) -> str:
     suffix = Path(path).suffix.lower()
     fmt = FORMATS.get(suffix)
     if fmt is None:
-        shown = f"{suffix!r}" if suffix else "(no suffix)"
-        raise InvalidDataError(f"{path}: unknown picture format {shown}; expected .png, .svg or .pdf")
+        shown = f"{suffix!r}" if suffix else gettext("(no suffix)")
+        raise InvalidDataError(
+            gettext("{path}: unknown picture format {shown}; expected .png, .svg or .pdf").format(
+                path=path, shown=shown
+            )
+        )
     return fmt
 
 
@@ -147,11 +151,17 @@ def save_figure(
     if is_stdio(path):
         fmt = fmt or "svg"
         if fmt not in _STABLE_METADATA:
-            raise InvalidDataError(f"unknown picture format {fmt!r}; expected png, svg or pdf")
+            raise InvalidDataError(
+                gettext("unknown picture format {fmt}; expected png, svg or pdf").format(fmt=repr(fmt))
+            )
     else:
         named = figure_format(path)
         if fmt is not None and fmt != named:
-            raise InvalidDataError(f"{path}: the suffix says {named}, the format asked is {fmt}")
+            raise InvalidDataError(
+                gettext("{path}: the suffix says {suffix}, the format asked is {fmt}").format(
+                    path=path, suffix=named, fmt=fmt
+                )
+            )
         fmt = named
     metadata = _STABLE_METADATA[fmt]
 
@@ -181,7 +191,9 @@ def save_figure(
         return output()
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        raise InvalidDataError(f"{path}: cannot write the picture: {reason}") from exc
+        raise InvalidDataError(
+            gettext("{path}: cannot write the picture: {reason}").format(path=path, reason=reason)
+        ) from exc
     finally:
         close_figure(fig)
 

@@ -460,8 +460,10 @@ def table_view(scenario: Scenario, region: Region | None = None) -> Region:
         if x0 < -w or y0 < -d or x1 > 2 * w or y1 > 2 * d or x1 <= 0 or y1 <= 0 or x0 >= w or y0 >= d:
             raise InvalidArgumentError(
                 "region",
-                f"{x0:g},{y0:g},{x1:g},{y1:g} must overlap the table (0,0 to {w:g},{d:g}) "
-                f"and reach no further than {w:g} cm across and {d:g} cm along beyond its edges",
+                gettext(
+                    "{region} must overlap the table (0,0 to {w},{d}) and reach no further than {w} cm across "
+                    "and {d} cm along beyond its edges"
+                ).format(region=f"{x0:g},{y0:g},{x1:g},{y1:g}", w=f"{w:g}", d=f"{d:g}"),
             )
         return (float(x0), float(y0), float(x1), float(y1))
     m = max(3.0, 0.05 * max(w, d))
