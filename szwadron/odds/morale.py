@@ -100,7 +100,7 @@ def morale_target(morale: int, strength: int, initial: int, modifier: int = 0) -
     (2, 6)
     """
     if not isinstance(morale, int):
-        raise InvalidDataError(f"morale must be a whole number, got {morale!r}")
+        raise InvalidDataError(_("morale must be a whole number, got {value}").format(value=repr(morale)))
     return clamp(morale + casualty_modifier(strength, initial) + modifier, 0, MORALE_DIE_SIDES)
 
 
@@ -375,7 +375,7 @@ def melee_sequence(
     """
     for t in (attacker_target, defender_target):
         if not 0 <= t <= MORALE_DIE_SIDES:
-            raise InvalidDataError(f"a test target must be 0..6, got {t}")
+            raise InvalidDataError(_("a test target must be 0..6, got {value}").format(value=t))
     return Distribution(
         dict(
             _sequence_weights(
