@@ -178,32 +178,44 @@ def _overlays(args: argparse.Namespace) -> list[str]:
     ]
 
 
-def run(args: argparse.Namespace) -> int:
-    """Load, draw, write; exit code 0 (2 for bad input, raised as :class:`InvalidDataError`)."""
+def _output_format(args: argparse.Namespace) -> str:
+    """The picture's format, checked before any work: ``-o -`` writes ``--format`` (default SVG),
+    never PNG or PDF to a terminal; a file's suffix names it (a bad suffix is bad usage), and
+    ``--format``, if given, must agree; the output is never one of the inputs."""
     from pathlib import Path
 
     from szwadron.cli._common import check_output_path, input_files
     from szwadron.errors import InvalidDataError
     from szwadron.files import is_stdio
-    from szwadron.plots._io import figure_format, use_agg
+    from szwadron.plots._io import figure_format
 
     if is_stdio(args.output):
-        fmt = args.format or "svg"
-        if fmt != "svg" and sys.stdout.isatty():  # before any work
+        fmt: str = args.format or "svg"
+        if fmt != "svg" and sys.stdout.isatty():
             raise InvalidDataError(
                 _(
                     "-o -: refusing to write {FMT} to a terminal; redirect it (> FILE.{fmt}) or pipe it"
                 ).format(FMT=fmt.upper(), fmt=fmt)
             )
-    else:
-        fmt = figure_format(args.output)  # before any work: a bad suffix is bad usage
-        check_output_path(args.output, inputs=tuple(Path(f) for f in input_files(args)))
-        if args.format and args.format != fmt:
-            raise InvalidDataError(
-                _("{path}: the suffix says {suffix}, --format says {fmt}").format(
-                    path=args.output, suffix=fmt, fmt=args.format
-                )
+        return fmt
+    fmt = figure_format(args.output)
+    check_output_path(args.output, inputs=tuple(Path(f) for f in input_files(args)))
+    if args.format and args.format != fmt:
+        raise InvalidDataError(
+            _("{path}: the suffix says {suffix}, --format says {fmt}").format(
+                path=args.output, suffix=fmt, fmt=args.format
             )
+        )
+    return fmt
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load, draw, write; exit code 0 (2 for bad input, raised as :class:`InvalidDataError`)."""
+    from szwadron.errors import InvalidDataError
+    from szwadron.files import is_stdio
+    from szwadron.plots._io import use_agg
+
+    fmt = _output_format(args)
     if not 20 <= args.dpi <= 600:
         raise InvalidDataError(_("--dpi must be between 20 and 600, got {value}").format(value=args.dpi))
     if args.scenario == MACHINE_WORD:

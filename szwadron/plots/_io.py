@@ -110,6 +110,26 @@ def pixel_size(fig: Figure, dpi: float | None = None) -> tuple[int, int]:
     return round(float(w * d)), round(float(h * d))
 
 
+def _format_to_write(path: str | Path, fmt: str | None) -> str:
+    """The format ``save_figure`` writes: ``fmt`` (default ``svg``) on standard output, else the
+    one the suffix names, which ``fmt`` (if given) must be."""
+    if is_stdio(path):
+        fmt = fmt or "svg"
+        if fmt not in _STABLE_METADATA:
+            raise InvalidDataError(
+                gettext("unknown picture format {fmt}; expected png, svg or pdf").format(fmt=repr(fmt))
+            )
+        return fmt
+    named = figure_format(path)
+    if fmt is not None and fmt != named:
+        raise InvalidDataError(
+            gettext("{path}: the suffix says {suffix}, the format asked is {fmt}").format(
+                path=path, suffix=named, fmt=fmt
+            )
+        )
+    return named
+
+
 def save_figure(
     fig: Figure,
     path: str | Path,
@@ -148,21 +168,7 @@ def save_figure(
     """
 
     translate_figure(fig)
-    if is_stdio(path):
-        fmt = fmt or "svg"
-        if fmt not in _STABLE_METADATA:
-            raise InvalidDataError(
-                gettext("unknown picture format {fmt}; expected png, svg or pdf").format(fmt=repr(fmt))
-            )
-    else:
-        named = figure_format(path)
-        if fmt is not None and fmt != named:
-            raise InvalidDataError(
-                gettext("{path}: the suffix says {suffix}, the format asked is {fmt}").format(
-                    path=path, suffix=named, fmt=fmt
-                )
-            )
-        fmt = named
+    fmt = _format_to_write(path, fmt)
     metadata = _STABLE_METADATA[fmt]
 
     def write(tmp: Path) -> None:
