@@ -142,11 +142,19 @@ def read_stdin() -> bytes:
 
 
 def _too_big(size: int, *, more: bool = False) -> str:
-    return (
-        f"too big: {'more than ' if more else ''}{size if not more else MAX_FILE_BYTES:,} bytes; input"
-        f" files are limited to {MAX_FILE_BYTES:,} bytes ({MAX_FILE_BYTES // 2**20} MiB,"
-        " szwadron.limits.MAX_FILE_BYTES)"
+    shown = f"{size if not more else MAX_FILE_BYTES:,}"
+    text = (
+        _(
+            "too big: more than {size} bytes; input files are limited to {most} bytes ({mib} MiB, "
+            "szwadron.limits.MAX_FILE_BYTES)"
+        )
+        if more
+        else _(
+            "too big: {size} bytes; input files are limited to {most} bytes ({mib} MiB, "
+            "szwadron.limits.MAX_FILE_BYTES)"
+        )
     )
+    return text.format(size=shown, most=f"{MAX_FILE_BYTES:,}", mib=MAX_FILE_BYTES // 2**20)
 
 
 def read_input(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
@@ -161,33 +169,39 @@ def read_input(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
         return read_stdin()
     name = str(path)
     if not name:
-        raise InvalidDataError("the file name is empty; name a file (or '-' for standard input)", source="''")
+        raise InvalidDataError(
+            _("the file name is empty; name a file (or '-' for standard input)"), source="''"
+        )
     try:
         # non-blocking: opening a FIFO with no writer must not wait for one
         fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise InvalidDataError("no such file", source=name) from None
+        raise InvalidDataError(_("no such file"), source=name) from None
     except IsADirectoryError:
-        raise InvalidDataError("is a folder, expected a file", source=name) from None
+        raise InvalidDataError(_("is a folder, expected a file"), source=name) from None
     except OSError as exc:
-        raise InvalidDataError(f"cannot read: {exc.strerror or exc}", source=name) from None
+        raise InvalidDataError(
+            _("cannot read: {reason}").format(reason=exc.strerror or exc), source=name
+        ) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise InvalidDataError("is a folder, expected a file", source=name)
+            raise InvalidDataError(_("is a folder, expected a file"), source=name)
         if not stat.S_ISREG(info.st_mode):
             what = (
-                "a FIFO"
+                _("a FIFO")
                 if stat.S_ISFIFO(info.st_mode)
-                else "a device"
+                else _("a device")
                 if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
-                else "a socket"
+                else _("a socket")
                 if stat.S_ISSOCK(info.st_mode)
-                else "not a regular file"
+                else _("not a regular file")
             )
             raise InvalidDataError(
-                f"is {what}, not a regular file; szwadron reads ordinary files"
-                " (pipe other input into '-', standard input)",
+                _(
+                    "is {what}, not a regular file; szwadron reads ordinary files (pipe other input into "
+                    "'-', standard input)"
+                ).format(what=what),
                 source=name,
             )
         if info.st_size > limit:
@@ -202,7 +216,9 @@ def read_input(path: str | Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
             left -= len(chunk)
         data = b"".join(chunks)
     except OSError as exc:
-        raise InvalidDataError(f"cannot read: {exc.strerror or exc}", source=name) from None
+        raise InvalidDataError(
+            _("cannot read: {reason}").format(reason=exc.strerror or exc), source=name
+        ) from None
     finally:
         os.close(fd)
     if len(data) > limit:
@@ -234,7 +250,10 @@ def check_nesting(text: str, *, source: str, limit: int = MAX_NESTING, first_lin
             depth += 1
             if depth > limit:
                 raise InvalidDataError(
-                    f"line {line}: lists and tables nested more than {limit} deep", source=source
+                    _("line {line}: lists and tables nested more than {most} deep").format(
+                        line=line, most=limit
+                    ),
+                    source=source,
                 )
         elif c in "]}":
             depth = max(0, depth - 1)

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from szwadron.errors import InvalidDataError
 from szwadron.files import STDIN_NAME, check_nesting, is_stdio, read_input
+from szwadron.i18n import N_, _, ngettext
 from szwadron.limits import MAX_NESTING
 from szwadron.models import ArmyList, Profile, Scenario
 
@@ -85,7 +86,9 @@ def parse_toml_bytes(raw: bytes, *, source: str) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise InvalidDataError(
-            f"line {line}: not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8",
+            _("line {line}: not UTF-8 text (byte 0x{byte}); save the file as UTF-8").format(
+                line=line, byte=f"{raw[exc.start]:02x}"
+            ),
             source=source,
         ) from None
     return parse_toml_text(text, source=source)
@@ -94,18 +97,18 @@ def parse_toml_bytes(raw: bytes, *, source: str) -> dict[str, Any]:
 def parse_toml_text(text: str, *, source: str) -> dict[str, Any]:
     """Parse TOML text (see :func:`parse_toml_bytes`)."""
     if not text.strip():
-        raise InvalidDataError("the file is empty; expected TOML", source=source)
+        raise InvalidDataError(_("the file is empty; expected TOML"), source=source)
     check_nesting(text, source=source)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InvalidDataError(f"malformed TOML: {exc}", source=source) from None
+        raise InvalidDataError(_("malformed TOML: {reason}").format(reason=exc), source=source) from None
     except RecursionError:  # nesting the count above missed: still bad input, not a bug
         raise InvalidDataError(
-            f"lists and tables nested too deep (at most {MAX_NESTING})", source=source
+            _("lists and tables nested too deep (at most {most})").format(most=MAX_NESTING), source=source
         ) from None
     if not data:
-        raise InvalidDataError("the file holds no data (only comments?)", source=source)
+        raise InvalidDataError(_("the file holds no data (only comments?)"), source=source)
     return data
 
 
@@ -129,40 +132,40 @@ def format_location(loc: Sequence[int | str], data: Any = None) -> str:
             else:
                 node = None
             if ident:
-                out += f" (id {ident!r})"
+                out += " " + _("(id {id})").format(id=repr(ident))
         else:
             # pydantic adds names of union members and validators to locations; keep field names
             if part in ("function-after[_check()]", "function-before[_codes()]"):
                 continue
             out += f".{part}" if out else str(part)
             node = node.get(part) if isinstance(node, dict) else None
-    return out or "(top level)"
+    return out or _("(top level)")
 
 
 #: pydantic's error types in the project's own words (issue 16): no class names, no "Input should".
 _PLAIN: dict[str, str] = {
-    "model_type": "expected a table ({ key = value, ... } or a [section])",
-    "model_attributes_type": "expected a table ({ key = value, ... } or a [section])",
-    "dict_type": "expected a table ({ key = value, ... } or a [section])",
-    "list_type": "expected a list [ ... ]",
-    "tuple_type": "expected a list [ ... ]",
-    "int_type": "expected a whole number",
-    "int_parsing": "expected a whole number",
-    "int_from_float": "expected a whole number",
-    "float_type": "expected a number",
-    "float_parsing": "expected a number",
-    "bool_type": "expected true or false",
-    "bool_parsing": "expected true or false",
-    "string_type": "expected text in quotes",
-    "greater_than": "expected a number greater than {gt}",
-    "greater_than_equal": "expected a number of at least {ge}",
-    "less_than": "expected a number less than {lt}",
-    "less_than_equal": "expected a number of at most {le}",
-    "string_too_short": "expected text of at least {min_length} characters",
-    "string_too_long": "expected text of at most {max_length} characters",
-    "string_pattern_mismatch": "expected letters, digits, '_', '.', '-' only (no spaces, '/' or ':')",
-    "enum": "expected {expected}",
-    "literal_error": "expected {expected}",
+    "model_type": N_("expected a table ({ key = value, ... } or a [section])"),
+    "model_attributes_type": N_("expected a table ({ key = value, ... } or a [section])"),
+    "dict_type": N_("expected a table ({ key = value, ... } or a [section])"),
+    "list_type": N_("expected a list [ ... ]"),
+    "tuple_type": N_("expected a list [ ... ]"),
+    "int_type": N_("expected a whole number"),
+    "int_parsing": N_("expected a whole number"),
+    "int_from_float": N_("expected a whole number"),
+    "float_type": N_("expected a number"),
+    "float_parsing": N_("expected a number"),
+    "bool_type": N_("expected true or false"),
+    "bool_parsing": N_("expected true or false"),
+    "string_type": N_("expected text in quotes"),
+    "greater_than": N_("expected a number greater than {gt}"),
+    "greater_than_equal": N_("expected a number of at least {ge}"),
+    "less_than": N_("expected a number less than {lt}"),
+    "less_than_equal": N_("expected a number of at most {le}"),
+    "string_too_short": N_("expected text of at least {min_length} characters"),
+    "string_too_long": N_("expected text of at most {max_length} characters"),
+    "string_pattern_mismatch": N_("expected letters, digits, '_', '.', '-' only (no spaces, '/' or ':')"),
+    "enum": N_("expected {expected}"),
+    "literal_error": N_("expected {expected}"),
 }
 
 
@@ -171,11 +174,11 @@ def _shown(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, dict):
-        return "a table"
+        return _("a table")
     if isinstance(value, (list, tuple)):
-        return "a list"
+        return _("a list")
     if isinstance(value, str):
-        return f"the text {value[:30]!r}" + ("..." if len(value) > 30 else "")
+        return _("the text {text}").format(text=repr(value[:30])) + ("..." if len(value) > 30 else "")
     text = repr(value)
     return text if len(text) <= 30 else text[:27] + "..."
 
@@ -188,27 +191,32 @@ def _describe(err: Any) -> str:
     kind = err["type"]
     ctx = err.get("ctx") or {}
     if kind == "missing":
-        msg = "missing (required field)"
+        msg = _("missing (required field)")
     elif kind == "extra_forbidden":
-        msg = "unknown field (check the spelling; see the JSON Schema in schemas/)"
+        msg = _("unknown field (check the spelling; see the JSON Schema in schemas/)")
     elif kind == "too_short":
-        msg = f"expected at least {ctx.get('min_length')} entries, got {ctx.get('actual_length')}"
+        msg = _("expected at least {least} entries, got {got}").format(
+            least=ctx.get("min_length"), got=ctx.get("actual_length")
+        )
     elif kind == "too_long":
-        msg = f"expected at most {ctx.get('max_length')} entries, got {ctx.get('actual_length')}"
+        msg = _("expected at most {most} entries, got {got}").format(
+            most=ctx.get("max_length"), got=ctx.get("actual_length")
+        )
     elif kind == "finite_number":
-        msg = "expected a finite number (NaN and infinity are not allowed)"
+        msg = _("expected a finite number (NaN and infinity are not allowed)")
     elif kind in _PLAIN:
+        plain = _(_PLAIN[kind])
         try:
-            msg = _PLAIN[kind].format(**{k: _plain_ctx(v) for k, v in ctx.items()})
+            msg = plain.format(**{k: _plain_ctx(v) for k, v in ctx.items()})
         except (KeyError, IndexError):
-            msg = _PLAIN[kind].split(" {")[0]
+            msg = plain.split(" {")[0]
         if "input" in err:
             got = err["input"]
-            msg += f", got {_shown(got)}"
+            msg += ", " + _("got {value}").format(value=_shown(got))
             if isinstance(got, bool) and kind in ("int_type", "float_type"):
-                msg += " (true/false is not a number)"
+                msg += " " + _("(true/false is not a number)")
             elif isinstance(got, str) and kind in ("int_type", "float_type"):
-                msg += " (write numbers without quotes)"
+                msg += " " + _("(write numbers without quotes)")
     return msg
 
 
@@ -242,7 +250,14 @@ def validation_message(exc: ValidationError, data: Any, *, limit: int = 5) -> st
         if sep and re.fullmatch(r"[A-Za-z_][\w.\[\]]*", head):
             where, what = (f"{where}.{head}" if loc else head), rest
         lines.append(f"{where}: {what}")
-    more = f"\n  (and {len(errors) - limit} more problems)" if len(errors) > limit else ""
+    more = (
+        "\n  "
+        + ngettext("(and {n} more problems)", "(and {n} more problems)", len(errors) - limit).format(
+            n=len(errors) - limit
+        )
+        if len(errors) > limit
+        else ""
+    )
     return "\n  ".join(lines) + more
 
 
@@ -267,7 +282,7 @@ def load_army_list(path: str | Path) -> ArmyList:
     try:
         mtime = p.stat().st_mtime_ns
     except OSError:
-        raise InvalidDataError("no such file", source=str(p)) from None
+        raise InvalidDataError(_("no such file"), source=str(p)) from None
     return _load_army_list_cached(p.resolve(), mtime)
 
 
@@ -307,10 +322,18 @@ class ProfileResolver:
             path = find_army_list(list_id, self.folders)
             if path is None:
                 where = ", ".join(str(f) for f in self.folders)
-                raise ValueError(f"unknown army list {list_id!r} (no {list_id}.toml in: {where})")
+                raise ValueError(
+                    _("unknown army list {id} (no {name}.toml in: {where})").format(
+                        id=repr(list_id), name=list_id, where=where
+                    )
+                )
             army = load_army_list(path)
             if army.id != list_id:
-                raise ValueError(f"army list file {path} has id {army.id!r}, expected {list_id!r}")
+                raise ValueError(
+                    _("army list file {path} has id {id}, expected {expected}").format(
+                        path=path, id=repr(army.id), expected=repr(list_id)
+                    )
+                )
             self.lists[list_id] = army
         return self.lists[list_id]
 
@@ -318,17 +341,27 @@ class ProfileResolver:
         list_id, sep, profile_id = reference.partition(":")
         if not sep:
             if default_list is None:
-                raise ValueError(f"profile reference {reference!r}: expected 'ARMYLIST:PROFILE'")
+                raise ValueError(
+                    _("profile reference {reference}: expected 'ARMYLIST:PROFILE'").format(
+                        reference=repr(reference)
+                    )
+                )
             list_id, profile_id = default_list, reference
         if not list_id or not profile_id:
-            raise ValueError(f"profile reference {reference!r}: expected 'ARMYLIST:PROFILE'")
+            raise ValueError(
+                _("profile reference {reference}: expected 'ARMYLIST:PROFILE'").format(
+                    reference=repr(reference)
+                )
+            )
         army = self.army_list(list_id)
         try:
             return army.profile(profile_id)
         except KeyError:
             known = ", ".join(p.id for p in army.profiles)
             raise ValueError(
-                f"unknown profile {profile_id!r} in army list {list_id!r} (it has: {known})"
+                _("unknown profile {profile} in army list {army} (it has: {known})").format(
+                    profile=repr(profile_id), army=repr(list_id), known=known
+                )
             ) from None
 
 
@@ -347,7 +380,11 @@ def open_army_list(name: str) -> ArmyList:
             raise
     found = find_army_list(name, army_list_search_path())
     if found is None:
-        raise InvalidDataError(f"unknown army list {name!r} (no {name}.toml in the army-list folders)")
+        raise InvalidDataError(
+            _("unknown army list {id} (no {name}.toml in the army-list folders)").format(
+                id=repr(name), name=name
+            )
+        )
     return load_army_list(found)
 
 
@@ -356,8 +393,10 @@ def _refuse_roster_file(path: Path) -> None:
     data = read_toml(path)
     if "army" in data and "profiles" not in data:
         raise InvalidDataError(
-            f"a roster file (of army list {data['army']!r}), not an army list: give it as"
-            f" 'szwadron points {data['army']} --roster {path}' or 'szwadron balance {path} ...'",
+            _(
+                "a roster file (of army list {army}), not an army list: give it as 'szwadron points "
+                "{army_id} --roster {path}' or 'szwadron balance {path} ...'"
+            ).format(army=repr(data["army"]), army_id=data["army"], path=path),
             source=source_name(path),
         )
 

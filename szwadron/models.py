@@ -40,6 +40,7 @@ from szwadron.formations import (
     formation_poses,
     formation_size,
 )
+from szwadron.i18n import _, term
 from szwadron.limits import MAX_CM, MAX_DICE_PER_FIGURE, MAX_LEVEL, MAX_TABLE_CM, MAX_WOUNDS
 from szwadron.settings import Flag, Number, RulesSettings, WholeNumber
 
@@ -145,7 +146,11 @@ def _aliases(mapping: dict[str, str]) -> Callable[[Any], Any]:
         for code, name in mapping.items():
             if code in out:
                 if name in out:
-                    raise ValueError(f"give either {name!r} or its rulebook code {code!r}, not both")
+                    raise ValueError(
+                        _("give either {name} or its rulebook code {code}, not both").format(
+                            name=repr(name), code=repr(code)
+                        )
+                    )
                 out[name] = out.pop(code)
         return out
 
@@ -211,12 +216,12 @@ class Profile(_Frozen):
     @model_validator(mode="after")
     def _check(self) -> Profile:
         if len(set(self.abilities)) != len(self.abilities):
-            raise ValueError("abilities: an ability is listed twice")
+            raise ValueError("abilities: " + _("an ability is listed twice"))
         if self.ammunition and not self.kind.is_artillery:
-            raise ValueError("ammunition: only artillery profiles carry ammunition (7.1)")
+            raise ValueError("ammunition: " + _("only artillery profiles carry ammunition (7.1)"))
         names = [a.name for a in self.ammunition]
         if len(set(names)) != len(names):
-            raise ValueError("ammunition: two entries share a name")
+            raise ValueError("ammunition: " + _("two entries share a name"))
         return self
 
     @property
@@ -496,7 +501,11 @@ def _resolve_profile(value: Any, info: ValidationInfo) -> Any:
     ctx = info.context or {}
     resolver: ProfileResolverFn | None = ctx.get("resolve_profile")
     if resolver is None:
-        raise ValueError(f"profile reference {value!r} cannot be resolved without army lists")
+        raise ValueError(
+            _("profile reference {reference} cannot be resolved without army lists").format(
+                reference=repr(value)
+            )
+        )
     return resolver(value, ctx.get("default_list"))
 
 
@@ -535,24 +544,31 @@ class Terrain(_Frozen):
     @model_validator(mode="after")
     def _check(self) -> Terrain:
         if self.polygon is None and self.line is None:
-            raise ValueError("give a 'polygon' (or, for obstacle/high_wall/impassable, a 'line')")
+            raise ValueError(_("give a 'polygon' (or, for obstacle/high_wall/impassable, a 'line')"))
         if self.polygon is not None and self.line is not None:
-            raise ValueError("give either 'polygon' or 'line', not both")
+            raise ValueError(_("give either 'polygon' or 'line', not both"))
         if self.level is not None and self.kind not in (
             TerrainKind.HILL,
             TerrainKind.BUILDING,
             TerrainKind.FORTIFICATION,
         ):
-            raise ValueError(f"level: only hills, buildings and fortifications have a level, not {self.kind}")
+            raise ValueError(
+                "level: "
+                + _("only hills, buildings and fortifications have a level, not {kind}").format(
+                    kind=term(self.kind)
+                )
+            )
         if self.line is not None:
             if not self.kind.may_be_linear:
-                raise ValueError(f"line: a {self.kind} is an area; give a 'polygon'")
+                raise ValueError(
+                    "line: " + _("a {kind} is an area; give a 'polygon'").format(kind=term(self.kind))
+                )
             if self.width is None:
-                raise ValueError("width: a linear feature needs its width in cm")
+                raise ValueError("width: " + _("a linear feature needs its width in cm"))
             _check_line(self.line)
         else:
             if self.width is not None:
-                raise ValueError("width: only a 'line' takes a width")
+                raise ValueError("width: " + _("only a 'line' takes a width"))
             assert self.polygon is not None
             _check_polygon(self.polygon)
         return self
@@ -569,9 +585,9 @@ class Terrain(_Frozen):
 
 def _check_line(points: tuple[Point, ...]) -> None:
     if len(points) < 2:
-        raise ValueError("line: needs at least 2 points")
+        raise ValueError("line: " + _("needs at least 2 points"))
     if all(math.isclose(p[0], points[0][0]) and math.isclose(p[1], points[0][1]) for p in points):
-        raise ValueError("line: all points are the same (zero length)")
+        raise ValueError("line: " + _("all points are the same (zero length)"))
 
 
 def _check_polygon(points: tuple[Point, ...]) -> None:
@@ -582,14 +598,17 @@ def _check_polygon(points: tuple[Point, ...]) -> None:
     if len(pts) >= 2 and pts[0] == pts[-1]:
         pts = pts[:-1]
     if len(pts) < 3:
-        raise ValueError(f"polygon: needs at least 3 distinct corners, got {len(pts)}")
+        raise ValueError("polygon: " + _("needs at least 3 distinct corners, got {n}").format(n=len(pts)))
     poly = shapely.Polygon(pts)
     if poly.length <= 0 or abs(shapely.area(shapely.make_valid(poly))) <= 1e-9:
-        raise ValueError("polygon: degenerate (zero area; are the corners on one line?)")
+        raise ValueError("polygon: " + _("degenerate (zero area; are the corners on one line?)"))
     if not shapely.is_valid(poly):
         reason = shapely.is_valid_reason(poly)
         raise ValueError(
-            f"polygon: not a simple polygon ({reason}); the corners must go round the outline once"
+            "polygon: "
+            + _("not a simple polygon ({reason}); the corners must go round the outline once").format(
+                reason=reason
+            )
         )
 
 
@@ -645,21 +664,35 @@ class Formation(_Frozen):
     def _check(self) -> Formation:
         k = self.kind
         if self.gap is not None and k is not FormationKind.SKIRMISH:
-            raise ValueError(f"gap: only a skirmish formation takes a gap (7.5), not a {k.value}")
+            raise ValueError(
+                "gap: "
+                + _("only a skirmish formation takes a gap (7.5), not a {kind}").format(kind=term(k.value))
+            )
         if self.limber is not None:
             if k is not FormationKind.BATTERY:
-                raise ValueError(f"limber: only a battery has limbers (7.2), not a {k.value}")
+                raise ValueError(
+                    "limber: "
+                    + _("only a battery has limbers (7.2), not a {kind}").format(kind=term(k.value))
+                )
             if self.limber.kind is not Kind.LIMBER:
                 raise ValueError(
-                    f"limber: profile {self.limber.id!r} is {self.limber.kind.value}, not a limber"
+                    "limber: "
+                    + _("profile {profile} is {kind}, not a limber").format(
+                        profile=repr(self.limber.id), kind=term(self.limber.kind.value)
+                    )
                 )
         if k in (FormationKind.SQUARE, FormationKind.BATTERY) and self.ranks != 1:
-            raise ValueError(f"ranks: a {k.value} has no ranks (give files only)")
+            raise ValueError(
+                "ranks: " + _("a {kind} has no ranks (give files only)").format(kind=term(k.value))
+            )
         if k is FormationKind.SQUARE and self.files < 2:
-            raise ValueError("files: a square has at least 2 bases a face")
+            raise ValueError("files: " + _("a square has at least 2 bases a face"))
         size = formation_size(k, self.files, self.ranks) * (2 if self.limber is not None else 1)
         if size > MAX_FORMATION_BASES:
-            raise ValueError(f"files: the formation has {size} bases, more than {MAX_FORMATION_BASES}")
+            raise ValueError(
+                "files: "
+                + _("the formation has {n} bases, more than {most}").format(n=size, most=MAX_FORMATION_BASES)
+            )
         return self
 
 
@@ -727,31 +760,45 @@ class Unit(_Frozen):
         form = self.formation
         if form is not None:
             if self.bases:
-                raise ValueError("formation: give either 'bases' or 'formation', not both")
+                raise ValueError("formation: " + _("give either 'bases' or 'formation', not both"))
             if form.kind is FormationKind.SKIRMISH and not self.profile.has(Ability.SKIRMISH):
                 raise ValueError(
-                    f"formation.kind: skirmish order needs the skirmish ability (1.3.4, 7.5); "
-                    f"profile {self.profile.id!r} has none"
+                    "formation.kind: "
+                    + _(
+                        "skirmish order needs the skirmish ability (1.3.4, 7.5); profile {profile} has none"
+                    ).format(profile=repr(self.profile.id))
                 )
             if form.kind is FormationKind.SQUARE and self.profile.kind is not Kind.INFANTRY:
-                raise ValueError(f"formation.kind: a square is infantry's, not {self.profile.kind.value}'s")
+                raise ValueError(
+                    "formation.kind: "
+                    + _("a square is infantry's, not {kind}'s").format(kind=term(self.profile.kind.value))
+                )
             if form.kind is FormationKind.BATTERY and not self.profile.kind.is_artillery:
-                raise ValueError(f"formation.kind: a battery is artillery, not {self.profile.kind.value}")
+                raise ValueError(
+                    "formation.kind: "
+                    + _("a battery is artillery, not {kind}").format(kind=term(self.profile.kind.value))
+                )
             # every command sees bases: the formation is expanded and kept aside
             object.__setattr__(self, "bases", _expand(form, self.profile))
             object.__setattr__(self, "formation", None)
             self._formation = form
         elif not self.bases:
-            raise ValueError("bases: give the unit's bases (at least one) or its 'formation'")
+            raise ValueError("bases: " + _("give the unit's bases (at least one) or its 'formation'"))
         if self.pursuing is not None and self.state is not UnitState.PURSUIT:
             raise ValueError(
-                f"pursuing: only a unit in pursuit (6.7) pursues; this one is {self.state.value}"
+                "pursuing: "
+                + _("only a unit in pursuit (6.7) pursues; this one is {state}").format(
+                    state=term(self.state.value)
+                )
             )
         if len(set(self.engaged_with)) != len(self.engaged_with):
-            raise ValueError("engaged_with: a unit is listed twice")
+            raise ValueError("engaged_with: " + _("a unit is listed twice"))
         if self.initial_strength is not None and self.initial_strength < len(self.bases):
             raise ValueError(
-                f"initial_strength: {self.initial_strength} is less than the {len(self.bases)} bases on the table"
+                "initial_strength: "
+                + _("{initial} is less than the {n} bases on the table").format(
+                    initial=self.initial_strength, n=len(self.bases)
+                )
             )
         for i, b in enumerate(self.bases):
             prof = b.profile or self.profile
@@ -760,8 +807,12 @@ class Unit(_Frozen):
                 for name in b.ammunition:
                     if name not in known:
                         raise ValueError(
-                            f"bases[{i}].ammunition: {name!r} is not an ammunition of profile "
-                            f"{prof.id!r} (it has: {', '.join(sorted(known)) or 'none'})"
+                            f"bases[{i}].ammunition: "
+                            + _("{name} is not an ammunition of profile {profile} (it has: {known})").format(
+                                name=repr(name),
+                                profile=repr(prof.id),
+                                known=", ".join(sorted(known)) or _("none"),
+                            )
                         )
         return self
 
@@ -840,7 +891,7 @@ class Scenario(_Frozen):
             seen: set[str] = set()
             for i, ident in enumerate(ids):
                 if ident in seen:
-                    raise ValueError(f"{label}[{i}].id: duplicate id {ident!r}")
+                    raise ValueError(f"{label}[{i}].id: " + _("duplicate id {id}").format(id=repr(ident)))
                 seen.add(ident)
         sides = {u.id: u.side for u in self.units}
         for i, u in enumerate(self.units):
@@ -850,10 +901,13 @@ class Scenario(_Frozen):
             others += [(f"engaged_with[{j}]", e) for j, e in enumerate(u.engaged_with)]
             for where, other in others:
                 if other not in sides:
-                    raise ValueError(f"units[{i}].{where}: no unit {other!r} in the scenario")
+                    raise ValueError(
+                        f"units[{i}].{where}: " + _("no unit {unit} in the scenario").format(unit=repr(other))
+                    )
                 if sides[other] == u.side:
                     raise ValueError(
-                        f"units[{i}].{where}: {other!r} is a unit of the same side, not an enemy"
+                        f"units[{i}].{where}: "
+                        + _("{unit} is a unit of the same side, not an enemy").format(unit=repr(other))
                     )
         return self
 
@@ -869,9 +923,13 @@ class Scenario(_Frozen):
             eps = 1e-6
             if lo[0] < -eps or lo[1] < -eps or hi[0] > w + eps or hi[1] > d + eps:
                 raise ValueError(
-                    f"units[{i}].formation: the formation of unit {u.id!r} does not fit the table"
-                    f" (0..{w:g} × 0..{d:g} cm): its base {k} reaches"
-                    f" x {lo[0]:.2f}..{hi[0]:.2f}, y {lo[1]:.2f}..{hi[1]:.2f}"
+                    f"units[{i}].formation: "
+                    + _(
+                        "the formation of unit {unit} does not fit the table (0..{w} × 0..{d} cm): its base "
+                        "{k} reaches x {x0:.2f}..{x1:.2f}, y {y0:.2f}..{y1:.2f}"
+                    ).format(
+                        unit=repr(u.id), w=f"{w:g}", d=f"{d:g}", k=k, x0=lo[0], x1=hi[0], y0=lo[1], y1=hi[1]
+                    )
                 )
 
     def unit(self, unit_id: str) -> Unit:

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from szwadron.i18n import _
 from szwadron.loading import read_toml, source_name, validate
 from szwadron.models import Coordinate, FiniteFloat, Identifier
 from szwadron.settings import WholeNumber
@@ -46,7 +47,9 @@ class MovePose(_Frozen):
         if isinstance(v, (list, tuple)):
             for j, wp in enumerate(v):
                 if isinstance(wp, (list, tuple)) and len(wp) != 3:
-                    raise ValueError(f"waypoint {j}: expected 3 numbers [x, y, facing], got {len(wp)}")
+                    raise ValueError(
+                        _("waypoint {j}: expected 3 numbers [x, y, facing], got {n}").format(j=j, n=len(wp))
+                    )
         return v
 
 
@@ -61,7 +64,7 @@ class MoveFile(_Frozen):
     @classmethod
     def _some(cls, v: tuple[MovePose, ...]) -> tuple[MovePose, ...]:
         if not v:
-            raise ValueError("list at least one base that moves")
+            raise ValueError(_("list at least one base that moves"))
         return v
 
 

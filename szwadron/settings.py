@@ -16,6 +16,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
 
+from szwadron.i18n import _
 from szwadron.limits import MAX_CM
 
 Number = Annotated[float, Strict()]
@@ -120,8 +121,12 @@ class RulesSettings(BaseModel):
         for name in ("min_contact_length_cm", "engaged_contact_length_cm"):
             if self.distance_epsilon_cm * 10 > getattr(self, name):
                 raise ValueError(
-                    f"distance_epsilon_cm: {self.distance_epsilon_cm:g} is a numerical tolerance;"
-                    f" it must be at most a tenth of {name} ({getattr(self, name):g})"
+                    "distance_epsilon_cm: "
+                    + _(
+                        "{value} is a numerical tolerance; it must be at most a tenth of {name} ({limit})"
+                    ).format(
+                        value=f"{self.distance_epsilon_cm:g}", name=name, limit=f"{getattr(self, name):g}"
+                    )
                 )
         return self
 

@@ -302,3 +302,201 @@ def test_the_page_asks_in_its_own_language(tmp_path: Path) -> None:
     with language("pl"):  # a server started in Polish still answers an English page in English
         again = client.post("/api/targets", json=asked, headers={"accept-language": "en"}).json()
     assert _messages(again) == _messages(english)
+
+
+# --- the second pass (issue 19 after issues 15, 16, 17): the new rules, refusals and notes -------
+
+CASES = REPO / "tests" / "cases"
+
+
+def _case_file(case: str, tmp_path: Path) -> str:
+    """A known-answer case (``tests/cases/...``) without its ``[check]``/``[expected]`` tables,
+    as a scenario file."""
+    text = (CASES / case).read_text(encoding="utf-8")
+    path = tmp_path / Path(case).name
+    path.write_text(re.split(r"\n\[(?:check|expected)\]", text)[0] + "\n", encoding="utf-8")
+    return str(path)
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _no_english(text: str, title: str = "") -> None:
+    """No English glossary term in ``text`` (data, such as the scenario's ``title``, aside)."""
+    from test_i18n_readme import english_words
+
+    words = re.sub(r"(?m)^szwadron [a-z ]+: ", "", text)  # the command's name frames a refusal
+    words = words.replace(title, " ") if title else words
+    assert english_words(words) == [], text
+
+
+def test_a_combined_melee_speaks_polish(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """5.10 (łączona walka wręcz): the same numbers, in the book's words; its refusals too."""
+    f = _case_file("melee_combined/5_10_two_attackers_one_defender.toml", tmp_path)
+    argv = ["melee", f, "--attacker", "a", "b", "--defender", "d"]
+    code, english, _err = _run(capsys, *argv)
+    assert code == 0 and "Combined melee (5.10): a, b attack d" in english
+    code, polish, _err = _run(capsys, *argv, "--lang", "pl")
+    assert code == 0
+    assert polish.startswith("Łączona walka wręcz (5.10): a, b atakują d")
+    assert "Kości (5.10.3: sumowane przeciw każdemu oddziałowi" in polish
+    assert "kolejność zdejmowania: d/0, d/1" in polish
+    assert "broniący się d (przeciw a, b)" in polish
+    assert "zniszczony 33.3%, związany 25.0%, panika 22.2%, odrzucony 11.1%, stoi 8.3%" in polish
+    # the chances are the answer's, whatever the language
+    assert re.findall(r"\d+\.\d+%", polish) == re.findall(r"\d+\.\d+%", english)
+    _no_english(polish)
+    code, _out, err = _run(capsys, "melee", f, "--attacker", "a", "a", "--defender", "d", "--lang", "pl")
+    assert code == 2 and "a podano dwa razy: podaj każdy oddział raz" in err
+    _no_english(err)
+    argv = [
+        "melee",
+        f,
+        "--attacker",
+        "a",
+        "--defender",
+        "d",
+        "--continuing",
+        "--declare-defence",
+        "--lang",
+        "pl",
+    ]
+    code, _out, err = _run(capsys, *argv)
+    assert code == 1 and "brak walki wręcz: a może zadeklarować obronę tylko wtedy" in err
+    _no_english(err)
+
+
+def test_a_repulse_speaks_polish(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """6.5 (odrzucenie): the full move straight back, and the blocked one that panics (6.5.5)."""
+    f = _case_file("repulse/6_5_straight_back.toml", tmp_path)
+    code, out, _err = _run(capsys, "move", f, "--unit", "a", "--repulse", "e", "--lang", "pl")
+    assert code == 0
+    assert out.startswith(
+        "a: odrzucenie od e — 12.00 cm w kierunku (0.000, -1.000); kończy w normalnym stanie morale (6.5.3)"
+    )
+    _no_english(out)
+    f = _case_file("repulse/6_5_5_blocked_by_terrain.toml", tmp_path)
+    code, out, _err = _run(capsys, "move", f, "--unit", "a", "--repulse", "e", "--lang", "pl")
+    assert code == 1
+    assert "a: odrzucenie od e — ZABLOKOWANE" in out and "(6.5.5): oddział wpada w panikę" in out
+    _no_english(out)
+    code, _out, err = _run(capsys, "move", f, "--unit", "a", "--repulse", "a", "--lang", "pl")
+    assert code == 2 and "--repulse: a jest po tej samej stronie co a" in err
+
+
+def test_a_flight_in_the_morale_phase_speaks_polish(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """6.6 (ucieczka) boxed in, with its surrender (6.6.12); 6.7.5 a pursuit meeting a second unit."""
+    f = _case_file("morale/6_6_12_surrender_boxed_in.toml", tmp_path)
+    code, out, _err = _run(capsys, "morale", f, "--side", "A", "--lang", "pl")
+    assert code == 0
+    assert "ucieka 2K6 × 2 cm prosto w stronę swojej krawędzi stołu" in out
+    assert "zablokowane: fleeing/0 przez enemy/0 po 1.00 cm" in out
+    assert "poddanie się (6.6.12): musi się poddać, jeśli ucieka" in out
+    _no_english(out, title="6.6.12 surrender")
+    f = _case_file("morale/6_7_5_pursuit_strikes_a_second_unit.toml", tmp_path)
+    code, out, _err = _run(capsys, "morale", f, "--side", "A", "--lang", "pl")
+    assert code == 0
+    assert (
+        "na drodze: second, napotkany po 12.00 cm przez pursuer/0; może zostać zaatakowany: 32.4% (6.7.5)"
+        in out
+    )
+    _no_english(out, title="6.7.5 pursuit strikes a second unit")
+    with language("pl"):  # the flight's blockers that are words, not ids, are shown in Polish
+        assert _("an enemy control zone") == "wroga strefa kontroli"
+        assert _("no way to the edge") == "brak drogi do krawędzi stołu"
+
+
+def test_a_malformed_file_is_refused_in_polish(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16's bad-input messages: the field path stays as the file writes it, the words are
+    Polish; exit 2 in both languages."""
+    bad = CASES / "bad_input"
+    code, _out, err = _run(capsys, "check", str(bad / "wrong_type.toml"), "--lang", "pl")
+    assert code == 2
+    assert "units[0] (identyfikator 'u1').bases[0].x: oczekiwano liczby, podano tekst 'ten'" in err
+    assert "(liczby pisz bez cudzysłowu)" in err
+    code, _out, err = _run(capsys, "check", str(bad / "wrong_type.toml"))
+    assert (
+        code == 2
+        and "bases[0].x: expected a number, got the text 'ten' (write numbers without quotes)" in err
+    )
+    code, _out, err = _run(capsys, "check", str(bad / "malformed_toml.toml"), "--lang", "pl")
+    assert code == 2 and "błąd:" in err and "błędny TOML:" in err
+    code, _out, err = _run(capsys, "check", str(bad / "strength_below_bases.toml"), "--lang", "pl")
+    assert code == 2 and ".initial_strength: 1 to mniej niż liczba podstawek na stole (2)" in err
+    _no_english(err)
+    code, _out, err = _run(capsys, "check", str(tmp_path), "--lang", "pl")
+    assert code == 2 and "to katalog, oczekiwano pliku" in err
+    empty = tmp_path / "empty.toml"
+    empty.write_text("# nothing\n", encoding="utf-8")
+    code, _out, err = _run(capsys, "check", str(empty), "--lang", "pl")
+    assert code == 2 and "plik nie zawiera danych (same komentarze?)" in err
+    argv = [
+        "plot",
+        str(REPO / "scenarios" / "example.toml"),
+        "-o",
+        str(tmp_path / "t.png"),
+        "--region",
+        "1,2,3",
+    ]
+    code, _out, err = _run(capsys, *argv, "--lang", "pl")
+    assert code == 2 and "musi mieć postać x0,y0,x1,y1 w cm (cztery liczby), podano '1,2,3'" in err
+    assert not (tmp_path / "t.png").exists()
+
+
+def test_an_odds_table_folds_its_rows_in_polish(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16's folded rows (each below 0.01 %) are counted with the Polish plural forms."""
+    argv = ["odds", "fire", "--fire", "200@3", "--wounds", "1"]
+    code, english, _err = _run(capsys, *argv)
+    assert code == 0 and "(75 rows each below 0.01%: their sum)" in english
+    code, polish, _err = _run(capsys, *argv, "--lang", "pl")
+    assert code == 0 and "(75 wierszy, każdy poniżej 0.01%: ich suma)" in polish
+    _no_english(polish)
+    with language("pl"):
+        rows = [
+            ngettext(
+                "({n} row each below {p}%: their sum)", "({n} rows each below {p}%: their sum)", n
+            ).format(n=n, p="0.01")
+            for n in (2, 5, 22)
+        ]
+    assert rows == [
+        "(2 wiersze, każdy poniżej 0.01%: ich suma)",
+        "(5 wierszy, każdy poniżej 0.01%: ich suma)",
+        "(22 wiersze, każdy poniżej 0.01%: ich suma)",
+    ]
+
+
+def test_a_game_played_in_polish_writes_the_same_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 17's scripted game played with ``--lang pl``: the game log is the known-answer log
+    byte for byte (the log is data, not text), and the ``--apply`` notes are Polish."""
+    import shutil
+
+    from test_game import CASES as GAME
+    from test_game import INPUTS, SCRIPT
+
+    for name in INPUTS:
+        shutil.copy(GAME / name, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    said = []
+    for argv, _what in SCRIPT:
+        assert main([*argv, "--log", "game.jsonl", "--lang", "pl"]) == 0
+        said.append(capsys.readouterr().out)
+    assert (tmp_path / "game.jsonl").read_bytes() == (GAME / "game.jsonl").read_bytes()
+    text = "\n".join(said)
+    assert "fr-line-1 jest odrzucony: jego następnym ruchem jest wycofanie się poza zasięg au-battery" in text
+    assert "au-battery wpada w panikę: jego następnym ruchem jest ucieczka (4.8.3, 6.6)" in text
+    assert "obie strony wytrzymały: dosuwanie jednostek (5.6) — atakujący 1" in text
+    assert "au-cuirassiers ucieka 28 cm i opuszcza planszę (6.6)" in text
+    assert "au-battery reorganizuje się (6.8)" in text
+    code, _out, err = _run(
+        capsys, "fire", "p06.toml", "--shooter", "au-battery", "--target", "fr-line-1", "--apply", "-o", "x.toml",
+        "--dice", "1,1,2,4", "--remainder-dice", "3", "--morale-dice", "5,2", "--lang", "pl",
+    )  # fmt: skip
+    assert code == 2 and "salwa rzuca 3 kośćmi (3 na ≤2)" in err
+    assert not (tmp_path / "x.toml").exists()

@@ -15,6 +15,7 @@ from typing import Any
 
 from szwadron import SCHEMA_VERSION
 from szwadron.files import check_output_path, write_atomic
+from szwadron.i18n import _, ngettext
 
 
 def _default(obj: Any) -> Any:
@@ -151,9 +152,10 @@ def format_pmf_table(
         if end - k >= 2:  # fold the run k .. end-1
             sums = [sum(v[k:end]) if pt else None for pt, v in zip(point, columns.values(), strict=True)]
             cells = ["" if t is None else fmt_prob(t) for t in sums]
-            rows.append(
-                [f"{k}–{end - 1}", *cells, f"({end - k} rows each below {min_p * 100:g}%: their sum)"]
-            )
+            note = ngettext(
+                "({n} row each below {p}%: their sum)", "({n} rows each below {p}%: their sum)", end - k
+            ).format(n=end - k, p=f"{min_p * 100:g}")
+            rows.append([f"{k}–{end - 1}", *cells, note])
             k = end
             continue
         rows.append([str(k), *(fmt_prob(v[k]) if k < len(v) else "" for v in columns.values())])
@@ -190,12 +192,18 @@ def check_stale_points(command: str, armies: Any, model: Any, *, strict: bool, f
         ]
     if not stale:
         return
-    shown = "; ".join(str(s) for s in stale[:3]) + (f"; and {len(stale) - 3} more" if len(stale) > 3 else "")
+    more = "; " + _("and {n} more").format(n=len(stale) - 3) if len(stale) > 3 else ""
+    shown = "; ".join(str(s) for s in stale[:3]) + more
     lists = " ".join(sorted({s.army for s in stale}))
-    what = f"stale points: {shown} (see `szwadron points {lists}`)"
+    what = _("stale points: {shown} (see `szwadron points {lists}`)").format(shown=shown, lists=lists)
     if strict:
-        raise InvalidDataError(f"{what}; --strict refuses to answer with them")
-    print(f"szwadron {command}: warning: {what}; the answer uses the stored points", file=sys.stderr)
+        raise InvalidDataError(_("{what}; --strict refuses to answer with them").format(what=what))
+    print(
+        _("szwadron {command}: warning: {what}; the answer uses the stored points").format(
+            command=command, what=what
+        ),
+        file=sys.stderr,
+    )
 
 
 __all__ = [

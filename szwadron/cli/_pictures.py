@@ -101,7 +101,7 @@ def _save(fig: Any, path: str, inputs: Iterable[str]) -> int:
     from szwadron.plots._io import save_figure
 
     out = save_figure(fig, path, inputs=tuple(inputs))
-    print(f"picture: {out}", file=sys.stderr)
+    print(_("picture: {path}").format(path=out), file=sys.stderr)
     return 0
 
 

@@ -163,25 +163,27 @@ def _check_dice_options(args: argparse.Namespace) -> None:
     ]
     if not args.apply:
         if given:
-            raise InvalidDataError(f"{given[0]}: only with --apply (apply the fire to the table)")
+            raise InvalidDataError(
+                _("{flag}: only with --apply (apply the fire to the table)").format(flag=given[0])
+            )
         if args.seed is not None:
-            raise InvalidDataError("--seed: only with --apply --roll")
+            raise InvalidDataError(_("--seed: only with --apply --roll"))
         return
     if args.roll and args.dice is not None:
-        raise InvalidDataError("--roll: give either --dice (and its companions) or --roll, not both")
+        raise InvalidDataError(_("--roll: give either --dice (and its companions) or --roll, not both"))
     if args.roll and (args.remainder_dice or args.morale_dice):
         raise InvalidDataError(
-            "--roll: every die is rolled; --remainder-dice and --morale-dice go with --dice"
+            _("--roll: every die is rolled; --remainder-dice and --morale-dice go with --dice")
         )
     if args.seed is not None and not args.roll:
-        raise InvalidDataError("--seed: only with --roll")
+        raise InvalidDataError(_("--seed: only with --roll"))
     if args.roll and args.seed is None:
-        raise InvalidDataError("--roll: give --seed N, so that the game log can tell the dice")
+        raise InvalidDataError(_("--roll: give --seed N, so that the game log can tell the dice"))
     if not args.roll and args.dice is None:
-        raise InvalidDataError("--apply: give the volley's dice with --dice 1,4,6,... or --roll --seed N")
+        raise InvalidDataError(_("--apply: give the volley's dice with --dice 1,4,6,... or --roll --seed N"))
     if args.target_at is not None or args.reaction is not None:
         raise InvalidDataError(
-            "--apply: fire in the opponent's turn (--target-at, --reaction, 4.12) is not applied"
+            _("--apply: fire in the opponent's turn (--target-at, --reaction, 4.12) is not applied")
         )
 
 

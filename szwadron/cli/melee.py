@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print_json({"error": exc.detail, "rule": exc.rule})
         else:
-            print(f"no melee: {exc}", file=sys.stderr)
+            print(_("no melee: {reason}").format(reason=exc), file=sys.stderr)
         return 1
     if args.json:
         print_json(m.to_json())
@@ -124,8 +124,10 @@ def _one_a_side_only(args: argparse.Namespace) -> None:
     for option in ("apply", "plot"):
         if getattr(args, option, None):
             raise InvalidDataError(
-                f"--{option} takes one attacking and one defending unit; a combined melee (5.10) "
-                "is answered without it",
+                _(
+                    "--{option} takes one attacking and one defending unit; a combined melee (5.10) is "
+                    "answered without it"
+                ).format(option=option),
                 parameter="--attacker/--defender",
             )
 
@@ -149,7 +151,7 @@ def _combined(args: argparse.Namespace) -> int:
         if args.json:
             print_json({"error": exc.detail, "rule": exc.rule})
         else:
-            print(f"no melee: {exc}", file=sys.stderr)
+            print(_("no melee: {reason}").format(reason=exc), file=sys.stderr)
         return 1
     if args.json:
         print_json(m.to_json())
@@ -164,33 +166,52 @@ def format_combined(m: CombinedMelee) -> str:
 
     doc = m.to_json()
     lines = [
-        f"Combined melee (5.10): {', '.join(m.attackers)} attack {', '.join(m.defenders)}"
-        + (f", first strike: {m.first_strike}" if m.first_strike else "")
-        + (", defence declared by the attackers (5.7.4)" if m.declared_defence else "")
+        _("Combined melee (5.10): {attackers} attack {defenders}").format(
+            attackers=", ".join(m.attackers), defenders=", ".join(m.defenders)
+        )
+        + (", " + _("first strike: {side}").format(side=term(m.first_strike)) if m.first_strike else "")
+        + (", " + _("defence declared by the attackers (5.7.4)") if m.declared_defence else "")
     ]
-    lines += ["", "Figures touching the enemy (PD-14: at least 1 cm in all to fight)"]
+    lines += ["", _("Figures touching the enemy (PD-14: at least 1 cm in all to fight)")]
+    width = max([8, *(len(term(f.side)) for f in m.figures)])
     for f in m.figures:
         adv = f", W +{f.bonus} ({f.reason})" if f.bonus else ""
-        act = f"strikes {f.strikes}" if f.strikes else "does not fight"
+        act = _("strikes {bases}").format(bases=f.strikes) if f.strikes else _("does not fight")
         lines.append(
-            f"  {f.side:8} {f.base}: {f.contact_cm:.2f} cm, touching {', '.join(f.touching)}; {act}{adv}"
+            f"  {term(f.side):{width}} {f.base}: "
+            + _("{cm:.2f} cm, touching {bases}").format(cm=f.contact_cm, bases=", ".join(f.touching))
+            + f"; {act}{adv}"
         )
-    lines += ["", "Dice (5.10.3: summed against each unit, one group per UW and terrain bonus)"]
+    lines += ["", _("Dice (5.10.3: summed against each unit, one group per UW and terrain bonus)")]
+    width = max([8, *(len(term(g.side)) for g in m.groups)])
     for g in m.groups:
-        bonus = f" against W +{g.target_bonus}" if g.target_bonus else ""
-        lines.append(f"  {g.side:8} {g.dice} d6 on ≤{g.skill} at {g.target}{bonus}: {', '.join(g.figures)}")
-    lines += ["", "Each unit (removal order 5.4.3; outcome 5.10.5)"]
+        bonus = " " + _("against W +{bonus}").format(bonus=g.target_bonus) if g.target_bonus else ""
+        lines.append(
+            f"  {term(g.side):{width}} "
+            + _("{n} d6 on ≤{c}").format(n=g.dice, c=g.skill)
+            + " "
+            + _("at {unit}").format(unit=g.target)
+            + f"{bonus}: {', '.join(g.figures)}"
+        )
+    lines += ["", _("Each unit (removal order 5.4.3; outcome 5.10.5)")]
+    width = max([8, *(len(term(u["side"])) for u in doc["units"])])
     for u in doc["units"]:
         pmf = ", ".join(f"{k}: {fmt_prob(p)}" for k, p in enumerate(u["removed_pmf"]))
-        outs = ", ".join(f"{o['outcome']} {fmt_prob(o['p'])}" for o in u["outcomes"])
-        lines.append(f"  {u['side']:8} {u['unit']} (against {', '.join(u['opponents'])})")
-        lines.append(f"    removal order: {', '.join(u['removal_order']) or 'none (no figure fought)'}")
-        lines.append(f"    removed: {pmf}; expected {u['expected_removed']:.3f}")
-        lines.append(f"    outcome: {outs}")
-    lines += ["", "Likeliest outcomes together"]
+        outs = ", ".join(f"{term(o['outcome'])} {fmt_prob(o['p'])}" for o in u["outcomes"])
+        lines.append(
+            f"  {term(u['side']):{width}} {u['unit']} "
+            + _("(against {units})").format(units=", ".join(u["opponents"]))
+        )
+        order = ", ".join(u["removal_order"]) or _("none (no figure fought)")
+        lines.append("    " + _("removal order: {bases}").format(bases=order))
+        lines.append(
+            "    " + _("removed: {pmf}; expected {mean:.3f}").format(pmf=pmf, mean=u["expected_removed"])
+        )
+        lines.append("    " + _("outcome: {outcomes}").format(outcomes=outs))
+    lines += ["", _("Likeliest outcomes together")]
     for row in doc["joint_outcomes"][:5]:
         lines.append(
-            f"  {fmt_prob(row['p']):>7}  " + ", ".join(f"{u} {o}" for u, o in row["outcomes"].items())
+            f"  {fmt_prob(row['p']):>7}  " + ", ".join(f"{u} {term(o)}" for u, o in row["outcomes"].items())
         )
     return "\n".join(lines)
 
@@ -198,7 +219,7 @@ def format_combined(m: CombinedMelee) -> str:
 def _check_dice(args: argparse.Namespace) -> None:
     from szwadron.cli._game import check_dice_options
 
-    check_dice_options(args, "the melee")
+    check_dice_options(args, _("the melee"))
 
 
 def _apply(args: argparse.Namespace) -> int:

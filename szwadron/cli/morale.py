@@ -106,8 +106,10 @@ def _render(report: Any) -> str:
                 )
                 for w in p.on_the_way:
                     lines.append(
-                        f"    on the way: {w.unit}, met after {w.from_cm:.2f} cm by {', '.join(w.figures)}; "
-                        f"may be attacked: {_pct(w.chance)} (6.7.5)"
+                        "    "
+                        + _(
+                            "on the way: {unit}, met after {cm:.2f} cm by {figures}; may be attacked: {p} (6.7.5)"
+                        ).format(unit=w.unit, cm=w.from_cm, figures=", ".join(w.figures), p=_pct(w.chance))
                     )
             continue
         if u.flight_multiplier == 0:
@@ -135,7 +137,7 @@ def _render(report: Any) -> str:
         if stopped:
             who = ", ".join(
                 _("{base} by {blocker} at {cm:.2f} cm").format(
-                    base=f.base, blocker=f.blocked_by, cm=f.blocked_cm
+                    base=f.base, blocker=_(f.blocked_by), cm=f.blocked_cm
                 )
                 for f in stopped
             )
@@ -191,7 +193,7 @@ def _render(report: Any) -> str:
 def _check_dice(args: argparse.Namespace) -> None:
     from szwadron.cli._game import check_dice_options
 
-    check_dice_options(args, "the morale phase")
+    check_dice_options(args, _("the morale phase"))
 
 
 def _apply(args: argparse.Namespace) -> int:

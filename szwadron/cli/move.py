@@ -120,11 +120,13 @@ def run(args: argparse.Namespace) -> int:
     check_plot_option(args)
     check_apply_options(args)
     if args.fired is not None and args.after_fire is None:
-        raise InvalidDataError("--fired: name the fire's target with --after-fire TARGET")
+        raise InvalidDataError(_("--fired: name the fire's target with --after-fire TARGET"))
     if (args.to is not None) + (args.repulse is not None) + bool(args.reform) != 1:
         raise InvalidDataError(
-            "give the move file with --to MOVEFILE, or --repulse ENEMY for a repulse (6.5), or "
-            "--reform for the move that makes the unit coherent (1.3.2, 6.8.5): one of them"
+            _(
+                "give the move file with --to MOVEFILE, or --repulse ENEMY for a repulse (6.5), or "
+                "--reform for the move that makes the unit coherent (1.3.2, 6.8.5): one of them"
+            )
         )
     if args.repulse is not None:
         return _repulse(args)
@@ -165,18 +167,22 @@ def _repulse(args: argparse.Namespace) -> int:
         ("--apply", args.apply),
     ):
         if given:
-            raise InvalidDataError(f"{flag} does not go with --repulse: a repulse is a move of its own (6.5)")
+            raise InvalidDataError(
+                _("{flag} does not go with --repulse: a repulse is a move of its own (6.5)").format(flag=flag)
+            )
     if len(args.unit) != 1:
-        raise InvalidDataError("--repulse: a repulse is the move of one unit; name one --unit")
+        raise InvalidDataError(_("--repulse: a repulse is the move of one unit; name one --unit"))
     bf = Battlefield(load_scenario(args.scenario))
     unit = args.unit[0]
     enemy = args.repulse
     if unit not in bf.unit_ids or enemy not in bf.unit_ids:
         bf.resolve(unit), bf.resolve(enemy)  # a clear message for an unknown name
-        raise InvalidDataError("--unit and --repulse name units, not bases")
+        raise InvalidDataError(_("--unit and --repulse name units, not bases"))
     if bf.scenario.unit(unit).side == bf.scenario.unit(enemy).side:
         raise InvalidDataError(
-            f"--repulse: {enemy} is on {unit}'s side; name the enemy unit that repulsed it"
+            _("--repulse: {enemy} is on {unit}'s side; name the enemy unit that repulsed it").format(
+                enemy=enemy, unit=unit
+            )
         )
     r = repulse(bf, unit, enemy)
     if args.json:
@@ -194,14 +200,18 @@ def _repulse(args: argparse.Namespace) -> int:
         )
     elif r.blocked:
         print(
-            f"{unit}: repulse away from {enemy} — BLOCKED: no legal move directly away, nor up to "
-            f"60° aside (6.5.5): the unit panics"
+            _(
+                "{unit}: repulse away from {enemy} — BLOCKED: no legal move directly away, nor up to "
+                "60° aside (6.5.5): the unit panics"
+            ).format(unit=unit, enemy=enemy)
         )
     else:
-        aside = f", {r.deflection:+g}° aside to go round" if r.deflection else ""
+        aside = ", " + _("{deg}° aside to go round").format(deg=f"{r.deflection:+g}") if r.deflection else ""
         print(
-            f"{unit}: repulse away from {enemy} — {r.distance:.2f} cm towards "
-            f"({r.direction[0]:.3f}, {r.direction[1]:.3f}){aside}; it ends in the normal state (6.5.3)"
+            _(
+                "{unit}: repulse away from {enemy} — {cm:.2f} cm towards ({dx:.3f}, {dy:.3f}){aside}; it "
+                "ends in the normal state (6.5.3)"
+            ).format(unit=unit, enemy=enemy, cm=r.distance, dx=r.direction[0], dy=r.direction[1], aside=aside)
         )
         assert r.report is not None
         print(format_report(r.report))
@@ -226,22 +236,25 @@ def _reform(args: argparse.Namespace) -> int:
         ("--plot", args.plot is not None),
     ):
         if given:
-            raise InvalidDataError(f"{flag} does not go with --reform (6.8.5: no charge)")
+            raise InvalidDataError(_("{flag} does not go with --reform (6.8.5: no charge)").format(flag=flag))
     if len(args.unit) != 1:
-        raise InvalidDataError("--reform: name one --unit")
+        raise InvalidDataError(_("--reform: name one --unit"))
     r = reform(Battlefield(load_scenario(args.scenario)), args.unit[0])
     if args.json:
         print_json(r.to_json())
         return 0 if r.legal else 1
     groups = "; ".join(", ".join(g) for g in r.groups)
     if not r.needed:
-        print(f"{r.unit}: coherent (1.3.1): no re-forming move needed")
+        print(_("{unit}: coherent (1.3.1): no re-forming move needed").format(unit=r.unit))
         return 0
-    print(f"{r.unit}: not coherent — groups: {groups} (1.3.2, 6.8.5)")
+    print(_("{unit}: not coherent — groups: {groups} (1.3.2, 6.8.5)").format(unit=r.unit, groups=groups))
     assert r.move is not None and r.report is not None
     for pose in r.move["bases"]:
         print(
-            f"  close up {r.unit}/{pose['index']} to ({pose['x']:.2f}, {pose['y']:.2f}), facing {pose['facing']:g}"
+            "  "
+            + _("close up {base} to ({x:.2f}, {y:.2f}), facing {facing}").format(
+                base=f"{r.unit}/{pose['index']}", x=pose["x"], y=pose["y"], facing=f"{pose['facing']:g}"
+            )
         )
     print(format_report(r.report))
     return 0 if r.legal else 1
@@ -287,7 +300,7 @@ def _the_fire(bf: Battlefield, args: argparse.Namespace) -> FireResult:
 
     if len(args.unit) != 1:
         raise InvalidDataError(
-            "--after-fire: a move after fire (4.9) is of the firing unit alone; name one --unit"
+            _("--after-fire: a move after fire (4.9) is of the firing unit alone; name one --unit")
         )
     unit = args.unit[0]
     if args.fired is not None:

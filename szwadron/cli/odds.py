@@ -275,7 +275,7 @@ def _check_morale_range(morale: int) -> None:
     from szwadron.errors import InvalidDataError
 
     if not 0 <= morale <= 6:
-        raise InvalidDataError(f"--morale: M must be 0..6, got {morale}")
+        raise InvalidDataError(_("--morale: M must be 0..6, got {value}").format(value=morale))
 
 
 # --- fire ---------------------------------------------------------------------------------------
@@ -465,7 +465,7 @@ def _run_morale(args: argparse.Namespace, rng: Any, seed: int) -> int:
     _check_morale_range(args.morale)
     for flag, value in (("--strength", args.strength), ("--initial", args.initial)):
         if value < 1:  # as odds fire --strength: a unit with no figure takes no test
-            raise InvalidDataError(f"{flag} must be ≥ 1, got {value}")
+            raise InvalidDataError(_("{flag} must be ≥ 1, got {value}").format(flag=flag, value=value))
     test = casualty_test(args.morale, args.strength, args.initial, args.modifier)
     target = morale_target(args.morale, args.strength, args.initial, args.modifier)
     if rng is not None:
@@ -747,7 +747,7 @@ def _save_plot(args: argparse.Namespace, size: tuple[float, float], draw: Any) -
     fig = new_figure(*size)
     draw(fig)
     path = save_figure(fig, args.plot)
-    print(f"picture: {path}", file=sys.stderr)
+    print(_("picture: {path}").format(path=path), file=sys.stderr)
     return 0
 
 

@@ -30,6 +30,8 @@ import argparse
 import sys
 from typing import Any
 
+from szwadron.i18n import _
+
 #: The word that asks for the morale state machine instead of a scenario.
 MACHINE_WORD = "morale"
 
@@ -38,7 +40,9 @@ def _pair(flag: str) -> Any:
     def parse(text: str) -> tuple[str, str]:
         a, sep, b = text.partition(":")
         if not sep or not a.strip() or not b.strip():
-            raise argparse.ArgumentTypeError(f"expected {flag}, got {text!r}")
+            raise argparse.ArgumentTypeError(
+                _("expected {flag}, got {text}").format(flag=flag, text=repr(text))
+            )
         return a.strip(), b.strip()
 
     return parse
@@ -174,42 +178,62 @@ def _overlays(args: argparse.Namespace) -> list[str]:
     ]
 
 
-def run(args: argparse.Namespace) -> int:
-    """Load, draw, write; exit code 0 (2 for bad input, raised as :class:`InvalidDataError`)."""
+def _output_format(args: argparse.Namespace) -> str:
+    """The picture's format, checked before any work: ``-o -`` writes ``--format`` (default SVG),
+    never PNG or PDF to a terminal; a file's suffix names it (a bad suffix is bad usage), and
+    ``--format``, if given, must agree; the output is never one of the inputs."""
     from pathlib import Path
 
     from szwadron.cli._common import check_output_path, input_files
     from szwadron.errors import InvalidDataError
     from szwadron.files import is_stdio
-    from szwadron.plots._io import figure_format, use_agg
+    from szwadron.plots._io import figure_format
 
     if is_stdio(args.output):
-        fmt = args.format or "svg"
-        if fmt != "svg" and sys.stdout.isatty():  # before any work
+        fmt: str = args.format or "svg"
+        if fmt != "svg" and sys.stdout.isatty():
             raise InvalidDataError(
-                f"-o -: refusing to write {fmt.upper()} to a terminal; redirect it (> FILE.{fmt}) or pipe it"
+                _(
+                    "-o -: refusing to write {FMT} to a terminal; redirect it (> FILE.{fmt}) or pipe it"
+                ).format(FMT=fmt.upper(), fmt=fmt)
             )
-    else:
-        fmt = figure_format(args.output)  # before any work: a bad suffix is bad usage
-        check_output_path(args.output, inputs=tuple(Path(f) for f in input_files(args)))
-        if args.format and args.format != fmt:
-            raise InvalidDataError(f"{args.output}: the suffix says {fmt}, --format says {args.format}")
+        return fmt
+    fmt = figure_format(args.output)
+    check_output_path(args.output, inputs=tuple(Path(f) for f in input_files(args)))
+    if args.format and args.format != fmt:
+        raise InvalidDataError(
+            _("{path}: the suffix says {suffix}, --format says {fmt}").format(
+                path=args.output, suffix=fmt, fmt=args.format
+            )
+        )
+    return fmt
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load, draw, write; exit code 0 (2 for bad input, raised as :class:`InvalidDataError`)."""
+    from szwadron.errors import InvalidDataError
+    from szwadron.files import is_stdio
+    from szwadron.plots._io import use_agg
+
+    fmt = _output_format(args)
     if not 20 <= args.dpi <= 600:
-        raise InvalidDataError(f"--dpi must be between 20 and 600, got {args.dpi}")
+        raise InvalidDataError(_("--dpi must be between 20 and 600, got {value}").format(value=args.dpi))
     if args.scenario == MACHINE_WORD:
         used = _overlays(args) + [f for f, on in (("--zones", args.zones), ("--region", args.region)) if on]
         if used:
             raise InvalidDataError(
-                f"plot morale draws the state machine: {', '.join(used)} "
-                "belong to a scenario's table (a scenario file named "
-                "'morale' is ./morale)"
+                _(
+                    "plot morale draws the state machine: {options} belong to a scenario's table (a "
+                    "scenario file named 'morale' is ./morale)"
+                ).format(options=", ".join(used))
             )
         use_agg()
         return _run_machine(args, fmt)
     if args.machine_scenario or args.machine_unit:
         raise InvalidDataError(
-            "--scenario and --unit belong to `szwadron plot morale`; the "
-            "table's scenario is the first argument"
+            _(
+                "--scenario and --unit belong to `szwadron plot morale`; the table's scenario is the first argument"
+            )
         )
     use_agg()
 
@@ -235,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
     ax = fig.add_subplot()
     title = None
     if draws:
-        title = scenario.name + "\n" + "; ".join(what for what, _ in draws)
+        title = scenario.name + "\n" + "; ".join(what for what, _draw in draws)
     plot_table(
         bf,
         ax,
@@ -246,7 +270,7 @@ def run(args: argparse.Namespace) -> int:
         names=not args.no_labels,
         title=title,
     )
-    for _, draw in draws:  # overlays: onto ``ax``, with ``bf``; each redraws the key
+    for _what, draw in draws:  # overlays: onto ``ax``, with ``bf``; each redraws the key
         draw(ax)
     w, h = pixel_size(fig)
     path = save_figure(fig, args.output, inputs=inputs, fmt=fmt)
@@ -266,16 +290,18 @@ def _answers(args: argparse.Namespace, bf: Any, inputs: list[str]) -> tuple[list
     for unit in args.arcs:
         arcs = ov.arc_geometries(bf, unit)
         focus += [ov.unit_geometry(bf, unit), *arcs.values()]
-        draws.append((f"arcs of {unit}", lambda ax, u=unit: ov.plot_arcs(bf, ax, unit=u)))
+        draws.append((_("arcs of {unit}").format(unit=unit), lambda ax, u=unit: ov.plot_arcs(bf, ax, unit=u)))
     if args.fire:
         from szwadron.table.fire import fire
 
         result = fire(bf, *args.fire)
         focus += ov.fire_geometries(bf, result)
-        verdict = "can fire" if result.legal else "cannot fire"
+        verdict = _("can fire") if result.legal else _("cannot fire")
         draws.append(
             (
-                f"{result.shooter} fires at {result.target}: {verdict}",
+                _("{shooter} fires at {target}: {verdict}").format(
+                    shooter=result.shooter, target=result.target, verdict=verdict
+                ),
                 lambda ax: ov.plot_fire(bf, ax, result=result),
             )
         )
@@ -288,7 +314,9 @@ def _answers(args: argparse.Namespace, bf: Any, inputs: list[str]) -> tuple[list
         focus += ov.move_geometries(bf, report)
         draws.append(
             (
-                f"move of {unit}: {'legal' if report.legal else 'ILLEGAL'}",
+                _("move of {unit}: {verdict}").format(
+                    unit=unit, verdict=_("legal") if report.legal else _("ILLEGAL")
+                ),
                 lambda ax: ov.plot_move(bf, ax, report=report),
             )
         )
@@ -299,7 +327,9 @@ def _answers(args: argparse.Namespace, bf: Any, inputs: list[str]) -> tuple[list
         focus += ov.reach_geometries(bf, r)
         draws.append(
             (
-                f"{r.unit} {'can' if r.reachable else 'cannot'} reach {r.target}",
+                (_("{unit} can reach {target}") if r.reachable else _("{unit} cannot reach {target}")).format(
+                    unit=r.unit, target=r.target
+                ),
                 lambda ax: ov.plot_reach(bf, ax, result=r),
             )
         )
@@ -307,7 +337,10 @@ def _answers(args: argparse.Namespace, bf: Any, inputs: list[str]) -> tuple[list
         m = bf.measure(a, b)  # bad ids fail here
         focus += ov.ruler_geometry(bf, a, b)
         draws.append(
-            (f"{m.a} to {m.b}: {m.distance:.2f} cm", lambda ax, a=a, b=b: ov.plot_ruler(bf, ax, a=a, b=b))
+            (
+                _("{a} to {b}: {cm:.2f} cm").format(a=m.a, b=m.b, cm=m.distance),
+                lambda ax, a=a, b=b: ov.plot_ruler(bf, ax, a=a, b=b),
+            )
         )
     return draws, focus
 
@@ -321,14 +354,14 @@ def _run_machine(args: argparse.Namespace, fmt: str) -> int:
     inputs: list[str] = []
     unit = None
     if args.machine_unit and not args.machine_scenario:
-        raise InvalidDataError("--unit needs --scenario (the scenario holding the unit)")
+        raise InvalidDataError(_("--unit needs --scenario (the scenario holding the unit)"))
     if args.machine_scenario:
         from szwadron.loading import load_scenario
 
         inputs.append(args.machine_scenario)
         scenario = load_scenario(args.machine_scenario)
         if not args.machine_unit:
-            raise InvalidDataError("--scenario needs --unit (whose branch chances to write)")
+            raise InvalidDataError(_("--scenario needs --unit (whose branch chances to write)"))
         unit = unit_branches(scenario, args.machine_unit)
     fig = new_figure(13.0, 7.6, dpi=args.dpi)
     plot_morale_machine(fig.add_subplot(), unit=unit)
@@ -336,5 +369,7 @@ def _run_machine(args: argparse.Namespace, fmt: str) -> int:
     path = save_figure(fig, args.output, inputs=inputs, fmt=fmt)
     size = f", {w}×{h} px" if fmt == "png" else ""
     where = sys.stderr if is_stdio(args.output) else sys.stdout  # stdout holds the picture
-    print(f"{path}: the morale state machine ({fmt}{size})", file=where)
+    print(
+        _("{path}: the morale state machine ({fmt}{size})").format(path=path, fmt=fmt, size=size), file=where
+    )
     return 0

@@ -12,14 +12,18 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from szwadron.i18n import _
+
 
 def _port(text: str) -> int:
     try:
         port = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            _("expected a port number, got {text}").format(text=repr(text))
+        ) from None
     if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {port}")
+        raise argparse.ArgumentTypeError(_("expected a port from 0 to 65535, got {port}").format(port=port))
     return port
 
 
@@ -53,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     scenario = args.scenario if args.scenario is not None else str(bundled_scenario())
     if scenario == "-":  # the page saves the scenario back to its file: a file it must be
         raise InvalidDataError(
-            "-: serve saves the scenario back to its file; give a file, not standard input"
+            _("-: serve saves the scenario back to its file; give a file, not standard input")
         )
     try:
         serve(scenario, host=args.host, port=args.port, open_browser=args.open)

@@ -25,7 +25,7 @@ from szwadron.errors import IllegalActionError, InvalidArgumentError
 from szwadron.files import read_input
 from szwadron.game.document import Change, ScenarioDocument, base_entry
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.i18n import _, term
+from szwadron.i18n import _, ngettext, term
 from szwadron.loading import (
     army_list_search_path,
     parse_scenario,
@@ -328,7 +328,7 @@ def apply_fire(
     odds = result.odds
     size = sum(g.dice for g in odds.groups)
     if dice is not None and len(dice) != size:
-        groups = " + ".join(f"{g.dice} on ≤{g.accuracy}" for g in odds.groups)
+        groups = " + ".join(_("{n} on ≤{c}").format(n=g.dice, c=g.accuracy) for g in odds.groups)
         raise InvalidArgumentError(
             "dice",
             _("gives {dice} dice; the volley rolls {size} ({groups})").format(
@@ -339,7 +339,7 @@ def apply_fire(
     rolled_groups = []
     damage = 0
     for g in odds.groups:
-        faces = [volley.take(COMBAT_DIE_SIDES, "the volley") for _k in range(g.dice)]
+        faces = [volley.take(COMBAT_DIE_SIDES, _("the volley")) for _k in range(g.dice)]
         scored = sum(1 for f in faces if f <= g.accuracy)
         damage += scored
         rolled_groups.append({"dice": g.dice, "accuracy": g.accuracy, "faces": faces, "scored": scored})
@@ -373,7 +373,9 @@ def apply_fire(
         sides = die_sides(odds.die)
         rolled: list[int] = []
         while True:
-            face = rem.take(sides, f"the remainder roll (1.5.1, {instruction.notation})")
+            face = rem.take(
+                sides, _("the remainder roll (1.5.1, {notation})").format(notation=instruction.notation)
+            )
             rolled.append(face)
             if face not in instruction.reroll:
                 break
@@ -387,7 +389,7 @@ def apply_fire(
             "faces": rolled,
             "extra": extra,
         }
-    rem.check_all_used("the removal (1.5.1)")
+    rem.check_all_used(_("the removal (1.5.1)"))
     gone_ids = order[:removed]
     gone = sorted(int(b.rpartition("/")[2]) for b in gone_ids)
     strength_after = tu.strength - len(gone)
@@ -409,18 +411,18 @@ def apply_fire(
         aim = morale_target(
             tu.profile.morale, strength_after, tu.starting_strength, result.morale_test.modifier
         )
-        first = mor.take(6, "the repulse test (6.3)")
+        first = mor.take(6, _("the repulse test (6.3)"))
         tests.append({"test": "repulse", "face": first, "target": aim, "passed": first <= aim})
         if first <= aim:
             outcome = "passed"
         else:
-            second = mor.take(6, "the panic test (6.3)")
+            second = mor.take(6, _("the panic test (6.3)"))
             tests.append({"test": "panic", "face": second, "target": aim, "passed": second <= aim})
             if second <= aim:
                 outcome, state = "repulsed", UnitState.NORMAL  # 6.5.3: ends its retreat normal
             else:
                 outcome, state = "panic", UnitState.PANIC
-    mor.check_all_used("the morale test (6.3)")
+    mor.check_all_used(_("the morale test (6.3)"))
 
     done = UnitAction.MARCH if march else UnitAction.FIRE
     changes: list[Change] = [{"op": "set", "unit": shooter, "field": "acted", "value": done.value}]
@@ -428,7 +430,7 @@ def apply_fire(
     if strength_after == 0:
         changes.append({"op": "drop", "unit": target})
         changes += _forget(sc, target)
-        notes.append(f"{target} is destroyed and leaves the table (PD-18)")
+        notes.append(_("{unit} is destroyed and leaves the table (PD-18)").format(unit=target))
     elif gone or state is not tu.state:
         changes += _expand_if_formation(tu)
         if gone:
@@ -443,10 +445,12 @@ def apply_fire(
                 changes.append({"op": "set", "unit": target, "field": "pursuing", "value": None})
     if outcome == "repulsed":
         notes.append(
-            f"{target} is repulsed: its retreat out of {shooter}'s range (4.8.2, 6.5) is its next move"
+            _(
+                "{target} is repulsed: its retreat out of {shooter}'s range (4.8.2, 6.5) is its next move"
+            ).format(target=target, shooter=shooter)
         )
     elif outcome == "panic":
-        notes.append(f"{target} panics: its flight (4.8.3, 6.6) is its next move")
+        notes.append(_("{unit} panics: its flight (4.8.3, 6.6) is its next move").format(unit=target))
     inputs: dict[str, Any] = {"shooter": shooter, "target": target}
     if bases is not None:
         inputs["bases"] = list(bases)
@@ -557,7 +561,9 @@ def apply_melee(
     check_may_act(sc, ua, "fight", after=UnitAction.CHARGE)  # 2.3 V: a charge, then its melee
     m = table_melee(Battlefield(sc), attacker, defender, continuing=continuing)
     assert m.sides is not None
-    rng: random.Random = _ScriptedDice("dice", dice, "the melee") if dice is not None else random.Random(seed)
+    rng: random.Random = (
+        _ScriptedDice("dice", dice, _("the melee")) if dice is not None else random.Random(seed)
+    )
     roll = roll_melee(m.sides[0], m.sides[1], rng, first_strike=m.first_strike, die=sc.settings.remainder_die)
     if isinstance(rng, _ScriptedDice):
         rng.check_all_used()
@@ -576,7 +582,7 @@ def apply_melee(
         if out.value == "destroyed":
             changes.append({"op": "drop", "unit": unit.id})
             changes += _forget(sc, unit.id)
-            notes.append(f"{unit.id} is destroyed and leaves the table (PD-18)")
+            notes.append(_("{unit} is destroyed and leaves the table (PD-18)").format(unit=unit.id))
             continue
         changes += _expand_if_formation(unit) if gone_ids else []
         if gone_ids:
@@ -597,13 +603,21 @@ def apply_melee(
             engaged.append(enemy.id)
         elif out.value == "panic":
             state, pursuing = UnitState.PANIC, None
-            notes.append(f"{unit.id} panics: its flight (5.5.6, 6.6) is its next move")
+            notes.append(_("{unit} panics: its flight (5.5.6, 6.6) is its next move").format(unit=unit.id))
         elif out.value == "pursuit":
             state, pursuing = UnitState.PURSUIT, enemy.id
-            notes.append(f"{unit.id} pursues {enemy.id} (6.7): its pursuit move is its next move")
+            notes.append(
+                _("{unit} pursues {enemy} (6.7): its pursuit move is its next move").format(
+                    unit=unit.id, enemy=enemy.id
+                )
+            )
         elif out.value == "repulsed":
             state, pursuing = UnitState.NORMAL, None
-            notes.append(f"{unit.id} is repulsed: it moves away from the enemy (5.5.6, 6.5) as its next move")
+            notes.append(
+                _("{unit} is repulsed: it moves away from the enemy (5.5.6, 6.5) as its next move").format(
+                    unit=unit.id
+                )
+            )
         if engaged != list(unit.engaged_with):
             changes.append({"op": "set", "unit": unit.id, "field": "engaged_with", "value": engaged or None})
         if state is not unit.state:
@@ -618,7 +632,9 @@ def apply_melee(
         ]
         if push:
             notes.append(
-                "both stood: push up (5.6) — " + "; ".join(f"{p['side']} {p['count']}" for p in push)
+                _("both stood: push up (5.6) — {who}").format(
+                    who="; ".join(f"{term(str(p['side']))} {p['count']}" for p in push)
+                )
             )
     inputs: dict[str, Any] = {"attacker": attacker, "defender": defender}
     if continuing:
@@ -718,7 +734,7 @@ def apply_morale(
         )
     report = morale_phase(Battlefield(sc), side)
     rng: random.Random = (
-        _ScriptedDice("dice", dice, "the morale phase") if dice is not None else random.Random(seed)
+        _ScriptedDice("dice", dice, _("the morale phase")) if dice is not None else random.Random(seed)
     )
     modifiers = {c.id: c.modifier for c in report.casualty_tests}
     dx, dy = flight_direction(side)
@@ -744,15 +760,21 @@ def apply_morale(
                 )
                 if unit.pursuing is not None:
                     changes.append({"op": "set", "unit": um.id, "field": "pursuing", "value": None})
-                notes.append(f"{um.id} reorganises (6.8): it moves to regain coherency as its next move")
+                notes.append(
+                    _("{unit} reorganises (6.8): it moves to regain coherency as its next move").format(
+                        unit=um.id
+                    )
+                )
                 continue
         if unit.state is UnitState.PURSUIT:
             notes.append(
-                f"{um.id} pursues {unit.pursuing or 'the enemy'}: its pursuit move (6.7) is the player's"
+                _("{unit} pursues {enemy}: its pursuit move (6.7) is the player's").format(
+                    unit=um.id, enemy=unit.pursuing or _("the enemy")
+                )
             )
             continue
         if um.flight is None or um.flight.outcomes() == [0]:
-            notes.append(f"{um.id} does not flee (6.6.2: R 0)")
+            notes.append(_("{unit} does not flee (6.6.2: R 0)").format(unit=um.id))
             continue
         pips = [rng.randint(1, 6), rng.randint(1, 6)]
         dist = sum(pips) * um.flight_multiplier
@@ -786,7 +808,7 @@ def apply_morale(
         if len(gone) == unit.strength:
             changes.append({"op": "drop", "unit": um.id})
             changes += _forget(sc, um.id)
-            notes.append(f"{um.id} flees {dist} cm and leaves the table (6.6)")
+            notes.append(_("{unit} flees {cm} cm and leaves the table (6.6)").format(unit=um.id, cm=dist))
             continue
         changes += _expand_if_formation(unit)
         if poses:
@@ -797,7 +819,13 @@ def apply_morale(
                 changes.append(
                     {"op": "set", "unit": um.id, "field": "initial_strength", "value": unit.strength}
                 )
-            notes.append(f"{um.id}: {len(gone)} figure(s) off the table or surrendered (6.6)")
+            notes.append(
+                ngettext(
+                    "{unit}: {n} figure(s) off the table or surrendered (6.6)",
+                    "{unit}: {n} figure(s) off the table or surrendered (6.6)",
+                    len(gone),
+                ).format(unit=um.id, n=len(gone))
+            )
         for pt in um.pass_through:
             if dist <= pt.from_cm + 1e-6 or pt.test_pass is None:
                 continue
@@ -820,7 +848,11 @@ def apply_morale(
                 changes.append(
                     {"op": "set", "unit": other.id, "field": "state", "value": UnitState.PANIC.value}
                 )
-                notes.append(f"{other.id} is fled through by {um.id} and panics (6.4)")
+                notes.append(
+                    _("{unit} is fled through by {fleeing} and panics (6.4)").format(
+                        unit=other.id, fleeing=um.id
+                    )
+                )
     if isinstance(rng, _ScriptedDice):
         rng.check_all_used()
     ruling = {"side": side, "units": [u.id for u in report.units]}

@@ -48,6 +48,7 @@ import tomlkit
 from tomlkit.items import AoT, Array, InlineTable, Table
 
 from szwadron.errors import InvalidDataError
+from szwadron.i18n import _
 
 Change = dict[str, Any]
 
@@ -96,7 +97,7 @@ class _Segment:
     def settle(self) -> None:
         """Back to text: the next change starts from the text, as it would from the file."""
         if self._doc is not None:
-            _ = self.text
+            _settled = self.text
             self._doc = None
 
 
@@ -112,7 +113,9 @@ class ScenarioDocument:
             try:
                 data = tomllib.loads(text)
             except tomllib.TOMLDecodeError as exc:
-                raise InvalidDataError(f"malformed TOML: {exc}", source=source) from None
+                raise InvalidDataError(
+                    _("malformed TOML: {reason}").format(reason=exc), source=source
+                ) from None
             units = data.get("units", [])
             ids = [u.get("id") for u in units] if isinstance(units, list) else []
         else:
@@ -155,13 +158,17 @@ class ScenarioDocument:
                     units = seg.doc["units"]
                     assert isinstance(units, AoT)
                     return k, units[0]
-        raise InvalidDataError(f"no unit {unit_id!r} in the scenario", source=self.source)
+        raise InvalidDataError(
+            _("no unit {unit} in the scenario").format(unit=repr(unit_id)), source=self.source
+        )
 
     def _segment_of(self, unit_id: str) -> int:
         for k, seg in enumerate(self._segments):
             if seg.key == ("units",) and _segment_id(seg) == unit_id:
                 return k
-        raise InvalidDataError(f"no unit {unit_id!r} in the scenario", source=self.source)
+        raise InvalidDataError(
+            _("no unit {unit} in the scenario").format(unit=repr(unit_id)), source=self.source
+        )
 
     def _apply(self, change: Mapping[str, Any]) -> None:
         op = change.get("op")
@@ -208,7 +215,7 @@ class ScenarioDocument:
         elif op == "drop":
             self._drop(k, unit_id)
         else:
-            raise InvalidDataError(f"unknown change {op!r}", source=self.source)
+            raise InvalidDataError(_("unknown change {op}").format(op=repr(op)), source=self.source)
 
     def _drop(self, k: int, unit_id: str) -> None:
         if self._whole:
@@ -392,7 +399,10 @@ def _bases_of(table: Table, unit_id: str, source: str) -> Any:
     bases = table.get("bases")
     if bases is None:
         raise InvalidDataError(
-            f"unit {unit_id!r} has no 'bases' to change (a formation is expanded first)", source=source
+            _("unit {unit} has no 'bases' to change (a formation is expanded first)").format(
+                unit=repr(unit_id)
+            ),
+            source=source,
         )
     return bases
 

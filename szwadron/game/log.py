@@ -97,7 +97,9 @@ def parse_log(text: str, *, source: str) -> list[Line]:
         try:
             line = json.loads(raw)
         except RecursionError:
-            raise InvalidDataError(f"line {number}: nested too deep", source=source) from None
+            raise InvalidDataError(
+                _("line {number}: nested too deep").format(number=number), source=source
+            ) from None
         except json.JSONDecodeError as exc:
             raise InvalidDataError(
                 _("line {number}: not JSON ({msg}, column {colno})").format(

@@ -261,25 +261,38 @@ def _march_halve(groups: list[FireGroup], notes: list[str]) -> list[FireGroup]:
     odd = sorted((i for i, g in enumerate(groups) if g.dice % 2), key=lambda i: -groups[i].accuracy)
     for i in odd[: len(odd) // 2]:
         halved[i] = FireGroup(halved[i].dice + 1, halved[i].accuracy)
-    notes.append(f"fire on the march (4.11): {total} SO halved to {total // 2} dice")
+    notes.append(
+        gettext("fire on the march (4.11): {total} SO halved to {half} dice").format(
+            total=total, half=total // 2
+        )
+    )
     return halved
 
 
 def _check_wounds(wounds: int | Sequence[int]) -> int | tuple[int, ...]:
     if isinstance(wounds, bool):
-        raise InvalidDataError(f"W must be a whole number ≥ 1, got {wounds!r}")
+        raise InvalidDataError(
+            gettext("W must be a whole number ≥ 1, got {value}").format(value=repr(wounds))
+        )
     if isinstance(wounds, int):
         if wounds < 1:
-            raise InvalidDataError(f"W must be a whole number ≥ 1, got {wounds}")
+            raise InvalidDataError(gettext("W must be a whole number ≥ 1, got {value}").format(value=wounds))
         if wounds > MAX_WOUNDS:
-            raise InvalidDataError(f"W must be at most {MAX_WOUNDS}, got {wounds}")
+            raise InvalidDataError(
+                gettext("W must be at most {most}, got {value}").format(most=MAX_WOUNDS, value=wounds)
+            )
         return wounds
     seq = tuple(wounds)
     for i, w in enumerate(seq):
         if not isinstance(w, int) or isinstance(w, bool) or w < 1:
-            raise InvalidDataError(f"wounds[{i}]: W must be a whole number ≥ 1, got {w!r}")
+            raise InvalidDataError(
+                f"wounds[{i}]: " + gettext("W must be a whole number ≥ 1, got {value}").format(value=repr(w))
+            )
         if w > MAX_WOUNDS:
-            raise InvalidDataError(f"wounds[{i}]: W must be at most {MAX_WOUNDS}, got {w}")
+            raise InvalidDataError(
+                f"wounds[{i}]: "
+                + gettext("W must be at most {most}, got {value}").format(most=MAX_WOUNDS, value=w)
+            )
     return seq
 
 
@@ -288,7 +301,9 @@ def _check_dice(dice: int, what: str) -> None:
     minutes, then hours)."""
     if dice > MAX_DICE:
         raise InvalidDataError(
-            f"{what} rolls {dice} dice; exact odds are computed for at most {MAX_DICE} dice"
+            gettext("{what} rolls {dice} dice; exact odds are computed for at most {most} dice").format(
+                what=what, dice=dice, most=MAX_DICE
+            )
         )
 
 
@@ -354,28 +369,40 @@ def volley(
     shift = 1 if indirect else 0
     for i, (dice, accuracy) in enumerate(groups):
         if type(dice) is not int or dice < 1:
-            raise InvalidDataError(f"group {i + 1}: the number of dice must be ≥ 1, got {dice!r}")
+            raise InvalidDataError(
+                gettext("group {i}: the number of dice must be ≥ 1, got {value}").format(
+                    i=i + 1, value=repr(dice)
+                )
+            )
         if type(accuracy) is not int:
-            raise InvalidDataError(f"group {i + 1}: accuracy must be a whole number, got {accuracy!r}")
+            raise InvalidDataError(
+                gettext("group {i}: accuracy must be a whole number, got {value}").format(
+                    i=i + 1, value=repr(accuracy)
+                )
+            )
         acc = accuracy - shift
         if not 0 <= acc <= COMBAT_DIE_SIDES:
             clamped = clamp(acc, 0, COMBAT_DIE_SIDES)
-            notes.append(f"accuracy {acc} clamped to {clamped} (0–6)")
+            notes.append(
+                gettext("accuracy {acc} clamped to {clamped} (0–6)").format(acc=acc, clamped=clamped)
+            )
             acc = clamped
         checked.append(FireGroup(dice, acc))
     if not checked:
-        raise InvalidDataError("a volley needs at least one group of dice")
+        raise InvalidDataError(gettext("a volley needs at least one group of dice"))
     if indirect:
-        notes.insert(0, "indirect fire (7.4): C − 1")
+        notes.insert(0, gettext("indirect fire (7.4): C − 1"))
     if march:
         checked = _march_halve(checked, notes)
-    _check_dice(sum(g.dice for g in checked), "the volley")
+    _check_dice(sum(g.dice for g in checked), gettext("the volley"))
     target_w = wounds if type(wounds) is int and 1 <= wounds <= MAX_WOUNDS else _check_wounds(wounds)
     if skirmish:
         target_w = target_w * 2 if isinstance(target_w, int) else tuple(2 * w for w in target_w)
-        notes.append("skirmish order (7.5, PD-17): W doubled for this fire")
+        notes.append(gettext("skirmish order (7.5, PD-17): W doubled for this fire"))
     if cap is not None and (type(cap) is not int or cap < 0):
-        raise InvalidDataError(f"the figures cap must be a whole number ≥ 0, got {cap!r}")
+        raise InvalidDataError(
+            gettext("the figures cap must be a whole number ≥ 0, got {value}").format(value=repr(cap))
+        )
     key = tuple(checked)
     dmg, rem = _volley_weights(key, target_w, cap, die)
     return VolleyOdds(key, target_w, cap, die, dmg, rem, tuple(notes))
@@ -474,25 +501,40 @@ class MeleeSide:
     def __post_init__(self) -> None:
         if len(self.fighters) > self.morale.strength:
             raise InvalidDataError(
-                f"{len(self.fighters)} figures fought but the unit has {self.morale.strength}"
+                gettext("{n} figures fought but the unit has {strength}").format(
+                    n=len(self.fighters), strength=self.morale.strength
+                )
             )
         if len(self.fighters) > MAX_MELEE_FIGURES:
             raise InvalidDataError(
-                f"{len(self.fighters)} figures fought; exact melee odds are computed for at most"
-                f" {MAX_MELEE_FIGURES} figures a side"
+                gettext(
+                    "{n} figures fought; exact melee odds are computed for at most {most} figures a side"
+                ).format(n=len(self.fighters), most=MAX_MELEE_FIGURES)
             )
         for i, f in enumerate(self.fighters):
             if not 1 <= f.wounds <= MAX_WOUNDS:
-                raise InvalidDataError(f"fighter {i}: W must be 1..{MAX_WOUNDS}, got {f.wounds}")
+                raise InvalidDataError(
+                    gettext("fighter {i}: W must be 1..{most}, got {value}").format(
+                        i=i, most=MAX_WOUNDS, value=f.wounds
+                    )
+                )
             if f.melee < 0:
-                raise InvalidDataError(f"fighter {i}: SW must be ≥ 0, got {f.melee}")
+                raise InvalidDataError(
+                    gettext("fighter {i}: SW must be ≥ 0, got {value}").format(i=i, value=f.melee)
+                )
             if not 0 <= f.target_bonus <= MAX_WOUNDS:
                 raise InvalidDataError(
-                    f"fighter {i}: the W bonus of its target must be 0..{MAX_WOUNDS}, got {f.target_bonus}"
+                    gettext("fighter {i}: the W bonus of its target must be 0..{most}, got {value}").format(
+                        i=i, most=MAX_WOUNDS, value=f.target_bonus
+                    )
                 )
         if not 0 <= self.wound_bonus <= MAX_WOUNDS:
-            raise InvalidDataError(f"a W bonus must be 0..{MAX_WOUNDS}, got {self.wound_bonus}")
-        _check_dice(sum(f.melee for f in self.fighters), "a melee side")
+            raise InvalidDataError(
+                gettext("a W bonus must be 0..{most}, got {value}").format(
+                    most=MAX_WOUNDS, value=self.wound_bonus
+                )
+            )
+        _check_dice(sum(f.melee for f in self.fighters), gettext("a melee side"))
 
     @classmethod
     def uniform(
@@ -520,11 +562,14 @@ class MeleeSide:
         (6, 6, 8)
         """
         if not isinstance(figures, int) or figures < 1:
-            raise InvalidDataError(f"figures must be a whole number ≥ 1, got {figures!r}")
+            raise InvalidDataError(
+                gettext("figures must be a whole number ≥ 1, got {value}").format(value=repr(figures))
+            )
         if figures > MAX_MELEE_FIGURES:  # before building the tuple of fighters
             raise InvalidDataError(
-                f"{figures} figures fought; exact melee odds are computed for at most"
-                f" {MAX_MELEE_FIGURES} figures a side"
+                gettext(
+                    "{n} figures fought; exact melee odds are computed for at most {most} figures a side"
+                ).format(n=figures, most=MAX_MELEE_FIGURES)
             )
         strength = figures if strength is None else strength
         initial = strength if initial is None else initial

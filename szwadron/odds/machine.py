@@ -458,7 +458,9 @@ def step(unit: MoraleUnit, event: Event | EventKind) -> Distribution[Result]:
     ev = event if isinstance(event, Event) else Event(EventKind(event))
     _refuse(unit.state, ev)
     if ev.removed > unit.strength:
-        raise InvalidDataError(f"{ev.removed} figures removed from a unit of {unit.strength}")
+        raise InvalidDataError(
+            _("{n} figures removed from a unit of {strength}").format(n=ev.removed, strength=unit.strength)
+        )
     return _results(unit.state, ev.kind, _BRANCHES[ev.kind](unit, ev))
 
 
@@ -604,7 +606,9 @@ def melee_step(
         _refuse(unit.state, Event(E.MELEE_CASUALTIES))
     for unit, removed in ((attacker, attacker_removed), (defender, defender_removed)):
         if not 0 <= removed <= unit.strength:
-            raise InvalidDataError(f"{removed} figures removed from a unit of {unit.strength}")
+            raise InvalidDataError(
+                _("{n} figures removed from a unit of {strength}").format(n=removed, strength=unit.strength)
+            )
     a_hit = attacker_removed > 0 if attacker_hit is None else attacker_hit
     d_hit = defender_removed > 0 if defender_hit is None else defender_hit
     if (attacker_removed and not a_hit) or (defender_removed and not d_hit):

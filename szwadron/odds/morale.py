@@ -48,12 +48,18 @@ _MELEE_SEQUENCE_DENOMINATOR = MORALE_DIE_SIDES**4
 
 def _check_strength(strength: int, initial: int) -> None:
     if not isinstance(strength, int) or strength < 0:
-        raise InvalidDataError(f"strength must be a whole number ≥ 0, got {strength!r}")
+        raise InvalidDataError(
+            _("strength must be a whole number ≥ 0, got {value}").format(value=repr(strength))
+        )
     if not isinstance(initial, int) or initial < 1:
-        raise InvalidDataError(f"initial strength must be a whole number ≥ 1, got {initial!r}")
+        raise InvalidDataError(
+            _("initial strength must be a whole number ≥ 1, got {value}").format(value=repr(initial))
+        )
     if strength > initial:
         raise InvalidDataError(
-            f"strength {strength} is above the initial strength {initial} (6.2.4 compares them)"
+            _("strength {strength} is above the initial strength {initial} (6.2.4 compares them)").format(
+                strength=strength, initial=initial
+            )
         )
 
 
@@ -94,7 +100,7 @@ def morale_target(morale: int, strength: int, initial: int, modifier: int = 0) -
     (2, 6)
     """
     if not isinstance(morale, int):
-        raise InvalidDataError(f"morale must be a whole number, got {morale!r}")
+        raise InvalidDataError(_("morale must be a whole number, got {value}").format(value=repr(morale)))
     return clamp(morale + casualty_modifier(strength, initial) + modifier, 0, MORALE_DIE_SIDES)
 
 
@@ -196,7 +202,9 @@ def fire_outcome(
     acc: dict[FireOutcome, Fraction] = {FireOutcome.NO_TEST: Fraction(no_damage)}
     for r, w in removed.items():
         if r > strength:
-            raise InvalidDataError(f"{r} figures removed from a unit of {strength}")
+            raise InvalidDataError(
+                _("{n} figures removed from a unit of {strength}").format(n=r, strength=strength)
+            )
         p_r = Fraction(w, total) - (no_damage if r == 0 else 0)
         if r == strength:
             acc[FireOutcome.DESTROYED] = acc.get(FireOutcome.DESTROYED, Fraction(0)) + p_r
@@ -367,7 +375,7 @@ def melee_sequence(
     """
     for t in (attacker_target, defender_target):
         if not 0 <= t <= MORALE_DIE_SIDES:
-            raise InvalidDataError(f"a test target must be 0..6, got {t}")
+            raise InvalidDataError(_("a test target must be 0..6, got {value}").format(value=t))
     return Distribution(
         dict(
             _sequence_weights(

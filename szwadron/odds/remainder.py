@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import Literal, get_args
 
 from szwadron.errors import InvalidArgumentError, InvalidDataError
-from szwadron.i18n import N_
+from szwadron.i18n import N_, gettext
 
 DieName = Literal["d6", "d10"]
 
@@ -64,7 +64,9 @@ def die_sides(die: str) -> int:
         return DIE_SIDES[die]
     except (KeyError, TypeError):
         choices = ", ".join(get_args(DieName))
-        raise InvalidDataError(f"unknown die {die!r}: expected one of {choices}") from None
+        raise InvalidDataError(
+            gettext("unknown die {die}: expected one of {choices}").format(die=repr(die), choices=choices)
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -184,10 +186,16 @@ def remainder_roll(remainder: int, wounds: int, die: str = "d6") -> RemainderRol
     """
     n = die_sides(die)
     if not isinstance(wounds, int) or wounds < 2:
-        raise InvalidDataError(f"wounds must be a whole number ≥ 2 for a remainder, got {wounds!r}")
+        raise InvalidDataError(
+            gettext("wounds must be a whole number ≥ 2 for a remainder, got {value}").format(
+                value=repr(wounds)
+            )
+        )
     if not isinstance(remainder, int) or not 0 < remainder < wounds:
         raise InvalidDataError(
-            f"remainder must be a whole number with 0 < r < W = {wounds}, got {remainder!r}"
+            gettext("remainder must be a whole number with 0 < r < W = {wounds}, got {value}").format(
+                wounds=wounds, value=repr(remainder)
+            )
         )
     frac = Fraction(remainder, wounds)
     a, b = frac.numerator, frac.denominator
@@ -230,7 +238,9 @@ def remainder_table(die: str = "d6", max_wounds: int = 10) -> list[RemainderRoll
     """
     die_sides(die)
     if not isinstance(max_wounds, int) or max_wounds < 2:
-        raise InvalidArgumentError("max_wounds", f"must be a whole number ≥ 2, got {max_wounds!r}")
+        raise InvalidArgumentError(
+            "max_wounds", gettext("must be a whole number ≥ 2, got {value}").format(value=repr(max_wounds))
+        )
     return [remainder_roll(r, w, die) for w in range(2, max_wounds + 1) for r in range(1, w)]
 
 

@@ -61,8 +61,12 @@ def figure_format(path: str | Path) -> str:
     suffix = Path(path).suffix.lower()
     fmt = FORMATS.get(suffix)
     if fmt is None:
-        shown = f"{suffix!r}" if suffix else "(no suffix)"
-        raise InvalidDataError(f"{path}: unknown picture format {shown}; expected .png, .svg or .pdf")
+        shown = f"{suffix!r}" if suffix else gettext("(no suffix)")
+        raise InvalidDataError(
+            gettext("{path}: unknown picture format {shown}; expected .png, .svg or .pdf").format(
+                path=path, shown=shown
+            )
+        )
     return fmt
 
 
@@ -106,6 +110,26 @@ def pixel_size(fig: Figure, dpi: float | None = None) -> tuple[int, int]:
     return round(float(w * d)), round(float(h * d))
 
 
+def _format_to_write(path: str | Path, fmt: str | None) -> str:
+    """The format ``save_figure`` writes: ``fmt`` (default ``svg``) on standard output, else the
+    one the suffix names, which ``fmt`` (if given) must be."""
+    if is_stdio(path):
+        fmt = fmt or "svg"
+        if fmt not in _STABLE_METADATA:
+            raise InvalidDataError(
+                gettext("unknown picture format {fmt}; expected png, svg or pdf").format(fmt=repr(fmt))
+            )
+        return fmt
+    named = figure_format(path)
+    if fmt is not None and fmt != named:
+        raise InvalidDataError(
+            gettext("{path}: the suffix says {suffix}, the format asked is {fmt}").format(
+                path=path, suffix=named, fmt=fmt
+            )
+        )
+    return named
+
+
 def save_figure(
     fig: Figure,
     path: str | Path,
@@ -144,15 +168,7 @@ def save_figure(
     """
 
     translate_figure(fig)
-    if is_stdio(path):
-        fmt = fmt or "svg"
-        if fmt not in _STABLE_METADATA:
-            raise InvalidDataError(f"unknown picture format {fmt!r}; expected png, svg or pdf")
-    else:
-        named = figure_format(path)
-        if fmt is not None and fmt != named:
-            raise InvalidDataError(f"{path}: the suffix says {named}, the format asked is {fmt}")
-        fmt = named
+    fmt = _format_to_write(path, fmt)
     metadata = _STABLE_METADATA[fmt]
 
     def write(tmp: Path) -> None:
@@ -181,7 +197,9 @@ def save_figure(
         return output()
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        raise InvalidDataError(f"{path}: cannot write the picture: {reason}") from exc
+        raise InvalidDataError(
+            gettext("{path}: cannot write the picture: {reason}").format(path=path, reason=reason)
+        ) from exc
     finally:
         close_figure(fig)
 

@@ -32,6 +32,7 @@ PICTURE_WORDS: tuple[str, ...] = (
     N_("base in an enemy zone (1.4)"),
     # overlays (szwadron.plots.overlays)
     N_("front arc (4.4.1)"),
+    N_("front arc (4.4.1), to range Z"),
     N_("side arcs (4.4.1)"),
     N_("back arc (4.4.1)"),
     N_("artillery: front arc only (4.4.3)"),

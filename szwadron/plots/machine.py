@@ -109,7 +109,9 @@ def unit_branches(scenario: Scenario, unit: str | Unit, *, removed: int = 1) -> 
     u = unit if not isinstance(unit, str) else next((x for x in scenario.units if x.id == unit), None)
     if u is None:
         known = ", ".join(x.id for x in scenario.units)
-        raise InvalidArgumentError("unit", f"{unit!r}: no such unit (units: {known})")
+        raise InvalidArgumentError(
+            "unit", gettext("{unit}: no such unit (units: {known})").format(unit=repr(unit), known=known)
+        )
     mu = MoraleUnit.of(u)
     state = mu.state
     enemy_within = engaged = False

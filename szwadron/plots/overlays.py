@@ -167,7 +167,11 @@ def _unit_bases(bf: Battlefield, unit: str) -> np.ndarray:
     :class:`~szwadron.errors.InvalidDataError` naming the units."""
     if unit not in bf.unit_ids:
         bf.resolve(unit)  # raises for unknown ids, listing the units
-        raise InvalidDataError(f"{unit!r} is not a unit id (units: {', '.join(bf.unit_ids)})")
+        raise InvalidDataError(
+            gettext("{unit} is not a unit id (units: {known})").format(
+                unit=repr(unit), known=", ".join(bf.unit_ids)
+            )
+        )
     return bf.unit_bases(unit)
 
 

@@ -421,15 +421,26 @@ def parse_region(text: str) -> Region:
     except ValueError:
         values = []
     if len(values) != 4 or not all(math.isfinite(v) for v in values):
-        raise InvalidArgumentError("region", f"must be x0,y0,x1,y1 in cm (four numbers), got {text!r}")
+        raise InvalidArgumentError(
+            "region", gettext("must be x0,y0,x1,y1 in cm (four numbers), got {text}").format(text=repr(text))
+        )
     x0, y0, x1, y1 = values
     if x0 == x1 or y0 == y1:
-        raise InvalidArgumentError("region", f"{text!r}: the region has no width or no depth")
+        raise InvalidArgumentError(
+            "region", gettext("{text}: the region has no width or no depth").format(text=repr(text))
+        )
     if abs(x1 - x0) < MIN_REGION_CM or abs(y1 - y0) < MIN_REGION_CM:
         raise InvalidArgumentError(
             "region",
-            f"{text!r}: the region is {abs(x1 - x0):g} by {abs(y1 - y0):g} cm; a picture shows at least"
-            f" {MIN_REGION_CM:g} cm each way (half a base)",
+            gettext(
+                "{text}: the region is {width} by {depth} cm; a picture shows at least {least} cm each "
+                "way (half a base)"
+            ).format(
+                text=repr(text),
+                width=f"{abs(x1 - x0):g}",
+                depth=f"{abs(y1 - y0):g}",
+                least=f"{MIN_REGION_CM:g}",
+            ),
         )
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
@@ -441,14 +452,18 @@ def table_view(scenario: Scenario, region: Region | None = None) -> Region:
     if region is not None:
         x0, y0, x1, y1 = region
         if not (x0 < x1 and y0 < y1):
-            raise InvalidDataError(f"region {region}: expected x0 < x1 and y0 < y1")
+            raise InvalidDataError(
+                gettext("region {region}: expected x0 < x1 and y0 < y1").format(region=region)
+            )
         # Decision: a view shows the table; it may reach past an edge by the table's own size
         # (room enough for anything placed off the table), no further
         if x0 < -w or y0 < -d or x1 > 2 * w or y1 > 2 * d or x1 <= 0 or y1 <= 0 or x0 >= w or y0 >= d:
             raise InvalidArgumentError(
                 "region",
-                f"{x0:g},{y0:g},{x1:g},{y1:g} must overlap the table (0,0 to {w:g},{d:g}) "
-                f"and reach no further than {w:g} cm across and {d:g} cm along beyond its edges",
+                gettext(
+                    "{region} must overlap the table (0,0 to {w},{d}) and reach no further than {w} cm across "
+                    "and {d} cm along beyond its edges"
+                ).format(region=f"{x0:g},{y0:g},{x1:g},{y1:g}", w=f"{w:g}", d=f"{d:g}"),
             )
         return (float(x0), float(y0), float(x1), float(y1))
     m = max(3.0, 0.05 * max(w, d))

@@ -50,6 +50,7 @@ import shapely
 
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.geometry.battlefield import Battlefield
+from szwadron.i18n import _, ngettext
 from szwadron.models import Ability, Scenario, TerrainKind, Unit, UnitState
 from szwadron.odds.combat import Fighter, MeleeSide, group_losses
 from szwadron.odds.dice import Distribution
@@ -234,8 +235,10 @@ def combined_melee(
     if not a_fights.any() and not d_fights.any():
         raise IllegalActionError(
             "5.3",
-            f"no figure of {', '.join(names)} touches the enemy along at least "
-            f"{s.min_contact_length_cm:g} cm of base edge in all (PD-14): no melee",
+            _(
+                "no figure of {units} touches the enemy along at least {cm} cm of base edge in all "
+                "(PD-14): no melee"
+            ).format(units=", ".join(names), cm=f"{s.min_contact_length_cm:g}"),
         )
     # terrain bonus of every figure that may be struck (PD-15), as the defender would hold it
     bonus: dict[int, tuple[int, str | None]] = {}
@@ -253,8 +256,10 @@ def combined_melee(
         if not fighting_att or not all(a_bonus[b][0] > 0 for b in fighting_att):
             raise IllegalActionError(
                 "5.7.4",
-                f"{', '.join(attackers)} may declare defence only holding an advantageous position "
-                "with every figure in contact",
+                _(
+                    "{units} may declare defence only holding an advantageous position with every figure "
+                    "in contact"
+                ).format(units=", ".join(attackers)),
             )
     ids = bf.base_ids
     links: dict[str, dict[str, float]] = {}
@@ -306,8 +311,13 @@ def combined_melee(
     if lonely:
         raise IllegalActionError(
             "5.3",
-            f"{', '.join(lonely)} {'is' if len(lonely) == 1 else 'are'} in contact with none of the enemy "
-            "units named (PD-14: at least 1 cm of base edge): no melee",
+            ngettext(
+                "{units} is in contact with none of the enemy units named (PD-14: at least 1 cm of base "
+                "edge): no melee",
+                "{units} are in contact with none of the enemy units named (PD-14: at least 1 cm of base "
+                "edge): no melee",
+                len(lonely),
+            ).format(units=", ".join(lonely)),
         )
     orders = [
         _removal_order(bf, [b for b in bases[k].tolist() if fights_of[b]], links) for k in range(len(names))
@@ -354,34 +364,48 @@ def _check_units(
     """Bad input (exit 2) and the panicking attacker (6.1)."""
     names = [*attackers, *defenders]
     if not attackers or not defenders:
-        raise InvalidDataError("a melee needs at least one attacking and one defending unit")
+        raise InvalidDataError(_("a melee needs at least one attacking and one defending unit"))
     both = sorted(set(attackers) & set(defenders))
     if both:
-        raise InvalidDataError(f"{', '.join(both)} cannot attack and defend in one melee")
+        raise InvalidDataError(
+            _("{units} cannot attack and defend in one melee").format(units=", ".join(both))
+        )
     twice = sorted({u for u in names if names.count(u) > 1})
     if twice:
-        raise InvalidDataError(f"{', '.join(twice)} named twice: name each unit once")
+        raise InvalidDataError(_("{units} named twice: name each unit once").format(units=", ".join(twice)))
     if len(names) > MAX_COMBINED_UNITS:
         raise InvalidDataError(
-            f"{len(names)} units: exact combined melee odds are computed for at most {MAX_COMBINED_UNITS} units"
+            _("{n} units: exact combined melee odds are computed for at most {most} units").format(
+                n=len(names), most=MAX_COMBINED_UNITS
+            )
         )
     for u in names:
         bf.resolve(u)
         if u not in bf.unit_ids:
-            raise InvalidDataError(f"{u!r} names a base; the attackers and defenders name units")
+            raise InvalidDataError(
+                _("{unit} names a base; the attackers and defenders name units").format(unit=repr(u))
+            )
     sides = {bf.scenario.unit(u).side for u in attackers}
     if len(sides) > 1:
-        raise InvalidDataError(f"the attackers {', '.join(attackers)} are not all on one side")
+        raise InvalidDataError(
+            _("the attackers {units} are not all on one side").format(units=", ".join(attackers))
+        )
     for u in defenders:
         if bf.scenario.unit(u).side in sides:
-            raise InvalidDataError(f"{u} is on the attackers' side ({next(iter(sides))})")
+            raise InvalidDataError(
+                _("{unit} is on the attackers' side ({side})").format(unit=u, side=next(iter(sides)))
+            )
     if len({bf.scenario.unit(u).side for u in defenders}) > 1:
-        raise InvalidDataError(f"the defenders {', '.join(defenders)} are not all on one side")
+        raise InvalidDataError(
+            _("the defenders {units} are not all on one side").format(units=", ".join(defenders))
+        )
     for u in attackers:
         if bf.scenario.unit(u).state is UnitState.PANIC:
-            raise IllegalActionError("6.1", f"{u} is panicking and cannot attack")
+            raise IllegalActionError("6.1", _("{attacker} is panicking and cannot attack").format(attacker=u))
     if declare_defence and not continuing:
-        raise InvalidDataError("a side declares defence (5.7.4) only in a continuing melee: add --continuing")
+        raise InvalidDataError(
+            _("a side declares defence (5.7.4) only in a continuing melee: add --continuing")
+        )
     return names
 
 
@@ -516,7 +540,7 @@ class _Engine:
 
         def back(hit: tuple[Loss, ...]) -> Distribution[tuple[Loss, ...]]:
             removed = [0] * n
-            for t, (r, _) in zip(self.side_units(1 - f), hit, strict=True):
+            for t, (r, _unused) in zip(self.side_units(1 - f), hit, strict=True):
                 removed[t] = r
             answer = self.strike(1 - f, removed)
             return answer.map(lambda a: (*hit, *a) if f == 1 else (*a, *hit))
@@ -611,7 +635,7 @@ def _outcomes(
                     if stays:
                         final.append([(MeleeOutcome.ENGAGED, Fraction(1))])
                         continue
-                    target, hit, _ = key[u]
+                    target, hit, _unused = key[u]
                     if u in first and hit and any(res2[v] in fled for v in opponents[u]):
                         t = Fraction(target, MORALE_DIE_SIDES)  # IV: pursuit
                         final.append([(MeleeOutcome.HELD, t), (MeleeOutcome.PURSUIT, 1 - t)])
@@ -619,7 +643,7 @@ def _outcomes(
                         final.append([(MeleeOutcome.HELD, Fraction(1))])
                 for combo3 in product(*final):
                     p3 = p2
-                    for _, p in combo3:
+                    for _o, p in combo3:
                         p3 *= p
                     out = tuple(o for o, _ in combo3)
                     acc[out] = acc.get(out, Fraction(0)) + p3 * Fraction(w, total)

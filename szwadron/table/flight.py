@@ -42,6 +42,7 @@ import shapely
 
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.terrain import forbidden_rule
+from szwadron.i18n import N_
 from szwadron.models import Kind
 
 FloatArray = npt.NDArray[np.float64]
@@ -200,7 +201,7 @@ class FlightField:
         ix, iy = self.cell(x, y)
         route = self._leave_own(ix, iy, own_unit)
         if route is None:
-            return FlightWalk(math.inf, 0.0, "no way to the edge", (x, y), {}, ((x, y),), self.step)
+            return FlightWalk(math.inf, 0.0, N_("no way to the edge"), (x, y), {}, ((x, y),), self.step)
         ix, iy = route[-1]
         while (m := int(self.succ[iy, ix])) >= 0:
             dx, dy = _MOVES[m]
@@ -219,7 +220,7 @@ class FlightField:
             if not self.zone[iy, ix] and not self.solid[iy, ix]:  # (the start may snap into a solid cell)
                 left_zone = True
             elif left_zone:  # 6.6.10: a zone entered after leaving the one it stood in
-                block, blocker = dist, "an enemy control zone"
+                block, blocker = dist, N_("an enemy control zone")
                 break
             o = int(self.own[iy, ix])
             if o >= 0 and o != own_unit and o not in enter:

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from szwadron.i18n import _
 from szwadron.web.app import create_app, host_names
 
 #: Hosts that keep the server on this machine.
@@ -98,7 +99,7 @@ def start(
     server.install_signal_handlers = lambda: None
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    for _ in range(500):
+    for _attempt in range(500):
         if server.started:
             break
         threading.Event().wait(0.01)
@@ -122,8 +123,10 @@ def serve(
     server, sock, url = _configure(scenario, host, port, None)
     if not is_loopback(host):
         print(
-            f"warning: serving on {host}, reachable from other machines; anyone with the URL "
-            "(it holds a token) can read the scenario and write files in its folder",
+            _(
+                "warning: serving on {host}, reachable from other machines; anyone with the URL (it holds a "
+                "token) can read the scenario and write files in its folder"
+            ).format(host=host),
             file=sys.stderr,
         )
     (say or _say)(f"szwadron serve: {Path(scenario).name} at {url}  (Ctrl-C to stop)")

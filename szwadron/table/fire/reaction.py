@@ -109,7 +109,9 @@ def reaction_kind(reaction: ReactionKind | str | None, march: bool) -> ReactionK
     if march:
         raise InvalidArgumentError(
             "march",
-            "does not apply: fire in the opponent's turn (4.12) is normal fire, not fire on the march (4.11)",
+            _(
+                "does not apply: fire in the opponent's turn (4.12) is normal fire, not fire on the march (4.11)"
+            ),
         )
     return kind
 

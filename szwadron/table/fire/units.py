@@ -91,7 +91,7 @@ def declared_bases(bf: Battlefield, unit_k: int, bases: Sequence[str] | None) ->
         if int(idx[0]) not in out:
             out.append(int(idx[0]))
     if not out:
-        raise InvalidArgumentError("bases", "must name at least one base of the firing unit")
+        raise InvalidArgumentError("bases", _("must name at least one base of the firing unit"))
     return np.asarray(sorted(out), dtype=np.intp)
 
 

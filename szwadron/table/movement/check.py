@@ -198,7 +198,7 @@ def _moving_units(bf: Battlefield, units: str | Sequence[str]) -> tuple[tuple[st
     named once, of one side."""
     unit_ids = (units,) if isinstance(units, str) else tuple(units)
     if not unit_ids:
-        raise InvalidDataError("name the unit that moves")
+        raise InvalidDataError(_("name the unit that moves"))
     for uid in unit_ids:
         bf.resolve(uid)  # unknown → InvalidDataError listing the units
         if uid not in bf.unit_ids:

@@ -24,6 +24,7 @@ import shapely
 
 from szwadron.errors import InvalidDataError
 from szwadron.geometry.battlefield import Battlefield
+from szwadron.i18n import _, term
 from szwadron.models import Ability, Scenario, UnitState
 from szwadron.table.movement.check import check_move
 from szwadron.table.movement.plan import coherent_groups
@@ -91,12 +92,16 @@ def reform(scenario: Scenario | Battlefield, unit: str) -> ReformResult:
     bf = Battlefield.of(scenario)
     if unit not in bf.unit_ids:
         bf.resolve(unit)
-        raise InvalidDataError(f"{unit!r} names a base; a re-forming move is of a unit")
+        raise InvalidDataError(
+            _("{unit} names a base; a re-forming move is of a unit").format(unit=repr(unit))
+        )
     u = bf.scenario.unit(unit)
     if u.state is not UnitState.NORMAL:
         raise InvalidDataError(
-            f"{unit} is in {u.state.value}: it re-forms after it reorganises (6.8.4, 6.8.5); "
-            "set its state to normal first"
+            _(
+                "{unit} is in {state}: it re-forms after it reorganises (6.8.4, 6.8.5); set its state to "
+                "normal first"
+            ).format(unit=unit, state=term(u.state.value))
         )
     members = bf.resolve(unit)
     corners = bf.corners[members].copy()
