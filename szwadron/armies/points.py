@@ -498,18 +498,14 @@ def model_from_mapping(data: Mapping[str, Any], *, source: str = "points model")
     def number(key: str, table: Mapping[str, Any], where: str) -> float:
         value = table.get(key)
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise InvalidDataError(
-                gettext("{where}{key}: expected a number, got {value!r}").format(
-                    where=where, key=key, value=value
-                ),
-                source=source,
-            )
+            message = gettext("expected a number, got {value!r}").format(value=value)
+            raise InvalidDataError(f"{where}{key}: {message}", source=source)
         return float(value)
 
     def table(key: str) -> dict[str, float]:
         raw = data.get(key, {})
         if not isinstance(raw, dict):
-            raise InvalidDataError(gettext("{key}: expected a table").format(key=key), source=source)
+            raise InvalidDataError(f"{key}: " + gettext("expected a table"), source=source)
         return {k: number(k, raw, f"{key}.") for k in raw}
 
     corrections: dict[str, float] = {}
@@ -522,25 +518,19 @@ def model_from_mapping(data: Mapping[str, Any], *, source: str = "points model")
     for k, entry in enumerate(raw_corrections):
         where = f"corrections[{k}]."
         if not isinstance(entry, dict):
-            raise InvalidDataError(gettext("corrections[{k}]: expected a table").format(k=k), source=source)
+            raise InvalidDataError(f"corrections[{k}]: " + gettext("expected a table"), source=source)
         key = entry.get("profile")
         if not isinstance(key, str) or not key:
-            raise InvalidDataError(
-                gettext("{where}profile: expected the profile's characteristics as text").format(where=where),
-                source=source,
-            )
+            message = gettext("expected the profile's characteristics as text")
+            raise InvalidDataError(f"{where}profile: {message}", source=source)
         if key in corrections:
-            raise InvalidDataError(
-                gettext("{where}profile: {key!r} has a correction already").format(where=where, key=key),
-                source=source,
-            )
+            message = gettext("{key!r} has a correction already").format(key=key)
+            raise InvalidDataError(f"{where}profile: {message}", source=source)
         corrections[key] = number("log_factor", entry, where)
         labels = entry.get("members", [])
         if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
-            raise InvalidDataError(
-                gettext("{where}members: expected a list of 'army:profile' texts").format(where=where),
-                source=source,
-            )
+            message = gettext("expected a list of 'army:profile' texts")
+            raise InvalidDataError(f"{where}members: {message}", source=source)
         members[key] = tuple(labels)
     army: tuple[float, float] | None = None
     if "army_steepness" in data:
