@@ -315,8 +315,10 @@ class RosterConstraint(_Frozen):
         )
         if all(v is None for v in limits):
             raise ValueError(
-                "give at least one limit: min_units, max_units, min_figures, max_figures,"
-                " min_share, max_share, min_unit_figures or max_unit_figures"
+                _(
+                    "give at least one limit: min_units, max_units, min_figures, max_figures,"
+                    " min_share, max_share, min_unit_figures or max_unit_figures"
+                )
             )
         for low, high, name in (
             (self.min_units, self.max_units, "units"),
@@ -325,7 +327,12 @@ class RosterConstraint(_Frozen):
             (self.min_unit_figures, self.max_unit_figures, "unit_figures"),
         ):
             if low is not None and high is not None and low > high:
-                raise ValueError(f"min_{name}: {low} is more than max_{name} {high}; no roster can meet it")
+                raise ValueError(
+                    f"min_{name}: "
+                    + _("{low} is more than max_{name} {high}; no roster can meet it").format(
+                        low=low, name=name, high=high
+                    )
+                )
         return self
 
     @property
@@ -388,13 +395,13 @@ class ArmyList(_Frozen):
         ids = [p.id for p in self.profiles]
         dup = sorted({i for i in ids if ids.count(i) > 1})
         if dup:
-            raise ValueError(f"profiles: duplicate profile id {dup[0]!r}")
+            raise ValueError("profiles: " + _("duplicate profile id {id}").format(id=repr(dup[0])))
         problems = self.constraint_problems(self.constraints, "constraints")
         roster_ids: set[str] = set()
         for r_i, roster in enumerate(self.rosters):
             at = f"rosters[{r_i}]"
             if roster.id in roster_ids:
-                problems.append(f"{at}.id: duplicate roster id {roster.id!r}")
+                problems.append(f"{at}.id: " + _("duplicate roster id {id}").format(id=repr(roster.id)))
             roster_ids.add(roster.id)
             problems += self.roster_problems(roster, f"{at}.")
         if problems:
@@ -417,7 +424,9 @@ class ArmyList(_Frozen):
 
     def _unknown(self, profile_id: str) -> str:
         known = ", ".join(sorted(p.id for p in self.profiles))
-        return f"unknown profile {profile_id!r} in army list {self.id!r} (it has: {known})"
+        return _("unknown profile {profile} in army list {army} (it has: {known})").format(
+            profile=repr(profile_id), army=repr(self.id), known=known
+        )
 
     def constraint_problems(
         self,
@@ -435,15 +444,18 @@ class ArmyList(_Frozen):
         for c_i, c in enumerate(constraints):
             at = f"{where}[{c_i}]"
             if c.id in seen:
-                problems.append(f"{at}.id: duplicate constraint id {c.id!r}")
+                problems.append(f"{at}.id: " + _("duplicate constraint id {id}").format(id=repr(c.id)))
             seen.add(c.id)
             for p_i, pid in enumerate(c.profiles):
                 if pid not in known:
                     problems.append(f"{at}.profiles[{p_i}]: {self._unknown(pid)}")
             if c.needs_some and not any(c.selects(p) for p in self.profiles):
                 problems.append(
-                    f"{at}: constraint {c.id!r} asks for at least some figures but selects no"
-                    f" profile of army list {self.id!r}; no roster can meet it"
+                    f"{at}: "
+                    + _(
+                        "constraint {id} asks for at least some figures but selects no profile of army list "
+                        "{army}; no roster can meet it"
+                    ).format(id=repr(c.id), army=repr(self.id))
                 )
         return problems
 
@@ -461,7 +473,10 @@ class ArmyList(_Frozen):
                 problems.append(f"{at}.profile: {self._unknown(entry.profile)}")
                 continue
             if main.kind is Kind.LIMBER:
-                problems.append(f"{at}.profile: {main.id!r} is a limber; field it attached to its gun (7.2)")
+                problems.append(
+                    f"{at}.profile: "
+                    + _("{id} is a limber; field it attached to its gun (7.2)").format(id=repr(main.id))
+                )
             for a_i, att in enumerate(entry.attached):
                 extra = by_id.get(att.profile)
                 where = f"{at}.attached[{a_i}].profile"
@@ -470,14 +485,23 @@ class ArmyList(_Frozen):
                 elif extra.kind is Kind.LIMBER:
                     if main.move_limbered is None:
                         problems.append(
-                            f"{where}: a limber goes only with a gun whose profile has"
-                            f" move_limbered (7.2); {main.id!r} has none"
+                            f"{where}: "
+                            + _(
+                                "a limber goes only with a gun whose profile has move_limbered (7.2); {id} has none"
+                            ).format(id=repr(main.id))
                         )
                 elif extra.kind is not main.kind:
                     problems.append(
-                        f"{where}: {extra.kind.value} figures ({extra.id!r}) cannot join a unit of"
-                        f" {main.kind.value} ({main.id!r}); figures of one unit differ only in"
-                        " characteristics (1.1)"
+                        f"{where}: "
+                        + _(
+                            "{kind} figures ({id}) cannot join a unit of {main_kind} ({main}); figures of one "
+                            "unit differ only in characteristics (1.1)"
+                        ).format(
+                            kind=term(extra.kind.value),
+                            id=repr(extra.id),
+                            main_kind=term(main.kind.value),
+                            main=repr(main.id),
+                        )
                     )
         problems += self.constraint_problems(
             roster.constraints, f"{prefix}constraints", taken=frozenset(c.id for c in self.constraints)

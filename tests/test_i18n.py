@@ -500,3 +500,117 @@ def test_a_game_played_in_polish_writes_the_same_log(
     )  # fmt: skip
     assert code == 2 and "salwa rzuca 3 kośćmi (3 na ≤2)" in err
     assert not (tmp_path / "x.toml").exists()
+
+
+# --- the third pass: rosters, points, balance (szwadron.armies, cli/points.py) --------------------
+
+TESTLAND = CASES / "armylists" / "testland.toml"
+
+
+def _testland_rules() -> list[str]:
+    """The constraints' own words in the test list (data, as written in its TOML: not translated)."""
+    import tomllib
+
+    doc = tomllib.loads(TESTLAND.read_text(encoding="utf-8"))
+    return [doc["name"], *(c["rule"] for c in doc.get("constraints", []) if "rule" in c)]
+
+
+def _no_english_but(text: str, data: list[str]) -> None:
+    for words in data:
+        text = text.replace(words, " ")
+    _no_english(text)
+
+
+def test_points_of_a_roster_speak_polish(capsys: pytest.CaptureFixture[str]) -> None:
+    """I.2 (rozpiska, wartości punktowe): the README's `points france --roster corps-1000` in Polish,
+    the same numbers as in English."""
+    code, english, _err = _run(capsys, "points", "france", "--roster", "corps-1000")
+    assert code == 0 and "roster 'corps-1000' of army list 'france': 13 units, 88 figures" in english
+    code, out, err = _run(capsys, "points", "france", "--roster", "corps-1000", "--lang", "pl")
+    assert code == 0 and err == ""
+    assert "rozpiska 'corps-1000' z listy armii 'france': 13 oddziałów, 88 figurek" in out
+    assert "997.7 pkt (limit 1000)" in out and "997.7 points (limit 1000)" in english
+    _no_english(out)
+
+
+def test_a_roster_breaking_its_constraints_speaks_polish(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every breach of tests/cases/rosters/several_broken.toml (points limit, a share of points, a
+    minimum of units, a maximum of figures, 7.2 limbers) in the book's words; then a malformed roster
+    (1.1: cavalry in an infantry unit) refused in Polish with exit 2."""
+    roster = str(CASES / "rosters" / "several_broken.toml")
+    code, out, _err = _run(capsys, "points", str(TESTLAND), "--roster", roster, "--lang", "pl")
+    assert code == 0
+    for words in (
+        "złamane ograniczenia: 5",
+        "rozpiska 'everything-wrong' kosztuje najwyżej 100 pkt): 500 pkt, ponad limit 100 o 400",
+        "52.0% punktów; dozwolone najwyżej 25.0%",
+        "1 oddział; potrzeba co najmniej 2",
+        "10 figurek; dozwolone najwyżej 8",
+        "units[2] ('gun'): 2 figurki dział i 1 jaszcz w każdym oddziale; potrzeba 2",
+        "7.2: działo, które porusza się z jaszczami",
+    ):
+        assert words in out, (words, out)
+    _no_english_but(out, _testland_rules())
+    code, english, _err = _run(capsys, "points", str(TESTLAND), "--roster", roster, "--json")
+    code, polish, _err = _run(capsys, "points", str(TESTLAND), "--roster", roster, "--json", "--lang", "pl")
+    en, pl = json.loads(english)["roster"], json.loads(polish)["roster"]
+    assert {k: v for k, v in en.items() if k != "broken"} == {k: v for k, v in pl.items() if k != "broken"}
+    assert [b.split(" ")[0] for b in en["broken"]] == [b.split(" ")[0] for b in pl["broken"]]
+    bad = str(CASES / "bad_rosters" / "cavalry_in_infantry_unit.toml")
+    code, out, err = _run(capsys, "points", str(TESTLAND), "--roster", bad, "--lang", "pl")
+    assert code == 2 and out == "" and "nie mogą dołączyć do oddziału" in err and "(1.1)" in err
+    _no_english(err)
+
+
+def test_balance_speaks_polish(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """balance in Polish: a roster breaking the list's battalion size (its rule is the list's data),
+    the predicted chances and the roster edits that even the points."""
+    roster = tmp_path / "big.toml"
+    roster.write_text(
+        'army = "russia"\nid = "big"\npoints_limit = 1000\nunits = [\n'
+        '  { profile = "line_infantry", figures = 24, count = 3 },\n'
+        '  { profile = "hussars", figures = 6, count = 2 },\n]\n',
+        encoding="utf-8",
+    )
+    argv = ["balance", str(roster), "russia:corps-1000", "--battles", "4"]
+    code, english, _err = _run(capsys, *argv)
+    assert code == 0 and "to even them" in english and "B: remove 2 units of line_infantry" in english
+    code, out, _err = _run(capsys, *argv, "--lang", "pl")
+    assert code == 0
+    assert "A (russia:big) łamie battalion-size (" in out
+    assert "units[0] ('line_infantry'): 24 figurki w każdym oddziale; dozwolone najwyżej 12" in out
+    assert "by je wyrównać" in out and "B: usuń 2 oddziały line_infantry (units[0], po 12 figurek;" in out
+    import tomllib
+
+    russia = tomllib.loads((REPO / "armylists" / "russia.toml").read_text(encoding="utf-8"))
+    _no_english_but(out, [c["rule"] for c in russia.get("constraints", []) if "rule" in c])
+
+
+def test_a_tiny_calibration_and_validation_speak_polish(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """points calibrate (a dry run, then written to a copy) and points validate, as small as
+    tests/test_cli_points.py keeps them: the reports and the progress on stderr in Polish."""
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    (lists / "testland.toml").write_bytes(TESTLAND.read_bytes())
+    model = tmp_path / "model.toml"
+    small = ["--lists", str(lists), "--model", str(model), "--workers", "1", "--lang", "pl"]
+    code, out, err = _run(
+        capsys, "points", "calibrate", *small, "--duels", "3", "--rounds", "1", "--battles", "2"
+    )
+    assert code == 0 and model.is_file()
+    assert "skalibrowano w" in out and "wykładniki: atak" in out and "zapisano współczynniki" in out
+    assert "runda kalibracji 1/1: 0/" in err and "pojedynk" in err
+    _no_english(out)
+    _no_english(err)
+    code, out, err = _run(capsys, "points", "validate", *small, "--duels", "2")
+    assert code == 0
+    assert "każdy z każdym przy równych punktach" in out and "według klas" in out
+    assert "piechota v kawaleria" in out and "najdalej od równowagi:" in out
+    assert "armia przeciw armii: żadne dwie przykładowe rozpiski" in out
+    assert "sprawdzanie: " in err
+    _no_english(out)
+    _no_english(err)
+    code, out, err = _run(capsys, "points", "validate", *small, "--duels", "0")
+    assert code == 2 and "--duels musi wynosić co najmniej 1, podano 0" in err

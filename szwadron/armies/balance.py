@@ -42,6 +42,7 @@ from typing import Any
 
 from szwadron.armies.points import PointsModel, load_model, profile_values
 from szwadron.armies.rosters import unit_figures, validate_roster
+from szwadron.i18n import _, ngettext
 from szwadron.models import ArmyList, Kind, Roster
 
 
@@ -117,21 +118,41 @@ class Suggestion:
     """Figures of each unit of the entry afterwards (its own and attached, as fielded)."""
 
     def __str__(self) -> str:
-        verb = "add" if self.change > 0 else "remove"
+        values = {
+            "profile": self.profile,
+            "entry": self.entry,
+            "points": f"{self.points:+.1f}",
+            "after": f"{self.difference_after:+.1f}",
+        }
         if self.units:
             n = abs(self.units)
-            what = (
-                f"{verb} {n} unit{'s' if n != 1 else ''} of {self.profile} (units[{self.entry}],"
-                f" {self.unit_figures} figure{'s' if self.unit_figures != 1 else ''} each"
-            )
+            each = ngettext("{n} figure", "{n} figures", self.unit_figures).format(n=self.unit_figures)
+            if self.change > 0:
+                text = ngettext(
+                    "add {n} unit of {profile} (units[{entry}], {each} each; {points} points); difference then {after}",
+                    "add {n} units of {profile} (units[{entry}], {each} each; {points} points); difference then {after}",
+                    n,
+                )
+            else:
+                text = ngettext(
+                    "remove {n} unit of {profile} (units[{entry}], {each} each; {points} points); "
+                    "difference then {after}",
+                    "remove {n} units of {profile} (units[{entry}], {each} each; {points} points); "
+                    "difference then {after}",
+                    n,
+                )
+            what = text.format(n=n, each=each, **values)
+        elif self.change > 0:
+            what = _(
+                "add {n} × {profile} (units[{entry}] then of {size} figures each; {points} points); "
+                "difference then {after}"
+            ).format(n=abs(self.change), size=self.unit_figures, **values)
         else:
-            what = (
-                f"{verb} {abs(self.change)} × {self.profile} (units[{self.entry}] then of {self.unit_figures}"
-                " figures each"
-            )
-        return (
-            f"{self.side}: {what}; {self.points:+.1f} points); difference then {self.difference_after:+.1f}"
-        )
+            what = _(
+                "remove {n} × {profile} (units[{entry}] then of {size} figures each; {points} points); "
+                "difference then {after}"
+            ).format(n=abs(self.change), size=self.unit_figures, **values)
+        return f"{self.side}: {what}"
 
 
 @dataclass(frozen=True)

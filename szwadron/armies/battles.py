@@ -47,6 +47,7 @@ from szwadron.armies.duel import DEFAULT_SAMPLER, ArmyEntry, DuelUnit, Sampler, 
 from szwadron.armies.points import PointsModel, load_model
 from szwadron.armies.runs import BAND, ProgressFn, Tally, run_tasks
 from szwadron.errors import InvalidDataError
+from szwadron.i18n import gettext
 from szwadron.models import ArmyList, Kind, Profile, Roster
 
 #: Battles per pair of rosters (``points validate``, ``balance --battles``).
@@ -61,7 +62,9 @@ PointsFn = Callable[[Profile], float]
 
 def _stored(profile: Profile) -> float:
     if profile.points is None:
-        raise InvalidDataError(f"profile {profile.id!r} has no points; run 'szwadron points calibrate'")
+        raise InvalidDataError(
+            gettext("profile {id!r} has no points; run 'szwadron points calibrate'").format(id=profile.id)
+        )
     return profile.points
 
 
@@ -101,7 +104,9 @@ def roster_force(army: ArmyList, roster: Roster, points: PointsFn = _stored) -> 
         profile = army.profile(entry.profile)
         if profile.kind is Kind.LIMBER:
             raise InvalidDataError(
-                f"roster {roster.id!r}: units[{k}]: a limber is not a fighting unit (7.2); attach it to its gun"
+                gettext(
+                    "roster {id!r}: units[{k}]: a limber is not a fighting unit (7.2); attach it to its gun"
+                ).format(id=roster.id, k=k)
             )
         fighting = [(army.profile(a.profile), a.figures) for a in entry.attached]
         fighting = [(p, n) for p, n in fighting if p.kind is not Kind.LIMBER]
@@ -254,7 +259,7 @@ def random_force(army: ArmyList, budget: float, rng: random.Random, points: Poin
         if p.kind is not Kind.LIMBER:
             by_class.setdefault(profile_class(p), []).append(p)
     if not by_class:
-        raise InvalidDataError(f"army list {army.id!r} has no fighting profiles")
+        raise InvalidDataError(gettext("army list {id!r} has no fighting profiles").format(id=army.id))
     classes = sorted(by_class)
     weights = [RANDOM_ARMY_SHARES.get(c, 0.1) for c in classes]
     force: Force = []
@@ -365,7 +370,9 @@ def resized_force(force: Sequence[ForceUnit], cls: str, size: int) -> Force:
     """
 
     if not isinstance(size, int) or size < 1:
-        raise InvalidDataError(f"a unit size must be a whole number of figures >= 1, got {size!r}")
+        raise InvalidDataError(
+            gettext("a unit size must be a whole number of figures >= 1, got {size!r}").format(size=size)
+        )
     kept: Force = []
     pools: dict[str, list[ForceUnit]] = {}
     for unit in force:
@@ -433,7 +440,7 @@ def unit_size_effect(
     sizes (``max_unit_figures``) because bigger battalions win more than their points say. A
     case whose roster has no such unit (without an elite company) is left out."""
     if battles < 1:
-        raise InvalidDataError(f"battles must be at least 1, got {battles}")
+        raise InvalidDataError(gettext("battles must be at least 1, got {battles}").format(battles=battles))
     forces: list[Force] = []
     specs: list[BattleSpec] = []
     kept: list[tuple[ArmyList, Roster, str, int, int, int]] = []
@@ -644,7 +651,7 @@ def fit_army_steepness(
     import numpy as np
 
     if battles < 1:
-        raise InvalidDataError(f"battles must be at least 1, got {battles}")
+        raise InvalidDataError(gettext("battles must be at least 1, got {battles}").format(battles=battles))
     t0 = time.perf_counter()
     forces: list[Force] = []
     specs: list[BattleSpec] = []
@@ -675,7 +682,7 @@ def fit_army_steepness(
                         xs.append(ratio)
                         units.append(float(len(base)))
     if not specs:
-        raise InvalidDataError("no armies to measure the army steepness on")
+        raise InvalidDataError(gettext("no armies to measure the army steepness on"))
     scores = play(
         forces,
         specs,
@@ -697,7 +704,7 @@ def fit_army_steepness(
     a, b, loglik = best
     if a <= 0:
         raise InvalidDataError(
-            "the battles do not show that more points win more often; cannot fit the army steepness"
+            gettext("the battles do not show that more points win more often; cannot fit the army steepness")
         )
     return ArmySteepness(a, b, len(specs), time.perf_counter() - t0, loglik)
 
@@ -717,7 +724,9 @@ def validate_rosters(
     ``battles`` battles at the lists' stored points (module notes)."""
 
     if battles < 1:
-        raise InvalidDataError(f"battles per pair must be at least 1, got {battles}")
+        raise InvalidDataError(
+            gettext("battles per pair must be at least 1, got {battles}").format(battles=battles)
+        )
     t0 = time.perf_counter()
     model = model or load_model()
     sides: list[RosterSide] = []
@@ -817,7 +826,7 @@ def battle_pair(
     """Play ``battles`` seeded army battles of ``roster_a`` against ``roster_b`` (module notes),
     the side moving first alternating."""
     if battles < 1:
-        raise InvalidDataError(f"battles must be at least 1, got {battles}")
+        raise InvalidDataError(gettext("battles must be at least 1, got {battles}").format(battles=battles))
     t0 = time.perf_counter()
     forces = [roster_force(army_a, roster_a), roster_force(army_b, roster_b)]
     tag = f"{army_a.id}:{roster_a.id}:{army_b.id}:{roster_b.id}"

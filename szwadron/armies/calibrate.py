@@ -81,6 +81,7 @@ from szwadron.armies.points import (
     profile_values,
 )
 from szwadron.errors import InvalidDataError
+from szwadron.i18n import gettext
 from szwadron.models import Ability, ArmyList, Kind, Profile, Roster
 
 if TYPE_CHECKING:
@@ -328,7 +329,7 @@ def fit_model(
     """Step 3 of the calibration: the coefficients (μ on ``grid``, the others by logistic
     regression) that make the points formula explain the duels best."""
     if not observations:
-        raise InvalidDataError("no duels to fit")
+        raise InvalidDataError(gettext("no duels to fit"))
     best: tuple[float, float, list[float]] | None = None
     by_mu: dict[float, float] = {}
     y = [o.score_a for o in observations]
@@ -349,7 +350,7 @@ def fit_model(
     mu, loglik, coef = best
     kappa = coef[0]
     if kappa <= 0:
-        raise InvalidDataError("the duels do not show that more figures win more often; cannot fit")
+        raise InvalidDataError(gettext("the duels do not show that more figures win more often; cannot fit"))
     theta = dict(zip(features(kind_terms), (c / kappa for c in coef[1:]), strict=True))
     model = PointsModel(
         melee_weight=mu,
@@ -542,7 +543,7 @@ def calibrate(
     t0 = time.perf_counter()
     entries = duel_profiles(armies)
     if len(entries) < 2:
-        raise InvalidDataError("calibration needs at least two different fighting profiles")
+        raise InvalidDataError(gettext("calibration needs at least two different fighting profiles"))
     profiles = [e.profile for e in entries]
     model = start
     observations: list[Observation] = []
@@ -713,7 +714,10 @@ def calibration_targets(
     if out_dir is not None:
         folder = Path(out_dir)
         if not folder.is_dir():
-            raise InvalidDataError(f"{folder}: the folder does not exist (create it first)", parameter="out")
+            raise InvalidDataError(
+                gettext("{folder}: the folder does not exist (create it first)").format(folder=folder),
+                parameter="out",
+            )
         lists = [folder / p.name for p in sources]
         model = Path(model_path) if model_path is not None else folder / MODEL_PATH.name
     else:
@@ -722,9 +726,9 @@ def calibration_targets(
     installed = [p for p in [model, *lists] if inside_installed_package(p)]
     if installed:
         raise InvalidDataError(
-            f"{installed[0]} is inside the installed szwadron package: calibration never rewrites it;"
-            " give --out DIR (a folder for the recalibrated army lists and model), or --lists DIR with"
-            " your own copies of the lists and --model FILE",
+            gettext(
+                "{installed} is inside the installed szwadron package: calibration never rewrites it; give --out DIR (a folder for the recalibrated army lists and model), or --lists DIR with your own copies of the lists and --model FILE"
+            ).format(installed=installed[0]),
         )
     for target in [model, *lists]:
         check_output_path(target, inputs=() if out_dir is None else tuple(sources))
@@ -738,7 +742,7 @@ def army_list_paths(folder: str | Path | None = None) -> list[Path]:
     root = Path(folder) if folder is not None else bundled_dir("armylists")
     paths = sorted(p for p in root.glob("*.toml") if p.is_file())
     if not paths:
-        raise InvalidDataError(f"{root}: no army lists (*.toml) to calibrate")
+        raise InvalidDataError(gettext("{root}: no army lists (*.toml) to calibrate").format(root=root))
     return paths
 
 
@@ -749,7 +753,7 @@ def load_lists(paths: Sequence[str | Path]) -> list[ArmyList]:
     ids = [a.id for a in armies]
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
-        raise InvalidDataError(f"two army lists have the id {dup[0]!r}")
+        raise InvalidDataError(gettext("two army lists have the id {dup!r}").format(dup=dup[0]))
     return armies
 
 
@@ -1094,7 +1098,7 @@ def validate(
 
     prices = [price(e) for e in entries]
     if any(p <= 0 for p in prices):
-        raise InvalidDataError("every fighting profile needs points > 0 to be validated")
+        raise InvalidDataError(gettext("every fighting profile needs points > 0 to be validated"))
     budget_points = tuple(b * model.reference_points for b in budgets)
     specs: list[DuelSpec] = []
     sizes: dict[tuple[int, int], list[tuple[int, int]]] = {}

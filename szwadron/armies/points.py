@@ -80,6 +80,7 @@ from typing import Any
 from szwadron.armies.duel import DuelUnit, modified_accuracy
 from szwadron.errors import InvalidDataError
 from szwadron.files import read_input, write_atomic
+from szwadron.i18n import gettext
 from szwadron.loading import read_toml
 from szwadron.models import Ability, ArmyList, Kind, Profile
 from szwadron.odds.combat import MeleeSide, melee, volley
@@ -333,7 +334,7 @@ class PointsModel:
     def __post_init__(self) -> None:
         for name in CONTINUOUS_TERMS:
             if name not in self.exponents:
-                raise InvalidDataError(f"points model: exponents.{name}: missing")
+                raise InvalidDataError(gettext("points model: exponents.{name}: missing").format(name=name))
         for name, value in (
             ("melee_weight", self.melee_weight),
             ("reference_points", self.reference_points),
@@ -341,33 +342,45 @@ class PointsModel:
             ("steepness", self.steepness),
         ):
             if not math.isfinite(value) or value <= 0:
-                raise InvalidDataError(f"points model: {name}: expected a finite number > 0, got {value!r}")
+                raise InvalidDataError(
+                    gettext("points model: {name}: expected a finite number > 0, got {value!r}").format(
+                        name=name, value=value
+                    )
+                )
         for key in self.kinds:
             if key not in KIND_TERMS:
-                raise InvalidDataError(f"points model: kinds.{key}: unknown kind term")
+                raise InvalidDataError(
+                    gettext("points model: kinds.{key}: unknown kind term").format(key=key)
+                )
         for key in self.abilities:
             if key not in {a.value for a in ABILITY_TERMS}:
-                raise InvalidDataError(f"points model: abilities.{key}: unknown ability")
+                raise InvalidDataError(
+                    gettext("points model: abilities.{key}: unknown ability").format(key=key)
+                )
         if self.army_steepness is not None:
             a, b = self.army_steepness
             if not (math.isfinite(a) and a > 0 and math.isfinite(b) and 0 <= b <= 2):
                 raise InvalidDataError(
-                    f"points model: army_steepness: expected [a > 0, b in 0..2], got {list(self.army_steepness)!r}"
+                    gettext(
+                        "points model: army_steepness: expected [a > 0, b in 0..2], got {value!r}"
+                    ).format(value=list(self.army_steepness))
                 )
         for key, value in self.corrections.items():
             if not math.isfinite(value) or abs(value) > MAX_CORRECTION:
                 raise InvalidDataError(
-                    f"points model: corrections ({key!r}): expected a log-factor within ±{MAX_CORRECTION:g}, got {value!r}"
+                    gettext(
+                        "points model: corrections ({key!r}): expected a log-factor within ±{MAX_CORRECTION:g}, got {value!r}"
+                    ).format(key=key, MAX_CORRECTION=MAX_CORRECTION, value=value)
                 )
 
     def log_terms(self, values: ProfileValues) -> dict[str, float]:
         """Each term's log-factor relative to the reference figure (module notes, step 2)."""
         ref = profile_values(REFERENCE_PROFILE)
         if values.kind is Kind.LIMBER:
-            raise InvalidDataError("a limber has no combat value; its points are 0 (7.2)")
+            raise InvalidDataError(gettext("a limber has no combat value; its points are 0 (7.2)"))
         off = values.offence(self.melee_weight)
         if off <= 0:
-            raise InvalidDataError("a figure that deals no damage in fire or melee cannot be priced")
+            raise InvalidDataError(gettext("a figure that deals no damage in fire or melee cannot be priced"))
         ratios = {
             "offence": off / ref.offence(self.melee_weight),
             "wounds": values.wounds / ref.wounds,
@@ -485,35 +498,39 @@ def model_from_mapping(data: Mapping[str, Any], *, source: str = "points model")
     def number(key: str, table: Mapping[str, Any], where: str) -> float:
         value = table.get(key)
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise InvalidDataError(f"{where}{key}: expected a number, got {value!r}", source=source)
+            message = gettext("expected a number, got {value!r}").format(value=value)
+            raise InvalidDataError(f"{where}{key}: {message}", source=source)
         return float(value)
 
     def table(key: str) -> dict[str, float]:
         raw = data.get(key, {})
         if not isinstance(raw, dict):
-            raise InvalidDataError(f"{key}: expected a table", source=source)
+            raise InvalidDataError(f"{key}: " + gettext("expected a table"), source=source)
         return {k: number(k, raw, f"{key}.") for k in raw}
 
     corrections: dict[str, float] = {}
     members: dict[str, tuple[str, ...]] = {}
     raw_corrections = data.get("corrections", [])
     if not isinstance(raw_corrections, list):
-        raise InvalidDataError("corrections: expected an array of tables ([[corrections]])", source=source)
+        raise InvalidDataError(
+            gettext("corrections: expected an array of tables ([[corrections]])"), source=source
+        )
     for k, entry in enumerate(raw_corrections):
         where = f"corrections[{k}]."
         if not isinstance(entry, dict):
-            raise InvalidDataError(f"corrections[{k}]: expected a table", source=source)
+            raise InvalidDataError(f"corrections[{k}]: " + gettext("expected a table"), source=source)
         key = entry.get("profile")
         if not isinstance(key, str) or not key:
-            raise InvalidDataError(
-                f"{where}profile: expected the profile's characteristics as text", source=source
-            )
+            message = gettext("expected the profile's characteristics as text")
+            raise InvalidDataError(f"{where}profile: {message}", source=source)
         if key in corrections:
-            raise InvalidDataError(f"{where}profile: {key!r} has a correction already", source=source)
+            message = gettext("{key!r} has a correction already").format(key=key)
+            raise InvalidDataError(f"{where}profile: {message}", source=source)
         corrections[key] = number("log_factor", entry, where)
         labels = entry.get("members", [])
         if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
-            raise InvalidDataError(f"{where}members: expected a list of 'army:profile' texts", source=source)
+            message = gettext("expected a list of 'army:profile' texts")
+            raise InvalidDataError(f"{where}members: {message}", source=source)
         members[key] = tuple(labels)
     army: tuple[float, float] | None = None
     if "army_steepness" in data:
@@ -523,7 +540,10 @@ def model_from_mapping(data: Mapping[str, Any], *, source: str = "points model")
             or len(raw) != 2
             or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in raw)
         ):
-            raise InvalidDataError(f"army_steepness: expected two numbers [a, b], got {raw!r}", source=source)
+            raise InvalidDataError(
+                gettext("army_steepness: expected two numbers [a, b], got {raw!r}").format(raw=raw),
+                source=source,
+            )
         army = (float(raw[0]), float(raw[1]))
     try:
         return PointsModel(
@@ -739,7 +759,9 @@ def set_points_in_text(text: str, points: Mapping[str, float]) -> str:
             inserts[after] = new
     missing = sorted(set(points) - found)
     if missing:
-        raise InvalidDataError(f"no [[profiles]] table with id {missing[0]!r} in the army list")
+        raise InvalidDataError(
+            gettext("no [[profiles]] table with id {missing!r} in the army list").format(missing=missing[0])
+        )
     out: list[str] = []
     for k, line in enumerate(lines):
         out.append(edits.get(k, line))
@@ -757,15 +779,19 @@ def _check_edit(before: str, after: str, points: Mapping[str, float]) -> None:
         old = tomllib.loads(before)
         new = tomllib.loads(after)
     except tomllib.TOMLDecodeError as exc:
-        raise InvalidDataError(f"editing the points broke the TOML: {exc}") from None
+        raise InvalidDataError(gettext("editing the points broke the TOML: {exc}").format(exc=exc)) from None
     for prof in old.get("profiles", []):
         if prof.get("id") in points:
             prof["points"] = points[prof["id"]]
     for prof in new.get("profiles", []):
         if prof.get("id") in points and prof.get("points") != points[prof["id"]]:
-            raise InvalidDataError(f"profile {prof.get('id')!r}: points not written")
+            raise InvalidDataError(
+                gettext("profile {value!r}: points not written").format(value=prof.get("id"))
+            )
     if old != new:
-        raise InvalidDataError("editing the points changed other data of the army list; nothing written")
+        raise InvalidDataError(
+            gettext("editing the points changed other data of the army list; nothing written")
+        )
 
 
 def write_points(path: str | Path, points: Mapping[str, float], *, to: str | Path | None = None) -> bool:

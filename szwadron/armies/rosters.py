@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from szwadron.errors import InvalidDataError
-from szwadron.i18n import _, ngettext, term
+from szwadron.i18n import N_, _, ngettext, pgettext, term
 from szwadron.loading import ProfileResolver, army_list_search_path, read_toml, source_name, validate
 from szwadron.models import (
     ArmyList,
@@ -72,12 +72,12 @@ from szwadron.rulings import Ruling
 POINTS_LIMIT_ID = "points_limit"
 #: Id under which rule 7.2 (limbers) is reported.
 LIMBERS_ID = "limbers"
-LIMBERS_RULE = "7.2: a gun that moves with its limber is fielded with one limber per gun figure"
+LIMBERS_RULE = N_("7.2: a gun that moves with its limber is fielded with one limber per gun figure")
 #: Id under which the attached figures' share of a unit is reported (issue 14).
 ATTACHED_ID = "attached-share"
 #: Most share of a unit's fighting figures that may be attached figures of other profiles.
 ATTACHED_MAX_SHARE = 0.25
-ATTACHED_RULE = (
+ATTACHED_RULE = N_(
     "1.1: figures of other profiles attached to a unit (an elite company) are at most a quarter of "
     "its fighting figures (project decision: the rules are silent)"
 )
@@ -93,7 +93,35 @@ def _num(x: float) -> str:
 
 
 def _plural(n: float, word: str) -> str:
-    return f"{_num(n)} {word if n == 1 else word + 's'}"
+    """``n`` of ``word`` (``unit``, ``figure``, ``attached figure``, ``gun figure``, ``limber``)."""
+    k = int(n) if float(n).is_integer() else 2
+    if word == "unit":
+        text = ngettext("{n} unit", "{n} units", k)
+    elif word == "figure":
+        text = ngettext("{n} figure", "{n} figures", k)
+    elif word == "attached figure":
+        text = ngettext("{n} attached figure", "{n} attached figures", k)
+    elif word == "gun figure":
+        text = ngettext("{n} gun figure", "{n} gun figures", k)
+    else:
+        text = ngettext("{n} limber", "{n} limbers", k)
+    return text.format(n=_num(n))
+
+
+def _bound_text(bound: Bound, limit: str) -> str:
+    """``at least 3 needed`` / ``at most 3 allowed``."""
+    if bound == "min":
+        return _("at least {limit} needed").format(limit=limit)
+    return _("at most {limit} allowed").format(limit=limit)
+
+
+def _share_of_text(of: ShareOf) -> str:
+    """``the points`` / ``the figures`` / ``the units`` (what a share is of)."""
+    if of is ShareOf.POINTS:
+        return pgettext("share of", "the points")
+    if of is ShareOf.FIGURES:
+        return pgettext("share of", "the figures")
+    return pgettext("share of", "the units")
 
 
 @dataclass(frozen=True)
@@ -154,7 +182,9 @@ class Unchecked:
     reason: str
 
     def __str__(self) -> str:
-        return f"{self.constraint} ({self.rule}): not checked, {self.reason}"
+        return _("{constraint} ({rule}): not checked, {reason}").format(
+            constraint=self.constraint, rule=self.rule, reason=self.reason
+        )
 
 
 @dataclass(frozen=True)
@@ -232,8 +262,9 @@ def _check_points_map(army: ArmyList, points: Mapping[str, float]) -> None:
     for pid, value in points.items():
         if pid not in known:
             raise InvalidDataError(
-                f"points[{pid!r}]: unknown profile {pid!r} in army list {army.id!r}"
-                f" (it has: {', '.join(sorted(known))})"
+                _("points[{pid!r}]: unknown profile {pid!r} in army list {army!r} (it has: {known})").format(
+                    pid=pid, army=army.id, known=", ".join(sorted(known))
+                )
             )
         if (
             isinstance(value, bool)
@@ -241,7 +272,11 @@ def _check_points_map(army: ArmyList, points: Mapping[str, float]) -> None:
             or not math.isfinite(value)
             or value < 0
         ):
-            raise InvalidDataError(f"points[{pid!r}]: expected a finite number >= 0, got {value!r}")
+            raise InvalidDataError(
+                _("points[{pid!r}]: expected a finite number >= 0, got {value!r}").format(
+                    pid=pid, value=value
+                )
+            )
 
 
 def _limit_breach(
@@ -251,10 +286,14 @@ def _limit_breach(
         return None
     if (bound == "min" and actual >= limit) or (bound == "max" and actual <= limit):
         return None
-    need = "at least" if bound == "min" else "at most"
-    word = "needed" if bound == "min" else "allowed"
     return Breach.of(
-        c.id, c.rule, measure, actual, bound, limit, f"{_plural(actual, unit)}; {need} {_num(limit)} {word}"
+        c.id,
+        c.rule,
+        measure,
+        actual,
+        bound,
+        limit,
+        f"{_plural(actual, unit)}; {_bound_text(bound, _num(limit))}",
     )
 
 
@@ -265,8 +304,6 @@ def _share_breach(c: RosterConstraint, share: float, bound: Bound, limit: float 
         bound == "max" and share <= limit + SHARE_EPSILON
     ):
         return None
-    need = "at least" if bound == "min" else "at most"
-    word = "needed" if bound == "min" else "allowed"
     measure = f"share of {c.share_of.value}"
     return Breach.of(
         c.id,
@@ -275,8 +312,19 @@ def _share_breach(c: RosterConstraint, share: float, bound: Bound, limit: float 
         share,
         bound,
         limit,
-        f"{share:.1%} of the {c.share_of.value}; {need} {limit:.1%} {word}",
+        _("{share} of {what}; {bound}").format(
+            share=f"{share:.1%}", what=_share_of_text(c.share_of), bound=_bound_text(bound, f"{limit:.1%}")
+        ),
     )
+
+
+def _total_of(of: ShareOf) -> str:
+    """``points`` / ``figures`` / ``units`` (what a roster's total is of)."""
+    if of is ShareOf.POINTS:
+        return pgettext("roster total of", "points")
+    if of is ShareOf.FIGURES:
+        return pgettext("roster total of", "figures")
+    return pgettext("roster total of", "units")
 
 
 def _check_constraint(
@@ -303,12 +351,14 @@ def _check_constraint(
     total = totals[c.share_of]
     if c.share_of is ShareOf.POINTS:
         if price is None or total is None:
-            return breaches, Unchecked(c.id, c.rule, "the roster's points are not known")
+            return breaches, Unchecked(c.id, c.rule, _("the roster's points are not known"))
         part = sum(f.figures * price[f.profile.id] for f in chosen)
     else:
         part = units if c.share_of is ShareOf.UNITS else figures
     if not total:
-        return breaches, Unchecked(c.id, c.rule, f"the roster's total {c.share_of.value} are 0")
+        return breaches, Unchecked(
+            c.id, c.rule, _("the roster's total {what} are 0").format(what=_total_of(c.share_of))
+        )
     share = part / total
     breaches += [
         b
@@ -343,7 +393,6 @@ def _unit_size_breaches(army: ArmyList, roster: Roster, c: RosterConstraint) -> 
         for bound, limit in bounds:
             if limit is None or (size >= limit if bound == "min" else size <= limit):
                 continue
-            need = "at least" if bound == "min" else "at most"
             out.append(
                 Breach.of(
                     c.id,
@@ -352,8 +401,12 @@ def _unit_size_breaches(army: ArmyList, roster: Roster, c: RosterConstraint) -> 
                     size,
                     bound,
                     limit,
-                    f"units[{i}] ({entry.profile!r}): {_plural(size, 'figure')} in each unit; {need} {_num(limit)}"
-                    f" {'needed' if bound == 'min' else 'allowed'}",
+                    _("units[{i}] ({profile!r}): {count} in each unit; {bound}").format(
+                        i=i,
+                        profile=entry.profile,
+                        count=_plural(size, "figure"),
+                        bound=_bound_text(bound, _num(limit)),
+                    ),
                     i,
                 )
             )
@@ -374,13 +427,18 @@ def _attached_breaches(army: ArmyList, roster: Roster) -> list[Breach]:
         out.append(
             Breach.of(
                 ATTACHED_ID,
-                ATTACHED_RULE,
+                _(ATTACHED_RULE),
                 f"attached figures in units[{i}] ({entry.profile})",
                 attached,
                 "max",
                 most,
-                f"units[{i}] ({entry.profile!r}): {_plural(attached, 'attached figure')} of {total}"
-                f" in each unit; at most {_num(most)} allowed",
+                _("units[{i}] ({profile!r}): {count} of {total} in each unit; {bound}").format(
+                    i=i,
+                    profile=entry.profile,
+                    count=_plural(attached, "attached figure"),
+                    total=total,
+                    bound=_bound_text("max", _num(most)),
+                ),
                 i,
             )
         )
@@ -400,13 +458,18 @@ def _limber_breaches(army: ArmyList, roster: Roster) -> list[Breach]:
         out.append(
             Breach.of(
                 LIMBERS_ID,
-                LIMBERS_RULE,
+                _(LIMBERS_RULE),
                 f"limber figures in units[{i}] ({entry.profile})",
                 limbers,
                 bound,
                 entry.figures,
-                f"units[{i}] ({entry.profile!r}): {_plural(entry.figures, 'gun figure')} with"
-                f" {_plural(limbers, 'limber')} in each unit; {_num(entry.figures)} needed",
+                _("units[{i}] ({profile!r}): {guns} with {limbers} in each unit; {n} needed").format(
+                    i=i,
+                    profile=entry.profile,
+                    guns=_plural(entry.figures, "gun figure"),
+                    limbers=_plural(limbers, "limber"),
+                    n=_num(entry.figures),
+                ),
                 i,
             )
         )
@@ -434,13 +497,15 @@ def validate_roster(
         try:
             roster = army.roster(roster)
         except KeyError:
-            known = ", ".join(r.id for r in army.rosters) or "none"
+            known = ", ".join(r.id for r in army.rosters) or _("none")
             raise InvalidDataError(
-                f"unknown roster {roster!r} in army list {army.id!r} (it has: {known})"
+                _("unknown roster {roster!r} in army list {army!r} (it has: {known})").format(
+                    roster=roster, army=army.id, known=known
+                )
             ) from None
     problems = army.roster_problems(roster)
     if problems:
-        raise InvalidDataError(f"roster {roster.id!r}: " + "\n  ".join(problems[:5]))
+        raise InvalidDataError(_("roster {roster!r}: ").format(roster=roster.id) + "\n  ".join(problems[:5]))
     if points is not None:
         _check_points_map(army, points)
     fielded = _fielded(army, roster)
@@ -469,9 +534,13 @@ def validate_roster(
     broken: list[Breach] = []
     unchecked: list[Unchecked] = []
     if roster.points_limit is not None:
-        rule = f"roster {roster.id!r} costs at most {_num(roster.points_limit)} points"
+        rule = _("roster {roster!r} costs at most {limit} points").format(
+            roster=roster.id, limit=_num(roster.points_limit)
+        )
         if total_points is None:
-            unchecked.append(Unchecked(POINTS_LIMIT_ID, rule, f"no points for: {', '.join(missing)}"))
+            unchecked.append(
+                Unchecked(POINTS_LIMIT_ID, rule, _("no points for: {ids}").format(ids=", ".join(missing)))
+            )
         elif total_points > roster.points_limit:
             over = total_points - roster.points_limit
             broken.append(
@@ -482,8 +551,9 @@ def validate_roster(
                     total_points,
                     "max",
                     roster.points_limit,
-                    f"{_num(total_points)} points, over the limit of {_num(roster.points_limit)}"
-                    f" by {_num(over)}",
+                    _("{points} points, over the limit of {limit} by {over}").format(
+                        points=_num(total_points), limit=_num(roster.points_limit), over=_num(over)
+                    ),
                 )
             )
     for c in (*army.constraints, *roster.constraints):
@@ -521,7 +591,7 @@ def parse_roster(
     except ValueError as exc:
         if isinstance(exc, InvalidDataError):
             raise
-        raise InvalidDataError(f"army: {exc}", source=source) from None
+        raise InvalidDataError(_("army: {reason}").format(reason=exc), source=source) from None
     problems = army.roster_problems(roster)
     if problems:
         raise InvalidDataError("\n  ".join(problems[:5]), source=source)

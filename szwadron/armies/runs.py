@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from typing import Any, Literal
 
 from szwadron.errors import InvalidDataError
+from szwadron.i18n import gettext
 
 #: The 50 ± 5 % band of the validation.
 BAND: tuple[float, float] = (0.45, 0.55)
@@ -61,17 +62,21 @@ def open_executor(
         that cannot start, or a scheduler that cannot be reached.
     """
     if kind not in EXECUTORS:
-        raise InvalidDataError(f"executor must be one of {', '.join(EXECUTORS)}, got {kind!r}")
+        raise InvalidDataError(
+            gettext("executor must be one of {value}, got {kind!r}").format(
+                value=", ".join(EXECUTORS), kind=kind
+            )
+        )
     if kind == "process":
         if scheduler is not None:
-            raise InvalidDataError("a scheduler address needs the dask executor (--executor dask)")
+            raise InvalidDataError(gettext("a scheduler address needs the dask executor (--executor dask)"))
         yield None
         return
     try:  # an optional extra: imported only when asked for
         from distributed import Client, LocalCluster
     except ImportError:
         raise InvalidDataError(
-            "the dask executor needs dask.distributed: pip install 'szwadron[dask]'"
+            gettext("the dask executor needs dask.distributed: pip install 'szwadron[dask]'")
         ) from None
     client: Any = None
     cluster: Any = None
@@ -89,8 +94,16 @@ def open_executor(
     except Exception as exc:  # any failure to start is the user's to fix
         if cluster is not None:
             cluster.close()
-        where = f"the dask scheduler at {scheduler!r}" if scheduler else "a local dask cluster"
-        raise InvalidDataError(f"cannot start or reach {where}: {type(exc).__name__}: {exc}") from None
+        where = (
+            gettext("the dask scheduler at {scheduler!r}").format(scheduler=scheduler)
+            if scheduler
+            else gettext("a local dask cluster")
+        )
+        raise InvalidDataError(
+            gettext("cannot start or reach {where}: {__name__}: {exc}").format(
+                where=where, __name__=type(exc).__name__, exc=exc
+            )
+        ) from None
     try:
         yield client.get_executor()
     finally:

@@ -43,6 +43,7 @@ from szwadron.armies.duel import DEFAULT_SAMPLER, Sampler
 from szwadron.armies.rosters import validate_roster
 from szwadron.armies.runs import BAND, ProgressFn
 from szwadron.errors import InvalidDataError
+from szwadron.i18n import gettext
 from szwadron.models import ArmyList, Attachment, Kind, Profile, Roster, RosterEntry
 
 #: A generated roster spends at least this share of its limit (the example rosters spend 99–100 %).
@@ -196,7 +197,9 @@ def random_roster(army: ArmyList, limit: float, rng: random.Random, rid: str = "
         if roster is not None:
             return roster
     raise InvalidDataError(
-        f"army list {army.id!r}: no legal random roster of {limit:g} points found in {MAX_DRAWS} draws"
+        gettext(
+            "army list {id!r}: no legal random roster of {limit:g} points found in {MAX_DRAWS} draws"
+        ).format(id=army.id, limit=limit, MAX_DRAWS=MAX_DRAWS)
     )
 
 
@@ -328,9 +331,15 @@ def exploit_search(
         A budget below 1 or an empty field.
     """
     if budget < 1:
-        raise InvalidDataError(f"the search budget must be at least 1 roster, got {budget}")
+        raise InvalidDataError(
+            gettext("the search budget must be at least 1 roster, got {budget}").format(budget=budget)
+        )
     if not field:
-        raise InvalidDataError(f"no field to search against for {army.id!r} at {limit:g} points")
+        raise InvalidDataError(
+            gettext("no field to search against for {id!r} at {limit:g} points").format(
+                id=army.id, limit=limit
+            )
+        )
     rng = random.Random(f"search:{seed}:{army.id}:{limit:g}")
     tag = f"search:{seed}:{army.id}:{limit:g}"
     best = random_roster(army, limit, rng, rid=f"search-{army.id}-{limit:g}")
@@ -459,9 +468,11 @@ def held_out_validation(
     roster's mean against all of its pairs is its rate against the field."""
 
     if battles < 1:
-        raise InvalidDataError(f"battles per pair must be at least 1, got {battles}")
+        raise InvalidDataError(
+            gettext("battles per pair must be at least 1, got {battles}").format(battles=battles)
+        )
     if random_rosters < 0 or search < 0:
-        raise InvalidDataError("the held-out rosters and the search budget cannot be negative")
+        raise InvalidDataError(gettext("the held-out rosters and the search budget cannot be negative"))
     t0 = time.perf_counter()
     limits = sorted({r.points_limit for a in armies for r in a.rosters if r.points_limit is not None})
     entries: list[tuple[ArmyList, Roster, str]] = []  # held-out

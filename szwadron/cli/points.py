@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from szwadron.i18n import _, term
+from szwadron.i18n import N_, _, ngettext, pgettext, term
 
 ACTIONS = ("calibrate", "validate")
 #: The name under which the army-list form is registered beside the two actions.
@@ -110,7 +110,7 @@ class MisplacedOption(argparse.Action):
         option_string: str | None = None,
     ) -> None:
         if getattr(namespace, "misplaced", None) is None:
-            namespace.misplaced = f"{option_string} {self.message}"
+            namespace.misplaced = f"{option_string} {_(self.message)}"
 
 
 def _misplaced(parser: argparse.ArgumentParser, message: str, *flags: str) -> None:
@@ -190,7 +190,7 @@ def register(subparsers: Any) -> None:
     )
     _misplaced(
         price,
-        "applies only to 'points calibrate' and 'points validate'",
+        N_("applies only to 'points calibrate' and 'points validate'"),
         "--lists",
         "--seed",
         "--duels",
@@ -200,9 +200,11 @@ def register(subparsers: Any) -> None:
         "--executor",
         "--scheduler",
     )
-    _misplaced(price, "applies only to 'points calibrate'", "--rounds", "--dry-run")
-    _misplaced(price, "does not apply to 'points ARMYLIST': it belongs to 'points validate'", "--held-out")
-    _misplaced(price, "applies only to 'points calibrate' and 'points validate'", "--search")
+    _misplaced(price, N_("applies only to 'points calibrate'"), "--rounds", "--dry-run")
+    _misplaced(
+        price, N_("does not apply to 'points ARMYLIST': it belongs to 'points validate'"), "--held-out"
+    )
+    _misplaced(price, N_("applies only to 'points calibrate' and 'points validate'"), "--search")
 
     calibrate = forms.add_parser(
         "calibrate",
@@ -265,13 +267,15 @@ def register(subparsers: Any) -> None:
         "rewritten",
     )
     calibrate.add_argument("--json", action="store_true", help=_JSON_HELP)
-    _misplaced(calibrate, "does not apply to 'points calibrate': it belongs to 'points ARMYLIST'", "--roster")
     _misplaced(
-        calibrate, "does not apply to 'points calibrate': it belongs to 'points validate'", "--held-out"
+        calibrate, N_("does not apply to 'points calibrate': it belongs to 'points ARMYLIST'"), "--roster"
+    )
+    _misplaced(
+        calibrate, N_("does not apply to 'points calibrate': it belongs to 'points validate'"), "--held-out"
     )
     _misplaced(
         calibrate,
-        "does not apply to 'points calibrate': it belongs to 'points ARMYLIST' and 'points validate'",
+        N_("does not apply to 'points calibrate': it belongs to 'points ARMYLIST' and 'points validate'"),
         "--plot",
     )
 
@@ -330,9 +334,66 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="also draw the matrix of win rates (and the rosters'): FILE.png, FILE.svg or FILE.pdf",
     )
-    _misplaced(validate, "does not apply to 'points validate': it belongs to 'points ARMYLIST'", "--roster")
-    _misplaced(validate, "applies only to 'points calibrate'", "--rounds", "--dry-run")
+    _misplaced(
+        validate, N_("does not apply to 'points validate': it belongs to 'points ARMYLIST'"), "--roster"
+    )
+    _misplaced(validate, N_("applies only to 'points calibrate'"), "--rounds", "--dry-run")
     forms.choices = _AnyWord(forms.choices)
+
+
+#: The progress labels of szwadron.armies (English, as the library names its runs), for the catalog.
+_LABELS = (
+    N_("duels"),
+    N_("validation"),
+    N_("roster battles"),
+    N_("unit-size battles"),
+    N_("army steepness battles"),
+    N_("held-out battles"),
+    N_("exploit search"),
+)
+
+
+def _label(label: str) -> str:
+    """A progress label of the library in the chosen language (``calibration round 2/3``, ...)."""
+    import re
+
+    m = re.fullmatch(r"(calibration round|mixed-army battles) (\d+)/(\d+)", label)
+    if m:
+        if m[1] == "calibration round":
+            return _("calibration round {r}/{n}").format(r=m[2], n=m[3])
+        return _("mixed-army battles {r}/{n}").format(r=m[2], n=m[3])
+    m = re.fullmatch(r"exploit search (\S+) (\S+)", label)
+    if m:
+        return _("exploit search {army} {limit}").format(army=m[1], limit=m[2])
+    return _(label)
+
+
+def _exponent(name: str) -> str:
+    """A continuous term of the points model (its column in the points table)."""
+    words = {"offence": _("offence"), "wounds": _("wounds"), "morale": _("morale"), "speed": _("speed")}
+    return words.get(name, term(name))
+
+
+def _cls(name: str) -> str:
+    """A class of units in the validation's report (szwadron.armies.calibrate, .battles)."""
+    words = {
+        "line": pgettext("unit class", "line"),
+        "infantry": pgettext("unit class", "infantry"),
+        "skirmishers": pgettext("unit class", "skirmishers"),
+        "cavalry": pgettext("unit class", "cavalry"),
+        "artillery": pgettext("unit class", "artillery"),
+    }
+    return words.get(name, name)
+
+
+def _source(name: str) -> str:
+    """Where a held-out roster comes from (szwadron.armies.search)."""
+    words = {
+        "random": pgettext("roster source", "random"),
+        "search": pgettext("roster source", "search"),
+        "example": pgettext("roster source", "example"),
+    }
+    return words.get(name, name)
 
 
 class _Progress:
@@ -348,19 +409,30 @@ class _Progress:
             return
         self.last = now
         pct = 100.0 * done / total if total else 100.0
-        what = "rosters" if "search" in label else "battles" if "battle" in label else "duels"
-        print(
-            f"{label}: {done}/{total} {what} ({pct:.0f}%), {now - self.t0:.1f} s", file=sys.stderr, flush=True
+        if "search" in label:
+            what = ngettext("{done}/{total} roster", "{done}/{total} rosters", total)
+        elif "battle" in label:
+            what = ngettext("{done}/{total} battle", "{done}/{total} battles", total)
+        else:
+            what = ngettext("{done}/{total} duel", "{done}/{total} duels", total)
+        line = _("{label}: {count} ({pct}%), {seconds} s").format(
+            label=_label(label),
+            count=what.format(done=done, total=total),
+            pct=f"{pct:.0f}",
+            seconds=f"{now - self.t0:.1f}",
         )
+        print(line, file=sys.stderr, flush=True)
 
 
 def _positive(value: int | None, name: str, most: int) -> None:
     from szwadron.errors import InvalidDataError
 
     if value is not None and value < 1:
-        raise InvalidDataError(f"{name} must be at least 1, got {value}")
+        raise InvalidDataError(_("{name} must be at least 1, got {value}").format(name=name, value=value))
     if value is not None and value > most:
-        raise InvalidDataError(f"{name} must be at most {most}, got {value}")
+        raise InvalidDataError(
+            _("{name} must be at most {most}, got {value}").format(name=name, most=most, value=value)
+        )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -381,18 +453,26 @@ def run(args: argparse.Namespace) -> int:
     _positive(args.duels, "--duels", MAX_DUELS)
     if args.battles is not None:
         if not 0 <= args.battles <= MAX_DUELS:
-            raise InvalidDataError(f"--battles must be between 0 and {MAX_DUELS}, got {args.battles}")
+            raise InvalidDataError(
+                _("{name} must be between 0 and {most}, got {value}").format(
+                    name="--battles", most=MAX_DUELS, value=args.battles
+                )
+            )
     _positive(getattr(args, "rounds", None), "--rounds", MAX_ROUNDS)
     _positive(args.workers, "--workers", MAX_WORKERS_PER_CORE * (os.cpu_count() or 1))
     _positive(getattr(args, "search", None), "--search", MAX_SEARCH)
     held_out = getattr(args, "held_out", None)
     if held_out is not None and not 0 <= held_out <= MAX_SEARCH:
-        raise InvalidDataError(f"--held-out must be between 0 and {MAX_SEARCH}, got {held_out}")
+        raise InvalidDataError(
+            _("{name} must be between 0 and {most}, got {value}").format(
+                name="--held-out", most=MAX_SEARCH, value=held_out
+            )
+        )
     from szwadron.armies.runs import open_executor
 
     kind = args.executor or ("dask" if args.scheduler else "process")
     if args.scheduler is not None and kind != "dask":
-        raise InvalidDataError("--scheduler needs --executor dask")
+        raise InvalidDataError(_("--scheduler needs --executor dask"))
     with open_executor(kind, scheduler=args.scheduler, workers=args.workers) as executor:
         args.executor_object = executor
         return _calibrate(args) if args.form == "calibrate" else _validate(args)
@@ -409,16 +489,20 @@ def _roster(army: Any, spec: str) -> Any:
         list_of, roster = load_roster(spec)
         if list_of.id != army.id:
             raise InvalidDataError(
-                f"roster {roster.id!r} is of army list {list_of.id!r}, not {army.id!r}",
+                _("roster {roster!r} is of army list {army!r}, not {expected!r}").format(
+                    roster=roster.id, army=list_of.id, expected=army.id
+                ),
                 source=source_name(spec),
             )
         return roster
     try:
         return army.roster(spec)
     except KeyError:
-        known = ", ".join(r.id for r in army.rosters) or "none"
+        known = ", ".join(r.id for r in army.rosters) or _("none")
         raise InvalidDataError(
-            f"unknown roster {spec!r} in army list {army.id!r} (it has: {known})"
+            _("unknown roster {roster!r} in army list {army!r} (it has: {known})").format(
+                roster=spec, army=army.id, known=known
+            )
         ) from None
 
 
@@ -459,7 +543,8 @@ def _price(args: argparse.Namespace) -> int:
         except InvalidDataError as exc:  # issue 16: name the file and the profile
             k = army.profiles.index(p)
             raise InvalidDataError(
-                f"profiles[{k}] (id {p.id!r}): {exc.detail}", source=_army_source(args.target)
+                _("profiles[{k}] (id {id!r}): {detail}").format(k=k, id=p.id, detail=exc.detail),
+                source=_army_source(args.target),
             ) from None
         stale = p.points is None or abs(p.points - b.points) > 1e-9
         rows.append((p, b, stale))
@@ -607,38 +692,55 @@ def _calibrate(args: argparse.Namespace) -> int:
         )
         return 0
     print(
-        f"calibrated on {cal.duels} duels between {len(cal.entries)} duel profiles in {cal.seconds:.1f} s "
-        f"(seed {args.seed}, {args.rounds} rounds)"
-    )
-    print(
-        f"  melee weight μ = {model.melee_weight:g}; exponents: "
-        + ", ".join(f"{k} {v:.3f}" for k, v in model.exponents.items())
-    )
-    print(
-        "  kinds: "
-        + ", ".join(f"{k} ×{_exp(v):.2f}" for k, v in model.kinds.items())
-        + "; abilities: "
-        + ", ".join(f"{k} ×{_exp(v):.2f}" for k, v in model.abilities.items())
-    )
-    print(
-        f"  steepness κ = {model.steepness:.3f} (unit against unit)"
-        + (
-            f", army against army κ = {model.army_steepness[0]:.2f} · units^{model.army_steepness[1]:.2f}"
-            f" ({model.steepness_for(10):.1f} at 10 units a side)"
-            if model.army_steepness
-            else ""
+        _(
+            "calibrated on {duels} duels between {profiles} duel profiles in {seconds} s (seed {seed}, {rounds} rounds)"
+        ).format(
+            duels=cal.duels,
+            profiles=len(cal.entries),
+            seconds=f"{cal.seconds:.1f}",
+            seed=args.seed,
+            rounds=args.rounds,
         )
-        + f"; reference line infantry = {format_points(model.reference_points)} points"
+    )
+    print(
+        "  "
+        + _("melee weight μ = {mu}; exponents: {exponents}").format(
+            mu=f"{model.melee_weight:g}",
+            exponents=", ".join(f"{_exponent(k)} {v:.3f}" for k, v in model.exponents.items()),
+        )
+    )
+    print(
+        "  "
+        + _("kinds: {kinds}; abilities: {abilities}").format(
+            kinds=", ".join(f"{term(k)} ×{_exp(v):.2f}" for k, v in model.kinds.items()),
+            abilities=", ".join(f"{term(k)} ×{_exp(v):.2f}" for k, v in model.abilities.items()),
+        )
+    )
+    army = ""
+    if model.army_steepness:
+        army = _(", army against army κ = {k} · units^{e} ({at10} at 10 units a side)").format(
+            k=f"{model.army_steepness[0]:.2f}",
+            e=f"{model.army_steepness[1]:.2f}",
+            at10=f"{model.steepness_for(10):.1f}",
+        )
+    print(
+        "  "
+        + _("steepness κ = {k} (unit against unit){army}; reference line infantry = {points} points").format(
+            k=f"{model.steepness:.3f}", army=army, points=format_points(model.reference_points)
+        )
     )
     for a, r, c, lim, s in done.rosters:
-        over = "  OVER THE LIMIT: rebuild this roster" if lim is not None and c > lim + 1e-9 else ""
-        print(
-            f"  {a}:{r}: {format_points(round(c, 6))} of {format_points(lim) if lim else '-'} points, artillery {s:.0%}{over}"
+        over = "  " + _("OVER THE LIMIT: rebuild this roster") if lim is not None and c > lim + 1e-9 else ""
+        line = _("{points} of {limit} points, artillery {share}").format(
+            points=format_points(round(c, 6)), limit=format_points(lim) if lim else "-", share=f"{s:.0%}"
         )
+        print(f"  {a}:{r}: {line}{over}")
     if args.dry_run:
-        print("dry run: nothing written")
+        print(_("dry run: nothing written"))
     else:
-        print(f"wrote the coefficients and the points of {len(done.changed)} changed army list(s)")
+        print(
+            _("wrote the coefficients and the points of {n} changed army list(s)").format(n=len(done.changed))
+        )
     return 0
 
 
@@ -718,26 +820,48 @@ def _validate(args: argparse.Namespace) -> int:
     lo, hi = BAND
     per_cell = result.duels // max(len(result.cells), 1)
     print(
-        f"round-robin at equal points (simulated: {result.duels} duels, {per_cell} a matchup, "
-        f"seed {result.seed}, {result.seconds:.1f} s); budgets {', '.join(f'{b:g}' for b in result.budgets)} points"
+        _(
+            "round-robin at equal points (simulated: {duels} duels, {per} a matchup, seed {seed}, {seconds} s); "
+            "budgets {budgets} points"
+        ).format(
+            duels=result.duels,
+            per=per_cell,
+            seed=result.seed,
+            seconds=f"{result.seconds:.1f}",
+            budgets=", ".join(f"{b:g}" for b in result.budgets),
+        )
     )
     print(
-        f"matchups with a win rate within {lo:.0%}–{hi:.0%}: {result.share_in_band:.1%} of "
-        f"{len(result.cells)} distinct matchups, {result.share_in_band_all_profiles:.1%} of all profile pairs; "
-        f"95% interval inside the band: {result.share_ci_in_band:.1%}"
+        _(
+            "matchups with a win rate within {band}: {share} of {n} distinct matchups, {all} of all profile pairs; "
+            "95% interval inside the band: {ci}"
+        ).format(
+            band=f"{lo:.0%}–{hi:.0%}",
+            share=f"{result.share_in_band:.1%}",
+            n=len(result.cells),
+            all=f"{result.share_in_band_all_profiles:.1%}",
+            ci=f"{result.share_ci_in_band:.1%}",
+        )
     )
     intr = result.intransitive()
     print(
-        f"{'battles of standard units' if result.battle else 'one unit a side'}; "
-        f"root mean square of (win rate − 50%): {intr.rms:.1%}; after removing what re-pricing could fix "
-        f"(a strength per profile): {intr.residual_rms:.1%}, {intr.share_in_band_repriced:.1%} of matchups in the band"
+        _(
+            "{what}; root mean square of (win rate − 50%): {rms}; after removing what re-pricing could fix "
+            "(a strength per profile): {residual}, {share} of matchups in the band"
+        ).format(
+            what=_("battles of standard units") if result.battle else _("one unit a side"),
+            rms=f"{intr.rms:.1%}",
+            residual=f"{intr.residual_rms:.1%}",
+            share=f"{intr.share_in_band_repriced:.1%}",
+        )
     )
     circles = result.circles()
     if circles:
         print(
-            f"no prices can bring every matchup into the band: {len(circles)} triples of profiles beat one another "
-            f"in a circle (at least {len(circles) / len(result.cells):.1%} of the matchups stay outside at any points), "
-            "for example:"
+            _(
+                "no prices can bring every matchup into the band: {n} triples of profiles beat one another "
+                "in a circle (at least {share} of the matchups stay outside at any points), for example:"
+            ).format(n=len(circles), share=f"{len(circles) / len(result.cells):.1%}")
         )
         names = [x.label for x in result.entries]
         for i, j, k in circles[:3]:
@@ -745,19 +869,22 @@ def _validate(args: argparse.Namespace) -> int:
                 f"  {names[i]} v {names[j]}: {fmt_prob(result.rate(i, j))}, {names[j]} v {names[k]}: "
                 f"{fmt_prob(result.rate(j, k))}, {names[k]} v {names[i]}: {fmt_prob(result.rate(k, i))}"
             )
-    print("by class (win rate of the first; share in the band):")
+    print(_("by class (win rate of the first; share in the band):"))
     for (a, b), (n, r, x) in result.blocks().items():
-        print(f"  {a} v {b}: {n} matchups, {fmt_prob(r)}; {x:.0%} in the band")
-    print("mean win rate of each duel profile against all others:")
+        line = _("{n} matchups, {rate}; {share} in the band").format(n=n, rate=fmt_prob(r), share=f"{x:.0%}")
+        print(f"  {_cls(a)} v {_cls(b)}: {line}")
+    print(_("mean win rate of each duel profile against all others:"))
+    pts = _("pts")
     for e, p, r in zip(result.entries, result.points, result.profile_rates(), strict=True):
         same = f" (= {', '.join(e.members[1:])})" if len(e.members) > 1 else ""
-        print(f"  {e.label:32s} {p:6.1f} pts  {fmt_prob(r):>6s}{same}")
-    print("furthest from even:")
+        print(f"  {e.label:32s} {p:6.1f} {pts}  {fmt_prob(r):>6s}{same}")
+    print(_("furthest from even:"))
     for c in result.worst(15):
         a, b = result.entries[c.row].label, result.entries[c.col].label
         ci = c.interval
         figs = ", ".join(f"{x} v {y}" for x, y in c.figures)
-        print(f"  {a} v {b}: {fmt_prob(c.rate)} [{fmt_prob(ci[0])}, {fmt_prob(ci[1])}] (figures {figs})")
+        line = _("(figures {figures})").format(figures=figs)
+        print(f"  {a} v {b}: {fmt_prob(c.rate)} [{fmt_prob(ci[0])}, {fmt_prob(ci[1])}] {line}")
     if rosters is not None:
         _print_rosters(rosters)
     if sizes:
@@ -775,33 +902,56 @@ def _print_held_out(held: Any) -> None:
     lo, hi = BAND
     if not held.pairs:
         print(
-            "held out: no two lists with example rosters of the same points limit; no held-out rosters to play"
+            _(
+                "held out: no two lists with example rosters of the same points limit; no held-out rosters to play"
+            )
         )
         return
     print(
-        f"held out (rosters never used in fitting: random legal draws and the exploit search's finds, "
-        f"against one another and the example rosters of other lists at the same limit; {held.battles} "
-        f"battles a pair, {held.seconds:.1f} s):"
+        _(
+            "held out (rosters never used in fitting: random legal draws and the exploit search's finds, "
+            "against one another and the example rosters of other lists at the same limit; {battles} "
+            "battles a pair, {seconds} s):"
+        ).format(battles=held.battles, seconds=f"{held.seconds:.1f}")
     )
     print(
-        f"pairs with a win rate within {lo:.0%}–{hi:.0%}: {held.share_in_band:.1%} of {len(held.pairs)}; "
-        f"root mean square of (win rate − 50%): {held.rms:.1%}"
+        _(
+            "pairs with a win rate within {band}: {share} of {n}; root mean square of (win rate − 50%): {rms}"
+        ).format(
+            band=f"{lo:.0%}–{hi:.0%}",
+            share=f"{held.share_in_band:.1%}",
+            n=len(held.pairs),
+            rms=f"{held.rms:.1%}",
+        )
     )
     width = max(len(r.label) for r in held.rosters)
     for r in sorted(held.rosters, key=lambda r: -r.field_rate):
-        print(
-            f"  {r.label:<{width}} {r.source:6s} {r.points:7.1f} of {r.roster.points_limit:g}: "
-            f"{fmt_prob(r.field_rate):>6s} against its field"
+        line = _("{points} of {limit}: {rate} against its field").format(
+            points=f"{r.points:7.1f}",
+            limit=f"{r.roster.points_limit:g}",
+            rate=f"{fmt_prob(r.field_rate):>6s}",
         )
+        print(f"  {r.label:<{width}} {_source(r.source):6s} {line}")
     worst = held.worst
     if worst is not None:
         print(
-            f"strongest held-out roster: {worst.label} ({worst.source}), {fmt_prob(worst.field_rate)} against its field"
+            _("strongest held-out roster: {label} ({source}), {rate} against its field").format(
+                label=worst.label, source=_source(worst.source), rate=fmt_prob(worst.field_rate)
+            )
         )
     for s in held.searches:
         print(
-            f"  exploit search {s.army} {s.limit:g}: {s.evaluated} rosters played; best {fmt_prob(s.confirmed)} "
-            f"against the example rosters ({fmt_prob(s.rate)} in the search)"
+            "  "
+            + _(
+                "exploit search {army} {limit}: {n} rosters played; best {best} against the example rosters "
+                "({rate} in the search)"
+            ).format(
+                army=s.army,
+                limit=f"{s.limit:g}",
+                n=s.evaluated,
+                best=fmt_prob(s.confirmed),
+                rate=fmt_prob(s.rate),
+            )
         )
 
 
@@ -810,15 +960,18 @@ def _print_sizes(sizes: Sequence[Any]) -> None:
     from szwadron.cli._common import fmt_prob
 
     print(
-        f"unit size at equal points: each list's largest roster with its line (battalions without an elite "
-        f"company) or its cavalry regrouped into units of another size, the same figures and points, against "
-        f"itself as fielded ({sizes[0].battles} battles each; the lists cap infantry units at 12 figures):"
+        _(
+            "unit size at equal points: each list's largest roster with its line (battalions without an elite "
+            "company) or its cavalry regrouped into units of another size, the same figures and points, against "
+            "itself as fielded ({battles} battles each; the lists cap infantry units at 12 figures):"
+        ).format(battles=sizes[0].battles)
     )
     rows: dict[str, list[str]] = {}
     for e in sizes:
         lo, hi = e.interval
         rows.setdefault(f"{e.army}:{e.roster}", []).append(
-            f"{e.cls} of {e.size} {fmt_prob(e.rate)} [{fmt_prob(lo)}, {fmt_prob(hi)}]"
+            _("{cls} of {size}").format(cls=_cls(e.cls), size=e.size)
+            + f" {fmt_prob(e.rate)} [{fmt_prob(lo)}, {fmt_prob(hi)}]"
         )
     width = max(len(k) for k in rows)
     for label, cells in rows.items():
@@ -833,27 +986,39 @@ def _print_rosters(result: Any) -> None:
     lo, hi = BAND
     if not result.cells:
         print(
-            "army against army: no two example rosters of different lists share a points limit; nothing to play"
+            _(
+                "army against army: no two example rosters of different lists share a points limit; nothing to play"
+            )
         )
         return
     per = result.battles // len(result.cells)
     print(
-        f"army against army: every pair of example rosters of different lists and the same limit "
-        f"({result.battles} battles, {per} a pair, units meeting at random, {result.seconds:.1f} s)"
+        _(
+            "army against army: every pair of example rosters of different lists and the same limit "
+            "({battles} battles, {per} a pair, units meeting at random, {seconds} s)"
+        ).format(battles=result.battles, per=per, seconds=f"{result.seconds:.1f}")
     )
     print(
-        f"pairs with a win rate within {lo:.0%}–{hi:.0%}: {result.share_in_band:.1%} of {len(result.cells)}; "
-        f"95% interval inside the band: {result.share_ci_in_band:.1%}; "
-        f"root mean square of (win rate − 50%): {result.rms:.1%}"
+        _(
+            "pairs with a win rate within {band}: {share} of {n}; 95% interval inside the band: {ci}; "
+            "root mean square of (win rate − 50%): {rms}"
+        ).format(
+            band=f"{lo:.0%}–{hi:.0%}",
+            share=f"{result.share_in_band:.1%}",
+            n=len(result.cells),
+            ci=f"{result.share_ci_in_band:.1%}",
+            rms=f"{result.rms:.1%}",
+        )
     )
     width = max(len(s.label) for s in result.sides)
     for c in result.cells:
         a, b = result.sides[c.a], result.sides[c.b]
         ci = c.interval
-        mark = "" if c.in_band else "  (outside the band)"
+        mark = "" if c.in_band else "  " + _("(outside the band)")
+        predict = _("points predict {rate}").format(rate=fmt_prob(c.predicted))
         print(
             f"  {a.label:<{width}} {a.points:7.1f} v {b.label:<{width}} {b.points:7.1f}: "
-            f"{fmt_prob(c.rate):>6s} [{fmt_prob(ci[0])}, {fmt_prob(ci[1])}]; points predict {fmt_prob(c.predicted)}{mark}"
+            f"{fmt_prob(c.rate):>6s} [{fmt_prob(ci[0])}, {fmt_prob(ci[1])}]; {predict}{mark}"
         )
 
 
