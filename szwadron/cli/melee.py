@@ -80,13 +80,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load, read the melee, print; 1 when there is no contact."""
-    import sys
-
-    from szwadron.cli._common import print_json
-    from szwadron.cli._pictures import check_plot_option, plot_melee_answer
-    from szwadron.errors import IllegalActionError
-    from szwadron.geometry.battlefield import Battlefield
-    from szwadron.loading import load_scenario
+    from szwadron.cli._pictures import check_plot_option
+    from szwadron.table.combined import combined_melee
     from szwadron.table.melee import table_melee
 
     check_plot_option(args)
@@ -94,14 +89,42 @@ def run(args: argparse.Namespace) -> int:
     if combined:
         _one_a_side_only(args)
     _check_dice(args)
-    if combined:
-        return _combined(args)
+    if combined:  # 5.10, 5.7.4 — several units on a side (or defence declared)
+        return _answer(
+            args,
+            lambda bf: combined_melee(
+                bf,
+                args.attacker,
+                args.defender,
+                continuing=args.continuing,
+                declare_defence=args.declare_defence,
+            ),
+            format_combined,
+        )
     args.attacker, args.defender = args.attacker[0], args.defender[0]
     if args.apply:
         return _apply(args)
+    return _answer(
+        args,
+        lambda bf: table_melee(bf, args.attacker, args.defender, continuing=args.continuing),
+        format_report,
+    )
+
+
+def _answer(args: argparse.Namespace, ask: Any, fmt: Any) -> int:
+    """The melee on the scenario's table (``ask``), printed by ``fmt`` or as JSON, and its
+    picture with ``--plot``; no melee (no figure in contact, 5.3.2) is exit 1 with its reason."""
+    import sys
+
+    from szwadron.cli._common import print_json
+    from szwadron.cli._pictures import plot_melee_answer
+    from szwadron.errors import IllegalActionError
+    from szwadron.geometry.battlefield import Battlefield
+    from szwadron.loading import load_scenario
+
     bf = Battlefield(load_scenario(args.scenario))
     try:
-        m = table_melee(bf, args.attacker, args.defender, continuing=args.continuing)
+        m = ask(bf)
     except IllegalActionError as exc:
         if args.json:
             print_json({"error": exc.detail, "rule": exc.rule})
@@ -111,8 +134,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(m.to_json())
     else:
-        print(format_report(m))
-    if args.plot is not None:
+        print(fmt(m))
+    if args.plot is not None:  # one unit a side only (_one_a_side_only)
         plot_melee_answer(args, m)
     return 0
 
@@ -130,34 +153,6 @@ def _one_a_side_only(args: argparse.Namespace) -> None:
                 ).format(option=option),
                 parameter="--attacker/--defender",
             )
-
-
-def _combined(args: argparse.Namespace) -> int:
-    """5.10, 5.7.4 — several units on a side (or defence declared): the combined melee."""
-    import sys
-
-    from szwadron.cli._common import print_json
-    from szwadron.errors import IllegalActionError
-    from szwadron.geometry.battlefield import Battlefield
-    from szwadron.loading import load_scenario
-    from szwadron.table.combined import combined_melee
-
-    bf = Battlefield(load_scenario(args.scenario))
-    try:
-        m = combined_melee(
-            bf, args.attacker, args.defender, continuing=args.continuing, declare_defence=args.declare_defence
-        )
-    except IllegalActionError as exc:
-        if args.json:
-            print_json({"error": exc.detail, "rule": exc.rule})
-        else:
-            print(_("no melee: {reason}").format(reason=exc), file=sys.stderr)
-        return 1
-    if args.json:
-        print_json(m.to_json())
-    else:
-        print(format_combined(m))
-    return 0
 
 
 def format_combined(m: CombinedMelee) -> str:
