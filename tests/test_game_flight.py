@@ -1,9 +1,10 @@
 """A flight applied in the morale phase follows the way the morale phase plans (issue 15 with
 issue 17): ``morale --apply`` and ``morale`` never contradict each other.
 
-The known-answer position is ``tests/cases/morale/6_6_9_round_a_lone_enemy_base.toml`` (6.6.9,
-6.6.10): a lone enemy base stands 10 cm straight behind a panicking figure on an open table. The
-straight line runs into it; the flight goes round its control zone instead, and the applied
+The known-answer position is ``tests/cases/morale/6_6_9_round_a_lone_enemy_base.toml`` (6.6.6,
+6.6.7, 6.6.9, 6.6.10): a lone enemy base stands between a panicking figure and its own edge, 8 cm
+from it, on an open table. The straight line runs into it; the flight first moves away from it
+out of its fire range (16 cm north), then goes round that range to the edge, and the applied
 position is where that way ends.
 """
 
@@ -49,8 +50,10 @@ def test_6_6_9_applied_flight_goes_round_the_enemy_as_the_morale_phase_plans() -
     # 6.6.10: the way keeps out of the enemy's control zone (2 cm, to the planning grid's step)
     assert gap >= 2.0 - 1.0, gap
     assert not audit(bf).problems  # no overlap, nothing off the table (PD-3)
-    # it fled towards its own edge (side A: y = 0), the full rolled distance along the way
-    assert base.y < 40.0
+    # 6.6.6: 12 cm of a 16 cm way out of the enemy's range, straight away from it (north, away
+    # from its own edge): 8 cm apart before, about 20 after (to the grid's step)
+    assert base.y > 40.0 + 12.0 - 1.5, base.y
+    assert gap >= 8.0 + 12.0 - 1.5, gap
     walked = sum(math.dist(p, q) for p, q in zip(figure.way, figure.way[1:], strict=False))
     assert walked >= distance or np.isclose(base.y, 40.0 - distance)
 

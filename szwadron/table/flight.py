@@ -18,21 +18,26 @@ How the way is found (decisions, docs/decisions.md "Flight"):
   the way is at most 2.7 % longer than the straight one at the worst angle).
 - Cells where the disc meets an enemy base or ground closed to its kind are solid. Cells where it
   enters an enemy control zone (not of a panicking unit, 1.4.1) cost ``ZONE_WEIGHT`` per cm;
-  cells where it meets an own base cost ``OWN_WEIGHT`` per cm; other cells 1 per cm. So the way
-  avoids zones whenever it can (6.6.10) and own units whenever it can (6.6.8, 6.6.11), and
-  otherwise is the shortest (6.6.9). A figure standing in a zone at the start may leave it
+  cells where it is within an enemy figure's fire or move range (Z of a figure that fires, R; edge
+  to edge, 6.6.6-6.6.7) cost ``RANGE_WEIGHT`` per cm more; cells where it meets an own base cost
+  ``OWN_WEIGHT`` per cm more; other cells 1 per cm. So the way avoids zones whenever it can
+  (6.6.10); it leaves the enemy's ranges by the shortest way out and does not enter them again
+  where it can (6.6.6, 6.6.7), even when that means going through own units (6.6.8: own units are
+  avoided unless that leads into the enemy's ranges); it avoids own units whenever it can (6.6.8,
+  6.6.11), and otherwise is the shortest (6.6.9). A figure standing in a zone at the start may leave it
   (6.6.5); entering a zone afterwards stops it there.
 - The costs are spread from the edge by repeated relaxation over the whole grid (numpy); each
   figure then follows the cheapest neighbour down to the edge.
 
-What is not modelled (left for a later issue): avoiding the enemy's fire and move ranges
-(6.6.6–6.6.7) — the way is the shortest legal one, not the one farthest from the enemy; terrain
-costs on the way (rough ground, obstacles) other than closed ground.
+What is not modelled: terrain costs on the way (rough ground, obstacles) other than closed
+ground; a range is measured from a figure's base whatever its arcs (the rules say "the range of
+its fire and move", 6.6.6).
 """
 
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 from dataclasses import dataclass, field
 
@@ -55,6 +60,9 @@ FLIGHT_GRID_CM = 1.0
 FLIGHT_GRID_CELLS = 10_000
 #: The grid reaches this far beyond the fleeing figure farthest from the edge, cm.
 FLIGHT_MARGIN_CM = 30.0
+#: Cost per cm within an enemy figure's fire or move range (6.6.6-6.6.7): more than through own
+#: units (6.6.8 avoids them unless that leads into the enemy's ranges), less than a zone (6.6.10).
+RANGE_WEIGHT = 1.0e4
 #: Cost per cm inside an enemy control zone (6.6.10: only when no other way).
 ZONE_WEIGHT = 1.0e6
 #: Cost per cm over an own base (6.6.8, 6.6.11: only when no other way).
@@ -62,6 +70,7 @@ OWN_WEIGHT = 1.0e3
 
 _MOVES = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
 _MOVES += [(2, 1), (2, -1), (-2, 1), (-2, -1), (1, 2), (1, -2), (-1, 2), (-1, -2)]
+_STEP_LENGTH = {(dx, dy): math.hypot(dx, dy) for dx, dy in _MOVES}
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,10 @@ class FlightWalk:
     enter: dict[int, float]
     points: tuple[tuple[float, float], ...]
     grid_cm: float = FLIGHT_GRID_CM
+    in_range: float = 0.0
+    """cm of the way within the enemy's fire or move ranges (6.6.6-6.6.7)."""
+    exact: bool = False
+    """Measured exactly (two straight legs, :meth:`FlightField.leave_ranges`), not on the grid."""
 
 
 @dataclass
@@ -89,6 +102,8 @@ class FlightField:
     kind: Kind
     reach: float = math.inf
     """How far from the edge the grid extends, cm (the fleeing figures and a margin)."""
+    ranges: shapely.Geometry | None = None
+    """6.6.6-6.6.7: the ground within the enemy's fire and move ranges (:func:`enemy_ranges`)."""
     step: float = field(init=False)
     y0: float = field(init=False)
     nx: int = field(init=False)
@@ -96,7 +111,12 @@ class FlightField:
     solid: BoolArray = field(init=False)
     zone: BoolArray = field(init=False)
     own: IntArray = field(init=False)  # own unit index per cell, -1 none
+    in_range: BoolArray = field(init=False)  # within the enemy's fire or move ranges (6.6.6)
+    exposed: shapely.Geometry | None = field(init=False)  # centres whose disc reaches a range
     cost: FloatArray = field(init=False)
+    _as_lists: tuple[list[list[int]], list[list[bool]], list[list[bool]]] | None = field(
+        init=False, default=None, repr=False
+    )
     succ: IntArray = field(init=False)  # the move index taken from each cell (-1 at the edge)
 
     def __post_init__(self) -> None:
@@ -150,11 +170,20 @@ class FlightField:
         self.solid = solid.reshape(self.ny, self.nx)
         self.zone = zone.reshape(self.ny, self.nx) & ~self.solid
         self.own = own.reshape(self.ny, self.nx)
+        if self.ranges is None or self.ranges.is_empty:
+            self.in_range = np.zeros((self.ny, self.nx), dtype=bool)
+            self.exposed = None
+        else:
+            self.exposed = shapely.buffer(self.ranges, r, quad_segs=16)  # the disc reaches a range
+            shapely.prepare(self.exposed)
+            near = shapely.contains_xy(self.exposed, gx.ravel(), gy.ravel())
+            self.in_range = near.reshape(self.ny, self.nx) & ~self.solid
 
     def _spread(self) -> None:
         """Relax the cost to the edge over the grid until nothing changes."""
         ny, nx, h = self.ny, self.nx, self.step
-        weight = np.where(self.zone, ZONE_WEIGHT, np.where(self.own >= 0, OWN_WEIGHT, 1.0))
+        weight = 1.0 + np.where(self.own >= 0, OWN_WEIGHT, 0.0) + np.where(self.in_range, RANGE_WEIGHT, 0.0)
+        weight = np.where(self.zone, ZONE_WEIGHT, weight)
         weight = np.where(self.solid, np.inf, weight)
         cost = np.full((ny, nx), np.inf)
         ys = self.y0 + (np.arange(ny) + 0.5) * h
@@ -212,9 +241,13 @@ class FlightField:
         enter: dict[int, float] = {}
         left_zone = False
         block, blocker = math.inf, None
+        in_range = 0.0
         for ix, iy in route:
             cx, cy = self.centre(ix, iy)
-            dist += math.hypot(cx - px, cy - py)
+            seg = math.hypot(cx - px, cy - py)
+            dist += seg
+            if self.in_range[iy, ix]:
+                in_range += seg
             px, py = cx, cy
             points.append((cx, cy))
             if not self.zone[iy, ix] and not self.solid[iy, ix]:  # (the start may snap into a solid cell)
@@ -226,18 +259,86 @@ class FlightField:
             if o >= 0 and o != own_unit and o not in enter:
                 enter[o] = dist
         if math.isfinite(block):
-            return FlightWalk(math.inf, block, blocker, (px, py), enter, tuple(points), self.step)
+            return FlightWalk(math.inf, block, blocker, (px, py), enter, tuple(points), self.step, in_range)
         ys = py if self.side_code == 0 else bf.scenario.table.depth - py
         edge = max(0.0, dist + ys - nearest)
-        return FlightWalk(edge, math.inf, None, (px, py), enter, tuple(points), self.step)
+        return FlightWalk(edge, math.inf, None, (px, py), enter, tuple(points), self.step, in_range)
+
+    def exposure(self, x: float, y: float, v: tuple[float, float], length: float) -> float:
+        """cm of the straight line of the centre from (x, y) along ``v`` for ``length`` cm within
+        the enemy's ranges (6.6.6), measured exactly (not on the grid)."""
+        if self.exposed is None or length <= 0:
+            return 0.0
+        line = shapely.linestrings([(x, y), (x + v[0] * length, y + v[1] * length)])
+        return float(shapely.length(shapely.intersection(line, self.exposed)))
+
+    def leave_ranges(self, x: float, y: float, own_unit: int, nearest: float) -> FlightWalk | None:
+        """6.6.6-6.6.7 exactly, where the grid is not needed: the figure whose centre is (x, y),
+        within the enemy's ranges, leaves them by the shortest way out (straight to the nearest
+        point of their rim), then flees straight to its edge. ``None`` when it is not within a
+        range, or when either leg meets anything (an enemy base or zone, closed ground, an own
+        unit other than its own — sampled on the grid every half cell) or the second leg enters a
+        range again: then the planner's grid finds the way."""
+        if self.exposed is None:
+            return None
+        start = shapely.points(x, y)
+        if not shapely.contains(self.exposed, start):
+            return None
+        rim = shapely.get_exterior_ring(self.exposed) if self.exposed.geom_type == "Polygon" else None
+        edge_of = rim if rim is not None else shapely.boundary(self.exposed)
+        line = shapely.shortest_line(start, edge_of)
+        ex, ey = (float(c) for c in shapely.get_coordinates(line)[1])
+        out = math.hypot(ex - x, ey - y)
+        if out <= 0:
+            return None
+        # a hair beyond the rim, so the second leg starts outside the range
+        ex, ey = ex + (ex - x) / out * 1e-6, ey + (ey - y) / out * 1e-6
+        t = self.bf.scenario.table
+        down = ey if self.side_code == 0 else t.depth - ey
+        v = (0.0, -1.0) if self.side_code == 0 else (0.0, 1.0)
+        if self.exposure(ex, ey, v, down) > self.bf.settings.distance_epsilon_cm:
+            return None  # straight down would enter a range again: the grid goes round it
+        end = (ex + v[0] * down, ey + v[1] * down)
+        if not self._clear(((x, y), (ex, ey), end), own_unit):
+            return None
+        edge = max(0.0, out + down - nearest)
+        return FlightWalk(edge, math.inf, None, end, {}, ((x, y), (ex, ey), end), self.step, out, exact=True)
+
+    def _clear(self, points: tuple[tuple[float, float], ...], own_unit: int) -> bool:
+        """Does the broken line through ``points`` keep off enemy bases, closed ground, enemy
+        zones (once out of the one it may stand in, 6.6.5) and other own units? Sampled every
+        half cell of the grid."""
+        left_zone = False
+        for (ax, ay), (bx, by) in itertools.pairwise(points):
+            length = math.hypot(bx - ax, by - ay)
+            n = max(1, math.ceil(length / (self.step / 2)))
+            for i in range(n + 1):
+                ix, iy = self.cell(ax + (bx - ax) * i / n, ay + (by - ay) * i / n)
+                if self.solid[iy, ix]:
+                    return False
+                if not self.zone[iy, ix]:
+                    left_zone = True
+                elif left_zone:
+                    return False
+                o = int(self.own[iy, ix])
+                if o >= 0 and o != own_unit:
+                    return False
+        return True
+
+    def _lists(self) -> tuple[list[list[int]], list[list[bool]], list[list[bool]]]:
+        """The own-unit, solid and in-range grids as nested lists (fast to index one by one)."""
+        if self._as_lists is None:
+            self._as_lists = (self.own.tolist(), self.solid.tolist(), self.in_range.tolist())
+        return self._as_lists
 
     def _leave_own(self, ix: int, iy: int, own_unit: int) -> list[tuple[int, int]] | None:
         """Cells from (ix, iy) out of the figure's own unit (costed as free ground: the field
-        charges it as an own unit), to the cell where the rest of the way is cheapest; None
-        when there is no way at all."""
+        charges it as an own unit — but within the enemy's ranges at their cost, 6.6.6), to the
+        cell where the rest of the way is cheapest; None when there is no way at all."""
         if self.own[iy, ix] != own_unit:
             return [(ix, iy)] if math.isfinite(float(self.cost[iy, ix])) else None
         h = self.step
+        own, solid, in_range = self._lists()
         best, best_cell = math.inf, None
         seen: dict[tuple[int, int], float] = {(ix, iy): 0.0}
         prev: dict[tuple[int, int], tuple[int, int]] = {}
@@ -248,14 +349,15 @@ class FlightField:
                 continue
             for dx, dy in _MOVES[:8]:
                 nx_, ny_ = cx + dx, cy + dy
-                if not (0 <= nx_ < self.nx and 0 <= ny_ < self.ny) or self.solid[ny_, nx_]:
+                if not (0 <= nx_ < self.nx and 0 <= ny_ < self.ny) or solid[ny_][nx_]:
                     continue
-                nd = d + h * math.hypot(dx, dy)
+                exposed = 0.5 * (in_range[cy][cx] + in_range[ny_][nx_]) * RANGE_WEIGHT
+                nd = d + h * _STEP_LENGTH[dx, dy] * (1.0 + exposed)
                 if nd >= seen.get((nx_, ny_), math.inf):
                     continue
                 seen[(nx_, ny_)] = nd
                 prev[(nx_, ny_)] = (cx, cy)
-                if self.own[ny_, nx_] == own_unit:
+                if own[ny_][nx_] == own_unit:
                     heapq.heappush(heap, (nd, nx_, ny_))
                 elif nd + float(self.cost[ny_, nx_]) < best:
                     best, best_cell = nd + float(self.cost[ny_, nx_]), (nx_, ny_)
@@ -288,3 +390,22 @@ __all__ = [
     "FlightField",
     "FlightWalk",
 ]
+
+
+def enemy_ranges(bf: Battlefield, side_code: int) -> shapely.Geometry | None:
+    """6.6.6-6.6.7 — the ground within the fire range (Z, 4.5.1, of a figure that fires) or the
+    move range (R, 3.1) of any enemy figure not in panic (a panicking unit threatens no one,
+    6.1.3), measured edge to edge from its base: each enemy unit's bases grown by the longest of
+    its figures' reaches, joined. ``None`` when no enemy reaches anywhere."""
+    parts = []
+    for k, unit in enumerate(bf.scenario.units):
+        if (0 if unit.side == "A" else 1) == side_code or bf.panicking[k]:
+            continue
+        bases = bf.unit_bases(k)
+        reach = 0.0
+        for i in range(len(bases)):
+            prof = unit.base_profile(i)
+            reach = max(reach, float(prof.move), float(prof.range) if prof.fire > 0 else 0.0)
+        if reach > 0 and len(bases):
+            parts.append(shapely.buffer(shapely.union_all(bf.polygons[bases]), reach, quad_segs=8))
+    return shapely.union_all(parts) if parts else None

@@ -33,8 +33,9 @@ Decisions where the rules are silent (the flight model; each is also stated wher
   kind) or crosses an own unit, the figure takes the shortest way round
   (:class:`szwadron.table.flight.FlightField`, docs/decisions.md "Flight"), through own units only
   when there is no other way (6.6.8, 6.6.11); when enemies and closed ground leave no way at all,
-  it flees straight and is stopped (6.6.12). The avoidance of enemy fire and move ranges of
-  6.6.6–6.6.7 is not modelled.
+  it flees straight and is stopped (6.6.12). A straight line that runs within the enemy's fire
+  or move ranges is left for the way out of them when that way is exposed less (6.6.6–6.6.8;
+  leaving the table ends the exposure too).
 * Decision (figure by figure): 6.6.12 and 6.6.13 speak of a *jednostka* — a figure, the word of
   5.4.3 and 6.8.2 (the unit is an *oddział*) — and figures move one after another (3.1.1) and a
   panicking unit needs no coherency (6.1.3). So each figure meets the edge, or is stopped, on its
@@ -97,7 +98,7 @@ from szwadron.odds.morale import (
 )
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
 from szwadron.table.audit import engaged_unit_pairs
-from szwadron.table.flight import FLIGHT_MARGIN_CM, FlightField
+from szwadron.table.flight import FLIGHT_MARGIN_CM, FlightField, enemy_ranges
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -550,6 +551,8 @@ class _Table:
         fleeing = np.flatnonzero((bf.side == self.side_code) & bf.panicking[bf.unit_of])
         to_edge = bf.y[fleeing] if self.side_code == 0 else bf.scenario.table.depth - bf.y[fleeing]
         self.flight_reach = float(to_edge.max(initial=0.0)) + FLIGHT_MARGIN_CM
+        self._ranges: shapely.Geometry | None = None
+        self._ranges_done = False
 
     # -- measurements --------------------------------------------------------------------------
 
@@ -620,6 +623,14 @@ class _Table:
 
     # -- the flight of one unit ----------------------------------------------------------------
 
+    @property
+    def ranges(self) -> shapely.Geometry | None:
+        """6.6.6-6.6.7 — the ground within the enemy's fire and move ranges (computed once)."""
+        if not self._ranges_done:
+            self._ranges = enemy_ranges(self.bf, self.side_code)
+            self._ranges_done = True
+        return self._ranges
+
     def flight_field(self, b: int) -> FlightField:
         """6.6.7-6.6.11 — the way to the edge for figures like base ``b`` (its width and the
         ground closed to its kind), computed once per kind of figure."""
@@ -629,7 +640,7 @@ class _Table:
         key = (round(float(bf.width[b]), 6), closed)
         if key not in self._fields:
             self._fields[key] = FlightField(
-                bf, self.side_code, float(bf.width[b]) / 2.0, kind, self.flight_reach
+                bf, self.side_code, float(bf.width[b]) / 2.0, kind, self.flight_reach, self.ranges
             )
         return self._fields[key]
 
@@ -704,19 +715,38 @@ class _Table:
         barred = (block < edge - self.eps) | crossing
         stops = corners + np.minimum(block, edge)[:, None, None] * v
         ways: list[tuple[tuple[float, float], ...]] = [()] * kk
-        for k in np.flatnonzero(barred).tolist():
+        # 6.6.6-6.6.7: a straight line that runs within the enemy's fire or move ranges longer
+        # than the way out of them is left for that way (exactly when the way out and on to the
+        # edge is two straight legs, else on the planner's grid)
+        exposure = np.zeros(kk)
+        if self.ranges is not None:
+            starts = np.stack([bf.x[bases], bf.y[bases]], axis=1)
+            lines = shapely.linestrings(np.stack([starts, starts + reach[:, None] * v], axis=1))
+            near = shapely.distance(self.ranges, lines) < bf.width[bases] / 2.0
+            for k in np.flatnonzero(near).tolist():  # only lines that come near a range
+                b = int(bases[k])
+                exposure[k] = self.flight_field(b).exposure(
+                    float(bf.x[b]), float(bf.y[b]), (float(v[0]), float(v[1])), float(reach[k])
+                )
+        exposed = ~barred & (exposure > self.eps)
+        for k in np.flatnonzero(barred | exposed).tolist():
             b = int(bases[k])
             centre_to_edge = (
                 float(bf.y[b]) if self.side_code == 0 else bf.scenario.table.depth - float(bf.y[b])
             )
-            way = self.flight_field(b).walk(
-                float(bf.x[b]), float(bf.y[b]), u, centre_to_edge - float(edge[k])
-            )
+            field_ = self.flight_field(b)
+            nearest = centre_to_edge - float(edge[k])
+            way = field_.leave_ranges(float(bf.x[b]), float(bf.y[b]), u, nearest)
+            if way is None:
+                way = field_.walk(float(bf.x[b]), float(bf.y[b]), u, nearest)
             if not np.isfinite(way.edge):
                 continue  # boxed in by enemies and closed ground: it flees straight (6.6.12)
+            if exposed[k] and way.in_range >= exposure[k] - (self.eps if way.exact else 2 * way.grid_cm):
+                continue  # the straight line leaves the enemy's ranges as soon as any way
             straight = {o for o, arr in enter.items() if arr[k] < reach[k] - self.eps}
             if (
-                block[k] >= edge[k] - self.eps
+                not exposed[k]
+                and block[k] >= edge[k] - self.eps
                 and set(way.enter) == straight
                 and way.edge <= edge[k] + 2 * way.grid_cm
             ):
