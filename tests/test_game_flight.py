@@ -15,6 +15,7 @@ import tomllib
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from szwadron.game.apply import along, apply_morale, position_from_text
 from szwadron.geometry.battlefield import Battlefield
@@ -67,3 +68,20 @@ def test_a_free_way_is_still_straight() -> None:
     applied = apply_morale(position_from_text(text, "case"), "A", dice=[6, 3, 3])
     base = parse_scenario(tomllib.loads(applied.text), source="next", folders=()).unit("fleeing").bases[0]
     assert (base.x, base.y) == (50.0, 40.0 - 6 * report.flight_multiplier)
+
+
+FENCE = Path(__file__).parent / "cases" / "morale" / "3_2_3_fence_across_the_table.toml"
+
+
+@pytest.mark.parametrize(("pips", "y"), [((1, 1), 16.25), ((2, 2), 16.0), ((3, 3), 12.0)])
+def test_3_2_3_applied_flight_pays_for_the_fence(pips: tuple[int, int], y: float) -> None:
+    """3.2.3, 6.6.8 with ``morale --apply``: the fence across the table (y 14.75..15.25) costs
+    4 cm to cross, paid when the base reaches it after 3.75 cm (rear edge from 19 to 15.25).
+    A flight of 4 cm cannot pay it: the figure stops at the fence (centre y 20 − 3.75). A flight
+    of 8 pays it and goes 0.25 cm on (y 16). A flight of 12 goes 12 − 4 = 8 cm (y 12 — the
+    base is past the fence, as 6.25 cm of its way are)."""
+    text = FENCE.read_text(encoding="utf-8")
+    text = text[: text.index("[expected]")]
+    applied = apply_morale(position_from_text(text, "case"), "A", dice=[6, *pips])  # 6: no rally
+    base = parse_scenario(tomllib.loads(applied.text), source="next", folders=()).unit("fleeing").bases[0]
+    assert (base.x, base.y) == (50.0, pytest.approx(y, abs=1e-6))

@@ -325,9 +325,14 @@ def test_6_6_12_impassable_terrain_with_an_enemy_near_surrenders_on_a_long_fligh
     assert not u.surrenders
 
 
-def test_6_6_8_cavalry_goes_round_a_building_infantry_through_it(tables: SimpleNamespace) -> None:
-    """3.2.5, 6.6.8: a farm closed to cavalry in the straight way: the cavalry figure goes round
-    it (10 cm aside and down), the infantry figure straight through (39 cm to the edge)."""
+def test_6_6_8_a_building_is_gone_round_closed_or_not(tables: SimpleNamespace) -> None:
+    """3.2.5, 6.6.8: a farm (x 40..60, y 10..20) in the straight way. Closed to cavalry, the
+    cavalry figure goes round it. Open to infantry, the infantry figure goes round it too — the
+    flight avoids terrain obstacles (6.6.8) — rather than straight through, which would cost
+    39 cm + 4 in + 4 out (3.2.5) = 47. By hand the shortest way round for its 2 × 2 base passes
+    the farm's corner with its own corner, at (39, 21): √(11² + 19²) + 20 = 41.95 cm; the grid
+    keeps the centre half a diagonal (1.41 cm) from terrain it avoids and is at most 2.7 %
+    longer."""
     farm = {"id": "farm", "kind": "building", "polygon": [[40, 10], [60, 10], [60, 20], [40, 20]]}
     far = tables.unit("e", "B", [{"x": 150.0, "y": 150.0, "facing": 270.0}])
     ways = {}
@@ -336,8 +341,22 @@ def test_6_6_8_cavalry_goes_round_a_building_infantry_through_it(tables: SimpleN
         f = _phase(tables.scenario(fleeing, far, terrain=[farm])).unit("a").figures[0]
         assert f.blocked_by is None, kind
         ways[kind] = f.edge_cm
-    assert ways["infantry"] == pytest.approx(39.0)
+        assert f.way and not f.way_cost, kind  # round it: nothing on the way costs extra
+    assert 41.95 <= ways["infantry"] < 41.95 * 1.027 + 0.5
     assert 40.0 < ways["cavalry"] < 44.0  # the cavalry base faces along its long side (PD-1)
+
+
+def test_3_2_5_a_fortification_across_the_table_is_crossed_at_its_cost(tables: SimpleNamespace) -> None:
+    """3.2.5, 6.6.8, 6.6.9: a fortification across the whole table (y 10..14) cannot be gone
+    round: the infantry figure (centre y 30) flees straight through it, paying 4 cm to enter and
+    4 to leave: 29 + 8 = 37 cm of flight to its edge."""
+    works = {"id": "works", "kind": "fortification", "polygon": [[0, 10], [200, 10], [200, 14], [0, 14]]}
+    far = tables.unit("e", "B", [{"x": 150.0, "y": 150.0, "facing": 270.0}])
+    fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 30.0, "facing": 90.0}], state="panic")
+    f = _phase(tables.scenario(fleeing, far, terrain=[works])).unit("a").figures[0]
+    assert f.edge_cm == pytest.approx(37.0, abs=0.01)
+    assert [round(x, 1) for x, _ in f.way] == [50.0] * len(f.way)  # straight down
+    assert f.way_cost[-1] == pytest.approx(37.0, abs=0.01)  # the way runs until the base reaches the edge
 
 
 def test_6_6_5_charged_figure_flees_out_of_the_zone_but_not_through_the_enemy(

@@ -26,19 +26,26 @@ How the way is found (decisions, docs/decisions.md "Flight"):
   avoided unless that leads into the enemy's ranges); it avoids own units whenever it can (6.6.8,
   6.6.11), and otherwise is the shortest (6.6.9). A figure standing in a zone at the start may leave it
   (6.6.5); entering a zone afterwards stops it there.
+- Terrain the flight should avoid (6.6.8: rough ground, obstacles, buildings and fortifications
+  open to it) costs ``AVOID_WEIGHT`` per cm more, plus rough ground's own extra cost (3.2.2), and
+  is kept half the base's diagonal from the centre. What the chosen way costs in flight distance
+  is counted exactly as a move's terrain costs (:func:`way_cost`, 3.2.1-3.2.5).
 - The costs are spread from the edge by repeated relaxation over the whole grid (numpy); each
-  figure then follows the cheapest neighbour down to the edge.
+  figure then follows the cheapest neighbour down to the edge. Where a figure is within a range
+  and the shortest way out (straight to the nearest point of the ranges' rim) and on straight to
+  the edge is clear, that way is measured exactly instead (:meth:`FlightField.leave_ranges`).
 
-What is not modelled: terrain costs on the way (rough ground, obstacles) other than closed
-ground; a range is measured from a figure's base whatever its arcs (the rules say "the range of
-its fire and move", 6.6.6).
+A range is measured from a figure's base whatever its arcs (the rules say "the range of its fire
+and move", 6.6.6). Hills are not gone round to save the climb (they are no obstacle).
 """
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -46,9 +53,10 @@ import numpy.typing as npt
 import shapely
 
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.geometry.terrain import forbidden_rule
+from szwadron.geometry.paths import BaseMotion
+from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import N_
-from szwadron.models import Kind
+from szwadron.models import Kind, TerrainKind
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -67,6 +75,23 @@ RANGE_WEIGHT = 1.0e4
 ZONE_WEIGHT = 1.0e6
 #: Cost per cm over an own base (6.6.8, 6.6.11: only when no other way).
 OWN_WEIGHT = 1.0e3
+#: Cost per cm within terrain the flight should avoid (6.6.8 "unikać przeszkód terenowych"), on
+#: top of what moving through it costs (3.2): a way round is taken when it is less than about ten
+#: times as long as the stretch inside.
+AVOID_WEIGHT = 10.0
+#: 6.6.8 — the terrain a flight avoids where it can (rough ground, obstacles, buildings and
+#: fortifications it may enter; ground closed to it is solid).
+AVOIDED_KINDS = frozenset(
+    {
+        TerrainKind.FOREST,
+        TerrainKind.ROUGH,
+        TerrainKind.OBSTACLE,
+        TerrainKind.BUILDING,
+        TerrainKind.FORTIFICATION,
+    }
+)
+#: 3.2 — the terrain that costs a flight more than its length (the avoided kinds and hills).
+COSTLY_KINDS = AVOIDED_KINDS | {TerrainKind.HILL}
 
 _MOVES = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
 _MOVES += [(2, 1), (2, -1), (-2, 1), (-2, -1), (1, 2), (1, -2), (-1, 2), (-1, -2)]
@@ -104,6 +129,9 @@ class FlightField:
     """How far from the edge the grid extends, cm (the fleeing figures and a margin)."""
     ranges: shapely.Geometry | None = None
     """6.6.6-6.6.7: the ground within the enemy's fire and move ranges (:func:`enemy_ranges`)."""
+    corner: float = 0.0
+    """Half the base's diagonal: how far terrain the flight avoids is kept from the centre, so
+    that no corner of the base, whichever way it faces, clips it (default: the disc's radius)."""
     step: float = field(init=False)
     y0: float = field(init=False)
     nx: int = field(init=False)
@@ -112,6 +140,8 @@ class FlightField:
     zone: BoolArray = field(init=False)
     own: IntArray = field(init=False)  # own unit index per cell, -1 none
     in_range: BoolArray = field(init=False)  # within the enemy's fire or move ranges (6.6.6)
+    avoid: BoolArray = field(init=False)  # within terrain the flight avoids (6.6.8)
+    rough: BoolArray = field(init=False)  # within rough ground (3.2.2)
     exposed: shapely.Geometry | None = field(init=False)  # centres whose disc reaches a range
     cost: FloatArray = field(init=False)
     _as_lists: tuple[list[list[int]], list[list[bool]], list[list[bool]]] | None = field(
@@ -167,6 +197,17 @@ class FlightField:
         for f in closed:
             grown = shapely.buffer(f.polygon, r - s.overlap_tolerance_cm)
             solid |= shapely.contains_xy(grown, gx.ravel(), gy.ravel())
+        # 6.6.8, 3.2.2: terrain the way avoids, and rough ground that costs more per cm
+        self.avoid = np.zeros((self.ny, self.nx), dtype=bool)
+        self.rough = np.zeros((self.ny, self.nx), dtype=bool)
+        for f in bf.terrain:
+            if f.kind not in AVOIDED_KINDS or forbidden_rule(self.kind, f) is not None:
+                continue
+            grown = shapely.buffer(f.polygon, max(r, self.corner))
+            inside = shapely.contains_xy(grown, gx.ravel(), gy.ravel())
+            self.avoid |= inside.reshape(self.ny, self.nx)
+            if f.kind in (TerrainKind.FOREST, TerrainKind.ROUGH):
+                self.rough |= inside.reshape(self.ny, self.nx)
         self.solid = solid.reshape(self.ny, self.nx)
         self.zone = zone.reshape(self.ny, self.nx) & ~self.solid
         self.own = own.reshape(self.ny, self.nx)
@@ -183,6 +224,8 @@ class FlightField:
         """Relax the cost to the edge over the grid until nothing changes."""
         ny, nx, h = self.ny, self.nx, self.step
         weight = 1.0 + np.where(self.own >= 0, OWN_WEIGHT, 0.0) + np.where(self.in_range, RANGE_WEIGHT, 0.0)
+        weight += np.where(self.avoid, AVOID_WEIGHT, 0.0)
+        weight += np.where(self.rough, self.bf.settings.rough_cost_factor - 1.0, 0.0)
         weight = np.where(self.zone, ZONE_WEIGHT, weight)
         weight = np.where(self.solid, np.inf, weight)
         cost = np.full((ny, nx), np.inf)
@@ -381,17 +424,6 @@ def _shift(a: FloatArray, dx: int, dy: int, fill: float) -> FloatArray:
     return out
 
 
-__all__ = [
-    "FLIGHT_GRID_CELLS",
-    "FLIGHT_GRID_CM",
-    "FLIGHT_MARGIN_CM",
-    "OWN_WEIGHT",
-    "ZONE_WEIGHT",
-    "FlightField",
-    "FlightWalk",
-]
-
-
 def enemy_ranges(bf: Battlefield, side_code: int) -> shapely.Geometry | None:
     """6.6.6-6.6.7 — the ground within the fire range (Z, 4.5.1, of a figure that fires) or the
     move range (R, 3.1) of any enemy figure not in panic (a panicking unit threatens no one,
@@ -409,3 +441,159 @@ def enemy_ranges(bf: Battlefield, side_code: int) -> shapely.Geometry | None:
         if reach > 0 and len(bases):
             parts.append(shapely.buffer(shapely.union_all(bf.polygons[bases]), reach, quad_segs=8))
     return shapely.union_all(parts) if parts else None
+
+
+@dataclass(frozen=True)
+class WayCost:
+    """3.2 along a flight's way (6.6.8, 6.6.9): what the flight distance pays to get along it.
+
+    ``points`` is the way of the figure's centre with every point where the cost changes pace
+    added; a surcharge paid at one point (an obstacle crossed, a hill climbed, a building entered
+    or left) is that point twice, with the cost before and after. ``costs`` is the flight
+    distance spent on reaching each point; ``lengths`` the way's length there. ``inside`` is the
+    length of the way within terrain the flight avoids (6.6.8)."""
+
+    points: tuple[tuple[float, float], ...]
+    lengths: tuple[float, ...]
+    costs: tuple[float, ...]
+    inside: float
+
+    @property
+    def total(self) -> float:
+        """The flight distance spent on the whole way."""
+        return self.costs[-1]
+
+    @property
+    def free(self) -> bool:
+        """Costs no more than its length."""
+        return self.costs[-1] <= self.lengths[-1] + 1e-9
+
+    def cost_at(self, length: float) -> float:
+        """The flight distance spent on reaching ``length`` cm along the way (a surcharge at that
+        very point not yet paid); past the end, at 1 per cm."""
+        lens, costs = self.lengths, self.costs
+        if length >= lens[-1]:
+            return costs[-1] + (length - lens[-1])
+        i = bisect.bisect_left(lens, length)
+        if i == 0:
+            return 0.0
+        span = lens[i] - lens[i - 1]
+        frac = 0.0 if span <= 0 else (length - lens[i - 1]) / span
+        return costs[i - 1] + frac * (costs[i] - costs[i - 1])
+
+
+def way_cost(
+    bf: Battlefield, b: int, points: Sequence[tuple[float, float]], features: Sequence[TerrainShape]
+) -> WayCost:
+    """3.2.1, 3.2.2, 3.2.3, 3.2.5 — the cost of base ``b``'s flight along ``points`` (its
+    centre's way; the figure is translated, its facing kept, 6.6), over the terrain
+    ``features`` (of :data:`COSTLY_KINDS`, not closed to it). As a move is costed
+    (:func:`~szwadron.geometry.paths.terrain_surcharges`): rough ground counts each cm
+    ``rough_cost_factor`` times while any part of the base is in it; crossing an obstacle
+    ``obstacle_crossing_cm``; entering and leaving a building or fortification
+    ``building_entry_cm`` / ``building_exit_cm``; climbing a hill ``hill_climb_cm`` a level."""
+    pts = [points[0]] + [q for p, q in itertools.pairwise(points) if q != p]
+    lens = [0.0]
+    for p, q in itertools.pairwise(pts):
+        lens.append(lens[-1] + math.hypot(q[0] - p[0], q[1] - p[1]))
+    if len(pts) < 2 or not features:
+        return WayCost(tuple(pts), tuple(lens), tuple(lens), 0.0)
+    s = bf.settings
+    facing = float(bf.facing[b])
+    motion = BaseMotion.of([(x, y, facing) for x, y in pts], float(bf.width[b]), float(bf.depth[b]))
+    shrink = 0.1 * s.distance_epsilon_cm
+    end = float(len(motion.legs))
+    slow: list[tuple[float, float]] = []  # stretches of rough ground, cm along the way
+    avoided: list[tuple[float, float]] = []
+    jumps: list[tuple[float, float]] = []  # (cm along the way, surcharge)
+
+    def along(a: float) -> float:
+        return float(motion.travelled(a))
+
+    for f in features:
+        if f.kind is TerrainKind.HILL:
+            continue
+
+        def over(sv: FloatArray, poly: shapely.Geometry = f.polygon) -> npt.NDArray[np.bool_]:
+            return np.asarray(shapely.intersects(motion.polygons_at(sv, shrink), poly))
+
+        for a, e in motion.intervals(over):
+            avoided.append((along(a), along(e)))
+            if f.kind in (TerrainKind.FOREST, TerrainKind.ROUGH):
+                slow.append((along(a), along(e)))
+            elif f.kind is TerrainKind.OBSTACLE:
+                jumps.append((along(a), s.obstacle_crossing_cm))
+            else:
+                if a > 0.0:
+                    jumps.append((along(a), s.building_entry_cm))
+                if e < end:
+                    jumps.append((along(e), s.building_exit_cm))
+    hills = [f for f in features if f.kind is TerrainKind.HILL]
+    for at, before, after in motion.level_changes(hills):
+        if after > before:
+            jumps.append((along(at), s.hill_climb_cm * (after - before)))
+    slow_u = _union(slow)
+    cuts = sorted({*lens, *(x for ab in slow_u for x in ab), *(at for at, _ in jumps)})
+    cuts = [c for c in cuts if 0.0 <= c <= lens[-1]]
+    out_pts: list[tuple[float, float]] = []
+    out_len: list[float] = []
+    out_cost: list[float] = []
+    cost = 0.0
+    jump_at: dict[float, float] = {}
+    for at, cm in jumps:
+        jump_at[at] = jump_at.get(at, 0.0) + cm
+    prev = 0.0
+    for c in cuts:
+        mid = (prev + c) / 2.0
+        factor = s.rough_cost_factor if any(a <= mid <= e for a, e in slow_u) else 1.0
+        cost += (c - prev) * factor
+        xy = _point_at(pts, lens, c)
+        out_pts.append(xy)
+        out_len.append(c)
+        out_cost.append(cost)
+        if c in jump_at and 0.0 < c < lens[-1]:
+            cost += jump_at[c]
+            out_pts.append(xy)
+            out_len.append(c)
+            out_cost.append(cost)
+        prev = c
+    inside = sum(e - a for a, e in _union(avoided))
+    return WayCost(tuple(out_pts), tuple(out_len), tuple(out_cost), inside)
+
+
+def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Overlapping ``(start, end)`` stretches joined, in order."""
+    out: list[tuple[float, float]] = []
+    for a, e in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], e))
+        else:
+            out.append((a, e))
+    return out
+
+
+def _point_at(pts: Sequence[tuple[float, float]], lens: Sequence[float], at: float) -> tuple[float, float]:
+    """The point ``at`` cm along the polyline ``pts`` (cumulative lengths ``lens``)."""
+    i = min(max(1, bisect.bisect_left(lens, at)), len(pts) - 1)
+    span = lens[i] - lens[i - 1]
+    frac = 0.0 if span <= 0 else (at - lens[i - 1]) / span
+    (x0, y0), (x1, y1) = pts[i - 1], pts[i]
+    return (x0 + (x1 - x0) * frac, y0 + (y1 - y0) * frac)
+
+
+__all__ = [
+    "AVOIDED_KINDS",
+    "AVOID_WEIGHT",
+    "COSTLY_KINDS",
+    "FLIGHT_GRID_CELLS",
+    "FLIGHT_GRID_CM",
+    "FLIGHT_MARGIN_CM",
+    "OWN_WEIGHT",
+    "RANGE_WEIGHT",
+    "ZONE_WEIGHT",
+    "FlightField",
+    "FlightWalk",
+    "WayCost",
+    "enemy_ranges",
+    "way_cost",
+]
