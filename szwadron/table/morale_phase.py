@@ -86,7 +86,7 @@ from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import base_corners, polygons_from_corners
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import contact_length, polygon_distance
-from szwadron.geometry.terrain import forbidden_rule
+from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import _
 from szwadron.models import Kind, Scenario, TerrainKind, UnitState
 from szwadron.odds.dice import Distribution, d
@@ -798,7 +798,7 @@ class _Table:
         costs = self.terrain_costs(bases, edge, block, enter, ways)
         return edge, block, blocker, surrender, enter, ways, costs
 
-    def costly_features(self, b: int, points: list[tuple[float, float]]) -> list[Any]:
+    def costly_features(self, b: int, points: list[tuple[float, float]]) -> list[TerrainShape]:
         """3.2 — the terrain of :data:`COSTLY_KINDS` open to base ``b``'s kind that its way
         through ``points`` (its centre's) comes near."""
         bf = self.bf
