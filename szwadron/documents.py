@@ -350,6 +350,7 @@ class RepulseDocument(_Document):
     direction: list[float]
     distance: float
     deflection: float
+    out_of_fire: bool
     move: MovePart | None
 
 

@@ -1,9 +1,10 @@
 """A flight applied in the morale phase follows the way the morale phase plans (issue 15 with
 issue 17): ``morale --apply`` and ``morale`` never contradict each other.
 
-The known-answer position is ``tests/cases/morale/6_6_9_round_a_lone_enemy_base.toml`` (6.6.9,
-6.6.10): a lone enemy base stands 10 cm straight behind a panicking figure on an open table. The
-straight line runs into it; the flight goes round its control zone instead, and the applied
+The known-answer position is ``tests/cases/morale/6_6_9_round_a_lone_enemy_base.toml`` (6.6.6,
+6.6.7, 6.6.9, 6.6.10): a lone enemy base stands between a panicking figure and its own edge, 8 cm
+from it, on an open table. The straight line runs into it; the flight first moves away from it
+out of its fire range (16 cm north), then goes round that range to the edge, and the applied
 position is where that way ends.
 """
 
@@ -14,6 +15,7 @@ import tomllib
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from szwadron.game.apply import along, apply_morale, position_from_text
 from szwadron.geometry.battlefield import Battlefield
@@ -49,8 +51,10 @@ def test_6_6_9_applied_flight_goes_round_the_enemy_as_the_morale_phase_plans() -
     # 6.6.10: the way keeps out of the enemy's control zone (2 cm, to the planning grid's step)
     assert gap >= 2.0 - 1.0, gap
     assert not audit(bf).problems  # no overlap, nothing off the table (PD-3)
-    # it fled towards its own edge (side A: y = 0), the full rolled distance along the way
-    assert base.y < 40.0
+    # 6.6.6: 12 cm of a 16 cm way out of the enemy's range, straight away from it (north, away
+    # from its own edge): 8 cm apart before, about 20 after (to the grid's step)
+    assert base.y > 40.0 + 12.0 - 1.5, base.y
+    assert gap >= 8.0 + 12.0 - 1.5, gap
     walked = sum(math.dist(p, q) for p, q in zip(figure.way, figure.way[1:], strict=False))
     assert walked >= distance or np.isclose(base.y, 40.0 - distance)
 
@@ -64,3 +68,20 @@ def test_a_free_way_is_still_straight() -> None:
     applied = apply_morale(position_from_text(text, "case"), "A", dice=[6, 3, 3])
     base = parse_scenario(tomllib.loads(applied.text), source="next", folders=()).unit("fleeing").bases[0]
     assert (base.x, base.y) == (50.0, 40.0 - 6 * report.flight_multiplier)
+
+
+FENCE = Path(__file__).parent / "cases" / "morale" / "3_2_3_fence_across_the_table.toml"
+
+
+@pytest.mark.parametrize(("pips", "y"), [((1, 1), 16.25), ((2, 2), 16.0), ((3, 3), 12.0)])
+def test_3_2_3_applied_flight_pays_for_the_fence(pips: tuple[int, int], y: float) -> None:
+    """3.2.3, 6.6.8 with ``morale --apply``: the fence across the table (y 14.75..15.25) costs
+    4 cm to cross, paid when the base reaches it after 3.75 cm (rear edge from 19 to 15.25).
+    A flight of 4 cm cannot pay it: the figure stops at the fence (centre y 20 − 3.75). A flight
+    of 8 pays it and goes 0.25 cm on (y 16). A flight of 12 goes 12 − 4 = 8 cm (y 12 — the
+    base is past the fence, as 6.25 cm of its way are)."""
+    text = FENCE.read_text(encoding="utf-8")
+    text = text[: text.index("[expected]")]
+    applied = apply_morale(position_from_text(text, "case"), "A", dice=[6, *pips])  # 6: no rally
+    base = parse_scenario(tomllib.loads(applied.text), source="next", folders=()).unit("fleeing").bases[0]
+    assert (base.x, base.y) == (50.0, pytest.approx(y, abs=1e-6))

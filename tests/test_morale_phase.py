@@ -51,9 +51,11 @@ def _phase(sc: Scenario, side: str = "A") -> MoralePhaseReport:
 
 
 def _bystander(tables: SimpleNamespace, x: float, y: float, side: str = "B") -> dict[str, Any]:
-    """An enemy figure 4 cm to the side of the fleeing one: within 10 cm (6.8.2 forbids the
-    attempt) but not on its path."""
-    return tables.unit("enemy", side, [{"x": x, "y": y, "facing": 270.0}])
+    """An enemy figure a few cm to the side of the fleeing one: within 10 cm (6.8.2 forbids the
+    attempt) but not on its path, and in panic itself, so it has no zone (1.4.1) and threatens
+    no one with fire or a move (6.6.3): the flight is not turned aside by its ranges (6.6.6),
+    which the 6.6.6 cases test on their own."""
+    return tables.unit("enemy", side, [{"x": x, "y": y, "facing": 270.0}], state="panic")
 
 
 # ------------------------------------------------------------------- known-answer files
@@ -113,6 +115,10 @@ def test_known_answer_cases(case: Path) -> None:
     for uid, wants in expected["units"].items():
         u = report.unit(uid)
         for key, value in wants.items():
+            if key == "edge_cm_within":  # every figure's way to its edge, cm: [least, most]
+                low, high = value
+                assert all(low <= f.edge_cm <= high for f in u.figures), f"{case.name}: {uid} edge_cm"
+                continue
             assert _value(u, key) == _want(key, value), f"{case.name}: [expected.units.{uid}].{key}"
 
 
@@ -269,15 +275,22 @@ def test_6_6_2_foot_artillery_with_r_0_never_leaves(tables: SimpleNamespace) -> 
 
 
 def test_6_6_9_flight_goes_round_an_enemy_line_behind(tables: SimpleNamespace) -> None:
-    """6.6.9, 6.6.10, 6.6.12 (issue 15): an enemy line 3 cm behind on an open table does not box
-    the unit in: its flight goes round the enemy's zone to the edge, longer than the straight
-    29 cm, and it never surrenders."""
+    """6.6.6, 6.6.7, 6.6.9, 6.6.10, 6.6.12 (issue 15): an enemy line (x 19..23, y 24..26) 3 cm
+    behind on an open table does not box the unit in, and it never surrenders. Its figures are
+    within the line's fire range (Z 24 + the figure's half width: centres within 25 cm of the
+    line), so each first moves away from it out of that range — 21 cm north at the least, to
+    y 51 — and then goes round the range to its edge: it comes down beside the range's east side
+    (x 23 + 25 = 48), never west of the table. By hand, the way keeping exactly to the range's
+    rim is 21 + 3 + 25·π/2 + 2 + 23 = 88.3 cm (from x 20); the planner may cut the corner of
+    the range by a grid cell or two (1.09 cm here), and its way along the curved rim is longer."""
     fleeing = tables.unit("a", "A", tables.line(20.0, 30.0, 2), state="panic")
     enemy = tables.unit("e", "B", tables.line(20.0, 25.0, 2))
     u = _phase(tables.scenario(fleeing, enemy)).unit("a")
     assert all(f.blocked_by is None for f in u.figures)
-    # round the zone (the disc of the figure 4 cm aside, then down): 29 cm straight, a few more
-    assert all(30.0 < f.edge_cm < 36.0 for f in u.figures)
+    for f in u.figures:
+        assert 70.0 < f.edge_cm < 88.3 * 1.06, f.base  # the grid's way along a curved rim: ≤ 6 % longer
+        assert max(y for _, y in f.way) > 48.0, f.base  # out of the range first, to y ≥ 51 (6.6.6)
+        assert f.way[-1][0] > 47.0, f.base  # down outside the range's east side (6.6.7)
     assert not u.surrenders and u.surrender_chance == 0
 
 
@@ -312,9 +325,14 @@ def test_6_6_12_impassable_terrain_with_an_enemy_near_surrenders_on_a_long_fligh
     assert not u.surrenders
 
 
-def test_6_6_8_cavalry_goes_round_a_building_infantry_through_it(tables: SimpleNamespace) -> None:
-    """3.2.5, 6.6.8: a farm closed to cavalry in the straight way: the cavalry figure goes round
-    it (10 cm aside and down), the infantry figure straight through (39 cm to the edge)."""
+def test_6_6_8_a_building_is_gone_round_closed_or_not(tables: SimpleNamespace) -> None:
+    """3.2.5, 6.6.8: a farm (x 40..60, y 10..20) in the straight way. Closed to cavalry, the
+    cavalry figure goes round it. Open to infantry, the infantry figure goes round it too — the
+    flight avoids terrain obstacles (6.6.8) — rather than straight through, which would cost
+    39 cm + 4 in + 4 out (3.2.5) = 47. By hand the shortest way round for its 2 × 2 base passes
+    the farm's corner with its own corner, at (39, 21): √(11² + 19²) + 20 = 41.95 cm; the grid
+    keeps the centre half a diagonal (1.41 cm) from terrain it avoids and is at most 2.7 %
+    longer."""
     farm = {"id": "farm", "kind": "building", "polygon": [[40, 10], [60, 10], [60, 20], [40, 20]]}
     far = tables.unit("e", "B", [{"x": 150.0, "y": 150.0, "facing": 270.0}])
     ways = {}
@@ -323,8 +341,22 @@ def test_6_6_8_cavalry_goes_round_a_building_infantry_through_it(tables: SimpleN
         f = _phase(tables.scenario(fleeing, far, terrain=[farm])).unit("a").figures[0]
         assert f.blocked_by is None, kind
         ways[kind] = f.edge_cm
-    assert ways["infantry"] == pytest.approx(39.0)
+        assert f.way and not f.way_cost, kind  # round it: nothing on the way costs extra
+    assert 41.95 <= ways["infantry"] < 41.95 * 1.027 + 0.5
     assert 40.0 < ways["cavalry"] < 44.0  # the cavalry base faces along its long side (PD-1)
+
+
+def test_3_2_5_a_fortification_across_the_table_is_crossed_at_its_cost(tables: SimpleNamespace) -> None:
+    """3.2.5, 6.6.8, 6.6.9: a fortification across the whole table (y 10..14) cannot be gone
+    round: the infantry figure (centre y 30) flees straight through it, paying 4 cm to enter and
+    4 to leave: 29 + 8 = 37 cm of flight to its edge."""
+    works = {"id": "works", "kind": "fortification", "polygon": [[0, 10], [200, 10], [200, 14], [0, 14]]}
+    far = tables.unit("e", "B", [{"x": 150.0, "y": 150.0, "facing": 270.0}])
+    fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 30.0, "facing": 90.0}], state="panic")
+    f = _phase(tables.scenario(fleeing, far, terrain=[works])).unit("a").figures[0]
+    assert f.edge_cm == pytest.approx(37.0, abs=0.01)
+    assert [round(x, 1) for x, _ in f.way] == [50.0] * len(f.way)  # straight down
+    assert f.way_cost[-1] == pytest.approx(37.0, abs=0.01)  # the way runs until the base reaches the edge
 
 
 def test_6_6_5_charged_figure_flees_out_of_the_zone_but_not_through_the_enemy(
@@ -345,9 +377,12 @@ def test_6_6_5_charged_figure_flees_out_of_the_zone_but_not_through_the_enemy(
 def test_1_4_1_flight_round_a_lone_enemy_base_its_zone_only_when_not_panicking(
     tables: SimpleNamespace,
 ) -> None:
-    """Issue 15, 6.6.9, 6.6.10, 1.4.1: a lone enemy base in the straight way is gone round (no
-    surrender, 6.6.12); round its 2 cm zone when it is normal, round its base alone (no zone)
-    when it panics: the first way is the longer."""
+    """Issue 15, 6.6.6, 6.6.9, 6.6.10, 1.4.1: a lone enemy base (x 49..51, y 29..31) in the
+    straight way is gone round (no surrender, 6.6.12). When it panics it has no zone and
+    threatens no one: the way is round its base alone, a little over the straight 39 cm. When it
+    is normal the figure is within its fire range (Z 24): it first flees away from it, 16 cm
+    north to where its centre is 25 cm from the base, then round the range to the edge — by
+    hand 16 + 1 + 25·π/2 + 2 + 29 = 87.3 cm (the grid's way at most 2.7 % longer)."""
     fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 40.0, "facing": 90.0}], state="panic")
     ways = {}
     for state in ("normal", "panic"):
@@ -355,17 +390,27 @@ def test_1_4_1_flight_round_a_lone_enemy_base_its_zone_only_when_not_panicking(
         u = _phase(tables.scenario(fleeing, enemy)).unit("a")
         assert u.figures[0].blocked_by is None and u.surrender_chance == 0, state
         ways[state] = u.figures[0].edge_cm
-    assert 39.0 < ways["panic"] < ways["normal"] < 43.0
+    assert 39.0 < ways["panic"] < 43.0
+    assert 87.27 - 0.5 < ways["normal"] < 87.27 * 1.027
+
+
+def _still(tables: SimpleNamespace, x: float, y: float) -> dict[str, Any]:
+    """An enemy base that neither moves nor shoots (R 0, Z 0): a control zone (1.4.1) and no
+    fire or move range (6.6.6)."""
+    return {
+        **tables.unit("e", "B", [{"x": x, "y": y, "facing": 270.0}]),
+        "profile": {**tables.profile("infantry"), "R": 0, "Z": 0},
+    }
 
 
 def test_1_4_1_zone_rim_to_the_side_does_not_block(tables: SimpleNamespace) -> None:
     # an enemy exactly 2 cm to the side: the flight slides along the rim of its zone
     fleeing = tables.unit("a", "A", [{"x": 50.0, "y": 40.0, "facing": 90.0}], state="panic")
-    enemy = tables.unit("e", "B", [{"x": 54.0, "y": 30.0, "facing": 270.0}])
+    enemy = _still(tables, 54.0, 30.0)
     assert _phase(tables.scenario(fleeing, enemy)).unit("a").figures[0].blocked_by is None
     assert _phase(tables.scenario(fleeing, enemy)).unit("a").figures[0].edge_cm == pytest.approx(39.0)
     # 0.1 cm closer: the straight way grazes the zone; the flight bends round it
-    closer = tables.unit("e", "B", [{"x": 53.9, "y": 30.0, "facing": 270.0}])
+    closer = _still(tables, 53.9, 30.0)
     f = _phase(tables.scenario(fleeing, closer)).unit("a").figures[0]
     assert f.blocked_by is None and 39.0 < f.edge_cm < 41.0
 

@@ -75,3 +75,16 @@ def test_3_2_2_rough_cost_by_measured_corner_in_a_wheel() -> None:
     m = BaseMotion.of([(0.0, 0.0, 90.0), (0.0, 2.0, 0.0)], 2.0, 2.0)
     (c,) = terrain_surcharges(m, [wood], RulesSettings())
     assert c.cm == pytest.approx(m.length) and m.length == pytest.approx(math.pi / 2 * 2 * math.sqrt(2))
+
+
+def test_3_2_2_a_stretch_ending_on_a_sample_is_located_exactly() -> None:
+    """3.2.2: a 2 × 4 base moving 30 cm straight through a wood 10 cm deep is in it from 10 cm
+    (its rear edge reaches the wood) to 24 cm (its front edge leaves): 14 cm, surcharge 14. The
+    exit falls exactly on a sample of the motion; it was once located only to 1/256 cm."""
+    m = BaseMotion.of([(50, 32, 90), (50, 2, 90)], 2.0, 4.0)
+    wood = TerrainShape.of(Terrain(id="w", kind="forest", polygon=[(0, 10), (120, 10), (120, 20), (0, 20)]))
+    ((a, b),) = m.intervals(lambda s: np.asarray(shapely.intersects(m.polygons_at(s, 1e-7), wood.polygon)))
+    assert float(m.travelled(a)) == pytest.approx(10.0, abs=1e-5)
+    assert float(m.travelled(b)) == pytest.approx(24.0, abs=1e-5)
+    (cost,) = terrain_surcharges(m, [wood], RulesSettings())
+    assert cost.cm == pytest.approx(14.0, abs=1e-5)

@@ -15,8 +15,10 @@ import pytest
 
 from szwadron.cli import main
 from szwadron.documents import document_schema
+from szwadron.geometry.bases import base_corners
+from szwadron.geometry.battlefield import Battlefield
 from szwadron.loading import parse_scenario
-from szwadron.table.movement import repulse
+from szwadron.table.movement import in_field_of_fire, repulse
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).parent / "cases" / "repulse"
@@ -84,3 +86,26 @@ def test_6_5_bad_input(tmp_path: Path, extra: list[str], fragment: str) -> None:
     code, out, err = _cli("move", str(path), "--unit", "a", *extra)
     assert code == 2, err
     assert fragment in err and "Traceback" not in err and out == ""
+
+
+def test_6_5_2_field_of_fire_is_arc_and_range_of_figures_that_fire(tables: Any) -> None:
+    """6.5.2 with 4.4.1, 4.5.1: a base is in the enemy's field of fire when its centre is in an arc
+    of an edge the enemy may fire through and within its Z, edge to edge; cavalry (SO 0, Z 0)
+    has none; a battery (4.4.3) only its front arc."""
+
+    def at(x: float, y: float) -> Any:
+        return base_corners(x, y, 90.0, 2.0, 2.0)[None]
+
+    target = tables.unit("a", "A", [{"x": 50.0, "y": 80.0, "facing": 90.0}])
+    for kind, cases in (
+        (
+            "infantry",
+            [((50.0, 45.0), True), ((50.0, 46.1), False), ((30.0, 20.0), True), ((20.0, 20.0), False)],
+        ),
+        ("cavalry", [((50.0, 25.0), False)]),
+        ("foot_artillery", [((50.0, 81.0), True), ((50.0, 84.0), False), ((80.0, 20.0), False)]),
+    ):
+        enemy = tables.unit("e", "B", [{"x": 50.0, "y": 20.0, "facing": 90.0}], kind=kind)
+        bf = Battlefield(tables.scenario(target, enemy))
+        for (x, y), want in cases:
+            assert in_field_of_fire(bf, "e", at(x, y)) is want, (kind, x, y)

@@ -195,6 +195,7 @@ def _repulse(args: argparse.Namespace) -> int:
                 "direction": [round(r.direction[0], 9), round(r.direction[1], 9)],
                 "distance": round(r.distance, 6),
                 "deflection": r.deflection,
+                "out_of_fire": r.out_of_fire,
                 "move": r.report.to_json() if r.report is not None else None,
             }
         )
@@ -206,13 +207,22 @@ def _repulse(args: argparse.Namespace) -> int:
             ).format(unit=unit, enemy=enemy)
         )
     else:
-        aside = ", " + _("{deg}° aside to go round").format(deg=f"{r.deflection:+g}") if r.deflection else ""
+        aside = ", " + _("{deg}° aside").format(deg=f"{r.deflection:+g}") if r.deflection else ""
         print(
             _(
                 "{unit}: repulse away from {enemy} — {cm:.2f} cm towards ({dx:.3f}, {dy:.3f}){aside}; it "
                 "ends in the normal state (6.5.3)"
             ).format(unit=unit, enemy=enemy, cm=r.distance, dx=r.direction[0], dy=r.direction[1], aside=aside)
         )
+        if r.out_of_fire:
+            print(_("  it ends out of {enemy}'s field of fire (6.5.2)").format(enemy=enemy))
+        else:
+            print(
+                _(
+                    "  it ends still in {enemy}'s field of fire: no legal move up to 60° aside gets it out "
+                    "(6.5.2); it moves straightest away"
+                ).format(enemy=enemy)
+            )
         assert r.report is not None
         print(format_report(r.report))
     if args.plot is not None and r.report is not None:

@@ -674,16 +674,37 @@ def apply_melee(
 
 
 def along(
-    points: Sequence[tuple[float, float]], distance: float, beyond: tuple[float, float] = (0.0, 0.0)
+    points: Sequence[tuple[float, float]],
+    distance: float,
+    beyond: tuple[float, float] = (0.0, 0.0),
+    costs: Sequence[float] = (),
 ) -> tuple[float, float]:
     """The point ``distance`` cm along the polyline ``points``; past its end, on along the unit
     vector ``beyond`` (a flight's last stretch to its edge, straight towards it).
+
+    With ``costs`` (3.2: the flight distance spent on reaching each point, a surcharge paid at a
+    point being that point twice), ``distance`` is flight distance: the figure gets as far as it
+    pays for, and stops before a surcharge it cannot pay.
 
     >>> along([(0.0, 0.0), (3.0, 0.0), (3.0, 4.0)], 5.0)
     (3.0, 2.0)
     >>> along([(0.0, 0.0), (3.0, 4.0)], 9.0, beyond=(0.0, 1.0))
     (3.0, 8.0)
+    >>> along([(0.0, 0.0), (2.0, 0.0), (2.0, 0.0), (6.0, 0.0)], 5.0, costs=[0.0, 2.0, 6.0, 10.0])
+    (2.0, 0.0)
+    >>> along([(0.0, 0.0), (2.0, 0.0), (4.0, 0.0)], 4.0, costs=[0.0, 2.0, 6.0])
+    (3.0, 0.0)
     """
+    if costs:
+        for (x0, y0), (x1, y1), c0, c1 in zip(points, points[1:], costs, costs[1:], strict=False):
+            if distance <= c1 + 1e-9:
+                if (x0, y0) == (x1, y1) or c1 <= c0:
+                    return (x0, y0)  # a surcharge here it cannot pay: it stops before it
+                frac = max(0.0, (distance - c0) / (c1 - c0))
+                return (x0 + (x1 - x0) * frac, y0 + (y1 - y0) * frac)
+        x, y = points[-1]
+        left = distance - costs[-1]
+        return (x + beyond[0] * left, y + beyond[1] * left)
     left = distance
     for (x0, y0), (x1, y1) in itertools.pairwise(points):
         seg = math.hypot(x1 - x0, y1 - y0)
@@ -793,7 +814,7 @@ def apply_morale(
                 step = float(dist)
             b = unit.bases[k]
             if f.way:  # 6.6.7-6.6.11: round what bars the straight line, as morale_phase plans it
-                x, y = along(f.way, step, beyond=(dx, dy))
+                x, y = along(f.way, step, beyond=(dx, dy), costs=f.way_cost)
             else:
                 x, y = b.x + dx * step, b.y + dy * step
             poses.append([k, round(x, 6), round(y, 6), b.facing])

@@ -318,9 +318,9 @@ def _refine(
             grid = np.linspace(lo, hi, _REFINE_SPLITS + 1)
             vals = np.asarray(fn(grid[1:-1]))
             differ = np.flatnonzero(vals != before)
-            if differ.size == 0:
+            if differ.size == 0:  # the change is in the last split: refine that one
                 lo = float(grid[-2])
-                break
+                continue
             j = int(differ[0]) + 1
             lo, hi = float(grid[j - 1]), float(grid[j])
             after = vals[differ[0]].item()

@@ -18,22 +18,34 @@ How the way is found (decisions, docs/decisions.md "Flight"):
   the way is at most 2.7 % longer than the straight one at the worst angle).
 - Cells where the disc meets an enemy base or ground closed to its kind are solid. Cells where it
   enters an enemy control zone (not of a panicking unit, 1.4.1) cost ``ZONE_WEIGHT`` per cm;
-  cells where it meets an own base cost ``OWN_WEIGHT`` per cm; other cells 1 per cm. So the way
-  avoids zones whenever it can (6.6.10) and own units whenever it can (6.6.8, 6.6.11), and
-  otherwise is the shortest (6.6.9). A figure standing in a zone at the start may leave it
+  cells where it is within an enemy figure's fire or move range (Z of a figure that fires, R; edge
+  to edge, 6.6.6-6.6.7) cost ``RANGE_WEIGHT`` per cm more; cells where it meets an own base cost
+  ``OWN_WEIGHT`` per cm more; other cells 1 per cm. So the way avoids zones whenever it can
+  (6.6.10); it leaves the enemy's ranges by the shortest way out and does not enter them again
+  where it can (6.6.6, 6.6.7), even when that means going through own units (6.6.8: own units are
+  avoided unless that leads into the enemy's ranges); it avoids own units whenever it can (6.6.8,
+  6.6.11), and otherwise is the shortest (6.6.9). A figure standing in a zone at the start may leave it
   (6.6.5); entering a zone afterwards stops it there.
+- Terrain the flight should avoid (6.6.8: rough ground, obstacles, buildings and fortifications
+  open to it) costs ``AVOID_WEIGHT`` per cm more, plus rough ground's own extra cost (3.2.2), and
+  is kept half the base's diagonal from the centre. What the chosen way costs in flight distance
+  is counted exactly as a move's terrain costs (:func:`way_cost`, 3.2.1-3.2.5).
 - The costs are spread from the edge by repeated relaxation over the whole grid (numpy); each
-  figure then follows the cheapest neighbour down to the edge.
+  figure then follows the cheapest neighbour down to the edge. Where a figure is within a range
+  and the shortest way out (straight to the nearest point of the ranges' rim) and on straight to
+  the edge is clear, that way is measured exactly instead (:meth:`FlightField.leave_ranges`).
 
-What is not modelled (left for a later issue): avoiding the enemy's fire and move ranges
-(6.6.6–6.6.7) — the way is the shortest legal one, not the one farthest from the enemy; terrain
-costs on the way (rough ground, obstacles) other than closed ground.
+A range is measured from a figure's base whatever its arcs (the rules say "the range of its fire
+and move", 6.6.6). Hills are not gone round to save the climb (they are no obstacle).
 """
 
 from __future__ import annotations
 
+import bisect
 import heapq
+import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,9 +53,10 @@ import numpy.typing as npt
 import shapely
 
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.geometry.terrain import forbidden_rule
+from szwadron.geometry.paths import BaseMotion
+from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import N_
-from szwadron.models import Kind
+from szwadron.models import Kind, TerrainKind
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -55,13 +68,34 @@ FLIGHT_GRID_CM = 1.0
 FLIGHT_GRID_CELLS = 10_000
 #: The grid reaches this far beyond the fleeing figure farthest from the edge, cm.
 FLIGHT_MARGIN_CM = 30.0
+#: Cost per cm within an enemy figure's fire or move range (6.6.6-6.6.7): more than through own
+#: units (6.6.8 avoids them unless that leads into the enemy's ranges), less than a zone (6.6.10).
+RANGE_WEIGHT = 1.0e4
 #: Cost per cm inside an enemy control zone (6.6.10: only when no other way).
 ZONE_WEIGHT = 1.0e6
 #: Cost per cm over an own base (6.6.8, 6.6.11: only when no other way).
 OWN_WEIGHT = 1.0e3
+#: Cost per cm within terrain the flight should avoid (6.6.8 "unikać przeszkód terenowych"), on
+#: top of what moving through it costs (3.2): a way round is taken when it is less than about ten
+#: times as long as the stretch inside.
+AVOID_WEIGHT = 10.0
+#: 6.6.8 — the terrain a flight avoids where it can (rough ground, obstacles, buildings and
+#: fortifications it may enter; ground closed to it is solid).
+AVOIDED_KINDS = frozenset(
+    {
+        TerrainKind.FOREST,
+        TerrainKind.ROUGH,
+        TerrainKind.OBSTACLE,
+        TerrainKind.BUILDING,
+        TerrainKind.FORTIFICATION,
+    }
+)
+#: 3.2 — the terrain that costs a flight more than its length (the avoided kinds and hills).
+COSTLY_KINDS = AVOIDED_KINDS | {TerrainKind.HILL}
 
 _MOVES = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
 _MOVES += [(2, 1), (2, -1), (-2, 1), (-2, -1), (1, 2), (1, -2), (-1, 2), (-1, -2)]
+_STEP_LENGTH = {(dx, dy): math.hypot(dx, dy) for dx, dy in _MOVES}
 
 
 @dataclass(frozen=True)
@@ -77,6 +111,10 @@ class FlightWalk:
     enter: dict[int, float]
     points: tuple[tuple[float, float], ...]
     grid_cm: float = FLIGHT_GRID_CM
+    in_range: float = 0.0
+    """cm of the way within the enemy's fire or move ranges (6.6.6-6.6.7)."""
+    exact: bool = False
+    """Measured exactly (two straight legs, :meth:`FlightField.leave_ranges`), not on the grid."""
 
 
 @dataclass
@@ -89,6 +127,11 @@ class FlightField:
     kind: Kind
     reach: float = math.inf
     """How far from the edge the grid extends, cm (the fleeing figures and a margin)."""
+    ranges: shapely.Geometry | None = None
+    """6.6.6-6.6.7: the ground within the enemy's fire and move ranges (:func:`enemy_ranges`)."""
+    corner: float = 0.0
+    """Half the base's diagonal: how far terrain the flight avoids is kept from the centre, so
+    that no corner of the base, whichever way it faces, clips it (default: the disc's radius)."""
     step: float = field(init=False)
     y0: float = field(init=False)
     nx: int = field(init=False)
@@ -96,7 +139,14 @@ class FlightField:
     solid: BoolArray = field(init=False)
     zone: BoolArray = field(init=False)
     own: IntArray = field(init=False)  # own unit index per cell, -1 none
+    in_range: BoolArray = field(init=False)  # within the enemy's fire or move ranges (6.6.6)
+    avoid: BoolArray = field(init=False)  # within terrain the flight avoids (6.6.8)
+    rough: BoolArray = field(init=False)  # within rough ground (3.2.2)
+    exposed: shapely.Geometry | None = field(init=False)  # centres whose disc reaches a range
     cost: FloatArray = field(init=False)
+    _as_lists: tuple[list[list[int]], list[list[bool]], list[list[bool]]] | None = field(
+        init=False, default=None, repr=False
+    )
     succ: IntArray = field(init=False)  # the move index taken from each cell (-1 at the edge)
 
     def __post_init__(self) -> None:
@@ -147,14 +197,36 @@ class FlightField:
         for f in closed:
             grown = shapely.buffer(f.polygon, r - s.overlap_tolerance_cm)
             solid |= shapely.contains_xy(grown, gx.ravel(), gy.ravel())
+        # 6.6.8, 3.2.2: terrain the way avoids, and rough ground that costs more per cm
+        self.avoid = np.zeros((self.ny, self.nx), dtype=bool)
+        self.rough = np.zeros((self.ny, self.nx), dtype=bool)
+        for f in bf.terrain:
+            if f.kind not in AVOIDED_KINDS or forbidden_rule(self.kind, f) is not None:
+                continue
+            grown = shapely.buffer(f.polygon, max(r, self.corner))
+            inside = shapely.contains_xy(grown, gx.ravel(), gy.ravel())
+            self.avoid |= inside.reshape(self.ny, self.nx)
+            if f.kind in (TerrainKind.FOREST, TerrainKind.ROUGH):
+                self.rough |= inside.reshape(self.ny, self.nx)
         self.solid = solid.reshape(self.ny, self.nx)
         self.zone = zone.reshape(self.ny, self.nx) & ~self.solid
         self.own = own.reshape(self.ny, self.nx)
+        if self.ranges is None or self.ranges.is_empty:
+            self.in_range = np.zeros((self.ny, self.nx), dtype=bool)
+            self.exposed = None
+        else:
+            self.exposed = shapely.buffer(self.ranges, r, quad_segs=16)  # the disc reaches a range
+            shapely.prepare(self.exposed)
+            near = shapely.contains_xy(self.exposed, gx.ravel(), gy.ravel())
+            self.in_range = near.reshape(self.ny, self.nx) & ~self.solid
 
     def _spread(self) -> None:
         """Relax the cost to the edge over the grid until nothing changes."""
         ny, nx, h = self.ny, self.nx, self.step
-        weight = np.where(self.zone, ZONE_WEIGHT, np.where(self.own >= 0, OWN_WEIGHT, 1.0))
+        weight = 1.0 + np.where(self.own >= 0, OWN_WEIGHT, 0.0) + np.where(self.in_range, RANGE_WEIGHT, 0.0)
+        weight += np.where(self.avoid, AVOID_WEIGHT, 0.0)
+        weight += np.where(self.rough, self.bf.settings.rough_cost_factor - 1.0, 0.0)
+        weight = np.where(self.zone, ZONE_WEIGHT, weight)
         weight = np.where(self.solid, np.inf, weight)
         cost = np.full((ny, nx), np.inf)
         ys = self.y0 + (np.arange(ny) + 0.5) * h
@@ -212,9 +284,13 @@ class FlightField:
         enter: dict[int, float] = {}
         left_zone = False
         block, blocker = math.inf, None
+        in_range = 0.0
         for ix, iy in route:
             cx, cy = self.centre(ix, iy)
-            dist += math.hypot(cx - px, cy - py)
+            seg = math.hypot(cx - px, cy - py)
+            dist += seg
+            if self.in_range[iy, ix]:
+                in_range += seg
             px, py = cx, cy
             points.append((cx, cy))
             if not self.zone[iy, ix] and not self.solid[iy, ix]:  # (the start may snap into a solid cell)
@@ -226,18 +302,86 @@ class FlightField:
             if o >= 0 and o != own_unit and o not in enter:
                 enter[o] = dist
         if math.isfinite(block):
-            return FlightWalk(math.inf, block, blocker, (px, py), enter, tuple(points), self.step)
+            return FlightWalk(math.inf, block, blocker, (px, py), enter, tuple(points), self.step, in_range)
         ys = py if self.side_code == 0 else bf.scenario.table.depth - py
         edge = max(0.0, dist + ys - nearest)
-        return FlightWalk(edge, math.inf, None, (px, py), enter, tuple(points), self.step)
+        return FlightWalk(edge, math.inf, None, (px, py), enter, tuple(points), self.step, in_range)
+
+    def exposure(self, x: float, y: float, v: tuple[float, float], length: float) -> float:
+        """cm of the straight line of the centre from (x, y) along ``v`` for ``length`` cm within
+        the enemy's ranges (6.6.6), measured exactly (not on the grid)."""
+        if self.exposed is None or length <= 0:
+            return 0.0
+        line = shapely.linestrings([(x, y), (x + v[0] * length, y + v[1] * length)])
+        return float(shapely.length(shapely.intersection(line, self.exposed)))
+
+    def leave_ranges(self, x: float, y: float, own_unit: int, nearest: float) -> FlightWalk | None:
+        """6.6.6-6.6.7 exactly, where the grid is not needed: the figure whose centre is (x, y),
+        within the enemy's ranges, leaves them by the shortest way out (straight to the nearest
+        point of their rim), then flees straight to its edge. ``None`` when it is not within a
+        range, or when either leg meets anything (an enemy base or zone, closed ground, an own
+        unit other than its own — sampled on the grid every half cell) or the second leg enters a
+        range again: then the planner's grid finds the way."""
+        if self.exposed is None:
+            return None
+        start = shapely.points(x, y)
+        if not shapely.contains(self.exposed, start):
+            return None
+        rim = shapely.get_exterior_ring(self.exposed) if self.exposed.geom_type == "Polygon" else None
+        edge_of = rim if rim is not None else shapely.boundary(self.exposed)
+        line = shapely.shortest_line(start, edge_of)
+        ex, ey = (float(c) for c in shapely.get_coordinates(line)[1])
+        out = math.hypot(ex - x, ey - y)
+        if out <= 0:
+            return None
+        # a hair beyond the rim, so the second leg starts outside the range
+        ex, ey = ex + (ex - x) / out * 1e-6, ey + (ey - y) / out * 1e-6
+        t = self.bf.scenario.table
+        down = ey if self.side_code == 0 else t.depth - ey
+        v = (0.0, -1.0) if self.side_code == 0 else (0.0, 1.0)
+        if self.exposure(ex, ey, v, down) > self.bf.settings.distance_epsilon_cm:
+            return None  # straight down would enter a range again: the grid goes round it
+        end = (ex + v[0] * down, ey + v[1] * down)
+        if not self._clear(((x, y), (ex, ey), end), own_unit):
+            return None
+        edge = max(0.0, out + down - nearest)
+        return FlightWalk(edge, math.inf, None, end, {}, ((x, y), (ex, ey), end), self.step, out, exact=True)
+
+    def _clear(self, points: tuple[tuple[float, float], ...], own_unit: int) -> bool:
+        """Does the broken line through ``points`` keep off enemy bases, closed ground, enemy
+        zones (once out of the one it may stand in, 6.6.5) and other own units? Sampled every
+        half cell of the grid."""
+        left_zone = False
+        for (ax, ay), (bx, by) in itertools.pairwise(points):
+            length = math.hypot(bx - ax, by - ay)
+            n = max(1, math.ceil(length / (self.step / 2)))
+            for i in range(n + 1):
+                ix, iy = self.cell(ax + (bx - ax) * i / n, ay + (by - ay) * i / n)
+                if self.solid[iy, ix]:
+                    return False
+                if not self.zone[iy, ix]:
+                    left_zone = True
+                elif left_zone:
+                    return False
+                o = int(self.own[iy, ix])
+                if o >= 0 and o != own_unit:
+                    return False
+        return True
+
+    def _lists(self) -> tuple[list[list[int]], list[list[bool]], list[list[bool]]]:
+        """The own-unit, solid and in-range grids as nested lists (fast to index one by one)."""
+        if self._as_lists is None:
+            self._as_lists = (self.own.tolist(), self.solid.tolist(), self.in_range.tolist())
+        return self._as_lists
 
     def _leave_own(self, ix: int, iy: int, own_unit: int) -> list[tuple[int, int]] | None:
         """Cells from (ix, iy) out of the figure's own unit (costed as free ground: the field
-        charges it as an own unit), to the cell where the rest of the way is cheapest; None
-        when there is no way at all."""
+        charges it as an own unit — but within the enemy's ranges at their cost, 6.6.6), to the
+        cell where the rest of the way is cheapest; None when there is no way at all."""
         if self.own[iy, ix] != own_unit:
             return [(ix, iy)] if math.isfinite(float(self.cost[iy, ix])) else None
         h = self.step
+        own, solid, in_range = self._lists()
         best, best_cell = math.inf, None
         seen: dict[tuple[int, int], float] = {(ix, iy): 0.0}
         prev: dict[tuple[int, int], tuple[int, int]] = {}
@@ -248,14 +392,15 @@ class FlightField:
                 continue
             for dx, dy in _MOVES[:8]:
                 nx_, ny_ = cx + dx, cy + dy
-                if not (0 <= nx_ < self.nx and 0 <= ny_ < self.ny) or self.solid[ny_, nx_]:
+                if not (0 <= nx_ < self.nx and 0 <= ny_ < self.ny) or solid[ny_][nx_]:
                     continue
-                nd = d + h * math.hypot(dx, dy)
+                exposed = 0.5 * (in_range[cy][cx] + in_range[ny_][nx_]) * RANGE_WEIGHT
+                nd = d + h * _STEP_LENGTH[dx, dy] * (1.0 + exposed)
                 if nd >= seen.get((nx_, ny_), math.inf):
                     continue
                 seen[(nx_, ny_)] = nd
                 prev[(nx_, ny_)] = (cx, cy)
-                if self.own[ny_, nx_] == own_unit:
+                if own[ny_][nx_] == own_unit:
                     heapq.heappush(heap, (nd, nx_, ny_))
                 elif nd + float(self.cost[ny_, nx_]) < best:
                     best, best_cell = nd + float(self.cost[ny_, nx_]), (nx_, ny_)
@@ -279,12 +424,176 @@ def _shift(a: FloatArray, dx: int, dy: int, fill: float) -> FloatArray:
     return out
 
 
+def enemy_ranges(bf: Battlefield, side_code: int) -> shapely.Geometry | None:
+    """6.6.6-6.6.7 — the ground within the fire range (Z, 4.5.1, of a figure that fires) or the
+    move range (R, 3.1) of any enemy figure not in panic (a panicking unit threatens no one,
+    6.1.3), measured edge to edge from its base: each enemy unit's bases grown by the longest of
+    its figures' reaches, joined. ``None`` when no enemy reaches anywhere."""
+    parts = []
+    for k, unit in enumerate(bf.scenario.units):
+        if (0 if unit.side == "A" else 1) == side_code or bf.panicking[k]:
+            continue
+        bases = bf.unit_bases(k)
+        reach = 0.0
+        for i in range(len(bases)):
+            prof = unit.base_profile(i)
+            reach = max(reach, float(prof.move), float(prof.range) if prof.fire > 0 else 0.0)
+        if reach > 0 and len(bases):
+            parts.append(shapely.buffer(shapely.union_all(bf.polygons[bases]), reach, quad_segs=8))
+    return shapely.union_all(parts) if parts else None
+
+
+@dataclass(frozen=True)
+class WayCost:
+    """3.2 along a flight's way (6.6.8, 6.6.9): what the flight distance pays to get along it.
+
+    ``points`` is the way of the figure's centre with every point where the cost changes pace
+    added; a surcharge paid at one point (an obstacle crossed, a hill climbed, a building entered
+    or left) is that point twice, with the cost before and after. ``costs`` is the flight
+    distance spent on reaching each point; ``lengths`` the way's length there. ``inside`` is the
+    length of the way within terrain the flight avoids (6.6.8)."""
+
+    points: tuple[tuple[float, float], ...]
+    lengths: tuple[float, ...]
+    costs: tuple[float, ...]
+    inside: float
+
+    @property
+    def total(self) -> float:
+        """The flight distance spent on the whole way."""
+        return self.costs[-1]
+
+    @property
+    def free(self) -> bool:
+        """Costs no more than its length."""
+        return self.costs[-1] <= self.lengths[-1] + 1e-9
+
+    def cost_at(self, length: float) -> float:
+        """The flight distance spent on reaching ``length`` cm along the way (a surcharge at that
+        very point not yet paid); past the end, at 1 per cm."""
+        lens, costs = self.lengths, self.costs
+        if length >= lens[-1]:
+            return costs[-1] + (length - lens[-1])
+        i = bisect.bisect_left(lens, length)
+        if i == 0:
+            return 0.0
+        span = lens[i] - lens[i - 1]
+        frac = 0.0 if span <= 0 else (length - lens[i - 1]) / span
+        return costs[i - 1] + frac * (costs[i] - costs[i - 1])
+
+
+def way_cost(
+    bf: Battlefield, b: int, points: Sequence[tuple[float, float]], features: Sequence[TerrainShape]
+) -> WayCost:
+    """3.2.1, 3.2.2, 3.2.3, 3.2.5 — the cost of base ``b``'s flight along ``points`` (its
+    centre's way; the figure is translated, its facing kept, 6.6), over the terrain
+    ``features`` (of :data:`COSTLY_KINDS`, not closed to it). As a move is costed
+    (:func:`~szwadron.geometry.paths.terrain_surcharges`): rough ground counts each cm
+    ``rough_cost_factor`` times while any part of the base is in it; crossing an obstacle
+    ``obstacle_crossing_cm``; entering and leaving a building or fortification
+    ``building_entry_cm`` / ``building_exit_cm``; climbing a hill ``hill_climb_cm`` a level."""
+    pts = [points[0]] + [q for p, q in itertools.pairwise(points) if q != p]
+    lens = [0.0]
+    for p, q in itertools.pairwise(pts):
+        lens.append(lens[-1] + math.hypot(q[0] - p[0], q[1] - p[1]))
+    if len(pts) < 2 or not features:
+        return WayCost(tuple(pts), tuple(lens), tuple(lens), 0.0)
+    s = bf.settings
+    facing = float(bf.facing[b])
+    motion = BaseMotion.of([(x, y, facing) for x, y in pts], float(bf.width[b]), float(bf.depth[b]))
+    shrink = 0.1 * s.distance_epsilon_cm
+    end = float(len(motion.legs))
+    slow: list[tuple[float, float]] = []  # stretches of rough ground, cm along the way
+    avoided: list[tuple[float, float]] = []
+    jumps: list[tuple[float, float]] = []  # (cm along the way, surcharge)
+
+    def along(a: float) -> float:
+        return float(motion.travelled(a))
+
+    for f in features:
+        if f.kind is TerrainKind.HILL:
+            continue
+
+        def over(sv: FloatArray, poly: shapely.Geometry = f.polygon) -> npt.NDArray[np.bool_]:
+            return np.asarray(shapely.intersects(motion.polygons_at(sv, shrink), poly))
+
+        for a, e in motion.intervals(over):
+            avoided.append((along(a), along(e)))
+            if f.kind in (TerrainKind.FOREST, TerrainKind.ROUGH):
+                slow.append((along(a), along(e)))
+            elif f.kind is TerrainKind.OBSTACLE:
+                jumps.append((along(a), s.obstacle_crossing_cm))
+            else:
+                if a > 0.0:
+                    jumps.append((along(a), s.building_entry_cm))
+                if e < end:
+                    jumps.append((along(e), s.building_exit_cm))
+    hills = [f for f in features if f.kind is TerrainKind.HILL]
+    for at, before, after in motion.level_changes(hills):
+        if after > before:
+            jumps.append((along(at), s.hill_climb_cm * (after - before)))
+    slow_u = _union(slow)
+    cuts = sorted({*lens, *(x for ab in slow_u for x in ab), *(at for at, _ in jumps)})
+    cuts = [c for c in cuts if 0.0 <= c <= lens[-1]]
+    out_pts: list[tuple[float, float]] = []
+    out_len: list[float] = []
+    out_cost: list[float] = []
+    cost = 0.0
+    jump_at: dict[float, float] = {}
+    for at, cm in jumps:
+        jump_at[at] = jump_at.get(at, 0.0) + cm
+    prev = 0.0
+    for c in cuts:
+        mid = (prev + c) / 2.0
+        factor = s.rough_cost_factor if any(a <= mid <= e for a, e in slow_u) else 1.0
+        cost += (c - prev) * factor
+        xy = _point_at(pts, lens, c)
+        out_pts.append(xy)
+        out_len.append(c)
+        out_cost.append(cost)
+        if c in jump_at and 0.0 < c < lens[-1]:
+            cost += jump_at[c]
+            out_pts.append(xy)
+            out_len.append(c)
+            out_cost.append(cost)
+        prev = c
+    inside = sum(e - a for a, e in _union(avoided))
+    return WayCost(tuple(out_pts), tuple(out_len), tuple(out_cost), inside)
+
+
+def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Overlapping ``(start, end)`` stretches joined, in order."""
+    out: list[tuple[float, float]] = []
+    for a, e in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], e))
+        else:
+            out.append((a, e))
+    return out
+
+
+def _point_at(pts: Sequence[tuple[float, float]], lens: Sequence[float], at: float) -> tuple[float, float]:
+    """The point ``at`` cm along the polyline ``pts`` (cumulative lengths ``lens``)."""
+    i = min(max(1, bisect.bisect_left(lens, at)), len(pts) - 1)
+    span = lens[i] - lens[i - 1]
+    frac = 0.0 if span <= 0 else (at - lens[i - 1]) / span
+    (x0, y0), (x1, y1) = pts[i - 1], pts[i]
+    return (x0 + (x1 - x0) * frac, y0 + (y1 - y0) * frac)
+
+
 __all__ = [
+    "AVOIDED_KINDS",
+    "AVOID_WEIGHT",
+    "COSTLY_KINDS",
     "FLIGHT_GRID_CELLS",
     "FLIGHT_GRID_CM",
     "FLIGHT_MARGIN_CM",
     "OWN_WEIGHT",
+    "RANGE_WEIGHT",
     "ZONE_WEIGHT",
     "FlightField",
     "FlightWalk",
+    "WayCost",
+    "enemy_ranges",
+    "way_cost",
 ]

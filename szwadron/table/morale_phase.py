@@ -33,8 +33,9 @@ Decisions where the rules are silent (the flight model; each is also stated wher
   kind) or crosses an own unit, the figure takes the shortest way round
   (:class:`szwadron.table.flight.FlightField`, docs/decisions.md "Flight"), through own units only
   when there is no other way (6.6.8, 6.6.11); when enemies and closed ground leave no way at all,
-  it flees straight and is stopped (6.6.12). The avoidance of enemy fire and move ranges of
-  6.6.6–6.6.7 is not modelled.
+  it flees straight and is stopped (6.6.12). A straight line that runs within the enemy's fire
+  or move ranges is left for the way out of them when that way is exposed less (6.6.6–6.6.8;
+  leaving the table ends the exposure too).
 * Decision (figure by figure): 6.6.12 and 6.6.13 speak of a *jednostka* — a figure, the word of
   5.4.3 and 6.8.2 (the unit is an *oddział*) — and figures move one after another (3.1.1) and a
   panicking unit needs no coherency (6.1.3). So each figure meets the edge, or is stopped, on its
@@ -71,6 +72,7 @@ Decisions where the rules are silent (the flight model; each is also stated wher
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -84,7 +86,7 @@ from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import base_corners, polygons_from_corners
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import contact_length, polygon_distance
-from szwadron.geometry.terrain import forbidden_rule
+from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import _
 from szwadron.models import Kind, Scenario, TerrainKind, UnitState
 from szwadron.odds.dice import Distribution, d
@@ -97,7 +99,17 @@ from szwadron.odds.morale import (
 )
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
 from szwadron.table.audit import engaged_unit_pairs
-from szwadron.table.flight import FLIGHT_MARGIN_CM, FlightField
+from szwadron.table.flight import (
+    AVOID_WEIGHT,
+    AVOIDED_KINDS,
+    COSTLY_KINDS,
+    FLIGHT_MARGIN_CM,
+    FlightField,
+    FlightWalk,
+    WayCost,
+    enemy_ranges,
+    way_cost,
+)
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -369,7 +381,11 @@ class FigureFlight:
     surrenders_if_blocked: bool
     way: tuple[tuple[float, float], ...] = ()
     """6.6.7-6.6.11: the way its centre takes round what bars the straight line (the points of
-    the planned way, from its centre); empty when it flees straight to its own edge."""
+    the planned way, from its centre); empty when it flees straight to its own edge over ground
+    that costs no more than its length."""
+    way_cost: tuple[float, ...] = ()
+    """3.2: the flight distance spent on reaching each point of ``way`` where terrain costs more
+    than the way's length (a surcharge paid at a point: that point twice); empty otherwise."""
 
 
 @dataclass(frozen=True)
@@ -546,10 +562,12 @@ class _Table:
         self.unit_panicking = bf.panicking
         self._terrain_segments: dict[int, FloatArray] = {}
         self._forts = [t.polygon for t in bf.terrain if t.kind is TerrainKind.FORTIFICATION]
-        self._fields: dict[tuple[float, tuple[bool, ...]], FlightField] = {}
+        self._fields: dict[tuple[float, float, tuple[bool, ...]], FlightField] = {}
         fleeing = np.flatnonzero((bf.side == self.side_code) & bf.panicking[bf.unit_of])
         to_edge = bf.y[fleeing] if self.side_code == 0 else bf.scenario.table.depth - bf.y[fleeing]
         self.flight_reach = float(to_edge.max(initial=0.0)) + FLIGHT_MARGIN_CM
+        self._ranges: shapely.Geometry | None = None
+        self._ranges_done = False
 
     # -- measurements --------------------------------------------------------------------------
 
@@ -620,16 +638,30 @@ class _Table:
 
     # -- the flight of one unit ----------------------------------------------------------------
 
+    @property
+    def ranges(self) -> shapely.Geometry | None:
+        """6.6.6-6.6.7 — the ground within the enemy's fire and move ranges (computed once)."""
+        if not self._ranges_done:
+            self._ranges = enemy_ranges(self.bf, self.side_code)
+            self._ranges_done = True
+        return self._ranges
+
     def flight_field(self, b: int) -> FlightField:
         """6.6.7-6.6.11 — the way to the edge for figures like base ``b`` (its width and the
         ground closed to its kind), computed once per kind of figure."""
         bf = self.bf
         kind = bf.kinds[b]
         closed = tuple(forbidden_rule(kind, f) is not None for f in bf.terrain)
-        key = (round(float(bf.width[b]), 6), closed)
+        key = (round(float(bf.width[b]), 6), round(float(bf.depth[b]), 6), closed)
         if key not in self._fields:
             self._fields[key] = FlightField(
-                bf, self.side_code, float(bf.width[b]) / 2.0, kind, self.flight_reach
+                bf,
+                self.side_code,
+                float(bf.width[b]) / 2.0,
+                kind,
+                self.flight_reach,
+                self.ranges,
+                math.hypot(float(bf.width[b]), float(bf.depth[b])) / 2.0,
             )
         return self._fields[key]
 
@@ -643,10 +675,13 @@ class _Table:
         BoolArray,
         dict[int, FloatArray],
         list[tuple[tuple[float, float], ...]],
+        list[tuple[float, ...]],
     ]:
         """Per figure: edge distance, blocking distance (inf), blocker, surrender flag; per own
         unit on the path: the distance at which each figure would enter it (inf if never); per
-        figure its way round (the centre's points), empty when it flees straight."""
+        figure its way round (the centre's points), empty when it flees straight; and the flight
+        distance spent on reaching each point of the way where terrain costs more than its
+        length (3.2), else empty. Distances are flight distance (cm of move, terrain counted)."""
         bf, v = self.bf, self.v
         bases = bf.unit_bases(u)
         corners = bf.corners[bases]
@@ -682,10 +717,12 @@ class _Table:
                     ou = int(bf.unit_of[j])
                     arr = enter.setdefault(ou, np.full(kk, _INF))
                     arr[k] = min(arr[k], 0.0 if so else h)
+        avoid_hit = np.zeros(kk, dtype=bool)  # 6.6.8: the straight line meets terrain to avoid
         if bf.terrain:
             qt, tt = bf.terrain_tree.query(hulls, predicate="intersects")
             for k, ti in zip(qt.tolist(), tt.tolist(), strict=True):
                 if forbidden_rule(bf.kinds[bases[k]], bf.terrain[ti]) is None:
+                    avoid_hit[k] |= bf.terrain[ti].kind in AVOIDED_KINDS
                     continue
                 segs = self.terrain_segments(ti)
                 poly = bf.terrain[ti].polygon
@@ -704,19 +741,42 @@ class _Table:
         barred = (block < edge - self.eps) | crossing
         stops = corners + np.minimum(block, edge)[:, None, None] * v
         ways: list[tuple[tuple[float, float], ...]] = [()] * kk
-        for k in np.flatnonzero(barred).tolist():
+        # 6.6.6-6.6.7: a straight line that runs within the enemy's fire or move ranges longer
+        # than the way out of them is left for that way (exactly when the way out and on to the
+        # edge is two straight legs, else on the planner's grid)
+        exposure = np.zeros(kk)
+        if self.ranges is not None:
+            starts = np.stack([bf.x[bases], bf.y[bases]], axis=1)
+            lines = shapely.linestrings(np.stack([starts, starts + reach[:, None] * v], axis=1))
+            near = shapely.distance(self.ranges, lines) < bf.width[bases] / 2.0
+            for k in np.flatnonzero(near).tolist():  # only lines that come near a range
+                b = int(bases[k])
+                exposure[k] = self.flight_field(b).exposure(
+                    float(bf.x[b]), float(bf.y[b]), (float(v[0]), float(v[1])), float(reach[k])
+                )
+        exposed = ~barred & (exposure > self.eps)
+        avoid_only = avoid_hit & ~barred & ~exposed
+        for k in np.flatnonzero(barred | exposed | avoid_only).tolist():
             b = int(bases[k])
             centre_to_edge = (
                 float(bf.y[b]) if self.side_code == 0 else bf.scenario.table.depth - float(bf.y[b])
             )
-            way = self.flight_field(b).walk(
-                float(bf.x[b]), float(bf.y[b]), u, centre_to_edge - float(edge[k])
-            )
+            field_ = self.flight_field(b)
+            nearest = centre_to_edge - float(edge[k])
+            way = field_.leave_ranges(float(bf.x[b]), float(bf.y[b]), u, nearest)
+            if way is None:
+                way = field_.walk(float(bf.x[b]), float(bf.y[b]), u, nearest)
             if not np.isfinite(way.edge):
                 continue  # boxed in by enemies and closed ground: it flees straight (6.6.12)
+            if exposed[k] and way.in_range >= exposure[k] - (self.eps if way.exact else 2 * way.grid_cm):
+                continue  # the straight line leaves the enemy's ranges as soon as any way
+            if avoid_only[k] and not self.goes_round(b, float(edge[k]), way):
+                continue  # 6.6.8: the straight line is no worse for the terrain it crosses
             straight = {o for o, arr in enter.items() if arr[k] < reach[k] - self.eps}
             if (
-                block[k] >= edge[k] - self.eps
+                not exposed[k]
+                and not avoid_only[k]
+                and block[k] >= edge[k] - self.eps
                 and set(way.enter) == straight
                 and way.edge <= edge[k] + 2 * way.grid_cm
             ):
@@ -735,7 +795,70 @@ class _Table:
             surrender[ks] = self.enemy_within(stops[ks], self.s.surrender_enemy_cm)
         block = np.where(stopped, block, _INF)
         blocker = [b if s else None for b, s in zip(blocker, stopped.tolist(), strict=True)]
-        return edge, block, blocker, surrender, enter, ways
+        costs = self.terrain_costs(bases, edge, block, enter, ways)
+        return edge, block, blocker, surrender, enter, ways, costs
+
+    def costly_features(self, b: int, points: list[tuple[float, float]]) -> list[TerrainShape]:
+        """3.2 — the terrain of :data:`COSTLY_KINDS` open to base ``b``'s kind that its way
+        through ``points`` (its centre's) comes near."""
+        bf = self.bf
+        feats = [f for f in bf.terrain if f.kind in COSTLY_KINDS and forbidden_rule(bf.kinds[b], f) is None]
+        if not feats:
+            return []
+        reach = math.hypot(float(bf.width[b]), float(bf.depth[b])) / 2.0
+        line = shapely.buffer(shapely.linestrings(points), reach) if len(points) > 1 else None
+        return [f for f in feats if line is not None and shapely.intersects(line, f.polygon)]
+
+    def way_score(self, b: int, points: list[tuple[float, float]]) -> float:
+        """6.6.8, 6.6.9 — what the planner minimises, exactly: the flight distance spent along
+        ``points`` plus :data:`AVOID_WEIGHT` per cm within terrain the flight avoids."""
+        wc = way_cost(self.bf, b, points, self.costly_features(b, points))
+        return wc.total + AVOID_WEIGHT * wc.inside
+
+    def goes_round(self, b: int, edge: float, way: FlightWalk) -> bool:
+        """6.6.8 — does the planned ``way`` beat the straight line to the edge (``edge`` cm,
+        its length) for the terrain they cross? By more than the grid's error (two cells)."""
+        bf, v = self.bf, self.v
+        start = (float(bf.x[b]), float(bf.y[b]))
+        straight = [start, (start[0] + float(v[0]) * edge, start[1] + float(v[1]) * edge)]
+        planned = _extended(list(way.points), way.edge, v)
+        return self.way_score(b, planned) < self.way_score(b, straight) - 2 * way.grid_cm
+
+    def terrain_costs(
+        self,
+        bases: IntArray,
+        edge: FloatArray,
+        block: FloatArray,
+        enter: dict[int, FloatArray],
+        ways: list[tuple[tuple[float, float], ...]],
+    ) -> list[tuple[float, ...]]:
+        """3.2 on each figure's way (6.6.8, 6.6.9): the edge, blocking and entering distances,
+        cm along the way, become flight distance spent; a way that costs more than its length
+        gets its points where the pace changes, and their costs. In place; the costs per figure
+        (empty where terrain costs nothing)."""
+        bf, v = self.bf, self.v
+        costs: list[tuple[float, ...]] = [()] * len(bases)
+        if not any(f.kind in COSTLY_KINDS for f in bf.terrain):
+            return costs
+        for k, b in enumerate(bases.tolist()):
+            start = (float(bf.x[b]), float(bf.y[b]))
+            length = float(min(block[k], edge[k]))
+            points = _extended(list(ways[k]) or [start], length, v)
+            feats = self.costly_features(b, points)
+            if not feats:
+                continue
+            wc: WayCost = way_cost(bf, b, points, feats)
+            if wc.free:
+                continue
+            edge[k] = wc.cost_at(float(edge[k]))
+            if np.isfinite(block[k]):
+                block[k] = wc.cost_at(float(block[k]))
+            for arr in enter.values():
+                if np.isfinite(arr[k]):
+                    arr[k] = wc.cost_at(float(arr[k]))
+            ways[k] = wc.points
+            costs[k] = wc.costs
+        return costs
 
 
 def _casualty_tests(
@@ -814,7 +937,7 @@ def _panic_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
     p_flee = 1 - p_rally
     kind = unit.profile.kind
     flight = flight_distribution(kind, unit.profile.move, s)
-    edge, block, blocker, surrender, enter, ways = table.flight_geometry(u)
+    edge, block, blocker, surrender, enter, ways, costs = table.flight_geometry(u)
     tally = _FlightTally.of(table, flight, edge, block, surrender, enter)
     total = flight.total
     figures = tuple(
@@ -825,6 +948,7 @@ def _panic_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
             blocker[k],
             bool(surrender[k]),
             ways[k],
+            costs[k],
         )
         for k, b in enumerate(bases.tolist())
     )
@@ -850,6 +974,17 @@ def _panic_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         pass_through=_passes_through(table, tally, p_flee, total),
         pursuit=None,
     )
+
+
+def _extended(points: list[tuple[float, float]], length: float, v: FloatArray) -> list[tuple[float, float]]:
+    """The polyline ``points`` made ``length`` cm long by going on straight along ``v`` (a
+    flight's last stretch to its edge); as it is when already that long."""
+    have = sum(math.dist(p, q) for p, q in itertools.pairwise(points))
+    if length > have + 1e-9:
+        x, y = points[-1]
+        more = length - have
+        points = [*points, (x + float(v[0]) * more, y + float(v[1]) * more)]
+    return points
 
 
 def _may_reorganise(table: _Table, bases: npt.NDArray[np.intp]) -> tuple[bool, str]:

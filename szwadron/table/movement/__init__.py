@@ -84,6 +84,7 @@ from szwadron.table.movement.retreat import (
     RepulseCheck,
     away_direction,
     flight_direction,
+    in_field_of_fire,
     repulse,
 )
 
@@ -100,6 +101,7 @@ __all__ = [
     "away_direction",
     "check_move",
     "flight_direction",
+    "in_field_of_fire",
     "load_move_file",
     "place",
     "reform",

@@ -4,10 +4,16 @@ checked by :func:`~szwadron.table.movement.check_move`."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+import numpy as np
+import numpy.typing as npt
 
 from szwadron.errors import InvalidDataError
+from szwadron.geometry.arcs import fire_edges, in_arcs, touched_edges
+from szwadron.geometry.bases import EDGE_NAMES
 from szwadron.geometry.battlefield import Battlefield
+from szwadron.geometry.contact import polygon_distance
 from szwadron.models import Scenario
 from szwadron.table.movement.check import check_move
 from szwadron.table.movement.plan import base_speeds
@@ -52,13 +58,44 @@ def flight_direction(bf: Battlefield, unit: str) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class RepulseCheck:
-    """6.5 — a repulse move away from an enemy: whether it is blocked, where it goes."""
+    """6.5 — a repulse move away from an enemy: whether it is blocked, where it goes, and
+    whether it ends out of the enemy's field of fire (6.5.2)."""
 
     blocked: bool
     direction: tuple[float, float]
     distance: float
     deflection: float
     report: MoveReport | None
+    out_of_fire: bool = True
+
+
+def in_field_of_fire(bf: Battlefield, enemy: str, corners: npt.ArrayLike) -> bool:
+    """6.5.2, 4.4.1-4.4.3, 4.5.1 — is any of the bases ``corners (K, 4, 2)`` in the enemy unit's
+    field of fire ("pole ostrzału"): its centre in the arc of an edge a figure of the enemy may
+    fire through (its kind's edges, 4.4.3, not touched by an own base, 4.4.2) and within that
+    figure's range Z, edge to edge — the test the fire check makes of a target (4.5.3).
+
+    Decision: the enemy's bases where they stand (a repulse moves only the repulsed unit); a
+    figure that does not fire (SO 0 or Z 0) has no field of fire."""
+    c = np.asarray(corners, dtype=float).reshape(-1, 4, 2)
+    centres = c.mean(axis=1)
+    k = bf.unit_ids.index(enemy)
+    unit = bf.scenario.units[k]
+    mine = bf.unit_bases(k)
+    own_side = np.flatnonzero(bf.side == bf.side[mine[0]])
+    eps = bf.settings.distance_epsilon_cm
+    for b in mine.tolist():
+        prof = unit.base_profile(int(bf.index_in_unit[b]))
+        if prof.fire <= 0 or prof.range <= 0:
+            continue
+        kinds = fire_edges(prof.kind)
+        others = bf.corners[own_side[own_side != b]]
+        usable = np.asarray([e in kinds for e in EDGE_NAMES]) & ~touched_edges(bf.corners[b], others)
+        in_arc = (in_arcs(bf.corners[b][None], centres) & usable).any(axis=-1)
+        near = polygon_distance(bf.corners[b][None], c) <= float(prof.range) + eps
+        if bool((in_arc & near).any()):
+            return True
+    return False
 
 
 #: Deflections (degrees) from straight away tried by :func:`repulse`, in order.
@@ -79,6 +116,11 @@ def repulse(
     (:data:`REPULSE_DEFLECTIONS_DEG`, up to 60° either side). Where terrain costs make the full
     distance too long, it goes as far as its move pays for. Blocked (6.5.5, the unit panics) when
     no direction gives a legal move. Zones of the enemy it starts in do not stop it.
+
+    6.5.2: the move must also take it out of the enemy's field of fire (:func:`in_field_of_fire`).
+    Decision: of the legal moves in the order of :data:`REPULSE_DEFLECTIONS_DEG`, the first that
+    ends out of it; when none does (the move is too short to leave it), the first legal move,
+    with ``out_of_fire`` false — it still moves (6.5.5 makes it panic only when it cannot move).
     """
     bf = Battlefield.of(scenario)
     u_k = bf.unit_ids.index(unit)
@@ -98,6 +140,10 @@ def repulse(
         ]
         return check_move(bf, unit, {"bases": poses})
 
+    def ends_out_of_fire(dx: float, dy: float, length: float) -> bool:
+        return not in_field_of_fire(bf, enemy, bf.corners[members] + np.asarray([dx, dy]) * length)
+
+    first: RepulseCheck | None = None
     for deflection in REPULSE_DEFLECTIONS_DEG:
         a = math.radians(deflection)
         dx = ux * math.cos(a) - uy * math.sin(a)
@@ -106,9 +152,10 @@ def repulse(
             report = attempt(dx, dy, full)
         except InvalidDataError:  # off the table
             continue
+        found: RepulseCheck | None = None
         if report.legal:
-            return RepulseCheck(False, (dx, dy), full, deflection, report)
-        if {v.rule for v in report.violations} == {"3.1.5"}:
+            found = RepulseCheck(False, (dx, dy), full, deflection, report)
+        elif {v.rule for v in report.violations} == {"3.1.5"}:
             lo, hi = 0.0, full
             best: MoveReport | None = None
             for _ in range(20):
@@ -119,8 +166,23 @@ def repulse(
                 else:
                     hi = mid
             if best is not None:
-                return RepulseCheck(False, (dx, dy), lo, deflection, best)
+                found = RepulseCheck(False, (dx, dy), lo, deflection, best)
+        if found is None:
+            continue
+        if ends_out_of_fire(dx, dy, found.distance):
+            return found
+        if first is None:
+            first = found
+    if first is not None:
+        return replace(first, out_of_fire=False)
     return RepulseCheck(True, (ux, uy), 0.0, 0.0, None)
 
 
-__all__ = ["REPULSE_DEFLECTIONS_DEG", "RepulseCheck", "away_direction", "flight_direction", "repulse"]
+__all__ = [
+    "REPULSE_DEFLECTIONS_DEG",
+    "RepulseCheck",
+    "away_direction",
+    "flight_direction",
+    "in_field_of_fire",
+    "repulse",
+]
