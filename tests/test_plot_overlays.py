@@ -7,6 +7,7 @@ states joined by a transition of the morale machine (6.1-6.8). Agg backend; noth
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -22,7 +23,7 @@ from matplotlib.colors import to_rgb
 
 from szwadron.errors import InvalidDataError
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.loading import bundled_scenario, load_scenario
+from szwadron.loading import bundled_scenario, load_scenario, parse_scenario
 from szwadron.models import Scenario
 from szwadron.odds.machine import MACHINE, MachineState
 from szwadron.plots import machine as pmachine
@@ -216,6 +217,22 @@ def test_6_6_one_corridor_per_fleeing_figure_to_the_edge(example: Battlefield) -
     top = max(p.get_xy()[:, 1].max() for p in art["corridors"])
     assert top == pytest.approx(example.scenario.table.depth)  # side B flees to y = depth
     assert "27.8%" in art["labels"][0].get_text()
+
+
+def test_6_6_6_a_planned_way_is_drawn_along_the_way() -> None:
+    """6.6.6, 6.6.9: the lone-enemy case (tests/cases/morale): the figure first flees north, away
+    from the enemy between it and its edge, then round the enemy's range — the corridor covers
+    the way (north of the figure, then out at x ≈ 76), not the straight line through the enemy."""
+    text = (Path(__file__).parent / "cases" / "morale" / "6_6_9_round_a_lone_enemy_base.toml").read_text(
+        encoding="utf-8"
+    )
+    sc = parse_scenario(tomllib.loads(text[: text.index("[expected]")]), source="case", folders=())
+    bf = Battlefield(sc)
+    unit = morale_phase(bf, "A").unit("fleeing")
+    art = ov.plot_flight(bf, table_ax(bf), unit=unit)
+    area = shapely.union_all([shapely.Polygon(p.get_xy()) for p in art["corridors"]])
+    assert area.contains(shapely.Point(50.0, 52.0)) and area.contains(shapely.Point(76.0, 10.0))
+    assert not area.contains(shapely.Point(50.0, 20.0))  # not through the enemy (y 29..31)
 
 
 # --- the close-up ---------------------------------------------------------------------------------

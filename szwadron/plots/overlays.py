@@ -1508,13 +1508,25 @@ def plot_melee_contacts(
 # --- flight (6.6) -------------------------------------------------------------------------------
 
 
+def _swept_along(corners: np.ndarray, way: Sequence[tuple[float, float]]) -> shapely.Geometry:
+    """The ground a base (``corners``) covers carried along ``way`` (its centre's points, the
+    first where it stands), facing kept: the hulls of each pair of consecutive positions."""
+    offsets = np.asarray(way, dtype=float) - np.asarray(way[0], dtype=float)
+    at = corners[None, :, :] + offsets[:, None, :]
+    if len(at) < 2:
+        return shapely.Polygon(corners)
+    pairs = np.concatenate([at[:-1], at[1:]], axis=1)
+    return shapely.union_all(shapely.convex_hull(shapely.multipoints(pairs)))
+
+
 # long: a drawing: flight corridors, stops, labels and pursuit arrows per unit.
 def plot_flight(scenario: Scenario | Battlefield, ax: Axes | None = None, *, unit: UnitMorale) -> Artists:
     """6.6.2, 6.6.10, 6.6.12, 6.6.13 — a panicking unit's flight (from
     :func:`szwadron.table.morale_phase.morale_phase`): per figure the corridor it sweeps fleeing
     straight to its own table edge (Decision of :mod:`szwadron.table.morale_phase`), up to the edge or
-    to where it would be stopped (a red bar, with what stops it); the unit's chance to leave the
-    table written beside it. A pursuing unit (6.7.1): an arrow to the unit it pursues.
+    to where it would be stopped (a red bar, with what stops it) — or, where the morale phase
+    plans a way (out of the enemy's ranges, round what bars the line, over terrain, 6.6.6–6.6.11),
+    the corridor along that way; the unit's chance to leave the table written beside it. A pursuing unit (6.7.1): an arrow to the unit it pursues.
 
     Returns ``{"corridors": [one per figure], "stops": [one per stopped figure], "labels": [...],
     "pursuit": [...]}``.
@@ -1560,20 +1572,25 @@ def plot_flight(scenario: Scenario | Battlefield, ax: Axes | None = None, *, uni
     for f in unit.figures:
         k = _base_index(bf, f.base)
         c = bf.corners[k]
-        length = f.edge_cm if f.blocked_cm is None else f.blocked_cm
-        # the swept corridor: the base's outline and its copy moved by ``length`` along v
-        hull = shapely.convex_hull(shapely.MultiPoint(np.vstack([c, c + length * v])))
-        corridor = Polygon(
-            np.asarray(hull.exterior.coords),
-            closed=True,
-            facecolor=FLIGHT_COLOUR,
-            alpha=0.12,
-            edgecolor=FLIGHT_COLOUR,
-            linewidth=0.5,
-            zorder=ZORDER["zones"] + 0.05,
-        )
-        ax.add_patch(corridor)
-        out["corridors"].append(corridor)
+        if f.way:  # 6.6.6-6.6.11: the planned way, the base carried along it (facing kept)
+            sweep = _swept_along(c, f.way)
+        else:  # the base's outline and its copy moved straight to the edge or the stop
+            length = f.edge_cm if f.blocked_cm is None else f.blocked_cm
+            sweep = shapely.convex_hull(shapely.MultiPoint(np.vstack([c, c + length * v])))
+        for part in getattr(sweep, "geoms", [sweep]):
+            corridor = Polygon(
+                np.asarray(part.exterior.coords),
+                closed=True,
+                facecolor=FLIGHT_COLOUR,
+                alpha=0.12,
+                edgecolor=FLIGHT_COLOUR,
+                linewidth=0.5,
+                zorder=ZORDER["zones"] + 0.05,
+            )
+            ax.add_patch(corridor)
+            out["corridors"].append(corridor)
+        if f.way:
+            continue  # a stop on a planned way is where the way ends
         if f.blocked_cm is not None:
             stop = c + f.blocked_cm * v
             lead = stop[np.argsort(stop @ v)[-2:]]  # the leading edge where it stops

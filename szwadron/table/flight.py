@@ -337,14 +337,15 @@ class FlightField:
         # a hair beyond the rim, so the second leg starts outside the range
         ex, ey = ex + (ex - x) / out * 1e-6, ey + (ey - y) / out * 1e-6
         t = self.bf.scenario.table
-        down = ey if self.side_code == 0 else t.depth - ey
+        # on straight until the base's point nearest the edge reaches it
+        down = max(0.0, (ey if self.side_code == 0 else t.depth - ey) - nearest)
         v = (0.0, -1.0) if self.side_code == 0 else (0.0, 1.0)
         if self.exposure(ex, ey, v, down) > self.bf.settings.distance_epsilon_cm:
             return None  # straight down would enter a range again: the grid goes round it
         end = (ex + v[0] * down, ey + v[1] * down)
         if not self._clear(((x, y), (ex, ey), end), own_unit):
             return None
-        edge = max(0.0, out + down - nearest)
+        edge = out + down
         return FlightWalk(edge, math.inf, None, end, {}, ((x, y), (ex, ey), end), self.step, out, exact=True)
 
     def _clear(self, points: tuple[tuple[float, float], ...], own_unit: int) -> bool:
