@@ -68,6 +68,7 @@ True
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
@@ -86,7 +87,7 @@ from szwadron.odds.morale import (
     roll_casualty_test,
     roll_test,
 )
-from szwadron.odds.sample import Table, casualty_table, sample_melee, test_passes, volley_table
+from szwadron.odds.sample import MeleePlan, Table, casualty_table, sample_melee, test_passes, volley_table
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
 
 #: Standard set-up: the two fronts this far apart, edge to edge (4.5.2).
@@ -921,6 +922,434 @@ def choose_action(duel: Duel, who: Who) -> Action:
     return Action.ADVANCE
 
 
+# --- the lean engine (issue 14): the same duel, without the per-turn objects ----------------------
+_SCRATCH_RNG = random.Random(0)
+_NO_FIRE = (None, None)
+
+
+class _Pair:
+    """What a duel between two kinds of unit (each with its elite company, if any) looks up
+    turn after turn, computed once by the rules' own functions (:func:`choose_action`,
+    :func:`_fire_table`, :meth:`Duel.first_strike`, :meth:`Duel._melee_side`, ...) and kept:
+    the policy's choices, the volley tables, the morale targets, the melee exchanges."""
+
+    __slots__ = (
+        "advance",
+        "auto",
+        "charge",
+        "elites",
+        "fire",
+        "heavy",
+        "leave",
+        "melee",
+        "morale",
+        "move",
+        "mult",
+        "reach",
+        "static",
+        "units",
+    )
+
+    def __init__(self, a: DuelUnit, ea: DuelUnit | None, b: DuelUnit, eb: DuelUnit | None) -> None:
+        self.units = (a, b)
+        self.elites = (ea, eb)
+        self.static: dict[tuple[int, float, bool], tuple[bool, bool, Action]] = {}
+        self.charge: dict[tuple[int, float, int, int, int, int, int, int], bool] = {}
+        self.leave: dict[tuple[int, int, int, int, int, int, int, int], bool] = {}
+        self.fire: dict[tuple[int, int, int, int, int, float, bool], tuple[Any, Any]] = {}
+        self.morale: dict[tuple[int, int, int], tuple[int, tuple[float, ...], tuple[FireOutcome, ...]]] = {}
+        self.melee: dict[
+            tuple[int, bool, int, int, int, int, int, int, int], tuple[MeleePlan, tuple[int, int]]
+        ] = {}
+        self.reach: dict[tuple[int, float], bool] = {}
+        self.advance: dict[tuple[int, float, bool], float | None] = {}
+        self.mult = (a.pursuit_multiplier(), b.pursuit_multiplier())
+        self.auto = (a.auto_disengage, b.auto_disengage)
+        self.move = (a.move_cm, b.move_cm)
+        self.heavy = (a.heavy and a.move_cm > 0, b.heavy and b.move_cm > 0)
+
+    def scratch(
+        self,
+        initial: Sequence[int],
+        strength: Sequence[int],
+        elite_left: Sequence[int],
+        distance: float,
+        **kw: Any,
+    ) -> Duel:
+        """A :class:`Duel` in the given state, for the rules' functions to read (never run)."""
+        sides = tuple(
+            Side(self.units[w], initial[w], strength[w], elite=self.elites[w], elite_left=elite_left[w])
+            for w in (0, 1)
+        )
+        return Duel(sides, _SCRATCH_RNG, distance_cm=distance, **kw)  # type: ignore[arg-type]
+
+    def static_choice(self, who: int, d: float, prepared: bool) -> tuple[bool, bool, Action]:
+        """The part of :func:`choose_action` out of melee that does not read the odds:
+        ``(can charge, can fire, the action when it does not charge)``."""
+        key = (who, d, prepared)
+        hit = self.static.get(key)
+        if hit is None:
+            unit, enemy = self.units[who], self.units[1 - who]
+            in_range = best_weapon(unit, d, enemy) is not None
+            can_fire = in_range and (prepared or not unit.heavy)
+            can_charge = not unit.is_artillery and unit.melee > 0 and d <= unit.move_cm + 1e-9
+            if can_fire:
+                rest = Action.FIRE
+            elif in_range:
+                rest = Action.PREPARE
+            elif unit.weapons and (not enemy.weapons or enemy.effective_range_cm < unit.effective_range_cm):
+                rest = Action.DECLARE
+            elif (
+                unit.weapons
+                and not unit.is_artillery
+                and d - unit.move_cm / 2 <= unit.effective_range_cm
+                and unit.move_cm > 0
+            ):
+                rest = Action.MARCH_FIRE
+            else:
+                rest = Action.ADVANCE
+            hit = self.static[key] = (can_charge, can_fire, rest)
+        return hit
+
+    def volley(
+        self, shooter: int, s: list[int], el: list[int], distance: float, march: bool
+    ) -> tuple[Any, Any]:
+        """``(cumulative, outcomes)`` of :func:`_fire_table` for the state; ``(None, None)``
+        when nothing can fire."""
+        o = 1 - shooter
+        key = (shooter, s[shooter], el[shooter], s[o], el[o], distance, march)
+        hit = self.fire.get(key)
+        if hit is None:
+            t = _fire_table(
+                self.units[shooter],
+                s[shooter] - el[shooter],
+                self.elites[shooter],
+                el[shooter],
+                self.units[o],
+                s[o],
+                self.elites[o],
+                el[o],
+                distance,
+                march,
+            )
+            hit = self.fire[key] = _NO_FIRE if t is None else (t.cumulative, t.outcomes)
+        return hit
+
+    def test(
+        self, who: int, strength: int, initial: int
+    ) -> tuple[int, tuple[float, ...], tuple[FireOutcome, ...]]:
+        """The morale target (6.2) of ``who`` and its casualty test's table (6.3)."""
+        key = (who, strength, initial)
+        hit = self.morale.get(key)
+        if hit is None:
+            t = morale_target(self.units[who].morale, strength, initial)
+            table = casualty_table(t)
+            hit = self.morale[key] = (t, table.cumulative, table.outcomes)
+        return hit
+
+    def in_range(self, who: int, d: float) -> bool:
+        """:func:`best_weapon` of ``who`` reaches the other side at ``d``."""
+        key = (who, d)
+        hit = self.reach.get(key)
+        if hit is None:
+            hit = self.reach[key] = best_weapon(self.units[who], d, self.units[1 - who]) is not None
+        return hit
+
+    def advance_to(self, who: int, d: float, march: bool) -> float | None:
+        """Where :meth:`Duel._advance` takes ``who`` from ``d`` (None: it stays)."""
+        key = (who, d, march)
+        if key in self.advance:
+            return self.advance[key]
+        me, enemy = self.units[who], self.units[1 - who]
+        move = me.move_cm / 2 if march else me.move_cm
+        stop = me.effective_range_cm if me.weapons else 0.0
+        new = max(d - move, stop, ADVANCE_GAP_CM)
+        reach = enemy.effective_range_cm + ADVANCE_GAP_CM
+        if not me.weapons and me.melee > 0 and new < reach <= me.move_cm and reach < d:
+            new = reach
+        out = None if new >= d else new
+        self.advance[key] = out
+        return out
+
+
+_PAIRS: dict[tuple[DuelUnit, DuelUnit | None, DuelUnit, DuelUnit | None], _Pair] = {}
+#: The lean engine forgets its looked-up pairs beyond this many (memory stays bounded).
+_MAX_PAIRS = 4096
+
+
+def _pair(a: DuelUnit, ea: DuelUnit | None, b: DuelUnit, eb: DuelUnit | None) -> _Pair:
+    key = (a, ea, b, eb)
+    hit = _PAIRS.get(key)
+    if hit is None:
+        if len(_PAIRS) >= _MAX_PAIRS:
+            _PAIRS.clear()
+        hit = _PAIRS[key] = _Pair(a, ea, b, eb)
+    return hit
+
+
+LeanResult = tuple[Who | None, int, list[int], list[int], float, str]
+"""``(winner, rounds, strengths, elite figures left, final distance, reason)``."""
+
+
+# long: the whole duel of Duel.run in one function on local variables; the rules' steps are
+# commented with the method they mirror (the equality is tested: tests/test_lean_duel.py).
+def _lean_duel(
+    pair: _Pair,
+    initial: tuple[int, int],
+    strength: tuple[int, int],
+    elite_left: tuple[int, int],
+    rng: random.Random,
+    distance_cm: float,
+    first: Who,
+    max_rounds: int,
+) -> LeanResult:
+    """:meth:`Duel.run` of the exact sampler without a log (module notes; 2.1–2.3, 4.5–4.12,
+    5.3–5.8, 6.2–6.8, 7.1–7.7), played on local variables with every table and policy choice
+    looked up in ``pair``: the same draws from the same tables in the same order, so the same
+    seed gives the same duel, turn by turn, as :class:`Duel` with ``exact=True``."""
+    s = list(strength)
+    el = list(elite_left)
+    ini = initial
+    broken = [False, False]
+    pursuing = [False, False]
+    prepared = [True, True]
+    declared = [False, False]
+    idle = [False, False]
+    d = distance_cm
+    engaged = False
+    mr = 0
+    winner: Who | None = None
+    finished = False
+    reason = ""
+    random_ = rng.random
+    units = pair.units
+    volley = pair.volley
+    test = pair.test
+
+    def check_end() -> bool:  # Duel._check_end
+        nonlocal finished, winner, reason
+        a_out = broken[0] or s[0] == 0
+        b_out = broken[1] or s[1] == 0
+        if a_out or b_out:
+            finished = True
+            if a_out and b_out:
+                winner, reason = None, "both broke"
+            else:
+                loser = 0 if a_out else 1
+                winner = 1 - loser  # type: ignore[assignment]
+                reason = f"{'AB'[loser]} {'destroyed' if s[loser] == 0 else 'panicked'}"
+        return finished
+
+    def retreat(who: int) -> None:  # Duel._retreat: 4.8.2, 5.5.6, 6.5
+        nonlocal d, engaged, mr
+        d += pair.move[who]
+        engaged = False
+        mr = 0
+        pursuing[who] = False
+        if pair.heavy[who]:
+            prepared[who] = False  # 7.3
+
+    def fire(shooter: int, distance: float, march: bool) -> bool:  # Duel.fire, Duel._after_fire
+        if s[shooter] == 0:
+            return False
+        cum, outcomes = volley(shooter, s, el, distance, march)
+        if cum is None:
+            return False
+        removed, damaged = outcomes[bisect_right(cum, random_())]
+        o = 1 - shooter
+        if removed:  # Side.lose: the unit's own figures first (4.7)
+            left = s[o] - removed
+            e = el[o] - max(0, removed - (s[o] - el[o]))
+            el[o] = min(max(0, e), left)
+            s[o] = left
+        if damaged and s[o] > 0:  # 4.8.1, 6.3
+            _, tcum, touts = test(o, s[o], ini[o])
+            outcome = touts[bisect_right(tcum, random_())]
+            if outcome is FireOutcome.PANIC:
+                broken[o] = True
+            elif outcome is FireOutcome.REPULSED:
+                retreat(o)
+        check_end()
+        return True
+
+    def reaction_fire(mover: int, at: float, charge: bool) -> bool:  # Duel.reaction_fire, 4.12
+        nonlocal d
+        o = 1 - mover
+        if broken[o] or s[o] == 0 or engaged or pursuing[o]:
+            return True
+        if not (declared[o] or (charge and idle[o])):
+            return True
+        if not pair.in_range(o, at):
+            return True
+        declared[o] = False
+        idle[o] = False
+        before = d
+        d = at
+        fire(o, at, False)
+        repulsed = d != at
+        if not repulsed:
+            d = before
+        return not (finished or repulsed)
+
+    def lose(who: int, removed: int, exposed: int) -> None:  # Side.lose with plain_exposed
+        first_ = min(exposed, s[who] - el[who])
+        e = max(0, el[who] - max(0, removed - first_))
+        s[who] -= removed
+        el[who] = min(e, s[who])
+
+    def pursuit_move(who: int) -> bool:  # Duel._pursuit_move, 6.7
+        nonlocal d, engaged, mr
+        if engaged:
+            return True
+        move = (rng.randint(1, 6) + rng.randint(1, 6)) * pair.mult[who]
+        if move >= d:
+            d = 0.0
+            engaged = True
+            mr = 0
+            return True
+        d -= move
+        return False
+
+    def pursue(who: int) -> None:  # Duel._pursue
+        if pair.mult[who] == 0:
+            return
+        pursuing[who] = True
+        pursuit_move(who)
+
+    def melee_exchange(attacker: int, charge: bool) -> None:  # Duel.melee_exchange, 5.3–5.5
+        nonlocal mr
+        o = 1 - attacker
+        mr1 = 1 if mr >= 1 else 0
+        key = (attacker, charge, mr1, s[0], el[0], s[1], el[1], ini[0], ini[1])
+        hit = pair.melee.get(key)
+        if hit is None:
+            duel = pair.scratch(ini, s, el, 0.0, engaged=True, melee_rounds=mr1)
+            hit = pair.melee[key] = (
+                MeleePlan(
+                    duel._melee_side(attacker),  # type: ignore[arg-type]
+                    duel._melee_side(o),  # type: ignore[arg-type]
+                    duel.first_strike(attacker, charge=charge),  # type: ignore[arg-type]
+                    duel.settings.remainder_die,
+                ),
+                (duel._plain_in_contact(attacker), duel._plain_in_contact(o)),  # type: ignore[arg-type]
+            )
+        plan, exposed = hit
+        a_removed, d_removed, a_out, d_out = plan.draw(rng)
+        lose(attacker, a_removed, exposed[0])
+        lose(o, d_removed, exposed[1])
+        mr += 1
+        if a_out is MeleeOutcome.PANIC:
+            broken[attacker] = True
+        if d_out is MeleeOutcome.PANIC:
+            broken[o] = True
+        if check_end():
+            return
+        if d_out is MeleeOutcome.REPULSED:  # the defender moves first
+            retreat(o)
+        if a_out is MeleeOutcome.REPULSED:
+            retreat(attacker)
+        if a_out is MeleeOutcome.PURSUIT:
+            pursue(attacker)
+        if d_out is MeleeOutcome.PURSUIT:
+            pursue(o)
+
+    def disengage(who: int) -> None:  # Duel.disengage, 5.8, 7.6
+        o = 1 - who
+        if not pair.auto[who]:
+            if not random_() * 6 < test(who, s[who], ini[who])[0]:
+                broken[who] = True
+                check_end()
+                return
+        retreat(who)
+        if not random_() * 6 < test(o, s[o], ini[o])[0]:
+            pursue(o)
+
+    def choose(who: int) -> Action:  # choose_action
+        if engaged:
+            if not pair.auto[who]:
+                return Action.MELEE
+            mr1 = 1 if mr >= 1 else 0
+            key = (who, mr1, s[0], el[0], s[1], el[1], ini[0], ini[1])
+            leave = pair.leave.get(key)
+            if leave is None:
+                duel = pair.scratch(ini, s, el, 0.0, engaged=True, melee_rounds=mr1)
+                leave = pair.leave[key] = choose_action(duel, who) is Action.DISENGAGE  # type: ignore[arg-type]
+            return Action.DISENGAGE if leave else Action.MELEE
+        can_charge, can_fire, rest = pair.static_choice(who, d, prepared[who])
+        if can_charge:
+            if not can_fire:
+                return Action.CHARGE
+            ckey = (who, d, s[0], el[0], s[1], el[1], ini[0], ini[1])
+            charge = pair.charge.get(ckey)
+            if charge is None:
+                duel = pair.scratch(ini, s, el, d)
+                charge = pair.charge[ckey] = choose_action(duel, who) is Action.CHARGE  # type: ignore[arg-type]
+            if charge:
+                return Action.CHARGE
+        return rest
+
+    rounds = 0
+    order = (first, 1 - first)
+    while not finished and rounds < max_rounds:
+        rounds += 1
+        for who in order:
+            o = 1 - who
+            declared[who] = False
+            idle[who] = False
+            # Duel.morale_phase: 2.2, 6.7, 6.8
+            act = True
+            if pursuing[who]:
+                act = False
+                if not engaged:
+                    if random_() * 6 < test(who, s[who], ini[who])[0]:  # 6.8: reorganised
+                        pursuing[who] = False
+                        idle[who] = True
+                    elif pursuit_move(who):
+                        melee_exchange(who, False)
+                else:
+                    melee_exchange(who, False)
+            # Duel.movement_phase: 2.3
+            if act and not finished:
+                action = choose(who)
+                idle[who] = False
+                if action is Action.FIRE:
+                    fire(who, d, False)
+                elif action is Action.MELEE:
+                    melee_exchange(who, False)
+                elif action is Action.ADVANCE or action is Action.MARCH_FIRE:
+                    march = action is Action.MARCH_FIRE
+                    new = pair.advance_to(who, d, march)
+                    if new is not None:
+                        if units[who].heavy:
+                            prepared[who] = False  # 7.3: it moved
+                        if reaction_fire(who, new, False):
+                            d = new
+                            if march:
+                                fire(who, d, True)
+                elif action is Action.CHARGE:
+                    if reaction_fire(who, 0.0, True):
+                        d = 0.0
+                        engaged = True
+                        mr = 0
+                        melee_exchange(who, True)
+                elif action is Action.DISENGAGE:
+                    disengage(who)
+                elif action is Action.PREPARE:
+                    prepared[who] = True
+                elif action is Action.DECLARE:
+                    declared[who] = True
+            # Duel.turn: declared fire not triggered goes off at the end (4.12.5)
+            if not finished and declared[o] and not engaged:
+                declared[o] = False
+                if pair.in_range(o, d):
+                    fire(o, d, False)
+            if finished:
+                break
+    if not finished:
+        reason = "no decision"
+    return winner, rounds, s, el, d, reason
+
+
 def run_duel(
     unit_a: DuelUnit,
     figures_a: int,
@@ -947,6 +1376,18 @@ def run_duel(
         distance_cm=distance_cm,
         sampler=sampler,
     )
+    if duel.exact:  # the lean engine: the same duel, faster (issue 14)
+        winner, rounds, s, _, _, reason = _lean_duel(
+            _pair(unit_a, None, unit_b, None),
+            (figures_a, figures_b),
+            (figures_a, figures_b),
+            (0, 0),
+            duel.rng,
+            distance_cm,
+            1 if first else 0,
+            max_rounds,
+        )
+        return DuelResult(winner, rounds, s[0], s[1], reason)
     return duel.run(1 if first else 0, max_rounds)
 
 
@@ -1126,23 +1567,37 @@ def run_army_battle(
         ends: list[float] = []
         for k in range(pairs):
             ua, ub = lines[0][k], lines[1][k]
-            duel = Duel(
-                (
-                    Side(ua[0], ua[1], ua[2], elite=ua[3], elite_left=ua[4]),
-                    Side(ub[0], ub[1], ub[2], elite=ub[3], elite_left=ub[4]),
-                ),
-                rng,
-                distance_cm=start,
-                exact=exact,
-            )
-            duel.run(1 if first else 0, max_rounds)
+            if exact:  # the lean engine: the same duel as Duel.run, faster (issue 14)
+                won, _, s, el, end, _ = _lean_duel(
+                    _pair(ua[0], ua[3], ub[0], ub[3]),
+                    (ua[1], ub[1]),
+                    (ua[2], ub[2]),
+                    (ua[4], ub[4]),
+                    rng,
+                    start,
+                    1 if first else 0,
+                    max_rounds,
+                )
+            else:
+                duel = Duel(
+                    (
+                        Side(ua[0], ua[1], ua[2], elite=ua[3], elite_left=ua[4]),
+                        Side(ub[0], ub[1], ub[2], elite=ub[3], elite_left=ub[4]),
+                    ),
+                    rng,
+                    distance_cm=start,
+                )
+                duel.run(1 if first else 0, max_rounds)
+                won, end = duel.winner, duel.distance_cm
+                s = [duel.sides[0].strength, duel.sides[1].strength]
+                el = [duel.sides[0].elite_left, duel.sides[1].elite_left]
             duels += 1
-            ends.append(duel.distance_cm)
-            ua[2], ub[2] = duel.sides[0].strength, duel.sides[1].strength
-            ua[4], ub[4] = duel.sides[0].elite_left, duel.sides[1].elite_left
-            if duel.winner != 1:
+            ends.append(end)
+            ua[2], ub[2] = s
+            ua[4], ub[4] = el
+            if won != 1:
                 out[1].add(k)
-            if duel.winner != 0:
+            if won != 0:
                 out[0].add(k)
         for who in (0, 1):
             lines[who][:] = [u for k, u in enumerate(lines[who]) if k not in out[who] and u[2] > 0]
