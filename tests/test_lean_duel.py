@@ -51,7 +51,7 @@ def _state(rng: random.Random) -> tuple[DuelUnit, DuelUnit | None, int, int, int
     return unit, elite, initial, strength, elite_left, 0.0
 
 
-CASES = 600
+CASES = 3000
 
 
 def _cases() -> list[tuple[object, ...]]:
@@ -106,12 +106,14 @@ def test_lean_engine_plays_the_duel_of_duel_run_2_1_to_7_7() -> None:
 def test_lean_engine_meets_every_action_2_3() -> None:
     """The equality above is only worth what its cases play: every action of the policy
     (fire, fire on the march 4.11, charge, advance, declared fire 4.12, preparing heavy guns 7.3,
-    continuing the melee, disengaging 5.8) and pursuit (6.7) happen in them."""
+    continuing the melee, disengaging 5.8), pursuit (6.7) and the reaction of a unit that stood
+    idle to a charge (4.12.6) happen in them."""
     from szwadron.armies import duel as duel_module
 
     seen: Counter[str] = Counter()
     original = duel_module.choose_action
     original_pursue = Duel._pursue
+    original_reaction = Duel.reaction_fire
 
     def counting(duel: Duel, who: int) -> duel_module.Action:
         action = original(duel, who)  # type: ignore[arg-type]
@@ -122,8 +124,15 @@ def test_lean_engine_meets_every_action_2_3() -> None:
         seen["pursuit"] += 1
         original_pursue(self, who)  # type: ignore[arg-type]
 
+    def reaction(self: Duel, mover: int, at_cm: float, *, charge: bool) -> bool:
+        other = self.sides[1 - mover]
+        if charge and other.idle and not other.declared and not other.out and not self.engaged:
+            seen["4.12.6"] += 1  # the idle unit fires at the charger
+        return original_reaction(self, mover, at_cm, charge=charge)  # type: ignore[arg-type]
+
     duel_module.choose_action = counting  # type: ignore[assignment]
     Duel._pursue = pursue  # type: ignore[method-assign]
+    Duel.reaction_fire = reaction  # type: ignore[method-assign]
     try:
         for (ua, ea, ia, sa, la, _), (ub, eb, ib, sb, lb, _), distance, first, seed in _cases():
             Duel(
@@ -135,7 +144,8 @@ def test_lean_engine_meets_every_action_2_3() -> None:
     finally:
         duel_module.choose_action = original
         Duel._pursue = original_pursue  # type: ignore[method-assign]
-    assert set(seen) >= {a.value for a in duel_module.Action} | {"pursuit"}, seen
+        Duel.reaction_fire = original_reaction  # type: ignore[method-assign]
+    assert set(seen) >= {a.value for a in duel_module.Action} | {"pursuit", "4.12.6"}, seen
 
 
 def test_lean_engine_state_is_not_shared_between_duels() -> None:
