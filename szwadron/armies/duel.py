@@ -826,8 +826,10 @@ def _melee_score(
     odds = melee(_melee_side(*attacker), _melee_side(*defender), first_strike=first_strike, die=die)
     gone = (MeleeOutcome.REPULSED, MeleeOutcome.PANIC, MeleeOutcome.DESTROYED)
     score = 0.0
-    for (ao, do), p in odds.outcomes.probabilities().items():
-        score += float(p) * ((do in gone) - (ao in gone))
+    total = odds.outcomes.total
+    for (ao, do), w in odds.outcomes.items():
+        # w / total is float(Fraction(w, total)): both are the correctly rounded quotient
+        score += (w / total) * ((do in gone) - (ao in gone))
     return score
 
 
@@ -924,6 +926,9 @@ def choose_action(duel: Duel, who: Who) -> Action:
 
 # --- the lean engine (issue 14): the same duel, without the per-turn objects ----------------------
 _SCRATCH_RNG = random.Random(0)
+_FIRE, _MELEE, _ADVANCE, _MARCH_FIRE = Action.FIRE, Action.MELEE, Action.ADVANCE, Action.MARCH_FIRE
+_CHARGE, _DISENGAGE = Action.CHARGE, Action.DISENGAGE
+_PANIC, _REPULSED = FireOutcome.PANIC, FireOutcome.REPULSED
 _NO_FIRE = (None, None)
 
 
@@ -948,6 +953,7 @@ class _Pair:
         "reach",
         "static",
         "units",
+        "weapons",
     )
 
     def __init__(self, a: DuelUnit, ea: DuelUnit | None, b: DuelUnit, eb: DuelUnit | None) -> None:
@@ -962,6 +968,7 @@ class _Pair:
             tuple[int, bool, int, int, int, int, int, int, int], tuple[MeleePlan, tuple[int, int]]
         ] = {}
         self.reach: dict[tuple[int, float], bool] = {}
+        self.weapons: dict[tuple[int, float], tuple[tuple[int, int] | None, ...]] = {}
         self.advance: dict[tuple[int, float, bool], float | None] = {}
         self.mult = (a.pursuit_multiplier(), b.pursuit_multiplier())
         self.auto = (a.auto_disengage, b.auto_disengage)
@@ -1019,19 +1026,29 @@ class _Pair:
         o = 1 - shooter
         key = (shooter, s[shooter], el[shooter], s[o], el[o], distance, march)
         hit = self.fire.get(key)
-        if hit is None:
-            t = _fire_table(
-                self.units[shooter],
-                s[shooter] - el[shooter],
-                self.elites[shooter],
-                el[shooter],
-                self.units[o],
-                s[o],
-                self.elites[o],
-                el[o],
-                distance,
-                march,
-            )
+        if hit is None:  # _fire_table, with the weapons chosen once per distance
+            wkey = (shooter, distance)
+            weapons = self.weapons.get(wkey)
+            target = self.units[o]
+            if weapons is None:
+                weapons = self.weapons[wkey] = tuple(
+                    None
+                    if u is None or (c := best_weapon(u, distance, target)) is None
+                    else (c[0].fire, c[1])
+                    for u in (self.units[shooter], self.elites[shooter])
+                )
+            groups = [
+                (w[0] * n, w[1])
+                for w, n in zip(weapons, (s[shooter] - el[shooter], el[shooter]), strict=True)
+                if w is not None and n
+            ]
+            t = None
+            if groups:
+                t_elite, t_left = self.elites[o], el[o]
+                wounds: int | tuple[int, ...] = target.wounds  # Side.wounds: the elite removed last
+                if t_elite is not None and t_left and t_elite.wounds != target.wounds:
+                    wounds = (target.wounds,) * (s[o] - t_left) + (t_elite.wounds,) * t_left
+                t = volley_table(tuple(groups), wounds, target.skirmish, march, s[o])
             hit = self.fire[key] = _NO_FIRE if t is None else (t.cumulative, t.outcomes)
         return hit
 
@@ -1072,13 +1089,15 @@ class _Pair:
         return out
 
 
-_PAIRS: dict[tuple[DuelUnit, DuelUnit | None, DuelUnit, DuelUnit | None], _Pair] = {}
+_PAIRS: dict[tuple[int, int, int, int], _Pair] = {}
 #: The lean engine forgets its looked-up pairs beyond this many (memory stays bounded).
 _MAX_PAIRS = 4096
 
 
 def _pair(a: DuelUnit, ea: DuelUnit | None, b: DuelUnit, eb: DuelUnit | None) -> _Pair:
-    key = (a, ea, b, eb)
+    """The looked-up pair of these unit objects (by identity: the pair keeps them, so their ids
+    are not reused while it is cached; units from profiles are interned)."""
+    key = (id(a), id(ea), id(b), id(eb))
     hit = _PAIRS.get(key)
     if hit is None:
         if len(_PAIRS) >= _MAX_PAIRS:
@@ -1118,26 +1137,20 @@ def _lean_duel(
     d = distance_cm
     engaged = False
     mr = 0
-    winner: Who | None = None
     finished = False
-    reason = ""
     random_ = rng.random
     units = pair.units
+    fire_memo = pair.fire
     volley = pair.volley
+    morale_memo = pair.morale
     test = pair.test
+    static_memo = pair.static
+    auto = pair.auto
 
-    def check_end() -> bool:  # Duel._check_end
-        nonlocal finished, winner, reason
-        a_out = broken[0] or s[0] == 0
-        b_out = broken[1] or s[1] == 0
-        if a_out or b_out:
+    def check_end() -> bool:  # Duel._check_end (who won is read at the end)
+        nonlocal finished
+        if broken[0] or broken[1] or not s[0] or not s[1]:
             finished = True
-            if a_out and b_out:
-                winner, reason = None, "both broke"
-            else:
-                loser = 0 if a_out else 1
-                winner = 1 - loser  # type: ignore[assignment]
-                reason = f"{'AB'[loser]} {'destroyed' if s[loser] == 0 else 'panicked'}"
         return finished
 
     def retreat(who: int) -> None:  # Duel._retreat: 4.8.2, 5.5.6, 6.5
@@ -1152,22 +1165,24 @@ def _lean_duel(
     def fire(shooter: int, distance: float, march: bool) -> bool:  # Duel.fire, Duel._after_fire
         if s[shooter] == 0:
             return False
-        cum, outcomes = volley(shooter, s, el, distance, march)
+        o = 1 - shooter
+        hit = fire_memo.get((shooter, s[shooter], el[shooter], s[o], el[o], distance, march))
+        cum, outcomes = volley(shooter, s, el, distance, march) if hit is None else hit
         if cum is None:
             return False
         removed, damaged = outcomes[bisect_right(cum, random_())]
-        o = 1 - shooter
         if removed:  # Side.lose: the unit's own figures first (4.7)
             left = s[o] - removed
             e = el[o] - max(0, removed - (s[o] - el[o]))
             el[o] = min(max(0, e), left)
             s[o] = left
         if damaged and s[o] > 0:  # 4.8.1, 6.3
-            _, tcum, touts = test(o, s[o], ini[o])
+            t = morale_memo.get((o, s[o], ini[o]))
+            _, tcum, touts = test(o, s[o], ini[o]) if t is None else t
             outcome = touts[bisect_right(tcum, random_())]
-            if outcome is FireOutcome.PANIC:
+            if outcome is _PANIC:
                 broken[o] = True
-            elif outcome is FireOutcome.REPULSED:
+            elif outcome is _REPULSED:
                 retreat(o)
         check_end()
         return True
@@ -1264,30 +1279,6 @@ def _lean_duel(
         if not random_() * 6 < test(o, s[o], ini[o])[0]:
             pursue(o)
 
-    def choose(who: int) -> Action:  # choose_action
-        if engaged:
-            if not pair.auto[who]:
-                return Action.MELEE
-            mr1 = 1 if mr >= 1 else 0
-            key = (who, mr1, s[0], el[0], s[1], el[1], ini[0], ini[1])
-            leave = pair.leave.get(key)
-            if leave is None:
-                duel = pair.scratch(ini, s, el, 0.0, engaged=True, melee_rounds=mr1)
-                leave = pair.leave[key] = choose_action(duel, who) is Action.DISENGAGE  # type: ignore[arg-type]
-            return Action.DISENGAGE if leave else Action.MELEE
-        can_charge, can_fire, rest = pair.static_choice(who, d, prepared[who])
-        if can_charge:
-            if not can_fire:
-                return Action.CHARGE
-            ckey = (who, d, s[0], el[0], s[1], el[1], ini[0], ini[1])
-            charge = pair.charge.get(ckey)
-            if charge is None:
-                duel = pair.scratch(ini, s, el, d)
-                charge = pair.charge[ckey] = choose_action(duel, who) is Action.CHARGE  # type: ignore[arg-type]
-            if charge:
-                return Action.CHARGE
-        return rest
-
     rounds = 0
     order = (first, 1 - first)
     while not finished and rounds < max_rounds:
@@ -1308,16 +1299,42 @@ def _lean_duel(
                         melee_exchange(who, False)
                 else:
                     melee_exchange(who, False)
-            # Duel.movement_phase: 2.3
+            # Duel.movement_phase: 2.3, the action of choose_action
             if act and not finished:
-                action = choose(who)
                 idle[who] = False
-                if action is Action.FIRE:
+                if engaged:
+                    action = _MELEE
+                    if auto[who]:  # 7.6: leaves when the odds of the next exchange are against it
+                        mr1 = 1 if mr >= 1 else 0
+                        key = (who, mr1, s[0], el[0], s[1], el[1], ini[0], ini[1])
+                        leave = pair.leave.get(key)
+                        if leave is None:
+                            duel = pair.scratch(ini, s, el, 0.0, engaged=True, melee_rounds=mr1)
+                            leave = pair.leave[key] = choose_action(duel, who) is _DISENGAGE  # type: ignore[arg-type]
+                        if leave:
+                            action = _DISENGAGE
+                else:
+                    st = static_memo.get((who, d, prepared[who]))
+                    can_charge, can_fire, action = (
+                        pair.static_choice(who, d, prepared[who]) if st is None else st
+                    )
+                    if can_charge:
+                        if not can_fire:
+                            action = _CHARGE
+                        else:  # the exact odds: charge when they beat the volley's
+                            ckey = (who, d, s[0], el[0], s[1], el[1], ini[0], ini[1])
+                            charge = pair.charge.get(ckey)
+                            if charge is None:
+                                duel = pair.scratch(ini, s, el, d)
+                                charge = pair.charge[ckey] = choose_action(duel, who) is _CHARGE  # type: ignore[arg-type]
+                            if charge:
+                                action = _CHARGE
+                if action is _FIRE:
                     fire(who, d, False)
-                elif action is Action.MELEE:
+                elif action is _MELEE:
                     melee_exchange(who, False)
-                elif action is Action.ADVANCE or action is Action.MARCH_FIRE:
-                    march = action is Action.MARCH_FIRE
+                elif action is _ADVANCE or action is _MARCH_FIRE:
+                    march = action is _MARCH_FIRE
                     new = pair.advance_to(who, d, march)
                     if new is not None:
                         if units[who].heavy:
@@ -1326,13 +1343,13 @@ def _lean_duel(
                             d = new
                             if march:
                                 fire(who, d, True)
-                elif action is Action.CHARGE:
+                elif action is _CHARGE:
                     if reaction_fire(who, 0.0, True):
                         d = 0.0
                         engaged = True
                         mr = 0
                         melee_exchange(who, True)
-                elif action is Action.DISENGAGE:
+                elif action is _DISENGAGE:
                     disengage(who)
                 elif action is Action.PREPARE:
                     prepared[who] = True
@@ -1345,8 +1362,16 @@ def _lean_duel(
                     fire(o, d, False)
             if finished:
                 break
-    if not finished:
-        reason = "no decision"
+    winner: Who | None = None
+    reason = "no decision"
+    if finished:  # Duel._check_end
+        a_out, b_out = broken[0] or s[0] == 0, broken[1] or s[1] == 0
+        if a_out and b_out:
+            reason = "both broke"
+        else:
+            loser = 0 if a_out else 1
+            winner = 1 - loser  # type: ignore[assignment]
+            reason = f"{'AB'[loser]} {'destroyed' if s[loser] == 0 else 'panicked'}"
     return winner, rounds, s, el, d, reason
 
 
@@ -1568,8 +1593,9 @@ def run_army_battle(
         for k in range(pairs):
             ua, ub = lines[0][k], lines[1][k]
             if exact:  # the lean engine: the same duel as Duel.run, faster (issue 14)
+                pair = _PAIRS.get((id(ua[0]), id(ua[3]), id(ub[0]), id(ub[3])))
                 won, _, s, el, end, _ = _lean_duel(
-                    _pair(ua[0], ua[3], ub[0], ub[3]),
+                    _pair(ua[0], ua[3], ub[0], ub[3]) if pair is None else pair,
                     (ua[1], ub[1]),
                     (ua[2], ub[2]),
                     (ua[4], ub[4]),
