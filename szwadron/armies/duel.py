@@ -87,7 +87,15 @@ from szwadron.odds.morale import (
     roll_casualty_test,
     roll_test,
 )
-from szwadron.odds.sample import MeleePlan, Table, casualty_table, sample_melee, test_passes, volley_table
+from szwadron.odds.sample import (
+    MeleePlan,
+    Table,
+    casualty_table,
+    melee_plan,
+    sample_melee,
+    test_passes,
+    volley_table,
+)
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
 
 #: Standard set-up: the two fronts this far apart, edge to edge (4.5.2).
@@ -1240,7 +1248,7 @@ def _lean_duel(
         if hit is None:
             duel = pair.scratch(ini, s, el, 0.0, engaged=True, melee_rounds=mr1)
             hit = pair.melee[key] = (
-                MeleePlan(
+                melee_plan(
                     duel._melee_side(attacker),  # type: ignore[arg-type]
                     duel._melee_side(o),  # type: ignore[arg-type]
                     duel.first_strike(attacker, charge=charge),  # type: ignore[arg-type]

@@ -309,6 +309,18 @@ class MeleePlan:
         return ar, dr, ao, do
 
 
+@lru_cache(maxsize=65536)
+def melee_plan(
+    attacker: MeleeSide,
+    defender: MeleeSide,
+    first_strike: Literal["attacker", "defender"] | None,
+    die: str = "d6",
+) -> MeleePlan:
+    """The :class:`MeleePlan` of these sides, one per question (shared by every simulation that
+    meets them: its tables are the same whoever draws from them)."""
+    return MeleePlan(attacker, defender, first_strike, die)
+
+
 def clear_caches() -> None:
     """Forget every cached table."""
     volley_table.cache_clear()
@@ -316,6 +328,7 @@ def clear_caches() -> None:
     melee_table.cache_clear()
     loss_table.cache_clear()
     sequence_table.cache_clear()
+    melee_plan.cache_clear()
 
 
 __all__ = [
@@ -325,6 +338,7 @@ __all__ = [
     "casualty_table",
     "clear_caches",
     "loss_table",
+    "melee_plan",
     "melee_table",
     "sample_melee",
     "sequence_table",
