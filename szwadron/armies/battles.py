@@ -697,8 +697,7 @@ def fit_army_steepness(
 
     if battles < 1:
         raise InvalidDataError(gettext("battles must be at least 1, got {battles}").format(battles=battles))
-    t0 = time.perf_counter()
-    points = memo_points(points)
+    t0, points = time.perf_counter(), memo_points(points)  # the same prices, each computed once
     forces: list[Force] = []
     specs: list[BattleSpec] = []
     xs: list[float] = []
@@ -707,13 +706,8 @@ def fit_army_steepness(
         pools = roster_pools(army, points)
         for budget in budgets:
             for r in range(armies_per_budget):
-                base = resampled_force(
-                    army,
-                    budget,
-                    random.Random(f"steepness:{seed}:{army.id}:{budget:g}:{r}"),
-                    points,
-                    pools=pools,
-                )
+                rng = random.Random(f"steepness:{seed}:{army.id}:{budget:g}:{r}")
+                base = resampled_force(army, budget, rng, points, pools=pools)
                 for scale in STEEPNESS_SCALES:
                     copy = [
                         u

@@ -68,8 +68,9 @@ True
 from __future__ import annotations
 
 import random
+import threading
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from functools import cached_property, lru_cache
@@ -1118,42 +1119,37 @@ LeanResult = tuple[Who | None, int, list[int], list[int], float, str]
 """``(winner, rounds, strengths, elite figures left, final distance, reason)``."""
 
 
-# long: the whole duel of Duel.run in one function on local variables; the rules' steps are
-# commented with the method they mirror (the equality is tested: tests/test_lean_duel.py).
-def _lean_duel(
-    pair: _Pair,
-    initial: tuple[int, int],
-    strength: tuple[int, int],
-    elite_left: tuple[int, int],
-    rng: random.Random,
-    distance_cm: float,
-    first: Who,
-    max_rounds: int,
-) -> LeanResult:
+# long: Duel.run in one function on local variables (equality tested: tests/test_lean_duel.py).
+def _lean_engine() -> Callable[
+    [_Pair, tuple[int, int], tuple[int, int], tuple[int, int], random.Random, float, Who, int], LeanResult
+]:
     """:meth:`Duel.run` of the exact sampler without a log (module notes; 2.1–2.3, 4.5–4.12,
     5.3–5.8, 6.2–6.8, 7.1–7.7), played on local variables with every table and policy choice
-    looked up in ``pair``: the same draws from the same tables in the same order, so the same
-    seed gives the same duel, turn by turn, as :class:`Duel` with ``exact=True``."""
-    s = list(strength)
-    el = list(elite_left)
-    ini = initial
+    looked up in the duel's :class:`_Pair`: the same draws from the same tables in the same
+    order, so the same seed gives the same duel, turn by turn, as :class:`Duel` with
+    ``exact=True``. The engine's state and helpers are made once (a thread's engine plays its
+    duels one after another) and reset by ``run`` for each duel."""
+    s = [0, 0]
+    el = [0, 0]
     broken = [False, False]
     pursuing = [False, False]
     prepared = [True, True]
     declared = [False, False]
     idle = [False, False]
-    d = distance_cm
+    d = 0.0
     engaged = False
     mr = 0
     finished = False
-    random_ = rng.random
-    units = pair.units
-    fire_memo = pair.fire
-    volley = pair.volley
-    morale_memo = pair.morale
-    test = pair.test
-    static_memo = pair.static
-    auto = pair.auto
+    # set by run() for each duel:
+    pair: _Pair
+    ini: tuple[int, int]
+    rng: random.Random
+    random_: Callable[[], float]
+    units: tuple[DuelUnit, DuelUnit]
+    fire_memo: dict[tuple[int, int, int, int, int, float, bool], tuple[Any, Any]]
+    morale_memo: dict[tuple[int, int, int], tuple[int, tuple[float, ...], tuple[FireOutcome, ...]]]
+    static_memo: dict[tuple[int, float, bool], tuple[bool, bool, Action]]
+    auto: tuple[bool, bool]
 
     def check_end() -> bool:  # Duel._check_end (who won is read at the end)
         nonlocal finished
@@ -1175,7 +1171,7 @@ def _lean_duel(
             return False
         o = 1 - shooter
         hit = fire_memo.get((shooter, s[shooter], el[shooter], s[o], el[o], distance, march))
-        cum, outcomes = volley(shooter, s, el, distance, march) if hit is None else hit
+        cum, outcomes = pair.volley(shooter, s, el, distance, march) if hit is None else hit
         if cum is None:
             return False
         removed, damaged = outcomes[bisect_right(cum, random_())]
@@ -1186,7 +1182,7 @@ def _lean_duel(
             s[o] = left
         if damaged and s[o] > 0:  # 4.8.1, 6.3
             t = morale_memo.get((o, s[o], ini[o]))
-            _, tcum, touts = test(o, s[o], ini[o]) if t is None else t
+            _, tcum, touts = pair.test(o, s[o], ini[o]) if t is None else t
             outcome = touts[bisect_right(tcum, random_())]
             if outcome is _PANIC:
                 broken[o] = True
@@ -1279,108 +1275,164 @@ def _lean_duel(
     def disengage(who: int) -> None:  # Duel.disengage, 5.8, 7.6
         o = 1 - who
         if not pair.auto[who]:
-            if not random_() * 6 < test(who, s[who], ini[who])[0]:
+            if not random_() * 6 < pair.test(who, s[who], ini[who])[0]:
                 broken[who] = True
                 check_end()
                 return
         retreat(who)
-        if not random_() * 6 < test(o, s[o], ini[o])[0]:
+        if not random_() * 6 < pair.test(o, s[o], ini[o])[0]:
             pursue(o)
 
-    rounds = 0
-    order = (first, 1 - first)
-    while not finished and rounds < max_rounds:
-        rounds += 1
-        for who in order:
-            o = 1 - who
-            declared[who] = False
-            idle[who] = False
-            # Duel.morale_phase: 2.2, 6.7, 6.8
-            act = True
-            if pursuing[who]:
-                act = False
-                if not engaged:
-                    if random_() * 6 < test(who, s[who], ini[who])[0]:  # 6.8: reorganised
-                        pursuing[who] = False
-                        idle[who] = True
-                    elif pursuit_move(who):
-                        melee_exchange(who, False)
-                else:
-                    melee_exchange(who, False)
-            # Duel.movement_phase: 2.3, the action of choose_action
-            if act and not finished:
+    # long: the turns of Duel.run (2.1–2.3): morale phase, movement phase, declared fire.
+    def run(
+        pair_: _Pair,
+        initial: tuple[int, int],
+        strength: tuple[int, int],
+        elite_left: tuple[int, int],
+        rng_: random.Random,
+        distance_cm: float,
+        first: Who,
+        max_rounds: int,
+    ) -> LeanResult:
+        nonlocal pair, ini, rng, random_, units, fire_memo, morale_memo, static_memo, auto
+        nonlocal d, engaged, mr, finished
+        pair, ini, rng, random_ = pair_, initial, rng_, rng_.random
+        units, fire_memo, morale_memo, static_memo, auto = (
+            pair.units,
+            pair.fire,
+            pair.morale,
+            pair.static,
+            pair.auto,
+        )
+        s[0], s[1] = strength
+        el[0], el[1] = elite_left
+        broken[0] = broken[1] = pursuing[0] = pursuing[1] = False
+        declared[0] = declared[1] = idle[0] = idle[1] = False
+        prepared[0] = prepared[1] = True
+        d, engaged, mr, finished = distance_cm, False, 0, False
+        rounds = 0
+        order = (first, 1 - first)
+        while not finished and rounds < max_rounds:
+            rounds += 1
+            for who in order:
+                o = 1 - who
+                declared[who] = False
                 idle[who] = False
-                if engaged:
-                    action = _MELEE
-                    if auto[who]:  # 7.6: leaves when the odds of the next exchange are against it
-                        mr1 = 1 if mr >= 1 else 0
-                        key = (who, mr1, s[0], el[0], s[1], el[1], ini[0], ini[1])
-                        leave = pair.leave.get(key)
-                        if leave is None:
-                            duel = pair.scratch(ini, s, el, 0.0, engaged=True, melee_rounds=mr1)
-                            leave = pair.leave[key] = choose_action(duel, who) is _DISENGAGE  # type: ignore[arg-type]
-                        if leave:
-                            action = _DISENGAGE
-                else:
-                    st = static_memo.get((who, d, prepared[who]))
-                    can_charge, can_fire, action = (
-                        pair.static_choice(who, d, prepared[who]) if st is None else st
-                    )
-                    if can_charge:
-                        if not can_fire:
-                            action = _CHARGE
-                        else:  # the exact odds: charge when they beat the volley's
-                            ckey = (who, d, s[0], el[0], s[1], el[1], ini[0], ini[1])
-                            charge = pair.charge.get(ckey)
-                            if charge is None:
-                                duel = pair.scratch(ini, s, el, d)
-                                charge = pair.charge[ckey] = choose_action(duel, who) is _CHARGE  # type: ignore[arg-type]
-                            if charge:
+                # Duel.morale_phase: 2.2, 6.7, 6.8
+                act = True
+                if pursuing[who]:
+                    act = False
+                    if not engaged:
+                        if random_() * 6 < pair.test(who, s[who], ini[who])[0]:  # 6.8: reorganised
+                            pursuing[who] = False
+                            idle[who] = True
+                        elif pursuit_move(who):
+                            melee_exchange(who, False)
+                    else:
+                        melee_exchange(who, False)
+                # Duel.movement_phase: 2.3, the action of choose_action
+                if act and not finished:
+                    idle[who] = False
+                    if engaged:
+                        action = _MELEE
+                        if auto[who]:  # 7.6: leaves when the odds of the next exchange are against it
+                            mr1 = 1 if mr >= 1 else 0
+                            key = (who, mr1, s[0], el[0], s[1], el[1], ini[0], ini[1])
+                            leave = pair.leave.get(key)
+                            if leave is None:
+                                duel = pair.scratch(ini, s, el, 0.0, engaged=True, melee_rounds=mr1)
+                                leave = pair.leave[key] = choose_action(duel, who) is _DISENGAGE  # type: ignore[arg-type]
+                            if leave:
+                                action = _DISENGAGE
+                    else:
+                        st = static_memo.get((who, d, prepared[who]))
+                        can_charge, can_fire, action = (
+                            pair.static_choice(who, d, prepared[who]) if st is None else st
+                        )
+                        if can_charge:
+                            if not can_fire:
                                 action = _CHARGE
-                if action is _FIRE:
-                    fire(who, d, False)
-                elif action is _MELEE:
-                    melee_exchange(who, False)
-                elif action is _ADVANCE or action is _MARCH_FIRE:
-                    march = action is _MARCH_FIRE
-                    new = pair.advance_to(who, d, march)
-                    if new is not None:
-                        if units[who].heavy:
-                            prepared[who] = False  # 7.3: it moved
-                        if reaction_fire(who, new, False):
-                            d = new
-                            if march:
-                                fire(who, d, True)
-                elif action is _CHARGE:
-                    if reaction_fire(who, 0.0, True):
-                        d = 0.0
-                        engaged = True
-                        mr = 0
-                        melee_exchange(who, True)
-                elif action is _DISENGAGE:
-                    disengage(who)
-                elif action is Action.PREPARE:
-                    prepared[who] = True
-                elif action is Action.DECLARE:
-                    declared[who] = True
-            # Duel.turn: declared fire not triggered goes off at the end (4.12.5)
-            if not finished and declared[o] and not engaged:
-                declared[o] = False
-                if pair.in_range(o, d):
-                    fire(o, d, False)
-            if finished:
-                break
-    winner: Who | None = None
-    reason = "no decision"
-    if finished:  # Duel._check_end
-        a_out, b_out = broken[0] or s[0] == 0, broken[1] or s[1] == 0
-        if a_out and b_out:
-            reason = "both broke"
-        else:
-            loser = 0 if a_out else 1
-            winner = 1 - loser  # type: ignore[assignment]
-            reason = f"{'AB'[loser]} {'destroyed' if s[loser] == 0 else 'panicked'}"
-    return winner, rounds, s, el, d, reason
+                            else:  # the exact odds: charge when they beat the volley's
+                                ckey = (who, d, s[0], el[0], s[1], el[1], ini[0], ini[1])
+                                charge = pair.charge.get(ckey)
+                                if charge is None:
+                                    duel = pair.scratch(ini, s, el, d)
+                                    charge = pair.charge[ckey] = choose_action(duel, who) is _CHARGE  # type: ignore[arg-type]
+                                if charge:
+                                    action = _CHARGE
+                    if action is _FIRE:
+                        fire(who, d, False)
+                    elif action is _MELEE:
+                        melee_exchange(who, False)
+                    elif action is _ADVANCE or action is _MARCH_FIRE:
+                        march = action is _MARCH_FIRE
+                        new = pair.advance_to(who, d, march)
+                        if new is not None:
+                            if units[who].heavy:
+                                prepared[who] = False  # 7.3: it moved
+                            if reaction_fire(who, new, False):
+                                d = new
+                                if march:
+                                    fire(who, d, True)
+                    elif action is _CHARGE:
+                        if reaction_fire(who, 0.0, True):
+                            d = 0.0
+                            engaged = True
+                            mr = 0
+                            melee_exchange(who, True)
+                    elif action is _DISENGAGE:
+                        disengage(who)
+                    elif action is Action.PREPARE:
+                        prepared[who] = True
+                    elif action is Action.DECLARE:
+                        declared[who] = True
+                # Duel.turn: declared fire not triggered goes off at the end (4.12.5)
+                if not finished and declared[o] and not engaged:
+                    declared[o] = False
+                    if pair.in_range(o, d):
+                        fire(o, d, False)
+                if finished:
+                    break
+        winner: Who | None = None
+        reason = "no decision"
+        if finished:  # Duel._check_end
+            a_out, b_out = broken[0] or s[0] == 0, broken[1] or s[1] == 0
+            if a_out and b_out:
+                reason = "both broke"
+            else:
+                loser = 0 if a_out else 1
+                winner = 1 - loser  # type: ignore[assignment]
+                reason = f"{'AB'[loser]} {'destroyed' if s[loser] == 0 else 'panicked'}"
+        return winner, rounds, [s[0], s[1]], [el[0], el[1]], d, reason
+
+    return run
+
+
+_ENGINES = threading.local()
+
+
+def _engine() -> Callable[
+    [_Pair, tuple[int, int], tuple[int, int], tuple[int, int], random.Random, float, Who, int], LeanResult
+]:
+    """This thread's lean engine (:func:`_lean_engine`; dask may run tasks in threads)."""
+    run = getattr(_ENGINES, "run", None)
+    if run is None:
+        run = _ENGINES.run = _lean_engine()
+    return run
+
+
+def _lean_duel(
+    pair: _Pair,
+    initial: tuple[int, int],
+    strength: tuple[int, int],
+    elite_left: tuple[int, int],
+    rng: random.Random,
+    distance_cm: float,
+    first: Who,
+    max_rounds: int,
+) -> LeanResult:
+    """One duel on this thread's lean engine (:func:`_lean_engine`) from the given state."""
+    return _engine()(pair, initial, strength, elite_left, rng, distance_cm, first, max_rounds)
 
 
 def run_duel(
@@ -1583,6 +1635,7 @@ def run_army_battle(
         if not army:
             raise InvalidDataError("a battle needs at least one unit of at least one figure a side, got none")
     exact = _exact(sampler)
+    play = _engine()
     rng = random.Random(str(seed))
     # every unit still in the fight: [unit, initial, strength, elite, elite left]
     lines: tuple[list[list[Any]], list[list[Any]]] = ([entry(e) for e in army_a], [entry(e) for e in army_b])
@@ -1602,7 +1655,7 @@ def run_army_battle(
             ua, ub = lines[0][k], lines[1][k]
             if exact:  # the lean engine: the same duel as Duel.run, faster (issue 14)
                 pair = _PAIRS.get((id(ua[0]), id(ua[3]), id(ub[0]), id(ub[3])))
-                won, _, s, el, end, _ = _lean_duel(
+                won, _, s, el, end, _ = play(
                     _pair(ua[0], ua[3], ub[0], ub[3]) if pair is None else pair,
                     (ua[1], ub[1]),
                     (ua[2], ub[2]),
