@@ -950,7 +950,9 @@ class _Pair:
     __slots__ = (
         "advance",
         "auto",
+        "by_weapons",
         "charge",
+        "charge_by_weapons",
         "elites",
         "fire",
         "heavy",
@@ -978,6 +980,8 @@ class _Pair:
         ] = {}
         self.reach: dict[tuple[int, float], bool] = {}
         self.weapons: dict[tuple[int, float], tuple[tuple[int, int] | None, ...]] = {}
+        self.by_weapons: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+        self.charge_by_weapons: dict[tuple[Any, ...], bool] = {}
         self.advance: dict[tuple[int, float, bool], float | None] = {}
         self.mult = (a.pursuit_multiplier(), b.pursuit_multiplier())
         self.auto = (a.auto_disengage, b.auto_disengage)
@@ -1036,29 +1040,50 @@ class _Pair:
         key = (shooter, s[shooter], el[shooter], s[o], el[o], distance, march)
         hit = self.fire.get(key)
         if hit is None:  # _fire_table, with the weapons chosen once per distance
-            wkey = (shooter, distance)
-            weapons = self.weapons.get(wkey)
+            weapons = self.weapons_at(shooter, distance)
             target = self.units[o]
-            if weapons is None:
-                weapons = self.weapons[wkey] = tuple(
-                    None
-                    if u is None or (c := best_weapon(u, distance, target)) is None
-                    else (c[0].fire, c[1])
-                    for u in (self.units[shooter], self.elites[shooter])
-                )
-            groups = [
-                (w[0] * n, w[1])
-                for w, n in zip(weapons, (s[shooter] - el[shooter], el[shooter]), strict=True)
-                if w is not None and n
-            ]
-            t = None
-            if groups:
-                t_elite, t_left = self.elites[o], el[o]
-                wounds: int | tuple[int, ...] = target.wounds  # Side.wounds: the elite removed last
-                if t_elite is not None and t_left and t_elite.wounds != target.wounds:
-                    wounds = (target.wounds,) * (s[o] - t_left) + (t_elite.wounds,) * t_left
-                t = volley_table(tuple(groups), wounds, target.skirmish, march, s[o])
-            hit = self.fire[key] = _NO_FIRE if t is None else (t.cumulative, t.outcomes)
+            # the table depends on the distance only through the weapons it chooses (4.5, 4.5.4)
+            key2 = (shooter, weapons, s[shooter], el[shooter], s[o], el[o], march)
+            hit = self.by_weapons.get(key2)
+            if hit is None:
+                groups = [
+                    (w[0] * n, w[1])
+                    for w, n in zip(weapons, (s[shooter] - el[shooter], el[shooter]), strict=True)
+                    if w is not None and n
+                ]
+                t = None
+                if groups:
+                    t_elite, t_left = self.elites[o], el[o]
+                    wounds: int | tuple[int, ...] = target.wounds  # Side.wounds: the elite removed last
+                    if t_elite is not None and t_left and t_elite.wounds != target.wounds:
+                        wounds = (target.wounds,) * (s[o] - t_left) + (t_elite.wounds,) * t_left
+                    t = volley_table(tuple(groups), wounds, target.skirmish, march, s[o])
+                hit = self.by_weapons[key2] = _NO_FIRE if t is None else (t.cumulative, t.outcomes)
+            self.fire[key] = hit
+        return hit
+
+    def weapons_at(self, shooter: int, distance: float) -> tuple[tuple[int, int] | None, ...]:
+        """``(SO, modified C)`` of the best weapon (:func:`best_weapon`: 4.5, 4.5.4, 7.1.3) of the
+        shooter's own figures and of its elite company at ``distance`` (None: none reaches)."""
+        key = (shooter, distance)
+        hit = self.weapons.get(key)
+        if hit is None:
+            target = self.units[1 - shooter]
+            hit = self.weapons[key] = tuple(
+                None if u is None or (c := best_weapon(u, distance, target)) is None else (c[0].fire, c[1])
+                for u in (self.units[shooter], self.elites[shooter])
+            )
+        return hit
+
+    def charges(self, who: int, d: float, initial: tuple[int, int], s: list[int], el: list[int]) -> bool:
+        """:func:`choose_action` of a unit that can both fire and charge (out of melee): do the
+        charge's exact odds beat the volley's? The volley's odds depend on the distance only
+        through the weapons it chooses, so the answer is kept by those."""
+        key = (who, self.weapons_at(who, d), s[0], el[0], s[1], el[1], initial[0], initial[1])
+        hit = self.charge_by_weapons.get(key)
+        if hit is None:
+            duel = self.scratch(initial, s, el, d)
+            hit = self.charge_by_weapons[key] = choose_action(duel, who) is _CHARGE  # type: ignore[arg-type]
         return hit
 
     def test(
@@ -1356,8 +1381,7 @@ def _lean_engine() -> Callable[
                                 ckey = (who, d, s[0], el[0], s[1], el[1], ini[0], ini[1])
                                 charge = pair.charge.get(ckey)
                                 if charge is None:
-                                    duel = pair.scratch(ini, s, el, d)
-                                    charge = pair.charge[ckey] = choose_action(duel, who) is _CHARGE  # type: ignore[arg-type]
+                                    charge = pair.charge[ckey] = pair.charges(who, d, ini, s, el)
                                 if charge:
                                     action = _CHARGE
                     if action is _FIRE:
