@@ -343,6 +343,32 @@ class Side:
         return (self.unit.wounds,) * self.plain + (self.elite.wounds,) * self.elite_left
 
 
+def _fighters(me: DuelUnit, strength: int, other: DuelUnit, other_strength: int, pushed_up: bool) -> int:
+    """:meth:`Duel.fighters` (5.3, 5.6, PD-14) of a unit of ``strength`` against one of
+    ``other_strength``; ``pushed_up``: from the second exchange on."""
+    mine = strength * me.frontage_cm
+    theirs = other_strength * other.frontage_cm
+    facing = min(mine, theirs)
+    n = max(1, int(facing // me.frontage_cm + 1e-9))
+    if pushed_up and mine > theirs:
+        flank = int(other.depth_cm // me.frontage_cm + 1e-9)
+        n += 2 * max(flank, 1)
+    return min(n, strength)
+
+
+def _first_strike(
+    a_unit: DuelUnit, d_unit: DuelUnit, charge: bool, first_exchange: bool
+) -> Literal["attacker", "defender"] | None:
+    """:meth:`Duel.first_strike` (7.7) of ``a_unit`` attacking ``d_unit``."""
+    a = a_unit.first_strike or (a_unit.first_strike_charge and charge)
+    d = d_unit.first_strike or (d_unit.first_strike_defence and first_exchange)
+    if a and not d:
+        return "attacker"
+    if d and not a:
+        return "defender"
+    return None
+
+
 @dataclass(frozen=True)
 class DuelResult:
     """How a duel ended.
@@ -553,14 +579,7 @@ class Duel:
         """5.3, PD-14 — figures of ``who`` in contact: those facing the other line, and from the
         second exchange (after pushing up, 5.6) those wrapping the shorter line's flanks."""
         me, other = self.sides[who], self.sides[1 - who]
-        mine = me.strength * me.unit.frontage_cm
-        theirs = other.strength * other.unit.frontage_cm
-        facing = min(mine, theirs)
-        n = max(1, int(facing // me.unit.frontage_cm + 1e-9))
-        if self.melee_rounds >= 1 and mine > theirs:
-            flank = int(other.unit.depth_cm // me.unit.frontage_cm + 1e-9)
-            n += 2 * max(flank, 1)
-        return min(n, me.strength)
+        return _fighters(me.unit, me.strength, other.unit, other.strength, self.melee_rounds >= 1)
 
     def _melee_key(self, who: Who) -> MeleeKey:
         """What :meth:`_melee_side` is built from."""
@@ -581,14 +600,9 @@ class Duel:
         """7.7 — who strikes first: unrestricted first strike (7.7.1) always; on the charge for the
         attacker, in the first exchange it defends for the defender (7.7.2); both or neither:
         simultaneous."""
-        a_unit, d_unit = self.sides[attacker].unit, self.sides[1 - attacker].unit
-        a = a_unit.first_strike or (a_unit.first_strike_charge and charge)
-        d = d_unit.first_strike or (d_unit.first_strike_defence and self.melee_rounds == 0)
-        if a and not d:
-            return "attacker"
-        if d and not a:
-            return "defender"
-        return None
+        return _first_strike(
+            self.sides[attacker].unit, self.sides[1 - attacker].unit, charge, self.melee_rounds == 0
+        )
 
     def melee_exchange(self, attacker: Who, *, charge: bool = False) -> None:
         """5.3–5.5 — one exchange with ``attacker`` attacking, then the morale outcome."""
@@ -1266,16 +1280,18 @@ def _lean_engine() -> Callable[
         mr1 = 1 if mr >= 1 else 0
         key = (attacker, charge, mr1, s[0], el[0], s[1], el[1], ini[0], ini[1])
         hit = pair.melee.get(key)
-        if hit is None:
-            duel = pair.scratch(ini, s, el, 0.0, engaged=True, melee_rounds=mr1)
+        if hit is None:  # Duel._melee_side, Duel.first_strike, Duel._plain_in_contact
+            ua, uo, ea, eo = units[attacker], units[o], pair.elites[attacker], pair.elites[o]
+            na = _fighters(ua, s[attacker], uo, s[o], mr1 == 1)
+            no = _fighters(uo, s[o], ua, s[attacker], mr1 == 1)
             hit = pair.melee[key] = (
                 melee_plan(
-                    duel._melee_side(attacker),  # type: ignore[arg-type]
-                    duel._melee_side(o),  # type: ignore[arg-type]
-                    duel.first_strike(attacker, charge=charge),  # type: ignore[arg-type]
-                    duel.settings.remainder_die,
+                    _melee_side(ua, na, s[attacker], ini[attacker], ea, el[attacker]),
+                    _melee_side(uo, no, s[o], ini[o], eo, el[o]),
+                    _first_strike(ua, uo, charge, mr1 == 0),
+                    DEFAULT_SETTINGS.remainder_die,
                 ),
-                (duel._plain_in_contact(attacker), duel._plain_in_contact(o)),  # type: ignore[arg-type]
+                (na - min(el[attacker], na), no - min(el[o], no)),
             )
         plan, exposed = hit
         a_removed, d_removed, a_out, d_out = plan.draw(rng)
