@@ -46,6 +46,13 @@ an elite company of another profile (1.1, :class:`Side`): it fires as its own di
 in the front rank of a melee and is removed last; the policy's odds (:func:`choose_action`) count
 every figure of the unit, the company's with its own characteristics (issue 14).
 
+**Two engines, one duel.** :class:`Duel` states the rules step by step (the per-die roller,
+logs, tests that set up a state by hand). With the exact sampler, battles and :func:`run_duel`
+play on a lean engine (:func:`_lean_engine`, issue 14): the same turns on local variables, every
+policy choice, volley table, morale target and melee exchange computed once per pair of units
+by the functions above and then looked up. It draws the same random numbers from the same
+tables in the same order, so a seed gives the same duel on either (tests/test_lean_duel.py).
+
 **Battles** (:func:`run_battle`): equal points are spent as several units of a standard size
 per kind (:data:`STANDARD_UNIT_FIGURES`, the example rosters' sizes), so that a cheap profile
 fields more units — more morale tests to break, as in a real army — instead of one huge unit
