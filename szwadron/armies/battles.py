@@ -45,7 +45,7 @@ from typing import Any, NamedTuple
 from szwadron.armies.balance import predicted_chance
 from szwadron.armies.duel import DEFAULT_SAMPLER, ArmyEntry, DuelUnit, Sampler, run_army_battle, split_units
 from szwadron.armies.points import PointsModel, load_model
-from szwadron.armies.runs import BAND, ProgressFn, Tally, run_tasks
+from szwadron.armies.runs import BAND, ProgressFn, Tally, fewer_collections, run_tasks
 from szwadron.errors import InvalidDataError
 from szwadron.i18n import gettext
 from szwadron.models import ArmyList, Kind, Profile, Roster
@@ -168,9 +168,12 @@ def run_battle_batch(
         return [(units[i], n, units[e] if e >= 0 else None, k) for i, n, e, k in force]
 
     out: list[tuple[float, int]] = []
-    for force_a, force_b, first, seed in specs:
-        r = run_army_battle(army(force_a), army(force_b), seed=seed, first=1 if first else 0, sampler=sampler)
-        out.append((r.score_a, r.duels))
+    with fewer_collections():
+        for force_a, force_b, first, seed in specs:
+            r = run_army_battle(
+                army(force_a), army(force_b), seed=seed, first=1 if first else 0, sampler=sampler
+            )
+            out.append((r.score_a, r.duels))
     return out
 
 

@@ -97,6 +97,7 @@ from szwadron.armies.runs import (
     ProgressFn,
     Tally,
     default_workers,
+    fewer_collections,
     run_tasks,
     wilson_interval,
 )
@@ -192,17 +193,25 @@ def run_duel_batch(
 
     units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
     out: list[tuple[float, int]] = []
-    for i, j, n_i, n_j, first, seed in specs:
-        if battle:
-            a, b = units[i], units[j]
-            sizes_a = split_units(n_i, standard_unit_figures(a))
-            sizes_b = split_units(n_j, standard_unit_figures(b))
-            br = run_battle(a, sizes_a, b, sizes_b, seed=seed, first=1 if first else 0, sampler=sampler)
-            out.append((br.score_a, br.rounds))
-        else:
-            r = run_duel(units[i], n_i, units[j], n_j, seed=seed, first=1 if first else 0, sampler=sampler)
-            out.append((r.score_a, r.rounds))
+    with fewer_collections():
+        for spec in specs:
+            out.append(_one_duel_battle(units, spec, battle, sampler))
     return out
+
+
+def _one_duel_battle(
+    units: Sequence[DuelUnit], spec: DuelSpec, battle: bool, sampler: Sampler
+) -> tuple[float, int]:
+    """One spec of :func:`run_duel_batch`: ``(score of A, rounds)``."""
+    i, j, n_i, n_j, first, seed = spec
+    if battle:
+        a, b = units[i], units[j]
+        sizes_a = split_units(n_i, standard_unit_figures(a))
+        sizes_b = split_units(n_j, standard_unit_figures(b))
+        br = run_battle(a, sizes_a, b, sizes_b, seed=seed, first=1 if first else 0, sampler=sampler)
+        return br.score_a, br.rounds
+    r = run_duel(units[i], n_i, units[j], n_j, seed=seed, first=1 if first else 0, sampler=sampler)
+    return r.score_a, r.rounds
 
 
 def run_duels(
