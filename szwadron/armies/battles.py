@@ -45,7 +45,7 @@ from typing import Any, NamedTuple
 from szwadron.armies.balance import predicted_chance
 from szwadron.armies.duel import DEFAULT_SAMPLER, ArmyEntry, DuelUnit, Sampler, run_army_battle, split_units
 from szwadron.armies.points import PointsModel, load_model
-from szwadron.armies.runs import BAND, ProgressFn, Tally, run_tasks
+from szwadron.armies.runs import BAND, ProgressFn, Tally, fewer_collections, run_tasks
 from szwadron.errors import InvalidDataError
 from szwadron.i18n import gettext
 from szwadron.models import ArmyList, Kind, Profile, Roster
@@ -168,9 +168,12 @@ def run_battle_batch(
         return [(units[i], n, units[e] if e >= 0 else None, k) for i, n, e, k in force]
 
     out: list[tuple[float, int]] = []
-    for force_a, force_b, first, seed in specs:
-        r = run_army_battle(army(force_a), army(force_b), seed=seed, first=1 if first else 0, sampler=sampler)
-        out.append((r.score_a, r.duels))
+    with fewer_collections():
+        for force_a, force_b, first, seed in specs:
+            r = run_army_battle(
+                army(force_a), army(force_b), seed=seed, first=1 if first else 0, sampler=sampler
+            )
+            out.append((r.score_a, r.duels))
     return out
 
 
@@ -282,7 +285,51 @@ def random_force(army: ArmyList, budget: float, rng: random.Random, points: Poin
     return force
 
 
-def resampled_force(army: ArmyList, budget: float, rng: random.Random, points: PointsFn = _stored) -> Force:
+def memo_points(points: PointsFn) -> PointsFn:
+    """``points`` remembered per profile object (issue 14): the designs below price the same
+    few profiles hundreds of thousands of times, and a model's price is a pure function.
+
+    >>> calls = []
+    >>> f = memo_points(lambda p: calls.append(p) or 10.0)
+    >>> from szwadron.armies.points import REFERENCE_PROFILE as ref
+    >>> f(ref), f(ref), len(calls)
+    (10.0, 10.0, 1)
+    """
+    cache: dict[int, tuple[Profile, float]] = {}
+
+    def cached(profile: Profile) -> float:
+        hit = cache.get(id(profile))
+        if hit is None or hit[0] is not profile:  # the profile is kept, so its id is not reused
+            hit = cache[id(profile)] = (profile, points(profile))
+        return hit[1]
+
+    return cached
+
+
+def roster_pools(army: ArmyList, points: PointsFn = _stored) -> dict[str, Force]:
+    """The distinct units (:meth:`ForceUnit.key`) the example rosters of ``army`` field, by
+    class (:func:`profile_class`), each class sorted by key (the rosters' order must not matter):
+    what :func:`resampled_force` draws from."""
+    pools: dict[str, Force] = {}
+    seen: set[tuple[str, int, str, int]] = set()
+    for roster in army.rosters:
+        for unit in roster_force(army, roster, points):
+            if unit.key() not in seen:
+                seen.add(unit.key())
+                pools.setdefault(profile_class(unit.profile), []).append(unit)
+    for cls in pools:
+        pools[cls].sort(key=ForceUnit.key)
+    return pools
+
+
+def resampled_force(
+    army: ArmyList,
+    budget: float,
+    rng: random.Random,
+    points: PointsFn = _stored,
+    *,
+    pools: dict[str, Force] | None = None,
+) -> Force:
     """A random army made of the kinds of unit the list's example rosters field (each distinct
     ``(profile, figures, elite)`` of :func:`roster_force`), in the proportions armies are
     fielded in: the budget is split between the classes (:func:`profile_class`) by shares drawn
@@ -291,19 +338,13 @@ def resampled_force(army: ArmyList, budget: float, rng: random.Random, points: P
     spent on its units drawn with replacement, equally likely. Neither the example rosters'
     counts nor their order matter, so changing a roster's counts does not move the calibration;
     and a list whose rosters offer many kinds of cavalry still gets armies that are mostly
-    line, as fielded. A list without rosters gets a :func:`random_force`."""
-    pools: dict[str, Force] = {}
-    seen: set[tuple[str, int, str, int]] = set()
-    for roster in army.rosters:
-        for unit in roster_force(army, roster, points):
-            if unit.key() not in seen:
-                seen.add(unit.key())
-                pools.setdefault(profile_class(unit.profile), []).append(unit)
+    line, as fielded. A list without rosters gets a :func:`random_force`. ``pools``: the
+    list's :func:`roster_pools` at ``points``, when the caller has them already."""
+    if pools is None:
+        pools = roster_pools(army, points)
     if not pools:
         return random_force(army, budget, rng, points)
     classes = sorted(pools)
-    for cls in classes:
-        pools[cls].sort(key=ForceUnit.key)  # the rosters' order must not matter
     draws = [rng.gammavariate(SHARE_CONCENTRATION * RANDOM_ARMY_SHARES.get(c, 0.1), 1.0) for c in classes]
     total = sum(draws)
     force: Force = []
@@ -338,7 +379,14 @@ def mixed_battle_design(
     against itself too): ``battles`` per pair and budget, each side's budget jittered by
     ``e^{±u/2}``, ``u`` uniform in ±``jitter`` (so the fit sees what points more are worth).
     Returns the forces and the specs."""
-    make = resampled_force if resample else random_force
+    points = memo_points(points)
+    pools = [roster_pools(army, points) for army in armies] if resample else []
+
+    def make(i: int, budget: float, rng: random.Random) -> Force:
+        if resample:
+            return resampled_force(armies[i], budget, rng, points, pools=pools[i])
+        return random_force(armies[i], budget, rng, points)
+
     forces: list[Force] = []
     specs: list[BattleSpec] = []
     for i in range(len(armies)):
@@ -348,8 +396,8 @@ def mixed_battle_design(
                     tag = f"mixed:{seed}:{round_index}:{armies[i].id}:{armies[j].id}:{budget:g}:{k}"
                     rng = random.Random(tag)
                     u = rng.uniform(-jitter, jitter)
-                    a = make(armies[i], budget * math.exp(u / 2), rng, points)
-                    b = make(armies[j], budget * math.exp(-u / 2), rng, points)
+                    a = make(i, budget * math.exp(u / 2), rng)
+                    b = make(j, budget * math.exp(-u / 2), rng)
                     specs.append((len(forces), len(forces) + 1, k % 2, tag))
                     forces += [a, b]
     return forces, specs
@@ -652,17 +700,17 @@ def fit_army_steepness(
 
     if battles < 1:
         raise InvalidDataError(gettext("battles must be at least 1, got {battles}").format(battles=battles))
-    t0 = time.perf_counter()
+    t0, points = time.perf_counter(), memo_points(points)  # the same prices, each computed once
     forces: list[Force] = []
     specs: list[BattleSpec] = []
     xs: list[float] = []
     units: list[float] = []
     for army in armies:
+        pools = roster_pools(army, points)
         for budget in budgets:
             for r in range(armies_per_budget):
-                base = resampled_force(
-                    army, budget, random.Random(f"steepness:{seed}:{army.id}:{budget:g}:{r}"), points
-                )
+                rng = random.Random(f"steepness:{seed}:{army.id}:{budget:g}:{r}")
+                base = resampled_force(army, budget, rng, points, pools=pools)
                 for scale in STEEPNESS_SCALES:
                     copy = [
                         u
@@ -862,6 +910,7 @@ __all__ = [
     "battle_pair",
     "fit_army_steepness",
     "force_points",
+    "memo_points",
     "mixed_battle_design",
     "play",
     "profile_class",
@@ -870,6 +919,7 @@ __all__ = [
     "resized_force",
     "roster_force",
     "roster_points",
+    "roster_pools",
     "run_battle_batch",
     "size_check_cases",
     "unit_size_effect",

@@ -85,6 +85,8 @@ from szwadron.i18n import gettext
 from szwadron.models import Ability, ArmyList, Kind, Profile, Roster
 
 if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
     from szwadron.armies.battles import ArmySteepness
 from szwadron.armies.battles import fit_army_steepness, mixed_battle_design, play
 from szwadron.armies.duel import DuelUnit, run_battle, run_duel, split_units, standard_unit_figures
@@ -95,6 +97,7 @@ from szwadron.armies.runs import (
     ProgressFn,
     Tally,
     default_workers,
+    fewer_collections,
     run_tasks,
     wilson_interval,
 )
@@ -190,17 +193,25 @@ def run_duel_batch(
 
     units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
     out: list[tuple[float, int]] = []
-    for i, j, n_i, n_j, first, seed in specs:
-        if battle:
-            a, b = units[i], units[j]
-            sizes_a = split_units(n_i, standard_unit_figures(a))
-            sizes_b = split_units(n_j, standard_unit_figures(b))
-            br = run_battle(a, sizes_a, b, sizes_b, seed=seed, first=1 if first else 0, sampler=sampler)
-            out.append((br.score_a, br.rounds))
-        else:
-            r = run_duel(units[i], n_i, units[j], n_j, seed=seed, first=1 if first else 0, sampler=sampler)
-            out.append((r.score_a, r.rounds))
+    with fewer_collections():
+        for spec in specs:
+            out.append(_one_duel_battle(units, spec, battle, sampler))
     return out
+
+
+def _one_duel_battle(
+    units: Sequence[DuelUnit], spec: DuelSpec, battle: bool, sampler: Sampler
+) -> tuple[float, int]:
+    """One spec of :func:`run_duel_batch`: ``(score of A, rounds)``."""
+    i, j, n_i, n_j, first, seed = spec
+    if battle:
+        a, b = units[i], units[j]
+        sizes_a = split_units(n_i, standard_unit_figures(a))
+        sizes_b = split_units(n_j, standard_unit_figures(b))
+        br = run_battle(a, sizes_a, b, sizes_b, seed=seed, first=1 if first else 0, sampler=sampler)
+        return br.score_a, br.rounds
+    r = run_duel(units[i], n_i, units[j], n_j, seed=seed, first=1 if first else 0, sampler=sampler)
+    return r.score_a, r.rounds
 
 
 def run_duels(
@@ -281,7 +292,7 @@ class Observation:
 
 
 def fit_logistic(
-    x: Sequence[Sequence[float]], y: Sequence[float], *, ridge: float = 1e-3, iterations: int = 50
+    x: Sequence[Sequence[float]] | ArrayLike, y: Sequence[float], *, ridge: float = 1e-3, iterations: int = 50
 ) -> tuple[list[float], float]:
     """Logistic regression without intercept by Newton's method (IRLS), a small ridge on all
     coefficients but the first; ``y`` may be fractional (draws). Returns the coefficients and
@@ -330,18 +341,17 @@ def fit_model(
     regression) that make the points formula explain the duels best."""
     if not observations:
         raise InvalidDataError(gettext("no duels to fit"))
+    import numpy as np
+
     best: tuple[float, float, list[float]] | None = None
     by_mu: dict[float, float] = {}
     y = [o.score_a for o in observations]
+    sizes = np.array([math.log(o.figures_a / o.figures_b) for o in observations])
+    a = np.array([o.a for o in observations], dtype=np.intp)
+    b = np.array([o.b for o in observations], dtype=np.intp)
     for mu in grid:
-        feats = [feature_vector(e.profile, mu, kind_terms) for e in entries]
-        rows = [
-            [
-                math.log(o.figures_a / o.figures_b),
-                *(fa - fb for fa, fb in zip(feats[o.a], feats[o.b], strict=True)),
-            ]
-            for o in observations
-        ]
+        feats = np.array([feature_vector(e.profile, mu, kind_terms) for e in entries], dtype=float)
+        rows = np.column_stack([sizes, feats[a] - feats[b]])  # the same numbers, row by row
         coef, loglik = fit_logistic(rows, y)
         by_mu[mu] = loglik
         if best is None or loglik > best[1]:
@@ -596,6 +606,7 @@ def calibrate(
     if config.corrections and config.mixed_battles:
         index = {profile_key(e.profile): k for k, e in reversed(list(enumerate(entries)))}
         army_obs: list[ArmyObservation] = []
+        entry_cache: dict[int, tuple[Profile, int]] = {}
         for r in range(config.mixed_rounds):
             forces, mixed = mixed_battle_design(
                 armies, points=model.points, battles=config.mixed_battles, seed=config.seed, round_index=r
@@ -610,9 +621,15 @@ def calibrate(
                 sampler=config.sampler,
             )
 
+            def entry_of(profile: Profile) -> int:
+                hit = entry_cache.get(id(profile))
+                if hit is None or hit[0] is not profile:  # kept: its id is not reused
+                    hit = entry_cache[id(profile)] = (profile, index[profile_key(profile)])
+                return hit[1]
+
             def figures(force: Sequence[Any]) -> tuple[tuple[int, int], ...]:
-                out = [(index[profile_key(u.profile)], u.figures) for u in force]
-                out += [(index[profile_key(u.elite)], u.elite_figures) for u in force if u.elite is not None]
+                out = [(entry_of(u.profile), u.figures) for u in force]
+                out += [(entry_of(u.elite), u.elite_figures) for u in force if u.elite is not None]
                 return tuple(out)
 
             for (fa, fb, _, _), (score, _) in zip(mixed, scores, strict=True):

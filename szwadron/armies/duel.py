@@ -46,6 +46,13 @@ an elite company of another profile (1.1, :class:`Side`): it fires as its own di
 in the front rank of a melee and is removed last; the policy's odds (:func:`choose_action`) count
 every figure of the unit, the company's with its own characteristics (issue 14).
 
+**Two engines, one duel.** :class:`Duel` states the rules step by step (the per-die roller,
+logs, tests that set up a state by hand). With the exact sampler, battles and :func:`run_duel`
+play on a lean engine (:func:`_lean_engine`, issue 14): the same turns on local variables, every
+policy choice, volley table, morale target and melee exchange computed once per pair of units
+by the functions above and then looked up. It draws the same random numbers from the same
+tables in the same order, so a seed gives the same duel on either (tests/test_lean_duel.py).
+
 **Battles** (:func:`run_battle`): equal points are spent as several units of a standard size
 per kind (:data:`STANDARD_UNIT_FIGURES`, the example rosters' sizes), so that a cheap profile
 fields more units — more morale tests to break, as in a real army — instead of one huge unit
@@ -68,7 +75,9 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import threading
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from functools import cached_property, lru_cache
@@ -86,7 +95,15 @@ from szwadron.odds.morale import (
     roll_casualty_test,
     roll_test,
 )
-from szwadron.odds.sample import Table, casualty_table, sample_melee, test_passes, volley_table
+from szwadron.odds.sample import (
+    MeleePlan,
+    Table,
+    casualty_table,
+    melee_plan,
+    sample_melee,
+    test_passes,
+    volley_table,
+)
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
 
 #: Standard set-up: the two fronts this far apart, edge to edge (4.5.2).
@@ -333,6 +350,32 @@ class Side:
         return (self.unit.wounds,) * self.plain + (self.elite.wounds,) * self.elite_left
 
 
+def _fighters(me: DuelUnit, strength: int, other: DuelUnit, other_strength: int, pushed_up: bool) -> int:
+    """:meth:`Duel.fighters` (5.3, 5.6, PD-14) of a unit of ``strength`` against one of
+    ``other_strength``; ``pushed_up``: from the second exchange on."""
+    mine = strength * me.frontage_cm
+    theirs = other_strength * other.frontage_cm
+    facing = min(mine, theirs)
+    n = max(1, int(facing // me.frontage_cm + 1e-9))
+    if pushed_up and mine > theirs:
+        flank = int(other.depth_cm // me.frontage_cm + 1e-9)
+        n += 2 * max(flank, 1)
+    return min(n, strength)
+
+
+def _first_strike(
+    a_unit: DuelUnit, d_unit: DuelUnit, charge: bool, first_exchange: bool
+) -> Literal["attacker", "defender"] | None:
+    """:meth:`Duel.first_strike` (7.7) of ``a_unit`` attacking ``d_unit``."""
+    a = a_unit.first_strike or (a_unit.first_strike_charge and charge)
+    d = d_unit.first_strike or (d_unit.first_strike_defence and first_exchange)
+    if a and not d:
+        return "attacker"
+    if d and not a:
+        return "defender"
+    return None
+
+
 @dataclass(frozen=True)
 class DuelResult:
     """How a duel ended.
@@ -543,14 +586,7 @@ class Duel:
         """5.3, PD-14 — figures of ``who`` in contact: those facing the other line, and from the
         second exchange (after pushing up, 5.6) those wrapping the shorter line's flanks."""
         me, other = self.sides[who], self.sides[1 - who]
-        mine = me.strength * me.unit.frontage_cm
-        theirs = other.strength * other.unit.frontage_cm
-        facing = min(mine, theirs)
-        n = max(1, int(facing // me.unit.frontage_cm + 1e-9))
-        if self.melee_rounds >= 1 and mine > theirs:
-            flank = int(other.unit.depth_cm // me.unit.frontage_cm + 1e-9)
-            n += 2 * max(flank, 1)
-        return min(n, me.strength)
+        return _fighters(me.unit, me.strength, other.unit, other.strength, self.melee_rounds >= 1)
 
     def _melee_key(self, who: Who) -> MeleeKey:
         """What :meth:`_melee_side` is built from."""
@@ -571,14 +607,9 @@ class Duel:
         """7.7 — who strikes first: unrestricted first strike (7.7.1) always; on the charge for the
         attacker, in the first exchange it defends for the defender (7.7.2); both or neither:
         simultaneous."""
-        a_unit, d_unit = self.sides[attacker].unit, self.sides[1 - attacker].unit
-        a = a_unit.first_strike or (a_unit.first_strike_charge and charge)
-        d = d_unit.first_strike or (d_unit.first_strike_defence and self.melee_rounds == 0)
-        if a and not d:
-            return "attacker"
-        if d and not a:
-            return "defender"
-        return None
+        return _first_strike(
+            self.sides[attacker].unit, self.sides[1 - attacker].unit, charge, self.melee_rounds == 0
+        )
 
     def melee_exchange(self, attacker: Who, *, charge: bool = False) -> None:
         """5.3–5.5 — one exchange with ``attacker`` attacking, then the morale outcome."""
@@ -825,8 +856,10 @@ def _melee_score(
     odds = melee(_melee_side(*attacker), _melee_side(*defender), first_strike=first_strike, die=die)
     gone = (MeleeOutcome.REPULSED, MeleeOutcome.PANIC, MeleeOutcome.DESTROYED)
     score = 0.0
-    for (ao, do), p in odds.outcomes.probabilities().items():
-        score += float(p) * ((do in gone) - (ao in gone))
+    total = odds.outcomes.total
+    for (ao, do), w in odds.outcomes.items():
+        # w / total is float(Fraction(w, total)): both are the correctly rounded quotient
+        score += (w / total) * ((do in gone) - (ao in gone))
     return score
 
 
@@ -921,6 +954,534 @@ def choose_action(duel: Duel, who: Who) -> Action:
     return Action.ADVANCE
 
 
+# --- the lean engine (issue 14): the same duel, without the per-turn objects ----------------------
+_SCRATCH_RNG = random.Random(0)
+_FIRE, _MELEE, _ADVANCE, _MARCH_FIRE = Action.FIRE, Action.MELEE, Action.ADVANCE, Action.MARCH_FIRE
+_CHARGE, _DISENGAGE = Action.CHARGE, Action.DISENGAGE
+_PANIC, _REPULSED = FireOutcome.PANIC, FireOutcome.REPULSED
+_NO_FIRE = (None, None)
+
+
+class _Pair:
+    """What a duel between two kinds of unit (each with its elite company, if any) looks up
+    turn after turn, computed once by the rules' own functions (:func:`choose_action`,
+    :func:`_fire_table`, :meth:`Duel.first_strike`, :meth:`Duel._melee_side`, ...) and kept:
+    the policy's choices, the volley tables, the morale targets, the melee exchanges."""
+
+    __slots__ = (
+        "advance",
+        "auto",
+        "by_weapons",
+        "charge",
+        "charge_by_weapons",
+        "elites",
+        "fire",
+        "heavy",
+        "leave",
+        "melee",
+        "morale",
+        "move",
+        "mult",
+        "reach",
+        "static",
+        "units",
+        "weapons",
+    )
+
+    def __init__(self, a: DuelUnit, ea: DuelUnit | None, b: DuelUnit, eb: DuelUnit | None) -> None:
+        self.units = (a, b)
+        self.elites = (ea, eb)
+        self.static: dict[tuple[int, float, bool], tuple[bool, bool, Action]] = {}
+        self.charge: dict[tuple[int, float, int, int, int, int, int, int], bool] = {}
+        self.leave: dict[tuple[int, int, int, int, int, int, int, int], bool] = {}
+        self.fire: dict[tuple[int, int, int, int, int, float, bool], tuple[Any, Any]] = {}
+        self.morale: dict[tuple[int, int, int], tuple[int, tuple[float, ...], tuple[FireOutcome, ...]]] = {}
+        self.melee: dict[
+            tuple[int, bool, int, int, int, int, int, int, int], tuple[MeleePlan, tuple[int, int]]
+        ] = {}
+        self.reach: dict[tuple[int, float], bool] = {}
+        self.weapons: dict[tuple[int, float], tuple[tuple[int, int] | None, ...]] = {}
+        self.by_weapons: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+        self.charge_by_weapons: dict[tuple[Any, ...], bool] = {}
+        self.advance: dict[tuple[int, float, bool], float | None] = {}
+        self.mult = (a.pursuit_multiplier(), b.pursuit_multiplier())
+        self.auto = (a.auto_disengage, b.auto_disengage)
+        self.move = (a.move_cm, b.move_cm)
+        self.heavy = (a.heavy and a.move_cm > 0, b.heavy and b.move_cm > 0)
+
+    def scratch(
+        self,
+        initial: Sequence[int],
+        strength: Sequence[int],
+        elite_left: Sequence[int],
+        distance: float,
+        **kw: Any,
+    ) -> Duel:
+        """A :class:`Duel` in the given state, for the rules' functions to read (never run)."""
+        sides = tuple(
+            Side(self.units[w], initial[w], strength[w], elite=self.elites[w], elite_left=elite_left[w])
+            for w in (0, 1)
+        )
+        return Duel(sides, _SCRATCH_RNG, distance_cm=distance, **kw)  # type: ignore[arg-type]
+
+    def static_choice(self, who: int, d: float, prepared: bool) -> tuple[bool, bool, Action]:
+        """The part of :func:`choose_action` out of melee that does not read the odds:
+        ``(can charge, can fire, the action when it does not charge)``."""
+        key = (who, d, prepared)
+        hit = self.static.get(key)
+        if hit is None:
+            unit, enemy = self.units[who], self.units[1 - who]
+            in_range = best_weapon(unit, d, enemy) is not None
+            can_fire = in_range and (prepared or not unit.heavy)
+            can_charge = not unit.is_artillery and unit.melee > 0 and d <= unit.move_cm + 1e-9
+            if can_fire:
+                rest = Action.FIRE
+            elif in_range:
+                rest = Action.PREPARE
+            elif unit.weapons and (not enemy.weapons or enemy.effective_range_cm < unit.effective_range_cm):
+                rest = Action.DECLARE
+            elif (
+                unit.weapons
+                and not unit.is_artillery
+                and d - unit.move_cm / 2 <= unit.effective_range_cm
+                and unit.move_cm > 0
+            ):
+                rest = Action.MARCH_FIRE
+            else:
+                rest = Action.ADVANCE
+            hit = self.static[key] = (can_charge, can_fire, rest)
+        return hit
+
+    def volley(
+        self, shooter: int, s: list[int], el: list[int], distance: float, march: bool
+    ) -> tuple[Any, Any]:
+        """``(cumulative, outcomes)`` of :func:`_fire_table` for the state; ``(None, None)``
+        when nothing can fire."""
+        o = 1 - shooter
+        key = (shooter, s[shooter], el[shooter], s[o], el[o], distance, march)
+        hit = self.fire.get(key)
+        if hit is None:  # _fire_table, with the weapons chosen once per distance
+            weapons = self.weapons_at(shooter, distance)
+            target = self.units[o]
+            # the table depends on the distance only through the weapons it chooses (4.5, 4.5.4)
+            key2 = (shooter, weapons, s[shooter], el[shooter], s[o], el[o], march)
+            hit = self.by_weapons.get(key2)
+            if hit is None:
+                groups = [
+                    (w[0] * n, w[1])
+                    for w, n in zip(weapons, (s[shooter] - el[shooter], el[shooter]), strict=True)
+                    if w is not None and n
+                ]
+                t = None
+                if groups:
+                    t_elite, t_left = self.elites[o], el[o]
+                    wounds: int | tuple[int, ...] = target.wounds  # Side.wounds: the elite removed last
+                    if t_elite is not None and t_left and t_elite.wounds != target.wounds:
+                        wounds = (target.wounds,) * (s[o] - t_left) + (t_elite.wounds,) * t_left
+                    t = volley_table(tuple(groups), wounds, target.skirmish, march, s[o])
+                hit = self.by_weapons[key2] = _NO_FIRE if t is None else (t.cumulative, t.outcomes)
+            self.fire[key] = hit
+        return hit
+
+    def weapons_at(self, shooter: int, distance: float) -> tuple[tuple[int, int] | None, ...]:
+        """``(SO, modified C)`` of the best weapon (:func:`best_weapon`: 4.5, 4.5.4, 7.1.3) of the
+        shooter's own figures and of its elite company at ``distance`` (None: none reaches)."""
+        key = (shooter, distance)
+        hit = self.weapons.get(key)
+        if hit is None:
+            target = self.units[1 - shooter]
+            hit = self.weapons[key] = tuple(
+                None if u is None or (c := best_weapon(u, distance, target)) is None else (c[0].fire, c[1])
+                for u in (self.units[shooter], self.elites[shooter])
+            )
+        return hit
+
+    def charges(self, who: int, d: float, initial: tuple[int, int], s: list[int], el: list[int]) -> bool:
+        """:func:`choose_action` of a unit that can both fire and charge (out of melee): do the
+        charge's exact odds beat the volley's? The volley's odds depend on the distance only
+        through the weapons it chooses, so the answer is kept by those."""
+        key = (who, self.weapons_at(who, d), s[0], el[0], s[1], el[1], initial[0], initial[1])
+        hit = self.charge_by_weapons.get(key)
+        if hit is None:
+            duel = self.scratch(initial, s, el, d)
+            hit = self.charge_by_weapons[key] = choose_action(duel, who) is _CHARGE  # type: ignore[arg-type]
+        return hit
+
+    def test(
+        self, who: int, strength: int, initial: int
+    ) -> tuple[int, tuple[float, ...], tuple[FireOutcome, ...]]:
+        """The morale target (6.2) of ``who`` and its casualty test's table (6.3)."""
+        key = (who, strength, initial)
+        hit = self.morale.get(key)
+        if hit is None:
+            t = morale_target(self.units[who].morale, strength, initial)
+            table = casualty_table(t)
+            hit = self.morale[key] = (t, table.cumulative, table.outcomes)
+        return hit
+
+    def in_range(self, who: int, d: float) -> bool:
+        """:func:`best_weapon` of ``who`` reaches the other side at ``d``."""
+        key = (who, d)
+        hit = self.reach.get(key)
+        if hit is None:
+            hit = self.reach[key] = best_weapon(self.units[who], d, self.units[1 - who]) is not None
+        return hit
+
+    def advance_to(self, who: int, d: float, march: bool) -> float | None:
+        """Where :meth:`Duel._advance` takes ``who`` from ``d`` (None: it stays)."""
+        key = (who, d, march)
+        if key in self.advance:
+            return self.advance[key]
+        me, enemy = self.units[who], self.units[1 - who]
+        move = me.move_cm / 2 if march else me.move_cm
+        stop = me.effective_range_cm if me.weapons else 0.0
+        new = max(d - move, stop, ADVANCE_GAP_CM)
+        reach = enemy.effective_range_cm + ADVANCE_GAP_CM
+        if not me.weapons and me.melee > 0 and new < reach <= me.move_cm and reach < d:
+            new = reach
+        out = None if new >= d else new
+        self.advance[key] = out
+        return out
+
+
+_PAIRS: dict[tuple[int, int, int, int], _Pair] = {}
+#: The lean engine forgets its looked-up pairs beyond this many (memory stays bounded).
+_MAX_PAIRS = 4096
+
+
+def _pair(a: DuelUnit, ea: DuelUnit | None, b: DuelUnit, eb: DuelUnit | None) -> _Pair:
+    """The looked-up pair of these unit objects (by identity: the pair keeps them, so their ids
+    are not reused while it is cached; units from profiles are interned)."""
+    key = (id(a), id(ea), id(b), id(eb))
+    hit = _PAIRS.get(key)
+    if hit is None:
+        if len(_PAIRS) >= _MAX_PAIRS:
+            _PAIRS.clear()
+        hit = _PAIRS[key] = _Pair(a, ea, b, eb)
+    return hit
+
+
+LeanResult = tuple[Who | None, int, list[int], list[int], float, str]
+"""``(winner, rounds, strengths, elite figures left, final distance, reason)``."""
+
+
+# long: Duel.run in one function on local variables (equality tested: tests/test_lean_duel.py).
+def _lean_engine() -> Callable[
+    [_Pair, tuple[int, int], tuple[int, int], tuple[int, int], random.Random, float, Who, int], LeanResult
+]:
+    """:meth:`Duel.run` of the exact sampler without a log (module notes; 2.1–2.3, 4.5–4.12,
+    5.3–5.8, 6.2–6.8, 7.1–7.7), played on local variables with every table and policy choice
+    looked up in the duel's :class:`_Pair`: the same draws from the same tables in the same
+    order, so the same seed gives the same duel, turn by turn, as :class:`Duel` with
+    ``exact=True``. The engine's state and helpers are made once (a thread's engine plays its
+    duels one after another) and reset by ``run`` for each duel."""
+    s = [0, 0]
+    el = [0, 0]
+    broken = [False, False]
+    pursuing = [False, False]
+    prepared = [True, True]
+    declared = [False, False]
+    idle = [False, False]
+    d = 0.0
+    engaged = False
+    mr = 0
+    finished = False
+    # set by run() for each duel:
+    pair: _Pair
+    ini: tuple[int, int]
+    rng: random.Random
+    random_: Callable[[], float]
+    units: tuple[DuelUnit, DuelUnit]
+    fire_memo: dict[tuple[int, int, int, int, int, float, bool], tuple[Any, Any]]
+    morale_memo: dict[tuple[int, int, int], tuple[int, tuple[float, ...], tuple[FireOutcome, ...]]]
+    static_memo: dict[tuple[int, float, bool], tuple[bool, bool, Action]]
+    auto: tuple[bool, bool]
+
+    def check_end() -> bool:  # Duel._check_end (who won is read at the end)
+        nonlocal finished
+        if broken[0] or broken[1] or not s[0] or not s[1]:
+            finished = True
+        return finished
+
+    def retreat(who: int) -> None:  # Duel._retreat: 4.8.2, 5.5.6, 6.5
+        nonlocal d, engaged, mr
+        d += pair.move[who]
+        engaged = False
+        mr = 0
+        pursuing[who] = False
+        if pair.heavy[who]:
+            prepared[who] = False  # 7.3
+
+    def fire(shooter: int, distance: float, march: bool) -> bool:  # Duel.fire, Duel._after_fire
+        if s[shooter] == 0:
+            return False
+        o = 1 - shooter
+        hit = fire_memo.get((shooter, s[shooter], el[shooter], s[o], el[o], distance, march))
+        cum, outcomes = pair.volley(shooter, s, el, distance, march) if hit is None else hit
+        if cum is None:
+            return False
+        removed, damaged = outcomes[bisect_right(cum, random_())]
+        if removed:  # Side.lose: the unit's own figures first (4.7)
+            left = s[o] - removed
+            e = el[o] - max(0, removed - (s[o] - el[o]))
+            el[o] = min(max(0, e), left)
+            s[o] = left
+        if damaged and s[o] > 0:  # 4.8.1, 6.3
+            t = morale_memo.get((o, s[o], ini[o]))
+            _, tcum, touts = pair.test(o, s[o], ini[o]) if t is None else t
+            outcome = touts[bisect_right(tcum, random_())]
+            if outcome is _PANIC:
+                broken[o] = True
+            elif outcome is _REPULSED:
+                retreat(o)
+        check_end()
+        return True
+
+    def reaction_fire(mover: int, at: float, charge: bool) -> bool:  # Duel.reaction_fire, 4.12
+        nonlocal d
+        o = 1 - mover
+        if broken[o] or s[o] == 0 or engaged or pursuing[o]:
+            return True
+        if not (declared[o] or (charge and idle[o])):
+            return True
+        if not pair.in_range(o, at):
+            return True
+        declared[o] = False
+        idle[o] = False
+        before = d
+        d = at
+        fire(o, at, False)
+        repulsed = d != at
+        if not repulsed:
+            d = before
+        return not (finished or repulsed)
+
+    def lose(who: int, removed: int, exposed: int) -> None:  # Side.lose with plain_exposed
+        first_ = min(exposed, s[who] - el[who])
+        e = max(0, el[who] - max(0, removed - first_))
+        s[who] -= removed
+        el[who] = min(e, s[who])
+
+    def pursuit_move(who: int) -> bool:  # Duel._pursuit_move, 6.7
+        nonlocal d, engaged, mr
+        if engaged:
+            return True
+        move = (rng.randint(1, 6) + rng.randint(1, 6)) * pair.mult[who]
+        if move >= d:
+            d = 0.0
+            engaged = True
+            mr = 0
+            return True
+        d -= move
+        return False
+
+    def pursue(who: int) -> None:  # Duel._pursue
+        if pair.mult[who] == 0:
+            return
+        pursuing[who] = True
+        pursuit_move(who)
+
+    def melee_exchange(attacker: int, charge: bool) -> None:  # Duel.melee_exchange, 5.3–5.5
+        nonlocal mr
+        o = 1 - attacker
+        mr1 = 1 if mr >= 1 else 0
+        key = (attacker, charge, mr1, s[0], el[0], s[1], el[1], ini[0], ini[1])
+        hit = pair.melee.get(key)
+        if hit is None:  # Duel._melee_side, Duel.first_strike, Duel._plain_in_contact
+            ua, uo, ea, eo = units[attacker], units[o], pair.elites[attacker], pair.elites[o]
+            na = _fighters(ua, s[attacker], uo, s[o], mr1 == 1)
+            no = _fighters(uo, s[o], ua, s[attacker], mr1 == 1)
+            hit = pair.melee[key] = (
+                melee_plan(
+                    _melee_side(ua, na, s[attacker], ini[attacker], ea, el[attacker]),
+                    _melee_side(uo, no, s[o], ini[o], eo, el[o]),
+                    _first_strike(ua, uo, charge, mr1 == 0),
+                    DEFAULT_SETTINGS.remainder_die,
+                ),
+                (na - min(el[attacker], na), no - min(el[o], no)),
+            )
+        plan, exposed = hit
+        a_removed, d_removed, a_out, d_out = plan.draw(rng)
+        lose(attacker, a_removed, exposed[0])
+        lose(o, d_removed, exposed[1])
+        mr += 1
+        if a_out is MeleeOutcome.PANIC:
+            broken[attacker] = True
+        if d_out is MeleeOutcome.PANIC:
+            broken[o] = True
+        if check_end():
+            return
+        if d_out is MeleeOutcome.REPULSED:  # the defender moves first
+            retreat(o)
+        if a_out is MeleeOutcome.REPULSED:
+            retreat(attacker)
+        if a_out is MeleeOutcome.PURSUIT:
+            pursue(attacker)
+        if d_out is MeleeOutcome.PURSUIT:
+            pursue(o)
+
+    def disengage(who: int) -> None:  # Duel.disengage, 5.8, 7.6
+        o = 1 - who
+        if not pair.auto[who]:
+            if not random_() * 6 < pair.test(who, s[who], ini[who])[0]:
+                broken[who] = True
+                check_end()
+                return
+        retreat(who)
+        if not random_() * 6 < pair.test(o, s[o], ini[o])[0]:
+            pursue(o)
+
+    # long: the turns of Duel.run (2.1–2.3): morale phase, movement phase, declared fire.
+    def run(
+        pair_: _Pair,
+        initial: tuple[int, int],
+        strength: tuple[int, int],
+        elite_left: tuple[int, int],
+        rng_: random.Random,
+        distance_cm: float,
+        first: Who,
+        max_rounds: int,
+    ) -> LeanResult:
+        nonlocal pair, ini, rng, random_, units, fire_memo, morale_memo, static_memo, auto
+        nonlocal d, engaged, mr, finished
+        pair, ini, rng, random_ = pair_, initial, rng_, rng_.random
+        units, fire_memo, morale_memo, static_memo, auto = (
+            pair.units,
+            pair.fire,
+            pair.morale,
+            pair.static,
+            pair.auto,
+        )
+        s[0], s[1] = strength
+        el[0], el[1] = elite_left
+        broken[0] = broken[1] = pursuing[0] = pursuing[1] = False
+        declared[0] = declared[1] = idle[0] = idle[1] = False
+        prepared[0] = prepared[1] = True
+        d, engaged, mr, finished = distance_cm, False, 0, False
+        rounds = 0
+        order = (first, 1 - first)
+        while not finished and rounds < max_rounds:
+            rounds += 1
+            for who in order:
+                o = 1 - who
+                declared[who] = False
+                idle[who] = False
+                # Duel.morale_phase: 2.2, 6.7, 6.8
+                act = True
+                if pursuing[who]:
+                    act = False
+                    if not engaged:
+                        if random_() * 6 < pair.test(who, s[who], ini[who])[0]:  # 6.8: reorganised
+                            pursuing[who] = False
+                            idle[who] = True
+                        elif pursuit_move(who):
+                            melee_exchange(who, False)
+                    else:
+                        melee_exchange(who, False)
+                # Duel.movement_phase: 2.3, the action of choose_action
+                if act and not finished:
+                    idle[who] = False
+                    if engaged:
+                        action = _MELEE
+                        if auto[who]:  # 7.6: leaves when the odds of the next exchange are against it
+                            mr1 = 1 if mr >= 1 else 0
+                            key = (who, mr1, s[0], el[0], s[1], el[1], ini[0], ini[1])
+                            leave = pair.leave.get(key)
+                            if leave is None:
+                                duel = pair.scratch(ini, s, el, 0.0, engaged=True, melee_rounds=mr1)
+                                leave = pair.leave[key] = choose_action(duel, who) is _DISENGAGE  # type: ignore[arg-type]
+                            if leave:
+                                action = _DISENGAGE
+                    else:
+                        st = static_memo.get((who, d, prepared[who]))
+                        can_charge, can_fire, action = (
+                            pair.static_choice(who, d, prepared[who]) if st is None else st
+                        )
+                        if can_charge:
+                            if not can_fire:
+                                action = _CHARGE
+                            else:  # the exact odds: charge when they beat the volley's
+                                ckey = (who, d, s[0], el[0], s[1], el[1], ini[0], ini[1])
+                                charge = pair.charge.get(ckey)
+                                if charge is None:
+                                    charge = pair.charge[ckey] = pair.charges(who, d, ini, s, el)
+                                if charge:
+                                    action = _CHARGE
+                    if action is _FIRE:
+                        fire(who, d, False)
+                    elif action is _MELEE:
+                        melee_exchange(who, False)
+                    elif action is _ADVANCE or action is _MARCH_FIRE:
+                        march = action is _MARCH_FIRE
+                        new = pair.advance_to(who, d, march)
+                        if new is not None:
+                            if units[who].heavy:
+                                prepared[who] = False  # 7.3: it moved
+                            if reaction_fire(who, new, False):
+                                d = new
+                                if march:
+                                    fire(who, d, True)
+                    elif action is _CHARGE:
+                        if reaction_fire(who, 0.0, True):
+                            d = 0.0
+                            engaged = True
+                            mr = 0
+                            melee_exchange(who, True)
+                    elif action is _DISENGAGE:
+                        disengage(who)
+                    elif action is Action.PREPARE:
+                        prepared[who] = True
+                    elif action is Action.DECLARE:
+                        declared[who] = True
+                # Duel.turn: declared fire not triggered goes off at the end (4.12.5)
+                if not finished and declared[o] and not engaged:
+                    declared[o] = False
+                    if pair.in_range(o, d):
+                        fire(o, d, False)
+                if finished:
+                    break
+        winner: Who | None = None
+        reason = "no decision"
+        if finished:  # Duel._check_end
+            a_out, b_out = broken[0] or s[0] == 0, broken[1] or s[1] == 0
+            if a_out and b_out:
+                reason = "both broke"
+            else:
+                loser = 0 if a_out else 1
+                winner = 1 - loser  # type: ignore[assignment]
+                reason = f"{'AB'[loser]} {'destroyed' if s[loser] == 0 else 'panicked'}"
+        return winner, rounds, [s[0], s[1]], [el[0], el[1]], d, reason
+
+    return run
+
+
+_ENGINES = threading.local()
+
+
+def _engine() -> Callable[
+    [_Pair, tuple[int, int], tuple[int, int], tuple[int, int], random.Random, float, Who, int], LeanResult
+]:
+    """This thread's lean engine (:func:`_lean_engine`; dask may run tasks in threads)."""
+    run = getattr(_ENGINES, "run", None)
+    if run is None:
+        run = _ENGINES.run = _lean_engine()
+    return run
+
+
+def _lean_duel(
+    pair: _Pair,
+    initial: tuple[int, int],
+    strength: tuple[int, int],
+    elite_left: tuple[int, int],
+    rng: random.Random,
+    distance_cm: float,
+    first: Who,
+    max_rounds: int,
+) -> LeanResult:
+    """One duel on this thread's lean engine (:func:`_lean_engine`) from the given state."""
+    return _engine()(pair, initial, strength, elite_left, rng, distance_cm, first, max_rounds)
+
+
 def run_duel(
     unit_a: DuelUnit,
     figures_a: int,
@@ -947,6 +1508,18 @@ def run_duel(
         distance_cm=distance_cm,
         sampler=sampler,
     )
+    if duel.exact:  # the lean engine: the same duel, faster (issue 14)
+        winner, rounds, s, _, _, reason = _lean_duel(
+            _pair(unit_a, None, unit_b, None),
+            (figures_a, figures_b),
+            (figures_a, figures_b),
+            (0, 0),
+            duel.rng,
+            distance_cm,
+            1 if first else 0,
+            max_rounds,
+        )
+        return DuelResult(winner, rounds, s[0], s[1], reason)
     return duel.run(1 if first else 0, max_rounds)
 
 
@@ -1109,6 +1682,7 @@ def run_army_battle(
         if not army:
             raise InvalidDataError("a battle needs at least one unit of at least one figure a side, got none")
     exact = _exact(sampler)
+    play = _engine()
     rng = random.Random(str(seed))
     # every unit still in the fight: [unit, initial, strength, elite, elite left]
     lines: tuple[list[list[Any]], list[list[Any]]] = ([entry(e) for e in army_a], [entry(e) for e in army_b])
@@ -1126,23 +1700,38 @@ def run_army_battle(
         ends: list[float] = []
         for k in range(pairs):
             ua, ub = lines[0][k], lines[1][k]
-            duel = Duel(
-                (
-                    Side(ua[0], ua[1], ua[2], elite=ua[3], elite_left=ua[4]),
-                    Side(ub[0], ub[1], ub[2], elite=ub[3], elite_left=ub[4]),
-                ),
-                rng,
-                distance_cm=start,
-                exact=exact,
-            )
-            duel.run(1 if first else 0, max_rounds)
+            if exact:  # the lean engine: the same duel as Duel.run, faster (issue 14)
+                pair = _PAIRS.get((id(ua[0]), id(ua[3]), id(ub[0]), id(ub[3])))
+                won, _, s, el, end, _ = play(
+                    _pair(ua[0], ua[3], ub[0], ub[3]) if pair is None else pair,
+                    (ua[1], ub[1]),
+                    (ua[2], ub[2]),
+                    (ua[4], ub[4]),
+                    rng,
+                    start,
+                    1 if first else 0,
+                    max_rounds,
+                )
+            else:
+                duel = Duel(
+                    (
+                        Side(ua[0], ua[1], ua[2], elite=ua[3], elite_left=ua[4]),
+                        Side(ub[0], ub[1], ub[2], elite=ub[3], elite_left=ub[4]),
+                    ),
+                    rng,
+                    distance_cm=start,
+                )
+                duel.run(1 if first else 0, max_rounds)
+                won, end = duel.winner, duel.distance_cm
+                s = [duel.sides[0].strength, duel.sides[1].strength]
+                el = [duel.sides[0].elite_left, duel.sides[1].elite_left]
             duels += 1
-            ends.append(duel.distance_cm)
-            ua[2], ub[2] = duel.sides[0].strength, duel.sides[1].strength
-            ua[4], ub[4] = duel.sides[0].elite_left, duel.sides[1].elite_left
-            if duel.winner != 1:
+            ends.append(end)
+            ua[2], ub[2] = s
+            ua[4], ub[4] = el
+            if won != 1:
                 out[1].add(k)
-            if duel.winner != 0:
+            if won != 0:
                 out[0].add(k)
         for who in (0, 1):
             lines[who][:] = [u for k, u in enumerate(lines[who]) if k not in out[who] and u[2] > 0]

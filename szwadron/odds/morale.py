@@ -418,13 +418,19 @@ def melee_outcomes(
     if attacker.panicking:
         raise InvalidDataError("a panicking unit cannot attack (6.1)")
     grouped: dict[tuple[int, int, bool, bool, bool, bool], int] = {}
+    a_targets: dict[int, int] = {}  # each side's target after so many removed, computed once
+    d_targets: dict[int, int] = {}
     for (ar, ah, dr, dh), w in losses.items():
         if ar > attacker.strength or dr > defender.strength:
             raise InvalidDataError("more figures removed than the unit has")
         a_dest, d_dest = ar == attacker.strength, dr == defender.strength
+        if not a_dest and ar not in a_targets:
+            a_targets[ar] = attacker.target_after(ar)
+        if not d_dest and dr not in d_targets:
+            d_targets[dr] = defender.target_after(dr)
         key = (
-            0 if a_dest else attacker.target_after(ar),
-            0 if d_dest else defender.target_after(dr),
+            0 if a_dest else a_targets[ar],
+            0 if d_dest else d_targets[dr],
             ah,
             dh,
             a_dest,
