@@ -6,7 +6,7 @@ limit; the roster's mean win rate is regressed (least squares) on the share of i
 skirmishers, cavalry and artillery (line infantry the rest) and on its number of units. A points
 model fair on armies it was not fitted to would leave no slope.
 
-Run: ``.venv/bin/python scripts/composition.py [--rosters 8] [--battles 300]``.
+Run: ``.venv/bin/python scripts/composition.py [--rosters 8] [--battles 300] [--lists DIR]``.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from szwadron.armies.search import random_roster
 CLASSES = ("skirmishers", "cavalry", "artillery")
 
 
-def measure(rosters: int, battles: int) -> list[dict[str, float | str]]:
+def measure(rosters: int, battles: int, lists: str | None = None) -> list[dict[str, float | str]]:
     """One row per random roster: list, limit, mean win rate against the field, class shares."""
-    armies = load_lists(army_list_paths())
+    armies = load_lists(army_list_paths(lists))
     rows: list[dict[str, float | str]] = []
     for a in armies:
         for limit in sorted({r.points_limit for r in a.rosters if r.points_limit is not None}):
@@ -61,9 +61,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--rosters", type=int, default=8, help="random rosters per list and limit")
     parser.add_argument("--battles", type=int, default=300, help="battles against each example roster")
+    parser.add_argument("--lists", metavar="DIR", help="army lists to measure (default: the bundled ones)")
     args = parser.parse_args()
     c0, t0 = time.process_time(), time.perf_counter()
-    rows = measure(args.rosters, args.battles)
+    rows = measure(args.rosters, args.battles, args.lists)
     rate = np.asarray([float(r["rate"]) for r in rows]) - 0.5
     x = np.asarray([[1.0, *(float(r[c]) for c in CLASSES), float(r["units"]) / 20.0] for r in rows])
     beta = np.linalg.lstsq(x, rate, rcond=None)[0]
