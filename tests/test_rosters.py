@@ -96,24 +96,24 @@ def test_issue7_artillery_at_most_quarter() -> None:
     cheap = {p.id: 10.0 for p in army.profiles}
     report = validate_roster(army, "corps-1000", points=cheap)
     assert report.ok and not report.unchecked
-    # 88 figures: the 12-pdr (with its limber), a 6-pdr and a horse gun; 84 others at 8
-    dear_guns = {p.id: 8.0 for p in army.profiles} | {"foot_artillery": 190.0, "horse_artillery": 122.0}
+    # 87 figures: the 12-pdr (with its limber), a 6-pdr and a horse gun; 83 others at 8
+    dear_guns = {p.id: 8.0 for p in army.profiles} | {"foot_artillery": 198.0, "horse_artillery": 122.0}
     report = validate_roster(army, "corps-1000", points=dear_guns)
     assert report.points == 1000.0  # exactly at the roster's limit: not broken
     (breach,) = report.broken
     assert breach.constraint == "artillery-quarter" and breach.bound == "max" and breach.limit == 0.25
-    # guns 190 + 122 + 8 and a limber 8, of 1000
-    assert breach.actual == pytest.approx(328 / 1000)
-    assert "32.8% of the points; at most 25.0% allowed" in breach.message
+    # guns 198 + 122 + 8 and a limber 8, of 1000
+    assert breach.actual == pytest.approx(336 / 1000)
+    assert "33.6% of the points; at most 25.0% allowed" in breach.message
 
 
 def test_issue7_points_limit_with_points_map() -> None:
     army = _france()
     report = validate_roster(army, "corps-1000", points={p.id: 15.0 for p in army.profiles})
-    assert report.points == 88 * 15.0
+    assert report.points == 87 * 15.0  # its 87 figures, limber included
     (breach,) = report.broken
-    assert (breach.constraint, breach.actual, breach.limit) == ("points_limit", 1320.0, 1000.0)
-    assert "1320 points, over the limit of 1000 by 320" in str(breach)
+    assert (breach.constraint, breach.actual, breach.limit) == ("points_limit", 1305.0, 1000.0)
+    assert "1305 points, over the limit of 1000 by 305" in str(breach)
 
 
 def _france_without_points(tmp_path: Path) -> ArmyList:

@@ -231,9 +231,13 @@ def play(
 #: rosters of the six bundled lists (line 62 %, skirmishers 13 %, cavalry 18 %, artillery 7 %).
 RANDOM_ARMY_SHARES: dict[str, float] = {"line": 0.62, "skirmishers": 0.13, "cavalry": 0.18, "artillery": 0.07}
 #: How closely a :func:`resampled_force`'s shares follow :data:`RANDOM_ARMY_SHARES`: the
-#: concentration of the Dirichlet they are drawn from (20: a share of 18 % is 18 ± 8 %), so
-#: the fit sees armies heavier and lighter in each class.
-SHARE_CONCENTRATION = 20.0
+#: concentration of the Dirichlet they are drawn from (4: a share of 18 % is 18 ± 17 %), so
+#: the fit sees armies much heavier and lighter in each class — as players field them. At 20
+#: (18 ± 8 %) the fit never saw a roster with half its points in skirmishers, and random legal
+#: rosters won 4 points more per 10 % of their points in skirmishers (``scripts/composition.py``,
+#: benchmarks/RESULTS.md); fitted at 4, 57 % of them are within 50 ± 5 % against the field
+#: instead of 45 %.
+SHARE_CONCENTRATION = 4.0
 #: Figures of a random army's units by class: (fewest, most); guns are one figure a unit.
 RANDOM_UNIT_FIGURES: dict[str, tuple[int, int]] = {
     "line": (8, 14),
