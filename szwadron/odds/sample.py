@@ -25,7 +25,7 @@ from itertools import accumulate
 from typing import Generic, Literal, TypeVar
 
 from szwadron.odds.combat import Loss, MeleeSide, _side_losses_cached, melee, volley
-from szwadron.odds.morale import FireOutcome, MeleeOutcome, _sequence_weights
+from szwadron.odds.morale import FireOutcome, MeleeMorale, MeleeOutcome, _sequence_weights
 
 T = TypeVar("T")
 
@@ -187,6 +187,23 @@ def sequence_table(
     )
 
 
+def _sequence_after(
+    am: MeleeMorale, dm: MeleeMorale, ar: int, ah: bool, dr: int, dh: bool
+) -> Table[tuple[MeleeOutcome, MeleeOutcome]]:
+    """5.5 — the morale outcomes' table after ``ar``/``dr`` figures lost (``ah``/``dh``: any die
+    scored) by sides of morale ``am``/``dm``, neither panicking."""
+    a_dest, d_dest = ar == am.strength, dr == dm.strength
+    return sequence_table(
+        0 if a_dest else am.target_after(ar),
+        0 if d_dest else dm.target_after(dr),
+        ah,
+        dh,
+        a_dest,
+        d_dest,
+        False,
+    )
+
+
 def _wounds(side: MeleeSide) -> tuple[int, ...]:
     return tuple(f.wounds + side.wound_bonus for f in side.fighters)
 
@@ -220,17 +237,7 @@ def sample_melee(
     else:
         ar, ah = loss_table(defender.strike_groups(0), _wounds(attacker), die).sample(rng)
         dr, dh = loss_table(attacker.strike_groups(0), _wounds(defender), die).sample(rng)
-    am, dm = attacker.morale, defender.morale
-    a_dest, d_dest = ar == am.strength, dr == dm.strength
-    ao, do = sequence_table(
-        0 if a_dest else am.target_after(ar),
-        0 if d_dest else dm.target_after(dr),
-        ah,
-        dh,
-        a_dest,
-        d_dest,
-        False,
-    ).sample(rng)
+    ao, do = _sequence_after(attacker.morale, defender.morale, ar, ah, dr, dh).sample(rng)
     return ar, dr, ao, do
 
 
@@ -294,17 +301,7 @@ class MeleePlan:
         key = (ar, ah, dr, dh)
         q = self.seq.get(key)
         if q is None:
-            am, dm = self.attacker.morale, self.defender.morale
-            a_dest, d_dest = ar == am.strength, dr == dm.strength
-            q = self.seq[key] = sequence_table(
-                0 if a_dest else am.target_after(ar),
-                0 if d_dest else dm.target_after(dr),
-                ah,
-                dh,
-                a_dest,
-                d_dest,
-                False,
-            )
+            q = self.seq[key] = _sequence_after(self.attacker.morale, self.defender.morale, ar, ah, dr, dh)
         ao, do = q.outcomes[bisect_right(q.cumulative, rng.random())]
         return ar, dr, ao, do
 
