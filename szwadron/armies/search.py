@@ -226,7 +226,8 @@ def _repair(
         roster = Roster(id=rid, points_limit=limit, units=_merge(units))
         report = validate_roster(army, roster)
         if report.ok:
-            return _legal(army, units, limit, rid)
+            enough = report.points is not None and report.points >= MIN_SPEND * limit
+            return roster if enough else None
         breach = rng.choice(report.broken)
         c = next((c for c in army.constraints if c.id == breach.constraint), None)
         counted = [i for i, e in enumerate(units) if c is None or c.selects(army.profile(e.profile))]

@@ -327,9 +327,7 @@ class FlightField:
         start = shapely.points(x, y)
         if not shapely.contains(self.exposed, start):
             return None
-        rim = shapely.get_exterior_ring(self.exposed) if self.exposed.geom_type == "Polygon" else None
-        edge_of = rim if rim is not None else shapely.boundary(self.exposed)
-        line = shapely.shortest_line(start, edge_of)
+        line = shapely.shortest_line(start, shapely.boundary(self.exposed))  # holes' rims too
         ex, ey = (float(c) for c in shapely.get_coordinates(line)[1])
         out = math.hypot(ex - x, ey - y)
         if out <= 0:

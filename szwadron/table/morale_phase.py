@@ -76,6 +76,7 @@ import itertools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -566,8 +567,6 @@ class _Table:
         fleeing = np.flatnonzero((bf.side == self.side_code) & bf.panicking[bf.unit_of])
         to_edge = bf.y[fleeing] if self.side_code == 0 else bf.scenario.table.depth - bf.y[fleeing]
         self.flight_reach = float(to_edge.max(initial=0.0)) + FLIGHT_MARGIN_CM
-        self._ranges: shapely.Geometry | None = None
-        self._ranges_done = False
 
     # -- measurements --------------------------------------------------------------------------
 
@@ -638,13 +637,10 @@ class _Table:
 
     # -- the flight of one unit ----------------------------------------------------------------
 
-    @property
+    @cached_property
     def ranges(self) -> shapely.Geometry | None:
         """6.6.6-6.6.7 — the ground within the enemy's fire and move ranges (computed once)."""
-        if not self._ranges_done:
-            self._ranges = enemy_ranges(self.bf, self.side_code)
-            self._ranges_done = True
-        return self._ranges
+        return enemy_ranges(self.bf, self.side_code)
 
     def flight_field(self, b: int) -> FlightField:
         """6.6.7-6.6.11 — the way to the edge for figures like base ``b`` (its width and the

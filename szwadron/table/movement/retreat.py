@@ -19,6 +19,9 @@ from szwadron.table.movement.check import check_move
 from szwadron.table.movement.plan import base_speeds
 from szwadron.table.movement.report import MoveReport
 
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
 
 def away_direction(bf: Battlefield, unit: str, enemy: str) -> tuple[float, float]:
     """6.5, 5.5.6 — the unit vector "directly away" from an enemy unit.
@@ -69,21 +72,15 @@ class RepulseCheck:
     out_of_fire: bool = True
 
 
-def in_field_of_fire(bf: Battlefield, enemy: str, corners: npt.ArrayLike) -> bool:
-    """6.5.2, 4.4.1-4.4.3, 4.5.1 — is any of the bases ``corners (K, 4, 2)`` in the enemy unit's
-    field of fire ("pole ostrzału"): its centre in the arc of an edge a figure of the enemy may
-    fire through (its kind's edges, 4.4.3, not touched by an own base, 4.4.2) and within that
-    figure's range Z, edge to edge — the test the fire check makes of a target (4.5.3).
-
-    Decision: the enemy's bases where they stand (a repulse moves only the repulsed unit); a
-    figure that does not fire (SO 0 or Z 0) has no field of fire."""
-    c = np.asarray(corners, dtype=float).reshape(-1, 4, 2)
-    centres = c.mean(axis=1)
+def fire_fields(bf: Battlefield, enemy: str) -> list[tuple[FloatArray, BoolArray, float]]:
+    """4.4.1-4.4.3, 4.5.1 — for each figure of the enemy unit that fires: its corners, the edges
+    it may fire through (its kind's edges, 4.4.3, not touched by an own base, 4.4.2) and its Z.
+    A figure that does not fire (SO 0 or Z 0) has no field of fire."""
     k = bf.unit_ids.index(enemy)
     unit = bf.scenario.units[k]
     mine = bf.unit_bases(k)
     own_side = np.flatnonzero(bf.side == bf.side[mine[0]])
-    eps = bf.settings.distance_epsilon_cm
+    out: list[tuple[FloatArray, BoolArray, float]] = []
     for b in mine.tolist():
         prof = unit.base_profile(int(bf.index_in_unit[b]))
         if prof.fire <= 0 or prof.range <= 0:
@@ -91,8 +88,28 @@ def in_field_of_fire(bf: Battlefield, enemy: str, corners: npt.ArrayLike) -> boo
         kinds = fire_edges(prof.kind)
         others = bf.corners[own_side[own_side != b]]
         usable = np.asarray([e in kinds for e in EDGE_NAMES]) & ~touched_edges(bf.corners[b], others)
-        in_arc = (in_arcs(bf.corners[b][None], centres) & usable).any(axis=-1)
-        near = polygon_distance(bf.corners[b][None], c) <= float(prof.range) + eps
+        out.append((bf.corners[b], usable, float(prof.range)))
+    return out
+
+
+def in_field_of_fire(
+    bf: Battlefield,
+    enemy: str,
+    corners: npt.ArrayLike,
+    fields: list[tuple[FloatArray, BoolArray, float]] | None = None,
+) -> bool:
+    """6.5.2, 4.4.1-4.4.3, 4.5.1 — is any of the bases ``corners (K, 4, 2)`` in the enemy unit's
+    field of fire ("pole ostrzału"): its centre in the arc of an edge a figure of the enemy may
+    fire through and within that figure's range Z, edge to edge — the test the fire check makes of
+    a target (4.5.3). ``fields``: :func:`fire_fields` of the enemy, when already known.
+
+    Decision: the enemy's bases where they stand (a repulse moves only the repulsed unit)."""
+    c = np.asarray(corners, dtype=float).reshape(-1, 4, 2)
+    centres = c.mean(axis=1)
+    eps = bf.settings.distance_epsilon_cm
+    for own, usable, reach in fire_fields(bf, enemy) if fields is None else fields:
+        in_arc = (in_arcs(own[None], centres) & usable).any(axis=-1)
+        near = polygon_distance(own[None], c) <= reach + eps
         if bool((in_arc & near).any()):
             return True
     return False
@@ -140,8 +157,10 @@ def repulse(
         ]
         return check_move(bf, unit, {"bases": poses})
 
+    fields = fire_fields(bf, enemy)
+
     def ends_out_of_fire(dx: float, dy: float, length: float) -> bool:
-        return not in_field_of_fire(bf, enemy, bf.corners[members] + np.asarray([dx, dy]) * length)
+        return not in_field_of_fire(bf, enemy, bf.corners[members] + np.asarray([dx, dy]) * length, fields)
 
     first: RepulseCheck | None = None
     for deflection in REPULSE_DEFLECTIONS_DEG:
@@ -182,6 +201,7 @@ __all__ = [
     "REPULSE_DEFLECTIONS_DEG",
     "RepulseCheck",
     "away_direction",
+    "fire_fields",
     "flight_direction",
     "in_field_of_fire",
     "repulse",
