@@ -143,3 +143,54 @@ def test_calibration_search_adds_legal_finds_to_the_pool() -> None:
         assert sorted(r.id for r in added) == ["search-1000", "search-2000"]
         for r in added:
             assert validate_roster(priced(before, model.points), r).ok
+
+
+def test_calibration_armies_are_legal_rosters_at_jittered_limits() -> None:
+    """Issue 14: the calibration's mixed armies are drawn as an organiser's rosters are — every
+    roster of a pool passes the list's constraint checker at its own limit, which is the budget
+    jittered by at most e^{±0.1}, and spends at least MIN_SPEND of it."""
+    from szwadron.armies.search import legal_pool
+
+    army = ARMIES["prussia"]
+    pool = legal_pool(army, 1000.0, 6, random.Random("pool"), jitter=0.2)
+    assert len(pool) == 6
+    limits = {r.points_limit for r in pool}
+    assert len(limits) == 6  # jittered, each its own
+    for roster in pool:
+        assert roster.points_limit is not None and 1000 * 0.904 <= roster.points_limit <= 1000 * 1.106
+        report = validate_roster(army, roster)
+        assert report.ok, report.describe()
+        assert report.points is not None and report.points >= MIN_SPEND * roster.points_limit
+    again = legal_pool(army, 1000.0, 6, random.Random("pool"), jitter=0.2)
+    assert again == pool
+
+
+def test_calibration_battles_pit_a_lists_rosters_against_the_other_lists() -> None:
+    """Issue 14: every battle of :func:`legal_battle_design` sets a random legal roster of one list
+    against another list's example roster or random legal roster at the same budget — never a
+    list against itself — with both sides and the first mover alternating; seeded."""
+    from szwadron.armies import search
+    from szwadron.armies.battles import force_points, roster_force
+
+    armies = [ARMIES["austria"], ARMIES["france"]]
+    examples = {
+        tuple(u.key() for u in roster_force(a, r)): (a.id, r.points_limit) for a in armies for r in a.rosters
+    }
+    forces, specs = search.legal_battle_design(
+        armies, points=lambda p: p.points or 0.0, battles=8, budgets=(1000.0,), seed=3
+    )
+    per = round(8 * 3 / 2)  # as many battles as mixed_battle_design's three pairs a-a, a-b, b-b
+    assert len(specs) == 2 * per
+    lists = {id(f): a.id for a in armies for f in forces if f and f[0].profile in a.profiles}
+    fielded = 0
+    for a, b, first, _ in specs:
+        assert lists[id(forces[a])] != lists[id(forces[b])]  # never a list against itself
+        assert 850 <= force_points(forces[a]) <= 1106 and 850 <= force_points(forces[b]) <= 1106
+        fielded += sum(tuple(u.key() for u in forces[x]) in examples for x in (a, b))
+        assert first in (0, 1)
+    assert 0 < fielded < len(specs)  # about FIELD_SHARE of the battles meet an example roster
+    assert [s[2] for s in specs[:4]] == [0, 1, 0, 1]
+    again = search.legal_battle_design(
+        armies, points=lambda p: p.points or 0.0, battles=8, budgets=(1000.0,), seed=3
+    )
+    assert again[1] == specs

@@ -289,6 +289,14 @@ def random_force(army: ArmyList, budget: float, rng: random.Random, points: Poin
     return force
 
 
+def priced(army: ArmyList, points: PointsFn) -> ArmyList:
+    """``army`` with every fighting profile's points set by ``points`` (limbers keep theirs)."""
+    profiles = tuple(
+        p if p.kind is Kind.LIMBER else p.model_copy(update={"points": points(p)}) for p in army.profiles
+    )
+    return army.model_copy(update={"profiles": profiles})
+
+
 def memo_points(points: PointsFn) -> PointsFn:
     """``points`` remembered per profile object (issue 14): the designs below price the same
     few profiles hundreds of thousands of times, and a model's price is a pure function.

@@ -88,7 +88,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
     from szwadron.armies.battles import ArmySteepness
-from szwadron.armies.battles import fit_army_steepness, mixed_battle_design, play
+from szwadron.armies.battles import fit_army_steepness, mixed_battle_design, play, priced
 from szwadron.armies.duel import DuelUnit, run_battle, run_duel, split_units, standard_unit_figures
 from szwadron.armies.points import MODEL_PATH, load_model, model_points, write_points
 from szwadron.armies.runs import (
@@ -101,7 +101,7 @@ from szwadron.armies.runs import (
     run_tasks,
     wilson_interval,
 )
-from szwadron.armies.search import exploit_search
+from szwadron.armies.search import exploit_search, legal_battle_design
 from szwadron.files import check_output_path, write_atomic
 from szwadron.loading import bundled_dir, inside_installed_package, load_army_list
 
@@ -502,6 +502,11 @@ class CalibrationConfig:
     best finds join the units its random armies are drawn from (0: no search)."""
     army_weight: float = 100.0
     """How many duels a mixed-army battle counts for in the corrections' fit."""
+    mixed_armies: str = "legal"
+    """How the mixed armies are drawn: ``"legal"``, random legal rosters of each list against
+    the other lists' example rosters and random legal rosters
+    (:func:`szwadron.armies.search.legal_battle_design`), or ``"resampled"``, armies made of the
+    units the example rosters field (:func:`szwadron.armies.battles.mixed_battle_design`)."""
 
 
 @dataclass
@@ -608,7 +613,8 @@ def calibrate(
         army_obs: list[ArmyObservation] = []
         entry_cache: dict[int, tuple[Profile, int]] = {}
         for r in range(config.mixed_rounds):
-            forces, mixed = mixed_battle_design(
+            draw = legal_battle_design if config.mixed_armies == "legal" else mixed_battle_design
+            forces, mixed = draw(
                 armies, points=model.points, battles=config.mixed_battles, seed=config.seed, round_index=r
             )
             scores = play(
@@ -648,14 +654,6 @@ def calibrate(
     result.model = model
     result.seconds = time.perf_counter() - t0
     return result
-
-
-def priced(army: ArmyList, points: Callable[[Profile], float]) -> ArmyList:
-    """``army`` with every fighting profile's points set by ``points`` (limbers keep theirs)."""
-    profiles = tuple(
-        p if p.kind is Kind.LIMBER else p.model_copy(update={"points": points(p)}) for p in army.profiles
-    )
-    return army.model_copy(update={"profiles": profiles})
 
 
 def with_search_winners(

@@ -38,7 +38,16 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
-from szwadron.armies.battles import BattleSpec, Force, play, profile_class, roster_force, roster_points
+from szwadron.armies.battles import (
+    BattleSpec,
+    Force,
+    PointsFn,
+    play,
+    priced,
+    profile_class,
+    roster_force,
+    roster_points,
+)
 from szwadron.armies.duel import DEFAULT_SAMPLER, Sampler
 from szwadron.armies.rosters import validate_roster
 from szwadron.armies.runs import BAND, ProgressFn
@@ -615,3 +624,85 @@ __all__ = [
     "held_out_validation",
     "random_roster",
 ]
+
+
+# --- the calibration's armies: random legal rosters --------------------------------------------
+#: Random legal rosters drawn per list, points limit and round of :func:`legal_battle_design`.
+LEGAL_POOL = 32
+#: Share of :func:`legal_battle_design`'s battles fought against an example roster (the rest
+#: against another random legal roster).
+FIELD_SHARE = 0.5
+
+
+def legal_pool(
+    army: ArmyList, budget: float, size: int, rng: random.Random, jitter: float = 0.2
+) -> list[Roster]:
+    """``size`` random legal rosters of ``army`` at its stored points (:func:`random_roster`), each
+    at a limit ``budget · e^{u/2}``, ``u`` uniform in ±``jitter`` (so the fit sees what points
+    more are worth); fewer when the list cannot field a legal roster at some limit."""
+    pool: list[Roster] = []
+    for k in range(size):
+        limit = budget * math.exp(rng.uniform(-jitter, jitter) / 2)
+        try:
+            pool.append(random_roster(army, limit, rng, rid=f"legal-{k + 1}"))
+        except InvalidDataError:
+            break  # the list cannot field a legal roster here
+    return pool
+
+
+# long: one loop over the lists, limits and battles of the design; the pools and the field are its only state.
+def legal_battle_design(
+    armies: Sequence[ArmyList],
+    *,
+    points: PointsFn,
+    battles: int,
+    budgets: Sequence[float] = (1000.0, 2000.0),
+    jitter: float = 0.2,
+    seed: int = 2026,
+    round_index: int = 0,
+) -> tuple[list[Force], list[BattleSpec]]:
+    """The calibration's mixed-army battles drawn as an organiser's rosters are (issue 14): for
+    every list and budget, :data:`LEGAL_POOL` random legal rosters (:func:`legal_pool`: at the
+    points ``points``, each limit jittered; fewer in a design of fewer battles); then,
+    for every ordered pair of different lists and every budget, battles of a roster of the first
+    list's pool against an example roster of the second list at that limit (the field; a share
+    :data:`FIELD_SHARE`) or a roster of its pool — about ``battles`` per unordered pair of lists
+    and budget, as :func:`szwadron.armies.battles.mixed_battle_design` plays. Sides and the side
+    moving first alternate. Held-out rosters are drawn with other seeds, so none of them is
+    fitted on. A list none of whose rosters can be drawn legal at a limit plays no battles
+    there. Returns the forces and the specs."""
+    n = len(armies)
+    per = max(1, round(battles * (n + 1) / (2 * max(1, n - 1))))
+    size = min(LEGAL_POOL, max(2, per))  # a cut-down design draws no more rosters than it plays
+    priced_armies = [priced(a, points) for a in armies]
+    forces: list[Force] = []
+    pools: dict[tuple[int, float], list[int]] = {}
+    field: dict[tuple[int, float], list[int]] = {}
+    for i, army in enumerate(priced_armies):
+        for budget in budgets:
+            rng = random.Random(f"legal:{seed}:{round_index}:{army.id}:{budget:g}")
+            pools[i, budget] = []
+            for roster in legal_pool(army, budget, size, rng, jitter):
+                pools[i, budget].append(len(forces))
+                forces.append(roster_force(army, roster, points))
+            field[i, budget] = []
+            for roster in army.rosters:
+                if roster.points_limit == budget:
+                    field[i, budget].append(len(forces))
+                    forces.append(roster_force(army, roster, points))
+    specs: list[BattleSpec] = []
+    for i in range(n):
+        for j in range(n):
+            if i == j:
+                continue
+            for budget in budgets:
+                mine, theirs, pool = pools[i, budget], field[j, budget], pools[j, budget]
+                if not mine or not (theirs or pool):
+                    continue
+                for k in range(per):
+                    tag = f"legal:{seed}:{round_index}:{armies[i].id}:{armies[j].id}:{budget:g}:{k}"
+                    rng = random.Random(tag)
+                    a = rng.choice(mine)
+                    b = rng.choice(theirs if theirs and (not pool or rng.random() < FIELD_SHARE) else pool)
+                    specs.append((a, b, k % 2, tag) if (k // 2) % 2 == 0 else (b, a, k % 2, tag))
+    return forces, specs
