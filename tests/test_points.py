@@ -171,7 +171,7 @@ def test_example_rosters_spend_their_limits() -> None:
     model = load_model()
     for army, roster, cost, limit, share in roster_costs(armies, model.points):
         assert limit is not None and 0.99 * limit <= cost <= limit, (army, roster, cost)
-        assert share <= 0.25, (army, roster)  # artillery-quarter of every list
+        assert share <= 0.2, (army, roster)  # artillery-fifth of every list
 
 
 def test_model_file_errors_name_the_field() -> None:

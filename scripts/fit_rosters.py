@@ -1,0 +1,159 @@
+"""Bring the example rosters back to 99-100 % of their limits after a recalibration (issue 14).
+
+``szwadron points calibrate`` rewrites every profile's points, so the example rosters (data, in
+the army-list files) end a little over or under their limits; it flags them. This rebuilds each
+flagged roster the way an organiser would, keeping its units and their order:
+
+1. a unit under the list's ``min_unit_figures`` (or over ``max_unit_figures``) is brought inside;
+2. too dear: the largest line unit loses a figure (never below its minimum; then skirmishers and
+   cavalry; when every unit is at its smallest, the cheapest such unit leaves), until the roster
+   is within its limit;
+3. too cheap: the smallest line unit (then skirmishers, cavalry) gains a figure while the roster
+   stays within its limit and legal, until it spends 99 %.
+
+Each roster is checked by :func:`szwadron.armies.rosters.validate_roster` at every step; the
+lists' ``units = [...]`` arrays are rewritten in place (the rest of each file is kept as it is).
+
+Run: ``.venv/bin/python scripts/fit_rosters.py [DIR]`` (default: the bundled ``armylists/``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+from szwadron.armies.battles import profile_class
+from szwadron.armies.rosters import RosterReport, validate_roster
+from szwadron.loading import bundled_dir, load_army_list
+from szwadron.models import ArmyList, Kind, Roster, RosterEntry
+
+#: A rebuilt roster spends at least this share of its limit.
+SPEND = 0.99
+#: Classes whose units change size, in the order they are changed.
+ORDER = ("line", "skirmishers", "cavalry")
+
+
+def bounds(army: ArmyList, entry: RosterEntry) -> tuple[int, int]:
+    """Fewest and most figures of its own profile the unit may have: the list's unit-size
+    constraints, which count an attached company of another fighting profile too (1.1)."""
+    profile = army.profile(entry.profile)
+    attached = sum(a.figures for a in entry.attached if army.profile(a.profile).kind is not Kind.LIMBER)
+    low, high = 1, 12
+    for c in army.constraints:
+        if c.selects(profile):
+            if c.max_unit_figures is not None:
+                high = min(high, c.max_unit_figures)
+            if c.min_unit_figures is not None:
+                low = max(low, c.min_unit_figures)
+    return max(1, low - attached), max(1, high - attached)
+
+
+def check(army: ArmyList, roster: Roster, units: Sequence[RosterEntry]) -> tuple[float, RosterReport]:
+    """The roster's points and report with ``units`` (each of count 1)."""
+    report = validate_roster(army, roster.model_copy(update={"units": tuple(units)}))
+    return report.points or 0.0, report
+
+
+def resized(entry: RosterEntry, figures: int) -> RosterEntry:
+    """``entry`` with ``figures`` (an attached limber follows its gun's figures)."""
+    return entry.model_copy(update={"figures": figures})
+
+
+def rebuild(army: ArmyList, roster: Roster) -> tuple[list[RosterEntry], float, RosterReport]:
+    """Steps 1-3 of the module notes for one roster."""
+    limit = roster.points_limit or 0.0
+    units = [e.model_copy(update={"count": 1}) for e in roster.units for _ in range(e.count)]
+    units = [resized(e, min(max(e.figures, bounds(army, e)[0]), bounds(army, e)[1])) for e in units]
+    pts, report = check(army, roster, units)
+    rank = {c: k for k, c in enumerate(ORDER)}
+
+    def cls(i: int) -> int:
+        return rank.get(profile_class(army.profile(units[i].profile)), len(ORDER))
+
+    while pts > limit:
+        shrinkable = [
+            i
+            for i in range(len(units))
+            if cls(i) < len(ORDER) and units[i].figures > bounds(army, units[i])[0]
+        ]
+        if not shrinkable:  # every unit at its smallest: the cheapest unit of a class that changes leaves
+            gone = [i for i in range(len(units)) if cls(i) < len(ORDER)]
+            if len(gone) < 2:
+                break
+            del units[min(gone, key=lambda i: (check(army, roster, [units[i]])[0], -i))]
+            pts, report = check(army, roster, units)
+            continue
+        i = min(shrinkable, key=lambda i: (cls(i), -units[i].figures))
+        units[i] = resized(units[i], units[i].figures - 1)
+        pts, report = check(army, roster, units)
+    while pts < SPEND * limit:
+        growable = [
+            i
+            for i in range(len(units))
+            if cls(i) < len(ORDER) and units[i].figures < bounds(army, units[i])[1]
+        ]
+        for i in sorted(growable, key=lambda i: (cls(i), units[i].figures)):
+            trial = list(units)
+            trial[i] = resized(units[i], units[i].figures + 1)
+            p2, r2 = check(army, roster, trial)
+            if p2 <= limit and r2.ok:
+                units, pts, report = trial, p2, r2
+                break
+        else:
+            break
+    return units, pts, report
+
+
+def toml_units(units: Sequence[RosterEntry]) -> str:
+    """The ``units = [...]`` body, equal units merged in their order."""
+    merged: list[list[object]] = []
+    for e in units:
+        for m in merged:
+            if m[0] == (e.profile, e.figures, e.attached):
+                m[1] = int(str(m[1])) + 1
+                break
+        else:
+            merged.append([(e.profile, e.figures, e.attached), 1])
+    lines = []
+    for (profile, figures, attached), count in ((m[0], m[1]) for m in merged):  # type: ignore[misc]
+        line = f'  {{ profile = "{profile}", figures = {figures}, count = {count}'
+        if attached:
+            line += (
+                ", attached = ["
+                + ", ".join(f'{{ profile = "{a.profile}", figures = {a.figures} }}' for a in attached)
+                + "]"
+            )
+        lines.append(line + " },")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument(
+        "folder", nargs="?", help="folder of army-list TOML files (default: the bundled ones)"
+    )
+    args = parser.parse_args()
+    folder = Path(args.folder) if args.folder else bundled_dir("armylists")
+    for path in sorted(folder.glob("*.toml")):
+        army = load_army_list(path)
+        text = path.read_text(encoding="utf-8")
+        for roster in army.rosters:
+            before, _ = check(army, roster, roster.units)
+            units, pts, report = rebuild(army, roster)
+            if [(e.profile, e.figures) for e in units] == [
+                (e.profile, e.figures) for e in roster.units for _ in range(e.count)
+            ]:
+                continue
+            start = text.index(f'id = "{roster.id}"')
+            a = text.index("units = [\n", start) + len("units = [\n")
+            b = text.index("\n]", a)
+            text = text[:a] + toml_units(units) + text[b:]
+            verdict = "ok" if report.ok else report.describe()
+            print(f"{path.name} {roster.id}: {before:.1f} -> {pts:.1f} of {roster.points_limit:g} {verdict}")
+        path.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
