@@ -1424,12 +1424,12 @@ def _lean_engine() -> Callable[
                         if new is not None:
                             if units[who].heavy:
                                 prepared[who] = False  # 7.3: it moved
-                            if reaction_fire(who, new, False):
+                            if not declared[o] or reaction_fire(who, new, False):  # undeclared: no fire
                                 d = new
                                 if march:
                                     fire(who, d, True)
                     elif action is _CHARGE:
-                        if reaction_fire(who, 0.0, True):
+                        if not (declared[o] or idle[o]) or reaction_fire(who, 0.0, True):
                             d = 0.0
                             engaged = True
                             mr = 0
