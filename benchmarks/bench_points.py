@@ -262,6 +262,10 @@ BEFORE_ISSUE_14 = "7493364ac05376d3b0a36ccd5ffd8142f1a4a516"
 #: The exact sampler as issue 14 first landed it (the main branch before the lean duel engine):
 #: each volley, exchange and test one draw, but the duel still played by :class:`Duel` objects.
 EXACT_BEFORE_LEAN = "5b60190dd5c4c605384db7e780c511c7e2ec58eb"
+#: The exact sampler before the work around the duels was trimmed (the garbage collector kept off
+#: the caches, a battle's lines rebuilt once a round, the mixed design's costs priced once): the
+#: same draws, so the same digests.
+EXACT_BEFORE_TRIM = "88b71854c740ae409f0ebd61ff88e42531edf882"
 #: The same work on the code of an older commit, with its default sampler (:data:`BEFORE_ISSUE_14`
 #: has no ``sampler``: the per-die roller; :data:`EXACT_BEFORE_LEAN`: the exact sampler). The
 #: digest is :func:`one_sampler_run`'s, so equal digests mean the same results.
@@ -288,7 +292,7 @@ print(json.dumps({"cpu": cpu, "wall": wall, "games": games, "digest": digest}))
 """
 #: The samplers of ``--samplers``: the per-die roller before issue 14, the per-die roller and the
 #: exact sampler of this code, and the exact sampler before the lean engine.
-SAMPLERS = ("before", "dice", "exact before lean", "exact")
+SAMPLERS = ("before", "dice", "exact before lean", "exact before trim", "exact")
 WORK_LABELS = {"calibrate": "calibration, cut down", "validate": "validation", "full": "calibration, full"}
 
 
@@ -337,7 +341,11 @@ def bench_samplers(full: bool = False) -> dict[str, object]:
 
     out: dict[str, object] = {}
     trees: dict[str, Path] = {}
-    for name, commit in (("before", BEFORE_ISSUE_14), ("exact before lean", EXACT_BEFORE_LEAN)):
+    for name, commit in (
+        ("before", BEFORE_ISSUE_14),
+        ("exact before lean", EXACT_BEFORE_LEAN),
+        ("exact before trim", EXACT_BEFORE_TRIM),
+    ):
         trees[name] = Path(tempfile.mkdtemp(prefix="szwadron-before-14-"))
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True)
         subprocess.run(["tar", "-x", "-C", str(trees[name])], input=archive.stdout, check=True)
@@ -429,13 +437,14 @@ def render_samplers(r: dict[str, object]) -> str:
         return x
 
     def row(work: str, label: str) -> list[str]:
-        b, d, x, e = (get(work, s) for s in SAMPLERS)
-        same = "yes" if x["digests"] == e["digests"] and len(e["digests"]) == 1 else "**no**"
+        b, d, x, m, e = (get(work, s) for s in SAMPLERS)
+        same = "yes" if x["digests"] == m["digests"] == e["digests"] and len(e["digests"]) == 1 else "**no**"
         return [
             f"| {label} ({d['games']:,} battles and duels) | {b['cpu']:.1f} s ({b['wall']:.1f}) | "
             f"{d['cpu']:.1f} s ({d['wall']:.1f}) | {x['cpu']:.1f} s ({x['wall']:.1f}) | "
+            f"{m['cpu']:.1f} s ({m['wall']:.1f}) | "
             f"{e['cpu']:.1f} s ({e['wall']:.1f}) | **{b['cpu'] / e['cpu']:.1f}×** | "
-            f"{d['cpu'] / e['cpu']:.1f}× | {x['cpu'] / e['cpu']:.1f}× | {same} |"
+            f"{d['cpu'] / e['cpu']:.1f}× | {x['cpu'] / e['cpu']:.1f}× | {m['cpu'] / e['cpu']:.1f}× | {same} |"
         ]
 
     ex = r["executors"]
@@ -468,16 +477,18 @@ def render_samplers(r: dict[str, object]) -> str:
             '- *exact*: this code with `sampler="exact"` (the default): the same draws from the same tables in '
             "the same order, the duel played by the lean engine (`_lean_duel`: local variables, every table "
             "and policy choice looked up once per pair of units). The tables are built inside the measured "
-            "time. *Same results* compares the digests of the last two (the fitted corrections; the "
-            "validation's shares and RMS).",
+            f"time. *Exact before trim*: the same at commit `{EXACT_BEFORE_TRIM[:7]}`, before the work around "
+            "the duels was trimmed (the collector kept off the caches, a battle's lines rebuilt once a round, "
+            "the mixed armies' unit costs priced once). *Same results* compares the digests of the last three "
+            "(the fitted corrections; the validation's shares and RMS).",
             "",
             f"Work: cut-down calibration `{SAMPLER_CALIBRATION}`; validation `{SAMPLER_VALIDATION}` (all six "
             "lists); full calibration `CalibrationConfig()` (3 rounds of 100 duel battles a pair, army "
             "steepness, 3 rounds of 300 mixed-army battles a pair of lists and budget).",
             "",
-            "| work | before | dice | exact before lean | exact | before ÷ exact | dice ÷ exact "
-            "| exact before lean ÷ exact | same results |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+            "| work | before | dice | exact before lean | exact before trim | exact | before ÷ exact "
+            "| dice ÷ exact | exact before lean ÷ exact | exact before trim ÷ exact | same results |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
             *row("calibrate", WORK_LABELS["calibrate"]),
             *row("validate", WORK_LABELS["validate"]),
             *(row("full", WORK_LABELS["full"]) if "full" in ratios else []),
