@@ -27,10 +27,12 @@ import argparse
 import datetime as dt
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,8 @@ sys.path.insert(0, str(ROOT))
 
 from _results import write_section  # noqa: E402
 
+from szwadron.armies import battles, duel  # noqa: E402
+from szwadron.armies import calibrate as cal  # noqa: E402
 from szwadron.armies.calibrate import CalibrationConfig, army_list_paths, load_lists, regenerate, validate  # noqa: E402
 from szwadron.armies.duel import START_DISTANCE_CM  # noqa: E402
 from szwadron.armies.points import load_model, stale_points  # noqa: E402
@@ -611,12 +615,6 @@ def states_one(work: str) -> dict[str, object]:
     states (the 5 most common fresh ones, 15 other fresh ones and 10 later ones drawn at random):
     the distinct outcomes an exact table of each would hold (a lower bound of its reachable
     states) and a warm duel's cost."""
-    import random
-    from collections import Counter
-
-    from szwadron.armies import battles, duel
-    from szwadron.armies import calibrate as cal
-
     real = duel._engine()
     counts: Counter[tuple[Any, ...]] = Counter()
     args: dict[tuple[Any, ...], tuple[Any, ...]] = {}
