@@ -27,10 +27,12 @@ import argparse
 import datetime as dt
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -40,7 +42,10 @@ sys.path.insert(0, str(ROOT))
 
 from _results import write_section  # noqa: E402
 
+from szwadron.armies import battles, duel  # noqa: E402
+from szwadron.armies import calibrate as cal  # noqa: E402
 from szwadron.armies.calibrate import CalibrationConfig, army_list_paths, load_lists, regenerate, validate  # noqa: E402
+from szwadron.armies.duel import START_DISTANCE_CM  # noqa: E402
 from szwadron.armies.points import load_model, stale_points  # noqa: E402
 
 SZWADRON = str(ROOT / ".venv" / "bin" / "szwadron")
@@ -261,6 +266,10 @@ BEFORE_ISSUE_14 = "7493364ac05376d3b0a36ccd5ffd8142f1a4a516"
 #: The exact sampler as issue 14 first landed it (the main branch before the lean duel engine):
 #: each volley, exchange and test one draw, but the duel still played by :class:`Duel` objects.
 EXACT_BEFORE_LEAN = "5b60190dd5c4c605384db7e780c511c7e2ec58eb"
+#: The exact sampler before the work around the duels was trimmed (the garbage collector kept off
+#: the caches, a battle's lines rebuilt once a round, the mixed design's costs priced once): the
+#: same draws, so the same digests.
+EXACT_BEFORE_TRIM = "88b71854c740ae409f0ebd61ff88e42531edf882"
 #: The same work on the code of an older commit, with its default sampler (:data:`BEFORE_ISSUE_14`
 #: has no ``sampler``: the per-die roller; :data:`EXACT_BEFORE_LEAN`: the exact sampler). The
 #: digest is :func:`one_sampler_run`'s, so equal digests mean the same results.
@@ -287,7 +296,7 @@ print(json.dumps({"cpu": cpu, "wall": wall, "games": games, "digest": digest}))
 """
 #: The samplers of ``--samplers``: the per-die roller before issue 14, the per-die roller and the
 #: exact sampler of this code, and the exact sampler before the lean engine.
-SAMPLERS = ("before", "dice", "exact before lean", "exact")
+SAMPLERS = ("before", "dice", "exact before lean", "exact before trim", "exact")
 WORK_LABELS = {"calibrate": "calibration, cut down", "validate": "validation", "full": "calibration, full"}
 
 
@@ -336,7 +345,11 @@ def bench_samplers(full: bool = False) -> dict[str, object]:
 
     out: dict[str, object] = {}
     trees: dict[str, Path] = {}
-    for name, commit in (("before", BEFORE_ISSUE_14), ("exact before lean", EXACT_BEFORE_LEAN)):
+    for name, commit in (
+        ("before", BEFORE_ISSUE_14),
+        ("exact before lean", EXACT_BEFORE_LEAN),
+        ("exact before trim", EXACT_BEFORE_TRIM),
+    ):
         trees[name] = Path(tempfile.mkdtemp(prefix="szwadron-before-14-"))
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True)
         subprocess.run(["tar", "-x", "-C", str(trees[name])], input=archive.stdout, check=True)
@@ -428,13 +441,14 @@ def render_samplers(r: dict[str, object]) -> str:
         return x
 
     def row(work: str, label: str) -> list[str]:
-        b, d, x, e = (get(work, s) for s in SAMPLERS)
-        same = "yes" if x["digests"] == e["digests"] and len(e["digests"]) == 1 else "**no**"
+        b, d, x, m, e = (get(work, s) for s in SAMPLERS)
+        same = "yes" if m["digests"] == e["digests"] and len(e["digests"]) == 1 else "**no**"
         return [
             f"| {label} ({d['games']:,} battles and duels) | {b['cpu']:.1f} s ({b['wall']:.1f}) | "
             f"{d['cpu']:.1f} s ({d['wall']:.1f}) | {x['cpu']:.1f} s ({x['wall']:.1f}) | "
+            f"{m['cpu']:.1f} s ({m['wall']:.1f}) | "
             f"{e['cpu']:.1f} s ({e['wall']:.1f}) | **{b['cpu'] / e['cpu']:.1f}×** | "
-            f"{d['cpu'] / e['cpu']:.1f}× | {x['cpu'] / e['cpu']:.1f}× | {same} |"
+            f"{d['cpu'] / e['cpu']:.1f}× | {x['cpu'] / e['cpu']:.1f}× | {m['cpu'] / e['cpu']:.1f}× | {same} |"
         ]
 
     ex = r["executors"]
@@ -467,16 +481,19 @@ def render_samplers(r: dict[str, object]) -> str:
             '- *exact*: this code with `sampler="exact"` (the default): the same draws from the same tables in '
             "the same order, the duel played by the lean engine (`_lean_duel`: local variables, every table "
             "and policy choice looked up once per pair of units). The tables are built inside the measured "
-            "time. *Same results* compares the digests of the last two (the fitted corrections; the "
-            "validation's shares and RMS).",
+            f"time. *Exact before trim*: the same at commit `{EXACT_BEFORE_TRIM[:7]}`, before the work around "
+            "the duels was trimmed (the collector kept off the caches, a battle's lines rebuilt once a round, "
+            "the mixed armies' unit costs priced once). *Same results* compares the digests of the last two "
+            "(the fitted corrections; the validation's shares and RMS); the older commits play the lists and "
+            "designs of their own day, so their results differ.",
             "",
             f"Work: cut-down calibration `{SAMPLER_CALIBRATION}`; validation `{SAMPLER_VALIDATION}` (all six "
             "lists); full calibration `CalibrationConfig()` (3 rounds of 100 duel battles a pair, army "
             "steepness, 3 rounds of 300 mixed-army battles a pair of lists and budget).",
             "",
-            "| work | before | dice | exact before lean | exact | before ÷ exact | dice ÷ exact "
-            "| exact before lean ÷ exact | same results |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+            "| work | before | dice | exact before lean | exact before trim | exact | before ÷ exact "
+            "| dice ÷ exact | exact before lean ÷ exact | exact before trim ÷ exact | same results |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
             *row("calibrate", WORK_LABELS["calibrate"]),
             *row("validate", WORK_LABELS["validate"]),
             *(row("full", WORK_LABELS["full"]) if "full" in ratios else []),
@@ -579,6 +596,177 @@ def render_split(r: dict[str, object]) -> str:
             "tables per duel (one draw a duel), with the tables built in floating point. Both change the "
             "random stream — so every seeded result, the README's `balance` answer among them — and the "
             "per-die roller and this engine could then only be compared by frequencies, not draw by draw.",
+            "",
+        ]
+    )
+
+
+# --- issue 14: can a duel be one draw? (outcome tables per start state) ----------------------------
+#: Duels played again from each sampled start state, to count the outcomes an exact table would hold.
+STATES_DUELS = 20_000
+
+
+def states_one(work: str) -> dict[str, object]:
+    """The calibration ``work`` (``calibrate``: cut down; ``full``: the default) with the exact
+    sampler in this (fresh) process, every duel's start state counted (the lean engine wrapped:
+    pair of units, initial and current strengths, elite figures, distance, who is first, rounds
+    allowed) and the time spent inside the engine, inside the executor's tasks and in all.
+    For the cut-down work, also :data:`STATES_DUELS` duels played again from each of 30 start
+    states (the 5 most common fresh ones, 15 other fresh ones and 10 later ones drawn at random):
+    the distinct outcomes an exact table of each would hold (a lower bound of its reachable
+    states) and a warm duel's cost."""
+    real = duel._engine()
+    counts: Counter[tuple[Any, ...]] = Counter()
+    args: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    spent = {"engine": 0.0, "tasks": 0.0, "counting": 0.0}
+    clock = time.perf_counter
+
+    def engine(*a: Any) -> Any:
+        t0 = clock()
+        key = (id(a[0]), *a[1:4], *a[5:])
+        counts[key] += 1
+        args[key] = a
+        t1 = clock()
+        out = real(*a)
+        t2 = clock()
+        spent["engine"] += t2 - t1
+        spent["counting"] += (t1 - t0) + (clock() - t2)
+        return out
+
+    run_tasks = cal.run_tasks
+
+    def tasks(*a: Any, **k: Any) -> Any:
+        t = clock()
+        out = run_tasks(*a, **k)
+        spent["tasks"] += clock() - t
+        return out
+
+    duel._ENGINES.run = engine
+    cal.run_tasks = battles.run_tasks = tasks  # type: ignore[assignment]
+    armies = load_lists(army_list_paths())
+    config = SAMPLER_CALIBRATION if work == "calibrate" else {}
+    c0, t0 = time.process_time(), clock()
+    cal.calibrate(armies, CalibrationConfig(**config), workers=1)  # type: ignore[arg-type]
+    cpu, wall = time.process_time() - c0, clock() - t0
+    duel._ENGINES.run = real
+    t = clock()
+    for _ in range(10_000):
+        clock()
+        clock()
+    overhead = (clock() - t) / 20_000  # one clock call
+    n = sum(counts.values())
+    counting = spent["counting"] + 2 * n * overhead  # the wrapper's own work, taken out of the wall time
+    fresh = {k: v for k, v in counts.items() if k[1] == k[2] and k[4] == START_DISTANCE_CM}
+    out: dict[str, object] = {
+        "cpu": cpu,
+        "wall": wall - counting,
+        "engine": spent["engine"] - n * overhead,
+        "tasks": spent["tasks"] - counting,
+        "duels": n,
+        "states": len(counts),
+        "once": sum(1 for v in counts.values() if v == 1),
+        "fresh_duels": sum(fresh.values()),
+        "fresh_states": len(fresh),
+        "seen": {k: sum(v for v in counts.values() if v >= k) / n for k in (2, 10, 50)},
+    }
+    if work == "calibrate":
+        pick = random.Random(1)
+        ranked = [k for k, _ in counts.most_common()]
+        later = [k for k in ranked if k not in fresh]
+        keys = [k for k in ranked if k in fresh][:5]
+        keys += pick.sample([k for k in fresh if k not in keys], 15) + pick.sample(later, 10)
+        sampled = []
+        for key in keys:
+            a = args[key]
+            rng = random.Random(f"states:{key[1:]}")
+            seen: set[tuple[Any, ...]] = set()
+            t = time.process_time()
+            for _ in range(STATES_DUELS):
+                w, _r, s, el, d, _why = real(a[0], a[1], a[2], a[3], rng, *a[5:])
+                seen.add((w, *s, *el, d))
+            us = (time.process_time() - t) / STATES_DUELS * 1e6
+            sampled.append({"fresh": key in fresh, "played": counts[key], "outcomes": len(seen), "us": us})
+        out["sampled"] = sampled
+    return out
+
+
+def bench_states(full: bool = False) -> dict[str, object]:
+    """:func:`states_one` of the cut-down calibration (and with ``full`` the full one), each in
+    a fresh process."""
+    import json
+
+    out: dict[str, object] = {}
+    for work in ("calibrate", *(("full",) if full else ())):
+        proc = subprocess.run(
+            [sys.executable, __file__, "--states-one", work], check=True, capture_output=True, text=True
+        )
+        out[work] = json.loads(proc.stdout.splitlines()[-1])
+    return out
+
+
+def render_states(r: dict[str, object]) -> str:
+    """The RESULTS.md section: how often duels start from the same state."""
+    rows = []
+    for work, x in r.items():
+        assert isinstance(x, dict)
+        seen = x["seen"]
+        rest = x["wall"] - x["engine"]
+        rows.append(
+            f"| {WORK_LABELS[work]} | {x['cpu']:.1f} s | {x['duels']:,} | {x['states']:,} "
+            f"({x['duels'] / x['states']:.1f}) | {x['once']:,} | {x['fresh_duels']:,} over {x['fresh_states']:,} "
+            f"({x['fresh_duels'] / x['fresh_states']:.1f}) | {seen['2']:.0%} / {seen['10']:.0%} / {seen['50']:.0%} | "
+            f"{x['engine'] / x['wall']:.0%} | {rest / x['wall']:.0%} ({(x['wall'] - x['tasks']) / x['wall']:.0%} "
+            "outside the tasks) |"
+        )
+    cut = r["calibrate"]
+    assert isinstance(cut, dict)
+    sampled = cut["sampled"]
+    fresh = sorted(s["outcomes"] for s in sampled if s["fresh"])
+    later = sorted(s["outcomes"] for s in sampled if not s["fresh"])
+    warm = statistics.median(s["us"] for s in sampled)
+    works = [(w, x) for w, x in r.items() if isinstance(x, dict)]
+    return "\n".join(
+        [
+            "## Points: can a duel be one draw? (issue 14)",
+            "",
+            f"`benchmarks/bench_points.py --states{' --full' if 'full' in r else ''}` — "
+            f"{dt.date.today().isoformat()}, {platform.machine()}, {os.cpu_count()} cores shared with other "
+            f"agents' work, Python {platform.python_version()}. The exact sampler's calibration, one fresh "
+            "process each, with the lean engine wrapped to count each duel's start state (pair of units, "
+            "initial and current strengths, elite figures, distance, who is first, rounds allowed: what an "
+            "exact outcome table per start state would be keyed by) and to time the engine. *Fresh*: full "
+            f"strength at {START_DISTANCE_CM:g} cm. CPU time of the process (the counting included); the shares "
+            "are of its wall time with the counting taken out.",
+            "",
+            "| work | CPU | duels | distinct start states (duels each) | seen once | fresh duels over states "
+            "(each) | duels in states seen ≥ 2 / 10 / 50 times | in the duel engine | outside it |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+            *rows,
+            "",
+            f"Outcomes an exact table would hold (distinct `(winner, strengths, elite left, end distance)` in "
+            f"{STATES_DUELS:,} duels from the state; a lower bound of its reachable states), cut-down work: "
+            f"{len(fresh)} fresh start states (the 5 most common, 15 drawn at random) "
+            f"{', '.join(map(str, fresh))}; {len(later)} later ones {', '.join(map(str, later))}. "
+            f"A warm duel from these states: median {warm:.1f} µs.",
+            "",
+            "What it means for the goal (≥ 10× less CPU than the per-die roller before issue 14). An exact "
+            "outcome table per start state replaces every duel played from that state by one draw, but it must "
+            "first be built: every reachable state's turns enumerated, each a replay of the engine (µs), tens to "
+            "hundreds of states. It pays only when built in less time than the duels it replaces: "
+            + "; ".join(
+                f"{WORK_LABELS[w]}, fresh states {x['fresh_duels'] / x['fresh_states']:.0f} × {warm:.0f} µs ≈ "
+                f"{x['fresh_duels'] / x['fresh_states'] * warm / 1e3:.2f} ms, later states "
+                f"{(x['duels'] - x['fresh_duels']) / (x['states'] - x['fresh_states']):.1f} × {warm:.0f} µs ≈ "
+                f"{(x['duels'] - x['fresh_duels']) / (x['states'] - x['fresh_states']) * warm:.0f} µs"
+                for w, x in works
+            )
+            + ". And with every duel free the calibration would still spend the time outside the engine: "
+            + "; ".join(
+                f"{WORK_LABELS[w]} at most {x['wall'] / (x['wall'] - x['engine']):.1f}× faster"
+                for w, x in works
+            )
+            + " than the exact sampler now. Ten times needs the battles around the duels (pairing, shuffling, "
+            "seeding, unpacking), the mixed armies' design and the fits to be cut as well as the duels.",
             "",
         ]
     )
@@ -705,6 +893,10 @@ def main() -> int:
         "--split", action="store_true", help="only where the exact sampler's time goes (issue 14)"
     )
     parser.add_argument("--split-one", metavar="WORK", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--states", action="store_true", help="only how often duels start from the same state (issue 14)"
+    )
+    parser.add_argument("--states-one", metavar="WORK", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         import json
@@ -715,6 +907,17 @@ def main() -> int:
         import json
 
         print(json.dumps(split_one(args.split_one)))
+        return 0
+    if args.states_one:
+        import json
+
+        print(json.dumps(states_one(args.states_one)))
+        return 0
+    if args.states:
+        text = render_states(bench_states(full=args.full))
+        print(text)
+        if args.write:
+            write_section("## Points: can a duel be one draw? (issue 14)", text)
         return 0
     if args.split:
         text = render_split(bench_split())

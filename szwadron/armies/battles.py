@@ -334,6 +334,12 @@ def roster_pools(army: ArmyList, points: PointsFn = _stored) -> dict[str, Force]
     return pools
 
 
+def pool_costs(pools: dict[str, Force], points: PointsFn = _stored) -> dict[str, list[float]]:
+    """The points of every unit of :func:`roster_pools`, in the pools' order (issue 14: the
+    designs draw from the same pools tens of thousands of times)."""
+    return {cls: [u.cost(points) for u in pool] for cls, pool in pools.items()}
+
+
 def resampled_force(
     army: ArmyList,
     budget: float,
@@ -341,6 +347,7 @@ def resampled_force(
     points: PointsFn = _stored,
     *,
     pools: dict[str, Force] | None = None,
+    costs: dict[str, list[float]] | None = None,
 ) -> Force:
     """A random army made of the kinds of unit the list's example rosters field (each distinct
     ``(profile, figures, elite)`` of :func:`roster_force`), in the proportions armies are
@@ -351,24 +358,30 @@ def resampled_force(
     counts nor their order matter, so changing a roster's counts does not move the calibration;
     and a list whose rosters offer many kinds of cavalry still gets armies that are mostly
     line, as fielded. A list without rosters gets a :func:`random_force`. ``pools``: the
-    list's :func:`roster_pools` at ``points``, when the caller has them already."""
+    list's :func:`roster_pools` at ``points``, when the caller has them already; ``costs``: their
+    :func:`pool_costs`."""
     if pools is None:
         pools = roster_pools(army, points)
     if not pools:
         return random_force(army, budget, rng, points)
+    if costs is None:
+        costs = pool_costs(pools, points)
     classes = sorted(pools)
     draws = [rng.gammavariate(SHARE_CONCENTRATION * RANDOM_ARMY_SHARES.get(c, 0.1), 1.0) for c in classes]
     total = sum(draws)
     force: Force = []
+    choice = rng.choice
     for cls, draw in zip(classes, draws, strict=True):
         share, spent, misses = budget * draw / total, 0.0, 0
+        pool, priced = pools[cls], costs[cls]
+        which = range(len(pool))  # choice(range(n)) draws the index choice(pool) would
         while misses < 4:
-            unit = rng.choice(pools[cls])
-            cost = unit.cost(points)
+            i = choice(which)
+            cost = priced[i]
             if spent + cost > share:
                 misses += 1
                 continue
-            force.append(unit)
+            force.append(pool[i])
             spent += cost
     if not force:
         force.append(min((u for pool in pools.values() for u in pool), key=lambda u: u.cost(points)))
@@ -393,10 +406,11 @@ def mixed_battle_design(
     Returns the forces and the specs."""
     points = memo_points(points)
     pools = [roster_pools(army, points) for army in armies] if resample else []
+    costs = [pool_costs(p, points) for p in pools]
 
     def make(i: int, budget: float, rng: random.Random) -> Force:
         if resample:
-            return resampled_force(armies[i], budget, rng, points, pools=pools[i])
+            return resampled_force(armies[i], budget, rng, points, pools=pools[i], costs=costs[i])
         return random_force(armies[i], budget, rng, points)
 
     forces: list[Force] = []
@@ -925,6 +939,7 @@ __all__ = [
     "memo_points",
     "mixed_battle_design",
     "play",
+    "pool_costs",
     "profile_class",
     "random_force",
     "resampled_force",

@@ -1161,6 +1161,9 @@ def _pair(a: DuelUnit, ea: DuelUnit | None, b: DuelUnit, eb: DuelUnit | None) ->
     return hit
 
 
+#: The lean engine's reasons for a decision (Duel._check_end's), by loser and "destroyed".
+_LEAN_REASONS = (("A panicked", "A destroyed"), ("B panicked", "B destroyed"))
+
 LeanResult = tuple[Who | None, int, list[int], list[int], float, str]
 """``(winner, rounds, strengths, elite figures left, final distance, reason)``."""
 
@@ -1213,28 +1216,32 @@ def _lean_engine() -> Callable[
             prepared[who] = False  # 7.3
 
     def fire(shooter: int, distance: float, march: bool) -> bool:  # Duel.fire, Duel._after_fire
+        nonlocal finished
         if s[shooter] == 0:
             return False
         o = 1 - shooter
-        hit = fire_memo.get((shooter, s[shooter], el[shooter], s[o], el[o], distance, march))
+        so, eo = s[o], el[o]
+        hit = fire_memo.get((shooter, s[shooter], el[shooter], so, eo, distance, march))
         cum, outcomes = pair.volley(shooter, s, el, distance, march) if hit is None else hit
         if cum is None:
             return False
         removed, damaged = outcomes[bisect_right(cum, random_())]
         if removed:  # Side.lose: the unit's own figures first (4.7)
-            left = s[o] - removed
-            e = el[o] - max(0, removed - (s[o] - el[o]))
-            el[o] = min(max(0, e), left)
-            s[o] = left
-        if damaged and s[o] > 0:  # 4.8.1, 6.3
-            t = morale_memo.get((o, s[o], ini[o]))
-            _, tcum, touts = pair.test(o, s[o], ini[o]) if t is None else t
+            over = removed - (so - eo)
+            so -= removed
+            if over > 0:
+                eo = eo - over if eo > over else 0
+            s[o], el[o] = so, eo if eo < so else so
+        if damaged and so > 0:  # 4.8.1, 6.3
+            t = morale_memo.get((o, so, ini[o]))
+            _, tcum, touts = pair.test(o, so, ini[o]) if t is None else t
             outcome = touts[bisect_right(tcum, random_())]
             if outcome is _PANIC:
                 broken[o] = True
             elif outcome is _REPULSED:
                 retreat(o)
-        check_end()
+        if broken[0] or broken[1] or not s[0] or not s[1]:  # check_end, inline
+            finished = True
         return True
 
     def reaction_fire(mover: int, at: float, charge: bool) -> bool:  # Duel.reaction_fire, 4.12
@@ -1417,12 +1424,12 @@ def _lean_engine() -> Callable[
                         if new is not None:
                             if units[who].heavy:
                                 prepared[who] = False  # 7.3: it moved
-                            if reaction_fire(who, new, False):
+                            if not declared[o] or reaction_fire(who, new, False):  # undeclared: no fire
                                 d = new
                                 if march:
                                     fire(who, d, True)
                     elif action is _CHARGE:
-                        if reaction_fire(who, 0.0, True):
+                        if not (declared[o] or idle[o]) or reaction_fire(who, 0.0, True):
                             d = 0.0
                             engaged = True
                             mr = 0
@@ -1449,7 +1456,7 @@ def _lean_engine() -> Callable[
             else:
                 loser = 0 if a_out else 1
                 winner = 1 - loser  # type: ignore[assignment]
-                reason = f"{'AB'[loser]} {'destroyed' if s[loser] == 0 else 'panicked'}"
+                reason = _LEAN_REASONS[loser][s[loser] == 0]
         return winner, rounds, [s[0], s[1]], [el[0], el[1]], d, reason
 
     return run
@@ -1684,6 +1691,8 @@ def run_army_battle(
     exact = _exact(sampler)
     play = _engine()
     rng = random.Random(str(seed))
+    order: Who = 1 if first else 0
+    shuffle = rng.shuffle if pairing == "random" else None
     # every unit still in the fight: [unit, initial, strength, elite, elite left]
     lines: tuple[list[list[Any]], list[list[Any]]] = ([entry(e) for e in army_a], [entry(e) for e in army_b])
     duels = rounds = 0
@@ -1691,15 +1700,18 @@ def run_army_battle(
     while lines[0] and lines[1]:
         rounds += 1
         for line in lines:
-            if pairing == "random":
-                rng.shuffle(line)
+            if shuffle is not None:
+                shuffle(line)
             else:
                 line.sort(key=lambda u: -u[2])  # stable: order breaks ties
-        pairs = min(len(lines[0]), len(lines[1]))
-        out: tuple[set[int], set[int]] = (set(), set())
-        ends: list[float] = []
+        line_a, line_b = lines
+        pairs = min(len(line_a), len(line_b))
+        # the winners stay, in their order, before the reserves (a draw puts both out)
+        stay_a: list[list[Any]] = []
+        stay_b: list[list[Any]] = []
+        far = ADVANCE_GAP_CM  # the front line ends where the farthest duel ended
         for k in range(pairs):
-            ua, ub = lines[0][k], lines[1][k]
+            ua, ub = line_a[k], line_b[k]
             if exact:  # the lean engine: the same duel as Duel.run, faster (issue 14)
                 pair = _PAIRS.get((id(ua[0]), id(ua[3]), id(ub[0]), id(ub[3])))
                 won, _, s, el, end, _ = play(
@@ -1709,7 +1721,7 @@ def run_army_battle(
                     (ua[4], ub[4]),
                     rng,
                     start,
-                    1 if first else 0,
+                    order,
                     max_rounds,
                 )
             else:
@@ -1721,21 +1733,24 @@ def run_army_battle(
                     rng,
                     distance_cm=start,
                 )
-                duel.run(1 if first else 0, max_rounds)
+                duel.run(order, max_rounds)
                 won, end = duel.winner, duel.distance_cm
                 s = [duel.sides[0].strength, duel.sides[1].strength]
                 el = [duel.sides[0].elite_left, duel.sides[1].elite_left]
-            duels += 1
-            ends.append(end)
+            if end > far:
+                far = end
             ua[2], ub[2] = s
             ua[4], ub[4] = el
-            if won != 1:
-                out[1].add(k)
-            if won != 0:
-                out[0].add(k)
-        for who in (0, 1):
-            lines[who][:] = [u for k, u in enumerate(lines[who]) if k not in out[who] and u[2] > 0]
-        start = min(distance_cm, max(ADVANCE_GAP_CM, *ends))  # the lines follow their front
+            if won == 0:
+                if s[0] > 0:
+                    stay_a.append(ua)
+            elif won == 1 and s[1] > 0:
+                stay_b.append(ub)
+        duels += pairs
+        stay_a += [u for u in line_a[pairs:] if u[2] > 0]
+        stay_b += [u for u in line_b[pairs:] if u[2] > 0]
+        line_a[:], line_b[:] = stay_a, stay_b
+        start = min(distance_cm, far)  # the lines follow their front
     winner: Who | None = None
     if lines[0] and not lines[1]:
         winner = 0

@@ -56,9 +56,11 @@ def fewer_collections() -> Iterator[None]:
         yield
         return
     gc.set_threshold(SIMULATION_GC_THRESHOLD, old[1], old[2])
+    gc.freeze()  # what exists already (the caches) is not walked by the collections in the block
     try:
         yield
     finally:
+        gc.unfreeze()
         if gc.get_threshold()[0] == SIMULATION_GC_THRESHOLD:  # not changed meanwhile
             gc.set_threshold(*old)
 
