@@ -314,7 +314,13 @@ def one_sampler_run(work: str, sampler: str) -> dict[str, object]:
         from szwadron.armies.calibrate import calibrate
 
         config = SAMPLER_CALIBRATION if work == "calibrate" else {}
-        res = calibrate(armies, CalibrationConfig(**config, sampler=sampler), workers=1)  # type: ignore[arg-type]
+        # the same work as the older commits play: mixed armies resampled from the example rosters'
+        # units (the default since this stop draws random legal rosters, which the older code cannot)
+        res = calibrate(
+            armies,
+            CalibrationConfig(**config, sampler=sampler, mixed_armies="resampled"),  # type: ignore[arg-type]
+            workers=1,
+        )
         digest = json.dumps(res.model.corrections, sort_keys=True)
         games = res.duels + res.army_battles + (res.steepness.battles if res.steepness else 0)
     else:

@@ -92,10 +92,14 @@ def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, 
 
 
 def test_balance_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "balance", "prussia:corps-2000", "austria:corps-2000", "--json")
+    # two example rosters about 16 points apart: a roster edit can bring them closer
+    code, out, _ = run(
+        capsys, "balance", "russia:corps-2000", "britain:corps-2000", "--json", "--battles", "20"
+    )
     doc = json.loads(out)
     assert code == 0
-    assert doc["a"]["army"] == "prussia" and doc["b"]["roster"] == "corps-2000"
+    assert doc["a"]["army"] == "russia" and doc["b"]["roster"] == "corps-2000"
+    assert abs(doc["difference"]) >= 10
     assert doc["chance_a"] + doc["chance_b"] == pytest.approx(1.0)
     assert (doc["chance_a"] > 0.5) == (doc["difference"] > 0)
     assert doc["suggestions"]

@@ -430,3 +430,11 @@ def test_circles_are_price_invariant_lower_bounds() -> None:
     assert circle.to_json()["intransitive"]["circles"] == [[e.label for e in entries]]
     assert validation(0.7, 0.7, 0.845).circles() == []  # 0 > 1 > 2: prices can even it
     assert validation(0.52, 0.52, 0.47).circles() == []  # a small circle fits in the band
+
+
+def test_calibration_names_a_bad_way_to_draw_its_armies() -> None:
+    """Issue 14: the mixed armies are random legal rosters or resampled units; anything else is
+    refused before any battle is played."""
+    config = CalibrationConfig(mixed_armies="roster", rounds=1, duels_per_pair=1)  # type: ignore[arg-type]
+    with pytest.raises(InvalidDataError, match="mixed_armies must be 'legal' or 'resampled', got 'roster'"):
+        calibrate(_two_lists(), config, workers=1)

@@ -90,7 +90,7 @@ def test_issue7_impossible_constraints_rejected_with_field_path(case: Path) -> N
     _assert_one_clear_message(case, load_army_list)
 
 
-def test_issue7_artillery_at_most_quarter() -> None:
+def test_issue7_artillery_at_most_a_fifth() -> None:
     """The share of points is checked once points are given (here through a points map)."""
     army = _france()
     cheap = {p.id: 10.0 for p in army.profiles}
@@ -101,10 +101,10 @@ def test_issue7_artillery_at_most_quarter() -> None:
     report = validate_roster(army, "corps-1000", points=dear_guns)
     assert report.points == 1000.0  # exactly at the roster's limit: not broken
     (breach,) = report.broken
-    assert breach.constraint == "artillery-quarter" and breach.bound == "max" and breach.limit == 0.25
+    assert breach.constraint == "artillery-fifth" and breach.bound == "max" and breach.limit == 0.2
     # guns 198 + 122 + 8 and a limber 8, of 1000
     assert breach.actual == pytest.approx(336 / 1000)
-    assert "33.6% of the points; at most 25.0% allowed" in breach.message
+    assert "33.6% of the points; at most 20.0% allowed" in breach.message
 
 
 def test_issue7_points_limit_with_points_map() -> None:
@@ -131,7 +131,7 @@ def test_issue7_partial_points_leave_points_checks_unchecked(tmp_path: Path) -> 
     report = validate_roster(army, "corps-1000", points={"line_infantry": 7.0})
     assert report.points is None and report.points_by_kind is None
     assert "hussars" in report.missing_points and "line_infantry" not in report.missing_points
-    assert [u.constraint for u in report.unchecked] == ["points_limit", "artillery-quarter"]
+    assert [u.constraint for u in report.unchecked] == ["points_limit", "artillery-fifth"]
     assert "no points for: cuirassiers" in str(report.unchecked[0])
 
 

@@ -165,17 +165,20 @@ def test_calibration_armies_are_legal_rosters_at_jittered_limits() -> None:
     assert again == pool
 
 
-def test_calibration_battles_pit_a_lists_rosters_against_the_other_lists() -> None:
+@pytest.mark.parametrize("field_share", [0.0, 0.5])
+def test_calibration_battles_pit_a_lists_rosters_against_the_other_lists(
+    field_share: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 14: every battle of :func:`legal_battle_design` sets a random legal roster of one list
-    against another list's example roster or random legal roster at the same budget — never a
-    list against itself — with both sides and the first mover alternating; seeded."""
+    against another list's random legal roster (or, with a ``FIELD_SHARE``, sometimes its example
+    roster) at the same budget — never a list against itself — with both sides and the first
+    mover alternating; seeded. By default (share 0) the example rosters play no part."""
     from szwadron.armies import search
     from szwadron.armies.battles import force_points, roster_force
 
+    monkeypatch.setattr(search, "FIELD_SHARE", field_share)
     armies = [ARMIES["austria"], ARMIES["france"]]
-    examples = {
-        tuple(u.key() for u in roster_force(a, r)): (a.id, r.points_limit) for a in armies for r in a.rosters
-    }
+    examples = {tuple(u.key() for u in roster_force(a, r)) for a in armies for r in a.rosters}
     forces, specs = search.legal_battle_design(
         armies, points=lambda p: p.points or 0.0, battles=8, budgets=(1000.0,), seed=3
     )
@@ -188,7 +191,10 @@ def test_calibration_battles_pit_a_lists_rosters_against_the_other_lists() -> No
         assert 850 <= force_points(forces[a]) <= 1106 and 850 <= force_points(forces[b]) <= 1106
         fielded += sum(tuple(u.key() for u in forces[x]) in examples for x in (a, b))
         assert first in (0, 1)
-    assert 0 < fielded < len(specs)  # about FIELD_SHARE of the battles meet an example roster
+    if field_share:
+        assert 0 < fielded < len(specs)  # about FIELD_SHARE of the battles meet an example roster
+    else:
+        assert fielded == 0
     assert [s[2] for s in specs[:4]] == [0, 1, 0, 1]
     again = search.legal_battle_design(
         armies, points=lambda p: p.points or 0.0, battles=8, budgets=(1000.0,), seed=3

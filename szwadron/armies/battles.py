@@ -701,6 +701,7 @@ def _fit_kappa(x: Any, y: Any, iterations: int = 60) -> tuple[float, float]:
     return k, loglik
 
 
+# long: the mirror battles' design and the fit of a · u^b share their arrays; split, they would pass them all along.
 def fit_army_steepness(
     armies: Sequence[ArmyList],
     *,
@@ -713,10 +714,12 @@ def fit_army_steepness(
     workers: int | None = None,
     progress: ProgressFn | None = None,
     sampler: Sampler = DEFAULT_SAMPLER,
+    draw: Callable[[ArmyList, float, random.Random], Force] | None = None,
 ) -> ArmySteepness:
     """How steeply the chance of a whole army rises with its points (the model's
     ``army_steepness``): ``armies_per_budget`` random armies of each list and budget
-    (:func:`resampled_force`: the units its example rosters field) each fight ``battles``
+    (``draw(army, budget, rng)``, by default :func:`resampled_force`: the units its example
+    rosters field) each fight ``battles``
     battles against each of their copies with every unit's figures scaled by
     :data:`STEEPNESS_SCALES` (guns stay one figure), at ``points``; then ``P(roster wins) = σ(a · u^b · log(points / points of the copy))`` with
     ``u`` the mean units a side is fitted: ``b`` on :data:`STEEPNESS_EXPONENTS` by the
@@ -732,11 +735,15 @@ def fit_army_steepness(
     xs: list[float] = []
     units: list[float] = []
     for army in armies:
-        pools = roster_pools(army, points)
+        pools = roster_pools(army, points) if draw is None else {}
         for budget in budgets:
             for r in range(armies_per_budget):
                 rng = random.Random(f"steepness:{seed}:{army.id}:{budget:g}:{r}")
-                base = resampled_force(army, budget, rng, points, pools=pools)
+                base = (
+                    draw(army, budget, rng)
+                    if draw
+                    else resampled_force(army, budget, rng, points, pools=pools)
+                )
                 for scale in STEEPNESS_SCALES:
                     copy = [
                         u

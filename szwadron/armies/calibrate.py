@@ -21,19 +21,20 @@
    likelihood. A draw counts as half a win. Then fit the duel corrections, one log-factor per
    duel profile on top of the formula (:func:`fit_corrections`), and go back to 1 with the new
    coefficients.
-4. **Army steepness**: random armies of each list (the kinds of unit its example rosters field)
-   fight copies of themselves made larger or smaller, which gives how steeply the chance of a
+4. **Army steepness**: random legal rosters of each list (issue 14;
+   :func:`szwadron.armies.search.legal_army`) fight copies of themselves made larger or smaller, which gives how steeply the chance of a
    whole army rises with its points, ``κ_u = a · u^b`` for ``u`` units a side
    (:func:`szwadron.armies.battles.fit_army_steepness`).
-5. **Mixed armies**: for ``mixed_rounds`` rounds, random armies of every pair of lists (each
-   drawn from the kinds of unit the list's example rosters field, with about the rosters' shares
-   of line, skirmishers, cavalry and artillery, at 1,000 and 2,000 points with a jitter;
-   :func:`szwadron.armies.battles.mixed_battle_design`) fight battles where units
-   meet at random; the duel corrections are fitted again on the duels and these battles
-   together, a battle counting ``army_weight`` duels. This is what makes two *armies* of equal
-   points even: the circle of kinds (skirmishers beat a line, cavalry beats skirmishers, …)
-   that no per-figure price can remove from single matchups largely cancels in a mixed army,
-   and what is left is the price of each kind of figure *in an army*.
+5. **Mixed armies**: for ``mixed_rounds`` rounds, random legal rosters of every list (drawn by
+   the constraint checker's own generator at the points of the round, at 1,000 and 2,000 points
+   with a jitter; :func:`szwadron.armies.search.legal_battle_design`) fight those of every other
+   list in battles where units meet at random; the duel corrections are fitted again on the
+   duels and these battles together, a battle counting ``army_weight`` duels. This is what makes
+   two *armies* of equal points even: the circle of kinds (skirmishers beat a line, cavalry beats
+   skirmishers, …) that no per-figure price can remove from single matchups largely cancels in
+   a mixed army, and what is left is the price of each kind of figure *in an army*. The example
+   rosters play no part: they are held out like any roster a player builds, and rebuilding them
+   after a calibration does not move the points.
 
 The scale is fixed: the reference figure (the ``line`` template) costs
 :data:`szwadron.armies.points.REFERENCE_POINTS` (10) points, and the duel corrections are taken relative
@@ -65,8 +66,9 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from szwadron.armies.duel import DEFAULT_SAMPLER, Sampler
 from szwadron.armies.points import (
@@ -101,7 +103,7 @@ from szwadron.armies.runs import (
     run_tasks,
     wilson_interval,
 )
-from szwadron.armies.search import exploit_search, legal_battle_design
+from szwadron.armies.search import exploit_search, legal_army, legal_battle_design
 from szwadron.files import check_output_path, write_atomic
 from szwadron.loading import bundled_dir, inside_installed_package, load_army_list
 
@@ -474,6 +476,10 @@ def fit_corrections(
 
 
 # --- calibration ---------------------------------------------------------------------------------
+MixedArmies = Literal["legal", "resampled"]
+"""How the calibration draws its mixed armies (:attr:`CalibrationConfig.mixed_armies`)."""
+
+
 @dataclass(frozen=True)
 class CalibrationConfig:
     """How much to simulate, and the seed."""
@@ -502,11 +508,12 @@ class CalibrationConfig:
     best finds join the units its random armies are drawn from (0: no search)."""
     army_weight: float = 100.0
     """How many duels a mixed-army battle counts for in the corrections' fit."""
-    mixed_armies: str = "legal"
+    mixed_armies: MixedArmies = "legal"
     """How the mixed armies are drawn: ``"legal"``, random legal rosters of each list against
-    the other lists' example rosters and random legal rosters
-    (:func:`szwadron.armies.search.legal_battle_design`), or ``"resampled"``, armies made of the
-    units the example rosters field (:func:`szwadron.armies.battles.mixed_battle_design`)."""
+    those of the other lists (:func:`szwadron.armies.search.legal_battle_design`; the army
+    steepness is measured on such rosters too), or ``"resampled"``, armies made of the units the
+    example rosters field (:func:`szwadron.armies.battles.mixed_battle_design`), as before issue
+    14's refit."""
 
 
 @dataclass
@@ -556,6 +563,10 @@ def calibrate(
     """Fit the points model to duels (module notes). The scale is ``start``'s reference points
     (:data:`szwadron.armies.points.REFERENCE_POINTS`: the reference figure costs 10)."""
     t0 = time.perf_counter()
+    if config.mixed_armies not in ("legal", "resampled"):
+        raise InvalidDataError(
+            f"mixed_armies must be 'legal' or 'resampled', got {config.mixed_armies!r}"  # a caller's bug
+        )
     entries = duel_profiles(armies)
     if len(entries) < 2:
         raise InvalidDataError(gettext("calibration needs at least two different fighting profiles"))
@@ -596,6 +607,7 @@ def calibrate(
             workers=workers,
             progress=progress,
             sampler=config.sampler,
+            draw=partial(legal_army, points=model.points) if config.mixed_armies == "legal" else None,
         )
         model = replace(model, army_steepness=(result.steepness.a, result.steepness.b))
     if config.corrections and config.mixed_battles and config.search:

@@ -41,8 +41,9 @@ gives a :class:`RosterReport` whose ``broken`` lists every breach.
 >>> report.ok, report.points <= 1000, report.unchecked
 (True, True, ())
 >>> cheaper = validate_roster(army, "corps-1000", points={"line_infantry": 7.0})
->>> round(cheaper.points - report.points, 1)  # 40 line figures, 3 points less each
--120.0
+>>> line = sum(e.figures * e.count for e in army.roster("corps-1000").units if e.profile == "line_infantry")
+>>> round(cheaper.points - report.points, 1) == round(line * (7.0 - army.profile("line_infantry").points), 1)
+True
 """
 
 from __future__ import annotations

@@ -55,7 +55,9 @@ SAMPLE_STEP_CM = 0.25
 #: Change points of terrain costs are located to within this fraction of a sampling step.
 _REFINE_SPLITS = 32
 _REFINE_ROUNDS = 4
-_TURN_EPS_DEG = 1e-9
+#: A turn smaller than this is a slide: about a pivot ~10^11 cm away (a turn of 1e-9°), the arc's
+#: points cancel to noise of 1e-5 cm; a millionth of a degree moves a base's corner 10^-7 cm.
+_TURN_EPS_DEG = 1e-6
 
 
 class Pose(NamedTuple):
