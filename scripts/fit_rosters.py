@@ -6,8 +6,8 @@ flagged roster the way an organiser would, keeping its units and their order:
 
 1. a unit under the list's ``min_unit_figures`` (or over ``max_unit_figures``) is brought inside;
 2. too dear: the largest line unit loses a figure (never below its minimum; then skirmishers and
-   cavalry; when every unit is at its smallest, the cheapest such unit leaves), until the roster
-   is within its limit;
+   cavalry; when every unit is at its smallest, the cheapest such unit leaves) — the first such
+   edit that keeps every other constraint — until the roster is within its limit;
 3. too cheap: the smallest line unit (then skirmishers, cavalry) gains a figure while the roster
    stays within its limit and legal, until it spends 99 %.
 
@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from szwadron.armies.battles import profile_class
-from szwadron.armies.rosters import RosterReport, validate_roster
+from szwadron.armies.rosters import POINTS_LIMIT_ID, RosterReport, validate_roster
+from szwadron.armies.search import size_bounds
 from szwadron.loading import bundled_dir, load_army_list
 from szwadron.models import ArmyList, Kind, Roster, RosterEntry
 
@@ -37,15 +38,8 @@ ORDER = ("line", "skirmishers", "cavalry")
 def bounds(army: ArmyList, entry: RosterEntry) -> tuple[int, int]:
     """Fewest and most figures of its own profile the unit may have: the list's unit-size
     constraints, which count an attached company of another fighting profile too (1.1)."""
-    profile = army.profile(entry.profile)
     attached = sum(a.figures for a in entry.attached if army.profile(a.profile).kind is not Kind.LIMBER)
-    low, high = 1, 12
-    for c in army.constraints:
-        if c.selects(profile):
-            if c.max_unit_figures is not None:
-                high = min(high, c.max_unit_figures)
-            if c.min_unit_figures is not None:
-                low = max(low, c.min_unit_figures)
+    low, high = size_bounds(army, army.profile(entry.profile))
     return max(1, low - attached), max(1, high - attached)
 
 
@@ -72,21 +66,21 @@ def rebuild(army: ArmyList, roster: Roster) -> tuple[list[RosterEntry], float, R
         return rank.get(profile_class(army.profile(units[i].profile)), len(ORDER))
 
     while pts > limit:
-        shrinkable = [
-            i
-            for i in range(len(units))
+        trials = [  # a figure less: line first, the largest unit first
+            [*units[:i], resized(units[i], units[i].figures - 1), *units[i + 1 :]]
+            for i in sorted(range(len(units)), key=lambda i: (cls(i), -units[i].figures))
             if cls(i) < len(ORDER) and units[i].figures > bounds(army, units[i])[0]
         ]
-        if not shrinkable:  # every unit at its smallest: the cheapest unit of a class that changes leaves
-            gone = [i for i in range(len(units)) if cls(i) < len(ORDER)]
-            if len(gone) < 2:
-                break
-            del units[min(gone, key=lambda i: (check(army, roster, [units[i]])[0], -i))]
-            pts, report = check(army, roster, units)
-            continue
-        i = min(shrinkable, key=lambda i: (cls(i), -units[i].figures))
-        units[i] = resized(units[i], units[i].figures - 1)
-        pts, report = check(army, roster, units)
+        changing = [i for i in range(len(units)) if cls(i) < len(ORDER)]
+        if not trials and len(changing) > 1:  # every unit at its smallest: one leaves, the cheapest first
+            cheapest = sorted(changing, key=lambda i: (check(army, roster, [units[i]])[0], -i))
+            trials = [[*units[:i], *units[i + 1 :]] for i in cheapest]
+        if not trials:
+            break
+        checked = [(trial, *check(army, roster, trial)) for trial in trials]
+        # the first edit that keeps every constraint but the limit, else the first edit
+        legal = [c for c in checked if all(b.constraint == POINTS_LIMIT_ID for b in c[2].broken)]
+        units, pts, report = (legal or checked)[0]
     while pts < SPEND * limit:
         growable = [
             i

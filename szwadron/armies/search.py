@@ -80,10 +80,9 @@ def _fighting(army: ArmyList) -> list[Profile]:
     return [p for p in army.profiles if p.kind is not Kind.LIMBER]
 
 
-def _size_bounds(army: ArmyList, profile: Profile) -> tuple[int, int]:
-    """The figures a unit of ``profile`` may have: the list's ``min/max_unit_figures`` of the
-    constraints that select it, within :data:`UNIT_FIGURES` of its class."""
-    low, high = UNIT_FIGURES[profile_class(profile)]
+def size_bounds(army: ArmyList, profile: Profile, low: int = 1, high: int = 12) -> tuple[int, int]:
+    """The figures a unit of ``profile`` may have, an attached company included: the list's
+    ``min/max_unit_figures`` of the constraints that select it, within ``low``–``high``."""
     for c in army.constraints:
         if c.selects(profile):
             if c.max_unit_figures is not None:
@@ -91,6 +90,11 @@ def _size_bounds(army: ArmyList, profile: Profile) -> tuple[int, int]:
             if c.min_unit_figures is not None:
                 low = max(low, c.min_unit_figures)
     return min(low, high), high
+
+
+def _size_bounds(army: ArmyList, profile: Profile) -> tuple[int, int]:
+    """:func:`size_bounds` within :data:`UNIT_FIGURES` of the profile's class."""
+    return size_bounds(army, profile, *UNIT_FIGURES[profile_class(profile)])
 
 
 def _limber(army: ArmyList) -> Profile | None:

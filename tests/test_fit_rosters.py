@@ -1,0 +1,49 @@
+"""scripts/fit_rosters.py (issue 14): after a recalibration, example rosters are rebuilt inside
+their lists' constraints to 99-100 % of their limits."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from szwadron.armies.rosters import validate_roster
+from szwadron.loading import load_army_list
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_a_roster_put_out_of_its_constraints_and_limit_is_rebuilt(tmp_path: Path) -> None:
+    """A French roster whose line battalions were cut by two figures (breaking battalion-minimum) and whose
+    line points rose 20 % (over its limit) comes back legal, spending 99-100 % of its limit; the
+    other roster, untouched, is left as it is, byte for byte."""
+    shutil.copy(REPO / "armylists" / "france.toml", tmp_path / "france.toml")
+    path = tmp_path / "france.toml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index('id = "corps-1000"')
+    end = text.index("\n]", start)
+    block = text[start:end].replace(
+        'profile = "line_infantry", figures = 10', 'profile = "line_infantry", figures = 8'
+    )
+    assert block != text[start:end]
+    army = load_army_list(REPO / "armylists" / "france.toml")
+    line_points = army.profile("line_infantry").points
+    assert line_points is not None
+    text = text[:start] + block + text[end:]
+    text = text.replace(f"points = {line_points:g} ", f"points = {round(line_points * 1.2, 1):g} ", 1)
+    path.write_text(text, encoding="utf-8")
+    other = text[text.index('id = "corps-2000"') :]
+    assert not validate_roster(load_army_list(path), "corps-1000").ok
+    done = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "fit_rosters.py"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "corps-1000" in done.stdout and " ok" in done.stdout
+    rebuilt = load_army_list(path)
+    report = validate_roster(rebuilt, "corps-1000")
+    assert report.ok, report.describe()
+    assert report.points is not None and 990 <= report.points <= 1000
+    assert path.read_text(encoding="utf-8").endswith(other[-200:])
