@@ -22,9 +22,9 @@
    duel profile on top of the formula (:func:`fit_corrections`), and go back to 1 with the new
    coefficients.
 4. **Army steepness**: random legal rosters of each list (issue 14;
-   :func:`szwadron.armies.search.legal_army`) fight copies of themselves made larger or smaller, which gives how steeply the chance of a
-   whole army rises with its points, ``κ_u = a · u^b`` for ``u`` units a side
-   (:func:`szwadron.armies.battles.fit_army_steepness`).
+   :func:`szwadron.armies.search.legal_army`) fight copies of themselves made larger or
+   smaller, which gives how steeply the chance of a whole army rises with its points,
+   ``κ_u = a · u^b`` for ``u`` units a side (:func:`szwadron.armies.battles.fit_army_steepness`).
 5. **Mixed armies**: for ``mixed_rounds`` rounds, random legal rosters of every list (drawn by
    the constraint checker's own generator at the points of the round, at 1,000 and 2,000 points
    with a jitter; :func:`szwadron.armies.search.legal_battle_design`) fight those of every other
