@@ -24,6 +24,7 @@ angle = st.floats(0, 360, allow_nan=False, exclude_max=True)
 @settings(max_examples=60, deadline=None)
 @given(coord, coord, angle, coord, coord, angle)
 @example(0.0, 0.0, 0.0, 1.0, 1.0, 1e-9)  # a turn of 1e-9°: a slide (its pivot's arc was noise)
+@example(0.0, 0.0, 0.0, 0.0, 0.0, 5.960464477539063e-08)  # a slide that still ends at the end facing
 def test_pd_6_leg_is_rigid_and_ends_at_the_end_pose(
     x0: float, y0: float, f0: float, x1: float, y1: float, f1: float
 ) -> None:

@@ -121,7 +121,8 @@ class Leg:
         tt = np.asarray(t, dtype=float)
         x0, y0, f0 = self.start
         if self.pivot is None:
-            return (x0 + tt * (self.end.x - x0), y0 + tt * (self.end.y - y0), np.full(tt.shape, f0))
+            # a slide; a turn under _TURN_EPS_DEG is kept as a facing change, so t = 1 is the end pose
+            return (x0 + tt * (self.end.x - x0), y0 + tt * (self.end.y - y0), f0 + self.turn * tt)
         px, py = self.pivot
         a = np.radians(self.turn) * tt
         c, s = np.cos(a), np.sin(a)
