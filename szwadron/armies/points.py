@@ -48,8 +48,8 @@ Method
    rifles against muskets, a low M on a cheap figure, first strike against high W, what a kind
    of figure is worth inside a mixed army — the battles still measure: with the coefficients
    fixed, one log-factor per fighting profile (by :func:`profile_key`) is fitted to the duels
-   and to battles between random mixed armies of the lists
-   (:func:`szwadron.armies.calibrate.fit_corrections`), shrunk towards 0 (a ridge, so a profile
+   and to battles between random legal rosters of the lists (issue 14; never the example
+   rosters: :func:`szwadron.armies.calibrate.fit_corrections`), shrunk towards 0 (a ridge, so a profile
    measured by few battles keeps its formula price) and taken relative to the reference figure.
    It appears in the breakdown as the ``measured`` term. A profile the calibration has not seen
    (a new list) is priced by the formula alone; ``szwadron points calibrate --lists DIR``
