@@ -136,16 +136,7 @@ def melee_table(
     total = odds.losses.total
     rows: list[tuple[MeleeResult, float]] = []
     for (ar, ah, dr, dh), w in odds.losses.items():
-        a_dest, d_dest = ar == am.strength, dr == dm.strength
-        seq = _sequence_weights(
-            0 if a_dest else am.target_after(ar),
-            0 if d_dest else dm.target_after(dr),
-            ah,
-            dh,
-            a_dest,
-            d_dest,
-            dm.panicking,
-        )
+        seq = _sequence_weights(*_sequence_question(am, dm, ar, ah, dr, dh, dm.panicking))
         seq_total = sum(sw for _, sw in seq)
         for (ao, do), sw in seq:
             rows.append(((ar, dr, ao, do), (w / total) * (sw / seq_total)))
@@ -192,15 +183,23 @@ def _sequence_after(
 ) -> Table[tuple[MeleeOutcome, MeleeOutcome]]:
     """5.5 — the morale outcomes' table after ``ar``/``dr`` figures lost (``ah``/``dh``: any die
     scored) by sides of morale ``am``/``dm``, neither panicking."""
+    return sequence_table(*_sequence_question(am, dm, ar, ah, dr, dh, False))
+
+
+def _sequence_question(
+    am: MeleeMorale, dm: MeleeMorale, ar: int, ah: bool, dr: int, dh: bool, d_panicking: bool
+) -> tuple[int, int, bool, bool, bool, bool, bool]:
+    """5.5 — the arguments of :func:`sequence_table` after ``ar``/``dr`` figures lost: each side's
+    morale target after its losses (0 when destroyed), whether it was hit, whether destroyed."""
     a_dest, d_dest = ar == am.strength, dr == dm.strength
-    return sequence_table(
+    return (
         0 if a_dest else am.target_after(ar),
         0 if d_dest else dm.target_after(dr),
         ah,
         dh,
         a_dest,
         d_dest,
-        False,
+        d_panicking,
     )
 
 
