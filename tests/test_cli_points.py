@@ -91,15 +91,35 @@ def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, 
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) <= 6
 
 
-def test_balance_json(capsys: pytest.CaptureFixture[str]) -> None:
-    # two example rosters about 16 points apart: a roster edit can bring them closer
-    code, out, _ = run(
-        capsys, "balance", "russia:corps-2000", "britain:corps-2000", "--json", "--battles", "20"
-    )
+def _russia_less_a_battalion(tmp_path: Path) -> Path:
+    """The Russian 2,000-point example roster with one line battalion of 12 fewer, as a roster file:
+    a clear gap to even against any full roster, whatever the points of the day."""
+    from szwadron.loading import load_army_list
+
+    russia = load_army_list(bundled_dir("armylists") / "russia.toml")
+    lines = ['army = "russia"', 'id = "lighter"', "points_limit = 2000", "units = ["]
+    dropped = False
+    for e in russia.roster("corps-2000").units:
+        count = e.count
+        if e.profile == "line_infantry" and not dropped:
+            count, dropped = count - 1, True
+        attached = ", ".join(f'{{ profile = "{a.profile}", figures = {a.figures} }}' for a in e.attached)
+        extra = f", attached = [{attached}]" if attached else ""
+        if count:
+            lines.append(f'  {{ profile = "{e.profile}", figures = {e.figures}, count = {count}{extra} }},')
+    path = tmp_path / "lighter.toml"
+    path.write_text("\n".join([*lines, "]"]) + "\n", encoding="utf-8")
+    return path
+
+
+def test_balance_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # a roster a battalion short of a full one: a roster edit can bring them closer
+    lighter = str(_russia_less_a_battalion(tmp_path))
+    code, out, _ = run(capsys, "balance", lighter, "britain:corps-2000", "--json", "--battles", "20")
     doc = json.loads(out)
     assert code == 0
     assert doc["a"]["army"] == "russia" and doc["b"]["roster"] == "corps-2000"
-    assert abs(doc["difference"]) >= 10
+    assert abs(doc["difference"]) >= 80
     assert doc["chance_a"] + doc["chance_b"] == pytest.approx(1.0)
     assert (doc["chance_a"] > 0.5) == (doc["difference"] > 0)
     assert doc["suggestions"]

@@ -24,7 +24,7 @@ def test_a_roster_put_out_of_its_constraints_and_limit_is_rebuilt(tmp_path: Path
     start = text.index('id = "corps-1000"')
     end = text.index("\n]", start)
     block = text[start:end].replace(
-        'profile = "line_infantry", figures = 10', 'profile = "line_infantry", figures = 8'
+        'profile = "line_infantry", figures = 12', 'profile = "line_infantry", figures = 10'
     )
     assert block != text[start:end]
     army = load_army_list(REPO / "armylists" / "france.toml")

@@ -146,7 +146,7 @@ def test_issue7_totals_by_kind() -> None:
                     "profile": "line",
                     "figures": 10,
                     "count": 2,
-                    "attached": [{"profile": "grenadiers", "figures": 1}],
+                    "attached": [{"profile": "skirmishers", "figures": 1}],
                 }
             ),
             RosterEntry(profile="hussars", figures=4),
@@ -164,12 +164,12 @@ def test_issue7_totals_by_kind() -> None:
         Kind.LIMBER: 1,
     }
     assert report.points_by_kind == {
-        Kind.INFANTRY: 230.0,
+        Kind.INFANTRY: 224.0,
         Kind.CAVALRY: 80.0,
         Kind.FOOT_ARTILLERY: 60.0,
         Kind.LIMBER: 10.0,
     }
-    assert report.points == 380.0 and report.ok
+    assert report.points == 374.0 and report.ok
 
 
 def test_issue7_unknown_roster_and_unknown_profile() -> None:
@@ -262,6 +262,27 @@ def test_attached_figures_are_at_most_a_quarter_of_the_unit_1_1(own: int, attach
     if not ok:
         assert broken[0].actual == attached and broken[0].limit == (own + attached) // 4
         assert broken[0].where == ("units[0]",)
+
+
+@pytest.mark.parametrize(
+    ("profile", "m"), [("light_infantry", 4), ("voltigeurs", 4), ("grenadiers", 5), ("old_guard", 6)]
+)
+def test_issue14_no_attached_company_of_higher_morale_1_1_6_2(profile: str, m: int) -> None:
+    """A unit tests morale on its own M (6.2; docs/decisions.md), so a company of higher M may not
+    be attached to it (attached-morale): French line (M 4) takes light infantry or voltigeurs (M 4)
+    but not grenadiers (M 5) or the Old Guard (M 6)."""
+    from szwadron.armies.rosters import ATTACHED_MORALE_ID, validate_roster
+    from szwadron.loading import bundled_dir, load_army_list
+
+    france = load_army_list(bundled_dir("armylists") / "france.toml")
+    report = validate_roster(france, _attached_roster(10, 2, profile))  # type: ignore[arg-type]
+    broken = [b for b in report.broken if b.constraint == ATTACHED_MORALE_ID]
+    if m <= france.profile("line_infantry").morale:
+        assert not broken
+    else:
+        (b,) = broken
+        assert (b.actual, b.bound, b.limit, b.where) == (m, "max", 4, ("units[0]",))
+        assert f"attached '{profile}' has M {m}; at most 4 allowed" in report.describe()
 
 
 def test_limbers_are_not_attached_figures_7_2() -> None:

@@ -23,8 +23,9 @@ The constraints (``[[constraints]]`` of the list and of the roster, see
 :class:`~szwadron.models.RosterConstraint`) are data: a selector (profiles, kinds, abilities) and
 limits on the units, figures or share of points, figures or units it selects. Three checks are
 built in: the roster's ``points_limit``, rule 7.2 (a gun whose profile has a limbered move is
-fielded with one limber per gun figure) and the share of a unit that may be attached figures of
-other profiles (at most a quarter of its fighting figures, :data:`ATTACHED_MAX_SHARE`; issue 14).
+fielded with one limber per gun figure) and what may be attached to a unit: figures of other
+profiles at most a quarter of its fighting figures (:data:`ATTACHED_MAX_SHARE`), none with a higher
+M than the unit's own (:data:`ATTACHED_MORALE_ID`; issue 14).
 
 Points are per figure. Until the points model sets them, profiles carry none: then the structure
 (counts, shares of figures and units, 7.2) is checked and the points limit and shares of points
@@ -81,6 +82,12 @@ ATTACHED_MAX_SHARE = 0.25
 ATTACHED_RULE = N_(
     "1.1: figures of other profiles attached to a unit (an elite company) are at most a quarter of "
     "its fighting figures (project decision: the rules are silent)"
+)
+#: Id under which an attached company of higher morale than its unit is reported (issue 14).
+ATTACHED_MORALE_ID = "attached-morale"
+ATTACHED_MORALE_RULE = N_(
+    "1.1, 6.2: a unit tests morale on its own M, so figures attached to it may not have a higher M than its "
+    "own (their M would be paid for and never used; project decision: the rules are silent)"
 )
 #: Shares are compared with this tolerance (floating-point points).
 SHARE_EPSILON = 1e-9
@@ -417,9 +424,34 @@ def _unit_size_breaches(army: ArmyList, roster: Roster, c: RosterConstraint) -> 
 def _attached_breaches(army: ArmyList, roster: Roster) -> list[Breach]:
     """1.1 — attached fighting figures of other profiles (an elite company; limbers do not count,
     7.2) are at most :data:`ATTACHED_MAX_SHARE` of each unit's fighting figures, so a unit fights
-    as its own profile (a line figure with eleven militia attached is a militia unit)."""
+    as its own profile (a line figure with eleven militia attached is a militia unit); and none of
+    them has a higher M than the unit's own: the unit tests on its own M (6.2), so a grenadier
+    company's M 5 in a line battalion of M 4 would be paid for and never used."""
     out: list[Breach] = []
     for i, entry in enumerate(roster.units):
+        own = army.profile(entry.profile)
+        for a in entry.attached:
+            extra = army.profile(a.profile)
+            if extra.kind is Kind.LIMBER or extra.morale <= own.morale:
+                continue
+            out.append(
+                Breach.of(
+                    ATTACHED_MORALE_ID,
+                    _(ATTACHED_MORALE_RULE),
+                    f"morale of attached {a.profile} in units[{i}] ({entry.profile})",
+                    extra.morale,
+                    "max",
+                    own.morale,
+                    _("units[{i}] ({profile!r}): attached {attached!r} has M {m}; {bound}").format(
+                        i=i,
+                        profile=entry.profile,
+                        attached=a.profile,
+                        m=extra.morale,
+                        bound=_bound_text("max", _num(own.morale)),
+                    ),
+                    i,
+                )
+            )
         attached = sum(a.figures for a in entry.attached if army.profile(a.profile).kind is not Kind.LIMBER)
         total = entry.figures + attached
         if attached <= ATTACHED_MAX_SHARE * total + SHARE_EPSILON:
@@ -613,6 +645,8 @@ def load_roster(path: str | Path, folders: Sequence[Path] | None = None) -> tupl
 __all__ = [
     "ATTACHED_ID",
     "ATTACHED_MAX_SHARE",
+    "ATTACHED_MORALE_ID",
+    "ATTACHED_MORALE_RULE",
     "ATTACHED_RULE",
     "LIMBERS_ID",
     "LIMBERS_RULE",

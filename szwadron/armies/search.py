@@ -147,7 +147,10 @@ def _random_unit(
             others = [
                 p
                 for p in profiles
-                if p.kind is Kind.INFANTRY and p.id != profile.id and not p.has("skirmish")
+                if p.kind is Kind.INFANTRY
+                and p.id != profile.id
+                and not p.has("skirmish")
+                and p.morale <= profile.morale  # attached-morale
             ]
             if others and figures > 2:
                 k = rng.randint(1, 2)
@@ -303,7 +306,11 @@ def _neighbour(army: ArmyList, roster: Roster, rng: random.Random, rid: str) -> 
     elif move == "attach":
         if profile.kind is not Kind.INFANTRY or profile.has("skirmish"):
             return None
-        others = [p for p in _fighting(army) if p.kind is Kind.INFANTRY and p.id != profile.id]
+        others = [
+            p
+            for p in _fighting(army)
+            if p.kind is Kind.INFANTRY and p.id != profile.id and p.morale <= profile.morale
+        ]
         if not others:
             return None
         k = rng.randint(1, max(1, e.figures - 1))
