@@ -1,6 +1,6 @@
 """Issue 14: what is an attached elite company worth? (outside CI's time)
 
-A unit tests morale on its own M (6.2; docs/decisions.md, "A unit's policy"), so a company of
+A unit tests morale on its own M (6.2; docs/decisions.md), so a company of
 higher M attached to it (grenadiers of M 5 in a line battalion of M 4, 1.1) fights with its own
 UW, C and W but lends the unit nothing of its M. For every bundled list with such a profile, the
 2,000-point example roster plays as fielded and again with two figures of each line battalion of
