@@ -58,7 +58,9 @@ per kind (:data:`STANDARD_UNIT_FIGURES`, the example rosters' sizes), so that a 
 fields more units — more morale tests to break, as in a real army — instead of one huge unit
 that still breaks at its M per test (6.3). The units fight in pairs, reserves step in, and a
 side loses when all its units are broken or destroyed. The calibration and the validation of
-the points model play battles.
+the points model play battles. With ``flight`` (:data:`BATTLE_FLIGHT`, off until the points are
+fitted with it) a panicked unit flees towards its own edge instead of leaving for good, and may
+reorganise and come back as a reserve (6.6, 6.8; :class:`BattleFlight`, :func:`rally_chance`).
 
 Examples
 --------
