@@ -362,3 +362,16 @@ def test_rally_chance_bad_input() -> None:
 def test_battle_result_keeps_its_old_fields() -> None:
     """The new counts have defaults: results built as before still compare as before."""
     assert BattleResult(0, 1, 1, 1, 0) == BattleResult(0, 1, 1, 1, 0, 0, 0)
+
+
+def test_a_battle_still_undecided_after_max_battle_rounds_is_a_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With flight rallied units come back, so the battle stops after MAX_BATTLE_ROUNDS formings
+    of the lines: both sides still fighting is a draw."""
+    monkeypatch.setattr(duel_module, "MAX_BATTLE_ROUNDS", 1)
+    results = [run_army_battle(ARMY_A, ARMY_B, seed=k, flight=True) for k in range(20)]
+    assert all(r.rounds == 1 for r in results)
+    undecided = [r for r in results if r.units_a and r.units_b]
+    assert undecided and all(r.winner is None for r in undecided)
+    for r in results:
+        if bool(r.units_a) != bool(r.units_b):
+            assert r.winner == (0 if r.units_a else 1)
