@@ -161,8 +161,12 @@ _EXPORTS: dict[str, str] = {
     "run_duel_batch": "szwadron.armies.calibrate",
     "run_duels": "szwadron.armies.calibrate",
     "ADVANCE_GAP_CM": "szwadron.armies.duel",
+    "BATTLE_FLIGHT": "szwadron.armies.duel",
+    "MAX_BATTLE_ROUNDS": "szwadron.armies.duel",
+    "TABLE_DEPTH_CM": "szwadron.armies.duel",
     "Action": "szwadron.armies.duel",
     "ArmyEntry": "szwadron.armies.duel",
+    "BattleFlight": "szwadron.armies.duel",
     "BattleResult": "szwadron.armies.duel",
     "Duel": "szwadron.armies.duel",
     "DuelResult": "szwadron.armies.duel",
@@ -175,10 +179,12 @@ _EXPORTS: dict[str, str] = {
     "START_DISTANCE_CM": "szwadron.armies.duel",
     "Side": "szwadron.armies.duel",
     "Weapon": "szwadron.armies.duel",
+    "battle_flight_multiplier": "szwadron.armies.duel",
     "best_weapon": "szwadron.armies.duel",
     "choose_action": "szwadron.armies.duel",
     "melee_score": "szwadron.armies.duel",
     "modified_accuracy": "szwadron.armies.duel",
+    "rally_chance": "szwadron.armies.duel",
     "run_army_battle": "szwadron.armies.duel",
     "run_battle": "szwadron.armies.duel",
     "run_duel": "szwadron.armies.duel",
@@ -746,6 +752,12 @@ if TYPE_CHECKING:
         ADVANCE_GAP_CM as ADVANCE_GAP_CM,
     )
     from szwadron.armies.duel import (
+        BATTLE_FLIGHT as BATTLE_FLIGHT,
+    )
+    from szwadron.armies.duel import (
+        MAX_BATTLE_ROUNDS as MAX_BATTLE_ROUNDS,
+    )
+    from szwadron.armies.duel import (
         MAX_ROUNDS as MAX_ROUNDS,
     )
     from szwadron.armies.duel import (
@@ -761,10 +773,16 @@ if TYPE_CHECKING:
         START_DISTANCE_CM as START_DISTANCE_CM,
     )
     from szwadron.armies.duel import (
+        TABLE_DEPTH_CM as TABLE_DEPTH_CM,
+    )
+    from szwadron.armies.duel import (
         Action as Action,
     )
     from szwadron.armies.duel import (
         ArmyEntry as ArmyEntry,
+    )
+    from szwadron.armies.duel import (
+        BattleFlight as BattleFlight,
     )
     from szwadron.armies.duel import (
         BattleResult as BattleResult,
@@ -788,6 +806,9 @@ if TYPE_CHECKING:
         Weapon as Weapon,
     )
     from szwadron.armies.duel import (
+        battle_flight_multiplier as battle_flight_multiplier,
+    )
+    from szwadron.armies.duel import (
         best_weapon as best_weapon,
     )
     from szwadron.armies.duel import (
@@ -798,6 +819,9 @@ if TYPE_CHECKING:
     )
     from szwadron.armies.duel import (
         modified_accuracy as modified_accuracy,
+    )
+    from szwadron.armies.duel import (
+        rally_chance as rally_chance,
     )
     from szwadron.armies.duel import (
         run_army_battle as run_army_battle,

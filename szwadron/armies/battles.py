@@ -43,7 +43,15 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from szwadron.armies.balance import predicted_chance
-from szwadron.armies.duel import DEFAULT_SAMPLER, ArmyEntry, DuelUnit, Sampler, run_army_battle, split_units
+from szwadron.armies.duel import (
+    BATTLE_FLIGHT,
+    DEFAULT_SAMPLER,
+    ArmyEntry,
+    DuelUnit,
+    Sampler,
+    run_army_battle,
+    split_units,
+)
 from szwadron.armies.points import PointsModel, load_model
 from szwadron.armies.runs import BAND, ProgressFn, Tally, fewer_collections, run_tasks
 from szwadron.errors import InvalidDataError
@@ -155,11 +163,13 @@ def run_battle_batch(
     profiles: Sequence[dict[str, Any]],
     specs: Sequence[tuple[PlainForce, PlainForce, int, str]],
     sampler: Sampler = DEFAULT_SAMPLER,
+    flight: bool = BATTLE_FLIGHT,
 ) -> list[tuple[float, int]]:
     """Play a batch of army battles (a task for an executor: top-level, plain arguments).
 
     ``profiles`` are profile dicts; each spec is ``(force A, force B, first, seed)`` with the
-    forces as ``(profile index, figures)`` per unit. Returns ``(score of A, duels played)`` per
+    forces as ``(profile index, figures)`` per unit; ``flight`` plays flight and rally (6.6, 6.8,
+    :func:`szwadron.armies.duel.run_army_battle`). Returns ``(score of A, duels played)`` per
     battle, in order."""
 
     units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
@@ -171,7 +181,12 @@ def run_battle_batch(
     with fewer_collections():
         for force_a, force_b, first, seed in specs:
             r = run_army_battle(
-                army(force_a), army(force_b), seed=seed, first=1 if first else 0, sampler=sampler
+                army(force_a),
+                army(force_b),
+                seed=seed,
+                first=1 if first else 0,
+                sampler=sampler,
+                flight=flight,
             )
             out.append((r.score_a, r.duels))
     return out
@@ -186,9 +201,11 @@ def play(
     progress: ProgressFn | None = None,
     label: str = "roster battles",
     sampler: Sampler = DEFAULT_SAMPLER,
+    flight: bool = BATTLE_FLIGHT,
 ) -> list[tuple[float, int]]:
     """Play ``specs`` between ``forces`` (default: a process pool, one worker per core;
-    ``workers=1`` in this process). Results are in the order of ``specs``."""
+    ``workers=1`` in this process), with flight and rally when ``flight`` (6.6, 6.8). Results are
+    in the order of ``specs``."""
     profiles: list[dict[str, Any]] = []
     by_object: dict[int, int] = {}
     by_doc: dict[str, int] = {}
@@ -217,7 +234,7 @@ def play(
         run_battle_batch,
         (profiles,),
         jobs,
-        (sampler,),
+        (sampler, flight),
         executor=executor,
         workers=workers,
         progress=progress,

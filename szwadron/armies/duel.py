@@ -58,7 +58,9 @@ per kind (:data:`STANDARD_UNIT_FIGURES`, the example rosters' sizes), so that a 
 fields more units — more morale tests to break, as in a real army — instead of one huge unit
 that still breaks at its M per test (6.3). The units fight in pairs, reserves step in, and a
 side loses when all its units are broken or destroyed. The calibration and the validation of
-the points model play battles.
+the points model play battles. With ``flight`` (:data:`BATTLE_FLIGHT`, off until the points are
+fitted with it) a panicked unit flees towards its own edge instead of leaving for good, and may
+reorganise and come back as a reserve (6.6, 6.8; :class:`BattleFlight`, :func:`rally_chance`).
 
 Examples
 --------
@@ -80,13 +82,16 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from functools import cached_property, lru_cache
+from fractions import Fraction
+from functools import cache, cached_property, lru_cache
 from typing import Any, Literal
 
 from szwadron.errors import InvalidDataError
 from szwadron.models import Ability, Kind, Profile
 from szwadron.odds.combat import Fighter, MeleeSide, melee, roll_melee, roll_volley, volley
+from szwadron.odds.dice import clamp
 from szwadron.odds.morale import (
+    MORALE_DIE_SIDES,
     FireOutcome,
     MeleeMorale,
     MeleeOutcome,
@@ -1570,6 +1575,148 @@ def split_units(figures: int, size: int) -> tuple[int, ...]:
     return tuple(q + 1 if i < r else q for i in range(k))
 
 
+# --- flight and rally in battles (6.6, 6.8; issue 14) ------------------------------------------
+#: Flight and rally in battles (:func:`run_army_battle`'s ``flight``): off until the points are
+#: fitted with it, so every seeded result and the stored points stay as they are (issue 14).
+BATTLE_FLIGHT = False
+#: The depth of the table a battle's flight runs on: the design's 180 × 120 cm table, the two
+#: fronts centred on it, so a unit whose duel ended ``end`` cm from its enemy has
+#: ``(TABLE_DEPTH_CM - end) / 2`` cm behind it to its own edge.
+TABLE_DEPTH_CM = 120.0
+#: With flight, rallied units come back: a battle still undecided when the lines have been
+#: formed this many times is a draw (without flight every round puts a unit out, so it never is).
+MAX_BATTLE_ROUNDS = 200
+#: Distances within this of a limit count as at it (10 cm from the enemy, the table edge).
+_FLIGHT_EPS = 1e-9
+
+FlightStep = Literal["rallied", "fleeing", "left"]
+"""What a fleeing unit's morale phase ended with: reorganised (6.8.4), still fleeing, or off the
+table with flight left (6.6.13)."""
+
+
+def battle_flight_multiplier(kind: Kind, move_cm: float, settings: RulesSettings = DEFAULT_SETTINGS) -> int:
+    """6.6.2 — a panicking unit flees 2d6 × this many cm: infantry 2, cavalry 4, foot artillery 1
+    (only if its R > 0: with R 0 it does not flee, 0), horse artillery 3 (a limber as horse
+    artillery, as at the table). Unlike pursuit (6.7), artillery flees.
+
+    >>> [battle_flight_multiplier(k, 10) for k in (Kind.INFANTRY, Kind.CAVALRY, Kind.FOOT_ARTILLERY,
+    ...     Kind.HORSE_ARTILLERY)], battle_flight_multiplier(Kind.FOOT_ARTILLERY, 0)
+    ([2, 4, 1, 3], 0)
+    """
+    if kind is Kind.INFANTRY:
+        return settings.flight_multiplier_infantry
+    if kind is Kind.CAVALRY:
+        return settings.flight_multiplier_cavalry
+    if kind is Kind.FOOT_ARTILLERY:
+        return settings.flight_multiplier_foot_artillery if move_cm > 0 else 0
+    return settings.flight_multiplier_horse_artillery
+
+
+@dataclass
+class BattleFlight:
+    """A panicking unit of a battle on its way to its own table edge (6.6) on the battle's line of
+    distance: it broke ``gap_cm`` from its duel's enemy, with ``room_cm`` behind it to its edge,
+    and has fled ``fled_cm`` so far, straight back (open ground: nothing blocks it, so it never
+    surrenders, 6.6.12). ``target`` is its reorganisation test (6.2: M with the casualty modifier
+    from its starting strength); a fleeing unit takes no test for losses (6.6.14) and nobody
+    fires at it, so the target stays.
+
+    >>> f = BattleFlight(multiplier=2, gap_cm=0.0, room_cm=30.0, target=4)
+    >>> f.may_rally, BattleFlight(2, 12.0, 30.0, 4).may_rally   # 6.8.2: no enemy within 10 cm
+    (False, True)
+    """
+
+    multiplier: int
+    gap_cm: float
+    room_cm: float
+    target: int
+    fled_cm: float = 0.0
+
+    @classmethod
+    def after_duel(
+        cls,
+        unit: DuelUnit,
+        strength: int,
+        initial: int,
+        end_cm: float,
+        *,
+        table_depth_cm: float = TABLE_DEPTH_CM,
+        settings: RulesSettings = DEFAULT_SETTINGS,
+    ) -> BattleFlight:
+        """The flight of ``unit`` (``strength`` of ``initial`` figures left) that panicked in a
+        duel that ended ``end_cm`` from its enemy, before its immediate flight (6.6.2)."""
+        return cls(
+            battle_flight_multiplier(unit.kind, unit.move_cm, settings),
+            end_cm,
+            max(0.0, (table_depth_cm - end_cm) / 2),
+            morale_target(unit.morale, strength, initial),
+        )
+
+    @property
+    def enemy_cm(self) -> float:
+        """How far it is from where its duel's enemy stood."""
+        return self.gap_cm + self.fled_cm
+
+    @property
+    def may_rally(self) -> bool:
+        """6.8.2 — it may try to reorganise: no enemy within 10 cm ("do 10 cm": 10 cm is within)."""
+        return self.enemy_cm > DEFAULT_SETTINGS.reorganise_enemy_cm + _FLIGHT_EPS
+
+    def flee(self, rng: random.Random) -> bool:
+        """6.6.2 (at once) or 6.6.7 (in the morale phase) — flee 2d6 × the multiplier towards its
+        own edge; False when it reaches the edge with flight left: removed (6.6.13)."""
+        if self.multiplier:
+            self.fled_cm += (rng.randint(1, 6) + rng.randint(1, 6)) * self.multiplier
+        return self.fled_cm <= self.room_cm + _FLIGHT_EPS
+
+    def morale_phase(self, rng: random.Random, sampler: Sampler = DEFAULT_SAMPLER) -> FlightStep:
+        """6.8.1 — its morale phase: a reorganisation test when it may (6.8.2, 6.8.4; the test of
+        the duels' sampler), and when it does not rally, its flight (6.6.7, 6.6.13)."""
+        if self.may_rally:
+            if _exact(sampler):
+                passed = test_passes(self.target, rng)
+            else:
+                passed = roll_test("reorganise", self.target, rng).passed
+            if passed:
+                return "rallied"
+        return "fleeing" if self.flee(rng) else "left"
+
+
+def rally_chance(multiplier: int, room_cm: float, gap_cm: float, target: int) -> Fraction:
+    """6.6, 6.8 — the exact chance that a unit that has just panicked ``gap_cm`` from its enemy,
+    with ``room_cm`` to its own edge, reorganises before it runs off the table: it flees at once
+    (2d6 × ``multiplier`` cm), then each morale phase tests (pass on ``target`` of 6, 6.2) when
+    no enemy is within 10 cm (6.8.2) and flees again when it does not rally; flight past the edge
+    removes it (6.6.13). A dynamic programme over the distance fled (:class:`BattleFlight` plays it).
+
+    >>> rally_chance(2, 30.0, 0.0, 6)   # passes every test it takes; lost only if never 10 cm away
+    Fraction(46103, 46656)
+    >>> rally_chance(4, 0.0, 0.0, 6), rally_chance(0, 30.0, 20.0, 3), rally_chance(0, 30.0, 5.0, 3)
+    (Fraction(0, 1), Fraction(1, 1), Fraction(0, 1))
+    """
+    if not isinstance(multiplier, int) or multiplier < 0 or room_cm < 0 or gap_cm < 0:
+        raise InvalidDataError(
+            f"rally_chance needs a multiplier ≥ 0 and distances ≥ 0, got {multiplier!r}, {room_cm!r}, {gap_cm!r}"
+        )
+    p = Fraction(clamp(target, 0, MORALE_DIE_SIDES), MORALE_DIE_SIDES)
+    limit = DEFAULT_SETTINGS.reorganise_enemy_cm + _FLIGHT_EPS
+    if multiplier == 0:  # it never moves: it rallies if it may test and can pass
+        return Fraction(1) if gap_cm > limit and p > 0 else Fraction(0)
+
+    @cache
+    def after_flight(fled: int) -> Fraction:
+        """The chance to rally from a flight that starts ``fled`` cm from where it broke."""
+        total = Fraction(0)
+        for pips in range(2, 13):
+            moved = fled + pips * multiplier
+            if moved <= room_cm + _FLIGHT_EPS:
+                tested = p if gap_cm + moved > limit else Fraction(0)
+                total += Fraction(6 - abs(pips - 7), 36) * (tested + (1 - tested) * after_flight(moved))
+        return total
+
+    return after_flight(0)
+
+
 @dataclass(frozen=True)
 class BattleResult:
     """How a battle of several units a side ended (:func:`run_battle`).
@@ -1582,6 +1729,10 @@ class BattleResult:
     rounds: int
     units_a: int
     units_b: int
+    rallied: int = 0
+    """Units that reorganised after panicking and came back to their line (6.8; with flight)."""
+    left_table: int = 0
+    """Panicking units that ran off the table (6.6.13; with flight)."""
 
     @property
     def score_a(self) -> float:
@@ -1600,6 +1751,7 @@ def run_battle(
     distance_cm: float = START_DISTANCE_CM,
     max_rounds: int = MAX_ROUNDS,
     sampler: Sampler = DEFAULT_SAMPLER,
+    flight: bool = BATTLE_FLIGHT,
 ) -> BattleResult:
     """Equal points spent as several units a side (``sizes_a``, ``sizes_b``: figures of each);
     a side loses when all its units are broken or destroyed.
@@ -1629,6 +1781,7 @@ def run_battle(
         max_rounds=max_rounds,
         pairing="strongest",
         sampler=sampler,
+        flight=flight,
     )
 
 
@@ -1649,6 +1802,7 @@ def run_army_battle(
     max_rounds: int = MAX_ROUNDS,
     pairing: Pairing = "random",
     sampler: Sampler = DEFAULT_SAMPLER,
+    flight: bool = BATTLE_FLIGHT,
 ) -> BattleResult:
     """Two armies of units (:data:`ArmyEntry`: ``(unit, figures)`` or, with an elite company,
     ``(unit, figures, elite, elite figures)``) fight as in :func:`run_battle` until one side has
@@ -1659,6 +1813,19 @@ def run_army_battle(
     fresh units meet first —; ``"random"`` (the default, for mixed armies such as the example
     rosters) shuffles each side's line with the battle's dice, so no kind is always matched
     against the kind it beats or loses to: a meeting engagement, not a chosen one.
+
+    ``flight`` (default :data:`BATTLE_FLIGHT`) plays flight and rally (6.6, 6.8) instead of
+    putting a panicked unit out for good. A unit that panicked in its duel (6.3, 6.4) with figures
+    left flees at once (:class:`BattleFlight`: 2d6 × 2/4/1/3 cm, 6.6.2) towards its own edge,
+    ``(TABLE_DEPTH_CM - end) / 2`` cm behind it when its duel ended ``end`` cm from the enemy.
+    Each time the lines are formed again — the battle's turn, one morale phase for every fleeing
+    unit (6.8.1) — a fleeing unit more than 10 cm from where its enemy stood takes one
+    reorganisation test (6.8.2, 6.8.4) and, when it passes, comes back to its line as a reserve,
+    behind the units still fighting (6.8.6: no action in the turn it reorganises), with the
+    figures it has; otherwise it flees again (6.6.7), and running past its edge with flight left
+    removes it (6.6.13). Flight on open ground is never blocked, so no unit surrenders (6.6.12).
+    Fleeing units are not in the fight: a side with none left in its line has lost. After
+    :data:`MAX_BATTLE_ROUNDS` formings of the lines with both sides still fighting, a draw.
 
     >>> line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, (Weapon("musket", 24, 1, 3),))
     >>> hussars = DuelUnit("hus", Kind.CAVALRY, 24, 2, 2, 4, 4, ())
@@ -1697,13 +1864,20 @@ def run_army_battle(
     lines: tuple[list[list[Any]], list[list[Any]]] = ([entry(e) for e in army_a], [entry(e) for e in army_b])
     duels = rounds = 0
     start = distance_cm
-    while lines[0] and lines[1]:
+    fleeing: list[tuple[BattleFlight, list[Any], Who]] = []  # 6.6: in the order they broke
+    rallied = left = 0
+    while lines[0] and lines[1] and (not flight or rounds < MAX_BATTLE_ROUNDS):
         rounds += 1
-        for line in lines:
+        back: tuple[list[list[Any]], list[list[Any]]] = ([], [])
+        if fleeing:  # 6.8.1: the morale phase before the lines are formed
+            left += _battle_morale_phase(fleeing, back, rng, sampler)
+            rallied += len(back[0]) + len(back[1])
+        for line, reserves in zip(lines, back, strict=True):
             if shuffle is not None:
                 shuffle(line)
             else:
                 line.sort(key=lambda u: -u[2])  # stable: order breaks ties
+            line += reserves  # 6.8.6: a rallied unit comes back behind the units fighting
         line_a, line_b = lines
         pairs = min(len(line_a), len(line_b))
         # the winners stay, in their order, before the reserves (a draw puts both out)
@@ -1714,7 +1888,7 @@ def run_army_battle(
             ua, ub = line_a[k], line_b[k]
             if exact:  # the lean engine: the same duel as Duel.run, faster (issue 14)
                 pair = _PAIRS.get((id(ua[0]), id(ua[3]), id(ub[0]), id(ub[3])))
-                won, _, s, el, end, _ = play(
+                won, _, s, el, end, reason = play(
                     _pair(ua[0], ua[3], ub[0], ub[3]) if pair is None else pair,
                     (ua[1], ub[1]),
                     (ua[2], ub[2]),
@@ -1734,13 +1908,17 @@ def run_army_battle(
                     distance_cm=start,
                 )
                 duel.run(order, max_rounds)
-                won, end = duel.winner, duel.distance_cm
+                won, end, reason = duel.winner, duel.distance_cm, duel.reason
                 s = [duel.sides[0].strength, duel.sides[1].strength]
                 el = [duel.sides[0].elite_left, duel.sides[1].elite_left]
             if end > far:
                 far = end
             ua[2], ub[2] = s
             ua[4], ub[4] = el
+            if flight and (won is not None or reason == "both broke"):
+                for who, u in ((0, ua), (1, ub)):
+                    if won != who and u[2] > 0:  # it panicked (6.3, 6.4): it flees at once (6.6.2)
+                        left += _start_flight(fleeing, u, who, end, rng)  # type: ignore[arg-type]
             if won == 0:
                 if s[0] > 0:
                     stay_a.append(ua)
@@ -1756,31 +1934,77 @@ def run_army_battle(
         winner = 0
     elif lines[1] and not lines[0]:
         winner = 1
-    return BattleResult(winner, duels, rounds, len(lines[0]), len(lines[1]))
+    return BattleResult(winner, duels, rounds, len(lines[0]), len(lines[1]), rallied, left)
+
+
+def _start_flight(
+    fleeing: list[tuple[BattleFlight, list[Any], Who]],
+    unit: list[Any],
+    who: Who,
+    end_cm: float,
+    rng: random.Random,
+) -> int:
+    """6.6.2 — a battle's unit (``[unit, initial, strength, elite, elite left]``) that panicked in
+    a duel ended ``end_cm`` from its enemy flees at once; it joins ``fleeing``, or leaves the
+    table (6.6.13: returns 1)."""
+    flight = BattleFlight.after_duel(unit[0], unit[2], unit[1], end_cm)
+    if flight.flee(rng):
+        fleeing.append((flight, unit, who))
+        return 0
+    return 1
+
+
+def _battle_morale_phase(
+    fleeing: list[tuple[BattleFlight, list[Any], Who]],
+    back: tuple[list[list[Any]], list[list[Any]]],
+    rng: random.Random,
+    sampler: Sampler,
+) -> int:
+    """6.8.1 — every fleeing unit's morale phase, in the order they broke: the rallied go to their
+    side's list in ``back``, the rest flee on; returns how many left the table (6.6.13)."""
+    still: list[tuple[BattleFlight, list[Any], Who]] = []
+    left = 0
+    for item in fleeing:
+        step = item[0].morale_phase(rng, sampler)
+        if step == "rallied":
+            back[item[2]].append(item[1])
+        elif step == "fleeing":
+            still.append(item)
+        else:
+            left += 1
+    fleeing[:] = still
+    return left
 
 
 __all__ = [
     "ADVANCE_GAP_CM",
+    "BATTLE_FLIGHT",
     "DEFAULT_SAMPLER",
+    "MAX_BATTLE_ROUNDS",
     "MAX_ROUNDS",
     "OPEN_ORDER_GAP_CM",
     "STANDARD_SKIRMISH_FIGURES",
     "STANDARD_UNIT_FIGURES",
     "START_DISTANCE_CM",
+    "TABLE_DEPTH_CM",
     "Action",
     "ArmyEntry",
+    "BattleFlight",
     "BattleResult",
     "Duel",
     "DuelResult",
     "DuelUnit",
+    "FlightStep",
     "Pairing",
     "Sampler",
     "Side",
     "Weapon",
+    "battle_flight_multiplier",
     "best_weapon",
     "choose_action",
     "melee_score",
     "modified_accuracy",
+    "rally_chance",
     "run_army_battle",
     "run_battle",
     "run_duel",
