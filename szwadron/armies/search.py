@@ -368,7 +368,13 @@ def _score(
         for j, (fa, fr) in enumerate(field):
             specs += [(me, j, b % 2, f"{tag}:{k}:{fa.id}:{fr.id}:{b}") for b in range(battles)]
     scores = play(
-        forces, specs, executor=executor, workers=workers, label="exploit search", sampler=sampler, cover=cover
+        forces,
+        specs,
+        executor=executor,
+        workers=workers,
+        label="exploit search",
+        sampler=sampler,
+        cover=cover,
     )
     per = len(field) * battles
     return [sum(s for s, _ in scores[k * per : (k + 1) * per]) / per for k in range(len(rosters))]
