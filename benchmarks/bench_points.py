@@ -1046,13 +1046,15 @@ def render_cover(r: dict[str, Any]) -> str:
         )
     cls = r["classes"]
     class_rows = [
-        "| units in cover (one side) | rosters × enemies | their share of the roster's points | win rate gained (mean) | most gained |",
-        "|---|---:|---:|---:|---:|",
+        "| units in cover (one side) | rosters × enemies | their share of the roster's points | win rate gained (mean) "
+        "| per 10 % of the points in cover | most gained |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     for name in (*COVER_CLASSES, "all"):
         c = cls[name]
         class_rows.append(
-            f"| {name} | {c['rosters']} | {c['share']:.0%} | {c['gain']:+.1%} | {c['max_gain']:+.1%} |"
+            f"| {name} | {c['rosters']} | {c['share']:.0%} | {c['gain']:+.1%} | "
+            f"{0.1 * c['gain'] / c['share'] if c['share'] else 0.0:+.1%} | {c['max_gain']:+.1%} |"
         )
     return "\n".join(
         [
