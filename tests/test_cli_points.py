@@ -67,6 +67,13 @@ def test_points_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
         (("points", str(CASES / "bad_armylists" / "duplicate_roster_id.toml")), "duplicate roster id"),
         (("points", "calibrate", "--roster", "x"), "--roster does not apply"),
         (("points", "validate", "--duels", "0"), "--duels must be at least 1"),
+        # issue 14: --cover is a share of the units (4.10.3), 0 to 1
+        (("points", "validate", "--cover", "abc"), "--cover must be a share of the units from 0 to 1"),
+        (("points", "validate", "--cover", "nan"), "--cover must be a share of the units from 0 to 1"),
+        (("points", "validate", "--cover", "1.5"), "got '1.5'"),
+        (("points", "validate", "--cover", "-0.25"), "got '-0.25'"),
+        (("points", "calibrate", "--cover", "0.5"), "--cover does not apply to 'points calibrate'"),
+        (("points", "france", "--cover", "0.5"), "--cover does not apply to 'points ARMYLIST'"),
         (("points", "france", "--workers", "2"), "--workers applies only"),
         (("points", "france", "--plot", "out.toml"), "unknown picture format"),
         (("balance", "france:nope", "austria"), "unknown roster 'nope'"),

@@ -7,8 +7,9 @@ draws from the same tables in the same order as ``Duel.run`` with ``exact=True``
 the rounds, both strengths, the elite companies left, the final distance and the reason agree
 exactly. The states cover every fighting profile of the bundled lists (line, skirmishers 7.5,
 cavalry with first strike 7.7 and automatic disengage 7.6, foot, heavy 7.3 and horse artillery),
-elite companies (1.1), worn units (6.2.4 counts from the initial strength) and the distances a
-battle's later pairs start at.
+elite companies (1.1), worn units (6.2.4 counts from the initial strength), units in cover
+(4.10.3: W + 1 against fire, + 2 where cover adds up, 4.10.9; skirmishers in cover, PD-17) and
+the distances a battle's later pairs start at.
 """
 
 from __future__ import annotations
@@ -54,8 +55,18 @@ def _state(rng: random.Random) -> tuple[DuelUnit, DuelUnit | None, int, int, int
 CASES = 3000
 
 
+def _covered(
+    side: tuple[DuelUnit, DuelUnit | None, int, int, int, float], rng: random.Random
+) -> tuple[DuelUnit, DuelUnit | None, int, int, int, float]:
+    """The side, its unit in cover (4.10.3, 4.10.9: W + 1 or + 2 against fire) one time in three."""
+    if rng.random() < 1 / 3:
+        return (side[0].in_cover(rng.choice((1, 1, 2))), *side[1:])
+    return side
+
+
 def _cases() -> list[tuple[object, ...]]:
     rng = random.Random("lean-duel-cases")
+    in_cover = random.Random("lean-duel-cover")  # its own dice: the other draws stay as they were
     out = []
     heavy = [u for u in UNITS if u.heavy]
     assert heavy, "the bundled lists have heavy artillery (7.3)"
@@ -63,6 +74,7 @@ def _cases() -> list[tuple[object, ...]]:
         a, b = _state(rng), _state(rng)
         if k % 10 == 0:  # heavy guns (7.3), far enough that they move first
             a = (rng.choice(heavy), None, 1, 1, 0, 0.0)
+        a, b = (_covered(a, in_cover), _covered(b, in_cover))
         distance = rng.choice([START_DISTANCE_CM, START_DISTANCE_CM, 30.0, 18.5, 9.0, 2.0, 0.5, 70.0])
         out.append((a, b, distance, k % 2, f"lean:{k}"))
     return out
@@ -101,6 +113,17 @@ def test_lean_engine_plays_the_duel_of_duel_run_2_1_to_7_7() -> None:
         reasons[reason.split()[-1]] += 1
     # The cases reach every ending: destroyed, panicked, both broken or no decision.
     assert {"destroyed", "panicked"} <= set(reasons)
+
+
+def test_lean_cases_include_covered_units_4_10_3() -> None:
+    """The equality above covers units in cover: shooters and skirmishers (7.5), with and
+    without an elite company, at every bonus drawn."""
+    sides = [side for a, b, *_ in _cases() for side in (a, b)]
+    covered = [s for s in sides if s[0].cover]
+    assert len(covered) > 1000
+    assert {s[0].cover for s in covered} == {1, 2}
+    assert any(s[0].skirmish for s in covered) and any(s[1] is not None for s in covered)
+    assert any(s[0].kind.is_artillery for s in covered)
 
 
 def test_lean_engine_meets_every_action_2_3() -> None:

@@ -19,6 +19,11 @@ equal points are even. This module plays them:
   with the same points limit plays ``battles`` seeded battles (the side moving first
   alternating), and each pair's win rate is reported with its Wilson interval and whether it is
   within 50 ± 5 %, beside the chance :mod:`szwadron.armies.balance` predicts from the points.
+- **Cover** (optional, issue 14; ``cover``, the share of units): in each battle every unit of
+  either side fights from scattered cover (bushes, rubble: W + 1 against fire, 4.10.3) with
+  probability ``cover``, drawn by :func:`draw_cover` from dice of the battle's own (its seed and
+  ``:cover``), so that a battle without cover plays exactly as before. The calibration plays on
+  open ground.
 
 Tasks go to a :class:`concurrent.futures.Executor` exactly as the duels of the calibration do
 (:func:`szwadron.armies.calibrate.run_tasks`): the results do not depend on the executor.
@@ -57,6 +62,7 @@ from szwadron.armies.runs import BAND, ProgressFn, Tally, fewer_collections, run
 from szwadron.errors import InvalidDataError
 from szwadron.i18n import gettext
 from szwadron.models import ArmyList, Kind, Profile, Roster
+from szwadron.settings import DEFAULT_SETTINGS
 
 #: Battles per pair of rosters (``points validate``, ``balance --battles``).
 DEFAULT_BATTLES = 200
@@ -159,17 +165,54 @@ PlainForce = tuple[tuple[int, int, int, int], ...]
 per unit."""
 
 
+def check_cover(cover: object) -> float:
+    """``cover``, the share of units in cover, when it is a number from 0 to 1.
+
+    Raises
+    ------
+    InvalidDataError
+        Not a number, not a number from 0 to 1 (NaN included).
+    """
+    if isinstance(cover, bool) or not isinstance(cover, int | float) or not 0.0 <= cover <= 1.0:
+        raise InvalidDataError(
+            gettext("the share of units in cover must be a number from 0 to 1, got {cover}").format(
+                cover=repr(cover)
+            )
+        )
+    return float(cover)
+
+
+def draw_cover(army: Sequence[ArmyEntry], cover: float, rng: random.Random) -> list[ArmyEntry]:
+    """``army`` with each unit, in order, fighting from scattered cover (4.10.3: W +
+    ``rough_cover_w`` against fire) with probability ``cover`` (one ``rng.random()`` a unit).
+
+    >>> from szwadron.models import Kind
+    >>> line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, ())
+    >>> [e[0].cover for e in draw_cover([(line, 12), (line, 12)], 1.0, random.Random(0))]
+    [1, 1]
+    """
+    bonus = DEFAULT_SETTINGS.rough_cover_w
+    out: list[ArmyEntry] = []
+    for e in army:
+        if rng.random() < cover:
+            e = (e[0].in_cover(e[0].cover + bonus), *e[1:])
+        out.append(e)
+    return out
+
+
 def run_battle_batch(
     profiles: Sequence[dict[str, Any]],
     specs: Sequence[tuple[PlainForce, PlainForce, int, str]],
     sampler: Sampler = DEFAULT_SAMPLER,
     flight: bool = BATTLE_FLIGHT,
+    cover: float = 0.0,
 ) -> list[tuple[float, int]]:
     """Play a batch of army battles (a task for an executor: top-level, plain arguments).
 
     ``profiles`` are profile dicts; each spec is ``(force A, force B, first, seed)`` with the
     forces as ``(profile index, figures)`` per unit; ``flight`` plays flight and rally (6.6, 6.8,
-    :func:`szwadron.armies.duel.run_army_battle`). Returns ``(score of A, duels played)`` per
+    :func:`szwadron.armies.duel.run_army_battle`); ``cover``: the share of units in cover
+    (module notes; 0, the default, draws nothing). Returns ``(score of A, duels played)`` per
     battle, in order."""
 
     units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
@@ -180,14 +223,11 @@ def run_battle_batch(
     out: list[tuple[float, int]] = []
     with fewer_collections():
         for force_a, force_b, first, seed in specs:
-            r = run_army_battle(
-                army(force_a),
-                army(force_b),
-                seed=seed,
-                first=1 if first else 0,
-                sampler=sampler,
-                flight=flight,
-            )
+            a, b = army(force_a), army(force_b)
+            if cover:  # 4.10.3: each unit in cover with probability `cover`, the battle's own dice
+                dice = random.Random(f"{seed}:cover")
+                a, b = draw_cover(a, cover, dice), draw_cover(b, cover, dice)
+            r = run_army_battle(a, b, seed=seed, first=1 if first else 0, sampler=sampler, flight=flight)
             out.append((r.score_a, r.duels))
     return out
 
@@ -202,10 +242,12 @@ def play(
     label: str = "roster battles",
     sampler: Sampler = DEFAULT_SAMPLER,
     flight: bool = BATTLE_FLIGHT,
+    cover: float = 0.0,
 ) -> list[tuple[float, int]]:
     """Play ``specs`` between ``forces`` (default: a process pool, one worker per core;
-    ``workers=1`` in this process), with flight and rally when ``flight`` (6.6, 6.8). Results are
-    in the order of ``specs``."""
+    ``workers=1`` in this process), with flight and rally when ``flight`` (6.6, 6.8), ``cover``
+    the share of units in cover (:func:`draw_cover`). Results are in the order of ``specs``."""
+    cover = check_cover(cover)
     profiles: list[dict[str, Any]] = []
     by_object: dict[int, int] = {}
     by_doc: dict[str, int] = {}
@@ -234,7 +276,7 @@ def play(
         run_battle_batch,
         (profiles,),
         jobs,
-        (sampler, flight),
+        (sampler, flight, cover),
         executor=executor,
         workers=workers,
         progress=progress,
@@ -625,6 +667,8 @@ class RosterValidation:
     battles: int
     seconds: float
     seed: int
+    cover: float = 0.0
+    """The share of units in cover (4.10.3, :func:`draw_cover`)."""
 
     @property
     def share_in_band(self) -> float:
@@ -657,6 +701,7 @@ class RosterValidation:
             "seed": self.seed,
             "battles": self.battles,
             "seconds": self.seconds,
+            "cover": self.cover,
             "band": list(BAND),
             "share_in_band": self.share_in_band,
             "share_interval_in_band": self.share_ci_in_band,
@@ -817,14 +862,17 @@ def validate_rosters(
     workers: int | None = None,
     progress: ProgressFn | None = None,
     sampler: Sampler = DEFAULT_SAMPLER,
+    cover: float = 0.0,
 ) -> RosterValidation:
     """Every pair of example rosters of different armies with the same points limit plays
-    ``battles`` battles at the lists' stored points (module notes)."""
+    ``battles`` battles at the lists' stored points (module notes), a share ``cover`` of the
+    units in cover (4.10.3, :func:`draw_cover`)."""
 
     if battles < 1:
         raise InvalidDataError(
             gettext("battles per pair must be at least 1, got {battles}").format(battles=battles)
         )
+    cover = check_cover(cover)
     t0 = time.perf_counter()
     model = model or load_model()
     sides: list[RosterSide] = []
@@ -847,7 +895,9 @@ def validate_rosters(
         for i, j in pairs
         for k in range(battles)
     ]
-    scores = play(forces, specs, executor=executor, workers=workers, progress=progress, sampler=sampler)
+    scores = play(
+        forces, specs, executor=executor, workers=workers, progress=progress, sampler=sampler, cover=cover
+    )
     wins: dict[tuple[int, int], float] = {}
     for (i, j, _, _), (score, _) in zip(specs, scores, strict=True):
         wins[(i, j)] = wins.get((i, j), 0.0) + score
@@ -863,7 +913,7 @@ def validate_rosters(
         )
         for i, j in pairs
     ]
-    return RosterValidation(sides, cells, len(specs), time.perf_counter() - t0, seed)
+    return RosterValidation(sides, cells, len(specs), time.perf_counter() - t0, seed, cover)
 
 
 @dataclass(frozen=True)
@@ -958,6 +1008,8 @@ __all__ = [
     "RosterValidation",
     "SizeEffect",
     "battle_pair",
+    "check_cover",
+    "draw_cover",
     "fit_army_steepness",
     "force_points",
     "memo_points",

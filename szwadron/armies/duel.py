@@ -33,6 +33,11 @@ rules, with the dice of :mod:`szwadron.odds.combat` and :mod:`szwadron.odds.mora
   shorter line's base depth). First strike on the charge counts in the charge exchange, in
   defence in the first exchange the unit defends (open ground gives no terrain advantage).
   Skirmishers in open order halve their melee dice and double W against fire (7.5, PD-17).
+- **Cover** (optional, issue 14): a unit may fight from scattered cover, bushes or rubble
+  (4.10.3): its figures have W + :attr:`DuelUnit.cover` against fire for the whole duel — the
+  volleys at it, and the policy's odds of firing at it. Cover is against fire only (4.10.3): melee
+  and morale are unchanged. With open order the two add up before the halving (4.10.9, 7.5.2):
+  (W + cover) doubled, as the table engine computes it (docs/decisions.md).
 - **Morale.** After fire a damaged unit takes the 6.3 test (4.8.1); repulsed units retreat a
   full move away (4.8.2, 5.5.6, 6.5); a unit that panics (6.6) counts as broken and loses the
   duel, as does a destroyed one (PD-18). A side failing its pursuit test pursues (6.7): it moves
@@ -80,7 +85,7 @@ import random
 import threading
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
@@ -165,7 +170,9 @@ _INTERNED: dict[DuelUnit, DuelUnit] = {}
 class DuelUnit:
     """The characteristics a duel needs of a unit's figures (1.1), derived from a profile.
 
-    ``move_cm`` is the limbered move for guns fielded with their limber (7.2).
+    ``move_cm`` is the limbered move for guns fielded with their limber (7.2). ``cover`` is the
+    W bonus of its figures against fire (4.10.3 scattered cover, adding up by 4.10.9; 0 on open
+    ground): the unit's elite company (1.1) stands in the same cover.
     """
 
     key: str
@@ -184,6 +191,7 @@ class DuelUnit:
     heavy: bool = False
     frontage_cm: float = 2.0
     depth_cm: float = 2.0
+    cover: int = 0
 
     # Equality and hashing by value, the hash computed once: a unit is a key of the policy's
     # caches, looked up several times a turn.
@@ -241,6 +249,24 @@ class DuelUnit:
             depth_cm=depth,
         )
         return _INTERNED.setdefault(unit, unit)  # one object per value: the caches hit by identity
+
+    def in_cover(self, bonus: int) -> DuelUnit:
+        """The same unit fighting from cover worth ``bonus`` W against fire (4.10.3; 0: open
+        ground), interned like :meth:`from_profile`'s units.
+
+        >>> line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, ())
+        >>> line.in_cover(1).cover, line.in_cover(1) is line.in_cover(1), line.in_cover(0) == line
+        (1, True, True)
+        """
+        if not isinstance(bonus, int) or isinstance(bonus, bool) or bonus < 0:
+            raise InvalidDataError(f"a cover bonus is a whole number of W, at least 0, got {bonus!r}")
+        unit = replace(self, cover=bonus)
+        return _INTERNED.setdefault(unit, unit)
+
+    @property
+    def fire_wounds(self) -> int:
+        """W of its figures against fire: W + cover (4.6, 4.10.3)."""
+        return self.wounds + self.cover
 
     @cached_property
     def is_artillery(self) -> bool:
@@ -310,7 +336,7 @@ def best_weapon(unit: DuelUnit, distance_cm: float, target: DuelUnit) -> tuple[W
     >>> best_weapon(gun, 60.0, gun) is None
     True
     """
-    return _best_weapon(unit, distance_cm, target.wounds, target.skirmish)
+    return _best_weapon(unit, distance_cm, target.fire_wounds, target.skirmish)
 
 
 @dataclass
@@ -349,10 +375,12 @@ class Side:
         self.elite_left = min(self.elite_left, self.strength)
 
     def wounds(self) -> int | tuple[int, ...]:
-        """W of the unit (its figures in removal order when it has an elite company of other W)."""
+        """W of the unit against fire, its cover included (4.6, 4.10.3): one W, or its figures' in
+        removal order when it has an elite company of other W (the company shares its cover)."""
+        w = self.unit.fire_wounds
         if self.elite is None or self.elite_left == 0 or self.elite.wounds == self.unit.wounds:
-            return self.unit.wounds
-        return (self.unit.wounds,) * self.plain + (self.elite.wounds,) * self.elite_left
+            return w
+        return (w,) * self.plain + (self.elite.wounds + self.unit.cover,) * self.elite_left
 
 
 def _fighters(me: DuelUnit, strength: int, other: DuelUnit, other_strength: int, pushed_up: bool) -> int:
@@ -1080,9 +1108,12 @@ class _Pair:
                 t = None
                 if groups:
                     t_elite, t_left = self.elites[o], el[o]
-                    wounds: int | tuple[int, ...] = target.wounds  # Side.wounds: the elite removed last
+                    # Side.wounds: against fire, cover included (4.10.3); the elite removed last
+                    wounds: int | tuple[int, ...] = target.fire_wounds
                     if t_elite is not None and t_left and t_elite.wounds != target.wounds:
-                        wounds = (target.wounds,) * (s[o] - t_left) + (t_elite.wounds,) * t_left
+                        wounds = (target.fire_wounds,) * (s[o] - t_left) + (
+                            t_elite.wounds + target.cover,
+                        ) * t_left
                     t = volley_table(tuple(groups), wounds, target.skirmish, march, s[o])
                 hit = self.by_weapons[key2] = _NO_FIRE if t is None else (t.cumulative, t.outcomes)
             self.fire[key] = hit

@@ -42,6 +42,7 @@ from szwadron.armies.battles import (
     BattleSpec,
     Force,
     PointsFn,
+    check_cover,
     play,
     priced,
     profile_class,
@@ -362,8 +363,10 @@ def _score(
     executor: Executor | None,
     workers: int | None,
     sampler: Sampler,
+    cover: float = 0.0,
 ) -> list[float]:
-    """Each roster's mean score against every field roster, ``battles`` battles each."""
+    """Each roster's mean score against every field roster, ``battles`` battles each, a share
+    ``cover`` of the units in cover (4.10.3)."""
     forces: list[Force] = [roster_force(a, r) for a, r in field]
     specs: list[BattleSpec] = []
     for k, roster in enumerate(rosters):
@@ -371,7 +374,15 @@ def _score(
         me = len(forces) - 1
         for j, (fa, fr) in enumerate(field):
             specs += [(me, j, b % 2, f"{tag}:{k}:{fa.id}:{fr.id}:{b}") for b in range(battles)]
-    scores = play(forces, specs, executor=executor, workers=workers, label="exploit search", sampler=sampler)
+    scores = play(
+        forces,
+        specs,
+        executor=executor,
+        workers=workers,
+        label="exploit search",
+        sampler=sampler,
+        cover=cover,
+    )
     per = len(field) * battles
     return [sum(s for s, _ in scores[k * per : (k + 1) * per]) / per for k in range(len(rosters))]
 
@@ -389,17 +400,19 @@ def exploit_search(
     workers: int | None = None,
     progress: ProgressFn | None = None,
     sampler: Sampler = DEFAULT_SAMPLER,
+    cover: float = 0.0,
 ) -> SearchResult:
     """Hill-climb over legal rosters of ``army`` at ``limit`` for the highest win rate against
     ``field`` (module notes): ``budget`` rosters played, ``batch`` neighbours of the best so far
     played at a time (so an executor has work to share), ``battles`` battles against each field
     roster; the best is then played :data:`CONFIRM_BATTLES` battles a field roster with fresh
-    seeds.
+    seeds. ``cover``: the share of units in cover in every battle (4.10.3,
+    :func:`szwadron.armies.battles.draw_cover`).
 
     Raises
     ------
     InvalidDataError
-        A budget below 1 or an empty field.
+        A budget below 1, an empty field or a share of cover outside 0..1.
     """
     if budget < 1:
         raise InvalidDataError(
@@ -411,10 +424,11 @@ def exploit_search(
                 id=army.id, limit=limit
             )
         )
+    cover = check_cover(cover)
     rng = random.Random(f"search:{seed}:{army.id}:{limit:g}")
     tag = f"search:{seed}:{army.id}:{limit:g}"
     best = random_roster(army, limit, rng, rid=f"search-{army.id}-{limit:g}")
-    run = {"executor": executor, "workers": workers, "sampler": sampler}
+    run = {"executor": executor, "workers": workers, "sampler": sampler, "cover": cover}
     best_rate = _score(army, [best], field, battles, f"{tag}:0", **run)[0]  # type: ignore[arg-type]
     evaluated = 1
     while evaluated < budget:
@@ -470,6 +484,8 @@ class HeldOutValidation:
     searches: list[SearchResult]
     seconds: float
     seed: int
+    cover: float = 0.0
+    """The share of units in cover in every battle (4.10.3)."""
 
     @property
     def share_in_band(self) -> float:
@@ -496,6 +512,7 @@ class HeldOutValidation:
             "seed": self.seed,
             "battles": self.battles,
             "seconds": self.seconds,
+            "cover": self.cover,
             "band": list(BAND),
             "pairs": len(self.pairs),
             "share_in_band": self.share_in_band,
@@ -529,6 +546,7 @@ def held_out_validation(
     workers: int | None = None,
     progress: ProgressFn | None = None,
     sampler: Sampler = DEFAULT_SAMPLER,
+    cover: float = 0.0,
 ) -> HeldOutValidation:
     """The held-out check of ``points validate``: for every list and every points limit of the
     example rosters, ``random_rosters`` random legal rosters (:func:`random_roster`) and, with
@@ -536,7 +554,9 @@ def held_out_validation(
     ``search`` rosters, against the example rosters of the other lists) — rosters the
     calibration never saw (its seeds are its own). Every pair of rosters of different lists at
     the same limit with a held-out roster in it plays ``battles`` battles; each held-out
-    roster's mean against all of its pairs is its rate against the field."""
+    roster's mean against all of its pairs is its rate against the field. ``cover``: the share of
+    units in cover in every battle, the search's too (4.10.3,
+    :func:`szwadron.armies.battles.draw_cover`; the calibration plays on open ground)."""
 
     if battles < 1:
         raise InvalidDataError(
@@ -544,6 +564,7 @@ def held_out_validation(
         )
     if random_rosters < 0 or search < 0:
         raise InvalidDataError(gettext("the held-out rosters and the search budget cannot be negative"))
+    cover = check_cover(cover)
     t0 = time.perf_counter()
     limits = sorted({r.points_limit for a in armies for r in a.rosters if r.points_limit is not None})
     entries: list[tuple[ArmyList, Roster, str]] = []  # held-out
@@ -566,6 +587,7 @@ def held_out_validation(
                     workers=workers,
                     progress=progress,
                     sampler=sampler,
+                    cover=cover,
                 )
                 searches.append(found)
                 entries.append((army, found.roster.model_copy(update={"id": "search"}), "search"))
@@ -598,6 +620,7 @@ def held_out_validation(
         progress=progress,
         label="held-out battles",
         sampler=sampler,
+        cover=cover,
     )
     rates: list[tuple[str, str, float]] = []
     mine: dict[int, list[float]] = {k: [] for k in range(len(entries))}
@@ -618,7 +641,7 @@ def held_out_validation(
         )
         for k, (a, r, src) in enumerate(entries)
     ]
-    return HeldOutValidation(held, rates, battles, searches, time.perf_counter() - t0, seed)
+    return HeldOutValidation(held, rates, battles, searches, time.perf_counter() - t0, seed, cover)
 
 
 __all__ = [

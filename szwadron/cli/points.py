@@ -9,11 +9,12 @@
   of mixed armies, and rewrite the coefficients file and the ``points`` lines of the army lists
   (:mod:`szwadron.armies.calibrate`); the example rosters' new costs are listed, those over their limit
   flagged.
-- ``szwadron points validate [--seed N] [--duels N] [--battles N] [--workers N] [--json]
-  [--plot FILE]`` — the round-robin of win rates at equal points (battles of standard units,
-  simulated), with each cell's 95 % interval, the classes' blocks, the share no re-pricing could
-  fix and the circles no prices can; then the example rosters army against army
-  (:mod:`szwadron.armies.battles`).
+- ``szwadron points validate [--seed N] [--duels N] [--battles N] [--workers N] [--cover SHARE]
+  [--json] [--plot FILE]`` — the round-robin of win rates at equal points (battles of standard
+  units, simulated), with each cell's 95 % interval, the classes' blocks, the share no re-pricing
+  could fix and the circles no prices can; then the example rosters army against army
+  (:mod:`szwadron.armies.battles`), and the held-out rosters; with ``--cover``, a share of the units
+  of those battles fights from scattered cover (4.10.3).
 
 ARMYLIST is an army-list id (looked up like a scenario's lists) or a path to its TOML file.
 ``calibrate`` and ``validate`` are argparse sub-commands; any other word in their place is an army
@@ -202,7 +203,10 @@ def register(subparsers: Any) -> None:
     )
     _misplaced(price, N_("applies only to 'points calibrate'"), "--rounds", "--dry-run")
     _misplaced(
-        price, N_("does not apply to 'points ARMYLIST': it belongs to 'points validate'"), "--held-out"
+        price,
+        N_("does not apply to 'points ARMYLIST': it belongs to 'points validate'"),
+        "--held-out",
+        "--cover",
     )
     _misplaced(price, N_("applies only to 'points calibrate' and 'points validate'"), "--search")
 
@@ -271,7 +275,10 @@ def register(subparsers: Any) -> None:
         calibrate, N_("does not apply to 'points calibrate': it belongs to 'points ARMYLIST'"), "--roster"
     )
     _misplaced(
-        calibrate, N_("does not apply to 'points calibrate': it belongs to 'points validate'"), "--held-out"
+        calibrate,
+        N_("does not apply to 'points calibrate': it belongs to 'points validate'"),
+        "--held-out",
+        "--cover",
     )
     _misplaced(
         calibrate,
@@ -320,6 +327,13 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help=f"rosters the exploit search plays per list and limit, looking for the roster that wins most "
         f"against the other lists' example rosters; its best find joins the held-out set (default {DEFAULT_SEARCH})",
+    )
+    validate.add_argument(
+        "--cover",
+        metavar="SHARE",
+        help="share of the units (0 to 1) that fight from scattered cover, bushes or rubble (W + 1 against "
+        "fire, 4.10.3), drawn per battle, in the example rosters' and the held-out battles (default 0: open "
+        "ground; the round-robin and the unit sizes are always on open ground)",
     )
     validate.add_argument("--executor", choices=("process", "dask"), help=_EXECUTOR_HELP)
     validate.add_argument("--scheduler", metavar="ADDRESS", help=_SCHEDULER_HELP)
@@ -435,6 +449,25 @@ def _positive(value: int | None, name: str, most: int) -> None:
         )
 
 
+def _cover(text: str | None) -> float:
+    """``--cover SHARE``: a number from 0 to 1 (default 0)."""
+    from szwadron.errors import InvalidDataError
+
+    if text is None:
+        return 0.0
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 <= value <= 1.0:  # NaN too
+        raise InvalidDataError(
+            _("{name} must be a share of the units from 0 to 1 (0.25: a quarter), got {value}").format(
+                name="--cover", value=repr(text)
+            )
+        )
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``szwadron points`` in the form given: ARMYLIST, ``calibrate`` or ``validate``."""
     from szwadron.errors import InvalidDataError
@@ -461,6 +494,8 @@ def run(args: argparse.Namespace) -> int:
     _positive(getattr(args, "rounds", None), "--rounds", MAX_ROUNDS)
     _positive(args.workers, "--workers", MAX_WORKERS_PER_CORE * (os.cpu_count() or 1))
     _positive(getattr(args, "search", None), "--search", MAX_SEARCH)
+    if args.form == "validate":
+        args.cover = _cover(args.cover)
     held_out = getattr(args, "held_out", None)
     if held_out is not None and not 0 <= held_out <= MAX_SEARCH:
         raise InvalidDataError(
@@ -782,6 +817,7 @@ def _validate(args: argparse.Namespace) -> int:
             executor=args.executor_object,
             workers=args.workers,
             progress=progress,
+            cover=args.cover,
         )
         sizes = unit_size_effect(
             size_check_cases(armies),
@@ -805,6 +841,7 @@ def _validate(args: argparse.Namespace) -> int:
             executor=args.executor_object,
             workers=args.workers,
             progress=progress,
+            cover=args.cover,
         )
     if args.plot:
         from szwadron.plots.points import plot_matrix_file
@@ -885,6 +922,14 @@ def _validate(args: argparse.Namespace) -> int:
         figs = ", ".join(f"{x} v {y}" for x, y in c.figures)
         line = _("(figures {figures})").format(figures=figs)
         print(f"  {a} v {b}: {fmt_prob(c.rate)} [{fmt_prob(ci[0])}, {fmt_prob(ci[1])}] {line}")
+    if args.cover and (rosters is not None or held is not None):
+        print(
+            _(
+                "units in cover (bushes, rubble: W + 1 against fire, 4.10.3): {share} of each side's units, "
+                "drawn per battle, in the example rosters' and the held-out battles; the round-robin and the "
+                "unit sizes on open ground"
+            ).format(share=f"{args.cover:.0%}")
+        )
     if rosters is not None:
         _print_rosters(rosters)
     if sizes:
