@@ -39,7 +39,10 @@ def _company(army: ArmyList) -> Profile | None:
     better = [
         p
         for p in army.profiles
-        if p.kind is Kind.INFANTRY and not p.has("skirmish") and p.morale > line.morale and p.id != "old_guard"
+        if p.kind is Kind.INFANTRY
+        and not p.has("skirmish")
+        and p.morale > line.morale
+        and p.id != "old_guard"
     ]
     return min(better, key=lambda p: p.morale) if better else None
 
@@ -104,7 +107,9 @@ def main() -> int:
     args = parser.parse_args()
     t0, c0 = time.perf_counter(), time.process_time()
     rows = measure(args.opponents, args.battles, args.lists)
-    print("| list | attached company | points as fielded → with companies | win rate as fielded | with companies |")
+    print(
+        "| list | attached company | points as fielded → with companies | win rate as fielded | with companies |"
+    )
     print("|---|---|---:|---:|---:|")
     for r in rows:
         se = 100 * math.sqrt(0.25 / float(r["battles"]))

@@ -104,7 +104,11 @@ def _division() -> Roster:
                 {"profile": "hussars", "figures": 6},
                 {"profile": "dragoons", "figures": 6},
                 {"profile": "cuirassiers", "figures": 6},
-                {"profile": "foot_artillery", "figures": 1, "attached": [{"profile": "limber", "figures": 1}]},
+                {
+                    "profile": "foot_artillery",
+                    "figures": 1,
+                    "attached": [{"profile": "limber", "figures": 1}],
+                },
                 {"profile": "field_battery", "figures": 1},
                 {"profile": "horse_artillery", "figures": 1},
             ],
