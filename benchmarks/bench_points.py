@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import math
 import os
 import platform
 import random
@@ -834,6 +835,8 @@ def render_held_out(r: dict[str, object]) -> str:
     n = len(rows)
     near = sum(abs(p - x) <= 0.05 for _, _, p, _, x in rows)
     near_points = sum(abs(q - x) <= 0.05 for _, _, _, q, x in rows)
+    even = sum(abs(x - 0.5) <= 0.05 for *_, x in rows)
+    rms_examples = math.sqrt(sum((x - 0.5) ** 2 for *_, x in rows) / n)
     searches = r["searches"]
     assert isinstance(searches, list)
     best = max(searches, key=lambda s: s[2]) if searches else None
@@ -866,6 +869,10 @@ def render_held_out(r: dict[str, object]) -> str:
             f"({near / n:.0%}) from play (200 battles, seed 2026) against {BALANCE_REFERENCE_BATTLES} "
             f"battles of seed 7; from the points alone {near_points}/{n} ({near_points / n:.0%}) | "
             f"{'yes' if near >= 0.8 * n else '**no**'} |",
+            "",
+            f"The example rosters against one another (held out too: the calibration never sees them), the "
+            f"played column, {BALANCE_REFERENCE_BATTLES} battles a pair: {even}/{n} within 50 ± 5 %, RMS "
+            f"{rms_examples:.1%}.",
             "",
             "Strongest held-out rosters against their field: "
             + "; ".join(
