@@ -108,7 +108,7 @@ class _Facts:
         self.bounds: dict[str, tuple[int, int]] = {}
         self.selected: dict[int, tuple[RosterConstraint, list[Profile], frozenset[str]]] = {}
         self.entries: dict[tuple[str, int, tuple[Attachment, ...]], RosterEntry] = {}
-        self.costs: dict[RosterEntry, float] = {}
+        self.costs: dict[int, tuple[RosterEntry, float]] = {}
         self.attachments: dict[tuple[str, int], Attachment] = {}
         self.plain: dict[str, bool] = {}
 
@@ -157,16 +157,20 @@ class _Facts:
 
     def cost(self, entry: RosterEntry) -> float:
         """:func:`_unit_cost`: what one unit of ``entry`` costs at the list's points."""
-        hit = self.costs.get(entry)
-        if hit is None:
-            hit = self.costs[entry] = roster_points(self.army, Roster(id="unit", units=(entry,)))
-        return hit
+        hit = self.costs.get(id(entry))
+        if hit is None or hit[0] is not entry:  # kept here, so its id is not reused
+            if len(self.costs) >= _COSTS_KEPT:  # the search's copies of units would pile up
+                self.costs.clear()
+            hit = self.costs[id(entry)] = (entry, roster_points(self.army, Roster(id="unit", units=(entry,))))
+        return hit[1]
 
     def attached_figures(self, entry: RosterEntry) -> int:
         """Fighting figures attached to each unit of ``entry`` (a limber is not one, 7.2)."""
         return sum(a.figures for a in entry.attached if self.by_id[a.profile].kind is not Kind.LIMBER)
 
 
+#: Unit costs a :class:`_Facts` keeps before it starts afresh.
+_COSTS_KEPT = 1 << 16
 #: :class:`_Facts` of the lists drawn from lately, by ``id`` (the list is kept, so its id is not reused).
 _FACTS: dict[int, _Facts] = {}
 #: Lists :data:`_FACTS` keeps before it starts afresh.
