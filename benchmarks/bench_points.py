@@ -902,7 +902,9 @@ def _tree_at(commit: str) -> Path:
     return tree
 
 
-def _calibrate_process(code: Path, lists: Path, model: Path, workers: int) -> dict[str, float]:
+def _calibrate_process(
+    code: Path, lists: Path, model: Path, workers: int, extra: tuple[str, ...] = ()
+) -> dict[str, float]:
     """``szwadron points calibrate --lists LISTS --model MODEL --workers N`` of the code in
     ``code`` as a whole process: wall time and CPU time (user + system of the process and of its
     pool's workers, :func:`resource.getrusage` of the children)."""
@@ -913,18 +915,21 @@ def _calibrate_process(code: Path, lists: Path, model: Path, workers: int) -> di
         return usage.ru_utime + usage.ru_stime
 
     argv = [sys.executable, "-m", "szwadron", "points", "calibrate", "--lists", str(lists)]
-    argv += ["--model", str(model), "--workers", str(workers)]
+    argv += ["--model", str(model), "--workers", str(workers), *extra]
     env = dict(os.environ, PYTHONPATH=str(code))
     c0, t0 = children(), time.perf_counter()
     subprocess.run(argv, check=True, capture_output=True, env=env, cwd=str(lists.parent))
     return {"cpu": children() - c0, "wall": time.perf_counter() - t0}
 
 
-def bench_default(repeats: int = DEFAULT_REPEATS, workers: int = DEFAULT_WORKERS) -> dict[str, object]:
+def bench_default(
+    repeats: int = DEFAULT_REPEATS, workers: int = DEFAULT_WORKERS, extra: tuple[str, ...] = ()
+) -> dict[str, object]:
     """The default calibration (``szwadron points calibrate``, ``CalibrationConfig()``: random
     legal rosters) of the code at :data:`DEFAULT_BEFORE` and of this code, runs alternated, each
     on its own copy of the lists at :data:`DEFAULT_BEFORE`; the model files and the lists each
-    writes are compared byte for byte with the first *before* run's."""
+    writes are compared byte for byte with the first *before* run's. ``extra``: more arguments of
+    ``points calibrate`` (a smaller work, to try the benchmark out)."""
     import filecmp
     import shutil
 
@@ -937,7 +942,7 @@ def bench_default(repeats: int = DEFAULT_REPEATS, workers: int = DEFAULT_WORKERS
             for side, code in (("before", before), ("after", ROOT)):
                 out = work / f"{side}-{k}"
                 shutil.copytree(before / "armylists", out / "lists")
-                runs[side].append(_calibrate_process(code, out / "lists", out / "model.toml", workers))
+                runs[side].append(_calibrate_process(code, out / "lists", out / "model.toml", workers, extra))
                 outputs[side].append(out)
         first = outputs["before"][0]
         names = ["model.toml", *(f"lists/{p.name}" for p in sorted((first / "lists").glob("*.toml")))]
@@ -955,6 +960,7 @@ def bench_default(repeats: int = DEFAULT_REPEATS, workers: int = DEFAULT_WORKERS
         "machine": f"{platform.machine()}, {os.cpu_count()} cores shared with other agents' work, "
         f"Python {platform.python_version()}",
         "workers": workers,
+        "extra": list(extra),
         "repeats": repeats,
         "runs": runs,
         "files": len(names),
@@ -983,7 +989,9 @@ def render_default(r: dict[str, object]) -> str:
             "## Points: the default calibration's CPU (issue 14, random legal rosters)",
             "",
             f"`benchmarks/bench_points.py --default` — {r['date']}, {r['machine']}. "
-            f"`szwadron points calibrate --lists COPY --model FILE --workers {r['workers']}` "
+            "`szwadron points calibrate --lists COPY --model FILE "
+            + " ".join([f"--workers {r['workers']}", *map(str, r["extra"])])  # type: ignore[call-overload]
+            + "` "
             "(the default `CalibrationConfig()`: 3 rounds of duel battles, the army steepness on random "
             "legal rosters, 3 rounds of mixed-army battles between random legal rosters) as a whole "
             f"process, {r['repeats']} runs a side, alternated, medians; CPU time is user + system of the "
