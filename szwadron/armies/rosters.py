@@ -332,7 +332,7 @@ def _total_of(of: ShareOf) -> str:
 #: their ids are not reused).
 _SELECTED: dict[tuple[int, int], tuple[RosterConstraint, tuple[Profile, ...], frozenset[str]]] = {}
 #: Entries :data:`_SELECTED` keeps before it starts afresh.
-_SELECTED_KEPT = 4096
+_SELECTED_KEPT = 1024
 
 
 def _selected(c: RosterConstraint, profiles: tuple[Profile, ...]) -> frozenset[str]:
