@@ -1090,6 +1090,139 @@ def render_cover(r: dict[str, Any]) -> str:
     )
 
 
+#: The code before the default calibration's random legal rosters were drawn from cached facts
+#: (issue 14, helper "speed2"): main at the branch point of that work.
+DEFAULT_BEFORE = "2398c6c76c2ae44da5712319affda8f07cffa70f"
+#: Runs per side of ``--default`` (alternated, medians).
+DEFAULT_REPEATS = 2
+#: Workers of ``--default``'s calibrations (a process pool; their CPU is summed).
+DEFAULT_WORKERS = 2
+
+
+def _tree_at(commit: str) -> Path:
+    """The repository at ``commit``, extracted with ``git archive`` into a temporary folder."""
+    import tempfile
+
+    tree = Path(tempfile.mkdtemp(prefix="szwadron-bench-"))
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+    return tree
+
+
+def _calibrate_process(
+    code: Path, lists: Path, model: Path, workers: int, extra: tuple[str, ...] = ()
+) -> dict[str, float]:
+    """``szwadron points calibrate --lists LISTS --model MODEL --workers N`` of the code in
+    ``code`` as a whole process: wall time and CPU time (user + system of the process and of its
+    pool's workers, :func:`resource.getrusage` of the children)."""
+    import resource
+
+    def children() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    argv = [sys.executable, "-m", "szwadron", "points", "calibrate", "--lists", str(lists)]
+    argv += ["--model", str(model), "--workers", str(workers), *extra]
+    env = dict(os.environ, PYTHONPATH=str(code))
+    c0, t0 = children(), time.perf_counter()
+    subprocess.run(argv, check=True, capture_output=True, env=env, cwd=str(lists.parent))
+    return {"cpu": children() - c0, "wall": time.perf_counter() - t0}
+
+
+def bench_default(
+    repeats: int = DEFAULT_REPEATS, workers: int = DEFAULT_WORKERS, extra: tuple[str, ...] = ()
+) -> dict[str, object]:
+    """The default calibration (``szwadron points calibrate``, ``CalibrationConfig()``: random
+    legal rosters) of the code at :data:`DEFAULT_BEFORE` and of this code, runs alternated, each
+    on its own copy of the lists at :data:`DEFAULT_BEFORE`; the model files and the lists each
+    writes are compared byte for byte with the first *before* run's. ``extra``: more arguments of
+    ``points calibrate`` (a smaller work, to try the benchmark out)."""
+    import filecmp
+    import shutil
+
+    before = _tree_at(DEFAULT_BEFORE)
+    work = Path(tempfile_dir())
+    runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    outputs: dict[str, list[Path]] = {"before": [], "after": []}
+    try:
+        for k in range(repeats):
+            for side, code in (("before", before), ("after", ROOT)):
+                out = work / f"{side}-{k}"
+                shutil.copytree(before / "armylists", out / "lists")
+                runs[side].append(_calibrate_process(code, out / "lists", out / "model.toml", workers, extra))
+                outputs[side].append(out)
+        first = outputs["before"][0]
+        names = ["model.toml", *(f"lists/{p.name}" for p in sorted((first / "lists").glob("*.toml")))]
+        identical = all(
+            filecmp.cmp(first / name, out / name, shallow=False)
+            for side in ("before", "after")
+            for out in outputs[side]
+            for name in names
+        )
+    finally:
+        shutil.rmtree(before, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
+    return {
+        "date": dt.date.today().isoformat(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores shared with other agents' work, "
+        f"Python {platform.python_version()}",
+        "workers": workers,
+        "extra": list(extra),
+        "repeats": repeats,
+        "runs": runs,
+        "files": len(names),
+        "identical": identical,
+    }
+
+
+def tempfile_dir() -> str:
+    """A new temporary folder."""
+    import tempfile
+
+    return tempfile.mkdtemp(prefix="szwadron-bench-default-")
+
+
+def render_default(r: dict[str, object]) -> str:
+    """The RESULTS.md section of ``--default``."""
+    runs = r["runs"]
+    assert isinstance(runs, dict)
+    med = {side: {k: statistics.median(x[k] for x in runs[side]) for k in ("cpu", "wall")} for side in runs}
+
+    def each(side: str) -> str:
+        return ", ".join(f"{x['cpu']:.1f} s ({x['wall']:.1f})" for x in runs[side])
+
+    return "\n".join(
+        [
+            "## Points: the default calibration's CPU (issue 14, random legal rosters)",
+            "",
+            f"`benchmarks/bench_points.py --default` — {r['date']}, {r['machine']}. "
+            "`szwadron points calibrate --lists COPY --model FILE "
+            + " ".join([f"--workers {r['workers']}", *map(str, r["extra"])])  # type: ignore[call-overload]
+            + "` "
+            "(the default `CalibrationConfig()`: 3 rounds of duel battles, the army steepness on random "
+            "legal rosters, 3 rounds of mixed-army battles between random legal rosters) as a whole "
+            f"process, {r['repeats']} runs a side, alternated, medians; CPU time is user + system of the "
+            "process and its pool's workers (`getrusage` of the children), wall time in brackets. "
+            f"*Before*: the code at commit `{DEFAULT_BEFORE[:7]}` (`git archive`), each roster drawn "
+            "with the checker's answers worked out afresh; *after*: this code, where the drawing "
+            "keeps what it asks of a list (units' size bounds, units built and priced, which profiles "
+            "a constraint selects) and the checker keeps which profiles a constraint selects.",
+            "",
+            "| code | CPU (wall) of each run | median CPU (wall) |",
+            "|---|---:|---:|",
+            f"| before | {each('before')} | {med['before']['cpu']:.1f} s ({med['before']['wall']:.1f}) |",
+            f"| after | {each('after')} | {med['after']['cpu']:.1f} s ({med['after']['wall']:.1f}) |",
+            "",
+            f"Before ÷ after: **{med['before']['cpu'] / med['after']['cpu']:.2f}×** in CPU "
+            f"({med['before']['wall'] / med['after']['wall']:.2f}× in wall time, on a loaded machine). "
+            f"The model file and the {int(str(r['files'])) - 1} lists every run writes are "
+            + ("**byte-identical**" if r["identical"] else "**not identical**")
+            + " to the first *before* run's (the same draws in the same order).",
+            "",
+        ]
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--write", action="store_true", help="record in benchmarks/RESULTS.md")
@@ -1113,7 +1246,19 @@ def main() -> int:
         "--states", action="store_true", help="only how often duels start from the same state (issue 14)"
     )
     parser.add_argument("--states-one", metavar="WORK", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--default",
+        action="store_true",
+        help="only the default calibration's CPU, before and after issue 14's drawing cuts (long)",
+    )
+    parser.add_argument("--repeats", type=int, default=DEFAULT_REPEATS, help="with --default: runs a side")
     args = parser.parse_args()
+    if args.default:
+        text = render_default(bench_default(repeats=args.repeats))
+        print(text)
+        if args.write:
+            write_section("## Points: the default calibration's CPU (issue 14, random legal rosters)", text)
+        return 0
     if args.one:
         import json
 

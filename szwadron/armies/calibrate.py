@@ -650,14 +650,13 @@ def calibrate(
                 out += [(entry_of(u.elite), u.elite_figures) for u in force if u.elite is not None]
                 return tuple(out)
 
+            seen: dict[int, tuple[tuple[int, int], ...]] = {}  # a force's figures, worked out once
             for (fa, fb, _, _), (score, _) in zip(mixed, scores, strict=True):
+                for f in (fa, fb):
+                    if f not in seen:
+                        seen[f] = figures(forces[f])
                 army_obs.append(
-                    ArmyObservation(
-                        figures(forces[fa]),
-                        figures(forces[fb]),
-                        (len(forces[fa]) + len(forces[fb])) / 2,
-                        score,
-                    )
+                    ArmyObservation(seen[fa], seen[fb], (len(forces[fa]) + len(forces[fb])) / 2, score)
                 )
             model = fit_corrections(
                 entries, observations, model, army_observations=army_obs, army_weight=config.army_weight

@@ -335,13 +335,34 @@ def _total_of(of: ShareOf) -> str:
     return pgettext("roster total of", "units")
 
 
+#: :func:`_selected` so far, by the ids of the constraint and of the profiles (both kept, so
+#: their ids are not reused).
+_SELECTED: dict[tuple[int, int], tuple[RosterConstraint, tuple[Profile, ...], frozenset[str]]] = {}
+#: Entries :data:`_SELECTED` keeps before it starts afresh.
+_SELECTED_KEPT = 1024
+
+
+def _selected(c: RosterConstraint, profiles: tuple[Profile, ...]) -> frozenset[str]:
+    """Ids of the ``profiles`` (a list's, ids unique) that ``c`` selects, worked out once (issue
+    14: drawing the calibration's random legal rosters checks tens of thousands of rosters)."""
+    key = (id(c), id(profiles))
+    hit = _SELECTED.get(key)
+    if hit is None or hit[0] is not c or hit[1] is not profiles:
+        if len(_SELECTED) >= _SELECTED_KEPT:
+            _SELECTED.clear()
+        hit = _SELECTED[key] = (c, profiles, frozenset(p.id for p in profiles if c.selects(p)))
+    return hit[2]
+
+
 def _check_constraint(
     c: RosterConstraint,
     fielded: Sequence[_Fielded],
     price: Mapping[str, float] | None,
     totals: dict[ShareOf, float | None],
+    selected: frozenset[str],
 ) -> tuple[list[Breach], Unchecked | None]:
-    chosen = [f for f in fielded if c.selects(f.profile)]
+    """The breaches of ``c``; ``selected``: the ids of the list's profiles it selects."""
+    chosen = [f for f in fielded if f.profile.id in selected]
     units = sum(f.units for f in chosen)
     figures = sum(f.figures for f in chosen)
     breaches = [
@@ -384,14 +405,16 @@ def unit_figures(army: ArmyList, entry: RosterEntry) -> int:
     )
 
 
-def _unit_size_breaches(army: ArmyList, roster: Roster, c: RosterConstraint) -> list[Breach]:
+def _unit_size_breaches(
+    army: ArmyList, roster: Roster, c: RosterConstraint, selected: frozenset[str]
+) -> list[Breach]:
     """``min_unit_figures``/``max_unit_figures``: one breach per roster entry whose units are too
-    small or too large."""
+    small or too large (``selected``: the ids of the list's profiles ``c`` selects)."""
     out: list[Breach] = []
     if c.min_unit_figures is None and c.max_unit_figures is None:
         return out
     for i, entry in enumerate(roster.units):
-        if not c.selects(army.profile(entry.profile)):
+        if entry.profile not in selected:
             continue
         size = unit_figures(army, entry)
         bounds: tuple[tuple[Bound, int | None], ...] = (
@@ -590,8 +613,9 @@ def validate_roster(
                 )
             )
     for c in (*army.constraints, *roster.constraints):
-        found, skipped = _check_constraint(c, fielded, price, totals)
-        broken += found + _unit_size_breaches(army, roster, c)
+        selected = _selected(c, army.profiles)
+        found, skipped = _check_constraint(c, fielded, price, totals, selected)
+        broken += found + _unit_size_breaches(army, roster, c, selected)
         if skipped is not None:
             unchecked.append(skipped)
     broken += _limber_breaches(army, roster) + _attached_breaches(army, roster)

@@ -54,7 +54,7 @@ from szwadron.armies.rosters import validate_roster
 from szwadron.armies.runs import BAND, ProgressFn
 from szwadron.errors import InvalidDataError
 from szwadron.i18n import gettext
-from szwadron.models import ArmyList, Attachment, Kind, Profile, Roster, RosterEntry
+from szwadron.models import ArmyList, Attachment, Kind, Profile, Roster, RosterConstraint, RosterEntry
 
 #: A generated roster spends at least this share of its limit (the example rosters spend 99–100 %).
 MIN_SPEND = 0.97
@@ -93,27 +93,118 @@ def size_bounds(army: ArmyList, profile: Profile, low: int = 1, high: int = 12) 
     return min(low, high), high
 
 
+class _Facts:
+    """What the drawing functions below ask of one army list again and again, worked out once
+    (issue 14: drawing the calibration's random legal rosters asked the constraints for a unit's
+    size bounds 1.4 million times and priced the same few units 1.7 million times): the fighting
+    profiles, the limber, the profiles by id, each profile's size bounds, which profiles a
+    constraint selects, and the units built and priced so far. Everything is a pure function of
+    the (frozen) list, so the answers are the ones the functions would compute."""
+
+    def __init__(self, army: ArmyList) -> None:
+        self.army = army
+        self.fighting = _fighting(army)
+        self.limber = next((p for p in army.profiles if p.kind is Kind.LIMBER), None)
+        self.by_id = {p.id: p for p in army.profiles}
+        self.bounds: dict[str, tuple[int, int]] = {}
+        self.selected: dict[int, tuple[RosterConstraint, list[Profile], frozenset[str]]] = {}
+        self.entries: dict[tuple[str, int, tuple[Attachment, ...]], RosterEntry] = {}
+        self.costs: dict[int, tuple[RosterEntry, float]] = {}
+        self.attachments: dict[tuple[str, int], Attachment] = {}
+        self.plain: dict[str, bool] = {}
+
+    def size_bounds(self, profile: Profile) -> tuple[int, int]:
+        """:func:`size_bounds` within :data:`UNIT_FIGURES` of the profile's class."""
+        hit = self.bounds.get(profile.id)
+        if hit is None:
+            hit = self.bounds[profile.id] = size_bounds(
+                self.army, profile, *UNIT_FIGURES[profile_class(profile)]
+            )
+        return hit
+
+    def selects(self, c: RosterConstraint) -> tuple[list[Profile], frozenset[str]]:
+        """The fighting profiles ``c`` (one of the list's constraints) selects, and the ids of
+        every profile it selects."""
+        hit = self.selected.get(id(c))
+        if hit is None or hit[0] is not c:  # the list keeps ``c``, so its id is not reused
+            chosen = frozenset(p.id for p in self.army.profiles if c.selects(p))
+            hit = self.selected[id(c)] = (c, [p for p in self.fighting if p.id in chosen], chosen)
+        return hit[1], hit[2]
+
+    def plain_infantry(self, profile: Profile) -> bool:
+        """Infantry without skirmish: a unit that may carry a company of another profile (1.1)."""
+        hit = self.plain.get(profile.id)
+        if hit is None:
+            hit = self.plain[profile.id] = profile.kind is Kind.INFANTRY and not profile.has("skirmish")
+        return hit
+
+    def attachment(self, profile_id: str, figures: int) -> Attachment:
+        """``figures`` figures of ``profile_id`` attached to a unit."""
+        hit = self.attachments.get((profile_id, figures))
+        if hit is None:
+            hit = self.attachments[profile_id, figures] = Attachment(profile=profile_id, figures=figures)
+        return hit
+
+    def entry(self, profile: Profile, figures: int, attached: tuple[Attachment, ...] = ()) -> RosterEntry:
+        """:func:`_entry`: a unit of ``profile``; a gun with a limbered move gets its limber (7.2)."""
+        key = (profile.id, figures, attached)
+        hit = self.entries.get(key)
+        if hit is None:
+            limber = self.limber
+            if profile.move_limbered is not None and limber is not None:
+                attached = (self.attachment(limber.id, figures),)
+            hit = self.entries[key] = RosterEntry(profile=profile.id, figures=figures, attached=attached)
+        return hit
+
+    def cost(self, entry: RosterEntry) -> float:
+        """:func:`_unit_cost`: what one unit of ``entry`` costs at the list's points."""
+        hit = self.costs.get(id(entry))
+        if hit is None or hit[0] is not entry:  # kept here, so its id is not reused
+            if len(self.costs) >= _COSTS_KEPT:  # the search's copies of units would pile up
+                self.costs.clear()
+            hit = self.costs[id(entry)] = (entry, roster_points(self.army, Roster(id="unit", units=(entry,))))
+        return hit[1]
+
+    def attached_figures(self, entry: RosterEntry) -> int:
+        """Fighting figures attached to each unit of ``entry`` (a limber is not one, 7.2)."""
+        return sum(a.figures for a in entry.attached if self.by_id[a.profile].kind is not Kind.LIMBER)
+
+
+#: Unit costs a :class:`_Facts` keeps before it starts afresh.
+_COSTS_KEPT = 1 << 16
+#: :class:`_Facts` of the lists drawn from lately, by ``id`` (the list is kept, so its id is not reused).
+_FACTS: dict[int, _Facts] = {}
+#: Lists :data:`_FACTS` keeps before it starts afresh.
+_FACTS_KEPT = 32
+
+
+def _facts(army: ArmyList) -> _Facts:
+    hit = _FACTS.get(id(army))
+    if hit is None or hit.army is not army:
+        if len(_FACTS) >= _FACTS_KEPT:
+            _FACTS.clear()
+        hit = _FACTS[id(army)] = _Facts(army)
+    return hit
+
+
 def _size_bounds(army: ArmyList, profile: Profile) -> tuple[int, int]:
     """:func:`size_bounds` within :data:`UNIT_FIGURES` of the profile's class."""
-    return size_bounds(army, profile, *UNIT_FIGURES[profile_class(profile)])
+    return _facts(army).size_bounds(profile)
 
 
 def _limber(army: ArmyList) -> Profile | None:
-    return next((p for p in army.profiles if p.kind is Kind.LIMBER), None)
+    return _facts(army).limber
 
 
 def _entry(
     army: ArmyList, profile: Profile, figures: int, attached: tuple[Attachment, ...] = ()
 ) -> RosterEntry:
     """A unit of ``profile``; a gun with a limbered move gets its limber (7.2)."""
-    limber = _limber(army)
-    if profile.move_limbered is not None and limber is not None:
-        attached = (Attachment(profile=limber.id, figures=figures),)
-    return RosterEntry(profile=profile.id, figures=figures, attached=attached)
+    return _facts(army).entry(profile, figures, attached)
 
 
 def _unit_cost(army: ArmyList, entry: RosterEntry) -> float:
-    return roster_points(army, Roster(id="unit", units=(entry,)))
+    return _facts(army).cost(entry)
 
 
 def _merge(entries: Sequence[RosterEntry]) -> tuple[RosterEntry, ...]:
@@ -138,13 +229,14 @@ def _random_unit(
 ) -> RosterEntry | None:
     """A random unit costing at most ``room`` (None when none fits), of one of the profiles
     ``among`` (default: every fighting profile)."""
-    profiles = list(among) if among else _fighting(army)
+    facts = _facts(army)
+    profiles = list(among) if among else facts.fighting
     for _ in range(8):
         profile = rng.choice(profiles)
-        low, high = _size_bounds(army, profile)
+        low, high = facts.size_bounds(profile)
         figures = rng.randint(low, high)
         attached: tuple[Attachment, ...] = ()
-        if profile.kind is Kind.INFANTRY and not profile.has("skirmish") and rng.random() < ATTACH_CHANCE:
+        if facts.plain_infantry(profile) and rng.random() < ATTACH_CHANCE:
             others = [
                 p
                 for p in profiles
@@ -155,10 +247,10 @@ def _random_unit(
             ]
             if others and figures > 2:
                 k = rng.randint(1, 2)
-                attached = (Attachment(profile=rng.choice(others).id, figures=k),)
+                attached = (facts.attachment(rng.choice(others).id, k),)
                 figures -= k
-        entry = _entry(army, profile, figures, attached)
-        if _unit_cost(army, entry) <= room + 1e-9:
+        entry = facts.entry(profile, figures, attached)
+        if facts.cost(entry) <= room + 1e-9:
             return entry
     return None
 
@@ -166,7 +258,8 @@ def _random_unit(
 def _fill(army: ArmyList, units: list[RosterEntry], limit: float, rng: random.Random) -> list[RosterEntry]:
     """Add random units while they fit, then grow units one figure at a time (within their caps)
     until the limit is spent as far as it can be."""
-    spent = sum(_unit_cost(army, e) for e in units)
+    facts = _facts(army)
+    spent = sum(facts.cost(e) for e in units)
     misses = 0
     while misses < 6:
         unit = _random_unit(army, rng, limit - spent)
@@ -174,19 +267,16 @@ def _fill(army: ArmyList, units: list[RosterEntry], limit: float, rng: random.Ra
             misses += 1
             continue
         units.append(unit)
-        spent += _unit_cost(army, unit)
+        spent += facts.cost(unit)
     order = list(range(len(units)))
     rng.shuffle(order)
     for i in order:
         e = units[i]
-        profile = army.profile(e.profile)
-        _, high = _size_bounds(army, profile)
-        while (
-            e.figures + sum(a.figures for a in e.attached if army.profile(a.profile).kind is not Kind.LIMBER)
-            < high
-        ):
-            bigger = _entry(army, profile, e.figures + 1, e.attached)
-            extra = _unit_cost(army, bigger) - _unit_cost(army, e)
+        profile = facts.by_id[e.profile]
+        _, high = facts.size_bounds(profile)
+        while e.figures + facts.attached_figures(e) < high:
+            bigger = facts.entry(profile, e.figures + 1, e.attached)
+            extra = facts.cost(bigger) - facts.cost(e)
             if spent + extra > limit + 1e-9:
                 break
             units[i], e = bigger, bigger
@@ -237,6 +327,7 @@ def _repair(
     least half, few krakusi) drew a legal roster once in 150 tries, and ``points validate
     --held-out`` could fail on an unlucky seed."""
     units = list(units)
+    facts = _facts(army)
     for _ in range(REPAIR_STEPS):
         if not units:
             return None
@@ -247,7 +338,8 @@ def _repair(
             return roster if enough else None
         breach = rng.choice(report.broken)
         c = next((c for c in army.constraints if c.id == breach.constraint), None)
-        counted = [i for i, e in enumerate(units) if c is None or c.selects(army.profile(e.profile))]
+        among, chosen = facts.selects(c) if c is not None else ([], frozenset())
+        counted = [i for i, e in enumerate(units) if c is None or e.profile in chosen]
         if breach.entry is not None or breach.bound == "max" or c is None:
             if breach.entry is not None:
                 bad = roster.units[breach.entry]
@@ -263,8 +355,8 @@ def _repair(
             others = [i for i in range(len(units)) if i not in counted]
             if others:
                 units.pop(rng.choice(others))
-            spent = sum(_unit_cost(army, e) for e in units)
-            add = _random_unit(army, rng, limit - spent, [p for p in _fighting(army) if c.selects(p)])
+            spent = sum(facts.cost(e) for e in units)
+            add = _random_unit(army, rng, limit - spent, among)
             if add is not None:
                 units.append(add)
         units = _fill(army, units, limit, rng)
