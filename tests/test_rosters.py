@@ -157,7 +157,13 @@ def test_issue7_partial_points_leave_points_checks_unchecked(tmp_path: Path) -> 
     report = validate_roster(army, "corps-1000", points={"line_infantry": 7.0})
     assert report.points is None and report.points_by_kind is None
     assert "hussars" in report.missing_points and "line_infantry" not in report.missing_points
-    assert [u.constraint for u in report.unchecked] == ["points_limit", "artillery-fifth"]
+    shares_of_points = [
+        c.id
+        for c in army.constraints
+        if (c.max_share is not None or c.min_share is not None) and c.share_of.value == "points"
+    ]
+    assert shares_of_points  # artillery-fifth, cavalry-points: unchecked without every profile's points
+    assert [u.constraint for u in report.unchecked] == ["points_limit", *shares_of_points]
     assert "no points for: cuirassiers" in str(report.unchecked[0])
 
 
