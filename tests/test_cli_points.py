@@ -74,6 +74,10 @@ def test_points_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
         (("points", "validate", "--cover", "-0.25"), "got '-0.25'"),
         (("points", "calibrate", "--cover", "0.5"), "--cover does not apply to 'points calibrate'"),
         (("points", "france", "--cover", "0.5"), "--cover does not apply to 'points ARMYLIST'"),
+        # issue 14: --flight (6.6, 6.8) belongs to 'points validate' alone
+        (("points", "calibrate", "--flight"), "--flight does not apply to 'points calibrate'"),
+        (("points", "france", "--flight"), "--flight does not apply to 'points ARMYLIST'"),
+        (("points", "france", "--flight", "--json"), "--flight does not apply to 'points ARMYLIST'"),
         (("points", "france", "--workers", "2"), "--workers applies only"),
         (("points", "france", "--plot", "out.toml"), "unknown picture format"),
         (("balance", "france:nope", "austria"), "unknown roster 'nope'"),
@@ -240,3 +244,70 @@ def test_calibrate_dry_run_writes_nothing(capsys: pytest.CaptureFixture[str], tm
     )
     assert code == 0 and "dry run" in out
     assert not (tmp_path / "m.toml").exists() and (lists / "testland.toml").read_bytes() == before
+
+
+def _two_small_lists(tmp_path: Path) -> Path:
+    """Two copies of the test list, each with one example roster at 400 points."""
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    roster = (
+        '\n[[rosters]]\nid = "r"\npoints_limit = 400\nunits = [ { profile = "line", figures = 10, count = 2 },'
+        ' { profile = "hussars", figures = 4 } ]\n'
+    )
+    text = TESTLAND.read_text(encoding="utf-8")
+    for name in ("aland", "bland"):
+        (lists / f"{name}.toml").write_text(
+            text.replace('id = "testland"', f'id = "{name}"', 1) + roster, "utf-8"
+        )
+    return lists
+
+
+def test_validate_flight_reaches_the_roster_and_held_out_battles(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 14, 6.6 and 6.8: ``points validate --flight`` plays the example rosters' and the
+    held-out battles (the exploit search's too) with flight and rally, and says so in the text and
+    the JSON; the same seeds without it give other results; the round-robin and the unit sizes are
+    played as without it."""
+    from szwadron.armies.calibrate import army_list_paths, load_lists
+    from szwadron.armies.search import held_out_validation
+    from szwadron.i18n import current_language, language
+
+    lists = _two_small_lists(tmp_path)
+    small = ("--lists", str(lists), "--duels", "1", "--battles", "4", "--held-out", "1", "--search", "1")
+    docs = {}
+    for flight in (False, True):
+        argv = ("points", "validate", *small, "--workers", "1", "--json") + (("--flight",) if flight else ())
+        code, out, _ = run(capsys, *argv)
+        assert code == 0
+        docs[flight] = json.loads(out)
+    off, on = docs[False], docs[True]
+    assert off["rosters"]["flight"] is False and off["held_out"]["flight"] is False
+    assert on["rosters"]["flight"] is True and on["held_out"]["flight"] is True
+    # the flag reaches the battles: the same seeds, other results
+    assert [c["win_rate"] for c in on["held_out"]["cells"]] != [
+        c["win_rate"] for c in off["held_out"]["cells"]
+    ]
+    assert [s["win_rate"] for s in on["held_out"]["searches"]] != [
+        s["win_rate"] for s in off["held_out"]["searches"]
+    ]
+    # ... exactly the library's held-out check with flight on (same seeds, same rosters)
+    armies = load_lists(army_list_paths(str(lists)))
+    for flight, doc in docs.items():
+        held = held_out_validation(
+            armies, random_rosters=1, search=1, battles=4, seed=2026, workers=1, flight=flight
+        )
+        assert held.flight is flight
+        assert [[a, b, r] for a, b, r in held.pairs] == [
+            [c["a"], c["b"], c["win_rate"]] for c in doc["held_out"]["cells"]
+        ]
+    # the round-robin and the unit sizes stay without flight
+    assert on["cells"] == off["cells"] and on["unit_sizes"] == off["unit_sizes"]
+
+    code, out, _ = run(capsys, "points", "validate", *small, "--workers", "1", "--flight")
+    assert code == 0 and "flight and rally (6.6, 6.8): a panicked unit flees" in out
+    code, out, _ = run(capsys, "points", "validate", *small, "--workers", "1")
+    assert code == 0 and "flight and rally" not in out
+    with language(current_language()):  # --lang pl speaks Polish for the rest of the process: restore it
+        code, out, _ = run(capsys, "points", "validate", *small, "--workers", "1", "--flight", "--lang", "pl")
+    assert code == 0 and "ucieczka i reorganizacja (6.6, 6.8)" in out

@@ -24,6 +24,9 @@ equal points are even. This module plays them:
   probability ``cover``, drawn by :func:`draw_cover` from dice of the battle's own (its seed and
   ``:cover``), so that a battle without cover plays exactly as before. The calibration plays on
   open ground.
+- **Flight and rally** (optional, issue 14; ``flight``): :func:`validate_rosters` plays its
+  battles with flight and rally (6.6, 6.8, :func:`szwadron.armies.duel.run_army_battle`) when
+  ``flight`` is true; off by default, as in the calibration (:data:`BATTLE_FLIGHT`).
 
 Tasks go to a :class:`concurrent.futures.Executor` exactly as the duels of the calibration do
 (:func:`szwadron.armies.calibrate.run_tasks`): the results do not depend on the executor.
@@ -669,6 +672,8 @@ class RosterValidation:
     seed: int
     cover: float = 0.0
     """The share of units in cover (4.10.3, :func:`draw_cover`)."""
+    flight: bool = False
+    """Whether the battles played flight and rally (6.6, 6.8)."""
 
     @property
     def share_in_band(self) -> float:
@@ -702,6 +707,7 @@ class RosterValidation:
             "battles": self.battles,
             "seconds": self.seconds,
             "cover": self.cover,
+            "flight": self.flight,
             "band": list(BAND),
             "share_in_band": self.share_in_band,
             "share_interval_in_band": self.share_ci_in_band,
@@ -863,10 +869,12 @@ def validate_rosters(
     progress: ProgressFn | None = None,
     sampler: Sampler = DEFAULT_SAMPLER,
     cover: float = 0.0,
+    flight: bool = False,
 ) -> RosterValidation:
     """Every pair of example rosters of different armies with the same points limit plays
     ``battles`` battles at the lists' stored points (module notes), a share ``cover`` of the
-    units in cover (4.10.3, :func:`draw_cover`)."""
+    units in cover (4.10.3, :func:`draw_cover`), with flight and rally when ``flight`` (6.6,
+    6.8)."""
 
     if battles < 1:
         raise InvalidDataError(
@@ -896,7 +904,14 @@ def validate_rosters(
         for k in range(battles)
     ]
     scores = play(
-        forces, specs, executor=executor, workers=workers, progress=progress, sampler=sampler, cover=cover
+        forces,
+        specs,
+        executor=executor,
+        workers=workers,
+        progress=progress,
+        sampler=sampler,
+        flight=flight,
+        cover=cover,
     )
     wins: dict[tuple[int, int], float] = {}
     for (i, j, _, _), (score, _) in zip(specs, scores, strict=True):
@@ -913,7 +928,7 @@ def validate_rosters(
         )
         for i, j in pairs
     ]
-    return RosterValidation(sides, cells, len(specs), time.perf_counter() - t0, seed, cover)
+    return RosterValidation(sides, cells, len(specs), time.perf_counter() - t0, seed, cover, flight)
 
 
 @dataclass(frozen=True)

@@ -456,9 +456,10 @@ def _score(
     workers: int | None,
     sampler: Sampler,
     cover: float = 0.0,
+    flight: bool = False,
 ) -> list[float]:
     """Each roster's mean score against every field roster, ``battles`` battles each, a share
-    ``cover`` of the units in cover (4.10.3)."""
+    ``cover`` of the units in cover (4.10.3), with flight and rally when ``flight`` (6.6, 6.8)."""
     forces: list[Force] = [roster_force(a, r) for a, r in field]
     specs: list[BattleSpec] = []
     for k, roster in enumerate(rosters):
@@ -473,6 +474,7 @@ def _score(
         workers=workers,
         label="exploit search",
         sampler=sampler,
+        flight=flight,
         cover=cover,
     )
     per = len(field) * battles
@@ -493,13 +495,15 @@ def exploit_search(
     progress: ProgressFn | None = None,
     sampler: Sampler = DEFAULT_SAMPLER,
     cover: float = 0.0,
+    flight: bool = False,
 ) -> SearchResult:
     """Hill-climb over legal rosters of ``army`` at ``limit`` for the highest win rate against
     ``field`` (module notes): ``budget`` rosters played, ``batch`` neighbours of the best so far
     played at a time (so an executor has work to share), ``battles`` battles against each field
     roster; the best is then played :data:`CONFIRM_BATTLES` battles a field roster with fresh
     seeds. ``cover``: the share of units in cover in every battle (4.10.3,
-    :func:`szwadron.armies.battles.draw_cover`).
+    :func:`szwadron.armies.battles.draw_cover`); ``flight``: every battle with flight and rally
+    (6.6, 6.8).
 
     Raises
     ------
@@ -520,7 +524,7 @@ def exploit_search(
     rng = random.Random(f"search:{seed}:{army.id}:{limit:g}")
     tag = f"search:{seed}:{army.id}:{limit:g}"
     best = random_roster(army, limit, rng, rid=f"search-{army.id}-{limit:g}")
-    run = {"executor": executor, "workers": workers, "sampler": sampler, "cover": cover}
+    run = {"executor": executor, "workers": workers, "sampler": sampler, "cover": cover, "flight": flight}
     best_rate = _score(army, [best], field, battles, f"{tag}:0", **run)[0]  # type: ignore[arg-type]
     evaluated = 1
     while evaluated < budget:
@@ -578,6 +582,8 @@ class HeldOutValidation:
     seed: int
     cover: float = 0.0
     """The share of units in cover in every battle (4.10.3)."""
+    flight: bool = False
+    """Whether every battle, the search's too, played flight and rally (6.6, 6.8)."""
 
     @property
     def share_in_band(self) -> float:
@@ -605,6 +611,7 @@ class HeldOutValidation:
             "battles": self.battles,
             "seconds": self.seconds,
             "cover": self.cover,
+            "flight": self.flight,
             "band": list(BAND),
             "pairs": len(self.pairs),
             "share_in_band": self.share_in_band,
@@ -639,6 +646,7 @@ def held_out_validation(
     progress: ProgressFn | None = None,
     sampler: Sampler = DEFAULT_SAMPLER,
     cover: float = 0.0,
+    flight: bool = False,
 ) -> HeldOutValidation:
     """The held-out check of ``points validate``: for every list and every points limit of the
     example rosters, ``random_rosters`` random legal rosters (:func:`random_roster`) and, with
@@ -648,7 +656,9 @@ def held_out_validation(
     the same limit with a held-out roster in it plays ``battles`` battles; each held-out
     roster's mean against all of its pairs is its rate against the field. ``cover``: the share of
     units in cover in every battle, the search's too (4.10.3,
-    :func:`szwadron.armies.battles.draw_cover`; the calibration plays on open ground)."""
+    :func:`szwadron.armies.battles.draw_cover`; the calibration plays on open ground); ``flight``:
+    every battle, the search's too, with flight and rally (6.6, 6.8; off in the calibration,
+    :data:`szwadron.armies.duel.BATTLE_FLIGHT`)."""
 
     if battles < 1:
         raise InvalidDataError(
@@ -680,6 +690,7 @@ def held_out_validation(
                     progress=progress,
                     sampler=sampler,
                     cover=cover,
+                    flight=flight,
                 )
                 searches.append(found)
                 entries.append((army, found.roster.model_copy(update={"id": "search"}), "search"))
@@ -712,6 +723,7 @@ def held_out_validation(
         progress=progress,
         label="held-out battles",
         sampler=sampler,
+        flight=flight,
         cover=cover,
     )
     rates: list[tuple[str, str, float]] = []
@@ -733,7 +745,7 @@ def held_out_validation(
         )
         for k, (a, r, src) in enumerate(entries)
     ]
-    return HeldOutValidation(held, rates, battles, searches, time.perf_counter() - t0, seed, cover)
+    return HeldOutValidation(held, rates, battles, searches, time.perf_counter() - t0, seed, cover, flight)
 
 
 __all__ = [

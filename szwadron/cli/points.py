@@ -10,11 +10,12 @@
   (:mod:`szwadron.armies.calibrate`); the example rosters' new costs are listed, those over their limit
   flagged.
 - ``szwadron points validate [--seed N] [--duels N] [--battles N] [--workers N] [--cover SHARE]
-  [--json] [--plot FILE]`` — the round-robin of win rates at equal points (battles of standard
-  units, simulated), with each cell's 95 % interval, the classes' blocks, the share no re-pricing
-  could fix and the circles no prices can; then the example rosters army against army
+  [--flight] [--json] [--plot FILE]`` — the round-robin of win rates at equal points (battles of
+  standard units, simulated), with each cell's 95 % interval, the classes' blocks, the share no
+  re-pricing could fix and the circles no prices can; then the example rosters army against army
   (:mod:`szwadron.armies.battles`), and the held-out rosters; with ``--cover``, a share of the units
-  of those battles fights from scattered cover (4.10.3).
+  of those battles fights from scattered cover (4.10.3); with ``--flight``, those battles play
+  flight and rally (6.6, 6.8).
 
 ARMYLIST is an army-list id (looked up like a scenario's lists) or a path to its TOML file.
 ``calibrate`` and ``validate`` are argparse sub-commands; any other word in their place is an army
@@ -117,7 +118,7 @@ class MisplacedOption(argparse.Action):
 def _misplaced(parser: argparse.ArgumentParser, message: str, *flags: str) -> None:
     """Accept ``flags`` (of another form) only to report them: ``--FLAG message``."""
     for flag in flags:
-        nargs = 0 if flag == "--dry-run" else None
+        nargs = 0 if flag in ("--dry-run", "--flight") else None
         parser.add_argument(flag, action=MisplacedOption, message=message, nargs=nargs)
 
 
@@ -207,6 +208,7 @@ def register(subparsers: Any) -> None:
         N_("does not apply to 'points ARMYLIST': it belongs to 'points validate'"),
         "--held-out",
         "--cover",
+        "--flight",
     )
     _misplaced(price, N_("applies only to 'points calibrate' and 'points validate'"), "--search")
 
@@ -279,6 +281,7 @@ def register(subparsers: Any) -> None:
         N_("does not apply to 'points calibrate': it belongs to 'points validate'"),
         "--held-out",
         "--cover",
+        "--flight",
     )
     _misplaced(
         calibrate,
@@ -334,6 +337,14 @@ def register(subparsers: Any) -> None:
         help="share of the units (0 to 1) that fight from scattered cover, bushes or rubble (W + 1 against "
         "fire, 4.10.3), drawn per battle, in the example rosters' and the held-out battles (default 0: open "
         "ground; the round-robin and the unit sizes are always on open ground)",
+    )
+    validate.add_argument(
+        "--flight",
+        action="store_true",
+        help="play flight and rally (6.6, 6.8: a panicked unit flees towards its own edge and may "
+        "reorganise and come back) in the example rosters' and the held-out battles (default: off, as in "
+        "the calibration: a panicked unit is out of the battle; the round-robin and the unit sizes are "
+        "always without)",
     )
     validate.add_argument("--executor", choices=("process", "dask"), help=_EXECUTOR_HELP)
     validate.add_argument("--scheduler", metavar="ADDRESS", help=_SCHEDULER_HELP)
@@ -818,6 +829,7 @@ def _validate(args: argparse.Namespace) -> int:
             workers=args.workers,
             progress=progress,
             cover=args.cover,
+            flight=args.flight,
         )
         sizes = unit_size_effect(
             size_check_cases(armies),
@@ -842,6 +854,7 @@ def _validate(args: argparse.Namespace) -> int:
             workers=args.workers,
             progress=progress,
             cover=args.cover,
+            flight=args.flight,
         )
     if args.plot:
         from szwadron.plots.points import plot_matrix_file
@@ -929,6 +942,13 @@ def _validate(args: argparse.Namespace) -> int:
                 "drawn per battle, in the example rosters' and the held-out battles; the round-robin and the "
                 "unit sizes on open ground"
             ).format(share=f"{args.cover:.0%}")
+        )
+    if args.flight and (rosters is not None or held is not None):
+        print(
+            _(
+                "flight and rally (6.6, 6.8): a panicked unit flees and may reorganise and come back, in the "
+                "example rosters' and the held-out battles; the round-robin and the unit sizes without"
+            )
         )
     if rosters is not None:
         _print_rosters(rosters)
