@@ -27,7 +27,15 @@ from typing import Any
 
 from szwadron import __version__
 from szwadron.errors import InvalidDataError, SzwadronError
-from szwadron.i18n import LANGUAGES, N_, _, language_from_environment, ngettext, set_language
+from szwadron.i18n import (
+    LANGUAGES,
+    N_,
+    _,
+    current_language,
+    language_from_environment,
+    ngettext,
+    set_language,
+)
 
 #: Exit code of an internal error (a bug): not 2, which says the input is at fault.
 EXIT_INTERNAL_ERROR = 3
@@ -129,8 +137,17 @@ def _add_debug(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
-    arguments = list(sys.argv[1:] if argv is None else argv)
+    """Run the command line; return the exit code. The language it chose (``--lang``) is the
+    process's only while it runs: a program or test that calls :func:`main` keeps its own after."""
+    previous = current_language()
+    try:
+        return _run(list(sys.argv[1:] if argv is None else argv))
+    finally:
+        set_language(previous)
+
+
+def _run(arguments: list[str]) -> int:
+    """:func:`main`'s body: parse ``arguments``, run the command, map errors to exit codes."""
     # the language is chosen once, before the parser is built, so that --help speaks it too
     set_language(requested_language(arguments))
     # argparse's own words ("usage:", "options", its errors) through szwadron's catalog
