@@ -14,7 +14,9 @@ flagged roster the way an organiser would, keeping its units and their order:
 Each roster is checked by :func:`szwadron.armies.rosters.validate_roster` at every step; the
 lists' ``units = [...]`` arrays are rewritten in place (the rest of each file is kept as it is).
 
-Run: ``.venv/bin/python scripts/fit_rosters.py [DIR]`` (default: the bundled ``armylists/``).
+Run: ``.venv/bin/python scripts/fit_rosters.py [DIR]`` (default: the bundled ``armylists/``). It
+prints each roster it rebuilt, and each one it could not bring to 99 % legally (every unit at its
+largest: a unit to add or change by hand) — then it exits 1.
 """
 
 from __future__ import annotations
@@ -129,24 +131,36 @@ def main() -> int:
     )
     args = parser.parse_args()
     folder = Path(args.folder) if args.folder else bundled_dir("armylists")
+    unfitted = 0
     for path in sorted(folder.glob("*.toml")):
         army = load_army_list(path)
         text = path.read_text(encoding="utf-8")
         for roster in army.rosters:
             before, _ = check(army, roster, roster.units)
             units, pts, report = rebuild(army, roster)
-            if [(e.profile, e.figures) for e in units] == [
+            limit = roster.points_limit or 0.0
+            short = pts < SPEND * limit
+            unfitted += short or not report.ok
+            changed = [(e.profile, e.figures) for e in units] != [
                 (e.profile, e.figures) for e in roster.units for _ in range(e.count)
-            ]:
+            ]
+            if changed:
+                start = text.index(f'id = "{roster.id}"')
+                a = text.index("units = [\n", start) + len("units = [\n")
+                b = text.index("\n]", a)
+                text = text[:a] + toml_units(units) + text[b:]
+            elif report.ok and not short:
                 continue
-            start = text.index(f'id = "{roster.id}"')
-            a = text.index("units = [\n", start) + len("units = [\n")
-            b = text.index("\n]", a)
-            text = text[:a] + toml_units(units) + text[b:]
-            verdict = "ok" if report.ok else report.describe()
-            print(f"{path.name} {roster.id}: {before:.1f} -> {pts:.1f} of {roster.points_limit:g} {verdict}")
+            verdict = (
+                report.describe()
+                if not report.ok
+                else f"under {SPEND:.0%} of its limit: every unit is at its largest; add or change a unit by hand"
+                if short
+                else "ok"
+            )
+            print(f"{path.name} {roster.id}: {before:.1f} -> {pts:.1f} of {limit:g} {verdict}")
         path.write_text(text, encoding="utf-8")
-    return 0
+    return 1 if unfitted else 0
 
 
 if __name__ == "__main__":

@@ -47,3 +47,24 @@ def test_a_roster_put_out_of_its_constraints_and_limit_is_rebuilt(tmp_path: Path
     assert report.ok, report.describe()
     assert report.points is not None and 990 <= report.points <= 1000
     assert path.read_text(encoding="utf-8").endswith(other[-200:])
+
+
+def test_a_roster_that_cannot_reach_99_percent_is_named_and_exits_1(tmp_path: Path) -> None:
+    """Line battalions are exactly 12 (battalion-minimum, battalion-size): a roster of line alone
+    far under its limit cannot grow, so the script says so and exits 1 instead of calling it fitted."""
+    path = tmp_path / "france.toml"
+    text = (REPO / "armylists" / "france.toml").read_text(encoding="utf-8")
+    start = text.index('id = "corps-1000"')
+    a = text.index("units = [\n", start) + len("units = [\n")
+    b = text.index("\n]", a)
+    path.write_text(
+        text[:a] + '  { profile = "line_infantry", figures = 12, count = 6 },' + text[b:], encoding="utf-8"
+    )
+    done = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "fit_rosters.py"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    (line,) = [x for x in done.stdout.splitlines() if "corps-1000" in x]
+    assert "under 99% of its limit" in line and "by hand" in line
