@@ -357,7 +357,7 @@ def register(subparsers: Any) -> None:
     validate.add_argument(
         "--plot",
         metavar="FILE",
-        help="also draw the matrix of win rates (and the rosters'): FILE.png, FILE.svg or FILE.pdf",
+        help="also draw the matrix of win rates (and the rosters', and the held-out pairs as a histogram): FILE.png, FILE.svg or FILE.pdf",
     )
     _misplaced(
         validate, N_("does not apply to 'points validate': it belongs to 'points ARMYLIST'"), "--roster"
@@ -859,7 +859,7 @@ def _validate(args: argparse.Namespace) -> int:
     if args.plot:
         from szwadron.plots.points import plot_matrix_file
 
-        plot_matrix_file(result, args.plot, rosters)
+        plot_matrix_file(result, args.plot, rosters, held)
     if args.json:
         doc = result.to_json()
         doc["rosters"] = rosters.to_json() if rosters is not None else None

@@ -1,5 +1,5 @@
 """Charts of the points model (issue 7): the breakdown of points as bars, the round-robin of win
-rates at equal points as a heatmap.
+rates at equal points as a heatmap, and the held-out rosters' pairs as a histogram (issue 14).
 
 Plot functions take an optional ``ax`` (a new Agg figure when ``None``), draw and return the
 artists they added; ``*_file`` functions draw on a new figure and write it atomically
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from szwadron.armies.battles import RosterValidation
     from szwadron.armies.calibrate import Validation
     from szwadron.armies.points import PointsBreakdown
+    from szwadron.armies.search import HeldOutValidation
 
 #: Colours of the breakdown's terms (Paul Tol's colour-blind safe palettes).
 TERM_COLOURS: dict[str, str] = {
@@ -228,24 +229,91 @@ def plot_roster_matrix(
     return artists
 
 
+def plot_held_out(held: HeldOutValidation, ax: Axes | None = None, *, title: str | None = None) -> list[Any]:
+    """Rosters nobody fitted the points to (issue 14, :func:`szwadron.armies.search.held_out_validation`):
+    the win rates of every pair with a held-out roster in it as a histogram, the bars inside
+    50 ± 5 % in one colour and outside in another over the shaded band, and each held-out
+    roster's rate against its whole field as a tick along the bottom. Returns the artists added."""
+    import numpy as np
+
+    if ax is None:
+        fig = new_figure(9, 3.5)
+        ax = fig.add_subplot()
+    rates = np.array([r for _, _, r in held.pairs]) * 100
+    low, high = BAND[0] * 100, BAND[1] * 100
+    bins = [2.5 * k for k in range(41)]
+    artists: list[Any] = [ax.axvspan(low, high, color="#dddddd", zorder=0)]
+    inside = rates[(rates >= low) & (rates <= high)]
+    outside = rates[(rates < low) | (rates > high)]
+    if len(inside):
+        artists.append(ax.hist(inside, bins=bins, color="#0077bb", label=gettext("pairs within 50 ± 5 %"))[2])
+    if len(outside):
+        artists.append(ax.hist(outside, bins=bins, color="#cc3311", label=gettext("pairs outside"))[2])
+    field = [100 * r.field_rate for r in held.rosters]
+    if field:
+        (rug,) = ax.plot(
+            field,
+            np.zeros(len(field)),
+            "|",
+            color="black",
+            markersize=14,
+            label=gettext("a held-out roster against its whole field"),
+        )
+        artists.append(rug)
+    span = max([abs(r - 50) for r in [*rates, *field]], default=10.0)
+    ax.set_xlim(50 - span - 5, 50 + span + 5)
+    ax.set_xlabel(gettext("win rate of a held-out roster at equal points (%)"))
+    ax.set_ylabel(gettext("pairs"))
+    ax.legend(fontsize=7, loc="upper left")
+    ax.set_title(
+        title
+        or gettext(
+            "Rosters nobody fitted the points to: {share} of {n} pairs within 50 ± 5 %, RMS {rms}\n"
+            "{rosters} random legal rosters and search finds, {battles} battles a pair, seed {seed}"
+        ).format(
+            share=f"{held.share_in_band:.0%}",
+            n=len(held.pairs),
+            rms=f"{held.rms:.1%}",
+            rosters=len(held.rosters),
+            battles=held.battles,
+            seed=held.seed,
+        ),
+        fontsize=9,
+    )
+    return artists
+
+
 def plot_matrix_file(
-    validation: Validation, path: str | Path, rosters: RosterValidation | None = None
+    validation: Validation,
+    path: str | Path,
+    rosters: RosterValidation | None = None,
+    held: HeldOutValidation | None = None,
 ) -> Path:
-    """Draw :func:`plot_matrix` (and, given ``rosters``, :func:`plot_roster_matrix` beside it)
-    on a new figure and write it to ``path`` atomically."""
+    """Draw :func:`plot_matrix` (and, given ``rosters``, :func:`plot_roster_matrix` beside it;
+    given ``held`` with pairs, :func:`plot_held_out` below them) on a new figure and write it to
+    ``path`` atomically."""
 
     figure_format(path)
     use_agg()
     n = len(validation.entries)
     size = max(6.0, 0.32 * n + 3)
-    if rosters is None or not rosters.cells:
-        fig = new_figure(size + 1.5, size)
-        plot_matrix(validation, fig.add_subplot())
-    else:
-        fig = new_figure(size + 1.5 + 0.75 * size, size)
-        grid = fig.add_gridspec(1, 2, width_ratios=(size + 1.5, 0.75 * size))
-        plot_matrix(validation, fig.add_subplot(grid[0, 0]))
+    with_rosters = rosters is not None and bool(rosters.cells)
+    width = size + 1.5 + (0.75 * size if with_rosters else 0.0)
+    below = held is not None and bool(held.pairs)
+    fig = new_figure(width, size + (0.4 * size if below else 0.0))
+    grid = fig.add_gridspec(
+        2 if below else 1,
+        2 if with_rosters else 1,
+        width_ratios=(size + 1.5, 0.75 * size) if with_rosters else None,
+        height_ratios=(size, 0.4 * size) if below else None,
+    )
+    plot_matrix(validation, fig.add_subplot(grid[0, 0]))
+    if with_rosters:
+        assert rosters is not None
         plot_roster_matrix(rosters, fig.add_subplot(grid[0, 1]))
+    if below:
+        assert held is not None
+        plot_held_out(held, fig.add_subplot(grid[1, :]))
     return save_figure(fig, path)
 
 
@@ -253,6 +321,7 @@ __all__ = [
     "TERM_COLOURS",
     "plot_breakdown",
     "plot_breakdown_file",
+    "plot_held_out",
     "plot_matrix",
     "plot_matrix_file",
     "plot_roster_matrix",

@@ -1,0 +1,55 @@
+"""Issue 14: the held-out rosters' pairs drawn as a histogram (``points validate --plot``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from szwadron.armies.search import HeldOutRoster, HeldOutValidation
+from szwadron.i18n import language
+from szwadron.models import Roster, RosterEntry
+from szwadron.plots._io import new_figure, save_figure, use_agg
+from szwadron.plots.points import plot_held_out
+
+PAIRS = [0.50, 0.52, 0.455, 0.55, 0.551, 0.40, 0.61, 0.49]  # 5 within 50 +- 5 %, 3 outside
+
+
+def _held() -> HeldOutValidation:
+    units = (RosterEntry(profile="line", figures=12),)
+    rosters = [
+        HeldOutRoster("aland", Roster(id="random-1", units=units), "random", 1000.0, 0.53),
+        HeldOutRoster("bland", Roster(id="search", units=units), "search", 1000.0, 0.47),
+    ]
+    pairs = [("aland:random-1", f"x:{k}", r) for k, r in enumerate(PAIRS)]
+    return HeldOutValidation(rosters, pairs, battles=100, searches=[], seconds=0.0, seed=7)
+
+
+def test_every_pair_is_one_bar_count_inside_or_outside_the_band(tmp_path: Path) -> None:
+    use_agg()
+    fig = new_figure(9, 3.5)
+    ax = fig.add_subplot()
+    plot_held_out(_held(), ax)
+    blue = [
+        p.get_height()
+        for p in ax.patches
+        if p.get_facecolor()[:3] == pytest.approx((0, 0x77 / 255, 0xBB / 255))
+    ]
+    red = [
+        p.get_height()
+        for p in ax.patches
+        if p.get_facecolor()[:3] == pytest.approx((0xCC / 255, 0x33 / 255, 0x11 / 255))
+    ]
+    assert sum(blue) == 5 and sum(red) == 3
+    (rug,) = [line for line in ax.get_lines() if line.get_marker() == "|"]
+    assert list(rug.get_xdata()) == pytest.approx([53.0, 47.0])
+    assert "62% of 8 pairs within 50 ± 5 %" in ax.get_title() and "seed 7" in ax.get_title()
+    assert save_figure(fig, tmp_path / "h.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_picture_speaks_polish() -> None:
+    use_agg()
+    with language("pl"):
+        ax = new_figure(9, 3.5).add_subplot()
+        plot_held_out(_held(), ax)
+    assert "pairs" not in ax.get_ylabel() and "Rosters nobody" not in ax.get_title()
