@@ -1253,75 +1253,75 @@ def main() -> int:
     )
     parser.add_argument("--repeats", type=int, default=DEFAULT_REPEATS, help="with --default: runs a side")
     args = parser.parse_args()
-    if args.default:
-        text = render_default(bench_default(repeats=args.repeats))
-        print(text)
-        if args.write:
-            write_section("## Points: the default calibration's CPU (issue 14, random legal rosters)", text)
-        return 0
-    if args.one:
+    if args.one or args.split_one or args.states_one:  # a child process's one run, as JSON
         import json
 
-        print(json.dumps(one_sampler_run(*args.one)))
+        if args.one:
+            print(json.dumps(one_sampler_run(*args.one)))
+        else:
+            print(json.dumps(split_one(args.split_one) if args.split_one else states_one(args.states_one)))
         return 0
-    if args.split_one:
-        import json
+    # one mode at a time: (flag, measure, render, RESULTS section, raw numbers kept in the temp dir)
+    modes: list[
+        tuple[bool, Callable[[], dict[str, object]], Callable[[dict[str, object]], str], str, str]
+    ] = [
+        (
+            args.default,
+            lambda: bench_default(repeats=args.repeats),
+            render_default,
+            "## Points: the default calibration's CPU (issue 14, random legal rosters)",
+            "",
+        ),
+        (
+            args.states,
+            lambda: bench_states(full=args.full),
+            render_states,
+            "## Points: can a duel be one draw? (issue 14)",
+            "",
+        ),
+        (
+            args.split,
+            bench_split,
+            render_split,
+            "## Points: where the exact sampler's time goes (issue 14)",
+            "",
+        ),
+        (
+            args.cover,
+            bench_cover,
+            render_cover,
+            "## Points: battles with scattered cover (issue 14)",
+            "cover",
+        ),
+        (
+            args.held_out,
+            bench_held_out,
+            render_held_out,
+            "## Points: held-out rosters and balance from play (issue 14)",
+            "held-out",
+        ),
+        (
+            args.samplers,
+            lambda: bench_samplers(full=args.full),
+            render_samplers,
+            "## Points: the exact sampler and the executors (issue 14)",
+            "samplers",
+        ),
+    ]
+    for chosen, measure, render_mode, section, raw_name in modes:
+        if chosen:
+            measured = measure()
+            if raw_name:
+                import json
+                import tempfile
 
-        print(json.dumps(split_one(args.split_one)))
-        return 0
-    if args.states_one:
-        import json
-
-        print(json.dumps(states_one(args.states_one)))
-        return 0
-    if args.states:
-        text = render_states(bench_states(full=args.full))
-        print(text)
-        if args.write:
-            write_section("## Points: can a duel be one draw? (issue 14)", text)
-        return 0
-    if args.split:
-        text = render_split(bench_split())
-        print(text)
-        if args.write:
-            write_section("## Points: where the exact sampler's time goes (issue 14)", text)
-        return 0
-    if args.cover:
-        import json
-        import tempfile
-
-        c = bench_cover()
-        raw = Path(tempfile.gettempdir()) / "szwadron-bench-cover.json"
-        raw.write_text(json.dumps(c, indent=1), encoding="utf-8")  # kept if rendering fails
-        text = render_cover(c)
-        print(text)
-        if args.write:
-            write_section("## Points: battles with scattered cover (issue 14)", text)
-        return 0
-    if args.held_out:
-        import json
-        import tempfile
-
-        r = bench_held_out()
-        raw = Path(tempfile.gettempdir()) / "szwadron-bench-held-out.json"
-        raw.write_text(json.dumps(r, indent=1), encoding="utf-8")  # kept if rendering fails
-        text = render_held_out(r)
-        print(text)
-        if args.write:
-            write_section("## Points: held-out rosters and balance from play (issue 14)", text)
-        return 0
-    if args.samplers:
-        import json
-        import tempfile
-
-        samplers = bench_samplers(full=args.full)
-        raw = Path(tempfile.gettempdir()) / "szwadron-bench-samplers.json"
-        raw.write_text(json.dumps(samplers, indent=1), encoding="utf-8")  # kept if rendering fails
-        text = render_samplers(samplers)
-        print(text)
-        if args.write:
-            write_section("## Points: the exact sampler and the executors (issue 14)", text)
-        return 0
+                raw = Path(tempfile.gettempdir()) / f"szwadron-bench-{raw_name}.json"
+                raw.write_text(json.dumps(measured, indent=1), encoding="utf-8")  # kept if rendering fails
+            text = render_mode(measured)
+            print(text)
+            if args.write:
+                write_section(section, text)
+            return 0
     r = bench()
     v = None if args.skip_validation else bench_validation()
     text = render(r, v)
