@@ -34,15 +34,13 @@ def _line(army: ArmyList) -> Profile:
 
 
 def _company(army: ArmyList) -> Profile | None:
-    """The list's infantry profile of higher M than its line that is not in skirmish order."""
+    """The list's infantry profile not in skirmish order with the lowest M above its line's (the
+    first in the list's order among equals): grenadiers rather than a guard."""
     line = _line(army)
     better = [
         p
         for p in army.profiles
-        if p.kind is Kind.INFANTRY
-        and not p.has("skirmish")
-        and p.morale > line.morale
-        and p.id != "old_guard"
+        if p.kind is Kind.INFANTRY and not p.has("skirmish") and p.morale > line.morale
     ]
     return min(better, key=lambda p: p.morale) if better else None
 
