@@ -115,6 +115,22 @@ class RulesSettings(BaseModel):
     pursuit_multiplier_infantry: Whole = Field(2, ge=0, description="6.7: pursuit 2d6 x this cm.")
     pursuit_multiplier_cavalry: Whole = Field(4, ge=0, description="6.7: pursuit 2d6 x this cm.")
 
+    def flight_multiplier(self, kind: str) -> int:
+        """6.6.2 — cm per pip of 2d6 a fleeing unit of ``kind`` (a :class:`szwadron.models.Kind`
+        value) runs. Decision: a limber flees like horse artillery. Whether a foot battery of R 0
+        flees at all is the caller's question (6.6.2: only if its R > 0).
+
+        >>> [RulesSettings().flight_multiplier(k) for k in ("infantry", "cavalry", "foot_artillery", "limber")]
+        [2, 4, 1, 3]
+        """
+        return {
+            "infantry": self.flight_multiplier_infantry,
+            "cavalry": self.flight_multiplier_cavalry,
+            "foot_artillery": self.flight_multiplier_foot_artillery,
+            "horse_artillery": self.flight_multiplier_horse_artillery,
+            "limber": self.flight_multiplier_horse_artillery,
+        }[str(kind)]
+
     @model_validator(mode="after")
     def _epsilon_is_small(self) -> RulesSettings:
         # a contact shorter than the epsilon would count as none (PD-14): keep it far below both

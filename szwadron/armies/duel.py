@@ -1634,13 +1634,9 @@ def battle_flight_multiplier(kind: Kind, move_cm: float, settings: RulesSettings
     ...     Kind.HORSE_ARTILLERY)], battle_flight_multiplier(Kind.FOOT_ARTILLERY, 0)
     ([2, 4, 1, 3], 0)
     """
-    if kind is Kind.INFANTRY:
-        return settings.flight_multiplier_infantry
-    if kind is Kind.CAVALRY:
-        return settings.flight_multiplier_cavalry
-    if kind is Kind.FOOT_ARTILLERY:
-        return settings.flight_multiplier_foot_artillery if move_cm > 0 else 0
-    return settings.flight_multiplier_horse_artillery
+    if kind is Kind.FOOT_ARTILLERY and move_cm <= 0:
+        return 0
+    return settings.flight_multiplier(kind)
 
 
 @dataclass

@@ -133,14 +133,7 @@ def flight_multiplier(kind: Kind | str, settings: RulesSettings = DEFAULT_SETTIN
     >>> [flight_multiplier(k) for k in ("infantry", "cavalry", "foot_artillery", "horse_artillery")]
     [2, 4, 1, 3]
     """
-    k = Kind(kind)
-    return {
-        Kind.INFANTRY: settings.flight_multiplier_infantry,
-        Kind.CAVALRY: settings.flight_multiplier_cavalry,
-        Kind.FOOT_ARTILLERY: settings.flight_multiplier_foot_artillery,
-        Kind.HORSE_ARTILLERY: settings.flight_multiplier_horse_artillery,
-        Kind.LIMBER: settings.flight_multiplier_horse_artillery,
-    }[k]
+    return settings.flight_multiplier(Kind(kind))
 
 
 def flight_distribution(
