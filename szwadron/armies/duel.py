@@ -63,7 +63,10 @@ per kind (:data:`STANDARD_UNIT_FIGURES`, the example rosters' sizes), so that a 
 fields more units — more morale tests to break, as in a real army — instead of one huge unit
 that still breaks at its M per test (6.3). The units fight in pairs, reserves step in, and a
 side loses when all its units are broken or destroyed. The calibration and the validation of
-the points model play battles. With ``flight`` (:data:`BATTLE_FLIGHT`, off until the points are
+the points model play battles. Who meets whom is drawn by the dice (``pairing="random"``, the
+calibration's), or chosen by the side with the initiative under a target policy
+(:data:`TARGET_POLICIES`, :func:`choose_targets`: the weakest enemy, the most dangerous, the best
+matchup; 2.1.4, 4.2.1, 5.2.1). With ``flight`` (:data:`BATTLE_FLIGHT`, off until the points are
 fitted with it) a panicked unit flees towards its own edge instead of leaving for good, and may
 reorganise and come back as a reserve (6.6, 6.8; :class:`BattleFlight`, :func:`rally_chance`).
 
