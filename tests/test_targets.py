@@ -128,7 +128,7 @@ def test_threat_is_the_brute_force_expected_figures_removed_4_6_5_3() -> None:
     fire4 = sum(h * p for h, p in _hits(4, 4))
     melee4 = sum(h * p for h, p in _hits(4, 2))
     assert target_threat((both, 4, 4, None, 0), me) == pytest.approx(float(max(fire4, melee4)), abs=1e-12)
-    # artillery never charges (7.1): its threat is its fire alone, whatever its SW
+    # artillery never charges (the duel policy, choose_action): its threat is its fire alone, whatever its SW
     gun = DuelUnit("g", Kind.FOOT_ARTILLERY, 6, 1, 3, 6, 4, (Weapon("ball", 60, 2, 3),), frontage_cm=4.0)
     assert target_threat((gun, 1, 1, None, 0), me) == pytest.approx(float(sum(h * p for h, p in _hits(2, 3))))
 

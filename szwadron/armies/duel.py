@@ -2021,8 +2021,8 @@ def _expected_removed(table: Table[tuple[int, bool]] | None) -> float:
 
 def _charge_keys(attacker: BattleUnit, defender: BattleUnit) -> tuple[MeleeKey, MeleeKey] | None:
     """The two sides (:data:`MeleeKey`) of ``attacker``'s charge on ``defender``: every figure in
-    contact facing the other line, first exchange (5.3, PD-14); None when it cannot charge
-    (artillery never charges, 7.1; a unit without melee dice does not)."""
+    contact facing the other line, first exchange (5.3, PD-14); None when it cannot charge (as
+    in :func:`choose_action`: artillery never charges, nor does a unit without melee dice)."""
     a, a_init, a_s, a_el, a_left = attacker
     d, d_init, d_s, d_el, d_left = defender
     if a.is_artillery or a.melee <= 0:
