@@ -1088,6 +1088,128 @@ def render_cover(r: dict[str, Any]) -> str:
     )
 
 
+# --- issue 14: targets chosen by a policy ------------------------------------------------------
+#: The held-out check of ``points validate --pairing POLICY`` at the stored points: one random legal
+#: roster per list and limit, no search, 200 battles a pair (the same seeds for every pairing).
+TARGETS_HELD_OUT = {"random_rosters": 1, "search": 0, "battles": 200}
+#: The pairings compared: the calibration's (the reference) first.
+TARGETS_PAIRINGS = ("random", "weakest", "dangerous", "best")
+#: Battles a pair of example rosters (the band and the initiative's score).
+TARGETS_BATTLES = 200
+#: Seeds of the held-out check and the example rosters' battles (2026: ``points validate``'s
+#: default; 2027: a second look at the noise).
+TARGETS_SEEDS = (2026, 2027)
+
+
+def _initiative_score(armies: list[Any], pairing: str) -> tuple[float, int]:
+    """The mean score of the side with the initiative (the side moving first, which picks the
+    targets under a policy) over every pair of example rosters of different lists at one limit,
+    :data:`TARGETS_BATTLES` battles a pair, the initiative alternating; and the battles played."""
+    from szwadron.armies.battles import play, roster_force
+
+    rosters = [(a, r) for a in armies for r in a.rosters if r.points_limit is not None]
+    forces = [roster_force(a, r) for a, r in rosters]
+    specs = [
+        (
+            i,
+            j,
+            k % 2,
+            f"targets:{rosters[i][0].id}:{rosters[i][1].id}:{rosters[j][0].id}:{rosters[j][1].id}:{k}",
+        )
+        for i in range(len(rosters))
+        for j in range(i + 1, len(rosters))
+        if rosters[i][0].id != rosters[j][0].id and rosters[i][1].points_limit == rosters[j][1].points_limit
+        for k in range(TARGETS_BATTLES)
+    ]
+    scores = play(forces, specs, pairing=pairing)  # type: ignore[arg-type]
+    first = [s if spec[2] == 0 else 1.0 - s for spec, (s, _) in zip(specs, scores, strict=True)]
+    return statistics.mean(first), len(first)
+
+
+def bench_targets() -> dict[str, object]:
+    """Do the points, fitted with the dice pairing the units, still give even battles when the
+    side with the initiative chooses its targets (issue 14)? Per pairing, on the same seeds: the
+    held-out check (:data:`TARGETS_HELD_OUT`), the example rosters against one another
+    (:func:`szwadron.armies.battles.validate_rosters`, 200 battles a pair) and the mean score of
+    the side with the initiative."""
+    from szwadron.armies.battles import validate_rosters
+    from szwadron.armies.search import held_out_validation
+
+    armies = load_lists(army_list_paths())
+    runs = []
+    for seed, pairing in ((seed, p) for seed in TARGETS_SEEDS for p in TARGETS_PAIRINGS):
+        c0, t0 = _cpu(), time.perf_counter()
+        held = held_out_validation(armies, pairing=pairing, seed=seed, **TARGETS_HELD_OUT)  # type: ignore[arg-type]
+        held_wall, held_cpu = time.perf_counter() - t0, _cpu() - c0
+        c0, t0 = _cpu(), time.perf_counter()
+        examples = validate_rosters(armies, battles=TARGETS_BATTLES, seed=seed, pairing=pairing)  # type: ignore[arg-type]
+        ex_wall, ex_cpu = time.perf_counter() - t0, _cpu() - c0
+        initiative, n = _initiative_score(armies, pairing) if seed == TARGETS_SEEDS[0] else (math.nan, 0)
+        worst = held.worst
+        runs.append(
+            {
+                "seed": seed,
+                "pairing": pairing,
+                "held_share": held.share_in_band,
+                "held_rms": held.rms,
+                "held_pairs": len(held.pairs),
+                "worst": (worst.label, worst.source, worst.field_rate) if worst else None,
+                "held_wall": held_wall,
+                "held_cpu": held_cpu,
+                "examples_share": examples.share_in_band,
+                "examples_rms": examples.rms,
+                "examples_pairs": len(examples.cells),
+                "examples_wall": ex_wall,
+                "examples_cpu": ex_cpu,
+                "initiative": initiative,
+                "initiative_battles": n,
+            }
+        )
+        print(runs[-1], flush=True)
+    return {"runs": runs, "cpu_model": _cpu_model(), "date": dt.date.today().isoformat()}
+
+
+def render_targets(r: dict[str, Any]) -> str:
+    """The RESULTS.md section of the target policies."""
+    rows = [
+        "| pairing | seed | held-out pairs within 50 ± 5 % | held-out RMS | strongest held-out roster "
+        "| example pairs within 50 ± 5 % / RMS | side with the initiative scores | time: held-out, examples "
+        "(wall; CPU) |",
+        "|---|---:|---:|---:|---|---:|---:|---|",
+    ]
+    for x in r["runs"]:
+        base = next(y for y in r["runs"] if y["seed"] == x["seed"])  # the seed's random run
+        w = x["worst"]
+        initiative = f"{x['initiative']:.1%} of {x['initiative_battles']}" if x["initiative_battles"] else "-"
+        rows.append(
+            f"| {x['pairing']} | {x['seed']} | {x['held_share']:.1%} of {x['held_pairs']} | {x['held_rms']:.1%} | "
+            f"{w[0]} ({w[1]}) {w[2]:.1%} | {x['examples_share']:.1%} of {x['examples_pairs']} / "
+            f"{x['examples_rms']:.1%} | {initiative} | "
+            f"{x['held_wall']:.0f} s; {x['held_cpu']:.0f} s CPU ({x['held_cpu'] / base['held_cpu']:.2f}× "
+            f"{base['pairing']}), {x['examples_wall']:.0f} s; {x['examples_cpu']:.0f} s CPU |"
+        )
+    return "\n".join(
+        [
+            "## Points: targets chosen by a policy (issue 14)",
+            "",
+            f"`benchmarks/bench_points.py --targets` — {r['date']}, {platform.machine()} ({r['cpu_model']}), "
+            f"{os.cpu_count()} cores shared with another agent's work (wall times swing; CPU time is this process "
+            f"and its pool's workers), Python {platform.python_version()}; the stored points (fitted with "
+            "`random` pairing), the exact sampler, the same seeds for every pairing. `random` is the reference "
+            "(the calibration's: the dice pair the units); under `weakest`, `dangerous` and `best` the side with "
+            "the initiative picks each of its units' enemy (`points validate --pairing POLICY`, "
+            "`szwadron.armies.duel.choose_targets`). "
+            f"Held-out set `{TARGETS_HELD_OUT}` per list and limit, seeds {TARGETS_SEEDS}; the example rosters "
+            f"against one another at {TARGETS_BATTLES} battles a pair; the side with the initiative's mean score "
+            "over the example pairs (the initiative alternating, seeds of its own). At 200 battles a perfectly fair pair is within 50 ± 5 % "
+            "only 84 % of the time (binomial noise alone gives an RMS of 3.5 %).",
+            "",
+            *rows,
+            "",
+        ]
+    )
+
+
 #: The code before the default calibration's random legal rosters were drawn from cached facts
 #: (issue 14, helper "speed2"): main at the branch point of that work.
 DEFAULT_BEFORE = "2398c6c76c2ae44da5712319affda8f07cffa70f"
@@ -1235,6 +1357,9 @@ def main() -> int:
     parser.add_argument(
         "--cover", action="store_true", help="only the battles with scattered cover, 4.10.3 (issue 14)"
     )
+    parser.add_argument(
+        "--targets", action="store_true", help="only the target policies against random pairing (issue 14)"
+    )
     parser.add_argument("--one", nargs=2, metavar=("WORK", "SAMPLER"), help=argparse.SUPPRESS)
     parser.add_argument(
         "--split", action="store_true", help="only where the exact sampler's time goes (issue 14)"
@@ -1290,6 +1415,13 @@ def main() -> int:
             render_cover,
             "## Points: battles with scattered cover (issue 14)",
             "cover",
+        ),
+        (
+            args.targets,
+            bench_targets,
+            render_targets,
+            "## Points: targets chosen by a policy (issue 14)",
+            "targets",
         ),
         (
             args.held_out,

@@ -174,6 +174,13 @@ _EXPORTS: dict[str, str] = {
     "MAX_ROUNDS": "szwadron.armies.duel",
     "OPEN_ORDER_GAP_CM": "szwadron.armies.duel",
     "Pairing": "szwadron.armies.duel",
+    "PAIRINGS": "szwadron.armies.duel",
+    "TARGET_POLICIES": "szwadron.armies.duel",
+    "BattleUnit": "szwadron.armies.duel",
+    "check_pairing": "szwadron.armies.duel",
+    "choose_targets": "szwadron.armies.duel",
+    "target_prospect": "szwadron.armies.duel",
+    "target_threat": "szwadron.armies.duel",
     "STANDARD_SKIRMISH_FIGURES": "szwadron.armies.duel",
     "STANDARD_UNIT_FIGURES": "szwadron.armies.duel",
     "START_DISTANCE_CM": "szwadron.armies.duel",
@@ -764,6 +771,9 @@ if TYPE_CHECKING:
         OPEN_ORDER_GAP_CM as OPEN_ORDER_GAP_CM,
     )
     from szwadron.armies.duel import (
+        PAIRINGS as PAIRINGS,
+    )
+    from szwadron.armies.duel import (
         STANDARD_SKIRMISH_FIGURES as STANDARD_SKIRMISH_FIGURES,
     )
     from szwadron.armies.duel import (
@@ -776,6 +786,9 @@ if TYPE_CHECKING:
         TABLE_DEPTH_CM as TABLE_DEPTH_CM,
     )
     from szwadron.armies.duel import (
+        TARGET_POLICIES as TARGET_POLICIES,
+    )
+    from szwadron.armies.duel import (
         Action as Action,
     )
     from szwadron.armies.duel import (
@@ -786,6 +799,9 @@ if TYPE_CHECKING:
     )
     from szwadron.armies.duel import (
         BattleResult as BattleResult,
+    )
+    from szwadron.armies.duel import (
+        BattleUnit as BattleUnit,
     )
     from szwadron.armies.duel import (
         Duel as Duel,
@@ -812,7 +828,13 @@ if TYPE_CHECKING:
         best_weapon as best_weapon,
     )
     from szwadron.armies.duel import (
+        check_pairing as check_pairing,
+    )
+    from szwadron.armies.duel import (
         choose_action as choose_action,
+    )
+    from szwadron.armies.duel import (
+        choose_targets as choose_targets,
     )
     from szwadron.armies.duel import (
         melee_score as melee_score,
@@ -837,6 +859,12 @@ if TYPE_CHECKING:
     )
     from szwadron.armies.duel import (
         standard_unit_figures as standard_unit_figures,
+    )
+    from szwadron.armies.duel import (
+        target_prospect as target_prospect,
+    )
+    from szwadron.armies.duel import (
+        target_threat as target_threat,
     )
     from szwadron.armies.points import (
         ABILITY_TERMS as ABILITY_TERMS,

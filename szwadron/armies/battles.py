@@ -27,6 +27,10 @@ equal points are even. This module plays them:
 - **Flight and rally** (optional, issue 14; ``flight``): :func:`validate_rosters` plays its
   battles with flight and rally (6.6, 6.8, :func:`szwadron.armies.duel.run_army_battle`) when
   ``flight`` is true; off by default, as in the calibration (:data:`BATTLE_FLIGHT`).
+- **Targets** (optional, issue 14; ``pairing``): instead of the dice pairing the units
+  (``"random"``, the default and the calibration's), the side with the initiative picks each
+  unit's enemy by a policy (``"weakest"``, ``"dangerous"``, ``"best"``:
+  :func:`szwadron.armies.duel.choose_targets`; 2.1.4, 4.2.1, 5.2.1).
 
 Tasks go to a :class:`concurrent.futures.Executor` exactly as the duels of the calibration do
 (:func:`szwadron.armies.calibrate.run_tasks`): the results do not depend on the executor.
@@ -56,7 +60,9 @@ from szwadron.armies.duel import (
     DEFAULT_SAMPLER,
     ArmyEntry,
     DuelUnit,
+    Pairing,
     Sampler,
+    check_pairing,
     run_army_battle,
     split_units,
 )
@@ -209,14 +215,15 @@ def run_battle_batch(
     sampler: Sampler = DEFAULT_SAMPLER,
     flight: bool = BATTLE_FLIGHT,
     cover: float = 0.0,
+    pairing: Pairing = "random",
 ) -> list[tuple[float, int]]:
     """Play a batch of army battles (a task for an executor: top-level, plain arguments).
 
     ``profiles`` are profile dicts; each spec is ``(force A, force B, first, seed)`` with the
     forces as ``(profile index, figures)`` per unit; ``flight`` plays flight and rally (6.6, 6.8,
     :func:`szwadron.armies.duel.run_army_battle`); ``cover``: the share of units in cover
-    (module notes; 0, the default, draws nothing). Returns ``(score of A, duels played)`` per
-    battle, in order."""
+    (module notes; 0, the default, draws nothing); ``pairing``: who meets whom (module notes).
+    Returns ``(score of A, duels played)`` per battle, in order."""
 
     units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
 
@@ -230,7 +237,9 @@ def run_battle_batch(
             if cover:  # 4.10.3: each unit in cover with probability `cover`, the battle's own dice
                 dice = random.Random(f"{seed}:cover")
                 a, b = draw_cover(a, cover, dice), draw_cover(b, cover, dice)
-            r = run_army_battle(a, b, seed=seed, first=1 if first else 0, sampler=sampler, flight=flight)
+            r = run_army_battle(
+                a, b, seed=seed, first=1 if first else 0, sampler=sampler, flight=flight, pairing=pairing
+            )
             out.append((r.score_a, r.duels))
     return out
 
@@ -246,11 +255,14 @@ def play(
     sampler: Sampler = DEFAULT_SAMPLER,
     flight: bool = BATTLE_FLIGHT,
     cover: float = 0.0,
+    pairing: Pairing = "random",
 ) -> list[tuple[float, int]]:
     """Play ``specs`` between ``forces`` (default: a process pool, one worker per core;
     ``workers=1`` in this process), with flight and rally when ``flight`` (6.6, 6.8), ``cover``
-    the share of units in cover (:func:`draw_cover`). Results are in the order of ``specs``."""
+    the share of units in cover (:func:`draw_cover`), the units paired by ``pairing``
+    (:func:`szwadron.armies.duel.run_army_battle`). Results are in the order of ``specs``."""
     cover = check_cover(cover)
+    pairing = check_pairing(pairing)
     profiles: list[dict[str, Any]] = []
     by_object: dict[int, int] = {}
     by_doc: dict[str, int] = {}
@@ -279,7 +291,7 @@ def play(
         run_battle_batch,
         (profiles,),
         jobs,
-        (sampler, flight, cover),
+        (sampler, flight, cover, pairing),
         executor=executor,
         workers=workers,
         progress=progress,
@@ -674,6 +686,8 @@ class RosterValidation:
     """The share of units in cover (4.10.3, :func:`draw_cover`)."""
     flight: bool = False
     """Whether the battles played flight and rally (6.6, 6.8)."""
+    pairing: Pairing = "random"
+    """Who met whom: the dice, or a target policy (:data:`szwadron.armies.duel.PAIRINGS`)."""
 
     @property
     def share_in_band(self) -> float:
@@ -708,6 +722,7 @@ class RosterValidation:
             "seconds": self.seconds,
             "cover": self.cover,
             "flight": self.flight,
+            "pairing": self.pairing,
             "band": list(BAND),
             "share_in_band": self.share_in_band,
             "share_interval_in_band": self.share_ci_in_band,
@@ -870,17 +885,19 @@ def validate_rosters(
     sampler: Sampler = DEFAULT_SAMPLER,
     cover: float = 0.0,
     flight: bool = False,
+    pairing: Pairing = "random",
 ) -> RosterValidation:
     """Every pair of example rosters of different armies with the same points limit plays
     ``battles`` battles at the lists' stored points (module notes), a share ``cover`` of the
     units in cover (4.10.3, :func:`draw_cover`), with flight and rally when ``flight`` (6.6,
-    6.8)."""
+    6.8), the units paired by ``pairing`` (module notes)."""
 
     if battles < 1:
         raise InvalidDataError(
             gettext("battles per pair must be at least 1, got {battles}").format(battles=battles)
         )
     cover = check_cover(cover)
+    pairing = check_pairing(pairing)
     t0 = time.perf_counter()
     model = model or load_model()
     sides: list[RosterSide] = []
@@ -912,6 +929,7 @@ def validate_rosters(
         sampler=sampler,
         flight=flight,
         cover=cover,
+        pairing=pairing,
     )
     wins: dict[tuple[int, int], float] = {}
     for (i, j, _, _), (score, _) in zip(specs, scores, strict=True):
@@ -928,7 +946,7 @@ def validate_rosters(
         )
         for i, j in pairs
     ]
-    return RosterValidation(sides, cells, len(specs), time.perf_counter() - t0, seed, cover, flight)
+    return RosterValidation(sides, cells, len(specs), time.perf_counter() - t0, seed, cover, flight, pairing)
 
 
 @dataclass(frozen=True)

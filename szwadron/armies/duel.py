@@ -63,7 +63,10 @@ per kind (:data:`STANDARD_UNIT_FIGURES`, the example rosters' sizes), so that a 
 fields more units — more morale tests to break, as in a real army — instead of one huge unit
 that still breaks at its M per test (6.3). The units fight in pairs, reserves step in, and a
 side loses when all its units are broken or destroyed. The calibration and the validation of
-the points model play battles. With ``flight`` (:data:`BATTLE_FLIGHT`, off until the points are
+the points model play battles. Who meets whom is drawn by the dice (``pairing="random"``, the
+calibration's), or chosen by the side with the initiative under a target policy
+(:data:`TARGET_POLICIES`, :func:`choose_targets`: the weakest enemy, the most dangerous, the best
+matchup; 2.1.4, 4.2.1, 5.2.1). With ``flight`` (:data:`BATTLE_FLIGHT`, off until the points are
 fitted with it) a panicked unit flees towards its own edge instead of leaving for good, and may
 reorganise and come back as a reserve (6.6, 6.8; :class:`BattleFlight`, :func:`rally_chance`).
 
@@ -92,6 +95,7 @@ from functools import cache, cached_property, lru_cache
 from typing import Any, Literal
 
 from szwadron.errors import InvalidDataError
+from szwadron.i18n import gettext
 from szwadron.models import Ability, Kind, Profile
 from szwadron.odds.combat import Fighter, MeleeSide, melee, roll_melee, roll_volley, volley
 from szwadron.odds.dice import clamp
@@ -1812,7 +1816,12 @@ def run_battle(
     )
 
 
-Pairing = Literal["strongest", "random"]
+Pairing = Literal["random", "strongest", "weakest", "dangerous", "best"]
+#: The target policies (issue 14): the side with the initiative picks, unit by unit, the enemy unit
+#: its policy prefers (2.1.4, 2.3.4, 4.2.1, 5.2.1; :func:`choose_targets`).
+TARGET_POLICIES: tuple[Pairing, ...] = ("weakest", "dangerous", "best")
+#: Every ``pairing`` of :func:`run_army_battle`: ``"random"`` (the default) first.
+PAIRINGS: tuple[Pairing, ...] = ("random", "strongest", *TARGET_POLICIES)
 ArmyEntry = tuple[DuelUnit, int] | tuple[DuelUnit, int, DuelUnit | None, int]
 """A unit of an army: ``(unit, figures)``, or ``(unit, figures, elite, elite figures)`` for a
 unit with a company of another profile (1.1) among its figures (``figures`` are its own)."""
@@ -1839,7 +1848,16 @@ def run_army_battle(
     lines each side up by figures left (the order breaks ties) — for armies of one profile, the
     fresh units meet first —; ``"random"`` (the default, for mixed armies such as the example
     rosters) shuffles each side's line with the battle's dice, so no kind is always matched
-    against the kind it beats or loses to: a meeting engagement, not a chosen one.
+    against the kind it beats or loses to: a meeting engagement, not a chosen one. The target
+    policies (:data:`TARGET_POLICIES`, issue 14) let the side with the initiative choose:
+    ``"weakest"``, ``"dangerous"`` and ``"best"`` shuffle both lines as ``"random"`` does (who
+    acts first, and the ties, are left to the battle's dice), then side ``first`` — it has the
+    initiative in every forming of the lines, as in every duel, since a scenario fixes the order
+    of the turns for the whole game (2.1.3, 2.1.4) — picks unit by unit the enemy unit its policy
+    prefers (:func:`choose_targets`: the fewest figures left, the most expected figures removed
+    from it, its best exact prospects). The pairs are chosen before the duels, from exact odds
+    alone, so both samplers see the same pairs from the same lines. There is no ``"nearest"``:
+    on the battle's one-dimensional front every pair starts at the same distance.
 
     ``flight`` (default :data:`BATTLE_FLIGHT`) plays flight and rally (6.6, 6.8) instead of
     putting a panicked unit out for good. A unit that panicked in its duel (6.3, 6.4) with figures
@@ -1862,8 +1880,7 @@ def run_army_battle(
     """
     if first not in (0, 1):
         raise InvalidDataError(f"first must be 0 (side A) or 1 (side B), got {first!r}")
-    if pairing not in ("strongest", "random"):
-        raise InvalidDataError(f"pairing must be 'strongest' or 'random', got {pairing!r}")
+    pairing = check_pairing(pairing)
 
     def entry(e: ArmyEntry) -> list[Any]:
         unit, n = e[0], e[1]
@@ -1886,7 +1903,8 @@ def run_army_battle(
     play = _engine()
     rng = random.Random(str(seed))
     order: Who = 1 if first else 0
-    shuffle = rng.shuffle if pairing == "random" else None
+    shuffle = rng.shuffle if pairing != "strongest" else None
+    chosen = pairing in TARGET_POLICIES
     # every unit still in the fight: [unit, initial, strength, elite, elite left]
     lines: tuple[list[list[Any]], list[list[Any]]] = ([entry(e) for e in army_a], [entry(e) for e in army_b])
     duels = rounds = 0
@@ -1899,12 +1917,15 @@ def run_army_battle(
         if fleeing:  # 6.8.1: the morale phase before the lines are formed
             left += _battle_morale_phase(fleeing, back, rng, sampler)
             rallied += len(back[0]) + len(back[1])
+        fronts = (len(lines[0]), len(lines[1]))
         for line, reserves in zip(lines, back, strict=True):
             if shuffle is not None:
                 shuffle(line)
             else:
                 line.sort(key=lambda u: -u[2])  # stable: order breaks ties
             line += reserves  # 6.8.6: a rallied unit comes back behind the units fighting
+        if chosen:  # 2.1.4, 4.2.1, 5.2.1: the side with the initiative picks its targets
+            _engage(pairing, lines, order, fronts[1 - order])
         line_a, line_b = lines
         pairs = min(len(line_a), len(line_b))
         # the winners stay, in their order, before the reserves (a draw puts both out)
@@ -1964,6 +1985,189 @@ def run_army_battle(
     return BattleResult(winner, duels, rounds, len(lines[0]), len(lines[1]), rallied, left)
 
 
+# --- target choice (issue 14) ----------------------------------------------------------------
+def check_pairing(pairing: object) -> Pairing:
+    """``pairing`` when it is one of :data:`PAIRINGS`.
+
+    Raises
+    ------
+    InvalidDataError
+        Any other value.
+    """
+    if not isinstance(pairing, str) or pairing not in PAIRINGS:
+        raise InvalidDataError(
+            gettext("the pairing must be one of {choices}, got {pairing}").format(
+                choices=", ".join(PAIRINGS), pairing=repr(pairing)
+            )
+        )
+    return pairing
+
+
+BattleUnit = tuple[DuelUnit, int, int, DuelUnit | None, int]
+"""A unit of a battle's line as the target policies read it: ``(unit, initial strength,
+strength, elite company's unit, its figures left)``."""
+
+
+def _expected_removed(table: Table[tuple[int, bool]] | None) -> float:
+    """The mean of the figures removed in a volley table (0 when nothing can fire)."""
+    if table is None:
+        return 0.0
+    total, prev = 0.0, 0.0
+    for (removed, _), c in zip(table.outcomes, table.cumulative, strict=True):
+        total += removed * (c - prev)
+        prev = c
+    return total
+
+
+def _charge_keys(attacker: BattleUnit, defender: BattleUnit) -> tuple[MeleeKey, MeleeKey] | None:
+    """The two sides (:data:`MeleeKey`) of ``attacker``'s charge on ``defender``: every figure in
+    contact facing the other line, first exchange (5.3, PD-14); None when it cannot charge (as
+    in :func:`choose_action`: artillery never charges, nor does a unit without melee dice)."""
+    a, a_init, a_s, a_el, a_left = attacker
+    d, d_init, d_s, d_el, d_left = defender
+    if a.is_artillery or a.melee <= 0:
+        return None
+    return (
+        (a, _fighters(a, a_s, d, d_s, False), a_s, a_init, a_el, a_left),
+        (d, _fighters(d, d_s, a, a_s, False), d_s, d_init, d_el, d_left),
+    )
+
+
+@lru_cache(maxsize=65536)
+def target_threat(enemy: BattleUnit, me: BattleUnit) -> float:
+    """How dangerous ``enemy`` is to ``me`` (issue 14, the ``"dangerous"`` target policy): the
+    exact expected figures of ``me`` it removes with one action (2.3.2: it fires or charges, not
+    both) — the larger of a volley of all its figures at close range (4.5, 4.6, its best weapon,
+    no range penalty, 7.1.3) and the first exchange of its charge (5.3, 5.4, 7.7, every figure in
+    contact facing the other line). ``me``'s cover (4.10.3) and open order (7.5) count.
+
+    >>> line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, (Weapon("musket", 24, 1, 3),))
+    >>> f"{target_threat((line, 12, 12, None, 0), (line, 12, 12, None, 0)):.3f}"  # 12 dice, C 3, W 2
+    '3.000'
+    """
+    e, _, e_s, e_el, e_left = enemy
+    m, _, m_s, m_el, m_left = me
+    fire = _expected_removed(
+        _fire_table(e, e_s - e_left, e_el, e_left, m, m_s, m_el, m_left, ADVANCE_GAP_CM, False)
+    )
+    keys = _charge_keys(enemy, me)
+    if keys is None:
+        return fire
+    fs = _first_strike(e, m, True, True)
+    odds = melee(
+        _melee_side(*keys[0]), _melee_side(*keys[1]), first_strike=fs, die=DEFAULT_SETTINGS.remainder_die
+    )
+    return max(fire, float(odds.defender_removed.mean()))
+
+
+def _best_score(me: BattleUnit, enemy: BattleUnit) -> float:
+    """:func:`choose_action`'s exact scores of ``me``'s two ways to hurt ``enemy``, the better
+    one: a volley at close range (:func:`_fire_score`: the chance it repulses, panics or destroys
+    the enemy) or a charge (:func:`_melee_score`: that chance less its own); 0 when it can do
+    neither."""
+    m, _, m_s, m_el, m_left = me
+    e, e_init, e_s, e_el, e_left = enemy
+    fire = _fire_score(m, m_s - m_left, m_el, m_left, e, e_s, e_init, e_el, e_left, ADVANCE_GAP_CM)
+    keys = _charge_keys(me, enemy)
+    if keys is None:
+        return fire
+    charge = _melee_score(keys[0], keys[1], _first_strike(m, e, True, True), DEFAULT_SETTINGS.remainder_die)
+    return max(fire, charge)
+
+
+@lru_cache(maxsize=65536)
+def target_prospect(me: BattleUnit, enemy: BattleUnit) -> float:
+    """``me``'s prospects against ``enemy`` (issue 14, the ``"best"`` target policy): its best
+    exact score against the enemy (:func:`_best_score`: the odds :func:`choose_action` compares,
+    of a volley at close range or of a charge) less the enemy's best against it. Positive: the
+    matchup favours ``me``.
+
+    >>> line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, (Weapon("musket", 24, 1, 3),))
+    >>> target_prospect((line, 12, 12, None, 0), (line, 12, 12, None, 0))
+    0.0
+    """
+    return _best_score(me, enemy) - _best_score(enemy, me)
+
+
+def _preference(pairing: Pairing, me: BattleUnit, enemy: BattleUnit) -> float:
+    """The target policy's key: the enemy unit with the lowest is picked (:func:`choose_targets`)."""
+    if pairing == "weakest":
+        return enemy[2]
+    if pairing == "dangerous":
+        return -target_threat(enemy, me)
+    return -target_prospect(me, enemy)
+
+
+def choose_targets(
+    pairing: Pairing,
+    picker: Sequence[BattleUnit],
+    enemy: Sequence[BattleUnit],
+    front: int | None = None,
+) -> list[tuple[int, int]]:
+    """Issue 14 — the pairs a target policy makes: ``(index in picker, index in enemy)``, in the
+    order the picker's units choose.
+
+    The side with the initiative (2.1.4; ``picker``) acts unit by unit, in the order of its line
+    (2.3.1, 2.3.4: the order is the player's), and each unit picks, among the enemy units not yet
+    engaged, the one its policy prefers — a declared target (4.2.1, 4.2.2: one unit fires at one
+    enemy unit) or the unit it attacks (5.2.1):
+
+    - ``"weakest"``: the fewest figures left;
+    - ``"dangerous"``: the one that threatens it most (:func:`target_threat`: the expected figures it
+      removes from this unit with one volley or one charge exchange);
+    - ``"best"``: the one against which its own prospects are best (:func:`target_prospect`).
+
+    Ties go to the enemy unit first in its line. The first ``front`` enemy units stand in the
+    front line (default: all); those behind (rallied reserves, 6.8.6) are picked only when no
+    front unit is left. Once every picker unit has a target or no enemy is left, the rest wait:
+    as each duel is one unit against one, every unit of the picker is engaged by then, so the
+    other side's unpaired units find nothing left to pick and wait too.
+
+    "nearest" has no meaning here: on the battle's one-dimensional front every pair starts at the
+    same distance.
+
+    >>> line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, (Weapon("musket", 24, 1, 3),))
+    >>> mine = [(line, 12, 12, None, 0)]
+    >>> choose_targets("weakest", mine, [(line, 12, 12, None, 0), (line, 12, 5, None, 0)])
+    [(0, 1)]
+    """
+    pairing = check_pairing(pairing)
+    if pairing not in TARGET_POLICIES:
+        raise InvalidDataError(
+            gettext("{pairing!r} is not a target policy: one of {choices}").format(
+                pairing=pairing, choices=", ".join(TARGET_POLICIES)
+            )
+        )
+    front = len(enemy) if front is None else front
+    free = list(range(len(enemy)))
+    pairs: list[tuple[int, int]] = []
+    for i, me in enumerate(picker):
+        if not free:
+            break
+        tier = [j for j in free if j < front] or free
+        j = min(tier, key=lambda j: (_preference(pairing, me, enemy[j]), j))
+        free.remove(j)
+        pairs.append((i, j))
+    return pairs
+
+
+def _engage(
+    pairing: Pairing, lines: tuple[list[list[Any]], list[list[Any]]], picker: Who, front: int
+) -> None:
+    """Reorder the battle's two lines so that their first units meet as :func:`choose_targets`
+    pairs them, the side ``picker`` choosing (the rest wait, in their order)."""
+    mine, theirs = lines[picker], lines[1 - picker]
+    pairs = choose_targets(
+        pairing,
+        [(u[0], u[1], u[2], u[3], u[4]) for u in mine],
+        [(u[0], u[1], u[2], u[3], u[4]) for u in theirs],
+        front,
+    )
+    taken = ({i for i, _ in pairs}, {j for _, j in pairs})
+    mine[:] = [mine[i] for i, _ in pairs] + [u for i, u in enumerate(mine) if i not in taken[0]]
+    theirs[:] = [theirs[j] for _, j in pairs] + [u for j, u in enumerate(theirs) if j not in taken[1]]
+
+
 def _start_flight(
     fleeing: list[tuple[BattleFlight, list[Any], Who]],
     unit: list[Any],
@@ -2010,14 +2214,17 @@ __all__ = [
     "MAX_BATTLE_ROUNDS",
     "MAX_ROUNDS",
     "OPEN_ORDER_GAP_CM",
+    "PAIRINGS",
     "STANDARD_SKIRMISH_FIGURES",
     "STANDARD_UNIT_FIGURES",
     "START_DISTANCE_CM",
     "TABLE_DEPTH_CM",
+    "TARGET_POLICIES",
     "Action",
     "ArmyEntry",
     "BattleFlight",
     "BattleResult",
+    "BattleUnit",
     "Duel",
     "DuelResult",
     "DuelUnit",
@@ -2028,7 +2235,9 @@ __all__ = [
     "Weapon",
     "battle_flight_multiplier",
     "best_weapon",
+    "check_pairing",
     "choose_action",
+    "choose_targets",
     "melee_score",
     "modified_accuracy",
     "rally_chance",
@@ -2037,4 +2246,6 @@ __all__ = [
     "run_duel",
     "split_units",
     "standard_unit_figures",
+    "target_prospect",
+    "target_threat",
 ]

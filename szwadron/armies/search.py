@@ -49,7 +49,7 @@ from szwadron.armies.battles import (
     roster_force,
     roster_points,
 )
-from szwadron.armies.duel import DEFAULT_SAMPLER, Sampler
+from szwadron.armies.duel import DEFAULT_SAMPLER, Pairing, Sampler, check_pairing
 from szwadron.armies.rosters import validate_roster
 from szwadron.armies.runs import BAND, ProgressFn
 from szwadron.errors import InvalidDataError
@@ -457,9 +457,11 @@ def _score(
     sampler: Sampler,
     cover: float = 0.0,
     flight: bool = False,
+    pairing: Pairing = "random",
 ) -> list[float]:
     """Each roster's mean score against every field roster, ``battles`` battles each, a share
-    ``cover`` of the units in cover (4.10.3), with flight and rally when ``flight`` (6.6, 6.8)."""
+    ``cover`` of the units in cover (4.10.3), with flight and rally when ``flight`` (6.6, 6.8),
+    the units paired by ``pairing`` (:func:`szwadron.armies.duel.run_army_battle`)."""
     forces: list[Force] = [roster_force(a, r) for a, r in field]
     specs: list[BattleSpec] = []
     for k, roster in enumerate(rosters):
@@ -476,6 +478,7 @@ def _score(
         sampler=sampler,
         flight=flight,
         cover=cover,
+        pairing=pairing,
     )
     per = len(field) * battles
     return [sum(s for s, _ in scores[k * per : (k + 1) * per]) / per for k in range(len(rosters))]
@@ -496,6 +499,7 @@ def exploit_search(
     sampler: Sampler = DEFAULT_SAMPLER,
     cover: float = 0.0,
     flight: bool = False,
+    pairing: Pairing = "random",
 ) -> SearchResult:
     """Hill-climb over legal rosters of ``army`` at ``limit`` for the highest win rate against
     ``field`` (module notes): ``budget`` rosters played, ``batch`` neighbours of the best so far
@@ -503,12 +507,12 @@ def exploit_search(
     roster; the best is then played :data:`CONFIRM_BATTLES` battles a field roster with fresh
     seeds. ``cover``: the share of units in cover in every battle (4.10.3,
     :func:`szwadron.armies.battles.draw_cover`); ``flight``: every battle with flight and rally
-    (6.6, 6.8).
+    (6.6, 6.8); ``pairing``: who meets whom in every battle (:data:`szwadron.armies.duel.PAIRINGS`).
 
     Raises
     ------
     InvalidDataError
-        A budget below 1, an empty field or a share of cover outside 0..1.
+        A budget below 1, an empty field, a share of cover outside 0..1 or an unknown pairing.
     """
     if budget < 1:
         raise InvalidDataError(
@@ -521,10 +525,18 @@ def exploit_search(
             )
         )
     cover = check_cover(cover)
+    pairing = check_pairing(pairing)
     rng = random.Random(f"search:{seed}:{army.id}:{limit:g}")
     tag = f"search:{seed}:{army.id}:{limit:g}"
     best = random_roster(army, limit, rng, rid=f"search-{army.id}-{limit:g}")
-    run = {"executor": executor, "workers": workers, "sampler": sampler, "cover": cover, "flight": flight}
+    run = {
+        "executor": executor,
+        "workers": workers,
+        "sampler": sampler,
+        "cover": cover,
+        "flight": flight,
+        "pairing": pairing,
+    }
     best_rate = _score(army, [best], field, battles, f"{tag}:0", **run)[0]  # type: ignore[arg-type]
     evaluated = 1
     while evaluated < budget:
@@ -584,6 +596,8 @@ class HeldOutValidation:
     """The share of units in cover in every battle (4.10.3)."""
     flight: bool = False
     """Whether every battle, the search's too, played flight and rally (6.6, 6.8)."""
+    pairing: Pairing = "random"
+    """Who met whom in every battle, the search's too (:data:`szwadron.armies.duel.PAIRINGS`)."""
 
     @property
     def share_in_band(self) -> float:
@@ -612,6 +626,7 @@ class HeldOutValidation:
             "seconds": self.seconds,
             "cover": self.cover,
             "flight": self.flight,
+            "pairing": self.pairing,
             "band": list(BAND),
             "pairs": len(self.pairs),
             "share_in_band": self.share_in_band,
@@ -647,6 +662,7 @@ def held_out_validation(
     sampler: Sampler = DEFAULT_SAMPLER,
     cover: float = 0.0,
     flight: bool = False,
+    pairing: Pairing = "random",
 ) -> HeldOutValidation:
     """The held-out check of ``points validate``: for every list and every points limit of the
     example rosters, ``random_rosters`` random legal rosters (:func:`random_roster`) and, with
@@ -658,7 +674,9 @@ def held_out_validation(
     units in cover in every battle, the search's too (4.10.3,
     :func:`szwadron.armies.battles.draw_cover`; the calibration plays on open ground); ``flight``:
     every battle, the search's too, with flight and rally (6.6, 6.8; off in the calibration,
-    :data:`szwadron.armies.duel.BATTLE_FLIGHT`)."""
+    :data:`szwadron.armies.duel.BATTLE_FLIGHT`); ``pairing``: who meets whom in every battle, the
+    search's too (the dice, the calibration's, or a target policy of the side with the
+    initiative: :func:`szwadron.armies.duel.choose_targets`)."""
 
     if battles < 1:
         raise InvalidDataError(
@@ -667,6 +685,7 @@ def held_out_validation(
     if random_rosters < 0 or search < 0:
         raise InvalidDataError(gettext("the held-out rosters and the search budget cannot be negative"))
     cover = check_cover(cover)
+    pairing = check_pairing(pairing)
     t0 = time.perf_counter()
     limits = sorted({r.points_limit for a in armies for r in a.rosters if r.points_limit is not None})
     entries: list[tuple[ArmyList, Roster, str]] = []  # held-out
@@ -691,6 +710,7 @@ def held_out_validation(
                     sampler=sampler,
                     cover=cover,
                     flight=flight,
+                    pairing=pairing,
                 )
                 searches.append(found)
                 entries.append((army, found.roster.model_copy(update={"id": "search"}), "search"))
@@ -725,6 +745,7 @@ def held_out_validation(
         sampler=sampler,
         flight=flight,
         cover=cover,
+        pairing=pairing,
     )
     rates: list[tuple[str, str, float]] = []
     mine: dict[int, list[float]] = {k: [] for k in range(len(entries))}
@@ -745,7 +766,9 @@ def held_out_validation(
         )
         for k, (a, r, src) in enumerate(entries)
     ]
-    return HeldOutValidation(held, rates, battles, searches, time.perf_counter() - t0, seed, cover, flight)
+    return HeldOutValidation(
+        held, rates, battles, searches, time.perf_counter() - t0, seed, cover, flight, pairing
+    )
 
 
 __all__ = [

@@ -10,12 +10,14 @@
   (:mod:`szwadron.armies.calibrate`); the example rosters' new costs are listed, those over their limit
   flagged.
 - ``szwadron points validate [--seed N] [--duels N] [--battles N] [--workers N] [--cover SHARE]
-  [--flight] [--json] [--plot FILE]`` — the round-robin of win rates at equal points (battles of
-  standard units, simulated), with each cell's 95 % interval, the classes' blocks, the share no
-  re-pricing could fix and the circles no prices can; then the example rosters army against army
-  (:mod:`szwadron.armies.battles`), and the held-out rosters; with ``--cover``, a share of the units
-  of those battles fights from scattered cover (4.10.3); with ``--flight``, those battles play
-  flight and rally (6.6, 6.8).
+  [--flight] [--pairing POLICY] [--json] [--plot FILE]`` — the round-robin of win rates at equal
+  points (battles of standard units, simulated), with each cell's 95 % interval, the classes'
+  blocks, the share no re-pricing could fix and the circles no prices can; then the example rosters
+  army against army (:mod:`szwadron.armies.battles`), and the held-out rosters; with ``--cover``, a
+  share of the units of those battles fights from scattered cover (4.10.3); with ``--flight``,
+  those battles play flight and rally (6.6, 6.8); with ``--pairing``, the side with the initiative
+  chooses its targets by a policy in those battles (2.1.4, 4.2.1, 5.2.1) instead of the dice
+  pairing the units.
 
 ARMYLIST is an army-list id (looked up like a scenario's lists) or a path to its TOML file.
 ``calibrate`` and ``validate`` are argparse sub-commands; any other word in their place is an army
@@ -55,6 +57,9 @@ DEFAULT_HELD_OUT = 1
 DEFAULT_SEARCH = 8
 #: Most held-out rosters and search budget.
 MAX_SEARCH = 10_000
+#: ``points validate --pairing``: szwadron.armies.duel.PAIRINGS (not imported here, so that
+#: ``--help`` stays light; a test keeps them equal).
+PAIRINGS = ("random", "strongest", "weakest", "dangerous", "best")
 
 if TYPE_CHECKING:
     _SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -209,6 +214,7 @@ def register(subparsers: Any) -> None:
         "--held-out",
         "--cover",
         "--flight",
+        "--pairing",
     )
     _misplaced(price, N_("applies only to 'points calibrate' and 'points validate'"), "--search")
 
@@ -282,6 +288,7 @@ def register(subparsers: Any) -> None:
         "--held-out",
         "--cover",
         "--flight",
+        "--pairing",
     )
     _misplaced(
         calibrate,
@@ -345,6 +352,16 @@ def register(subparsers: Any) -> None:
         "reorganise and come back) in the example rosters' and the held-out battles (default: off, as in "
         "the calibration: a panicked unit is out of the battle; the round-robin and the unit sizes are "
         "always without)",
+    )
+    validate.add_argument(
+        "--pairing",
+        metavar="POLICY",
+        help="who meets whom in the example rosters' and the held-out battles: 'random' (the default, as in "
+        "the calibration: the dice pair the units, a meeting engagement), 'strongest' (most figures left "
+        "first), or a target policy of the side with the initiative, which picks for each of its units "
+        "the enemy unit with the fewest figures left ('weakest'), the one that threatens it most "
+        "('dangerous') or the one it fares best against ('best'); the round-robin and the unit sizes are "
+        "always random",
     )
     validate.add_argument("--executor", choices=("process", "dask"), help=_EXECUTOR_HELP)
     validate.add_argument("--scheduler", metavar="ADDRESS", help=_SCHEDULER_HELP)
@@ -479,6 +496,28 @@ def _cover(text: str | None) -> float:
     return value
 
 
+def _pairing(text: str | None) -> str:
+    """``--pairing POLICY``: one of :data:`PAIRINGS` (default ``random``)."""
+    from szwadron.errors import InvalidDataError
+
+    if text is None:
+        return "random"
+    if text == "nearest":  # issue 14 asked for it: say why there is none
+        raise InvalidDataError(
+            _(
+                "{name} nearest has no meaning in the simulated battle: on its one-dimensional front every pair "
+                "starts at the same distance; one of {choices}"
+            ).format(name="--pairing", choices=", ".join(PAIRINGS))
+        )
+    if text not in PAIRINGS:
+        raise InvalidDataError(
+            _("{name} must be one of {choices}, got {value}").format(
+                name="--pairing", choices=", ".join(PAIRINGS), value=repr(text)
+            )
+        )
+    return text
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``szwadron points`` in the form given: ARMYLIST, ``calibrate`` or ``validate``."""
     from szwadron.errors import InvalidDataError
@@ -507,6 +546,7 @@ def run(args: argparse.Namespace) -> int:
     _positive(getattr(args, "search", None), "--search", MAX_SEARCH)
     if args.form == "validate":
         args.cover = _cover(args.cover)
+        args.pairing = _pairing(args.pairing)
     held_out = getattr(args, "held_out", None)
     if held_out is not None and not 0 <= held_out <= MAX_SEARCH:
         raise InvalidDataError(
@@ -830,6 +870,7 @@ def _validate(args: argparse.Namespace) -> int:
             progress=progress,
             cover=args.cover,
             flight=args.flight,
+            pairing=args.pairing,
         )
         sizes = unit_size_effect(
             size_check_cases(armies),
@@ -855,6 +896,7 @@ def _validate(args: argparse.Namespace) -> int:
             progress=progress,
             cover=args.cover,
             flight=args.flight,
+            pairing=args.pairing,
         )
     if args.plot:
         from szwadron.plots.points import plot_matrix_file
@@ -950,6 +992,13 @@ def _validate(args: argparse.Namespace) -> int:
                 "example rosters' and the held-out battles; the round-robin and the unit sizes without"
             )
         )
+    if args.pairing != "random" and (rosters is not None or held is not None):
+        print(
+            _(
+                "pairing in the example rosters' and the held-out battles: {policy} ({what}); the round-robin "
+                "and the unit sizes paired by the dice"
+            ).format(policy=args.pairing, what=_(_PAIRING_WORDS[args.pairing]))
+        )
     if rosters is not None:
         _print_rosters(rosters)
     if sizes:
@@ -957,6 +1006,23 @@ def _validate(args: argparse.Namespace) -> int:
     if held is not None:
         _print_held_out(held)
     return 0
+
+
+#: What each ``--pairing`` means, for the report's line.
+_PAIRING_WORDS = {
+    "strongest": N_("each side's units lined up by figures left, the strongest meet first"),
+    "weakest": N_(
+        "the side with the initiative picks for each of its units the enemy unit with the fewest figures left"
+    ),
+    "dangerous": N_(
+        "the side with the initiative picks for each of its units the enemy unit that threatens it most: "
+        "the most figures it removes with one volley or charge"
+    ),
+    "best": N_(
+        "the side with the initiative picks for each of its units the enemy unit against which its exact "
+        "odds are best"
+    ),
+}
 
 
 def _print_held_out(held: Any) -> None:
