@@ -783,6 +783,9 @@ def render_states(r: dict[str, object]) -> str:
 #: 1,000 battles a pair, as the issue measured: at 200 a perfectly fair pair is within 50 ± 5 % only
 #: 84 % of the time (binomial SE 3.5 %) and the noise alone makes an RMS of 3.5 %.
 HELD_OUT = {"random_rosters": 1, "search": 8, "battles": 1000}
+#: Seeds of the held-out sets: 2026 is the one the constraints were partly chosen on; the others
+#: were drawn later and never used to choose anything. The goals are judged on all of them pooled.
+HELD_OUT_SEEDS = (2026, 2027, 2028, 2029)
 #: Battles of the "played" chance that ``balance``'s prediction is compared with (another seed).
 BALANCE_REFERENCE_BATTLES = 1000
 
@@ -798,8 +801,11 @@ def bench_held_out() -> dict[str, object]:
 
     armies = load_lists(army_list_paths())
     c0, t0 = time.process_time(), time.perf_counter()
-    held = held_out_validation(armies, **HELD_OUT)  # type: ignore[arg-type]
+    sets = [held_out_validation(armies, seed=seed, **HELD_OUT) for seed in HELD_OUT_SEEDS]  # type: ignore[arg-type]
     held_wall = time.perf_counter() - t0
+    held = sets[0]
+    pooled = [rate for h in sets for *_, rate in h.pairs]
+    strongest = [h.worst for h in sets if h.worst is not None]
     rosters = [(a, r) for a in armies for r in a.rosters]
     pairs = [
         (x, y)
@@ -813,12 +819,23 @@ def bench_held_out() -> dict[str, object]:
         points_only = balance(aa, ra, ab, rb).chance_a
         played = battle_pair(aa, ra, ab, rb, battles=BALANCE_REFERENCE_BATTLES, seed=7).rate
         rows.append((f"{aa.id}:{ra.id}", f"{ab.id}:{rb.id}", predicted, points_only, played))
-    worst = held.worst
+    worst = max(strongest, key=lambda x: x.field_rate) if strongest else None
     return {
         "held": held.to_json(),
-        "held_share": held.share_in_band,
-        "held_rms": held.rms,
-        "held_pairs": len(held.pairs),
+        "seeds": [
+            {
+                "seed": h.seed,
+                "share": h.share_in_band,
+                "rms": h.rms,
+                "pairs": len(h.pairs),
+                "worst": (h.worst.label, h.worst.source, h.worst.field_rate) if h.worst else None,
+                "best_search": max(((x.army, x.limit, x.confirmed) for x in h.searches), key=lambda x: x[2]),
+            }
+            for h in sets
+        ],
+        "held_share": sum(abs(x - 0.5) <= 0.05 for x in pooled) / len(pooled),
+        "held_rms": math.sqrt(sum((x - 0.5) ** 2 for x in pooled) / len(pooled)),
+        "held_pairs": len(pooled),
         "worst": (worst.label, worst.source, worst.field_rate) if worst else None,
         "searches": [(x.army, x.limit, x.confirmed, x.rate) for x in held.searches],
         "balance": rows,
@@ -839,10 +856,11 @@ def render_held_out(r: dict[str, object]) -> str:
     rms_examples = math.sqrt(sum((x - 0.5) ** 2 for *_, x in rows) / n)
     searches = r["searches"]
     assert isinstance(searches, list)
-    best = max(searches, key=lambda s: s[2]) if searches else None
     worst = r["worst"]
     held = r["held"]
-    assert isinstance(held, dict)
+    seeds = r["seeds"]
+    assert isinstance(held, dict) and isinstance(seeds, list)
+    best = max((x["best_search"] for x in seeds), key=lambda s: s[2]) if seeds else None
     top = sorted(held["rosters"], key=lambda x: -x["field_rate"])[:3]
     return "\n".join(
         [
@@ -850,11 +868,15 @@ def render_held_out(r: dict[str, object]) -> str:
             "",
             f"`benchmarks/bench_points.py --held-out` — {dt.date.today().isoformat()}, {platform.machine()}, "
             f"{os.cpu_count()} cores shared with other agents' work, Python {platform.python_version()}; the stored "
-            f"points, the exact sampler; {float(r['wall']):.0f} s wall. Held-out set `{HELD_OUT}` per list and "
-            "points limit (random legal rosters and the exploit search's best find, seeds never used by the "
-            "calibration), each against every roster of another list at its limit.",
+            f"points, the exact sampler; {float(r['wall']):.0f} s wall, {float(r['cpu_main']):.0f} s CPU in this "
+            f"process (the battles run in a pool of one worker per core). Held-out set `{HELD_OUT}` per list "
+            "and points limit (random legal rosters and the exploit search's best find, seeds never used by the "
+            "calibration), each against every roster of another list at its limit; one set per seed of "
+            f"{', '.join(str(x) for x in HELD_OUT_SEEDS)} (the constraints were chosen partly on the first; the "
+            "others were never used to choose anything). The goals are judged on the sets pooled; the "
+            "strongest roster and the best search find are the highest of any set.",
             "",
-            "| goal | measured | met? |",
+            "| goal | measured (the sets pooled) | met? |",
             "|---|---:|---|",
             f"| held-out pairs within 50 ± 5 % ≥ 80 % | {float(r['held_share']):.1%} of {r['held_pairs']} | "
             f"{'yes' if float(r['held_share']) >= 0.8 else '**no**'} |",
@@ -870,19 +892,30 @@ def render_held_out(r: dict[str, object]) -> str:
             f"battles of seed 7; from the points alone {near_points}/{n} ({near_points / n:.0%}) | "
             f"{'yes' if near >= 0.8 * n else '**no**'} |",
             "",
+            "Each held-out set on its own:",
+            "",
+            "| seed | pairs | within 50 ± 5 % | RMS | strongest held-out roster | best search find |",
+            "|---:|---:|---:|---:|---|---|",
+            *(
+                f"| {x['seed']} | {x['pairs']} | {x['share']:.1%} | {x['rms']:.1%} | "
+                + (f"{x['worst'][0]} ({x['worst'][1]}) {x['worst'][2]:.1%}" if x["worst"] else "—")
+                + f" | {x['best_search'][0]} {x['best_search'][1]:g} {x['best_search'][2]:.1%} |"
+                for x in seeds
+            ),
+            "",
             f"The example rosters against one another (held out too: the calibration never sees them), the "
             f"played column, {BALANCE_REFERENCE_BATTLES} battles a pair: {even}/{n} within 50 ± 5 %, RMS "
             f"{rms_examples:.1%}.",
             "",
-            "Strongest held-out rosters against their field: "
+            f"Strongest held-out rosters of seed {HELD_OUT_SEEDS[0]} against their field: "
             + "; ".join(
                 f"{x['roster']} ({x['source']}, {x['points']:.0f} of {x['points_limit']:g}) {x['field_rate']:.1%}"
                 for x in top
             )
             + ".",
             "",
-            "Exploit search (best find per list and limit, played again with fresh seeds against the other lists' "
-            "example rosters; in brackets its rate in the search): "
+            f"Exploit search of seed {HELD_OUT_SEEDS[0]} (best find per list and limit, played again with fresh seeds "
+            "against the other lists' example rosters; in brackets its rate in the search): "
             + "; ".join(f"{a} {lim:g} {c:.1%} ({s:.1%})" for a, lim, c, s in searches)
             + ".",
             "",
