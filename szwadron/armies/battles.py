@@ -55,8 +55,8 @@ from szwadron.armies.duel import (
     BATTLE_FLIGHT,
     DEFAULT_SAMPLER,
     ArmyEntry,
-    DuelUnit,
     Sampler,
+    plain_units,
     run_army_battle,
     split_units,
 )
@@ -218,7 +218,7 @@ def run_battle_batch(
     (module notes; 0, the default, draws nothing). Returns ``(score of A, duels played)`` per
     battle, in order."""
 
-    units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
+    units = plain_units(profiles)  # kept across the chunks of a run (issue 14)
 
     def army(force: PlainForce) -> list[ArmyEntry]:
         return [(units[i], n, units[e] if e >= 0 else None, k) for i, n, e, k in force]
@@ -267,13 +267,17 @@ def play(
             found = by_object[id(profile)] = by_doc[key]
         return found
 
+    known = by_object.get  # issue 14: a look-up per unit, index() only for a profile not met yet
     for force in forces:
-        plain_forces.append(
-            tuple(
-                (index(u.profile), u.figures, index(u.elite) if u.elite is not None else -1, u.elite_figures)
-                for u in force
-            )
-        )
+        plain: list[tuple[int, int, int, int]] = []
+        for u in force:
+            i = known(id(u.profile))
+            e = -1
+            if u.elite is not None:
+                found = known(id(u.elite))
+                e = index(u.elite) if found is None else found
+            plain.append((index(u.profile) if i is None else i, u.figures, e, u.elite_figures))
+        plain_forces.append(tuple(plain))
     jobs = [(plain_forces[a], plain_forces[b], first, seed) for a, b, first, seed in specs]
     return run_tasks(
         run_battle_batch,
