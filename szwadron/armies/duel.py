@@ -923,9 +923,17 @@ def _fire_score(
         if left == 0:
             total += p
         elif damaged:
-            test = casualty_test(target.morale, left, t_initial)
-            total += p * float(test.repulsed + test.panic)
+            total += p * _leaves_after_fire(target.morale, left, t_initial)
     return total
+
+
+@lru_cache(maxsize=4096)
+def _leaves_after_fire(morale: int, strength: int, initial: int) -> float:
+    """6.3 — the exact chance that the casualty test of a unit of ``strength`` (``initial`` at the
+    start) after damage repulses or panics it, as a float (kept: the policy asks it of every
+    outcome of every volley it weighs)."""
+    test = casualty_test(morale, strength, initial)
+    return float(test.repulsed + test.panic)
 
 
 def melee_score(duel: Duel, who: Who, *, charge: bool) -> float:
@@ -993,6 +1001,7 @@ _FIRE, _MELEE, _ADVANCE, _MARCH_FIRE = Action.FIRE, Action.MELEE, Action.ADVANCE
 _CHARGE, _DISENGAGE = Action.CHARGE, Action.DISENGAGE
 _PANIC, _REPULSED = FireOutcome.PANIC, FireOutcome.REPULSED
 _NO_FIRE = (None, None)
+_UNSEEN: Any = object()  # a look-up's miss where None is an answer
 
 
 class _Pair:
@@ -1462,7 +1471,9 @@ def _lean_engine() -> Callable[
                         melee_exchange(who, False)
                     elif action is _ADVANCE or action is _MARCH_FIRE:
                         march = action is _MARCH_FIRE
-                        new = pair.advance_to(who, d, march)
+                        new = pair.advance.get((who, d, march), _UNSEEN)
+                        if new is _UNSEEN:
+                            new = pair.advance_to(who, d, march)
                         if new is not None:
                             if units[who].heavy:
                                 prepared[who] = False  # 7.3: it moved
