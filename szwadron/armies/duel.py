@@ -1190,19 +1190,41 @@ class _Pair:
 
 
 _PAIRS: dict[tuple[int, int, int, int], _Pair] = {}
+#: The unit objects of each key of :data:`_PAIRS` (kept, so that their ids are not reused).
+_PAIR_UNITS: dict[tuple[int, int, int, int], tuple[DuelUnit | None, ...]] = {}
+#: The pairs by their units without a name (:func:`_nameless`): what :data:`_PAIRS` points to.
+_NAMELESS_PAIRS: dict[tuple[DuelUnit | None, ...], _Pair] = {}
 #: The lean engine forgets its looked-up pairs beyond this many (memory stays bounded).
 _MAX_PAIRS = 4096
 
 
+def _nameless(unit: DuelUnit | None) -> DuelUnit | None:
+    """``unit`` without its name (``key``, the profile's id), interned: nothing a duel does reads
+    the name, so profiles of several lists with the same characteristics play from one pair's
+    tables (issue 14)."""
+    if unit is None or not unit.key:
+        return unit
+    bare = replace(unit, key="")
+    return _INTERNED.setdefault(bare, bare)
+
+
 def _pair(a: DuelUnit, ea: DuelUnit | None, b: DuelUnit, eb: DuelUnit | None) -> _Pair:
-    """The looked-up pair of these unit objects (by identity: the pair keeps them, so their ids
-    are not reused while it is cached; units from profiles are interned)."""
+    """The looked-up pair of these unit objects, by identity (the units are kept with the key,
+    so their ids are not reused while it is cached; units from profiles are interned). Units
+    that differ only in name share one pair (:func:`_nameless`)."""
     key = (id(a), id(ea), id(b), id(eb))
     hit = _PAIRS.get(key)
     if hit is None:
         if len(_PAIRS) >= _MAX_PAIRS:
             _PAIRS.clear()
-        hit = _PAIRS[key] = _Pair(a, ea, b, eb)
+            _PAIR_UNITS.clear()
+            _NAMELESS_PAIRS.clear()
+        bare = (_nameless(a), _nameless(ea), _nameless(b), _nameless(eb))
+        hit = _NAMELESS_PAIRS.get(bare)
+        if hit is None:
+            hit = _NAMELESS_PAIRS[bare] = _Pair(*bare)  # type: ignore[arg-type]
+        _PAIRS[key] = hit
+        _PAIR_UNITS[key] = (a, ea, b, eb)
     return hit
 
 
