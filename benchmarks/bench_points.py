@@ -543,7 +543,8 @@ def split_one(work: str) -> dict[str, float]:
         return time.process_time() - c0
 
     cold, warm = run(), run()
-    duel._PAIRS.clear()
+    for looked_up in (duel._PAIRS, duel._PAIR_UNITS, duel._NAMELESS_PAIRS):
+        looked_up.clear()
     return {"cold": cold, "warm": warm, "pairs_cold": run()}
 
 

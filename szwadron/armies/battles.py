@@ -189,6 +189,7 @@ def draw_cover(army: Sequence[ArmyEntry], cover: float, rng: random.Random) -> l
     """``army`` with each unit, in order, fighting from scattered cover (4.10.3: W +
     ``rough_cover_w`` against fire) with probability ``cover`` (one ``rng.random()`` a unit).
 
+    >>> from szwadron.armies.duel import DuelUnit
     >>> from szwadron.models import Kind
     >>> line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, ())
     >>> [e[0].cover for e in draw_cover([(line, 12), (line, 12)], 1.0, random.Random(0))]
