@@ -267,10 +267,10 @@ BEFORE_ISSUE_14 = "7493364ac05376d3b0a36ccd5ffd8142f1a4a516"
 #: The exact sampler as issue 14 first landed it (the main branch before the lean duel engine):
 #: each volley, exchange and test one draw, but the duel still played by :class:`Duel` objects.
 EXACT_BEFORE_LEAN = "5b60190dd5c4c605384db7e780c511c7e2ec58eb"
-#: The exact sampler before the work around the duels was trimmed (the garbage collector kept off
-#: the caches, a battle's lines rebuilt once a round, the mixed design's costs priced once): the
-#: same draws, so the same digests.
-EXACT_BEFORE_TRIM = "88b71854c740ae409f0ebd61ff88e42531edf882"
+#: The exact sampler before this stop's work around the duels (the main branch it started from:
+#: the units validated again for every chunk, one pair of tables per named unit, ...): the same
+#: lists, designs and draws, so the same digests.
+EXACT_BEFORE_STOP = "7459d81df66c68143c7bf9a4ef499a5c28cf317a"
 #: The same work on the code of an older commit, with its default sampler (:data:`BEFORE_ISSUE_14`
 #: has no ``sampler``: the per-die roller; :data:`EXACT_BEFORE_LEAN`: the exact sampler). The
 #: digest is :func:`one_sampler_run`'s, so equal digests mean the same results.
@@ -297,7 +297,7 @@ print(json.dumps({"cpu": cpu, "wall": wall, "games": games, "digest": digest}))
 """
 #: The samplers of ``--samplers``: the per-die roller before issue 14, the per-die roller and the
 #: exact sampler of this code, and the exact sampler before the lean engine.
-SAMPLERS = ("before", "dice", "exact before lean", "exact before trim", "exact")
+SAMPLERS = ("before", "dice", "exact before lean", "exact before this stop", "exact")
 WORK_LABELS = {"calibrate": "calibration, cut down", "validate": "validation", "full": "calibration, full"}
 
 
@@ -355,7 +355,7 @@ def bench_samplers(full: bool = False) -> dict[str, object]:
     for name, commit in (
         ("before", BEFORE_ISSUE_14),
         ("exact before lean", EXACT_BEFORE_LEAN),
-        ("exact before trim", EXACT_BEFORE_TRIM),
+        ("exact before this stop", EXACT_BEFORE_STOP),
     ):
         trees[name] = Path(tempfile.mkdtemp(prefix="szwadron-before-14-"))
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True)
@@ -366,13 +366,16 @@ def bench_samplers(full: bool = False) -> dict[str, object]:
             runs = []
             for _ in range(1 if work == "full" else SAMPLER_REPEATS):
                 if sampler in trees:
+                    config: dict[str, object] = dict(SAMPLER_CALIBRATION) if work != "full" else {}
+                    if sampler == "exact before this stop":  # it has both designs: the one of this work
+                        config["mixed_armies"] = "resampled"
                     argv = [
                         sys.executable,
                         "-c",
                         _BEFORE_SCRIPT,
                         str(trees[sampler]),
                         work,
-                        json.dumps(SAMPLER_CALIBRATION if work != "full" else {}),
+                        json.dumps(config),
                         json.dumps(SAMPLER_VALIDATION),
                     ]
                 else:
@@ -488,18 +491,19 @@ def render_samplers(r: dict[str, object]) -> str:
             '- *exact*: this code with `sampler="exact"` (the default): the same draws from the same tables in '
             "the same order, the duel played by the lean engine (`_lean_duel`: local variables, every table "
             "and policy choice looked up once per pair of units). The tables are built inside the measured "
-            f"time. *Exact before trim*: the same at commit `{EXACT_BEFORE_TRIM[:7]}`, before the work around "
-            "the duels was trimmed (the collector kept off the caches, a battle's lines rebuilt once a round, "
-            "the mixed armies' unit costs priced once). *Same results* compares the digests of the last two "
-            "(the fitted corrections; the validation's shares and RMS); the older commits play the lists and "
-            "designs of their own day, so their results differ.",
+            f"time. *Exact before this stop*: the same at commit `{EXACT_BEFORE_STOP[:7]}`, before this "
+            "stop's work around the duels (a task's units kept across the chunks of a run, units that differ "
+            "only in name sharing one pair of tables, the policy's casualty chances kept, fewer steps in the "
+            "engine's volley and melee). *Same results* compares the digests of the last two (the fitted "
+            "corrections; the validation's shares and RMS): the same lists, designs and draws. The older "
+            "commits play the lists and designs of their own day, so their results differ.",
             "",
             f"Work: cut-down calibration `{SAMPLER_CALIBRATION}`; validation `{SAMPLER_VALIDATION}` (all six "
             "lists); full calibration `CalibrationConfig()` (3 rounds of 100 duel battles a pair, army "
             "steepness, 3 rounds of 300 mixed-army battles a pair of lists and budget).",
             "",
-            "| work | before | dice | exact before lean | exact before trim | exact | before ÷ exact "
-            "| dice ÷ exact | exact before lean ÷ exact | exact before trim ÷ exact | same results |",
+            "| work | before | dice | exact before lean | exact before this stop | exact | before ÷ exact "
+            "| dice ÷ exact | exact before lean ÷ exact | exact before this stop ÷ exact | same results |",
             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
             *row("calibrate", WORK_LABELS["calibrate"]),
             *row("validate", WORK_LABELS["validate"]),
@@ -539,7 +543,8 @@ def split_one(work: str) -> dict[str, float]:
         return time.process_time() - c0
 
     cold, warm = run(), run()
-    duel._PAIRS.clear()
+    for looked_up in (duel._PAIRS, duel._PAIR_UNITS, duel._NAMELESS_PAIRS):
+        looked_up.clear()
     return {"cold": cold, "warm": warm, "pairs_cold": run()}
 
 

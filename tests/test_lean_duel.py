@@ -245,3 +245,55 @@ def test_melee_plan_draws_as_sample_melee_5_3_to_5_5_7_7(first_strike: str | Non
     r1, r2 = random.Random(5), random.Random(5)
     for _ in range(2000):
         assert plan.draw(r1) == sample_melee(a, d, first_strike, r2)  # type: ignore[arg-type]
+
+
+def test_units_differing_only_in_name_share_one_pair_and_play_alike() -> None:
+    """Nothing a duel does reads a unit's name (its profile's id), so the lean engine plays
+    units that differ only in name from one pair's tables: the pair is the same object, and a
+    battle of renamed units ends exactly as the battle of the originals (same seed)."""
+    from dataclasses import replace
+
+    from szwadron.armies.duel import _pair
+
+    for a in UNITS[:6]:
+        for b in UNITS[-6:]:
+            a2, b2 = replace(a, key=a.key + "-copy"), replace(b, key="other")
+            assert _pair(a, None, b, None) is _pair(a2, None, b2, None)
+            for k in range(5):
+                sizes = (1,) if a.kind.is_artillery else (12, 8)
+                army_a = [(a, n) for n in sizes]
+                army_b = [(b, 6), (b, 6)]
+                renamed_a = [(a2, n) for n in sizes]
+                renamed_b = [(b2, 6), (b2, 6)]
+                assert run_army_battle(army_a, army_b, seed=f"n{k}") == run_army_battle(
+                    renamed_a, renamed_b, seed=f"n{k}"
+                )
+
+
+def test_plain_units_are_a_fresh_validations_units() -> None:
+    """A task's units (``plain_units``) are kept for the same list of profile dicts, and are the
+    very units a fresh validation gives; another list gets its own."""
+    from szwadron.armies.duel import plain_units
+    from szwadron.models import Profile
+
+    profiles = [e.profile for e in duel_profiles(load_lists(army_list_paths()))]
+    docs = [p.model_dump(mode="json") for p in profiles]
+    fresh = [DuelUnit.from_profile(Profile.model_validate(d)) for d in docs]
+    kept = plain_units(docs)
+    assert kept == fresh and all(x is y for x, y in zip(kept, fresh, strict=True))
+    assert plain_units(docs) is kept
+    other = docs[::-1]
+    assert plain_units(other) == fresh[::-1]
+
+
+def test_policy_casualty_chance_is_the_exact_tests_6_3() -> None:
+    """The policy's kept chance that a casualty test repulses or panics a unit is the float of
+    the exact chance (6.2, 6.3), for every M, strength and initial strength a unit can have."""
+    from szwadron.armies.duel import _leaves_after_fire
+    from szwadron.odds.morale import casualty_test
+
+    for morale in range(0, 8):
+        for initial in range(1, 25):
+            for strength in range(1, initial + 1):
+                test = casualty_test(morale, strength, initial)
+                assert _leaves_after_fire(morale, strength, initial) == float(test.repulsed + test.panic)

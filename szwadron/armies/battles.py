@@ -59,10 +59,10 @@ from szwadron.armies.duel import (
     BATTLE_FLIGHT,
     DEFAULT_SAMPLER,
     ArmyEntry,
-    DuelUnit,
     Pairing,
     Sampler,
     check_pairing,
+    plain_units,
     run_army_battle,
     split_units,
 )
@@ -195,6 +195,7 @@ def draw_cover(army: Sequence[ArmyEntry], cover: float, rng: random.Random) -> l
     """``army`` with each unit, in order, fighting from scattered cover (4.10.3: W +
     ``rough_cover_w`` against fire) with probability ``cover`` (one ``rng.random()`` a unit).
 
+    >>> from szwadron.armies.duel import DuelUnit
     >>> from szwadron.models import Kind
     >>> line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, ())
     >>> [e[0].cover for e in draw_cover([(line, 12), (line, 12)], 1.0, random.Random(0))]
@@ -225,7 +226,7 @@ def run_battle_batch(
     (module notes; 0, the default, draws nothing); ``pairing``: who meets whom (module notes).
     Returns ``(score of A, duels played)`` per battle, in order."""
 
-    units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
+    units = plain_units(profiles)  # kept across the chunks of a run (issue 14)
 
     def army(force: PlainForce) -> list[ArmyEntry]:
         return [(units[i], n, units[e] if e >= 0 else None, k) for i, n, e, k in force]
@@ -279,13 +280,17 @@ def play(
             found = by_object[id(profile)] = by_doc[key]
         return found
 
+    known = by_object.get  # issue 14: a look-up per unit, index() only for a profile not met yet
     for force in forces:
-        plain_forces.append(
-            tuple(
-                (index(u.profile), u.figures, index(u.elite) if u.elite is not None else -1, u.elite_figures)
-                for u in force
-            )
-        )
+        plain: list[tuple[int, int, int, int]] = []
+        for u in force:
+            i = known(id(u.profile))
+            e = -1
+            if u.elite is not None:
+                found = known(id(u.elite))
+                e = index(u.elite) if found is None else found
+            plain.append((index(u.profile) if i is None else i, u.figures, e, u.elite_figures))
+        plain_forces.append(tuple(plain))
     jobs = [(plain_forces[a], plain_forces[b], first, seed) for a, b, first, seed in specs]
     return run_tasks(
         run_battle_batch,

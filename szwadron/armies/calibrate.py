@@ -91,7 +91,14 @@ if TYPE_CHECKING:
 
     from szwadron.armies.battles import ArmySteepness
 from szwadron.armies.battles import fit_army_steepness, mixed_battle_design, play, priced
-from szwadron.armies.duel import DuelUnit, run_battle, run_duel, split_units, standard_unit_figures
+from szwadron.armies.duel import (
+    DuelUnit,
+    plain_units,
+    run_battle,
+    run_duel,
+    split_units,
+    standard_unit_figures,
+)
 from szwadron.armies.points import MODEL_PATH, load_model, model_points, write_points
 from szwadron.armies.runs import (
     BAND,
@@ -193,7 +200,7 @@ def run_duel_batch(
     :func:`szwadron.armies.duel.run_battle`; otherwise one unit a side fights one duel.
     """
 
-    units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
+    units = plain_units(profiles)  # kept across the chunks of a run (issue 14)
     out: list[tuple[float, int]] = []
     with fewer_collections():
         for spec in specs:

@@ -927,9 +927,17 @@ def _fire_score(
         if left == 0:
             total += p
         elif damaged:
-            test = casualty_test(target.morale, left, t_initial)
-            total += p * float(test.repulsed + test.panic)
+            total += p * _leaves_after_fire(target.morale, left, t_initial)
     return total
+
+
+@lru_cache(maxsize=4096)
+def _leaves_after_fire(morale: int, strength: int, initial: int) -> float:
+    """6.3 — the exact chance that the casualty test of a unit of ``strength`` (``initial`` at the
+    start) after damage repulses or panics it, as a float (kept: the policy asks it of every
+    outcome of every volley it weighs)."""
+    test = casualty_test(morale, strength, initial)
+    return float(test.repulsed + test.panic)
 
 
 def melee_score(duel: Duel, who: Who, *, charge: bool) -> float:
@@ -997,6 +1005,7 @@ _FIRE, _MELEE, _ADVANCE, _MARCH_FIRE = Action.FIRE, Action.MELEE, Action.ADVANCE
 _CHARGE, _DISENGAGE = Action.CHARGE, Action.DISENGAGE
 _PANIC, _REPULSED = FireOutcome.PANIC, FireOutcome.REPULSED
 _NO_FIRE = (None, None)
+_UNSEEN: Any = object()  # a look-up's miss where None is an answer
 
 
 class _Pair:
@@ -1185,19 +1194,41 @@ class _Pair:
 
 
 _PAIRS: dict[tuple[int, int, int, int], _Pair] = {}
+#: The unit objects of each key of :data:`_PAIRS` (kept, so that their ids are not reused).
+_PAIR_UNITS: dict[tuple[int, int, int, int], tuple[DuelUnit | None, ...]] = {}
+#: The pairs by their units without a name (:func:`_nameless`): what :data:`_PAIRS` points to.
+_NAMELESS_PAIRS: dict[tuple[DuelUnit | None, ...], _Pair] = {}
 #: The lean engine forgets its looked-up pairs beyond this many (memory stays bounded).
 _MAX_PAIRS = 4096
 
 
+def _nameless(unit: DuelUnit | None) -> DuelUnit | None:
+    """``unit`` without its name (``key``, the profile's id), interned: nothing a duel does reads
+    the name, so profiles of several lists with the same characteristics play from one pair's
+    tables (issue 14)."""
+    if unit is None or not unit.key:
+        return unit
+    bare = replace(unit, key="")
+    return _INTERNED.setdefault(bare, bare)
+
+
 def _pair(a: DuelUnit, ea: DuelUnit | None, b: DuelUnit, eb: DuelUnit | None) -> _Pair:
-    """The looked-up pair of these unit objects (by identity: the pair keeps them, so their ids
-    are not reused while it is cached; units from profiles are interned)."""
+    """The looked-up pair of these unit objects, by identity (the units are kept with the key,
+    so their ids are not reused while it is cached; units from profiles are interned). Units
+    that differ only in name share one pair (:func:`_nameless`)."""
     key = (id(a), id(ea), id(b), id(eb))
     hit = _PAIRS.get(key)
     if hit is None:
         if len(_PAIRS) >= _MAX_PAIRS:
             _PAIRS.clear()
-        hit = _PAIRS[key] = _Pair(a, ea, b, eb)
+            _PAIR_UNITS.clear()
+            _NAMELESS_PAIRS.clear()
+        bare = (_nameless(a), _nameless(ea), _nameless(b), _nameless(eb))
+        hit = _NAMELESS_PAIRS.get(bare)
+        if hit is None:
+            hit = _NAMELESS_PAIRS[bare] = _Pair(*bare)  # type: ignore[arg-type]
+        _PAIRS[key] = hit
+        _PAIR_UNITS[key] = (a, ea, b, eb)
     return hit
 
 
@@ -1257,11 +1288,12 @@ def _lean_engine() -> Callable[
 
     def fire(shooter: int, distance: float, march: bool) -> bool:  # Duel.fire, Duel._after_fire
         nonlocal finished
-        if s[shooter] == 0:
+        sh = s[shooter]
+        if sh == 0:
             return False
         o = 1 - shooter
         so, eo = s[o], el[o]
-        hit = fire_memo.get((shooter, s[shooter], el[shooter], so, eo, distance, march))
+        hit = fire_memo.get((shooter, sh, el[shooter], so, eo, distance, march))
         cum, outcomes = pair.volley(shooter, s, el, distance, march) if hit is None else hit
         if cum is None:
             return False
@@ -1280,7 +1312,9 @@ def _lean_engine() -> Callable[
                 broken[o] = True
             elif outcome is _REPULSED:
                 retreat(o)
-        if broken[0] or broken[1] or not s[0] or not s[1]:  # check_end, inline
+        # check_end, inline: only the side fired at changed (the shooter has figures, and a
+        # broken side would have ended the duel before it fired)
+        if so == 0 or broken[o]:
             finished = True
         return True
 
@@ -1304,6 +1338,9 @@ def _lean_engine() -> Callable[
         return not (finished or repulsed)
 
     def lose(who: int, removed: int, exposed: int) -> None:  # Side.lose with plain_exposed
+        if not el[who]:  # no elite figures: the rest is max(0, 0 - ...) = 0
+            s[who] -= removed
+            return
         first_ = min(exposed, s[who] - el[who])
         e = max(0, el[who] - max(0, removed - first_))
         s[who] -= removed
@@ -1425,9 +1462,9 @@ def _lean_engine() -> Callable[
                             melee_exchange(who, False)
                     else:
                         melee_exchange(who, False)
-                # Duel.movement_phase: 2.3, the action of choose_action
+                # Duel.movement_phase: 2.3, the action of choose_action (idle[who] is False:
+                # set at the turn's start, and only a unit that did not act reorganised)
                 if act and not finished:
-                    idle[who] = False
                     if engaged:
                         action = _MELEE
                         if auto[who]:  # 7.6: leaves when the odds of the next exchange are against it
@@ -1460,7 +1497,9 @@ def _lean_engine() -> Callable[
                         melee_exchange(who, False)
                     elif action is _ADVANCE or action is _MARCH_FIRE:
                         march = action is _MARCH_FIRE
-                        new = pair.advance_to(who, d, march)
+                        new = pair.advance.get((who, d, march), _UNSEEN)
+                        if new is _UNSEEN:
+                            new = pair.advance_to(who, d, march)
                         if new is not None:
                             if units[who].heavy:
                                 prepared[who] = False  # 7.3: it moved
@@ -1583,6 +1622,32 @@ STANDARD_UNIT_FIGURES: dict[Kind, int] = {
 STANDARD_SKIRMISH_FIGURES = 6
 
 
+#: The units of the last list of profile dicts :func:`plain_units` was given, with that list.
+_PLAIN_UNITS: tuple[Sequence[dict[str, Any]], list[DuelUnit]] = ((), [])
+
+
+def plain_units(profiles: Sequence[dict[str, Any]]) -> list[DuelUnit]:
+    """``DuelUnit.from_profile`` of each profile dict (``Profile.model_dump(mode="json")``): the
+    units a task of simulations plays with (issue 14). A run sends the same list object with
+    every chunk it plays in this process, so the last list's units are kept (with the list, so
+    its id is not reused) and not validated again for every chunk; the units are interned, so
+    they are the very objects a fresh validation would give. Lists are compared by identity
+    and length: a task must not change its profiles in place.
+
+    >>> line = {"id": "line", "name": "Line", "kind": "infantry", "R": 12, "W": 2, "SW": 1,
+    ...         "SO": 1, "Z": 24, "UW": 3, "C": 3, "M": 4}
+    >>> docs = [Profile.model_validate(line).model_dump(mode="json")]
+    >>> plain_units(docs) is plain_units(docs), plain_units(docs)[0].key
+    (True, 'line')
+    """
+    global _PLAIN_UNITS
+    kept, units = _PLAIN_UNITS
+    if kept is not profiles or len(units) != len(profiles):
+        units = [DuelUnit.from_profile(Profile.model_validate(p)) for p in profiles]
+        _PLAIN_UNITS = (profiles, units)  # one assignment: threads see the old pair or the new
+    return units
+
+
 def standard_unit_figures(unit: DuelUnit) -> int:
     """Figures of one standard unit of ``unit``'s kind (skirmishers: :data:`STANDARD_SKIRMISH_FIGURES`).
 
@@ -1594,6 +1659,7 @@ def standard_unit_figures(unit: DuelUnit) -> int:
     return STANDARD_UNIT_FIGURES.get(unit.kind, 12)
 
 
+@lru_cache(maxsize=4096, typed=True)  # a pure function the duel battles ask hundreds of thousands of times
 def split_units(figures: int, size: int) -> tuple[int, ...]:
     """``figures`` fielded as units of about ``size``: ``round(figures / size)`` units (at least
     one), as equal as whole figures allow, the larger first.
@@ -1894,7 +1960,8 @@ def run_army_battle(
             or (k and elite is None)
         ):
             raise InvalidDataError(f"a unit needs at least one figure, got {n!r} and {k!r} elite")
-        return [unit, n + k, n + k, elite, k]  # unit, initial, strength, elite, elite left
+        # unit, initial, strength, elite, elite left, and the ids the lean engine's pairs are kept by
+        return [unit, n + k, n + k, elite, k, (id(unit), id(elite))]
 
     for army in (army_a, army_b):
         if not army:
@@ -1905,7 +1972,7 @@ def run_army_battle(
     order: Who = 1 if first else 0
     shuffle = rng.shuffle if pairing != "strongest" else None
     chosen = pairing in TARGET_POLICIES
-    # every unit still in the fight: [unit, initial, strength, elite, elite left]
+    # every unit still in the fight: [unit, initial, strength, elite, elite left, ids]
     lines: tuple[list[list[Any]], list[list[Any]]] = ([entry(e) for e in army_a], [entry(e) for e in army_b])
     duels = rounds = 0
     start = distance_cm
@@ -1935,7 +2002,7 @@ def run_army_battle(
         for k in range(pairs):
             ua, ub = line_a[k], line_b[k]
             if exact:  # the lean engine: the same duel as Duel.run, faster (issue 14)
-                pair = _PAIRS.get((id(ua[0]), id(ua[3]), id(ub[0]), id(ub[3])))
+                pair = _PAIRS.get(ua[5] + ub[5])  # _pair's key: (id(a), id(ea), id(b), id(eb))
                 won, _, s, el, end, reason = play(
                     _pair(ua[0], ua[3], ub[0], ub[3]) if pair is None else pair,
                     (ua[1], ub[1]),

@@ -253,7 +253,19 @@ class MeleePlan:
     True
     """
 
-    __slots__ = ("attacker", "defender", "die", "first", "first_strike", "second", "seq", "table")
+    __slots__ = (
+        "attacker",
+        "attacker_first",
+        "defender",
+        "die",
+        "first",
+        "first_cum",
+        "first_out",
+        "first_strike",
+        "second",
+        "seq",
+        "table",
+    )
 
     def __init__(
         self,
@@ -274,14 +286,15 @@ class MeleePlan:
             self.first = loss_table(attacker.strike_groups(0), _wounds(defender), die)
         else:  # the defender strikes first, or both at once (the attacker's losses drawn first)
             self.first = loss_table(defender.strike_groups(0), _wounds(attacker), die)
+        self.first_cum, self.first_out = self.first.cumulative, self.first.outcomes
+        self.attacker_first = first_strike == "attacker"
 
     def draw(self, rng: random.Random) -> MeleeResult:
         """One exchange: ``(attacker removed, defender removed, their outcomes)``."""
         if self.table is not None:
             t = self.table
             return t.outcomes[bisect_right(t.cumulative, rng.random())]
-        f = self.first
-        x, xh = f.outcomes[bisect_right(f.cumulative, rng.random())]
+        x, xh = self.first_out[bisect_right(self.first_cum, rng.random())]
         s = self.second.get(x)
         if s is None:
             att, dfn, die = self.attacker, self.defender, self.die
@@ -293,7 +306,7 @@ class MeleePlan:
                 s = loss_table(att.strike_groups(0), _wounds(dfn), die)
             self.second[x] = s
         y, yh = s.outcomes[bisect_right(s.cumulative, rng.random())]
-        if self.first_strike == "attacker":
+        if self.attacker_first:
             ar, ah, dr, dh = y, yh, x, xh
         else:
             ar, ah, dr, dh = x, xh, y, yh
