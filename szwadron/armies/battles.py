@@ -988,6 +988,22 @@ def fit_army_steepness(
     return ArmySteepness(a, b, len(specs), time.perf_counter() - t0, loglik)
 
 
+def _split_by_pair(
+    pairs: Sequence[tuple[int, int]],
+    specs: Sequence[BattleSpec],
+    scores: Sequence[tuple[float, int]],
+    battles: int,
+) -> dict[tuple[int, int], tuple[InitiativeTally, InitiativeTally]]:
+    """Each pair's battles split by who moved first (:func:`initiative_tallies`); a pair's
+    ``battles`` specs are consecutive, in the order of ``pairs``."""
+    return {
+        pair: initiative_tallies(
+            specs[n * battles : (n + 1) * battles], scores[n * battles : (n + 1) * battles]
+        )
+        for n, pair in enumerate(pairs)
+    }
+
+
 def validate_rosters(
     armies: Sequence[ArmyList],
     *,
@@ -1049,13 +1065,7 @@ def validate_rosters(
     wins: dict[tuple[int, int], float] = {}
     for (i, j, _, _), (score, _) in zip(specs, scores, strict=True):
         wins[(i, j)] = wins.get((i, j), 0.0) + score
-    # each pair's battles are consecutive in specs, ``battles`` of them
-    split = {
-        pair: initiative_tallies(
-            specs[n * battles : (n + 1) * battles], scores[n * battles : (n + 1) * battles]
-        )
-        for n, pair in enumerate(pairs)
-    }
+    split = _split_by_pair(pairs, specs, scores, battles)
     cells = [
         RosterCell(
             i,
