@@ -645,6 +645,71 @@ def size_check_cases(
     return out
 
 
+# --- who moved first (2.1.4) -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class InitiativeTally(Tally):
+    """The battles of a pair of armies in which one side moved first (it had the initiative,
+    2.1.4: the scenario sets it for the whole game): side A's score over them (draws half)."""
+
+    first: str
+    """The side that moved first: ``"A"`` or ``"B"``."""
+    battles: int
+    wins: float
+    """Side A's score (draws half)."""
+    draws: int
+
+    def games(self) -> int:
+        """Battles played with this side first."""
+        return self.battles
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` part: side A's chance when :attr:`first` moved first."""
+        return {
+            "battles": self.battles,
+            "chance_a": self.rate,
+            "interval_a": list(self.interval),
+            "draws": self.draws,
+        }
+
+
+def initiative_tallies(
+    specs: Sequence[BattleSpec], scores: Sequence[tuple[float, int]]
+) -> tuple[InitiativeTally, InitiativeTally]:
+    """Side A's (each spec's first force's) score split by who moved first (2.1.4): ``(A first,
+    B first)``, from the same battles (they add up to the whole).
+
+    >>> a, b = initiative_tallies([(0, 1, 0, "x"), (0, 1, 1, "y"), (0, 1, 0, "z")], [(1.0, 0), (0.5, 0), (0.0, 0)])
+    >>> (a.battles, a.wins, a.draws), (b.battles, b.wins, b.draws)
+    ((2, 1.0, 0), (1, 0.5, 1))
+    """
+    counts = [[0, 0.0, 0], [0, 0.0, 0]]
+    for spec, (score, _) in zip(specs, scores, strict=True):
+        c = counts[1 if spec[2] else 0]
+        c[0] += 1
+        c[1] += score
+        c[2] += score == 0.5
+    return (
+        InitiativeTally("A", int(counts[0][0]), float(counts[0][1]), int(counts[0][2])),
+        InitiativeTally("B", int(counts[1][0]), float(counts[1][1]), int(counts[1][2])),
+    )
+
+
+def initiative_differs(a_first: Tally, b_first: Tally) -> bool:
+    """Who moves first changes side A's chance by more than chance allows: the two 95 % (Wilson)
+    intervals do not overlap (no verdict while either side never moved first).
+
+    >>> initiative_differs(InitiativeTally("A", 100, 65.0, 0), InitiativeTally("B", 100, 25.0, 0))
+    True
+    >>> initiative_differs(InitiativeTally("A", 100, 55.0, 0), InitiativeTally("B", 100, 45.0, 0))
+    False
+    """
+    if not a_first.games() or not b_first.games():
+        return False
+    lo_a, hi_a = a_first.interval
+    lo_b, hi_b = b_first.interval
+    return hi_b < lo_a or hi_a < lo_b
+
+
 # --- the check ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class RosterSide:
@@ -672,10 +737,48 @@ class RosterCell(Tally):
     wins: float
     predicted: float
     """The chance of ``a`` that :func:`szwadron.armies.balance.predicted_chance` gives from the points."""
+    a_first: InitiativeTally | None = None
+    """``a``'s battles moving first (2.1.4)."""
+    b_first: InitiativeTally | None = None
+    """``a``'s battles with ``b`` moving first."""
 
     def games(self) -> int:
         """Battles played."""
         return self.battles
+
+    @property
+    def first_mover(self) -> float | None:
+        """The mean score of the side moving first over the pair's battles; ``None`` without the
+        split."""
+        if self.a_first is None or self.b_first is None or not self.battles:
+            return None
+        return (self.a_first.wins + self.b_first.battles - self.b_first.wins) / self.battles
+
+
+@dataclass(frozen=True)
+class FirstMoverScore(Tally):
+    """The side moving first (the initiative, 2.1.4) over every pair of a check: its mean score
+    (draws half) over all the battles, and the lowest and highest of the pairs' means."""
+
+    battles: int
+    wins: float
+    """The first mover's score summed over the battles."""
+    low: float
+    high: float
+
+    def games(self) -> int:
+        """Battles played."""
+        return self.battles
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` part."""
+        return {
+            "battles": self.battles,
+            "score": self.rate,
+            "interval": list(self.interval),
+            "pair_low": self.low,
+            "pair_high": self.high,
+        }
 
 
 @dataclass(frozen=True)
@@ -719,6 +822,17 @@ class RosterValidation:
         """The ``k`` pairs furthest from even."""
         return sorted(self.cells, key=lambda c: -abs(c.rate - 0.5))[:k]
 
+    @property
+    def first_mover(self) -> FirstMoverScore | None:
+        """The side moving first over every pair (:class:`FirstMoverScore`); ``None`` without
+        pairs or without the split by who moved first."""
+        means = [c.first_mover for c in self.cells]
+        if not self.cells or any(m is None for m in means):
+            return None
+        wins = sum(c.first_mover * c.battles for c in self.cells if c.first_mover is not None)
+        known = [m for m in means if m is not None]
+        return FirstMoverScore(sum(c.battles for c in self.cells), wins, min(known), max(known))
+
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` document."""
         return {
@@ -746,6 +860,7 @@ class RosterValidation:
                 }
                 for c in self.cells
             ],
+            **({} if (first := self.first_mover) is None else {"initiative": first.to_json()}),
         }
 
 
@@ -878,6 +993,22 @@ def fit_army_steepness(
     return ArmySteepness(a, b, len(specs), time.perf_counter() - t0, loglik)
 
 
+def _split_by_pair(
+    pairs: Sequence[tuple[int, int]],
+    specs: Sequence[BattleSpec],
+    scores: Sequence[tuple[float, int]],
+    battles: int,
+) -> dict[tuple[int, int], tuple[InitiativeTally, InitiativeTally]]:
+    """Each pair's battles split by who moved first (:func:`initiative_tallies`); a pair's
+    ``battles`` specs are consecutive, in the order of ``pairs``."""
+    return {
+        pair: initiative_tallies(
+            specs[n * battles : (n + 1) * battles], scores[n * battles : (n + 1) * battles]
+        )
+        for n, pair in enumerate(pairs)
+    }
+
+
 def validate_rosters(
     armies: Sequence[ArmyList],
     *,
@@ -939,6 +1070,7 @@ def validate_rosters(
     wins: dict[tuple[int, int], float] = {}
     for (i, j, _, _), (score, _) in zip(specs, scores, strict=True):
         wins[(i, j)] = wins.get((i, j), 0.0) + score
+    split = _split_by_pair(pairs, specs, scores, battles)
     cells = [
         RosterCell(
             i,
@@ -948,6 +1080,7 @@ def validate_rosters(
             predicted_chance(
                 sides[i].points, sides[j].points, model.steepness_for((sides[i].units + sides[j].units) / 2)
             ),
+            *split[(i, j)],
         )
         for i, j in pairs
     ]
@@ -956,12 +1089,47 @@ def validate_rosters(
 
 @dataclass(frozen=True)
 class PairResult(Tally):
-    """``balance --battles``: two rosters' battles, the first one's score (draws half)."""
+    """``balance --battles``: two rosters' battles, the first one's score (draws half), and the
+    same battles split by who moved first (:class:`InitiativeTally`; ``None`` only when built
+    without them)."""
 
     battles: int
     wins: float
     draws: int
     seconds: float
+    a_first: InitiativeTally | None = None
+    """The battles in which A moved first (2.1.4)."""
+    b_first: InitiativeTally | None = None
+    """The battles in which B moved first."""
+
+    @property
+    def initiative_differs(self) -> bool:
+        """A's chance moving first and moving second differ by more than their 95 % intervals
+        allow (:func:`initiative_differs`)."""
+        if self.a_first is None or self.b_first is None:
+            return False
+        return initiative_differs(self.a_first, self.b_first)
+
+    @property
+    def initiative_swing(self) -> float | None:
+        """What moving first adds to a side's chance, on average over the two sides: half of A's
+        chance moving first less A's chance moving second; ``None`` without both tallies."""
+        if (
+            self.a_first is None
+            or self.b_first is None
+            or not self.a_first.battles
+            or not self.b_first.battles
+        ):
+            return None
+        return (self.a_first.rate - self.b_first.rate) / 2
+
+    @property
+    def initiative_outweighs(self) -> bool:
+        """Who moves first matters (:attr:`initiative_differs`) and weighs more than the
+        difference between the two armies: :attr:`initiative_swing` is further from 0 than the
+        played chance is from 50 %."""
+        swing = self.initiative_swing
+        return self.initiative_differs and swing is not None and abs(swing) > abs(self.rate - 0.5)
 
     def games(self) -> int:
         """Battles played."""
@@ -994,6 +1162,19 @@ class PairResult(Tally):
             "interval_a": list(self.interval),
             "draws": self.draws,
             "seconds": self.seconds,
+            **(
+                {}
+                if self.a_first is None or self.b_first is None
+                else {
+                    "initiative": {
+                        "a_first": self.a_first.to_json(),
+                        "b_first": self.b_first.to_json(),
+                        "differs": self.initiative_differs,
+                        "swing": self.initiative_swing,
+                        "outweighs": self.initiative_outweighs,
+                    }
+                }
+            ),
         }
 
 
@@ -1010,7 +1191,8 @@ def battle_pair(
     sampler: Sampler = DEFAULT_SAMPLER,
 ) -> PairResult:
     """Play ``battles`` seeded army battles of ``roster_a`` against ``roster_b`` (module notes),
-    the side moving first alternating."""
+    the side moving first alternating (A in the even battles, B in the odd ones), with A's score
+    split by who moved first (:attr:`PairResult.a_first`, :attr:`PairResult.b_first`)."""
     if battles < 1:
         raise InvalidDataError(gettext("battles must be at least 1, got {battles}").format(battles=battles))
     t0 = time.perf_counter()
@@ -1022,7 +1204,8 @@ def battle_pair(
     scores = play(forces, specs, executor=executor, workers=workers, sampler=sampler)
     wins = sum(sc for sc, _ in scores)
     draws = sum(1 for sc, _ in scores if sc == 0.5)
-    return PairResult(battles, wins, draws, time.perf_counter() - t0)
+    a_first, b_first = initiative_tallies(specs, scores)
+    return PairResult(battles, wins, draws, time.perf_counter() - t0, a_first, b_first)
 
 
 __all__ = [
@@ -1036,8 +1219,10 @@ __all__ = [
     "STEEPNESS_SCALES",
     "ArmySteepness",
     "BattleSpec",
+    "FirstMoverScore",
     "Force",
     "ForceUnit",
+    "InitiativeTally",
     "PairResult",
     "PlainForce",
     "PointsFn",
@@ -1050,6 +1235,8 @@ __all__ = [
     "draw_cover",
     "fit_army_steepness",
     "force_points",
+    "initiative_differs",
+    "initiative_tallies",
     "memo_points",
     "mixed_battle_design",
     "play",

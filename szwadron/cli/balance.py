@@ -116,6 +116,63 @@ def _fielded(*sides: tuple[Any, Any]) -> dict[str, set[str]]:
     return out
 
 
+def _initiative_rows(played: Any) -> list[tuple[str, str, str]]:
+    """The two table rows of the battles split by who moved first (2.1.4): each side's chance,
+    with its 95 % interval, when A moved first and when B did."""
+    from szwadron.cli._common import fmt_prob
+
+    rows = []
+    for tally, label in (
+        (
+            played.a_first,
+            ngettext("A moves first ({n} battle)", "A moves first ({n} battles)", played.a_first.battles),
+        ),
+        (
+            played.b_first,
+            ngettext("B moves first ({n} battle)", "B moves first ({n} battles)", played.b_first.battles),
+        ),
+    ):
+        if not tally.battles:
+            rows.append((label.format(n=0), "-", "-"))
+            continue
+        lo, hi = tally.interval
+        rows.append(
+            (
+                label.format(n=tally.battles),
+                f"{fmt_prob(tally.rate)} [{fmt_prob(lo)}–{fmt_prob(hi)}]",
+                f"{fmt_prob(1 - tally.rate)} [{fmt_prob(1 - hi)}–{fmt_prob(1 - lo)}]",
+            )
+        )
+    return rows
+
+
+def _print_initiative(played: Any) -> None:
+    """One sentence when who moves first changes the chance by more than the two 95 % intervals
+    allow (they do not overlap), and whether it weighs more than the difference between the
+    armies (szwadron.armies.battles.PairResult.initiative_outweighs)."""
+    from szwadron.cli._common import fmt_prob
+
+    if not played.initiative_differs:
+        return
+    values = {
+        "first": fmt_prob(played.a_first.rate),
+        "second": fmt_prob(played.b_first.rate),
+        "swing": fmt_prob(abs(played.initiative_swing)),
+    }
+    if played.initiative_outweighs:
+        text = _(
+            "who moves first matters more than the difference between the armies: A wins {first} moving first, "
+            "{second} moving second (95% intervals apart; moving first adds about {swing} to a side's chance); "
+            "let the scenario set the initiative (2.1.4) or play both ways"
+        )
+    else:
+        text = _(
+            "who moves first matters too: A wins {first} moving first, {second} moving second (95% intervals "
+            "apart; moving first adds about {swing} to a side's chance); let the scenario set the initiative (2.1.4)"
+        )
+    print(text.format(**values))
+
+
 # long: the balance command's text report: one block per section of the answer.
 def run(args: argparse.Namespace) -> int:
     """Run ``szwadron balance``."""
@@ -190,6 +247,7 @@ def run(args: argparse.Namespace) -> int:
                 f"{fmt_prob(played.rate)} [{fmt_prob(lo)}–{fmt_prob(hi)}]",
                 f"{fmt_prob(1 - played.rate)} [{fmt_prob(1 - hi)}–{fmt_prob(1 - lo)}]",
             ),
+            *_initiative_rows(played),
             (_("points alone predict"), fmt_prob(report.chance_a), fmt_prob(report.chance_b)),
         ]
     else:
@@ -235,6 +293,8 @@ def run(args: argparse.Namespace) -> int:
                 seconds=played.seconds,
             )
         )
+    if played is not None:
+        _print_initiative(played)
     print(
         _(
             "points alone: the points ratio with the steepness of army battles κ = {steepness:.2f} ({units:g} units a side), blind to the armies' composition"

@@ -1151,6 +1151,22 @@ def _print_rosters(result: Any) -> None:
             f"  {a.label:<{width}} {a.points:7.1f} v {b.label:<{width}} {b.points:7.1f}: "
             f"{fmt_prob(c.rate):>6s} [{fmt_prob(ci[0])}, {fmt_prob(ci[1])}]; {predict}{mark}"
         )
+    first = result.first_mover
+    if first is not None:
+        flo, fhi = first.interval
+        print(
+            _(
+                "the side moving first (the initiative, 2.1.4; alternating) scores {score} of these {battles} battles "
+                "(95% interval {lo}–{hi}; per pair {low}–{high})"
+            ).format(
+                score=fmt_prob(first.rate),
+                battles=first.battles,
+                lo=fmt_prob(flo),
+                hi=fmt_prob(fhi),
+                low=fmt_prob(first.low),
+                high=fmt_prob(first.high),
+            )
+        )
 
 
 __all__ = ["ACTIONS", "ARMYLIST", "MisplacedOption", "register", "run"]
