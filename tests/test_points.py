@@ -10,7 +10,10 @@
 from __future__ import annotations
 
 import math
+import os
 import shutil
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from fractions import Fraction
@@ -438,3 +441,40 @@ def test_calibration_names_a_bad_way_to_draw_its_armies() -> None:
     config = CalibrationConfig(mixed_armies="roster", rounds=1, duels_per_pair=1)  # type: ignore[arg-type]
     with pytest.raises(InvalidDataError, match="mixed_armies must be 'legal' or 'resampled', got 'roster'"):
         calibrate(_two_lists(), config, workers=1)
+
+
+_FIT_SNIPPET = """
+import numpy as np
+from szwadron.armies.calibrate import fit_logistic
+rng = np.random.default_rng(1)
+X = rng.normal(size=(140000, 11))
+y = (rng.random(140000) < 1 / (1 + np.exp(-0.3 * (X @ rng.normal(size=11))))).astype(float)
+print(repr(fit_logistic(X, y)))
+"""
+
+
+def test_fit_logistic_does_not_depend_on_the_blas_threads() -> None:
+    """Issue 14 — the calibration writes the same model whatever the machine's cores: a threaded
+    BLAS sums ``X.T @ v`` in an order that depends on its threads, so the fits run with one BLAS
+    thread. Run in fresh processes with one and with two BLAS threads allowed (a size OpenBLAS
+    threads), the coefficients and log-likelihood are equal to the last bit."""
+    root = Path(__file__).resolve().parents[1]
+    answers = set()
+    for threads in ("1", "2"):
+        env = {
+            **os.environ,
+            "OPENBLAS_NUM_THREADS": threads,
+            "OMP_NUM_THREADS": threads,
+            "MKL_NUM_THREADS": threads,
+        }
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH", "")]))
+        done = subprocess.run(
+            [sys.executable, "-c", _FIT_SNIPPET],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+        )
+        answers.add(done.stdout)
+    assert len(answers) == 1

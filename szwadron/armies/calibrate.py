@@ -66,9 +66,11 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import partial, wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
+
+from threadpoolctl import threadpool_limits
 
 from szwadron.armies.duel import DEFAULT_SAMPLER, Sampler
 from szwadron.armies.points import (
@@ -300,6 +302,26 @@ class Observation:
     score_a: float
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _one_blas_thread(fit: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Run ``fit`` with its BLAS on one thread (issue 14). A threaded BLAS (OpenBLAS: one thread
+    per core) splits the sums of ``X.T @ v`` over its threads, so the fitted coefficients would
+    depend in their last bits on the cores of the machine that fits them, and `points calibrate`
+    would not write the same model everywhere; on one thread the fits are also about three times
+    cheaper (benchmarks/RESULTS.md)."""
+
+    @wraps(fit)
+    def one_thread(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with threadpool_limits(limits=1, user_api="blas"):
+            return fit(*args, **kwargs)
+
+    return one_thread
+
+
+@_one_blas_thread
 def fit_logistic(
     x: Sequence[Sequence[float]] | ArrayLike, y: Sequence[float], *, ridge: float = 1e-3, iterations: int = 50
 ) -> tuple[list[float], float]:
@@ -394,6 +416,7 @@ class ArmyObservation:
 
 
 # long: one fitting loop over the rosters' cells; its steps share the running fit and split only into closures.
+@_one_blas_thread
 def fit_corrections(
     entries: Sequence[DuelProfile],
     observations: Sequence[Observation],
