@@ -230,7 +230,7 @@ def test_cli_balance_one_battle_leaves_b_first_empty(capsys: pytest.CaptureFixtu
         capsys, "balance", "france:corps-1000", "austria:corps-1000", "--battles", "1", "--lang", "en"
     )
     assert code == 0
-    assert "A moves first (1 battle)" in out
+    assert "A moves first (1 battle)" in out and "predicted chance (1 battle)" in out
     row = next(line for line in out.splitlines() if line.startswith("B moves first (0 battles)"))
     assert row.split()[-2:] == ["-", "-"]
 
@@ -256,6 +256,7 @@ def test_cli_balance_in_polish_uses_the_rulebooks_inicjatywa(
         capsys, "balance", "france:corps-1000", "austria:corps-1000", "--battles", "3", "--lang", "pl"
     )
     assert "A ma inicjatywę (2 bitwy)" in out and "B ma inicjatywę (1 bitwa)" in out
+    assert "przewidywana szansa (3 bitwy)" in out
 
 
 def test_roster_check_first_mover_score_is_a_recount_2_1_4() -> None:
