@@ -244,7 +244,9 @@ def run(args: argparse.Namespace) -> int:
         rows += [
             (
                 ngettext(
-                    "predicted chance ({battles} battle)", "predicted chance ({battles} battles)", played.battles
+                    "predicted chance ({battles} battle)",
+                    "predicted chance ({battles} battles)",
+                    played.battles,
                 ).format(battles=played.battles),
                 f"{fmt_prob(played.rate)} [{fmt_prob(lo)}–{fmt_prob(hi)}]",
                 f"{fmt_prob(1 - played.rate)} [{fmt_prob(1 - hi)}–{fmt_prob(1 - lo)}]",
