@@ -453,6 +453,9 @@ class Duel:
     winner: Who | None = None
     finished: bool = False
     reason: str = ""
+    turns: int = 0
+    """The sides' turns played by :meth:`run` (2.1.3: they alternate, so the side moving next
+    is the first mover when it is even)."""
     _charge_round: bool = field(default=False, repr=False)
 
     @classmethod
@@ -817,6 +820,7 @@ class Duel:
             rounds += 1
             for who in (first, 1 - first):
                 self.turn(who)  # type: ignore[arg-type]
+                self.turns += 1
                 if self.finished:
                     break
         if not self.finished:
@@ -1235,13 +1239,14 @@ def _pair(a: DuelUnit, ea: DuelUnit | None, b: DuelUnit, eb: DuelUnit | None) ->
 #: The lean engine's reasons for a decision (Duel._check_end's), by loser and "destroyed".
 _LEAN_REASONS = (("A panicked", "A destroyed"), ("B panicked", "B destroyed"))
 
-LeanResult = tuple[Who | None, int, list[int], list[int], float, str]
+LeanResult = tuple[Who | None, int, list[int], list[int], float, str, int]
 """``(winner, rounds, strengths, elite figures left, final distance, reason)``."""
 
 
 # long: Duel.run in one function on local variables (equality tested: tests/test_lean_duel.py).
 def _lean_engine() -> Callable[
-    [_Pair, tuple[int, int], tuple[int, int], tuple[int, int], random.Random, float, Who, int], LeanResult
+    [_Pair, tuple[int, int], tuple[int, int], tuple[int, int], random.Random, float, Who, int, bool],
+    LeanResult,
 ]:
     """:meth:`Duel.run` of the exact sampler without a log (module notes; 2.1–2.3, 4.5–4.12,
     5.3–5.8, 6.2–6.8, 7.1–7.7), played on local variables with every table and policy choice
@@ -1425,6 +1430,7 @@ def _lean_engine() -> Callable[
         distance_cm: float,
         first: Who,
         max_rounds: int,
+        waited: bool,
     ) -> LeanResult:
         nonlocal pair, ini, rng, random_, units, fire_memo, morale_memo, static_memo, auto
         nonlocal d, engaged, mr, finished
@@ -1440,9 +1446,11 @@ def _lean_engine() -> Callable[
         el[0], el[1] = elite_left
         broken[0] = broken[1] = pursuing[0] = pursuing[1] = False
         declared[0] = declared[1] = idle[0] = idle[1] = False
+        idle[1 - first] = waited  # 4.12.6: it stood without acting in its side's last turn
         prepared[0] = prepared[1] = True
         d, engaged, mr, finished = distance_cm, False, 0, False
         rounds = 0
+        who = first
         order = (first, 1 - first)
         while not finished and rounds < max_rounds:
             rounds += 1
@@ -1536,7 +1544,8 @@ def _lean_engine() -> Callable[
                 loser = 0 if a_out else 1
                 winner = 1 - loser  # type: ignore[assignment]
                 reason = _LEAN_REASONS[loser][s[loser] == 0]
-        return winner, rounds, [s[0], s[1]], [el[0], el[1]], d, reason
+        turns = 2 * rounds - (1 if finished and who == first else 0)  # Duel.turns
+        return winner, rounds, [s[0], s[1]], [el[0], el[1]], d, reason, turns
 
     return run
 
@@ -1545,7 +1554,8 @@ _ENGINES = threading.local()
 
 
 def _engine() -> Callable[
-    [_Pair, tuple[int, int], tuple[int, int], tuple[int, int], random.Random, float, Who, int], LeanResult
+    [_Pair, tuple[int, int], tuple[int, int], tuple[int, int], random.Random, float, Who, int, bool],
+    LeanResult,
 ]:
     """This thread's lean engine (:func:`_lean_engine`; dask may run tasks in threads)."""
     run = getattr(_ENGINES, "run", None)
@@ -1563,9 +1573,11 @@ def _lean_duel(
     distance_cm: float,
     first: Who,
     max_rounds: int,
+    waited: bool = False,
 ) -> LeanResult:
-    """One duel on this thread's lean engine (:func:`_lean_engine`) from the given state."""
-    return _engine()(pair, initial, strength, elite_left, rng, distance_cm, first, max_rounds)
+    """One duel on this thread's lean engine (:func:`_lean_engine`) from the given state;
+    ``waited``: the side moving second stood without acting in its last turn (4.12.6)."""
+    return _engine()(pair, initial, strength, elite_left, rng, distance_cm, first, max_rounds, waited)
 
 
 def run_duel(
@@ -1595,7 +1607,7 @@ def run_duel(
         sampler=sampler,
     )
     if duel.exact:  # the lean engine: the same duel, faster (issue 14)
-        winner, rounds, s, _, _, reason = _lean_duel(
+        winner, rounds, s, _, _, reason, _ = _lean_duel(
             _pair(unit_a, None, unit_b, None),
             (figures_a, figures_b),
             (figures_a, figures_b),
@@ -1999,11 +2011,13 @@ def run_army_battle(
         stay_a: list[list[Any]] = []
         stay_b: list[list[Any]] = []
         far = ADVANCE_GAP_CM  # the front line ends where the farthest duel ended
+        last = 0  # the turns played until the forming's last duel was decided (2.1.3)
+        waited = rounds > 1  # 4.12.6: a new forming's second mover stood without acting
         for k in range(pairs):
             ua, ub = line_a[k], line_b[k]
             if exact:  # the lean engine: the same duel as Duel.run, faster (issue 14)
                 pair = _PAIRS.get(ua[5] + ub[5])  # _pair's key: (id(a), id(ea), id(b), id(eb))
-                won, _, s, el, end, reason = play(
+                won, _, s, el, end, reason, turns = play(
                     _pair(ua[0], ua[3], ub[0], ub[3]) if pair is None else pair,
                     (ua[1], ub[1]),
                     (ua[2], ub[2]),
@@ -2012,22 +2026,25 @@ def run_army_battle(
                     start,
                     order,
                     max_rounds,
+                    waited,
                 )
             else:
                 duel = Duel(
                     (
-                        Side(ua[0], ua[1], ua[2], elite=ua[3], elite_left=ua[4]),
-                        Side(ub[0], ub[1], ub[2], elite=ub[3], elite_left=ub[4]),
+                        Side(ua[0], ua[1], ua[2], elite=ua[3], elite_left=ua[4], idle=waited and order == 1),
+                        Side(ub[0], ub[1], ub[2], elite=ub[3], elite_left=ub[4], idle=waited and order == 0),
                     ),
                     rng,
                     distance_cm=start,
                 )
                 duel.run(order, max_rounds)
-                won, end, reason = duel.winner, duel.distance_cm, duel.reason
+                won, end, reason, turns = duel.winner, duel.distance_cm, duel.reason, duel.turns
                 s = [duel.sides[0].strength, duel.sides[1].strength]
                 el = [duel.sides[0].elite_left, duel.sides[1].elite_left]
             if end > far:
                 far = end
+            if turns > last:
+                last = turns
             ua[2], ub[2] = s
             ua[4], ub[4] = el
             if flight and (won is not None or reason == "both broke"):
@@ -2044,6 +2061,8 @@ def run_army_battle(
         stay_b += [u for u in line_b[pairs:] if u[2] > 0]
         line_a[:], line_b[:] = stay_a, stay_b
         start = min(distance_cm, far)  # the lines follow their front
+        if last % 2:  # 2.1.3: the turns alternate; the last one was the first mover's
+            order = 1 - order  # type: ignore[assignment]
     winner: Who | None = None
     if lines[0] and not lines[1]:
         winner = 0
