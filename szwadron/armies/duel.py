@@ -64,7 +64,7 @@ fields more units — more morale tests to break, as in a real army — instead 
 that still breaks at its M per test (6.3). The units fight in pairs, reserves step in, and a
 side loses when all its units are broken or destroyed. The calibration and the validation of
 the points model play battles. Who meets whom is drawn by the dice (``pairing="random"``, the
-calibration's), or chosen by the side with the initiative under a target policy
+calibration's), or chosen by the side moving first under a target policy
 (:data:`TARGET_POLICIES`, :func:`choose_targets`: the weakest enemy, the most dangerous, the best
 matchup; 2.1.4, 4.2.1, 5.2.1). With ``flight`` (:data:`BATTLE_FLIGHT`, off until the points are
 fitted with it) a panicked unit flees towards its own edge instead of leaving for good, and may
@@ -1895,7 +1895,7 @@ def run_battle(
 
 
 Pairing = Literal["random", "strongest", "weakest", "dangerous", "best"]
-#: The target policies (issue 14): the side with the initiative picks, unit by unit, the enemy unit
+#: The target policies (issue 14): the side moving first picks, unit by unit, the enemy unit
 #: its policy prefers (2.1.4, 2.3.4, 4.2.1, 5.2.1; :func:`choose_targets`).
 TARGET_POLICIES: tuple[Pairing, ...] = ("weakest", "dangerous", "best")
 #: Every ``pairing`` of :func:`run_army_battle`: ``"random"`` (the default) first.
@@ -1927,15 +1927,21 @@ def run_army_battle(
     fresh units meet first —; ``"random"`` (the default, for mixed armies such as the example
     rosters) shuffles each side's line with the battle's dice, so no kind is always matched
     against the kind it beats or loses to: a meeting engagement, not a chosen one. The target
-    policies (:data:`TARGET_POLICIES`, issue 14) let the side with the initiative choose:
+    policies (:data:`TARGET_POLICIES`, issue 14) let the side that moves first choose:
     ``"weakest"``, ``"dangerous"`` and ``"best"`` shuffle both lines as ``"random"`` does (who
-    acts first, and the ties, are left to the battle's dice), then side ``first`` — it has the
-    initiative in every forming of the lines, as in every duel, since a scenario fixes the order
-    of the turns for the whole game (2.1.3, 2.1.4) — picks unit by unit the enemy unit its policy
+    acts first, and the ties, are left to the battle's dice), then the side moving first in this
+    forming of the lines (see the turns below) picks unit by unit the enemy unit its policy
     prefers (:func:`choose_targets`: the fewest figures left, the most expected figures removed
     from it, its best exact prospects). The pairs are chosen before the duels, from exact odds
     alone, so both samplers see the same pairs from the same lines. There is no ``"nearest"``:
     on the battle's one-dimensional front every pair starts at the same distance.
+
+    **The turns** (2.1): side ``first`` has the initiative (2.1.4) and moves first in the first
+    forming of the lines; the turns then alternate for the whole battle (2.1.3). The duels of a
+    forming are played side by side from its first turn, and the lines are formed again when the
+    last of them is decided: when that was in the turn of the side that moved first, the other
+    side moves first in the next forming. Its second mover stood without acting in the turn
+    before, so in a new forming's duels it may fire at the first unit that charges it (4.12.6).
 
     ``flight`` (default :data:`BATTLE_FLIGHT`) plays flight and rally (6.6, 6.8) instead of
     putting a panicked unit out for good. A unit that panicked in its duel (6.3, 6.4) with figures
@@ -2003,7 +2009,7 @@ def run_army_battle(
             else:
                 line.sort(key=lambda u: -u[2])  # stable: order breaks ties
             line += reserves  # 6.8.6: a rallied unit comes back behind the units fighting
-        if chosen:  # 2.1.4, 4.2.1, 5.2.1: the side with the initiative picks its targets
+        if chosen:  # 2.1.4, 4.2.1, 5.2.1: the side moving first in this forming picks
             _engage(pairing, lines, order, fronts[1 - order])
         line_a, line_b = lines
         pairs = min(len(line_a), len(line_b))
@@ -2193,7 +2199,7 @@ def choose_targets(
     """Issue 14 — the pairs a target policy makes: ``(index in picker, index in enemy)``, in the
     order the picker's units choose.
 
-    The side with the initiative (2.1.4; ``picker``) acts unit by unit, in the order of its line
+    The side moving first (2.1.3, 2.1.4; ``picker``) acts unit by unit, in the order of its line
     (2.3.1, 2.3.4: the order is the player's), and each unit picks, among the enemy units not yet
     engaged, the one its policy prefers — a declared target (4.2.1, 4.2.2: one unit fires at one
     enemy unit) or the unit it attacks (5.2.1):
