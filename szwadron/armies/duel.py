@@ -1450,7 +1450,7 @@ def _lean_engine() -> Callable[
         prepared[0] = prepared[1] = True
         d, engaged, mr, finished = distance_cm, False, 0, False
         rounds = 0
-        who = first
+        who: int = first
         order = (first, 1 - first)
         while not finished and rounds < max_rounds:
             rounds += 1
