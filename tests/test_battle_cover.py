@@ -168,7 +168,7 @@ def test_4_10_3_shooters_score_less_against_cover() -> None:
     for k in range(400):
         for cover in (False, True):
             b = covered if cover else SHOOTER
-            winner, _, s, _, _, _ = _lean_duel(
+            winner, _, s, _, _, _, _ = _lean_duel(
                 _pair(SHOOTER, None, b, None),
                 (12, 12),
                 (12, 12),

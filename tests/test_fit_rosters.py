@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def test_a_roster_put_out_of_its_constraints_and_limit_is_rebuilt(tmp_path: Path) -> None:
     """A French roster whose line battalions were cut by two figures (breaking battalion-minimum) and whose
-    line points rose 20 % (over its limit) comes back legal, spending 99-100 % of its limit; the
+    line points rose 30 % (over its limit) comes back legal, spending 99-100 % of its limit; the
     other roster, untouched, is left as it is, byte for byte."""
     shutil.copy(REPO / "armylists" / "france.toml", tmp_path / "france.toml")
     path = tmp_path / "france.toml"
@@ -31,7 +31,7 @@ def test_a_roster_put_out_of_its_constraints_and_limit_is_rebuilt(tmp_path: Path
     line_points = army.profile("line_infantry").points
     assert line_points is not None
     text = text[:start] + block + text[end:]
-    text = text.replace(f"points = {line_points:g} ", f"points = {round(line_points * 1.2, 1):g} ", 1)
+    text = text.replace(f"points = {line_points:g} ", f"points = {round(line_points * 1.3, 1):g} ", 1)
     path.write_text(text, encoding="utf-8")
     other = text[text.index('id = "corps-2000"') :]
     assert not validate_roster(load_army_list(path), "corps-1000").ok

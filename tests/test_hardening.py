@@ -184,7 +184,7 @@ def test_example_still_loads() -> None:
 
 # --- writes nobody asked for ------------------------------------------------------------------
 TESTLAND = ROOT / "tests" / "cases" / "armylists" / "testland.toml"
-_TINY = ["--duels", "2", "--rounds", "1", "--workers", "1", "--battles", "2", "--seed", "3"]
+_TINY = ["--duels", "6", "--rounds", "1", "--workers", "1", "--battles", "2", "--seed", "3"]
 
 
 def test_calibrate_never_rewrites_an_installed_package(

@@ -603,7 +603,7 @@ def test_a_tiny_calibration_and_validation_speak_polish(
     model = tmp_path / "model.toml"
     small = ["--lists", str(lists), "--model", str(model), "--workers", "1", "--lang", "pl"]
     code, out, err = _run(
-        capsys, "points", "calibrate", *small, "--duels", "3", "--rounds", "1", "--battles", "2"
+        capsys, "points", "calibrate", *small, "--duels", "6", "--rounds", "1", "--battles", "2"
     )
     assert code == 0 and model.is_file()
     assert "skalibrowano w" in out and "wykładniki: atak" in out and "zapisano współczynniki" in out

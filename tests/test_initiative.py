@@ -119,13 +119,15 @@ def test_the_split_adds_up_to_the_whole_and_leaves_the_overall_chance_2_1_4() ->
 
 def test_a_lopsided_mirror_pair_shows_the_initiative_2_1_4() -> None:
     """2.1.4 — cuirassiers and line against their mirror image: equal armies, so even on average,
-    but the side moving first charges first and wins about 70 % of its battles: the split shows
-    what the average hides (and says it weighs more than the armies' difference, which is none)."""
+    but the side moving first wins about 58 % of its battles (its line, in range and waiting,
+    declares fire at the cuirassiers that must come to it, 4.12; the turns alternate across the
+    formings of the lines, 2.1.3): the split shows what the average hides (and says it weighs
+    more than the armies' difference, which is none)."""
     army = _army("a", CUIRASSIERS_AND_LINE)
     for seed in (1, 2):
-        result = battle_pair(army, army.roster("r"), army, army.roster("r"), battles=400, seed=seed)
+        result = battle_pair(army, army.roster("r"), army, army.roster("r"), battles=1000, seed=seed)
         assert result.a_first is not None and result.b_first is not None
-        assert result.a_first.rate > 0.65 and result.b_first.rate < 0.35
+        assert result.a_first.rate > 0.53 and result.b_first.rate < 0.47
         assert result.initiative_differs and result.initiative_outweighs
         assert abs(result.rate - 0.5) < 0.05
 

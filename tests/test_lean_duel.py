@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
+from szwadron.armies import duel as duel_module
 from szwadron.armies.calibrate import army_list_paths, duel_profiles, load_lists
 from szwadron.armies.duel import (
     MAX_ROUNDS,
@@ -83,9 +85,13 @@ def _cases() -> list[tuple[object, ...]]:
 def test_lean_engine_plays_the_duel_of_duel_run_2_1_to_7_7() -> None:
     """Same seed, same state: the lean engine and ``Duel.run(exact)`` end every duel alike."""
     reasons: Counter[str] = Counter()
-    for (ua, ea, ia, sa, la, _), (ub, eb, ib, sb, lb, _), distance, first, seed in _cases():
+    for k, ((ua, ea, ia, sa, la, _), (ub, eb, ib, sb, lb, _), distance, first, seed) in enumerate(_cases()):
+        waited = k % 2 == 1  # 4.12.6: half the cases start with the second mover idle
         duel = Duel(
-            (Side(ua, ia, sa, elite=ea, elite_left=la), Side(ub, ib, sb, elite=eb, elite_left=lb)),
+            (
+                Side(ua, ia, sa, elite=ea, elite_left=la, idle=waited and first == 1),
+                Side(ub, ib, sb, elite=eb, elite_left=lb, idle=waited and first == 0),
+            ),
             random.Random(seed),
             distance_cm=distance,
             exact=True,
@@ -100,15 +106,17 @@ def test_lean_engine_plays_the_duel_of_duel_run_2_1_to_7_7() -> None:
             distance,
             first,
             MAX_ROUNDS,
+            waited,
         )  # type: ignore[arg-type]
-        winner, rounds, s, el, end, reason = lean
-        assert (winner, rounds, s, el, end, reason) == (
+        winner, rounds, s, el, end, reason, turns = lean
+        assert (winner, rounds, s, el, end, reason, turns) == (
             ref.winner,
             ref.rounds,
             [duel.sides[0].strength, duel.sides[1].strength],
             [duel.sides[0].elite_left, duel.sides[1].elite_left],
             duel.distance_cm,
             ref.reason,
+            duel.turns,
         ), (ua.key, ea and ea.key, ia, sa, la, ub.key, eb and eb.key, ib, sb, lb, distance, first, seed)
         reasons[reason.split()[-1]] += 1
     # The cases reach every ending: destroyed, panicked, both broken or no decision.
@@ -131,7 +139,6 @@ def test_lean_engine_meets_every_action_2_3() -> None:
     (fire, fire on the march 4.11, charge, advance, declared fire 4.12, preparing heavy guns 7.3,
     continuing the melee, disengaging 5.8), pursuit (6.7) and the reaction of a unit that stood
     idle to a charge (4.12.6) happen in them."""
-    from szwadron.armies import duel as duel_module
 
     seen: Counter[str] = Counter()
     original = duel_module.choose_action
@@ -186,7 +193,8 @@ def test_exact_battles_are_the_duel_engines_battles() -> None:
     """A battle's duels on the lean engine end as ``Duel.run`` ends them: a battle replayed
     pair by pair with :class:`Duel` objects gives the same result (the lines of
     :func:`run_army_battle`: strongest first, survivors keep their figures, later pairs start
-    where the previous ones ended)."""
+    where the previous ones ended; the turns alternate across formings, 2.1.3, and a new
+    forming's second mover counts as having stood idle, 4.12.6)."""
     line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, (Weapon("musket", 24, 1, 3),))
     gun = DuelUnit("gun", Kind.FOOT_ARTILLERY, 10, 3, 1, 2, 4, (Weapon("roundshot", 48, 2, 3),))
     for k in range(40):
@@ -203,7 +211,9 @@ def test_exact_battles_are_the_duel_engines_battles() -> None:
         lines = (army_a, army_b)
         duels = 0
         start = START_DISTANCE_CM
+        order, waited = 0, False
         while lines[0] and lines[1]:
+            last = 0
             for line_ in lines:
                 line_.sort(key=lambda u: -u[2])  # type: ignore[operator]
             ends = []
@@ -211,12 +221,16 @@ def test_exact_battles_are_the_duel_engines_battles() -> None:
             for j in range(min(len(army_a), len(army_b))):
                 ua, ub = lines[0][j], lines[1][j]
                 duel = Duel(
-                    (Side(ua[0], ua[1], ua[2]), Side(ub[0], ub[1], ub[2])),  # type: ignore[arg-type]
+                    (
+                        Side(ua[0], ua[1], ua[2], idle=waited and order == 1),  # type: ignore[arg-type]
+                        Side(ub[0], ub[1], ub[2], idle=waited and order == 0),  # type: ignore[arg-type]
+                    ),
                     rng,
                     distance_cm=start,
                     exact=True,
                 )
-                duel.run(0, MAX_ROUNDS)
+                duel.run(order, MAX_ROUNDS)  # type: ignore[arg-type]
+                last = max(last, duel.turns)
                 duels += 1
                 ends.append(duel.distance_cm)
                 ua[2], ub[2] = duel.sides[0].strength, duel.sides[1].strength
@@ -227,6 +241,7 @@ def test_exact_battles_are_the_duel_engines_battles() -> None:
             for who in (0, 1):
                 lines[who][:] = [u for j, u in enumerate(lines[who]) if j not in out[who] and u[2] > 0]  # type: ignore[operator]
             start = min(START_DISTANCE_CM, max(0.5, *ends))
+            order, waited = (1 - order if last % 2 else order), True
         winner = 0 if army_a and not army_b else 1 if army_b and not army_a else None
         assert (result.winner, result.duels, result.units_a, result.units_b) == (
             winner,
@@ -297,3 +312,44 @@ def test_policy_casualty_chance_is_the_exact_tests_6_3() -> None:
             for strength in range(1, initial + 1):
                 test = casualty_test(morale, strength, initial)
                 assert _leaves_after_fire(morale, strength, initial) == float(test.repulsed + test.panic)
+
+
+def test_the_turns_alternate_across_the_formings_of_the_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """2.1.3 ("Po zakończeniu tury jednej ze stron walczących następuje tura drugiej strony"), 4.12.6
+    — when the last duel of a forming is decided in the first mover's own turn (an odd number of
+    turns played), the next forming starts with the other side, and its second mover counts as
+    having stood idle; decided in the other side's turn (even), the first mover moves next again.
+    Worked by hand: forming 1 has two duels, decided after 3 and 2 turns; the later, the 3rd
+    turn, is A's, so forming 2 starts with B, A's unit having waited."""
+    line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, (Weapon("musket", 24, 1, 3),))
+    calls: list[tuple[int, bool]] = []
+    script = iter(
+        [
+            (1, [0, 12], 3),  # forming 1: a0 destroyed by b0, decided in turn 3 (A's)
+            (0, [12, 0], 2),  # forming 1: a1 destroys b1 in turn 2
+            (0, [12, 12], 2),  # forming 2: b0 panics
+        ]
+    )
+
+    def fake_engine() -> Any:
+        def play(
+            pair: Any,
+            initial: Any,
+            strength: Any,
+            elite: Any,
+            rng: Any,
+            d: float,
+            first: int,
+            mr: int,
+            waited: bool,
+        ) -> Any:
+            calls.append((first, waited))
+            won, s, turns = next(script)
+            return won, 1, s, [0, 0], 20.0, "B panicked" if won == 0 else "A destroyed", turns
+
+        return play
+
+    monkeypatch.setattr(duel_module, "_engine", fake_engine)
+    result = run_army_battle([(line, 12)] * 3, [(line, 12)] * 2, seed="turns", pairing="strongest")
+    assert calls == [(0, False), (0, False), (1, True)]
+    assert result.winner == 0

@@ -251,7 +251,7 @@ def test_duels_do_not_depend_on_the_executor() -> None:
 def test_calibration_is_reproducible_and_fits() -> None:
     armies = _two_lists()
     config = CalibrationConfig(
-        seed=7, rounds=1, duels_per_pair=4, army_battles=3, mixed_battles=3, mixed_rounds=1
+        seed=7, rounds=1, duels_per_pair=6, army_battles=3, mixed_battles=3, mixed_rounds=1
     )
     first = calibrate(armies, config, workers=1)
     second = calibrate(armies, config, workers=1)

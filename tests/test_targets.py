@@ -245,8 +245,10 @@ def test_both_samplers_see_the_same_pairs(monkeypatch: pytest.MonkeyPatch, pairi
 
 
 def test_random_and_strongest_are_the_battles_of_before() -> None:
-    """Issue 14 — ``"random"`` (the calibration's) and ``"strongest"`` play exactly the battles of
-    the code before the target policies, for both samplers, with and without flight (pinned)."""
+    """Issue 14 — ``"random"`` (the calibration's) and ``"strongest"`` play exactly the pinned
+    battles, for both samplers, with and without flight: pinned from the code before the target
+    policies, and pinned again when the turns were made to alternate across the formings of the
+    lines (2.1.3), which changed the battles on purpose."""
     pin = json.loads((CASES / "random_strongest_pin.json").read_text(encoding="utf-8"))
     for pairing, sampler, flight, k, *expected in pin["results"]:
         r = run_army_battle(

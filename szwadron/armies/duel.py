@@ -64,7 +64,7 @@ fields more units — more morale tests to break, as in a real army — instead 
 that still breaks at its M per test (6.3). The units fight in pairs, reserves step in, and a
 side loses when all its units are broken or destroyed. The calibration and the validation of
 the points model play battles. Who meets whom is drawn by the dice (``pairing="random"``, the
-calibration's), or chosen by the side with the initiative under a target policy
+calibration's), or chosen by the side moving first under a target policy
 (:data:`TARGET_POLICIES`, :func:`choose_targets`: the weakest enemy, the most dangerous, the best
 matchup; 2.1.4, 4.2.1, 5.2.1). With ``flight`` (:data:`BATTLE_FLIGHT`, off until the points are
 fitted with it) a panicked unit flees towards its own edge instead of leaving for good, and may
@@ -453,6 +453,9 @@ class Duel:
     winner: Who | None = None
     finished: bool = False
     reason: str = ""
+    turns: int = 0
+    """The sides' turns played by :meth:`run` (2.1.3: they alternate, so the side moving next
+    is the first mover when it is even)."""
     _charge_round: bool = field(default=False, repr=False)
 
     @classmethod
@@ -817,6 +820,7 @@ class Duel:
             rounds += 1
             for who in (first, 1 - first):
                 self.turn(who)  # type: ignore[arg-type]
+                self.turns += 1
                 if self.finished:
                     break
         if not self.finished:
@@ -1235,13 +1239,14 @@ def _pair(a: DuelUnit, ea: DuelUnit | None, b: DuelUnit, eb: DuelUnit | None) ->
 #: The lean engine's reasons for a decision (Duel._check_end's), by loser and "destroyed".
 _LEAN_REASONS = (("A panicked", "A destroyed"), ("B panicked", "B destroyed"))
 
-LeanResult = tuple[Who | None, int, list[int], list[int], float, str]
+LeanResult = tuple[Who | None, int, list[int], list[int], float, str, int]
 """``(winner, rounds, strengths, elite figures left, final distance, reason)``."""
 
 
 # long: Duel.run in one function on local variables (equality tested: tests/test_lean_duel.py).
 def _lean_engine() -> Callable[
-    [_Pair, tuple[int, int], tuple[int, int], tuple[int, int], random.Random, float, Who, int], LeanResult
+    [_Pair, tuple[int, int], tuple[int, int], tuple[int, int], random.Random, float, Who, int, bool],
+    LeanResult,
 ]:
     """:meth:`Duel.run` of the exact sampler without a log (module notes; 2.1–2.3, 4.5–4.12,
     5.3–5.8, 6.2–6.8, 7.1–7.7), played on local variables with every table and policy choice
@@ -1425,6 +1430,7 @@ def _lean_engine() -> Callable[
         distance_cm: float,
         first: Who,
         max_rounds: int,
+        waited: bool,
     ) -> LeanResult:
         nonlocal pair, ini, rng, random_, units, fire_memo, morale_memo, static_memo, auto
         nonlocal d, engaged, mr, finished
@@ -1440,9 +1446,11 @@ def _lean_engine() -> Callable[
         el[0], el[1] = elite_left
         broken[0] = broken[1] = pursuing[0] = pursuing[1] = False
         declared[0] = declared[1] = idle[0] = idle[1] = False
+        idle[1 - first] = waited  # 4.12.6: it stood without acting in its side's last turn
         prepared[0] = prepared[1] = True
         d, engaged, mr, finished = distance_cm, False, 0, False
         rounds = 0
+        who: int = first
         order = (first, 1 - first)
         while not finished and rounds < max_rounds:
             rounds += 1
@@ -1536,7 +1544,8 @@ def _lean_engine() -> Callable[
                 loser = 0 if a_out else 1
                 winner = 1 - loser  # type: ignore[assignment]
                 reason = _LEAN_REASONS[loser][s[loser] == 0]
-        return winner, rounds, [s[0], s[1]], [el[0], el[1]], d, reason
+        turns = 2 * rounds - (1 if finished and who == first else 0)  # Duel.turns
+        return winner, rounds, [s[0], s[1]], [el[0], el[1]], d, reason, turns
 
     return run
 
@@ -1545,7 +1554,8 @@ _ENGINES = threading.local()
 
 
 def _engine() -> Callable[
-    [_Pair, tuple[int, int], tuple[int, int], tuple[int, int], random.Random, float, Who, int], LeanResult
+    [_Pair, tuple[int, int], tuple[int, int], tuple[int, int], random.Random, float, Who, int, bool],
+    LeanResult,
 ]:
     """This thread's lean engine (:func:`_lean_engine`; dask may run tasks in threads)."""
     run = getattr(_ENGINES, "run", None)
@@ -1563,9 +1573,11 @@ def _lean_duel(
     distance_cm: float,
     first: Who,
     max_rounds: int,
+    waited: bool = False,
 ) -> LeanResult:
-    """One duel on this thread's lean engine (:func:`_lean_engine`) from the given state."""
-    return _engine()(pair, initial, strength, elite_left, rng, distance_cm, first, max_rounds)
+    """One duel on this thread's lean engine (:func:`_lean_engine`) from the given state;
+    ``waited``: the side moving second stood without acting in its last turn (4.12.6)."""
+    return _engine()(pair, initial, strength, elite_left, rng, distance_cm, first, max_rounds, waited)
 
 
 def run_duel(
@@ -1595,7 +1607,7 @@ def run_duel(
         sampler=sampler,
     )
     if duel.exact:  # the lean engine: the same duel, faster (issue 14)
-        winner, rounds, s, _, _, reason = _lean_duel(
+        winner, rounds, s, _, _, reason, _ = _lean_duel(
             _pair(unit_a, None, unit_b, None),
             (figures_a, figures_b),
             (figures_a, figures_b),
@@ -1883,7 +1895,7 @@ def run_battle(
 
 
 Pairing = Literal["random", "strongest", "weakest", "dangerous", "best"]
-#: The target policies (issue 14): the side with the initiative picks, unit by unit, the enemy unit
+#: The target policies (issue 14): the side moving first picks, unit by unit, the enemy unit
 #: its policy prefers (2.1.4, 2.3.4, 4.2.1, 5.2.1; :func:`choose_targets`).
 TARGET_POLICIES: tuple[Pairing, ...] = ("weakest", "dangerous", "best")
 #: Every ``pairing`` of :func:`run_army_battle`: ``"random"`` (the default) first.
@@ -1915,15 +1927,21 @@ def run_army_battle(
     fresh units meet first —; ``"random"`` (the default, for mixed armies such as the example
     rosters) shuffles each side's line with the battle's dice, so no kind is always matched
     against the kind it beats or loses to: a meeting engagement, not a chosen one. The target
-    policies (:data:`TARGET_POLICIES`, issue 14) let the side with the initiative choose:
+    policies (:data:`TARGET_POLICIES`, issue 14) let the side that moves first choose:
     ``"weakest"``, ``"dangerous"`` and ``"best"`` shuffle both lines as ``"random"`` does (who
-    acts first, and the ties, are left to the battle's dice), then side ``first`` — it has the
-    initiative in every forming of the lines, as in every duel, since a scenario fixes the order
-    of the turns for the whole game (2.1.3, 2.1.4) — picks unit by unit the enemy unit its policy
+    acts first, and the ties, are left to the battle's dice), then the side moving first in this
+    forming of the lines (see the turns below) picks unit by unit the enemy unit its policy
     prefers (:func:`choose_targets`: the fewest figures left, the most expected figures removed
     from it, its best exact prospects). The pairs are chosen before the duels, from exact odds
     alone, so both samplers see the same pairs from the same lines. There is no ``"nearest"``:
     on the battle's one-dimensional front every pair starts at the same distance.
+
+    **The turns** (2.1): side ``first`` has the initiative (2.1.4) and moves first in the first
+    forming of the lines; the turns then alternate for the whole battle (2.1.3). The duels of a
+    forming are played side by side from its first turn, and the lines are formed again when the
+    last of them is decided: when that was in the turn of the side that moved first, the other
+    side moves first in the next forming. Its second mover stood without acting in the turn
+    before, so in a new forming's duels it may fire at the first unit that charges it (4.12.6).
 
     ``flight`` (default :data:`BATTLE_FLIGHT`) plays flight and rally (6.6, 6.8) instead of
     putting a panicked unit out for good. A unit that panicked in its duel (6.3, 6.4) with figures
@@ -1991,7 +2009,7 @@ def run_army_battle(
             else:
                 line.sort(key=lambda u: -u[2])  # stable: order breaks ties
             line += reserves  # 6.8.6: a rallied unit comes back behind the units fighting
-        if chosen:  # 2.1.4, 4.2.1, 5.2.1: the side with the initiative picks its targets
+        if chosen:  # 2.1.4, 4.2.1, 5.2.1: the side moving first in this forming picks
             _engage(pairing, lines, order, fronts[1 - order])
         line_a, line_b = lines
         pairs = min(len(line_a), len(line_b))
@@ -1999,11 +2017,13 @@ def run_army_battle(
         stay_a: list[list[Any]] = []
         stay_b: list[list[Any]] = []
         far = ADVANCE_GAP_CM  # the front line ends where the farthest duel ended
+        last = 0  # the turns played until the forming's last duel was decided (2.1.3)
+        waited = rounds > 1  # 4.12.6: a new forming's second mover stood without acting
         for k in range(pairs):
             ua, ub = line_a[k], line_b[k]
             if exact:  # the lean engine: the same duel as Duel.run, faster (issue 14)
                 pair = _PAIRS.get(ua[5] + ub[5])  # _pair's key: (id(a), id(ea), id(b), id(eb))
-                won, _, s, el, end, reason = play(
+                won, _, s, el, end, reason, turns = play(
                     _pair(ua[0], ua[3], ub[0], ub[3]) if pair is None else pair,
                     (ua[1], ub[1]),
                     (ua[2], ub[2]),
@@ -2012,22 +2032,25 @@ def run_army_battle(
                     start,
                     order,
                     max_rounds,
+                    waited,
                 )
             else:
                 duel = Duel(
                     (
-                        Side(ua[0], ua[1], ua[2], elite=ua[3], elite_left=ua[4]),
-                        Side(ub[0], ub[1], ub[2], elite=ub[3], elite_left=ub[4]),
+                        Side(ua[0], ua[1], ua[2], elite=ua[3], elite_left=ua[4], idle=waited and order == 1),
+                        Side(ub[0], ub[1], ub[2], elite=ub[3], elite_left=ub[4], idle=waited and order == 0),
                     ),
                     rng,
                     distance_cm=start,
                 )
                 duel.run(order, max_rounds)
-                won, end, reason = duel.winner, duel.distance_cm, duel.reason
+                won, end, reason, turns = duel.winner, duel.distance_cm, duel.reason, duel.turns
                 s = [duel.sides[0].strength, duel.sides[1].strength]
                 el = [duel.sides[0].elite_left, duel.sides[1].elite_left]
             if end > far:
                 far = end
+            if turns > last:
+                last = turns
             ua[2], ub[2] = s
             ua[4], ub[4] = el
             if flight and (won is not None or reason == "both broke"):
@@ -2044,6 +2067,8 @@ def run_army_battle(
         stay_b += [u for u in line_b[pairs:] if u[2] > 0]
         line_a[:], line_b[:] = stay_a, stay_b
         start = min(distance_cm, far)  # the lines follow their front
+        if last % 2:  # 2.1.3: the turns alternate; the last one was the first mover's
+            order = 1 - order  # type: ignore[assignment]
     winner: Who | None = None
     if lines[0] and not lines[1]:
         winner = 0
@@ -2174,7 +2199,7 @@ def choose_targets(
     """Issue 14 — the pairs a target policy makes: ``(index in picker, index in enemy)``, in the
     order the picker's units choose.
 
-    The side with the initiative (2.1.4; ``picker``) acts unit by unit, in the order of its line
+    The side moving first (2.1.3, 2.1.4; ``picker``) acts unit by unit, in the order of its line
     (2.3.1, 2.3.4: the order is the player's), and each unit picks, among the enemy units not yet
     engaged, the one its policy prefers — a declared target (4.2.1, 4.2.2: one unit fires at one
     enemy unit) or the unit it attacks (5.2.1):
