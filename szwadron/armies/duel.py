@@ -1240,7 +1240,8 @@ def _pair(a: DuelUnit, ea: DuelUnit | None, b: DuelUnit, eb: DuelUnit | None) ->
 _LEAN_REASONS = (("A panicked", "A destroyed"), ("B panicked", "B destroyed"))
 
 LeanResult = tuple[Who | None, int, list[int], list[int], float, str, int]
-"""``(winner, rounds, strengths, elite figures left, final distance, reason)``."""
+"""``(winner, rounds, strengths, elite figures left, final distance, reason, turns played)``
+(:attr:`Duel.turns`)."""
 
 
 # long: Duel.run in one function on local variables (equality tested: tests/test_lean_duel.py).
