@@ -11,6 +11,7 @@ this process.
 from __future__ import annotations
 
 import os
+import platform
 import resource
 import statistics
 import subprocess
@@ -20,6 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+
+
+def cpu_model() -> str:
+    """The processor's model name (Linux's /proc/cpuinfo), else what :mod:`platform` knows."""
+    info = Path("/proc/cpuinfo")
+    lines = info.read_text(encoding="utf-8").splitlines() if info.is_file() else []
+    names = [line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")]
+    return names[0] if names else platform.processor() or platform.machine()
 
 
 @dataclass(frozen=True)

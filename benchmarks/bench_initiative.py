@@ -31,7 +31,7 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from _results import write_section  # noqa: E402
+from _results import cpu_model, write_section  # noqa: E402
 
 from szwadron.armies.battles import (  # noqa: E402
     DEFAULT_BATTLES,
@@ -44,16 +44,6 @@ from szwadron.armies.calibrate import army_list_paths, load_lists  # noqa: E402
 
 HEADING = "## Balance: the initiative's weight (issue 14)"
 SEED = 2026
-
-
-def _cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 class Row(NamedTuple):
@@ -141,7 +131,7 @@ def main() -> None:
         HEADING,
         "",
         f"`benchmarks/bench_initiative.py --battles {args.battles}` — {dt.date.today().isoformat()}, "
-        f"{platform.machine()} ({_cpu_name()}), 2 cores shared with other agents' work, Python "
+        f"{platform.machine()} ({cpu_model()}), 2 cores shared with other agents' work, Python "
         f"{platform.python_version()}; one process (`workers=1`): **{wall:.0f} s wall, {cpu:.0f} s CPU** "
         f"for {check.battles:,} battles. The example rosters' 30 pairs (`points validate`'s matrix, its seeds, "
         f"seed {SEED}) at the stored points, {args.battles:,} battles a pair, the side moving first alternating "

@@ -41,7 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from _results import write_section  # noqa: E402
+from _results import cpu_model, write_section  # noqa: E402
 
 from szwadron.armies import battles, duel  # noqa: E402
 from szwadron.armies import calibrate as cal  # noqa: E402
@@ -1059,16 +1059,8 @@ def bench_cover() -> dict[str, object]:
         "classes": classes,
         "classes_wall": time.perf_counter() - t0,
         "classes_cpu": _cpu() - c0,
-        "cpu_model": _cpu_model(),
+        "cpu_model": cpu_model(),
     }
-
-
-def _cpu_model() -> str:
-    """The processor's model name (Linux's /proc/cpuinfo), else what :mod:`platform` knows."""
-    info = Path("/proc/cpuinfo")
-    lines = info.read_text(encoding="utf-8").splitlines() if info.is_file() else []
-    names = [line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")]
-    return names[0] if names else platform.processor() or platform.machine()
 
 
 def render_cover(r: dict[str, Any]) -> str:
@@ -1204,7 +1196,7 @@ def bench_targets() -> dict[str, object]:
             }
         )
         print(runs[-1], flush=True)
-    return {"runs": runs, "cpu_model": _cpu_model(), "date": dt.date.today().isoformat()}
+    return {"runs": runs, "cpu_model": cpu_model(), "date": dt.date.today().isoformat()}
 
 
 def render_targets(r: dict[str, Any]) -> str:
