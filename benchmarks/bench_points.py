@@ -1014,6 +1014,27 @@ def _class_gain(armies: list[Any]) -> dict[str, dict[str, float]]:
     return out
 
 
+def _check_figures(
+    held: Any, held_wall: float, held_cpu: float, examples: Any, ex_wall: float, ex_cpu: float
+) -> dict[str, object]:
+    """What the cover and target benchmarks record of one held-out check and one example-roster
+    round-robin: shares in band, RMS, pairs, the strongest held-out roster, wall and CPU time."""
+    worst = held.worst
+    return {
+        "held_share": held.share_in_band,
+        "held_rms": held.rms,
+        "held_pairs": len(held.pairs),
+        "worst": (worst.label, worst.source, worst.field_rate) if worst else None,
+        "held_wall": held_wall,
+        "held_cpu": held_cpu,
+        "examples_share": examples.share_in_band,
+        "examples_rms": examples.rms,
+        "examples_pairs": len(examples.cells),
+        "examples_wall": ex_wall,
+        "examples_cpu": ex_cpu,
+    }
+
+
 def bench_cover() -> dict[str, object]:
     """Do the points, fitted on open ground, still give even battles when a share of the units
     fights from scattered cover (4.10.3)? The held-out check (:data:`COVER_HELD_OUT`) and the
@@ -1031,24 +1052,13 @@ def bench_cover() -> dict[str, object]:
         c0, t0 = _cpu(), time.perf_counter()
         examples = validate_rosters(armies, battles=200, cover=share)
         ex_wall, ex_cpu = time.perf_counter() - t0, _cpu() - c0
-        worst = held.worst
         runs.append(
             {
                 "cover": share,
-                "held_share": held.share_in_band,
-                "held_rms": held.rms,
-                "held_pairs": len(held.pairs),
-                "worst": (worst.label, worst.source, worst.field_rate) if worst else None,
+                **_check_figures(held, held_wall, held_cpu, examples, ex_wall, ex_cpu),
                 "best_search": max(
                     ((x.army, x.limit, x.confirmed) for x in held.searches), key=lambda x: x[2], default=None
                 ),
-                "held_wall": held_wall,
-                "held_cpu": held_cpu,
-                "examples_share": examples.share_in_band,
-                "examples_rms": examples.rms,
-                "examples_pairs": len(examples.cells),
-                "examples_wall": ex_wall,
-                "examples_cpu": ex_cpu,
             }
         )
         print(runs[-1], flush=True)
@@ -1175,22 +1185,11 @@ def bench_targets() -> dict[str, object]:
         examples = validate_rosters(armies, battles=TARGETS_BATTLES, seed=seed, pairing=pairing)  # type: ignore[arg-type]
         ex_wall, ex_cpu = time.perf_counter() - t0, _cpu() - c0
         initiative, n = _initiative_score(armies, pairing) if seed == TARGETS_SEEDS[0] else (math.nan, 0)
-        worst = held.worst
         runs.append(
             {
                 "seed": seed,
                 "pairing": pairing,
-                "held_share": held.share_in_band,
-                "held_rms": held.rms,
-                "held_pairs": len(held.pairs),
-                "worst": (worst.label, worst.source, worst.field_rate) if worst else None,
-                "held_wall": held_wall,
-                "held_cpu": held_cpu,
-                "examples_share": examples.share_in_band,
-                "examples_rms": examples.rms,
-                "examples_pairs": len(examples.cells),
-                "examples_wall": ex_wall,
-                "examples_cpu": ex_cpu,
+                **_check_figures(held, held_wall, held_cpu, examples, ex_wall, ex_cpu),
                 "initiative": initiative,
                 "initiative_battles": n,
             }
