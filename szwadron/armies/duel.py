@@ -1889,9 +1889,7 @@ def run_battle(
         first=first,
         distance_cm=distance_cm,
         max_rounds=max_rounds,
-        pairing="strongest",
-        sampler=sampler,
-        flight=flight,
+        conditions=BattleConditions(sampler=sampler, flight=flight, pairing="strongest"),
     )
 
 
@@ -1906,6 +1904,95 @@ ArmyEntry = tuple[DuelUnit, int] | tuple[DuelUnit, int, DuelUnit | None, int]
 unit with a company of another profile (1.1) among its figures (``figures`` are its own)."""
 
 
+def check_pairing(pairing: object) -> Pairing:
+    """``pairing`` when it is one of :data:`PAIRINGS`.
+
+    Raises
+    ------
+    InvalidDataError
+        Any other value.
+    """
+    if not isinstance(pairing, str) or pairing not in PAIRINGS:
+        raise InvalidDataError(
+            gettext("the pairing must be one of {choices}, got {pairing}").format(
+                choices=", ".join(PAIRINGS), pairing=repr(pairing)
+            )
+        )
+    return pairing
+
+
+def check_cover(cover: object) -> float:
+    """``cover``, the share of units in cover, when it is a number from 0 to 1.
+
+    Raises
+    ------
+    InvalidDataError
+        Not a number, not a number from 0 to 1 (NaN included).
+    """
+    if isinstance(cover, bool) or not isinstance(cover, int | float) or not 0.0 <= cover <= 1.0:
+        raise InvalidDataError(
+            gettext("the share of units in cover must be a number from 0 to 1, got {cover}").format(
+                cover=repr(cover)
+            )
+        )
+    return float(cover)
+
+
+def draw_cover(army: Sequence[ArmyEntry], cover: float, rng: random.Random) -> list[ArmyEntry]:
+    """``army`` with each unit, in order, fighting from scattered cover (4.10.3: W +
+    ``rough_cover_w`` against fire) with probability ``cover`` (one ``rng.random()`` a unit).
+
+    >>> line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, ())
+    >>> [e[0].cover for e in draw_cover([(line, 12), (line, 12)], 1.0, random.Random(0))]
+    [1, 1]
+    """
+    bonus = DEFAULT_SETTINGS.rough_cover_w
+    out: list[ArmyEntry] = []
+    for e in army:
+        if rng.random() < cover:
+            e = (e[0].in_cover(e[0].cover + bonus), *e[1:])
+        out.append(e)
+    return out
+
+
+@dataclass(frozen=True)
+class BattleConditions:
+    """How a simulated battle is played (issue 14): one object carried from the CLI through
+    :func:`szwadron.armies.battles.play`, the validations and the search down to
+    :func:`run_army_battle`. The defaults are the calibration's: the exact sampler, open ground,
+    no flight, the dice pairing the units.
+
+    - ``sampler``: how dice are resolved (:data:`Sampler`);
+    - ``cover``: the share of units (0 to 1) that fight from scattered cover (4.10.3,
+      :func:`draw_cover`, drawn by dice of the battle's own: its seed and ``:cover``);
+    - ``flight``: flight and rally (6.6, 6.8) instead of a panicked unit leaving for good;
+    - ``pairing``: who meets whom (:data:`PAIRINGS`).
+
+    The values are checked when the object is made (one message each, :class:`InvalidDataError`).
+
+    >>> BattleConditions() == CALIBRATION_CONDITIONS, BattleConditions(cover=1).cover
+    (True, 1.0)
+    """
+
+    sampler: Sampler = DEFAULT_SAMPLER
+    cover: float = 0.0
+    flight: bool = BATTLE_FLIGHT
+    pairing: Pairing = "random"
+
+    def __post_init__(self) -> None:
+        _exact(self.sampler)
+        object.__setattr__(self, "cover", check_cover(self.cover))
+        if not isinstance(self.flight, bool):
+            raise InvalidDataError(
+                gettext("flight must be true or false, got {flight}").format(flight=repr(self.flight))
+            )
+        check_pairing(self.pairing)
+
+
+#: The conditions of the calibration (and the default of every battle): nothing optional on.
+CALIBRATION_CONDITIONS = BattleConditions()
+
+
 # long: one battle's turn loop (fire, charge, melee, morale) over shared state; each phase is a call.
 def run_army_battle(
     army_a: Sequence[ArmyEntry],
@@ -1915,15 +2002,17 @@ def run_army_battle(
     first: int = 0,
     distance_cm: float = START_DISTANCE_CM,
     max_rounds: int = MAX_ROUNDS,
-    pairing: Pairing = "random",
-    sampler: Sampler = DEFAULT_SAMPLER,
-    flight: bool = BATTLE_FLIGHT,
+    conditions: BattleConditions = CALIBRATION_CONDITIONS,
 ) -> BattleResult:
     """Two armies of units (:data:`ArmyEntry`: ``(unit, figures)`` or, with an elite company,
     ``(unit, figures, elite, elite figures)``) fight as in :func:`run_battle` until one side has
-    no unit left in the fight.
+    no unit left in the fight, under ``conditions`` (:class:`BattleConditions`; the default,
+    :data:`CALIBRATION_CONDITIONS`, is the calibration's). With ``conditions.cover``, each unit
+    of either side, in order, fights from scattered cover with that probability
+    (:func:`draw_cover`), drawn from dice of the battle's own (``f"{seed}:cover"``), so the rest
+    of the battle draws exactly as without cover.
 
-    ``pairing`` decides who meets whom each time the lines are formed again: ``"strongest"``
+    ``conditions.pairing`` decides who meets whom each time the lines are formed again: ``"strongest"``
     lines each side up by figures left (the order breaks ties) — for armies of one profile, the
     fresh units meet first —; ``"random"`` (the default, for mixed armies such as the example
     rosters) shuffles each side's line with the battle's dice, so no kind is always matched
@@ -1944,7 +2033,7 @@ def run_army_battle(
     side moves first in the next forming. Its second mover stood without acting in the turn
     before, so in a new forming's duels it may fire at the first unit that charges it (4.12.6).
 
-    ``flight`` (default :data:`BATTLE_FLIGHT`) plays flight and rally (6.6, 6.8) instead of
+    ``conditions.flight`` (default :data:`BATTLE_FLIGHT`) plays flight and rally (6.6, 6.8) instead of
     putting a panicked unit out for good. A unit that panicked in its duel (6.3, 6.4) with figures
     left flees at once (:class:`BattleFlight`: 2d6 × 2/4/1/3 cm, 6.6.2) towards its own edge,
     ``(TABLE_DEPTH_CM - end) / 2`` cm behind it when its duel ended ``end`` cm from the enemy.
@@ -1965,7 +2054,13 @@ def run_army_battle(
     """
     if first not in (0, 1):
         raise InvalidDataError(f"first must be 0 (side A) or 1 (side B), got {first!r}")
-    pairing = check_pairing(pairing)
+    pairing, sampler, flight = conditions.pairing, conditions.sampler, conditions.flight
+    if conditions.cover:  # 4.10.3: each unit in cover with probability `cover`, the battle's own dice
+        dice = random.Random(f"{seed}:cover")
+        army_a, army_b = (
+            draw_cover(army_a, conditions.cover, dice),
+            draw_cover(army_b, conditions.cover, dice),
+        )
 
     def entry(e: ArmyEntry) -> list[Any]:
         unit, n = e[0], e[1]
@@ -2079,23 +2174,6 @@ def run_army_battle(
 
 
 # --- target choice (issue 14) ----------------------------------------------------------------
-def check_pairing(pairing: object) -> Pairing:
-    """``pairing`` when it is one of :data:`PAIRINGS`.
-
-    Raises
-    ------
-    InvalidDataError
-        Any other value.
-    """
-    if not isinstance(pairing, str) or pairing not in PAIRINGS:
-        raise InvalidDataError(
-            gettext("the pairing must be one of {choices}, got {pairing}").format(
-                choices=", ".join(PAIRINGS), pairing=repr(pairing)
-            )
-        )
-    return pairing
-
-
 BattleUnit = tuple[DuelUnit, int, int, DuelUnit | None, int]
 """A unit of a battle's line as the target policies read it: ``(unit, initial strength,
 strength, elite company's unit, its figures left)``."""
@@ -2303,6 +2381,7 @@ def _battle_morale_phase(
 __all__ = [
     "ADVANCE_GAP_CM",
     "BATTLE_FLIGHT",
+    "CALIBRATION_CONDITIONS",
     "DEFAULT_SAMPLER",
     "MAX_BATTLE_ROUNDS",
     "MAX_ROUNDS",
@@ -2315,6 +2394,7 @@ __all__ = [
     "TARGET_POLICIES",
     "Action",
     "ArmyEntry",
+    "BattleConditions",
     "BattleFlight",
     "BattleResult",
     "BattleUnit",
@@ -2328,9 +2408,11 @@ __all__ = [
     "Weapon",
     "battle_flight_multiplier",
     "best_weapon",
+    "check_cover",
     "check_pairing",
     "choose_action",
     "choose_targets",
+    "draw_cover",
     "melee_score",
     "modified_accuracy",
     "rally_chance",

@@ -854,6 +854,9 @@ def _validate(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=progress,
     )
+    from szwadron.armies.duel import BattleConditions
+
+    conditions = BattleConditions(cover=args.cover, flight=args.flight, pairing=args.pairing)
     battles = DEFAULT_ROSTER_BATTLES if args.battles is None else args.battles
     rosters = None
     sizes: list[Any] = []
@@ -868,9 +871,7 @@ def _validate(args: argparse.Namespace) -> int:
             executor=args.executor_object,
             workers=args.workers,
             progress=progress,
-            cover=args.cover,
-            flight=args.flight,
-            pairing=args.pairing,
+            conditions=conditions,
         )
         sizes = unit_size_effect(
             size_check_cases(armies),
@@ -894,9 +895,7 @@ def _validate(args: argparse.Namespace) -> int:
             executor=args.executor_object,
             workers=args.workers,
             progress=progress,
-            cover=args.cover,
-            flight=args.flight,
-            pairing=args.pairing,
+            conditions=conditions,
         )
     if args.plot:
         from szwadron.plots.points import plot_matrix_file
