@@ -795,6 +795,7 @@ class RosterValidation:
             "cover": self.conditions.cover,
             "flight": self.conditions.flight,
             "pairing": self.conditions.pairing,
+            "concentrate": self.conditions.concentrate,
             "band": list(BAND),
             "share_in_band": self.share_in_band,
             "share_interval_in_band": self.share_ci_in_band,

@@ -609,6 +609,7 @@ class HeldOutValidation:
             "cover": self.conditions.cover,
             "flight": self.conditions.flight,
             "pairing": self.conditions.pairing,
+            "concentrate": self.conditions.concentrate,
             "band": list(BAND),
             "pairs": len(self.pairs),
             "share_in_band": self.share_in_band,
