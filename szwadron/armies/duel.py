@@ -2420,12 +2420,9 @@ def _battle_morale_phase(
 
 
 # --- concentrated fire and combined melee (issue 14; BattleConditions.concentrate) ---------------
-#: The exact exchanges of combined melees met so far (:func:`_combined_exchange`), bounded.
-_COMBINED: dict[
-    tuple[Any, ...],
-    tuple[list[float], list[tuple[Loss, ...]], list[MeleeMorale], list[frozenset[int]]],
-] = {}
-#: The morale outcomes of a combined exchange given its losses (5.10.5), by exchange and losses.
+#: The exact loss tables of the combined exchanges met so far (:func:`_draw_combined`), bounded.
+_COMBINED: dict[tuple[Any, ...], tuple[list[float], list[tuple[Loss, ...]]]] = {}
+#: The morale outcomes of a combined exchange given its losses (5.10.5), by the units' states.
 _COMBINED_OUTCOMES: dict[tuple[Any, ...], tuple[list[float], list[tuple[MeleeOutcome, ...]]]] = {}
 _MAX_COMBINED = 65536
 
@@ -2445,6 +2442,45 @@ def _cumulative(weights: Sequence[int]) -> list[float]:
     return out
 
 
+def _exchange_sides(
+    attackers: Sequence[MeleeUnit], defenders: Sequence[MeleeUnit]
+) -> tuple[list[MeleeSide], int | None]:
+    """Every unit's side of the exchange (:func:`_melee_side`: its figures in contact, its elite
+    company's last) and the side striking first (7.7: 0 the attackers, 1 the defenders)."""
+    sides = [_melee_side(u[0], u[1], u[2], u[3], u[4], u[5]) for u in (*attackers, *defenders)]
+    a_fs = [u[6] for u in attackers]
+    d_fs = [u[6] for u in defenders]
+    first = 0 if all(a_fs) and not any(d_fs) else 1 if all(d_fs) and not any(a_fs) else None
+    return sides, first
+
+
+def _exchange_losses(
+    sides: Sequence[MeleeSide], na: int, struck: Sequence[int], first: int | None
+) -> Distribution[tuple[Loss, ...]]:
+    """The joint losses of :func:`combined_exchange` (:class:`szwadron.odds.joint.CombinedEngine`)."""
+    strikers: list[Striker] = []
+    for k, side in enumerate(sides):
+        strikers += [Striker(k, f"{k}:{i}", struck[k], f) for i, f in enumerate(side.fighters)]
+    engine = CombinedEngine(
+        strikers,
+        [tuple(f.wounds for f in side.fighters) for side in sides],
+        [side.morale for side in sides],
+        [side.skirmish for side in sides],
+        na,
+        DEFAULT_SETTINGS.remainder_die,
+    )
+    return engine.losses(first)
+
+
+def _opponents(struck: Sequence[int]) -> list[frozenset[int]]:
+    """Who fights whom: each unit and the unit it strikes are opponents."""
+    opponents = [set[int]() for _ in struck]
+    for k, t in enumerate(struck):
+        opponents[k].add(t)
+        opponents[t].add(k)
+    return [frozenset(o) for o in opponents]
+
+
 def combined_exchange(
     attackers: Sequence[MeleeUnit], defenders: Sequence[MeleeUnit], struck: Sequence[int]
 ) -> tuple[Distribution[tuple[Loss, ...]], list[MeleeMorale], list[frozenset[int]]]:
@@ -2456,27 +2492,9 @@ def combined_exchange(
     company (5.4.3, 1.1). First strike (7.7) counts for a side when every one of its units has it
     and no enemy unit does. Returns the losses (``(removed, took damage)`` per unit), the
     units' morale profiles and their opponents, for :func:`szwadron.odds.joint.combined_outcomes`."""
-    units = [*attackers, *defenders]
-    na = len(attackers)
-    strikers: list[Striker] = []
-    wounds: list[tuple[int, ...]] = []
-    morale: list[MeleeMorale] = []
-    skirmish: list[bool] = []
-    for k, (unit, n, strength, initial, elite, left, _fs) in enumerate(units):
-        side = _melee_side(unit, n, strength, initial, elite, left)
-        strikers += [Striker(k, f"{k}:{i}", struck[k], f) for i, f in enumerate(side.fighters)]
-        wounds.append(tuple(f.wounds for f in side.fighters))
-        morale.append(side.morale)
-        skirmish.append(side.skirmish)
-    a_fs = [u[6] for u in attackers]
-    d_fs = [u[6] for u in defenders]
-    first = 0 if all(a_fs) and not any(d_fs) else 1 if all(d_fs) and not any(a_fs) else None
-    engine = CombinedEngine(strikers, wounds, morale, skirmish, na, DEFAULT_SETTINGS.remainder_die)
-    opponents = [set[int]() for _ in units]
-    for k in range(len(units)):
-        opponents[k].add(struck[k])
-        opponents[struck[k]].add(k)
-    return engine.losses(first), morale, [frozenset(o) for o in opponents]
+    sides, first = _exchange_sides(attackers, defenders)
+    losses = _exchange_losses(sides, len(attackers), struck, first)
+    return losses, [side.morale for side in sides], _opponents(struck)
 
 
 def _draw_combined(
@@ -2484,22 +2502,31 @@ def _draw_combined(
 ) -> tuple[tuple[Loss, ...], tuple[MeleeOutcome, ...]]:
     """One combined exchange drawn from its exact distributions (:func:`combined_exchange`): the
     joint losses with one random number, then every unit's morale outcome in 5.10.5's order
-    given those losses with another; both tables are kept."""
-    key = (tuple(attackers), tuple(defenders), tuple(struck))
+    given those losses with another. The loss tables are kept by what they depend on (every
+    unit's figures that fought, open order, who strikes whom, first strike), the outcome tables
+    by every unit's test target after its losses, whether it took damage or was destroyed, and
+    who fights whom."""
+    sides, first = _exchange_sides(attackers, defenders)
+    na = len(attackers)
+    key = (tuple((side.fighters, side.skirmish) for side in sides), tuple(struck), na, first)
     hit = _COMBINED.get(key)
     if hit is None:
         if len(_COMBINED) >= _MAX_COMBINED:
             _COMBINED.clear()
-            _COMBINED_OUTCOMES.clear()
-        losses, morale, opponents = combined_exchange(attackers, defenders, struck)
-        items = sorted(losses.items())
-        hit = _COMBINED[key] = (_cumulative([w for _, w in items]), [o for o, _ in items], morale, opponents)
-    cum, outcomes, morale, opponents = hit
-    loss = outcomes[bisect_right(cum, rng.random())]
-    okey = (*key, loss)
+        items = sorted(_exchange_losses(sides, na, struck, first).items())
+        hit = _COMBINED[key] = (_cumulative([w for _, w in items]), [o for o, _ in items])
+    loss = hit[1][bisect_right(hit[0], rng.random())]
+    morale = [side.morale for side in sides]
+    state = tuple(
+        (0, hit_, True) if r == m.strength else (m.target_after(r), hit_, False)
+        for m, (r, hit_) in zip(morale, loss, strict=True)
+    )
+    okey = (state, tuple(struck), na)
     out = _COMBINED_OUTCOMES.get(okey)
     if out is None:
-        dist = combined_outcomes(Distribution.point(loss), morale, opponents, len(attackers), swap=False)
+        if len(_COMBINED_OUTCOMES) >= _MAX_COMBINED:
+            _COMBINED_OUTCOMES.clear()
+        dist = combined_outcomes(Distribution.point(loss), morale, _opponents(struck), na, swap=False)
         items2 = sorted(dist.items(), key=lambda kv: tuple(o.value for o in kv[0]))
         out = _COMBINED_OUTCOMES[okey] = (_cumulative([w for _, w in items2]), [o for o, _ in items2])
     return loss, out[1][bisect_right(out[0], rng.random())]
@@ -2559,7 +2586,13 @@ class _Engagement:
 
     @property
     def finished(self) -> bool:
-        return self.one_broken or self.one[2] == 0 or not any(self.alive(i) for i in range(len(self.many)))
+        if self.one_broken or not self.one[2]:
+            return True
+        broken = self.broken
+        for i, m in enumerate(self.many):
+            if not broken[i] and m[2] > 0:
+                return False
+        return True
 
     def target(self) -> int:
         """The one unit's target: the first of the many still in the fight."""
@@ -2783,12 +2816,19 @@ class _Engagement:
             if self.engaged[i]:
                 continue
             action = self.choice(i, 0, self.d[i], self.prepared[i])
+            closing = action is not _CHARGE and any(self.engaged)
+            if closing:  # 4.3.4: the one is in melee
+                action = self.join_melee(i)
             unit = self.many[i][0]
             if action is _FIRE:
                 self.fire(i, False, self.d[i])
             elif action is _ADVANCE or action is _MARCH_FIRE:
                 march = action is _MARCH_FIRE
-                new = self.pairs[i].advance_to(0, self.d[i], march)
+                if closing:  # straight on towards the melee, to charge into it next turn
+                    step = max(self.d[i] - unit.move_cm, ADVANCE_GAP_CM)
+                    new = step if step < self.d[i] else None
+                else:
+                    new = self.pairs[i].advance_to(0, self.d[i], march)
                 if new is not None:
                     if unit.heavy:
                         self.prepared[i] = False  # 7.3
@@ -2811,6 +2851,17 @@ class _Engagement:
             t = self.target()
             if self.pairs[t].in_range(1, self.d[t]):
                 self.fire(t, True, self.d[t])
+
+    def join_melee(self, i: int) -> Action:
+        """4.3.4: figures engaged in melee cannot be fired at — with the one in melee, ``many[i]``
+        charges into it when it can (5.2.1), advances when it cannot reach it yet, or waits."""
+        can_charge, _, _ = self.pairs[i].static_choice(0, self.d[i], self.prepared[i])
+        if can_charge:
+            return _CHARGE
+        unit = self.many[i][0]
+        if not unit.is_artillery and unit.melee > 0 and unit.move_cm > 0:
+            return _ADVANCE
+        return Action.PREPARE if not self.prepared[i] else Action.DECLARE
 
     def react_one(self, i: int, at: float) -> bool:
         """4.12: the one, declared, fires at ``many[i]`` ending its move at ``at``; False when the
@@ -2875,7 +2926,7 @@ class _Engagement:
         for i in range(len(self.many)):  # 4.12.5: the many's declared fire at the end of the turn
             if self.finished:
                 return
-            if self.declared[i] and self.alive(i) and not self.engaged[i]:
+            if self.declared[i] and self.alive(i) and not any(self.engaged):
                 self.declared[i] = False
                 if self.pairs[i].in_range(0, self.d[i]):
                     self.fire(i, False, self.d[i])
