@@ -11,7 +11,8 @@ against the example rosters of the other lists; ``--battles`` battles a pair; th
 ``--seed``, 2030 by default) played twice on the same seeds: the calibration's battle (``concentrate``
 off, the reference) and the battle with concentrated fire and combined melee
 (``BattleConditions(concentrate=True)``, ``points validate --concentrate``). Per side: the pairs
-within 50 ± 5 %, the RMS distance from 50 %, the strongest held-out roster; and the cost, in this
+within 50 ± 5 %, the RMS distance from 50 %, the strongest held-out roster, each held-out roster's
+rate beside its number of units; and the cost, in this
 process (``workers=1``, so the CPU time is this process's): battles per CPU second, the median of
 ``--repeats`` runs of each, alternated (the first run of each fills the exact tables' caches; the
 answers of the repeats are checked equal).
@@ -33,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from _results import cpu_model, write_section  # noqa: E402
 
+from szwadron.armies.battles import roster_force  # noqa: E402
 from szwadron.armies.calibrate import army_list_paths, load_lists  # noqa: E402
 from szwadron.armies.duel import BattleConditions  # noqa: E402
 from szwadron.armies.search import held_out_validation  # noqa: E402
@@ -133,7 +135,55 @@ def main() -> None:
             f"| {r[0]} | {r[1]:.1%} of {r[2]} | {r[3]:.1%} | {r[4]} | {r[5]:,} | {r[6]:.1f} s; {r[7]:.1f} s CPU | "
             f"{r[8]:,.0f} ({r[8] / base:.2f}× off) |"
         )
+    per = _per_roster(armies, held["off"], held["on"])
+    lines += [
+        "",
+        "Each held-out roster against the field (its mean over its pairs), beside its number of units; the "
+        "correlation of units and rate within each points limit: "
+        + ", ".join(f"{limit:g} points {r:+.2f} off, {q:+.2f} on" for limit, r, q in _correlations(per))
+        + ". With concentrated fire and combined melee the side with more units wins more than its points "
+        "say: the points are fitted to battles where a side's units over wait, and do not price the number of "
+        "units; fitting them with `concentrate` on is a refit (the lead's call).",
+        "",
+        "| held-out roster | limit | units | against the field, off | on |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    lines += [f"| {lab} | {limit:g} | {n} | {off:.1%} | {on:.1%} |" for lab, limit, n, off, on in per]
+    for lab, limit, n, off, on in per:
+        print(f"  {lab} at {limit:g}: {n} units, {off:.1%} off, {on:.1%} on")
     write_section(HEADING, "\n".join(lines) + "\n")
+
+
+def _per_roster(armies: list[Any], off: Any, on: Any) -> list[tuple[str, float, int, float, float]]:
+    """``(roster, limit, units, rate without, rate with)`` of every held-out roster."""
+    by_id = {a.id: a for a in armies}
+    rates = {(r.label, r.roster.points_limit): r.field_rate for r in on.rosters}
+    return [
+        (
+            r.label,
+            r.roster.points_limit,
+            len(roster_force(by_id[r.army], r.roster)),
+            r.field_rate,
+            rates[(r.label, r.roster.points_limit)],
+        )
+        for r in off.rosters
+    ]
+
+
+def _correlations(per: list[tuple[str, float, int, float, float]]) -> list[tuple[float, float, float]]:
+    """Per points limit: the correlation of units with the rate without and with ``concentrate``."""
+    out = []
+    for limit in sorted({p[1] for p in per}):
+        rows = [p for p in per if p[1] == limit]
+        units = [float(p[2]) for p in rows]
+        out.append(
+            (
+                limit,
+                statistics.correlation(units, [p[3] for p in rows]),
+                statistics.correlation(units, [p[4] for p in rows]),
+            )
+        )
+    return out
 
 
 if __name__ == "__main__":

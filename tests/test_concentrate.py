@@ -295,3 +295,55 @@ def test_concentrate_flag_bad_input_exits_2(
     code, out, err = _run(capsys, *argv)
     assert code == 2 and out == ""
     assert message in err and "Traceback" not in err
+
+
+# --- the engagement's turns, scripted ------------------------------------------------------------
+SHOOTER = DuelUnit("shooter", Kind.INFANTRY, 12, 1, 0, 1, 4, (Weapon("musket", 24, 1, 6),))
+TARGET = DuelUnit("target", Kind.INFANTRY, 12, 1, 0, 1, 6, ())
+
+
+class _Dice:
+    """A stand-in for the battle's ``random.Random`` that plays back fixed numbers and counts them."""
+
+    def __init__(self, values: list[float]) -> None:
+        self.values, self.used = list(values), 0
+
+    def random(self) -> float:
+        self.used += 1
+        return self.values.pop(0)
+
+    def randint(self, a: int, b: int) -> int:  # pragma: no cover - no pursuit in these scripts
+        raise AssertionError("no pursuit expected")
+
+
+def _engagement(many: list[list[Any]], one: list[Any], dice: _Dice, distance: float) -> Any:
+    return duel_module._Engagement(one, many, dice, distance)  # type: ignore[arg-type]
+
+
+def test_4_2_2_4_8_1_each_volley_its_own_and_a_test_after_each() -> None:
+    """Two shooters (C 6 at 10 cm: every die scores) fire in turn at one unit (W 1): each its own
+    volley of 12 dice (4.2.2), and the target tests after each volley that damaged it (4.8.1,
+    6.3): volley, test, volley, test. A target destroyed by the second volley takes no test
+    (PD-18): volley, test, volley."""
+    for figures, numbers, left in ((36, 4, 12), (24, 3, 0)):
+        many = [[SHOOTER, 12, 12, None, 0, ()], [SHOOTER, 12, 12, None, 0, ()]]
+        one = [TARGET, figures, figures, None, 0, ()]
+        dice = _Dice([0.5, 0.0, 0.5, 0.0])  # a volley: its only outcome; a test: passed (6.3)
+        _engagement(many, one, dice, 10.0).turn_many()
+        assert (dice.used, one[2]) == (numbers, left)
+
+
+def test_4_3_4_a_unit_in_melee_is_not_fired_at() -> None:
+    """With the one unit in melee with the first of the many, the second — a shooter that cannot
+    charge (no melee dice) — does not fire at it (4.3.4): no volley is drawn, only the melee's
+    two numbers (losses, outcomes)."""
+    fighter = DuelUnit("fighter", Kind.INFANTRY, 12, 1, 1, 3, 4, ())
+    many = [[fighter, 6, 6, None, 0, ()], [SHOOTER, 12, 12, None, 0, ()]]
+    one = [TARGET, 12, 12, None, 0, ()]
+    eng = _engagement(many, one, _Dice([0.0, 0.0]), 10.0)
+    eng.d[0], eng.engaged[0] = 0.0, True
+    fired: list[int] = []
+    real = eng.fire
+    eng.fire = lambda i, *a: (fired.append(i), real(i, *a))  # type: ignore[method-assign]
+    eng.turn_many()
+    assert fired == [] and eng.rng.used == 2
