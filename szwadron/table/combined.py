@@ -315,7 +315,7 @@ def combined_melee(
     morale = [
         _morale(bf, u, k >= na, declare_defence, orders[k], bonus, a_bonus) for k, u in enumerate(units)
     ]
-    skirmish = [
+    skirmish = [  # 7.5, PD-17: open skirmish order, measured on the table (SW halved in odds.joint)
         u.has(Ability.SKIRMISH) and _open_order(bf, bases[k], s.skirmish_open_order_cm)
         for k, u in enumerate(units)
     ]
