@@ -46,7 +46,7 @@ from _results import cpu_model, write_section  # noqa: E402
 from szwadron.armies import battles, duel  # noqa: E402
 from szwadron.armies import calibrate as cal  # noqa: E402
 from szwadron.armies.calibrate import CalibrationConfig, army_list_paths, load_lists, regenerate, validate  # noqa: E402
-from szwadron.armies.duel import START_DISTANCE_CM  # noqa: E402
+from szwadron.armies.duel import START_DISTANCE_CM, BattleConditions  # noqa: E402
 from szwadron.armies.points import load_model, stale_points  # noqa: E402
 
 SZWADRON = str(ROOT / ".venv" / "bin" / "szwadron")
@@ -329,8 +329,11 @@ def one_sampler_run(work: str, sampler: str) -> dict[str, object]:
             armies, duels_per_budget=SAMPLER_VALIDATION["duels_per_budget"], workers=1, sampler=sampler
         )  # type: ignore[arg-type]
         rv = validate_rosters(
-            armies, battles=SAMPLER_VALIDATION["roster_battles"], workers=1, sampler=sampler
-        )  # type: ignore[arg-type]
+            armies,
+            battles=SAMPLER_VALIDATION["roster_battles"],
+            workers=1,
+            conditions=BattleConditions(sampler=sampler),  # type: ignore[arg-type]
+        )
         digest = json.dumps([v.share_in_band, rv.share_in_band, rv.rms])
         games = v.duels + rv.battles
     cpu, wall = time.process_time() - c0, time.perf_counter() - t0
@@ -1047,10 +1050,10 @@ def bench_cover() -> dict[str, object]:
     runs = []
     for share in COVER_SHARES:
         c0, t0 = _cpu(), time.perf_counter()
-        held = held_out_validation(armies, cover=share, **COVER_HELD_OUT)  # type: ignore[arg-type]
+        held = held_out_validation(armies, conditions=BattleConditions(cover=share), **COVER_HELD_OUT)  # type: ignore[arg-type]
         held_wall, held_cpu = time.perf_counter() - t0, _cpu() - c0
         c0, t0 = _cpu(), time.perf_counter()
-        examples = validate_rosters(armies, battles=200, cover=share)
+        examples = validate_rosters(armies, battles=200, conditions=BattleConditions(cover=share))
         ex_wall, ex_cpu = time.perf_counter() - t0, _cpu() - c0
         runs.append(
             {
@@ -1161,7 +1164,7 @@ def _initiative_score(armies: list[Any], pairing: str) -> tuple[float, int]:
         if rosters[i][0].id != rosters[j][0].id and rosters[i][1].points_limit == rosters[j][1].points_limit
         for k in range(TARGETS_BATTLES)
     ]
-    scores = play(forces, specs, pairing=pairing)  # type: ignore[arg-type]
+    scores = play(forces, specs, conditions=BattleConditions(pairing=pairing))  # type: ignore[arg-type]
     first = [s if spec[2] == 0 else 1.0 - s for spec, (s, _) in zip(specs, scores, strict=True)]
     return statistics.mean(first), len(first)
 
@@ -1179,10 +1182,20 @@ def bench_targets() -> dict[str, object]:
     runs = []
     for seed, pairing in ((seed, p) for seed in TARGETS_SEEDS for p in TARGETS_PAIRINGS):
         c0, t0 = _cpu(), time.perf_counter()
-        held = held_out_validation(armies, pairing=pairing, seed=seed, **TARGETS_HELD_OUT)  # type: ignore[arg-type]
+        held = held_out_validation(
+            armies,
+            conditions=BattleConditions(pairing=pairing),  # type: ignore[arg-type]
+            seed=seed,
+            **TARGETS_HELD_OUT,  # type: ignore[arg-type]
+        )
         held_wall, held_cpu = time.perf_counter() - t0, _cpu() - c0
         c0, t0 = _cpu(), time.perf_counter()
-        examples = validate_rosters(armies, battles=TARGETS_BATTLES, seed=seed, pairing=pairing)  # type: ignore[arg-type]
+        examples = validate_rosters(
+            armies,
+            battles=TARGETS_BATTLES,
+            seed=seed,
+            conditions=BattleConditions(pairing=pairing),  # type: ignore[arg-type]
+        )
         ex_wall, ex_cpu = time.perf_counter() - t0, _cpu() - c0
         initiative, n = _initiative_score(armies, pairing) if seed == TARGETS_SEEDS[0] else (math.nan, 0)
         runs.append(

@@ -166,6 +166,8 @@ _EXPORTS: dict[str, str] = {
     "TABLE_DEPTH_CM": "szwadron.armies.duel",
     "Action": "szwadron.armies.duel",
     "ArmyEntry": "szwadron.armies.duel",
+    "BattleConditions": "szwadron.armies.duel",
+    "CALIBRATION_CONDITIONS": "szwadron.armies.duel",
     "BattleFlight": "szwadron.armies.duel",
     "BattleResult": "szwadron.armies.duel",
     "Duel": "szwadron.armies.duel",
@@ -762,6 +764,9 @@ if TYPE_CHECKING:
         BATTLE_FLIGHT as BATTLE_FLIGHT,
     )
     from szwadron.armies.duel import (
+        CALIBRATION_CONDITIONS as CALIBRATION_CONDITIONS,
+    )
+    from szwadron.armies.duel import (
         MAX_BATTLE_ROUNDS as MAX_BATTLE_ROUNDS,
     )
     from szwadron.armies.duel import (
@@ -793,6 +798,9 @@ if TYPE_CHECKING:
     )
     from szwadron.armies.duel import (
         ArmyEntry as ArmyEntry,
+    )
+    from szwadron.armies.duel import (
+        BattleConditions as BattleConditions,
     )
     from szwadron.armies.duel import (
         BattleFlight as BattleFlight,

@@ -21,7 +21,7 @@ from szwadron.armies.battles import (
     roster_points,
     validate_rosters,
 )
-from szwadron.armies.duel import DuelUnit, Kind, Weapon, run_army_battle, run_battle
+from szwadron.armies.duel import BattleConditions, DuelUnit, Kind, Weapon, run_army_battle, run_battle
 from szwadron.armies.points import load_model
 from szwadron.cli import main
 from szwadron.errors import InvalidDataError
@@ -101,10 +101,10 @@ def test_army_battle_is_seeded_and_strongest_pairing_is_run_battle() -> None:
     assert first == run_army_battle(mixed_a, mixed_b, seed="s")
     for k in range(10):
         assert run_army_battle(
-            [(line, 12), (line, 10)], [(line, 11)], seed=k, pairing="strongest"
+            [(line, 12), (line, 10)], [(line, 11)], seed=k, conditions=BattleConditions(pairing="strongest")
         ) == run_battle(line, (12, 10), line, (11,), seed=k)
     with pytest.raises(InvalidDataError, match="pairing"):
-        run_army_battle(mixed_a, mixed_b, seed=1, pairing="chosen")  # type: ignore[arg-type]
+        run_army_battle(mixed_a, mixed_b, seed=1, conditions=BattleConditions(pairing="chosen"))  # type: ignore[arg-type]
     with pytest.raises(InvalidDataError, match="at least one unit"):
         run_army_battle([], mixed_b, seed=1)
 

@@ -25,6 +25,7 @@ from szwadron.armies.battles import draw_cover, play, roster_force, run_battle_b
 from szwadron.armies.duel import (
     MAX_ROUNDS,
     ArmyEntry,
+    BattleConditions,
     Duel,
     DuelUnit,
     Side,
@@ -244,10 +245,13 @@ def test_cover_0_is_byte_identical_to_no_cover(france_profiles: list[dict[str, o
     roster validation's document (but its timing)."""
     specs = _specs(france_profiles)
     plain = run_battle_batch(france_profiles, specs)  # type: ignore[arg-type]
-    assert run_battle_batch(france_profiles, specs, cover=0.0) == plain  # type: ignore[arg-type]
-    assert run_battle_batch(france_profiles, specs, "exact", 0) == plain  # type: ignore[arg-type]
+    assert run_battle_batch(france_profiles, specs, conditions=BattleConditions(cover=0.0)) == plain  # type: ignore[arg-type]
+    assert run_battle_batch(france_profiles, specs, BattleConditions("exact", 0)) == plain  # type: ignore[arg-type]
     armies = [load_army_list(bundled_dir("armylists") / f"{a}.toml") for a in ("france", "austria")]
-    docs = [validate_rosters(armies, battles=4, workers=1, **kw).to_json() for kw in ({}, {"cover": 0.0})]  # type: ignore[arg-type]
+    docs = [
+        validate_rosters(armies, battles=4, workers=1, **kw).to_json()
+        for kw in ({}, {"conditions": BattleConditions(cover=0.0)})
+    ]  # type: ignore[arg-type]
     for d in docs:
         d.pop("seconds")
     assert docs[0] == docs[1] and docs[0]["cover"] == 0.0
@@ -258,8 +262,8 @@ def test_cover_is_deterministic_per_seed_and_changes_battles(
 ) -> None:
     """The same seeds give the same battles with cover; cover changes some of them."""
     specs = _specs(france_profiles)
-    once = run_battle_batch(france_profiles, specs, cover=0.5)  # type: ignore[arg-type]
-    assert run_battle_batch(france_profiles, specs, cover=0.5) == once  # type: ignore[arg-type]
+    once = run_battle_batch(france_profiles, specs, conditions=BattleConditions(cover=0.5))  # type: ignore[arg-type]
+    assert run_battle_batch(france_profiles, specs, conditions=BattleConditions(cover=0.5)) == once  # type: ignore[arg-type]
     assert once != run_battle_batch(france_profiles, specs)  # type: ignore[arg-type]
 
 
@@ -269,8 +273,8 @@ def test_lean_and_dice_samplers_agree_with_cover(france_profiles: list[dict[str,
     force_a = ((0, 12, -1, 0), (0, 12, -1, 0), (1, 1, -1, 0))
     force_b = ((0, 12, -1, 0), (2, 6, -1, 0), (2, 6, -1, 0))
     specs = [(force_a, force_b, k % 2, f"cover-samplers:{k}") for k in range(400)]
-    exact = [s for s, _ in run_battle_batch(france_profiles, specs, "exact", 0.5)]  # type: ignore[arg-type]
-    dice = [s for s, _ in run_battle_batch(france_profiles, specs, "dice", 0.5)]  # type: ignore[arg-type]
+    exact = [s for s, _ in run_battle_batch(france_profiles, specs, BattleConditions("exact", 0.5))]  # type: ignore[arg-type]
+    dice = [s for s, _ in run_battle_batch(france_profiles, specs, BattleConditions("dice", 0.5))]  # type: ignore[arg-type]
     me, md = sum(exact) / 400, sum(dice) / 400
     se = ((me * (1 - me) + md * (1 - md)) / 400) ** 0.5
     assert abs(me - md) < 4 * se + 0.01, (me, md)
@@ -280,6 +284,6 @@ def test_lean_and_dice_samplers_agree_with_cover(france_profiles: list[dict[str,
 def test_a_share_of_cover_outside_0_to_1_is_bad_input(bad: object) -> None:
     """A share outside 0..1, NaN or not a number: one clear message (InvalidDataError)."""
     with pytest.raises(InvalidDataError, match="share of units in cover must be a number from 0 to 1"):
-        play([], [], workers=1, cover=bad)  # type: ignore[arg-type]
+        play([], [], workers=1, conditions=BattleConditions(cover=bad))  # type: ignore[arg-type]
     with pytest.raises(InvalidDataError, match="share of units in cover"):
-        held_out_validation([FRANCE], battles=1, workers=1, cover=bad)  # type: ignore[arg-type]
+        held_out_validation([FRANCE], battles=1, workers=1, conditions=BattleConditions(cover=bad))  # type: ignore[arg-type]

@@ -27,6 +27,7 @@ from szwadron.armies.duel import (
     BATTLE_FLIGHT,
     MAX_BATTLE_ROUNDS,
     TABLE_DEPTH_CM,
+    BattleConditions,
     BattleFlight,
     BattleResult,
     DuelUnit,
@@ -204,7 +205,9 @@ def test_rallied_unit_fights_again_with_its_strength_and_starting_strength_6_8(
         rec = _Recorder()
         with monkeypatch.context() as m:
             rec.install(m)
-            r = run_army_battle(ARMY_A, ARMY_B, seed=f"rally:{seed}", sampler="dice", flight=True)
+            r = run_army_battle(
+                ARMY_A, ARMY_B, seed=f"rally:{seed}", conditions=BattleConditions(sampler="dice", flight=True)
+            )
         for history in rec.histories():
             for (initial, _, after, lost), (initial2, before2, _, _) in itertools.pairwise(history):
                 assert initial == initial2 and before2 == after  # the figures it had
@@ -217,7 +220,12 @@ def test_rallied_unit_fights_again_with_its_strength_and_starting_strength_6_8(
         rec = _Recorder()
         with monkeypatch.context() as m:
             rec.install(m)
-            run_army_battle(ARMY_A, ARMY_B, seed=f"rally:{seed}", sampler="dice", flight=False)
+            run_army_battle(
+                ARMY_A,
+                ARMY_B,
+                seed=f"rally:{seed}",
+                conditions=BattleConditions(sampler="dice", flight=False),
+            )
         for history in rec.histories():
             assert not any(lost for _, _, _, lost in history[:-1])
 
@@ -225,20 +233,25 @@ def test_rallied_unit_fights_again_with_its_strength_and_starting_strength_6_8(
 # --- the battle ----------------------------------------------------------------------------------
 def test_flight_is_off_by_default_and_every_seeded_battle_stays() -> None:
     """Issue 14: flight is in the code but off (BATTLE_FLIGHT) until the points are fitted with
-    it; ``run_battle``, ``run_battle_batch`` and ``play`` take the same default."""
+    it; ``run_battle`` takes the same default, and ``run_army_battle``, ``run_battle_batch`` and
+    ``play`` the calibration's conditions (BattleConditions), whose flight it is."""
     assert BATTLE_FLIGHT is False
-    for fn in (run_army_battle, run_battle, run_battle_batch, play):
-        assert inspect.signature(fn).parameters["flight"].default is BATTLE_FLIGHT
+    assert inspect.signature(run_battle).parameters["flight"].default is BATTLE_FLIGHT
+    assert BattleConditions().flight is BATTLE_FLIGHT
+    for fn in (run_army_battle, run_battle_batch, play):
+        assert inspect.signature(fn).parameters["conditions"].default == BattleConditions()
     for seed in range(10):
         off = run_army_battle(ARMY_A, ARMY_B, seed=seed)
-        assert off == run_army_battle(ARMY_A, ARMY_B, seed=seed, flight=False)
+        assert off == run_army_battle(ARMY_A, ARMY_B, seed=seed, conditions=BattleConditions(flight=False))
         assert (off.rallied, off.left_table) == (0, 0)
 
 
 @pytest.mark.parametrize("sampler", ["exact", "dice"])
 def test_battles_with_flight_are_seeded(sampler: str) -> None:
     runs = [
-        run_army_battle(ARMY_A, ARMY_B, seed=f"s:{k}", sampler=sampler, flight=True)  # type: ignore[arg-type]
+        run_army_battle(
+            ARMY_A, ARMY_B, seed=f"s:{k}", conditions=BattleConditions(sampler=sampler, flight=True)
+        )  # type: ignore[arg-type]
         for k in range(30)
         for _ in range(2)
     ]
@@ -259,8 +272,12 @@ def test_a_side_without_fighting_units_loses_though_its_units_flee_6_6() -> None
     """Fleeing units are not in the fight: one unit a side, the loser's panic ends the battle at
     once, with the same winner, duel and rounds as without flight, and nobody rallies."""
     for seed in range(40):
-        on = run_army_battle([(line(), 12)], [(hussars(), 6)], seed=seed, flight=True)
-        off = run_army_battle([(line(), 12)], [(hussars(), 6)], seed=seed, flight=False)
+        on = run_army_battle(
+            [(line(), 12)], [(hussars(), 6)], seed=seed, conditions=BattleConditions(flight=True)
+        )
+        off = run_army_battle(
+            [(line(), 12)], [(hussars(), 6)], seed=seed, conditions=BattleConditions(flight=False)
+        )
         assert (on.winner, on.duels, on.rounds, on.units_a, on.units_b) == (
             off.winner,
             off.duels,
@@ -278,7 +295,13 @@ def test_samplers_agree_on_battles_with_flight() -> None:
     stats: dict[str, tuple[float, float, float]] = {}
     for sampler in ("exact", "dice"):
         rs = [
-            run_army_battle(ARMY_A, ARMY_B, seed=f"agree:{k}", first=k % 2, sampler=sampler, flight=True)  # type: ignore[arg-type]
+            run_army_battle(
+                ARMY_A,
+                ARMY_B,
+                seed=f"agree:{k}",
+                first=k % 2,
+                conditions=BattleConditions(sampler=sampler, flight=True),
+            )  # type: ignore[arg-type]
             for k in range(n)
         ]
         stats[sampler] = (
@@ -368,7 +391,9 @@ def test_a_battle_still_undecided_after_max_battle_rounds_is_a_draw(monkeypatch:
     """With flight rallied units come back, so the battle stops after MAX_BATTLE_ROUNDS formings
     of the lines: both sides still fighting is a draw."""
     monkeypatch.setattr(duel_module, "MAX_BATTLE_ROUNDS", 1)
-    results = [run_army_battle(ARMY_A, ARMY_B, seed=k, flight=True) for k in range(20)]
+    results = [
+        run_army_battle(ARMY_A, ARMY_B, seed=k, conditions=BattleConditions(flight=True)) for k in range(20)
+    ]
     assert all(r.rounds == 1 for r in results)
     undecided = [r for r in results if r.units_a and r.units_b]
     assert undecided and all(r.winner is None for r in undecided)

@@ -270,6 +270,7 @@ def test_validate_flight_reaches_the_roster_and_held_out_battles(
     the JSON; the same seeds without it give other results; the round-robin and the unit sizes are
     played as without it."""
     from szwadron.armies.calibrate import army_list_paths, load_lists
+    from szwadron.armies.duel import BattleConditions
     from szwadron.armies.search import held_out_validation
     from szwadron.i18n import current_language, language
 
@@ -295,9 +296,15 @@ def test_validate_flight_reaches_the_roster_and_held_out_battles(
     armies = load_lists(army_list_paths(str(lists)))
     for flight, doc in docs.items():
         held = held_out_validation(
-            armies, random_rosters=1, search=1, battles=4, seed=2026, workers=1, flight=flight
+            armies,
+            random_rosters=1,
+            search=1,
+            battles=4,
+            seed=2026,
+            workers=1,
+            conditions=BattleConditions(flight=flight),
         )
-        assert held.flight is flight
+        assert held.conditions.flight is flight
         assert [[a, b, r] for a, b, r in held.pairs] == [
             [c["a"], c["b"], c["win_rate"]] for c in doc["held_out"]["cells"]
         ]

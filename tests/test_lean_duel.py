@@ -25,6 +25,7 @@ from szwadron.armies.calibrate import army_list_paths, duel_profiles, load_lists
 from szwadron.armies.duel import (
     MAX_ROUNDS,
     START_DISTANCE_CM,
+    BattleConditions,
     Duel,
     DuelUnit,
     Side,
@@ -204,8 +205,7 @@ def test_exact_battles_are_the_duel_engines_battles() -> None:
             [(u, n) for u, n, _ in army_a],  # type: ignore[misc]
             [(u, n) for u, n, _ in army_b],  # type: ignore[misc]
             seed=f"b{k}",
-            pairing="strongest",
-            sampler="exact",
+            conditions=BattleConditions(pairing="strongest", sampler="exact"),
         )
         rng = random.Random(f"b{k}")
         lines = (army_a, army_b)
@@ -350,6 +350,8 @@ def test_the_turns_alternate_across_the_formings_of_the_lines(monkeypatch: pytes
         return play
 
     monkeypatch.setattr(duel_module, "_engine", fake_engine)
-    result = run_army_battle([(line, 12)] * 3, [(line, 12)] * 2, seed="turns", pairing="strongest")
+    result = run_army_battle(
+        [(line, 12)] * 3, [(line, 12)] * 2, seed="turns", conditions=BattleConditions(pairing="strongest")
+    )
     assert calls == [(0, False), (0, False), (1, True)]
     assert result.winner == 0

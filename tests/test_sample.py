@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import pytest
 
-from szwadron.armies.duel import DuelUnit, Weapon, run_army_battle, run_duel
+from szwadron.armies.duel import BattleConditions, DuelUnit, Weapon, run_army_battle, run_duel
 from szwadron.errors import InvalidDataError
 from szwadron.models import Kind
 from szwadron.odds.combat import MeleeSide, melee
@@ -138,7 +138,10 @@ def test_exact_sampler_plays_duels_as_the_dice_do(a: DuelUnit, na: int, b: DuelU
 def test_exact_battles_are_seeded() -> None:
     army_a = [(LINE, 12), (HUSSARS, 6)]
     army_b = [(LINE, 12), (GUN, 1)]
-    runs = [run_army_battle(army_a, army_b, seed="x", sampler="exact") for _ in range(2)]
+    runs = [
+        run_army_battle(army_a, army_b, seed="x", conditions=BattleConditions(sampler="exact"))
+        for _ in range(2)
+    ]
     assert runs[0] == runs[1]
 
 

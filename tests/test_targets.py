@@ -25,6 +25,7 @@ from szwadron.armies.battles import play, roster_force, validate_rosters
 from szwadron.armies.duel import (
     PAIRINGS,
     TARGET_POLICIES,
+    BattleConditions,
     BattleUnit,
     DuelUnit,
     Weapon,
@@ -171,7 +172,7 @@ def test_the_side_with_the_initiative_picks_2_1_4(monkeypatch: pytest.MonkeyPatc
     b = [(HUSSARS, 6), (HUSSARS, 4), (HUSSARS, 5)]
     for first, mine in ((0, LINE), (1, HUSSARS)):
         calls.clear()
-        run_army_battle(a, b, seed="init", first=first, pairing="weakest")
+        run_army_battle(a, b, seed="init", first=first, conditions=BattleConditions(pairing="weakest"))
         assert calls, "a target policy picks in every forming"
         assert all(all(u[0] is mine for u in picker) for picker, _ in calls)
         assert all(all(u[0] is not mine for u in enemy) for _, enemy in calls)
@@ -201,7 +202,9 @@ def test_the_battle_fights_the_chosen_pairs(monkeypatch: pytest.MonkeyPatch, pai
 
     monkeypatch.setattr(duel_module, "choose_targets", spy)
     monkeypatch.setattr(duel_module, "Duel", Recording)
-    run_army_battle(ARMY_A, ARMY_B, seed="fight", first=0, pairing=pairing, sampler="dice")  # type: ignore[arg-type]
+    run_army_battle(
+        ARMY_A, ARMY_B, seed="fight", first=0, conditions=BattleConditions(pairing=pairing, sampler="dice")
+    )  # type: ignore[arg-type]
     picker, enemy = lines[0]
     n = len(chosen[0])
     assert n == min(len(ARMY_A), len(ARMY_B))
@@ -214,10 +217,12 @@ def test_battles_are_seeded_under_every_pairing(pairing: str) -> None:
     for sampler in ("exact", "dice"):
         for flight in (False, True):
             for k in range(4):
-                kw: dict[str, Any] = {"seed": f"s{k}", "first": k % 2, "pairing": pairing, "sampler": sampler}
-                assert run_army_battle(ARMY_A, ARMY_B, flight=flight, **kw) == run_army_battle(
-                    ARMY_A, ARMY_B, flight=flight, **kw
-                )
+                kw: dict[str, Any] = {
+                    "seed": f"s{k}",
+                    "first": k % 2,
+                    "conditions": BattleConditions(sampler, flight=flight, pairing=pairing),  # type: ignore[arg-type]
+                }
+                assert run_army_battle(ARMY_A, ARMY_B, **kw) == run_army_battle(ARMY_A, ARMY_B, **kw)
 
 
 @pytest.mark.parametrize("pairing", TARGET_POLICIES)
@@ -239,7 +244,13 @@ def test_both_samplers_see_the_same_pairs(monkeypatch: pytest.MonkeyPatch, pairi
         for sampler in ("exact", "dice"):
             current[0] = sampler
             seen[sampler].clear()
-            run_army_battle(ARMY_A, ARMY_B, seed=f"same:{k}", first=k % 2, pairing=pairing, sampler=sampler)  # type: ignore[arg-type]
+            run_army_battle(
+                ARMY_A,
+                ARMY_B,
+                seed=f"same:{k}",
+                first=k % 2,
+                conditions=BattleConditions(pairing=pairing, sampler=sampler),
+            )  # type: ignore[arg-type]
             firsts[sampler] = seen[sampler][0]
         assert firsts["exact"] == firsts["dice"]
 
@@ -252,7 +263,11 @@ def test_random_and_strongest_are_the_battles_of_before() -> None:
     pin = json.loads((CASES / "random_strongest_pin.json").read_text(encoding="utf-8"))
     for pairing, sampler, flight, k, *expected in pin["results"]:
         r = run_army_battle(
-            ARMY_A, ARMY_B, seed=f"pin:{k}", first=k % 2, pairing=pairing, sampler=sampler, flight=flight
+            ARMY_A,
+            ARMY_B,
+            seed=f"pin:{k}",
+            first=k % 2,
+            conditions=BattleConditions(pairing=pairing, sampler=sampler, flight=flight),
         )
         assert [r.winner, r.duels, r.rounds, r.units_a, r.units_b, r.rallied, r.left_table] == expected
     assert len(pin["results"]) == 96
@@ -264,14 +279,17 @@ def test_random_never_asks_a_target_policy(monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr(duel_module, "choose_targets", boom)
     run_army_battle(ARMY_A, ARMY_B, seed=1)
-    run_army_battle(ARMY_A, ARMY_B, seed=1, pairing="strongest")
+    run_army_battle(ARMY_A, ARMY_B, seed=1, conditions=BattleConditions(pairing="strongest"))
 
 
 def test_policies_change_the_battles() -> None:
     """The policies reach the battle: over 40 seeds each plays battles other than the dice's."""
     base = [run_army_battle(ARMY_A, ARMY_B, seed=k, first=k % 2) for k in range(40)]
     for pairing in TARGET_POLICIES:
-        other = [run_army_battle(ARMY_A, ARMY_B, seed=k, first=k % 2, pairing=pairing) for k in range(40)]
+        other = [
+            run_army_battle(ARMY_A, ARMY_B, seed=k, first=k % 2, conditions=BattleConditions(pairing=pairing))
+            for k in range(40)
+        ]
         assert other != base
 
 
@@ -281,17 +299,17 @@ def test_pairing_bad_values() -> None:
         with pytest.raises(InvalidDataError, match="pairing must be one of random, strongest"):
             check_pairing(bad)
         with pytest.raises(InvalidDataError, match="pairing must be one of"):
-            run_army_battle(ARMY_A, ARMY_B, seed=1, pairing=bad)  # type: ignore[arg-type]
+            run_army_battle(ARMY_A, ARMY_B, seed=1, conditions=BattleConditions(pairing=bad))  # type: ignore[arg-type]
     with pytest.raises(InvalidDataError, match="not a target policy"):
         choose_targets("random", [], [])
     army = _army("a", _roster("r"))
     force = roster_force(army, army.roster("r"))
     with pytest.raises(InvalidDataError, match="pairing must be one of"):
-        play([force, force], [(0, 1, 0, "x")], workers=1, pairing="nearest")  # type: ignore[arg-type]
+        play([force, force], [(0, 1, 0, "x")], workers=1, conditions=BattleConditions(pairing="nearest"))  # type: ignore[arg-type]
     with pytest.raises(InvalidDataError, match="pairing must be one of"):
-        validate_rosters([army], battles=1, workers=1, pairing="x")  # type: ignore[arg-type]
+        validate_rosters([army], battles=1, workers=1, conditions=BattleConditions(pairing="x"))  # type: ignore[arg-type]
     with pytest.raises(InvalidDataError, match="pairing must be one of"):
-        held_out_validation([army], battles=1, workers=1, pairing="x")  # type: ignore[arg-type]
+        held_out_validation([army], battles=1, workers=1, conditions=BattleConditions(pairing="x"))  # type: ignore[arg-type]
 
 
 def test_the_command_line_knows_the_library_pairings() -> None:
@@ -377,9 +395,15 @@ def test_validate_pairing_reaches_the_roster_and_held_out_battles(
     ]
     armies = load_lists(army_list_paths(str(lists)))
     held = held_out_validation(
-        armies, random_rosters=1, search=1, battles=6, seed=2026, workers=1, pairing="best"
+        armies,
+        random_rosters=1,
+        search=1,
+        battles=6,
+        seed=2026,
+        workers=1,
+        conditions=BattleConditions(pairing="best"),
     )
-    assert held.pairing == "best"
+    assert held.conditions.pairing == "best"
     assert [[a, b, r] for a, b, r in held.pairs] == [
         [c["a"], c["b"], c["win_rate"]] for c in best["held_out"]["cells"]
     ]
@@ -401,8 +425,8 @@ def test_play_with_a_policy_is_the_same_whatever_the_workers() -> None:
     army = _army("a", _roster("r"))
     force = roster_force(army, army.roster("r"))
     specs = [(0, 1, k % 2, f"w:{k}") for k in range(6)]
-    one = play([force, force], specs, workers=1, pairing="dangerous")
-    two = play([force, force], specs, workers=2, pairing="dangerous")
+    one = play([force, force], specs, workers=1, conditions=BattleConditions(pairing="dangerous"))
+    two = play([force, force], specs, workers=2, conditions=BattleConditions(pairing="dangerous"))
     assert one == two
 
 

@@ -19,6 +19,10 @@ equal points are even. This module plays them:
   with the same points limit plays ``battles`` seeded battles (the side moving first
   alternating), and each pair's win rate is reported with its Wilson interval and whether it is
   within 50 ± 5 %, beside the chance :mod:`szwadron.armies.balance` predicts from the points.
+- **Conditions** (issue 14): the optional ones below are the fields of one
+  :class:`szwadron.armies.duel.BattleConditions` (with the sampler), carried from ``points
+  validate`` through :func:`validate_rosters`, :func:`play` and :func:`run_battle_batch` down to
+  :func:`szwadron.armies.duel.run_army_battle`; its defaults are the calibration's.
 - **Cover** (optional, issue 14; ``cover``, the share of units): in each battle every unit of
   either side fights from scattered cover (bushes, rubble: W + 1 against fire, 4.10.3) with
   probability ``cover``, drawn by :func:`draw_cover` from dice of the battle's own (its seed and
@@ -56,12 +60,13 @@ from typing import Any, NamedTuple
 
 from szwadron.armies.balance import predicted_chance
 from szwadron.armies.duel import (
-    BATTLE_FLIGHT,
+    CALIBRATION_CONDITIONS,
     DEFAULT_SAMPLER,
     ArmyEntry,
-    Pairing,
+    BattleConditions,
     Sampler,
-    check_pairing,
+    check_cover,
+    draw_cover,
     plain_units,
     run_army_battle,
     split_units,
@@ -71,7 +76,6 @@ from szwadron.armies.runs import BAND, ProgressFn, Tally, fewer_collections, run
 from szwadron.errors import InvalidDataError
 from szwadron.i18n import gettext
 from szwadron.models import ArmyList, Kind, Profile, Roster
-from szwadron.settings import DEFAULT_SETTINGS
 
 #: Battles per pair of rosters (``points validate``, ``balance --battles``).
 DEFAULT_BATTLES = 200
@@ -174,56 +178,17 @@ PlainForce = tuple[tuple[int, int, int, int], ...]
 per unit."""
 
 
-def check_cover(cover: object) -> float:
-    """``cover``, the share of units in cover, when it is a number from 0 to 1.
-
-    Raises
-    ------
-    InvalidDataError
-        Not a number, not a number from 0 to 1 (NaN included).
-    """
-    if isinstance(cover, bool) or not isinstance(cover, int | float) or not 0.0 <= cover <= 1.0:
-        raise InvalidDataError(
-            gettext("the share of units in cover must be a number from 0 to 1, got {cover}").format(
-                cover=repr(cover)
-            )
-        )
-    return float(cover)
-
-
-def draw_cover(army: Sequence[ArmyEntry], cover: float, rng: random.Random) -> list[ArmyEntry]:
-    """``army`` with each unit, in order, fighting from scattered cover (4.10.3: W +
-    ``rough_cover_w`` against fire) with probability ``cover`` (one ``rng.random()`` a unit).
-
-    >>> from szwadron.armies.duel import DuelUnit
-    >>> from szwadron.models import Kind
-    >>> line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, ())
-    >>> [e[0].cover for e in draw_cover([(line, 12), (line, 12)], 1.0, random.Random(0))]
-    [1, 1]
-    """
-    bonus = DEFAULT_SETTINGS.rough_cover_w
-    out: list[ArmyEntry] = []
-    for e in army:
-        if rng.random() < cover:
-            e = (e[0].in_cover(e[0].cover + bonus), *e[1:])
-        out.append(e)
-    return out
-
-
 def run_battle_batch(
     profiles: Sequence[dict[str, Any]],
     specs: Sequence[tuple[PlainForce, PlainForce, int, str]],
-    sampler: Sampler = DEFAULT_SAMPLER,
-    flight: bool = BATTLE_FLIGHT,
-    cover: float = 0.0,
-    pairing: Pairing = "random",
+    conditions: BattleConditions = CALIBRATION_CONDITIONS,
 ) -> list[tuple[float, int]]:
     """Play a batch of army battles (a task for an executor: top-level, plain arguments).
 
     ``profiles`` are profile dicts; each spec is ``(force A, force B, first, seed)`` with the
-    forces as ``(profile index, figures)`` per unit; ``flight`` plays flight and rally (6.6, 6.8,
-    :func:`szwadron.armies.duel.run_army_battle`); ``cover``: the share of units in cover
-    (module notes; 0, the default, draws nothing); ``pairing``: who meets whom (module notes).
+    forces as ``(profile index, figures)`` per unit; every battle is played under
+    ``conditions`` (:class:`szwadron.armies.duel.BattleConditions`: the sampler, the share of
+    units in cover, flight and rally, who meets whom; module notes).
     Returns ``(score of A, duels played)`` per battle, in order."""
 
     units = plain_units(profiles)  # kept across the chunks of a run (issue 14)
@@ -234,12 +199,8 @@ def run_battle_batch(
     out: list[tuple[float, int]] = []
     with fewer_collections():
         for force_a, force_b, first, seed in specs:
-            a, b = army(force_a), army(force_b)
-            if cover:  # 4.10.3: each unit in cover with probability `cover`, the battle's own dice
-                dice = random.Random(f"{seed}:cover")
-                a, b = draw_cover(a, cover, dice), draw_cover(b, cover, dice)
             r = run_army_battle(
-                a, b, seed=seed, first=1 if first else 0, sampler=sampler, flight=flight, pairing=pairing
+                army(force_a), army(force_b), seed=seed, first=1 if first else 0, conditions=conditions
             )
             out.append((r.score_a, r.duels))
     return out
@@ -253,17 +214,12 @@ def play(
     workers: int | None = None,
     progress: ProgressFn | None = None,
     label: str = "roster battles",
-    sampler: Sampler = DEFAULT_SAMPLER,
-    flight: bool = BATTLE_FLIGHT,
-    cover: float = 0.0,
-    pairing: Pairing = "random",
+    conditions: BattleConditions = CALIBRATION_CONDITIONS,
 ) -> list[tuple[float, int]]:
     """Play ``specs`` between ``forces`` (default: a process pool, one worker per core;
-    ``workers=1`` in this process), with flight and rally when ``flight`` (6.6, 6.8), ``cover``
-    the share of units in cover (:func:`draw_cover`), the units paired by ``pairing``
-    (:func:`szwadron.armies.duel.run_army_battle`). Results are in the order of ``specs``."""
-    cover = check_cover(cover)
-    pairing = check_pairing(pairing)
+    ``workers=1`` in this process) under ``conditions`` (:class:`szwadron.armies.duel.BattleConditions`:
+    the sampler, the share of units in cover, flight and rally, who meets whom;
+    :func:`szwadron.armies.duel.run_army_battle`). Results are in the order of ``specs``."""
     profiles: list[dict[str, Any]] = []
     by_object: dict[int, int] = {}
     by_doc: dict[str, int] = {}
@@ -296,7 +252,7 @@ def play(
         run_battle_batch,
         (profiles,),
         jobs,
-        (sampler, flight, cover, pairing),
+        (conditions,),
         executor=executor,
         workers=workers,
         progress=progress,
@@ -614,7 +570,7 @@ def unit_size_effect(
         workers=workers,
         progress=progress,
         label="unit-size battles",
-        sampler=sampler,
+        conditions=BattleConditions(sampler=sampler),
     )
     return [
         SizeEffect(
@@ -790,12 +746,9 @@ class RosterValidation:
     battles: int
     seconds: float
     seed: int
-    cover: float = 0.0
-    """The share of units in cover (4.10.3, :func:`draw_cover`)."""
-    flight: bool = False
-    """Whether the battles played flight and rally (6.6, 6.8)."""
-    pairing: Pairing = "random"
-    """Who met whom: the dice, or a target policy (:data:`szwadron.armies.duel.PAIRINGS`)."""
+    conditions: BattleConditions = CALIBRATION_CONDITIONS
+    """How the battles were played: the share of units in cover (4.10.3, :func:`draw_cover`),
+    flight and rally (6.6, 6.8), who met whom (:data:`szwadron.armies.duel.PAIRINGS`)."""
 
     @property
     def share_in_band(self) -> float:
@@ -839,9 +792,10 @@ class RosterValidation:
             "seed": self.seed,
             "battles": self.battles,
             "seconds": self.seconds,
-            "cover": self.cover,
-            "flight": self.flight,
-            "pairing": self.pairing,
+            "cover": self.conditions.cover,
+            "flight": self.conditions.flight,
+            "pairing": self.conditions.pairing,
+            "concentrate": self.conditions.concentrate,
             "band": list(BAND),
             "share_in_band": self.share_in_band,
             "share_interval_in_band": self.share_ci_in_band,
@@ -974,7 +928,7 @@ def fit_army_steepness(
         workers=workers,
         progress=progress,
         label="army steepness battles",
-        sampler=sampler,
+        conditions=BattleConditions(sampler=sampler),
     )
     y = np.array([sc for sc, _ in scores])
     x = np.array(xs)
@@ -1018,22 +972,17 @@ def validate_rosters(
     executor: Executor | None = None,
     workers: int | None = None,
     progress: ProgressFn | None = None,
-    sampler: Sampler = DEFAULT_SAMPLER,
-    cover: float = 0.0,
-    flight: bool = False,
-    pairing: Pairing = "random",
+    conditions: BattleConditions = CALIBRATION_CONDITIONS,
 ) -> RosterValidation:
     """Every pair of example rosters of different armies with the same points limit plays
-    ``battles`` battles at the lists' stored points (module notes), a share ``cover`` of the
-    units in cover (4.10.3, :func:`draw_cover`), with flight and rally when ``flight`` (6.6,
-    6.8), the units paired by ``pairing`` (module notes)."""
+    ``battles`` battles at the lists' stored points (module notes), under ``conditions``
+    (:class:`szwadron.armies.duel.BattleConditions`: a share of the units in cover, 4.10.3,
+    :func:`draw_cover`; flight and rally, 6.6, 6.8; who meets whom; module notes)."""
 
     if battles < 1:
         raise InvalidDataError(
             gettext("battles per pair must be at least 1, got {battles}").format(battles=battles)
         )
-    cover = check_cover(cover)
-    pairing = check_pairing(pairing)
     t0 = time.perf_counter()
     model = model or load_model()
     sides: list[RosterSide] = []
@@ -1062,10 +1011,7 @@ def validate_rosters(
         executor=executor,
         workers=workers,
         progress=progress,
-        sampler=sampler,
-        flight=flight,
-        cover=cover,
-        pairing=pairing,
+        conditions=conditions,
     )
     wins: dict[tuple[int, int], float] = {}
     for (i, j, _, _), (score, _) in zip(specs, scores, strict=True):
@@ -1084,7 +1030,7 @@ def validate_rosters(
         )
         for i, j in pairs
     ]
-    return RosterValidation(sides, cells, len(specs), time.perf_counter() - t0, seed, cover, flight, pairing)
+    return RosterValidation(sides, cells, len(specs), time.perf_counter() - t0, seed, conditions)
 
 
 @dataclass(frozen=True)
@@ -1201,7 +1147,9 @@ def battle_pair(
     specs: list[BattleSpec] = [(0, 1, k % 2, f"pair:{seed}:{tag}:{k}") for k in range(battles)]
     if workers is None and executor is None and battles <= 4 * BATTLE_TASK_SIZE:
         workers = 1  # a pool costs more than it saves on a few hundred battles
-    scores = play(forces, specs, executor=executor, workers=workers, sampler=sampler)
+    scores = play(
+        forces, specs, executor=executor, workers=workers, conditions=BattleConditions(sampler=sampler)
+    )
     wins = sum(sc for sc, _ in scores)
     draws = sum(1 for sc, _ in scores if sc == 0.5)
     a_first, b_first = initiative_tallies(specs, scores)

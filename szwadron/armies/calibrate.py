@@ -72,7 +72,7 @@ from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
 
 from threadpoolctl import threadpool_limits
 
-from szwadron.armies.duel import DEFAULT_SAMPLER, Sampler
+from szwadron.armies.duel import DEFAULT_SAMPLER, BattleConditions, Sampler
 from szwadron.armies.points import (
     ABILITY_TERMS,
     CONTINUOUS_TERMS,
@@ -666,7 +666,7 @@ def calibrate(
                 workers=workers,
                 progress=progress,
                 label=f"mixed-army battles {r + 1}/{config.mixed_rounds}",
-                sampler=config.sampler,
+                conditions=BattleConditions(sampler=config.sampler),
             )
 
             def entry_of(profile: Profile) -> int:
@@ -730,7 +730,7 @@ def with_search_winners(
                 executor=executor,
                 workers=workers,
                 progress=progress,
-                sampler=config.sampler,
+                conditions=BattleConditions(sampler=config.sampler),
             )
             found[army.id].append(best.roster.model_copy(update={"id": f"search-{limit:g}"}))
     return [a.model_copy(update={"rosters": (*a.rosters, *found[a.id])}) for a in armies]

@@ -98,7 +98,8 @@ from szwadron.errors import InvalidDataError
 from szwadron.i18n import gettext
 from szwadron.models import Ability, Kind, Profile
 from szwadron.odds.combat import Fighter, MeleeSide, melee, roll_melee, roll_volley, volley
-from szwadron.odds.dice import clamp
+from szwadron.odds.dice import Distribution, clamp
+from szwadron.odds.joint import CombinedEngine, Loss, Striker, combined_outcomes
 from szwadron.odds.morale import (
     MORALE_DIE_SIDES,
     FireOutcome,
@@ -1889,9 +1890,7 @@ def run_battle(
         first=first,
         distance_cm=distance_cm,
         max_rounds=max_rounds,
-        pairing="strongest",
-        sampler=sampler,
-        flight=flight,
+        conditions=BattleConditions(sampler=sampler, flight=flight, pairing="strongest"),
     )
 
 
@@ -1906,6 +1905,110 @@ ArmyEntry = tuple[DuelUnit, int] | tuple[DuelUnit, int, DuelUnit | None, int]
 unit with a company of another profile (1.1) among its figures (``figures`` are its own)."""
 
 
+def check_pairing(pairing: object) -> Pairing:
+    """``pairing`` when it is one of :data:`PAIRINGS`.
+
+    Raises
+    ------
+    InvalidDataError
+        Any other value.
+    """
+    if not isinstance(pairing, str) or pairing not in PAIRINGS:
+        raise InvalidDataError(
+            gettext("the pairing must be one of {choices}, got {pairing}").format(
+                choices=", ".join(PAIRINGS), pairing=repr(pairing)
+            )
+        )
+    return pairing
+
+
+def check_cover(cover: object) -> float:
+    """``cover``, the share of units in cover, when it is a number from 0 to 1.
+
+    Raises
+    ------
+    InvalidDataError
+        Not a number, not a number from 0 to 1 (NaN included).
+    """
+    if isinstance(cover, bool) or not isinstance(cover, int | float) or not 0.0 <= cover <= 1.0:
+        raise InvalidDataError(
+            gettext("the share of units in cover must be a number from 0 to 1, got {cover}").format(
+                cover=repr(cover)
+            )
+        )
+    return float(cover)
+
+
+def draw_cover(army: Sequence[ArmyEntry], cover: float, rng: random.Random) -> list[ArmyEntry]:
+    """``army`` with each unit, in order, fighting from scattered cover (4.10.3: W +
+    ``rough_cover_w`` against fire) with probability ``cover`` (one ``rng.random()`` a unit).
+
+    >>> line = DuelUnit("line", Kind.INFANTRY, 12, 2, 1, 3, 4, ())
+    >>> [e[0].cover for e in draw_cover([(line, 12), (line, 12)], 1.0, random.Random(0))]
+    [1, 1]
+    """
+    bonus = DEFAULT_SETTINGS.rough_cover_w
+    out: list[ArmyEntry] = []
+    for e in army:
+        if rng.random() < cover:
+            e = (e[0].in_cover(e[0].cover + bonus), *e[1:])
+        out.append(e)
+    return out
+
+
+@dataclass(frozen=True)
+class BattleConditions:
+    """How a simulated battle is played (issue 14): one object carried from the CLI through
+    :func:`szwadron.armies.battles.play`, the validations and the search down to
+    :func:`run_army_battle`. The defaults are the calibration's: the exact sampler, open ground,
+    no flight, the dice pairing the units.
+
+    - ``sampler``: how dice are resolved (:data:`Sampler`);
+    - ``cover``: the share of units (0 to 1) that fight from scattered cover (4.10.3,
+      :func:`draw_cover`, drawn by dice of the battle's own: its seed and ``:cover``);
+    - ``flight``: flight and rally (6.6, 6.8) instead of a panicked unit leaving for good;
+    - ``pairing``: who meets whom (:data:`PAIRINGS`);
+    - ``concentrate``: concentrated fire and combined melee (4.2, 4.8.1, 5.10): when a forming of
+      the lines leaves one side with units over, they join the engagements instead of waiting
+      (:func:`run_army_battle`, :class:`_Engagement`); played with the exact sampler only.
+
+    The values are checked when the object is made (one message each, :class:`InvalidDataError`).
+
+    >>> BattleConditions() == CALIBRATION_CONDITIONS, BattleConditions(cover=1).cover
+    (True, 1.0)
+    """
+
+    sampler: Sampler = DEFAULT_SAMPLER
+    cover: float = 0.0
+    flight: bool = BATTLE_FLIGHT
+    pairing: Pairing = "random"
+    concentrate: bool = False
+
+    def __post_init__(self) -> None:
+        _exact(self.sampler)
+        object.__setattr__(self, "cover", check_cover(self.cover))
+        if not isinstance(self.flight, bool):
+            raise InvalidDataError(
+                gettext("flight must be true or false, got {flight}").format(flight=repr(self.flight))
+            )
+        check_pairing(self.pairing)
+        if not isinstance(self.concentrate, bool):
+            raise InvalidDataError(
+                gettext("concentrate must be true or false, got {value}").format(value=repr(self.concentrate))
+            )
+        if self.concentrate and self.sampler != "exact":
+            raise InvalidDataError(
+                gettext(
+                    "concentrated fire and combined melee (concentrate) are played with the exact sampler "
+                    "only, got sampler {sampler}"
+                ).format(sampler=repr(self.sampler))
+            )
+
+
+#: The conditions of the calibration (and the default of every battle): nothing optional on.
+CALIBRATION_CONDITIONS = BattleConditions()
+
+
 # long: one battle's turn loop (fire, charge, melee, morale) over shared state; each phase is a call.
 def run_army_battle(
     army_a: Sequence[ArmyEntry],
@@ -1915,15 +2018,17 @@ def run_army_battle(
     first: int = 0,
     distance_cm: float = START_DISTANCE_CM,
     max_rounds: int = MAX_ROUNDS,
-    pairing: Pairing = "random",
-    sampler: Sampler = DEFAULT_SAMPLER,
-    flight: bool = BATTLE_FLIGHT,
+    conditions: BattleConditions = CALIBRATION_CONDITIONS,
 ) -> BattleResult:
     """Two armies of units (:data:`ArmyEntry`: ``(unit, figures)`` or, with an elite company,
     ``(unit, figures, elite, elite figures)``) fight as in :func:`run_battle` until one side has
-    no unit left in the fight.
+    no unit left in the fight, under ``conditions`` (:class:`BattleConditions`; the default,
+    :data:`CALIBRATION_CONDITIONS`, is the calibration's). With ``conditions.cover``, each unit
+    of either side, in order, fights from scattered cover with that probability
+    (:func:`draw_cover`), drawn from dice of the battle's own (``f"{seed}:cover"``), so the rest
+    of the battle draws exactly as without cover.
 
-    ``pairing`` decides who meets whom each time the lines are formed again: ``"strongest"``
+    ``conditions.pairing`` decides who meets whom each time the lines are formed again: ``"strongest"``
     lines each side up by figures left (the order breaks ties) — for armies of one profile, the
     fresh units meet first —; ``"random"`` (the default, for mixed armies such as the example
     rosters) shuffles each side's line with the battle's dice, so no kind is always matched
@@ -1944,7 +2049,7 @@ def run_army_battle(
     side moves first in the next forming. Its second mover stood without acting in the turn
     before, so in a new forming's duels it may fire at the first unit that charges it (4.12.6).
 
-    ``flight`` (default :data:`BATTLE_FLIGHT`) plays flight and rally (6.6, 6.8) instead of
+    ``conditions.flight`` (default :data:`BATTLE_FLIGHT`) plays flight and rally (6.6, 6.8) instead of
     putting a panicked unit out for good. A unit that panicked in its duel (6.3, 6.4) with figures
     left flees at once (:class:`BattleFlight`: 2d6 × 2/4/1/3 cm, 6.6.2) towards its own edge,
     ``(TABLE_DEPTH_CM - end) / 2`` cm behind it when its duel ended ``end`` cm from the enemy.
@@ -1965,7 +2070,14 @@ def run_army_battle(
     """
     if first not in (0, 1):
         raise InvalidDataError(f"first must be 0 (side A) or 1 (side B), got {first!r}")
-    pairing = check_pairing(pairing)
+    pairing, sampler, flight = conditions.pairing, conditions.sampler, conditions.flight
+    concentrate = conditions.concentrate
+    if conditions.cover:  # 4.10.3: each unit in cover with probability `cover`, the battle's own dice
+        dice = random.Random(f"{seed}:cover")
+        army_a, army_b = (
+            draw_cover(army_a, conditions.cover, dice),
+            draw_cover(army_b, conditions.cover, dice),
+        )
 
     def entry(e: ArmyEntry) -> list[Any]:
         unit, n = e[0], e[1]
@@ -2017,11 +2129,34 @@ def run_army_battle(
         # the winners stay, in their order, before the reserves (a draw puts both out)
         stay_a: list[list[Any]] = []
         stay_b: list[list[Any]] = []
+        stays = (stay_a, stay_b)
         far = ADVANCE_GAP_CM  # the front line ends where the farthest duel ended
         last = 0  # the turns played until the forming's last duel was decided (2.1.3)
         waited = rounds > 1  # 4.12.6: a new forming's second mover stood without acting
+        joins: list[list[list[Any]]] = []
+        big: Who = 0
+        if concentrate and pairs and len(line_a) != len(line_b):  # 4.2, 5.10: the units over join
+            big = 0 if len(line_a) > len(line_b) else 1
+            joins = _joins(pairing, lines[big], lines[1 - big], pairs, back[big], rng)
         for k in range(pairs):
             ua, ub = line_a[k], line_b[k]
+            if joins and joins[k]:  # one unit against several (issue 14, concentrate)
+                one, many = (ub, ua) if big == 0 else (ua, ub)
+                end, turns, gone = _play_engagement(
+                    one,
+                    [many, *joins[k]],
+                    1 if big == 0 else 0,
+                    stays,
+                    rng,
+                    start,
+                    order,
+                    max_rounds,
+                    flight,
+                    fleeing,
+                )
+                left += gone
+                far, last = max(far, end), max(last, turns)
+                continue
             if exact:  # the lean engine: the same duel as Duel.run, faster (issue 14)
                 pair = _PAIRS.get(ua[5] + ub[5])  # _pair's key: (id(a), id(ea), id(b), id(eb))
                 won, _, s, el, end, reason, turns = play(
@@ -2064,8 +2199,9 @@ def run_army_battle(
             elif won == 1 and s[1] > 0:
                 stay_b.append(ub)
         duels += pairs
-        stay_a += [u for u in line_a[pairs:] if u[2] > 0]
-        stay_b += [u for u in line_b[pairs:] if u[2] > 0]
+        joined = {id(u) for group in joins for u in group}
+        stay_a += [u for u in line_a[pairs:] if u[2] > 0 and id(u) not in joined]
+        stay_b += [u for u in line_b[pairs:] if u[2] > 0 and id(u) not in joined]
         line_a[:], line_b[:] = stay_a, stay_b
         start = min(distance_cm, far)  # the lines follow their front
         if last % 2:  # 2.1.3: the turns alternate; the last one was the first mover's
@@ -2079,23 +2215,6 @@ def run_army_battle(
 
 
 # --- target choice (issue 14) ----------------------------------------------------------------
-def check_pairing(pairing: object) -> Pairing:
-    """``pairing`` when it is one of :data:`PAIRINGS`.
-
-    Raises
-    ------
-    InvalidDataError
-        Any other value.
-    """
-    if not isinstance(pairing, str) or pairing not in PAIRINGS:
-        raise InvalidDataError(
-            gettext("the pairing must be one of {choices}, got {pairing}").format(
-                choices=", ".join(PAIRINGS), pairing=repr(pairing)
-            )
-        )
-    return pairing
-
-
 BattleUnit = tuple[DuelUnit, int, int, DuelUnit | None, int]
 """A unit of a battle's line as the target policies read it: ``(unit, initial strength,
 strength, elite company's unit, its figures left)``."""
@@ -2300,9 +2419,622 @@ def _battle_morale_phase(
     return left
 
 
+# --- concentrated fire and combined melee (issue 14; BattleConditions.concentrate) ---------------
+#: The exact loss tables of the combined exchanges met so far (:func:`_draw_combined`), bounded.
+_COMBINED: dict[tuple[Any, ...], tuple[list[float], list[tuple[Loss, ...]]]] = {}
+#: The morale outcomes of a combined exchange given its losses (5.10.5), by the units' states.
+_COMBINED_OUTCOMES: dict[tuple[Any, ...], tuple[list[float], list[tuple[MeleeOutcome, ...]]]] = {}
+_MAX_COMBINED = 65536
+
+MeleeUnit = tuple[DuelUnit, int, int, int, DuelUnit | None, int, bool]
+"""A unit in a combined exchange: ``(unit, figures in contact, strength, initial strength, elite
+company's unit, its figures left, first strike)``."""
+
+
+def _cumulative(weights: Sequence[int]) -> list[float]:
+    """The cumulative shares of integer weights (the last is 1.0)."""
+    total = sum(weights)
+    out, acc = [], 0
+    for w in weights:
+        acc += w
+        out.append(acc / total)
+    out[-1] = 1.0
+    return out
+
+
+def _exchange_sides(
+    attackers: Sequence[MeleeUnit], defenders: Sequence[MeleeUnit]
+) -> tuple[list[MeleeSide], int | None]:
+    """Every unit's side of the exchange (:func:`_melee_side`: its figures in contact, its elite
+    company's last) and the side striking first (7.7: 0 the attackers, 1 the defenders)."""
+    sides = [_melee_side(u[0], u[1], u[2], u[3], u[4], u[5]) for u in (*attackers, *defenders)]
+    a_fs = [u[6] for u in attackers]
+    d_fs = [u[6] for u in defenders]
+    first = 0 if all(a_fs) and not any(d_fs) else 1 if all(d_fs) and not any(a_fs) else None
+    return sides, first
+
+
+def _exchange_losses(
+    sides: Sequence[MeleeSide], na: int, struck: Sequence[int], first: int | None
+) -> Distribution[tuple[Loss, ...]]:
+    """The joint losses of :func:`combined_exchange` (:class:`szwadron.odds.joint.CombinedEngine`)."""
+    strikers: list[Striker] = []
+    for k, side in enumerate(sides):
+        strikers += [Striker(k, f"{k}:{i}", struck[k], f) for i, f in enumerate(side.fighters)]
+    engine = CombinedEngine(
+        strikers,
+        [tuple(f.wounds for f in side.fighters) for side in sides],
+        [side.morale for side in sides],
+        [side.skirmish for side in sides],
+        na,
+        DEFAULT_SETTINGS.remainder_die,
+    )
+    return engine.losses(first)
+
+
+def _opponents(struck: Sequence[int]) -> list[frozenset[int]]:
+    """Who fights whom: each unit and the unit it strikes are opponents."""
+    opponents = [set[int]() for _ in struck]
+    for k, t in enumerate(struck):
+        opponents[k].add(t)
+        opponents[t].add(k)
+    return [frozenset(o) for o in opponents]
+
+
+def combined_exchange(
+    attackers: Sequence[MeleeUnit], defenders: Sequence[MeleeUnit], struck: Sequence[int]
+) -> tuple[Distribution[tuple[Loss, ...]], list[MeleeMorale], list[frozenset[int]]]:
+    """5.10 — the exact joint losses of one combined melee exchange of the battle: the figures
+    in contact of every unit (attackers first, then defenders) strike the unit ``struck[k]``
+    names (an index into attackers + defenders); their dice against one unit are summed per UW
+    (5.10.3, :class:`szwadron.odds.joint.CombinedEngine`), each group rolling and removing along
+    the struck unit's figures that fought (5.10.4, 5.4.2), the unit's own before its elite
+    company (5.4.3, 1.1). First strike (7.7) counts for a side when every one of its units has it
+    and no enemy unit does. Returns the losses (``(removed, took damage)`` per unit), the
+    units' morale profiles and their opponents, for :func:`szwadron.odds.joint.combined_outcomes`."""
+    sides, first = _exchange_sides(attackers, defenders)
+    losses = _exchange_losses(sides, len(attackers), struck, first)
+    return losses, [side.morale for side in sides], _opponents(struck)
+
+
+def _draw_combined(
+    attackers: Sequence[MeleeUnit], defenders: Sequence[MeleeUnit], struck: Sequence[int], rng: random.Random
+) -> tuple[tuple[Loss, ...], tuple[MeleeOutcome, ...]]:
+    """One combined exchange drawn from its exact distributions (:func:`combined_exchange`): the
+    joint losses with one random number, then every unit's morale outcome in 5.10.5's order
+    given those losses with another. The loss tables are kept by what they depend on (every
+    unit's figures that fought, open order, who strikes whom, first strike), the outcome tables
+    by every unit's test target after its losses, whether it took damage or was destroyed, and
+    who fights whom."""
+    sides, first = _exchange_sides(attackers, defenders)
+    na = len(attackers)
+    key = (tuple((side.fighters, side.skirmish) for side in sides), tuple(struck), na, first)
+    hit = _COMBINED.get(key)
+    if hit is None:
+        if len(_COMBINED) >= _MAX_COMBINED:
+            _COMBINED.clear()
+        items = sorted(_exchange_losses(sides, na, struck, first).items())
+        hit = _COMBINED[key] = (_cumulative([w for _, w in items]), [o for o, _ in items])
+    loss = hit[1][bisect_right(hit[0], rng.random())]
+    morale = [side.morale for side in sides]
+    state = tuple(
+        (0, hit_, True) if r == m.strength else (m.target_after(r), hit_, False)
+        for m, (r, hit_) in zip(morale, loss, strict=True)
+    )
+    okey = (state, tuple(struck), na)
+    out = _COMBINED_OUTCOMES.get(okey)
+    if out is None:
+        if len(_COMBINED_OUTCOMES) >= _MAX_COMBINED:
+            _COMBINED_OUTCOMES.clear()
+        dist = combined_outcomes(Distribution.point(loss), morale, _opponents(struck), na, swap=False)
+        items2 = sorted(dist.items(), key=lambda kv: tuple(o.value for o in kv[0]))
+        out = _COMBINED_OUTCOMES[okey] = (_cumulative([w for _, w in items2]), [o for o, _ in items2])
+    return loss, out[1][bisect_right(out[0], rng.random())]
+
+
+class _Engagement:
+    """Issue 14, ``concentrate`` — one unit (``one``) against several units of the other side
+    (``many``), the engagement a forming of the lines makes when the side with more units sends
+    its units over to join (:func:`run_army_battle`). The duel's rules and policy
+    (:func:`choose_action`, looked up per pair in :class:`_Pair`) on one line of distance: the
+    one unit stands at one end, each of the many at its own distance from it.
+
+    - Fire (4.2, 4.6, 4.8.1): each unit fires its own volley at one enemy unit (4.2.2), and a
+      unit that took damage tests after each volley (4.8.1: each fire is its own procedure,
+      4.1.2, 2.3.1); the many all fire at the one; the one fires at its target — the first of
+      the many still in the fight, the unit it was paired with while it lasts.
+    - Movement (3, 4.11, 7.3): each of the many advances on the one as in a duel; the one
+      advances on its target, which brings it nearer to all of them (it stops short of the
+      nearest, :data:`ADVANCE_GAP_CM`). A repulse (4.8.2, 5.5.6, 6.5) moves the repulsed unit a
+      full move away: the one from all of them, one of the many from the one.
+    - Melee (5.10): the charges and the units already in contact of the side in its turn make
+      one combined melee at the end of its movement (2.3.1's exception; the attacker chooses
+      combined, 5.10.2): the many's dice against the one summed per UW (5.10.3), each group
+      removing separately (5.10.4); the one strikes back once (5.10.2), every figure of it in
+      contact at its target (or the first of them in contact). In its own turn the one attacks
+      every unit in contact with it, striking its target, and each of them strikes back once.
+      Morale in 5.10.5's order (:func:`szwadron.odds.joint.combined_outcomes`), then repulse,
+      pursuit (6.7: 2d6 × 2/4 cm after the enemy; a pursuer tries to reorganise, 6.8, in its
+      morale phase) as in the duel.
+    - Reaction fire (4.12): a declared unit fires at the end of the enemy's move when the mover
+      ends it in range (at the charging unit at contact), or at the end of the enemy's movement
+      phase (4.12.5). The undeclared fire at a charger (4.12.6) and automatic disengagement
+      (7.6) are not played in an engagement of several units.
+
+    A unit that panics (6.3, 6.4) or is destroyed is out; the engagement ends when the one or
+    all of the many are out, or after ``max_rounds`` rounds undecided (all its units out, as an
+    undecided duel's). Every draw is from an exact distribution (:mod:`szwadron.odds.sample`,
+    :func:`_draw_combined`), one random number each, from the battle's ``rng``."""
+
+    def __init__(self, one: list[Any], many: Sequence[list[Any]], rng: random.Random, start: float) -> None:
+        self.one, self.many, self.rng = one, list(many), rng
+        n = len(self.many)
+        self.pairs = [_pair(m[0], m[3], one[0], one[3]) for m in self.many]  # index 0: the many's unit
+        self.d = [start] * n
+        self.engaged = [False] * n
+        self.rounds_in = [0] * n  # melee exchanges of each pair (5.6: pushed up from the second on)
+        self.broken = [False] * n
+        self.pursuing = [False] * n
+        self.declared = [False] * n
+        self.prepared = [True] * n
+        self.one_broken = self.one_pursuing = self.one_declared = False
+        self.one_prepared = True
+
+    # -- state --------------------------------------------------------------------------------
+    def alive(self, i: int) -> bool:
+        return not self.broken[i] and self.many[i][2] > 0
+
+    @property
+    def finished(self) -> bool:
+        if self.one_broken or not self.one[2]:
+            return True
+        broken = self.broken
+        for i, m in enumerate(self.many):
+            if not broken[i] and m[2] > 0:
+                return False
+        return True
+
+    def target(self) -> int:
+        """The one unit's target: the first of the many still in the fight."""
+        return next(i for i in range(len(self.many)) if self.alive(i))
+
+    def state(self, i: int) -> tuple[tuple[int, int], list[int], list[int]]:
+        """``(initial, strengths, elite left)`` of pair ``i`` (0: the many's unit, 1: the one)."""
+        m, o = self.many[i], self.one
+        return (m[1], o[1]), [m[2], o[2]], [m[4], o[4]]
+
+    # -- fire (4.6-4.8) -----------------------------------------------------------------------
+    def fire(self, i: int, by_one: bool, distance: float, march: bool = False) -> None:
+        """A volley between the one and ``many[i]`` (``by_one``: the one fires) and the target's
+        morale test (4.8.1, 6.3)."""
+        pair = self.pairs[i]
+        shooter = 1 if by_one else 0
+        ini, s, el = self.state(i)
+        cum, outcomes = pair.volley(shooter, s, el, distance, march)
+        if cum is None:
+            return
+        removed, damaged = outcomes[bisect_right(cum, self.rng.random())]
+        victim = self.many[i] if by_one else self.one
+        if removed:  # Side.lose: the unit's own figures first (4.7)
+            so, eo = victim[2], victim[4]
+            over = removed - (so - eo)
+            so -= removed
+            if over > 0:
+                eo = eo - over if eo > over else 0
+            victim[2], victim[4] = so, min(eo, so)
+        if damaged and victim[2] > 0:
+            o = 1 - shooter
+            _, tcum, touts = pair.test(o, victim[2], ini[o])
+            outcome = touts[bisect_right(tcum, self.rng.random())]
+            if outcome is _PANIC:
+                self.out(i, by_one)
+            elif outcome is _REPULSED:
+                if by_one:
+                    self.retreat_many(i)
+                else:
+                    self.retreat_one()
+
+    def out(self, i: int, many_side: bool) -> None:
+        if many_side:
+            self.broken[i] = True
+            self.engaged[i] = False
+        else:
+            self.one_broken = True
+
+    def retreat_one(self) -> None:  # 4.8.2, 5.5.6, 6.5: a full move away from all of them
+        move = self.one[0].move_cm
+        for i in range(len(self.many)):
+            self.d[i] += move
+            self.engaged[i] = False
+            self.rounds_in[i] = 0
+        self.one_pursuing = False
+        if self.one[0].heavy and move > 0:
+            self.one_prepared = False  # 7.3
+
+    def retreat_many(self, i: int) -> None:
+        unit = self.many[i][0]
+        self.d[i] += unit.move_cm
+        self.engaged[i] = False
+        self.rounds_in[i] = 0
+        self.pursuing[i] = False
+        if unit.heavy and unit.move_cm > 0:
+            self.prepared[i] = False
+
+    # -- melee (5.10) -------------------------------------------------------------------------
+    def melee(self, by_one: bool, charged: Sequence[int]) -> None:
+        """One combined exchange: the many in contact attack the one (``by_one`` False) or the one
+        attacks every unit in contact with it; ``charged``: the many (or with ``by_one``, the
+        target) that charged this turn (7.7: first strike on the charge)."""
+        fighting = [i for i in range(len(self.many)) if self.engaged[i] and self.alive(i)]
+        if not fighting:
+            return
+        tgt = self.target()
+        hit = tgt if tgt in fighting else fighting[0]
+        o = self.one
+        many_units: list[MeleeUnit] = []
+        for i in fighting:
+            m = self.many[i]
+            pushed = self.rounds_in[i] >= 1
+            fs = (
+                m[0].first_strike or (m[0].first_strike_charge and i in charged)
+                if not by_one
+                else m[0].first_strike or (m[0].first_strike_defence and not pushed)
+            )
+            many_units.append((m[0], _fighters(m[0], m[2], o[0], o[2], pushed), m[2], m[1], m[3], m[4], fs))
+        t = self.many[hit]
+        pushed = self.rounds_in[hit] >= 1
+        one_fs = (
+            o[0].first_strike or (o[0].first_strike_charge and hit in charged)
+            if by_one
+            else o[0].first_strike or (o[0].first_strike_defence and not pushed)
+        )
+        one_unit: MeleeUnit = (
+            o[0],
+            _fighters(o[0], o[2], t[0], t[2], pushed),
+            o[2],
+            o[1],
+            o[3],
+            o[4],
+            one_fs,
+        )
+        k = len(fighting)
+        if by_one:  # the one attacks: index 0; the many defend: 1..k, each striking it back
+            loss, outs = _draw_combined([one_unit], many_units, [1 + fighting.index(hit)] + [0] * k, self.rng)
+            one_loss, one_out = loss[0], outs[0]
+            many_loss, many_out = loss[1:], outs[1:]
+        else:  # the many attack: 0..k-1; the one defends: k, striking back once at ``hit``
+            loss, outs = _draw_combined(many_units, [one_unit], [k] * k + [fighting.index(hit)], self.rng)
+            one_loss, one_out = loss[k], outs[k]
+            many_loss, many_out = loss[:k], outs[:k]
+        self.lose_melee(o, one_loss[0], one_unit[1])
+        for i, (r, _hit), mu in zip(fighting, many_loss, many_units, strict=True):
+            self.lose_melee(self.many[i], r, mu[1])
+            self.rounds_in[i] += 1
+        # panics first (out), then the retreats (the defenders first, 5.5.6), then pursuit (6.7)
+        if one_out is MeleeOutcome.PANIC:
+            self.one_broken = True
+        for i, out in zip(fighting, many_out, strict=True):
+            if out is MeleeOutcome.PANIC:
+                self.out(i, True)
+        if self.finished:
+            return
+        mine = [("many", out, i) for i, out in zip(fighting, many_out, strict=True)]
+        # the defenders move first (5.5.6, as in the duel)
+        order = [*mine, ("one", one_out, -1)] if by_one else [("one", one_out, -1), *mine]
+        for who, out, i in order:
+            if out is MeleeOutcome.REPULSED:
+                if who == "one":
+                    self.retreat_one()
+                else:
+                    self.retreat_many(i)
+        for who, out, i in order:
+            if out is MeleeOutcome.PURSUIT:
+                if who == "one":
+                    self.pursue_one()
+                elif self.many[i][0].pursuit_multiplier() > 0:
+                    self.pursuing[i] = True
+                    self.pursuit_move(i)
+
+    @staticmethod
+    def lose_melee(u: list[Any], removed: int, fought: int) -> None:
+        """``removed`` of the figures that fought (5.4.2), the unit's own first (its elite company,
+        in the front rank, last: 5.4.3, 1.1)."""
+        if not removed:
+            return
+        exposed = fought - min(u[4], fought)
+        elite_lost = max(0, removed - exposed)
+        u[2] -= removed
+        u[4] = min(max(0, u[4] - elite_lost), u[2])
+
+    # -- pursuit (6.7) ------------------------------------------------------------------------
+    def pursuit_move(self, i: int) -> bool:
+        """``many[i]`` pursues the one: 2d6 × its multiplier; contact engages it."""
+        if self.engaged[i]:
+            return True
+        move = (self.rng.randint(1, 6) + self.rng.randint(1, 6)) * self.many[i][0].pursuit_multiplier()
+        if move >= self.d[i]:
+            self.d[i], self.engaged[i], self.rounds_in[i] = 0.0, True, 0
+            return True
+        self.d[i] -= move
+        return False
+
+    def pursue_one(self) -> None:
+        if self.one[0].pursuit_multiplier() == 0:
+            return
+        self.one_pursuing = True
+        self.one_pursuit_move()
+
+    def one_pursuit_move(self) -> bool:
+        """The one pursues towards the nearest of the many still in the fight."""
+        live = [i for i in range(len(self.many)) if self.alive(i)]
+        if any(self.engaged[i] for i in live):
+            return True
+        move = (self.rng.randint(1, 6) + self.rng.randint(1, 6)) * self.one[0].pursuit_multiplier()
+        near = min(live, key=lambda i: (self.d[i], i))
+        if move >= self.d[near]:
+            step = self.d[near]
+            for i in live:
+                self.d[i] = 0.0 if i == near else max(ADVANCE_GAP_CM, self.d[i] - step)
+            self.engaged[near], self.rounds_in[near] = True, 0
+            return True
+        for i in live:
+            self.d[i] -= move
+        return False
+
+    # -- the turns ----------------------------------------------------------------------------
+    def choice(self, i: int, who: int, distance: float, prepared: bool) -> Action:
+        """:func:`choose_action` out of melee for side ``who`` of pair ``i`` (the lean engine's
+        look-ups)."""
+        pair = self.pairs[i]
+        can_charge, can_fire, action = pair.static_choice(who, distance, prepared)
+        if can_charge:
+            if not can_fire:
+                return _CHARGE
+            ini, s, el = self.state(i)
+            if pair.charges(who, distance, ini, s, el):
+                return _CHARGE
+        return action
+
+    def turn_many(self) -> None:
+        """The many's turn (2.2, 2.3): morale phase of the pursuers, then each unit's action in
+        line order; the charges and the units in contact fight one combined melee (5.10)."""
+        charged: list[int] = []
+        for i in range(len(self.many)):
+            if self.finished:
+                return
+            if not self.alive(i):
+                continue
+            self.declared[i] = False
+            if self.pursuing[i]:  # 6.7, 6.8: no action; reorganise or pursue
+                if not self.engaged[i]:
+                    ini, s, _ = self.state(i)
+                    if self.rng.random() * 6 < self.pairs[i].test(0, s[0], ini[0])[0]:
+                        self.pursuing[i] = False
+                else:
+                    self.pursuit_move(i)  # in contact, it fights in the side's melee below
+                continue
+            if self.engaged[i]:
+                continue
+            action = self.choice(i, 0, self.d[i], self.prepared[i])
+            closing = action is not _CHARGE and any(self.engaged)
+            if closing:  # 4.3.4: the one is in melee
+                action = self.join_melee(i)
+            unit = self.many[i][0]
+            if action is _FIRE:
+                self.fire(i, False, self.d[i])
+            elif action is _ADVANCE or action is _MARCH_FIRE:
+                march = action is _MARCH_FIRE
+                if closing:  # straight on towards the melee, to charge into it next turn
+                    step = max(self.d[i] - unit.move_cm, ADVANCE_GAP_CM)
+                    new = step if step < self.d[i] else None
+                else:
+                    new = self.pairs[i].advance_to(0, self.d[i], march)
+                if new is not None:
+                    if unit.heavy:
+                        self.prepared[i] = False  # 7.3
+                    if self.react_one(i, new):
+                        self.d[i] = new
+                        if march:
+                            self.fire(i, False, new, True)
+            elif action is _CHARGE:
+                if self.react_one(i, 0.0):
+                    self.d[i], self.engaged[i], self.rounds_in[i] = 0.0, True, 0
+                    charged.append(i)
+            elif action is Action.PREPARE:
+                self.prepared[i] = True
+            elif action is Action.DECLARE:
+                self.declared[i] = True
+        if not self.finished:
+            self.melee(False, charged)
+        if not self.finished and self.one_declared and not any(self.engaged):  # 4.12.5
+            self.one_declared = False
+            t = self.target()
+            if self.pairs[t].in_range(1, self.d[t]):
+                self.fire(t, True, self.d[t])
+
+    def join_melee(self, i: int) -> Action:
+        """4.3.4: figures engaged in melee cannot be fired at — with the one in melee, ``many[i]``
+        charges into it when it can (5.2.1), advances when it cannot reach it yet, or waits."""
+        can_charge, _, _ = self.pairs[i].static_choice(0, self.d[i], self.prepared[i])
+        if can_charge:
+            return _CHARGE
+        unit = self.many[i][0]
+        if not unit.is_artillery and unit.melee > 0 and unit.move_cm > 0:
+            return _ADVANCE
+        return Action.PREPARE if not self.prepared[i] else Action.DECLARE
+
+    def react_one(self, i: int, at: float) -> bool:
+        """4.12: the one, declared, fires at ``many[i]`` ending its move at ``at``; False when the
+        mover was repulsed or broken (its move ends there)."""
+        if not self.one_declared or any(self.engaged) or not self.pairs[i].in_range(1, at):
+            return True
+        self.one_declared = False
+        before = self.d[i]
+        self.d[i] = at
+        self.fire(i, True, at)
+        if not self.alive(i) or self.d[i] != at:
+            return False
+        self.d[i] = before
+        return True
+
+    def turn_one(self) -> None:
+        """The one's turn: pursuit or reorganisation, then its action against its target; in
+        contact it attacks every unit touching it in one combined melee (5.10)."""
+        self.one_declared = False
+        live = [i for i in range(len(self.many)) if self.alive(i)]
+        if self.one_pursuing:
+            if not any(self.engaged[i] for i in live):
+                t = self.target()
+                ini, s, _ = self.state(t)
+                if self.rng.random() * 6 < self.pairs[t].test(1, s[1], ini[1])[0]:
+                    self.one_pursuing = False
+                elif self.one_pursuit_move():
+                    self.melee(True, [])
+            else:
+                self.melee(True, [])
+        elif any(self.engaged[i] for i in live):
+            self.melee(True, [])
+        else:
+            t = self.target()
+            action = self.choice(t, 1, self.d[t], self.one_prepared)
+            if action is _FIRE:
+                self.fire(t, True, self.d[t])
+            elif action is _ADVANCE or action is _MARCH_FIRE:
+                march = action is _MARCH_FIRE
+                new = self.pairs[t].advance_to(1, self.d[t], march)
+                if new is not None:
+                    step = self.d[t] - new
+                    step = min(step, min(self.d[i] for i in live) - ADVANCE_GAP_CM)
+                    if step > 0:
+                        if self.one[0].heavy:
+                            self.one_prepared = False
+                        for i in live:
+                            self.d[i] -= step
+                        if self.react_many(live) and march:
+                            self.fire(t, True, self.d[t], True)
+            elif action is _CHARGE:
+                if self.react_many([t], at=0.0):
+                    step = self.d[t]
+                    for i in live:
+                        self.d[i] = max(ADVANCE_GAP_CM, self.d[i] - step) if i != t else 0.0
+                    self.engaged[t], self.rounds_in[t] = True, 0
+                    self.melee(True, [t])
+            elif action is Action.PREPARE:
+                self.one_prepared = True
+            elif action is Action.DECLARE:
+                self.one_declared = True
+        for i in range(len(self.many)):  # 4.12.5: the many's declared fire at the end of the turn
+            if self.finished:
+                return
+            if self.declared[i] and self.alive(i) and not any(self.engaged):
+                self.declared[i] = False
+                if self.pairs[i].in_range(0, self.d[i]):
+                    self.fire(i, False, self.d[i])
+
+    def react_many(self, movers_of: Sequence[int], at: float | None = None) -> bool:
+        """4.12: the declared many fire at the one ending its move in their range (at contact,
+        ``at``, for a charge's target); False when it was repulsed or broke."""
+        for i in movers_of:
+            if self.finished:
+                return False
+            if not self.declared[i] or not self.alive(i) or self.engaged[i]:
+                continue
+            dist = self.d[i] if at is None else at
+            if not self.pairs[i].in_range(0, dist):
+                continue
+            self.declared[i] = False
+            before = list(self.d)
+            self.fire(i, False, dist)
+            if self.one_broken or self.one[2] == 0 or self.d != before:
+                return False
+        return True
+
+    def run(self, first_is_one: bool, max_rounds: int) -> tuple[int, int, bool]:
+        """Play until decided or ``max_rounds``: ``(rounds, turns played, decided)``."""
+        rounds = turns = 0
+        while not self.finished and rounds < max_rounds:
+            rounds += 1
+            for one_moves in (first_is_one, not first_is_one):
+                turns += 1
+                if one_moves:
+                    self.turn_one()
+                else:
+                    self.turn_many()
+                if self.finished:
+                    break
+        return rounds, turns, self.finished
+
+
+def _joins(
+    pairing: Pairing,
+    bigger: list[list[Any]],
+    smaller: list[list[Any]],
+    pairs: int,
+    rallied: Sequence[list[Any]],
+    rng: random.Random,
+) -> list[list[list[Any]]]:
+    """Issue 14, ``concentrate`` — the engagement each unit over on the bigger side joins (4.2.1,
+    5.2.1: every unit chooses the enemy unit it fires at or attacks), by index into the first
+    ``pairs`` units of ``smaller``: under a target policy the unit's own preference
+    (:func:`_preference`; ties: the engagement first in the line), otherwise the dice, one
+    ``rng.randrange`` a unit. Units that rallied in this forming (6.8.6: no action in the turn
+    they reorganise) wait behind."""
+    back = {id(u) for u in rallied}
+    joins: list[list[list[Any]]] = [[] for _ in range(pairs)]
+    chosen = pairing in TARGET_POLICIES
+    enemies = [(u[0], u[1], u[2], u[3], u[4]) for u in smaller[:pairs]]
+    for u in bigger[pairs:]:
+        if id(u) in back:
+            continue
+        if chosen:
+            me = (u[0], u[1], u[2], u[3], u[4])
+            k = min(range(pairs), key=lambda j: (_preference(pairing, me, enemies[j]), j))
+        else:
+            k = rng.randrange(pairs)
+        joins[k].append(u)
+    return joins
+
+
+def _play_engagement(
+    one: list[Any],
+    many: list[list[Any]],
+    one_side: Who,
+    stays: tuple[list[list[Any]], list[list[Any]]],
+    rng: random.Random,
+    start: float,
+    order: Who,
+    max_rounds: int,
+    flight: bool,
+    fleeing: list[tuple[BattleFlight, list[Any], Who]],
+) -> tuple[float, int, int]:
+    """Play one unit against several (:class:`_Engagement`) in a forming of the lines: the units
+    still in the fight of the winning side join ``stays`` (an undecided engagement puts all out,
+    as an undecided duel does); with ``flight`` each unit that panicked with figures left flees
+    (6.6.2). Returns ``(the farthest distance it ended at, turns played, units that ran off the
+    table)``."""
+    eng = _Engagement(one, many, rng, start)
+    _, turns, decided = eng.run(order == one_side, max_rounds)
+    many_side: Who = 1 - one_side  # type: ignore[assignment]
+    if decided:
+        one_out = eng.one_broken or one[2] == 0
+        if not one_out:
+            stays[one_side].append(one)
+        elif any(eng.alive(i) for i in range(len(many))):
+            stays[many_side].extend(m for i, m in enumerate(many) if eng.alive(i))
+    left = 0
+    if flight:
+        if eng.one_broken and one[2] > 0:
+            left += _start_flight(fleeing, one, one_side, min(eng.d), rng)
+        for i, m in enumerate(many):
+            if eng.broken[i] and m[2] > 0:
+                left += _start_flight(fleeing, m, many_side, eng.d[i], rng)
+    return max(eng.d), turns, left
+
+
 __all__ = [
     "ADVANCE_GAP_CM",
     "BATTLE_FLIGHT",
+    "CALIBRATION_CONDITIONS",
     "DEFAULT_SAMPLER",
     "MAX_BATTLE_ROUNDS",
     "MAX_ROUNDS",
@@ -2315,6 +3047,7 @@ __all__ = [
     "TARGET_POLICIES",
     "Action",
     "ArmyEntry",
+    "BattleConditions",
     "BattleFlight",
     "BattleResult",
     "BattleUnit",
@@ -2322,15 +3055,19 @@ __all__ = [
     "DuelResult",
     "DuelUnit",
     "FlightStep",
+    "MeleeUnit",
     "Pairing",
     "Sampler",
     "Side",
     "Weapon",
     "battle_flight_multiplier",
     "best_weapon",
+    "check_cover",
     "check_pairing",
     "choose_action",
     "choose_targets",
+    "combined_exchange",
+    "draw_cover",
     "melee_score",
     "modified_accuracy",
     "rally_chance",

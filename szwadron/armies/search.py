@@ -42,14 +42,13 @@ from szwadron.armies.battles import (
     BattleSpec,
     Force,
     PointsFn,
-    check_cover,
     play,
     priced,
     profile_class,
     roster_force,
     roster_points,
 )
-from szwadron.armies.duel import DEFAULT_SAMPLER, Pairing, Sampler, check_pairing
+from szwadron.armies.duel import CALIBRATION_CONDITIONS, BattleConditions
 from szwadron.armies.rosters import validate_roster
 from szwadron.armies.runs import BAND, ProgressFn
 from szwadron.errors import InvalidDataError
@@ -454,14 +453,10 @@ def _score(
     *,
     executor: Executor | None,
     workers: int | None,
-    sampler: Sampler,
-    cover: float = 0.0,
-    flight: bool = False,
-    pairing: Pairing = "random",
+    conditions: BattleConditions,
 ) -> list[float]:
-    """Each roster's mean score against every field roster, ``battles`` battles each, a share
-    ``cover`` of the units in cover (4.10.3), with flight and rally when ``flight`` (6.6, 6.8),
-    the units paired by ``pairing`` (:func:`szwadron.armies.duel.run_army_battle`)."""
+    """Each roster's mean score against every field roster, ``battles`` battles each, under
+    ``conditions`` (:func:`szwadron.armies.duel.run_army_battle`)."""
     forces: list[Force] = [roster_force(a, r) for a, r in field]
     specs: list[BattleSpec] = []
     for k, roster in enumerate(rosters):
@@ -475,10 +470,7 @@ def _score(
         executor=executor,
         workers=workers,
         label="exploit search",
-        sampler=sampler,
-        flight=flight,
-        cover=cover,
-        pairing=pairing,
+        conditions=conditions,
     )
     per = len(field) * battles
     return [sum(s for s, _ in scores[k * per : (k + 1) * per]) / per for k in range(len(rosters))]
@@ -496,23 +488,20 @@ def exploit_search(
     executor: Executor | None = None,
     workers: int | None = None,
     progress: ProgressFn | None = None,
-    sampler: Sampler = DEFAULT_SAMPLER,
-    cover: float = 0.0,
-    flight: bool = False,
-    pairing: Pairing = "random",
+    conditions: BattleConditions = CALIBRATION_CONDITIONS,
 ) -> SearchResult:
     """Hill-climb over legal rosters of ``army`` at ``limit`` for the highest win rate against
     ``field`` (module notes): ``budget`` rosters played, ``batch`` neighbours of the best so far
     played at a time (so an executor has work to share), ``battles`` battles against each field
     roster; the best is then played :data:`CONFIRM_BATTLES` battles a field roster with fresh
-    seeds. ``cover``: the share of units in cover in every battle (4.10.3,
-    :func:`szwadron.armies.battles.draw_cover`); ``flight``: every battle with flight and rally
-    (6.6, 6.8); ``pairing``: who meets whom in every battle (:data:`szwadron.armies.duel.PAIRINGS`).
+    seeds. Every battle is played under ``conditions``
+    (:class:`szwadron.armies.duel.BattleConditions`: the share of units in cover, 4.10.3; flight
+    and rally, 6.6, 6.8; who meets whom, :data:`szwadron.armies.duel.PAIRINGS`).
 
     Raises
     ------
     InvalidDataError
-        A budget below 1, an empty field, a share of cover outside 0..1 or an unknown pairing.
+        A budget below 1 or an empty field.
     """
     if budget < 1:
         raise InvalidDataError(
@@ -524,20 +513,16 @@ def exploit_search(
                 id=army.id, limit=limit
             )
         )
-    cover = check_cover(cover)
-    pairing = check_pairing(pairing)
     rng = random.Random(f"search:{seed}:{army.id}:{limit:g}")
     tag = f"search:{seed}:{army.id}:{limit:g}"
     best = random_roster(army, limit, rng, rid=f"search-{army.id}-{limit:g}")
-    run = {
-        "executor": executor,
-        "workers": workers,
-        "sampler": sampler,
-        "cover": cover,
-        "flight": flight,
-        "pairing": pairing,
-    }
-    best_rate = _score(army, [best], field, battles, f"{tag}:0", **run)[0]  # type: ignore[arg-type]
+
+    def run(rosters: Sequence[Roster], n: int, seeds: str) -> list[float]:
+        return _score(
+            army, rosters, field, n, seeds, executor=executor, workers=workers, conditions=conditions
+        )
+
+    best_rate = run([best], battles, f"{tag}:0")[0]
     evaluated = 1
     while evaluated < budget:
         candidates: list[Roster] = []
@@ -549,14 +534,14 @@ def exploit_search(
                 candidates.append(found)
         if not candidates:
             break
-        rates = _score(army, candidates, field, battles, f"{tag}:{evaluated}", **run)  # type: ignore[arg-type]
+        rates = run(candidates, battles, f"{tag}:{evaluated}")
         evaluated += len(candidates)
         k = max(range(len(candidates)), key=lambda i: rates[i])
         if rates[k] > best_rate:
             best, best_rate = candidates[k], rates[k]
         if progress is not None:
             progress(evaluated, budget, f"exploit search {army.id} {limit:g}")
-    confirmed = _score(army, [best], field, CONFIRM_BATTLES, f"{tag}:confirm", **run)[0]  # type: ignore[arg-type]
+    confirmed = run([best], CONFIRM_BATTLES, f"{tag}:confirm")[0]
     return SearchResult(army.id, limit, best, best_rate, confirmed, evaluated)
 
 
@@ -592,12 +577,9 @@ class HeldOutValidation:
     searches: list[SearchResult]
     seconds: float
     seed: int
-    cover: float = 0.0
-    """The share of units in cover in every battle (4.10.3)."""
-    flight: bool = False
-    """Whether every battle, the search's too, played flight and rally (6.6, 6.8)."""
-    pairing: Pairing = "random"
-    """Who met whom in every battle, the search's too (:data:`szwadron.armies.duel.PAIRINGS`)."""
+    conditions: BattleConditions = CALIBRATION_CONDITIONS
+    """How every battle, the search's too, was played: the share of units in cover (4.10.3),
+    flight and rally (6.6, 6.8), who met whom (:data:`szwadron.armies.duel.PAIRINGS`)."""
 
     @property
     def share_in_band(self) -> float:
@@ -624,9 +606,10 @@ class HeldOutValidation:
             "seed": self.seed,
             "battles": self.battles,
             "seconds": self.seconds,
-            "cover": self.cover,
-            "flight": self.flight,
-            "pairing": self.pairing,
+            "cover": self.conditions.cover,
+            "flight": self.conditions.flight,
+            "pairing": self.conditions.pairing,
+            "concentrate": self.conditions.concentrate,
             "band": list(BAND),
             "pairs": len(self.pairs),
             "share_in_band": self.share_in_band,
@@ -659,10 +642,7 @@ def held_out_validation(
     executor: Executor | None = None,
     workers: int | None = None,
     progress: ProgressFn | None = None,
-    sampler: Sampler = DEFAULT_SAMPLER,
-    cover: float = 0.0,
-    flight: bool = False,
-    pairing: Pairing = "random",
+    conditions: BattleConditions = CALIBRATION_CONDITIONS,
 ) -> HeldOutValidation:
     """The held-out check of ``points validate``: for every list and every points limit of the
     example rosters, ``random_rosters`` random legal rosters (:func:`random_roster`) and, with
@@ -670,13 +650,12 @@ def held_out_validation(
     ``search`` rosters, against the example rosters of the other lists) — rosters the
     calibration never saw (its seeds are its own). Every pair of rosters of different lists at
     the same limit with a held-out roster in it plays ``battles`` battles; each held-out
-    roster's mean against all of its pairs is its rate against the field. ``cover``: the share of
-    units in cover in every battle, the search's too (4.10.3,
-    :func:`szwadron.armies.battles.draw_cover`; the calibration plays on open ground); ``flight``:
-    every battle, the search's too, with flight and rally (6.6, 6.8; off in the calibration,
-    :data:`szwadron.armies.duel.BATTLE_FLIGHT`); ``pairing``: who meets whom in every battle, the
-    search's too (the dice, the calibration's, or a target policy of the side with the
-    initiative: :func:`szwadron.armies.duel.choose_targets`)."""
+    roster's mean against all of its pairs is its rate against the field. Every battle, the
+    search's too, is played under ``conditions`` (:class:`szwadron.armies.duel.BattleConditions`;
+    the default is the calibration's: open ground, no flight, the dice pairing the units): a
+    share of units in cover (4.10.3, :func:`szwadron.armies.duel.draw_cover`), flight and rally
+    (6.6, 6.8), who meets whom (the dice or a target policy of the side with the initiative:
+    :func:`szwadron.armies.duel.choose_targets`)."""
 
     if battles < 1:
         raise InvalidDataError(
@@ -684,8 +663,6 @@ def held_out_validation(
         )
     if random_rosters < 0 or search < 0:
         raise InvalidDataError(gettext("the held-out rosters and the search budget cannot be negative"))
-    cover = check_cover(cover)
-    pairing = check_pairing(pairing)
     t0 = time.perf_counter()
     limits = sorted({r.points_limit for a in armies for r in a.rosters if r.points_limit is not None})
     entries: list[tuple[ArmyList, Roster, str]] = []  # held-out
@@ -707,10 +684,7 @@ def held_out_validation(
                     executor=executor,
                     workers=workers,
                     progress=progress,
-                    sampler=sampler,
-                    cover=cover,
-                    flight=flight,
-                    pairing=pairing,
+                    conditions=conditions,
                 )
                 searches.append(found)
                 entries.append((army, found.roster.model_copy(update={"id": "search"}), "search"))
@@ -742,10 +716,7 @@ def held_out_validation(
         workers=workers,
         progress=progress,
         label="held-out battles",
-        sampler=sampler,
-        flight=flight,
-        cover=cover,
-        pairing=pairing,
+        conditions=conditions,
     )
     rates: list[tuple[str, str, float]] = []
     mine: dict[int, list[float]] = {k: [] for k in range(len(entries))}
@@ -766,9 +737,7 @@ def held_out_validation(
         )
         for k, (a, r, src) in enumerate(entries)
     ]
-    return HeldOutValidation(
-        held, rates, battles, searches, time.perf_counter() - t0, seed, cover, flight, pairing
-    )
+    return HeldOutValidation(held, rates, battles, searches, time.perf_counter() - t0, seed, conditions)
 
 
 __all__ = [

@@ -10,14 +10,17 @@
   (:mod:`szwadron.armies.calibrate`); the example rosters' new costs are listed, those over their limit
   flagged.
 - ``szwadron points validate [--seed N] [--duels N] [--battles N] [--workers N] [--cover SHARE]
-  [--flight] [--pairing POLICY] [--json] [--plot FILE]`` — the round-robin of win rates at equal
+  [--flight] [--pairing POLICY] [--concentrate] [--json] [--plot FILE]`` — the round-robin of win rates at equal
   points (battles of standard units, simulated), with each cell's 95 % interval, the classes'
   blocks, the share no re-pricing could fix and the circles no prices can; then the example rosters
   army against army (:mod:`szwadron.armies.battles`), and the held-out rosters; with ``--cover``, a
   share of the units of those battles fights from scattered cover (4.10.3); with ``--flight``,
   those battles play flight and rally (6.6, 6.8); with ``--pairing``, the side with the initiative
   chooses its targets by a policy in those battles (2.1.4, 4.2.1, 5.2.1) instead of the dice
-  pairing the units.
+  pairing the units; with ``--concentrate``, the units a side has over join the engagements in
+  those battles instead of waiting: several units fire at one target and fight one combined melee
+  (4.2.2, 4.8.1, 5.10). All of them are the fields of one
+  :class:`szwadron.armies.duel.BattleConditions`.
 
 ARMYLIST is an army-list id (looked up like a scenario's lists) or a path to its TOML file.
 ``calibrate`` and ``validate`` are argparse sub-commands; any other word in their place is an army
@@ -123,7 +126,7 @@ class MisplacedOption(argparse.Action):
 def _misplaced(parser: argparse.ArgumentParser, message: str, *flags: str) -> None:
     """Accept ``flags`` (of another form) only to report them: ``--FLAG message``."""
     for flag in flags:
-        nargs = 0 if flag in ("--dry-run", "--flight") else None
+        nargs = 0 if flag in ("--dry-run", "--flight", "--concentrate") else None
         parser.add_argument(flag, action=MisplacedOption, message=message, nargs=nargs)
 
 
@@ -215,6 +218,7 @@ def register(subparsers: Any) -> None:
         "--cover",
         "--flight",
         "--pairing",
+        "--concentrate",
     )
     _misplaced(price, N_("applies only to 'points calibrate' and 'points validate'"), "--search")
 
@@ -289,6 +293,7 @@ def register(subparsers: Any) -> None:
         "--cover",
         "--flight",
         "--pairing",
+        "--concentrate",
     )
     _misplaced(
         calibrate,
@@ -362,6 +367,16 @@ def register(subparsers: Any) -> None:
         "the enemy unit with the fewest figures left ('weakest'), the one that threatens it most "
         "('dangerous') or the one it fares best against ('best'); the round-robin and the unit sizes are "
         "always random",
+    )
+    validate.add_argument(
+        "--concentrate",
+        action="store_true",
+        help="concentrated fire and combined melee in the example rosters' and the held-out battles: when "
+        "the lines are formed and one side has units over, they join the engagements instead of waiting "
+        "(the dice, or the --pairing policy, choose which), several units firing at one target, each its "
+        "own volley and the target testing after each (4.2.2, 4.8.1), and fighting one combined melee "
+        "(5.10) (default: off, as in the calibration; the round-robin and the unit sizes are always "
+        "without)",
     )
     validate.add_argument("--executor", choices=("process", "dask"), help=_EXECUTOR_HELP)
     validate.add_argument("--scheduler", metavar="ADDRESS", help=_SCHEDULER_HELP)
@@ -854,6 +869,11 @@ def _validate(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=progress,
     )
+    from szwadron.armies.duel import BattleConditions
+
+    conditions = BattleConditions(
+        cover=args.cover, flight=args.flight, pairing=args.pairing, concentrate=args.concentrate
+    )
     battles = DEFAULT_ROSTER_BATTLES if args.battles is None else args.battles
     rosters = None
     sizes: list[Any] = []
@@ -868,9 +888,7 @@ def _validate(args: argparse.Namespace) -> int:
             executor=args.executor_object,
             workers=args.workers,
             progress=progress,
-            cover=args.cover,
-            flight=args.flight,
-            pairing=args.pairing,
+            conditions=conditions,
         )
         sizes = unit_size_effect(
             size_check_cases(armies),
@@ -894,9 +912,7 @@ def _validate(args: argparse.Namespace) -> int:
             executor=args.executor_object,
             workers=args.workers,
             progress=progress,
-            cover=args.cover,
-            flight=args.flight,
-            pairing=args.pairing,
+            conditions=conditions,
         )
     if args.plot:
         from szwadron.plots.points import plot_matrix_file
@@ -998,6 +1014,14 @@ def _validate(args: argparse.Namespace) -> int:
                 "pairing in the example rosters' and the held-out battles: {policy} ({what}); the round-robin "
                 "and the unit sizes paired by the dice"
             ).format(policy=args.pairing, what=_(_PAIRING_WORDS[args.pairing]))
+        )
+    if args.concentrate and (rosters is not None or held is not None):
+        print(
+            _(
+                "concentrated fire and combined melee (4.2.2, 4.8.1, 5.10): the units a side has over join "
+                "the engagements, in the example rosters' and the held-out battles; the round-robin and the "
+                "unit sizes without"
+            )
         )
     if rosters is not None:
         _print_rosters(rosters)

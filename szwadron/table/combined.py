@@ -40,8 +40,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
-from itertools import product
 from typing import Any
 
 import numpy as np
@@ -52,9 +50,9 @@ from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.i18n import _, ngettext
 from szwadron.models import Ability, Scenario, TerrainKind, Unit, UnitState
-from szwadron.odds.combat import Fighter, MeleeSide, group_losses
 from szwadron.odds.dice import Distribution
-from szwadron.odds.morale import MORALE_DIE_SIDES, MeleeMorale, MeleeOutcome, morale_pass_chance
+from szwadron.odds.joint import CombinedEngine, Striker, combined_outcomes
+from szwadron.odds.morale import MeleeMorale, MeleeOutcome
 from szwadron.table.melee import _advantage, _contact_lengths, _fighter, _open_order, _removal_order
 
 #: Most units in one combined melee (the exact joint losses multiply per unit).
@@ -188,16 +186,6 @@ class CombinedMelee:
         }
 
 
-@dataclass(frozen=True)
-class _Striker:
-    """One fighting figure: its unit index, base name, the unit index it strikes, its Fighter."""
-
-    unit: int
-    base: str
-    target: int
-    fighter: Fighter
-
-
 # long: 5.10's procedure in order (units checked, PD-14 contacts, PD-15 bonuses, strike groups by UW and terrain, removal orders, exact losses, 5.10.5 outcomes), each a call or a few lines on shared arrays.
 def combined_melee(
     scenario: Scenario | Battlefield,
@@ -263,7 +251,7 @@ def combined_melee(
             )
     ids = bf.base_ids
     links: dict[str, dict[str, float]] = {}
-    strikers: list[_Striker] = []
+    strikers: list[Striker] = []
     figures: list[CombinedFigure] = []
     fights_of = {int(ia[k]): bool(a_fights[k]) for k in range(len(ia))}
     fights_of |= {int(idf[k]): bool(d_fights[k]) for k in range(len(idf))}
@@ -298,7 +286,7 @@ def combined_melee(
             )
             if fights:
                 t_bonus = their_bonus.get(target, (0, None))[0]
-                strikers.append(_Striker(owner[b], ids[b], owner[target], _fighter(bf, b, t_bonus)))
+                strikers.append(Striker(owner[b], ids[b], owner[target], _fighter(bf, b, t_bonus)))
     opponents: dict[int, set[int]] = {k: set() for k in range(len(names))}
     for f in figures:
         if f.strikes is None:
@@ -327,17 +315,17 @@ def combined_melee(
     morale = [
         _morale(bf, u, k >= na, declare_defence, orders[k], bonus, a_bonus) for k, u in enumerate(units)
     ]
-    skirmish = [
+    skirmish = [  # 7.5, PD-17: open skirmish order, measured on the table (SW halved in odds.joint)
         u.has(Ability.SKIRMISH) and _open_order(bf, bases[k], s.skirmish_open_order_cm)
         for k, u in enumerate(units)
     ]
     wounds = [tuple(_fighter(bf, b, 0).wounds for b in orders[k]) for k in range(len(names))]
     first = _first_strike(units, na, continuing=continuing, holds=_holds(bonus, orders[na:]))
-    engine = _Engine(strikers, wounds, morale, skirmish, na, s.remainder_die)
+    engine = CombinedEngine(strikers, wounds, morale, skirmish, na, s.remainder_die)
     losses = engine.losses(first)
     opp = [frozenset(opponents[k]) for k in range(len(names))]
     defending_first = declare_defence  # 5.7.4: the declaring side tests as the defender
-    outcomes = _outcomes(losses, morale, opp, na, swap=defending_first)
+    outcomes = combined_outcomes(losses, morale, opp, na, swap=defending_first)
     groups = _groups(engine, names, side_of)
     return CombinedMelee(
         tuple(attackers),
@@ -472,185 +460,7 @@ def _first_strike(units: list[Unit], na: int, *, continuing: bool, holds: bool) 
     return None
 
 
-@dataclass
-class _Engine:
-    """The exact joint losses of a combined melee (5.10.3, 5.10.4, 7.7, 6.6.4)."""
-
-    strikers: list[_Striker]
-    wounds: list[tuple[int, ...]]
-    morale: list[MeleeMorale]
-    skirmish: list[bool]
-    na: int
-    die: str
-
-    def side_units(self, side: int) -> range:
-        return range(self.na) if side == 0 else range(self.na, len(self.wounds))
-
-    def groups(
-        self, side: int, removed: Sequence[int], silent: frozenset[int]
-    ) -> dict[int, list[tuple[int, int, int]]]:
-        """Per struck unit: the (dice, UW, bonus) groups of ``side``'s figures left (5.10.3),
-        each striking unit's SW halved in open skirmish order (PD-17)."""
-        per_target: dict[int, dict[tuple[int, int], int]] = {}
-        for u in self.side_units(side):
-            if u in silent:
-                continue
-            mine = [st for st in self.strikers if st.unit == u]
-            left = mine[removed[u] :]
-            for target in sorted({st.target for st in left}):
-                figs = tuple(st.fighter for st in left if st.target == target)
-                ms = MeleeSide(figs, self.morale[u], skirmish=self.skirmish[u])
-                acc = per_target.setdefault(target, {})
-                for dice, skill, b in ms.strike_groups():
-                    acc[(skill, b)] = acc.get((skill, b), 0) + dice
-        return {t: [(n, k, b) for (k, b), n in acc.items() if n] for t, acc in per_target.items()}
-
-    def strike(self, side: int, removed: Sequence[int]) -> Distribution[tuple[Loss, ...]]:
-        """The losses ``side``'s strikes deal to every unit of the other side."""
-        targets = list(self.side_units(1 - side))
-        panicking = [u for u in self.side_units(side) if self.morale[u].panicking]
-        parts: list[tuple[Distribution[tuple[Loss, ...]], Fraction]] = []
-        for fails in product((False, True), repeat=len(panicking)):
-            p = Fraction(1)
-            for u, fail in zip(panicking, fails, strict=True):
-                m = self.morale[u]
-                chance = morale_pass_chance(m.morale, m.strength, m.initial, m.modifier)
-                p *= (1 - chance) if fail else chance
-            if p == 0:
-                continue
-            silent = frozenset(u for u, fail in zip(panicking, fails, strict=True) if fail)
-            groups = self.groups(side, removed, silent)
-            dist: Distribution[tuple[Loss, ...]] = Distribution.point(())
-            for t in targets:
-                one = group_losses(groups.get(t, []), self.wounds[t], self.die)
-                dist = dist.joint(one).map(lambda x: (*x[0], x[1]))
-            parts.append((dist, p))
-        return Distribution.mixture(parts)
-
-    def losses(self, first: int | None) -> Distribution[tuple[Loss, ...]]:
-        """Joint (removed, took damage) of every unit, attackers then defenders."""
-        n = len(self.wounds)
-        zero = [0] * n
-        if first is None:
-            to_def = self.strike(0, zero)
-            to_att = self.strike(1, zero)
-            return to_att.joint(to_def).map(lambda x: (*x[0], *x[1]))
-        f = first
-        first_hits = self.strike(f, zero)
-
-        def back(hit: tuple[Loss, ...]) -> Distribution[tuple[Loss, ...]]:
-            removed = [0] * n
-            for t, (r, _unused) in zip(self.side_units(1 - f), hit, strict=True):
-                removed[t] = r
-            answer = self.strike(1 - f, removed)
-            return answer.map(lambda a: (*hit, *a) if f == 1 else (*a, *hit))
-
-        return first_hits.bind(back)
-
-
-def _test63(target: int) -> list[tuple[MeleeOutcome | None, Fraction]]:
-    """6.3: passed (None), repulsed or panic, for a test target."""
-    six = MORALE_DIE_SIDES
-    t = Fraction(target, six)
-    return [(None, t), (MeleeOutcome.REPULSED, (1 - t) * t), (MeleeOutcome.PANIC, (1 - t) * (1 - t))]
-
-
-# long: 5.10.5 integrated over the joint losses: one loop over the loss table with each unit's test chain.
-def _outcomes(
-    losses: Distribution[tuple[Loss, ...]],
-    morale: list[MeleeMorale],
-    opponents: list[frozenset[int]],
-    na: int,
-    *,
-    swap: bool,
-) -> Distribution[tuple[MeleeOutcome, ...]]:
-    """5.10.5 — every unit's outcome, integrated exactly over the joint losses."""
-    n = len(morale)
-    first = list(range(na, n)) if not swap else list(range(na))  # the side testing first (step I)
-    second = [u for u in range(n) if u not in first]
-    fled = (MeleeOutcome.REPULSED, MeleeOutcome.PANIC)
-    acc: dict[tuple[MeleeOutcome, ...], Fraction] = {}
-    grouped: dict[tuple[tuple[int, bool, bool], ...], int] = {}
-    for loss, w in losses.items():
-        key = tuple(
-            (
-                0 if r == morale[u].strength else morale[u].target_after(r),
-                hit,
-                r == morale[u].strength,
-            )
-            for u, (r, hit) in enumerate(loss)
-        )
-        grouped[key] = grouped.get(key, 0) + w
-    total = losses.total
-    for key, w in grouped.items():
-        # step I: the first side's tests for repulse or flight
-        options: list[list[tuple[MeleeOutcome | None, Fraction]]] = []
-        for u in first:
-            target, hit, dest = key[u]
-            if dest:
-                options.append([(MeleeOutcome.DESTROYED, Fraction(1))])
-            elif morale[u].panicking:
-                options.append([(MeleeOutcome.PANIC, Fraction(1))])
-            elif hit:
-                options.append(_test63(target))
-            else:
-                options.append([(None, Fraction(1))])
-        for combo in product(*options):
-            p1 = Fraction(1)
-            res: dict[int, MeleeOutcome | None] = {}
-            for u, (o, p) in zip(first, combo, strict=True):
-                res[u] = o
-                p1 *= p
-            # steps II and III: the second side
-            opts2: list[list[tuple[MeleeOutcome | None, Fraction]]] = []
-            for u in second:
-                target, hit, dest = key[u]
-                if dest:
-                    opts2.append([(MeleeOutcome.DESTROYED, Fraction(1))])
-                elif all(res[v] in fled for v in opponents[u]):
-                    t = Fraction(target, MORALE_DIE_SIDES)  # III: pursuit (only with losses, 6.3)
-                    opts2.append(
-                        [(MeleeOutcome.HELD, t), (MeleeOutcome.PURSUIT, 1 - t)]
-                        if hit
-                        else [(MeleeOutcome.HELD, Fraction(1))]
-                    )
-                elif hit:
-                    opts2.append(_test63(target))  # II: repulse or flight
-                else:
-                    opts2.append([(None, Fraction(1))])
-            for combo2 in product(*opts2):
-                p2 = p1
-                res2 = dict(res)
-                for u, (o, p) in zip(second, combo2, strict=True):
-                    res2[u] = o
-                    p2 *= p
-                # step IV and the standing units' final state
-                final: list[list[tuple[MeleeOutcome, Fraction]]] = []
-                for u in range(n):
-                    o = res2[u]
-                    if o is not None:
-                        final.append([(o, Fraction(1))])
-                        continue
-                    stays = [v for v in opponents[u] if res2[v] is None]
-                    if stays:
-                        final.append([(MeleeOutcome.ENGAGED, Fraction(1))])
-                        continue
-                    target, hit, _unused = key[u]
-                    if u in first and hit and any(res2[v] in fled for v in opponents[u]):
-                        t = Fraction(target, MORALE_DIE_SIDES)  # IV: pursuit
-                        final.append([(MeleeOutcome.HELD, t), (MeleeOutcome.PURSUIT, 1 - t)])
-                    else:
-                        final.append([(MeleeOutcome.HELD, Fraction(1))])
-                for combo3 in product(*final):
-                    p3 = p2
-                    for _o, p in combo3:
-                        p3 *= p
-                    out = tuple(o for o, _ in combo3)
-                    acc[out] = acc.get(out, Fraction(0)) + p3 * Fraction(w, total)
-    return Distribution.from_probabilities({k: v for k, v in acc.items() if v})
-
-
-def _groups(engine: _Engine, names: list[str], side_of: list[str]) -> tuple[CombinedGroup, ...]:
+def _groups(engine: CombinedEngine, names: list[str], side_of: list[str]) -> tuple[CombinedGroup, ...]:
     """5.10.3 — the dice groups of both sides before any removal, with their figures."""
     out: list[CombinedGroup] = []
     zero = [0] * len(names)
