@@ -156,7 +156,7 @@ def test_issue7_partial_points_leave_points_checks_unchecked(tmp_path: Path) -> 
     assert all(p.points is None for p in army.profiles)
     report = validate_roster(army, "corps-1000", points={"line_infantry": 7.0})
     assert report.points is None and report.points_by_kind is None
-    assert "hussars" in report.missing_points and "line_infantry" not in report.missing_points
+    assert "lancers" in report.missing_points and "line_infantry" not in report.missing_points
     shares_of_points = [
         c.id
         for c in army.constraints

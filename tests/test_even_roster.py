@@ -1,0 +1,55 @@
+"""scripts/even_roster.py (issue 14): an example roster moved one unit at a time towards an even
+chance against random legal rosters of the other lists, inside its list's constraints and at
+99-100 % of its limit."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from szwadron.armies.rosters import validate_roster
+from szwadron.loading import load_army_list
+from szwadron.models import Roster
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPT = REPO / "scripts" / "even_roster.py"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=300)
+
+
+def test_every_step_keeps_the_roster_legal_and_spent() -> None:
+    """One step on a small field: what it prints is a roster the checker passes (the list's
+    constraints, 1.1 attached companies, 7.2 limbers) at 99-100 % of the limit, and at most one
+    unit differs from the roster it started from."""
+    done = _run("prussia", "corps-1000", "--steps", "1", "--field", "1", "--battles", "2", "--confirm", "1")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("prussia:corps-1000 as it is: ")
+    units = tomllib.loads(done.stdout[done.stdout.index("units = [") :])["units"]
+    army = load_army_list(REPO / "armylists" / "prussia.toml")
+    report = validate_roster(army, Roster.model_validate({"id": "even", "points_limit": 1000, "units": units}))
+    assert report.ok, report.describe()
+    assert report.points is not None and 990 <= report.points <= 1000
+    before = army.roster("corps-1000")
+    start = sum(u.count for u in before.units)
+    assert abs(sum(u["count"] for u in units) - start) <= 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("nowhere", "corps-1000"), "no army list 'nowhere'"),
+        (("prussia", "corps-9000"), "no example roster 'corps-9000'"),
+        (("prussia", "corps-1000", "--battles", "0"), "--battles must be at least 1"),
+    ],
+)
+def test_bad_input_is_one_message_and_exit_2(args: tuple[str, ...], message: str) -> None:
+    done = _run(*args)
+    assert done.returncode == 2
+    assert message in done.stderr and "Traceback" not in done.stderr
