@@ -33,7 +33,9 @@ def test_every_step_keeps_the_roster_legal_and_spent() -> None:
     assert lines[0].startswith("prussia:corps-1000 as it is: ")
     units = tomllib.loads(done.stdout[done.stdout.index("units = [") :])["units"]
     army = load_army_list(REPO / "armylists" / "prussia.toml")
-    report = validate_roster(army, Roster.model_validate({"id": "even", "points_limit": 1000, "units": units}))
+    report = validate_roster(
+        army, Roster.model_validate({"id": "even", "points_limit": 1000, "units": units})
+    )
     assert report.ok, report.describe()
     assert report.points is not None and 990 <= report.points <= 1000
     before = army.roster("corps-1000")
