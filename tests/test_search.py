@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from szwadron.armies.battles import roster_points
 from szwadron.armies.calibrate import army_list_paths, load_lists
 from szwadron.armies.rosters import validate_roster
 from szwadron.armies.search import MIN_SPEND, exploit_search, held_out_validation, random_roster
@@ -90,6 +91,26 @@ def test_held_out_check_reports_band_rms_and_the_strongest_roster() -> None:
     assert doc["pairs"] == 16 and len(doc["searches"]) == 4
 
 
+def test_held_out_check_rates_each_example_roster_against_the_held_out_rosters() -> None:
+    """Issue 14: an example roster's rate against the rosters players build is the mean of its
+    pairs with the held-out rosters of the other lists at its limit, seen from its side (1 − the
+    held-out roster's rate); its pairs with other example rosters are not counted."""
+    armies = [ARMIES["france"], ARMIES["russia"]]
+    held = held_out_validation(armies, random_rosters=1, search=1, battles=2, workers=1)
+    labels = {f"{a.id}:{r.id}" for a in armies for r in a.rosters}
+    assert {r.label for r in held.examples} == labels and {r.source for r in held.examples} == {"example"}
+    for ex in held.examples:
+        mine = [1.0 - rate for a, b, rate in held.pairs if b == ex.label] + [
+            rate for a, b, rate in held.pairs if a == ex.label
+        ]
+        # France's 1,000-point roster meets Russia's random and search rosters at 1,000 points
+        assert len(mine) == 2
+        assert ex.field_rate == pytest.approx(sum(mine) / len(mine))
+        assert ex.points == pytest.approx(roster_points(ARMIES[ex.army], ex.roster))
+    doc = held.to_json()["examples"]
+    assert [(e["roster"], e["field_rate"]) for e in doc] == [(r.label, r.field_rate) for r in held.examples]
+
+
 def test_cli_validate_reports_the_held_out_set(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """``points validate --held-out N --search N``: the held-out part of the text and the JSON."""
     import json
@@ -124,6 +145,7 @@ def test_cli_validate_reports_the_held_out_set(capsys: pytest.CaptureFixture[str
     assert (
         code == 0 and "held out (rosters never used in fitting" in out and "strongest held-out roster" in out
     )
+    assert "example rosters against the held-out rosters" in out and "france:corps-1000" in out
     code = main([*argv, "--held-out", "0", "--json"])
     assert code == 0 and json.loads(capsys.readouterr().out)["held_out"] is None
 

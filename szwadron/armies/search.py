@@ -30,6 +30,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -553,7 +554,8 @@ class HeldOutRoster:
     army: str
     roster: Roster
     source: str
-    """``random`` (a random legal draw) or ``search`` (the exploit search's best find)."""
+    """``random`` (a random legal draw), ``search`` (the exploit search's best find) or, in
+    :attr:`HeldOutValidation.examples`, ``example`` (an example roster of the lists)."""
     points: float
     field_rate: float
     """Its mean win rate against every roster of another list at its limit (the field)."""
@@ -580,6 +582,10 @@ class HeldOutValidation:
     conditions: BattleConditions = CALIBRATION_CONDITIONS
     """How every battle, the search's too, was played: the share of units in cover (4.10.3),
     flight and rally (6.6, 6.8), who met whom (:data:`szwadron.armies.duel.PAIRINGS`)."""
+    examples: list[HeldOutRoster] = dataclasses.field(default_factory=list)
+    """The example rosters (source ``example``), each with its mean win rate against the held-out
+    rosters of the other lists at its limit: one the points leave weak or strong against the rosters
+    players build (``scripts/even_roster.py`` evens it)."""
 
     @property
     def share_in_band(self) -> float:
@@ -628,6 +634,10 @@ class HeldOutValidation:
             ],
             "cells": [{"a": a, "b": b, "win_rate": rate} for a, b, rate in self.pairs],
             "searches": [s.to_json() for s in self.searches],
+            "examples": [
+                {"roster": r.label, "points_limit": r.roster.points_limit, "field_rate": r.field_rate}
+                for r in self.examples
+            ],
         }
 
 
@@ -737,7 +747,18 @@ def held_out_validation(
         )
         for k, (a, r, src) in enumerate(entries)
     ]
-    return HeldOutValidation(held, rates, battles, searches, time.perf_counter() - t0, seed, conditions)
+    theirs: dict[int, list[float]] = {}
+    for (_, j), (_, _, rate) in zip(pairs, rates, strict=True):
+        if j >= len(entries):  # an example roster comes after every held-out one
+            theirs.setdefault(j, []).append(1.0 - rate)
+    shown = [
+        HeldOutRoster(a.id, r, src, roster_points(a, r), sum(theirs[k]) / len(theirs[k]))
+        for k, (a, r, src) in enumerate(everyone)
+        if k in theirs
+    ]
+    return HeldOutValidation(
+        held, rates, battles, searches, time.perf_counter() - t0, seed, conditions, examples=shown
+    )
 
 
 __all__ = [

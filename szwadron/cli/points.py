@@ -1087,6 +1087,21 @@ def _print_held_out(held: Any) -> None:
             rate=f"{fmt_prob(r.field_rate):>6s}",
         )
         print(f"  {r.label:<{width}} {_source(r.source):6s} {line}")
+    if held.examples:
+        print(
+            _(
+                "example rosters against the held-out rosters (one a few points off its 50% is evened by "
+                "scripts/even_roster.py):"
+            )
+        )
+        width = max(len(r.label) for r in held.examples)
+        for r in sorted(held.examples, key=lambda r: -r.field_rate):
+            line = _("{points} of {limit}: {rate} against its field").format(
+                points=f"{r.points:7.1f}",
+                limit=f"{r.roster.points_limit:g}",
+                rate=f"{fmt_prob(r.field_rate):>6s}",
+            )
+            print(f"  {r.label:<{width}} {line}")
     worst = held.worst
     if worst is not None:
         print(
