@@ -846,6 +846,10 @@ def bench_held_out() -> dict[str, object]:
         "held_pairs": len(pooled),
         "worst": (worst.label, worst.source, worst.field_rate) if worst else None,
         "searches": [(x.army, x.limit, x.confirmed, x.rate) for x in held.searches],
+        "examples": [
+            (e.label, statistics.fmean(x.field_rate for h in sets for x in h.examples if x.label == e.label))
+            for e in held.examples
+        ],
         "balance": rows,
         "held_wall": held_wall,
         "cpu_main": time.process_time() - c0,
@@ -864,6 +868,8 @@ def render_held_out(r: dict[str, object]) -> str:
     rms_examples = math.sqrt(sum((x - 0.5) ** 2 for *_, x in rows) / n)
     searches = r["searches"]
     assert isinstance(searches, list)
+    examples = r.get("examples", [])
+    assert isinstance(examples, list)
     worst = r["worst"]
     held = r["held"]
     seeds = r["seeds"]
@@ -920,6 +926,11 @@ def render_held_out(r: dict[str, object]) -> str:
                 f"{x['roster']} ({x['source']}, {x['points']:.0f} of {x['points_limit']:g}) {x['field_rate']:.1%}"
                 for x in top
             )
+            + ".",
+            "",
+            "Each example roster against the held-out rosters of the other lists at its limit (its mean over the "
+            "sets; `points validate` prints it, and `scripts/even_roster.py` evens one that is off): "
+            + "; ".join(f"{label} {rate:.1%}" for label, rate in sorted(examples, key=lambda x: -x[1]))
             + ".",
             "",
             f"Exploit search of seed {HELD_OUT_SEEDS[0]} (best find per list and limit, played again with fresh seeds "
