@@ -65,6 +65,8 @@ MAX_SEARCH = 10_000
 PAIRINGS = ("random", "strongest", "weakest", "dangerous", "best")
 
 if TYPE_CHECKING:
+    from szwadron.armies.search import HeldOutRoster
+
     _SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
 else:
     _SubParsers = argparse._SubParsersAction
@@ -441,6 +443,15 @@ def _cls(name: str) -> str:
         "artillery": pgettext("unit class", "artillery"),
     }
     return words.get(name, name)
+
+
+def _field_line(r: HeldOutRoster) -> str:
+    """A roster's points and its rate against its field (a held-out or an example roster)."""
+    from szwadron.cli._common import fmt_prob
+
+    return _("{points} of {limit}: {rate} against its field").format(
+        points=f"{r.points:7.1f}", limit=f"{r.roster.points_limit:g}", rate=f"{fmt_prob(r.field_rate):>6s}"
+    )
 
 
 def _source(name: str) -> str:
@@ -1081,12 +1092,7 @@ def _print_held_out(held: Any) -> None:
     )
     width = max(len(r.label) for r in held.rosters)
     for r in sorted(held.rosters, key=lambda r: -r.field_rate):
-        line = _("{points} of {limit}: {rate} against its field").format(
-            points=f"{r.points:7.1f}",
-            limit=f"{r.roster.points_limit:g}",
-            rate=f"{fmt_prob(r.field_rate):>6s}",
-        )
-        print(f"  {r.label:<{width}} {_source(r.source):6s} {line}")
+        print(f"  {r.label:<{width}} {_source(r.source):6s} {_field_line(r)}")
     if held.examples:
         print(
             _(
@@ -1096,12 +1102,7 @@ def _print_held_out(held: Any) -> None:
         )
         width = max(len(r.label) for r in held.examples)
         for r in sorted(held.examples, key=lambda r: -r.field_rate):
-            line = _("{points} of {limit}: {rate} against its field").format(
-                points=f"{r.points:7.1f}",
-                limit=f"{r.roster.points_limit:g}",
-                rate=f"{fmt_prob(r.field_rate):>6s}",
-            )
-            print(f"  {r.label:<{width}} {line}")
+            print(f"  {r.label:<{width}} {_field_line(r)}")
     worst = held.worst
     if worst is not None:
         print(
