@@ -34,13 +34,13 @@ sys.path.insert(0, str(ROOT))
 from _results import cpu_model, write_section  # noqa: E402
 
 from szwadron.armies.battles import (  # noqa: E402
-    DEFAULT_BATTLES,
     RosterCell,
     battle_pair,
     initiative_differs,
     validate_rosters,
 )
 from szwadron.armies.calibrate import army_list_paths, load_lists  # noqa: E402
+from szwadron.cli.balance import DEFAULT_BATTLES  # noqa: E402
 
 HEADING = "## Balance: the initiative's weight (issue 14)"
 SEED = 2026

@@ -48,6 +48,7 @@ from szwadron.armies import calibrate as cal  # noqa: E402
 from szwadron.armies.calibrate import CalibrationConfig, army_list_paths, load_lists, regenerate, validate  # noqa: E402
 from szwadron.armies.duel import START_DISTANCE_CM, BattleConditions  # noqa: E402
 from szwadron.armies.points import load_model, stale_points  # noqa: E402
+from szwadron.cli.balance import DEFAULT_BATTLES as BALANCE_DEFAULT  # noqa: E402
 
 SZWADRON = str(ROOT / ".venv" / "bin" / "szwadron")
 #: Unit sizes tried by the size measurement (the rosters field battalions of 12, cavalry of 6).
@@ -796,11 +797,13 @@ HELD_OUT = {"random_rosters": 1, "search": 8, "battles": 1000}
 HELD_OUT_SEEDS = (2026, 2027, 2028, 2029)
 #: Battles of the "played" chance that ``balance``'s prediction is compared with (another seed).
 BALANCE_REFERENCE_BATTLES = 1000
+#: Battles of ``balance``'s prediction: its default.
+BALANCE_BATTLES = BALANCE_DEFAULT
 
 
 def bench_held_out() -> dict[str, object]:
     """The held-out check of ``points validate`` at the stored points, and ``balance``'s predicted
-    chance (200 battles, seed 2026; and the points alone) against the chance played in
+    chance (its default battles, seed 2026; and the points alone) against the chance played in
     :data:`BALANCE_REFERENCE_BATTLES` battles of another seed, over every pair of example rosters
     of different lists at the same limit."""
     from szwadron.armies.balance import balance
@@ -823,7 +826,7 @@ def bench_held_out() -> dict[str, object]:
     ]
     rows = []
     for (aa, ra), (ab, rb) in pairs:
-        predicted = battle_pair(aa, ra, ab, rb, battles=200, seed=2026).rate
+        predicted = battle_pair(aa, ra, ab, rb, battles=BALANCE_BATTLES, seed=2026).rate
         points_only = balance(aa, ra, ab, rb).chance_a
         played = battle_pair(aa, ra, ab, rb, battles=BALANCE_REFERENCE_BATTLES, seed=7).rate
         rows.append((f"{aa.id}:{ra.id}", f"{ab.id}:{rb.id}", predicted, points_only, played))
@@ -902,7 +905,7 @@ def render_held_out(r: dict[str, object]) -> str:
             if worst and best
             else "| no legal roster above 60 % | — | — |",
             f"| `balance` within 5 points of the played chance in ≥ 80 % of pairs | {near}/{n} "
-            f"({near / n:.0%}) from play (200 battles, seed 2026) against {BALANCE_REFERENCE_BATTLES} "
+            f"({near / n:.0%}) from play ({BALANCE_BATTLES} battles, `balance`'s default, seed 2026) against {BALANCE_REFERENCE_BATTLES} "
             f"battles of seed 7; from the points alone {near_points}/{n} ({near_points / n:.0%}) | "
             f"{'yes' if near >= 0.8 * n else '**no**'} |",
             "",
