@@ -181,12 +181,13 @@ def test_cli_balance_battles(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_balance_predicts_from_play_by_default_issue_14(capsys: pytest.CaptureFixture[str]) -> None:
-    """The predicted chance comes from 200 seeded battles; --battles 0: from the points alone."""
+    """The predicted chance comes from 1,000 seeded battles (``balance``'s default since the end of
+    issue 14); --battles 0: from the points alone."""
     import json
 
     assert main(["balance", "france:corps-1000", "austria:corps-1000", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["battles"]["battles"] == 200 and "seconds" not in doc["battles"]
+    assert doc["battles"]["battles"] == 1000 and "seconds" not in doc["battles"]
     lo, hi = doc["battles"]["interval_a"]
     assert lo <= doc["battles"]["chance_a"] <= hi
     assert main(["balance", "france:corps-1000", "austria:corps-1000", "--battles", "0", "--json"]) == 0
