@@ -1890,7 +1890,7 @@ def run_battle(
         first=first,
         distance_cm=distance_cm,
         max_rounds=max_rounds,
-        conditions=BattleConditions(sampler=sampler, flight=flight, pairing="strongest"),
+        conditions=_strongest(sampler, flight),
     )
 
 
@@ -2007,6 +2007,13 @@ class BattleConditions:
 
 #: The conditions of the calibration (and the default of every battle): nothing optional on.
 CALIBRATION_CONDITIONS = BattleConditions()
+
+
+@cache
+def _strongest(sampler: Sampler, flight: bool) -> BattleConditions:
+    """:func:`run_battle`'s conditions (the strongest meet first), made and checked once per
+    sampler and flight: the calibration plays its duel battles through it by the hundred thousand."""
+    return BattleConditions(sampler=sampler, flight=flight, pairing="strongest")
 
 
 # long: one battle's turn loop (fire, charge, melee, morale) over shared state; each phase is a call.
