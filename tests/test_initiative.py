@@ -169,20 +169,14 @@ def test_cli_balance_text_and_json_carry_the_split(
     row_b = next(
         line for line in out.splitlines() if line.startswith(f"B moves first ({b['battles']} battles)")
     )
-    lo, hi = wilson_interval(a["wins"], a["battles"])
-    assert row_a.split()[-4:] == [
-        f"{fmt_prob(a['rate'])}",
-        f"[{fmt_prob(lo)}–{fmt_prob(hi)}]",
-        f"{fmt_prob(1 - a['rate'])}",
-        f"[{fmt_prob(1 - hi)}–{fmt_prob(1 - lo)}]",
-    ]
-    lo, hi = wilson_interval(b["wins"], b["battles"])
-    assert row_b.split()[-4:] == [
-        f"{fmt_prob(b['rate'])}",
-        f"[{fmt_prob(lo)}–{fmt_prob(hi)}]",
-        f"{fmt_prob(1 - b['rate'])}",
-        f"[{fmt_prob(1 - hi)}–{fmt_prob(1 - lo)}]",
-    ]
+    for row, tally in ((row_a, a), (row_b, b)):
+        lo, hi = wilson_interval(tally["wins"], tally["battles"])
+        assert row.split()[-4:] == [
+            f"{fmt_prob(tally['rate'])}",
+            f"[{fmt_prob(lo)}–{fmt_prob(hi)}]",
+            f"{fmt_prob(1 - tally['rate'])}",
+            f"[{fmt_prob(1 - hi)}–{fmt_prob(1 - lo)}]",
+        ]
     lines = [line for line in out.splitlines() if line.startswith("who moves first matters")]
     assert len(lines) == 1 and "(2.1.4)" in lines[0]
     assert lines[0].startswith(
