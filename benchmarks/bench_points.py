@@ -1266,6 +1266,158 @@ def render_targets(r: dict[str, Any]) -> str:
     )
 
 
+# --- issue 14: what a roster's make-up is worth at equal points ---------------------------------
+#: Random legal rosters measured per list and points limit, their field (random legal rosters of
+#: the other lists, per list and limit), and the seed (used for nothing else).
+MAKEUP_ROSTERS = 20
+MAKEUP_FIELD = 6
+MAKEUP_SEED = 2040
+#: The battles measured, and battles a pair: the calibration's, and with concentrated fire and
+#: combined melee (5.10; twice the CPU a battle, and a far larger effect, so fewer battles).
+MAKEUP_CONDITIONS: tuple[tuple[str, bool, int], ...] = (
+    ("calibration's battle", False, 60),
+    ("--concentrate", True, 20),
+)
+
+
+def _slope(xs: list[float], ys: list[float]) -> tuple[float, float]:
+    """Least-squares slope of ``ys`` on ``xs``, and their correlation (0, 0 when ``xs`` do not vary)."""
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    return (sxy / sxx, sxy / math.sqrt(sxx * syy)) if sxx and syy else (0.0, 0.0)
+
+
+def bench_make_up() -> dict[str, object]:
+    """What a roster's make-up is worth at equal points, among rosters nobody fitted (issue 14):
+    :data:`MAKEUP_ROSTERS` random legal rosters per list and limit, each against a field of
+    :data:`MAKEUP_FIELD` random legal rosters of every other list at the same limit, under each of
+    :data:`MAKEUP_CONDITIONS`; each roster's mean rate against its field, and how it follows the
+    roster's number of units and the mean size of its cavalry regiments and skirmish companies."""
+    from szwadron.armies.battles import play, profile_class, roster_force
+    from szwadron.armies.search import random_roster
+
+    armies = load_lists(army_list_paths())
+    limits = sorted({r.points_limit for a in armies for r in a.rosters if r.points_limit is not None})
+    probes: list[tuple[str, float, Any]] = []
+    field: list[tuple[str, float, Any]] = []
+    for limit in limits:
+        for a in armies:
+            for name, k, into in (("makeup", MAKEUP_ROSTERS, probes), ("makeup-field", MAKEUP_FIELD, field)):
+                rng = random.Random(f"{name}:{MAKEUP_SEED}:{a.id}:{limit:g}")
+                into += [(a.id, limit, roster_force(a, random_roster(a, limit, rng))) for _ in range(k)]
+    forces = [f for *_, f in probes + field]
+    pairs = [
+        (i, len(probes) + j)
+        for i, (army, limit, _) in enumerate(probes)
+        for j, (other, their_limit, _) in enumerate(field)
+        if other != army and their_limit == limit
+    ]
+
+    def mean_size(force: Any, cls: str) -> float | None:
+        sizes = [u.figures + u.elite_figures for u in force if profile_class(u.profile) == cls]
+        return statistics.fmean(sizes) if sizes else None
+
+    runs = []
+    for label, concentrate, per_pair in MAKEUP_CONDITIONS:
+        c0, t0 = _cpu(), time.perf_counter()
+        specs = [
+            (i, j, b % 2, f"makeup:{MAKEUP_SEED}:{i}:{j}:{b}") for i, j in pairs for b in range(per_pair)
+        ]
+        scores = play(forces, specs, conditions=BattleConditions(concentrate=concentrate))
+        rates: dict[int, list[float]] = {}
+        for n, (i, _) in enumerate(pairs):
+            rates.setdefault(i, []).append(
+                statistics.fmean(s for s, _ in scores[n * per_pair : (n + 1) * per_pair])
+            )
+        limits_out = []
+        for limit in limits:
+            mine = [i for i, (_, lim, _) in enumerate(probes) if lim == limit]
+            rate = [100 * statistics.fmean(rates[i]) for i in mine]
+            opponents = len(rates[mine[0]])
+            row: dict[str, Any] = {
+                "limit": limit,
+                "rosters": len(mine),
+                "sd": statistics.pstdev(rate),
+                "noise": 100 * math.sqrt(0.25 / (opponents * per_pair)),
+                "lists": {
+                    a.id: (
+                        statistics.fmean(r for i, r in zip(mine, rate, strict=True) if probes[i][0] == a.id),
+                        min(len(probes[i][2]) for i in mine if probes[i][0] == a.id),
+                        max(len(probes[i][2]) for i in mine if probes[i][0] == a.id),
+                    )
+                    for a in armies
+                },
+            }
+            row["units"] = _slope([float(len(probes[i][2])) for i in mine], rate)
+            for cls in ("cavalry", "skirmishers"):
+                have = [
+                    (s, r)
+                    for i, r in zip(mine, rate, strict=True)
+                    if (s := mean_size(probes[i][2], cls)) is not None
+                ]
+                row[cls] = (*_slope([s for s, _ in have], [r for _, r in have]), len(have))
+            limits_out.append(row)
+        runs.append(
+            {
+                "label": label,
+                "battles": per_pair,
+                "played": len(specs),
+                "limits": limits_out,
+                "wall": time.perf_counter() - t0,
+                "cpu": _cpu() - c0,
+            }
+        )
+        print(runs[-1], flush=True)
+    return {"runs": runs, "cpu_model": cpu_model(), "date": dt.date.today().isoformat()}
+
+
+def render_make_up(r: dict[str, Any]) -> str:
+    """The RESULTS.md section of the make-up measurement."""
+    rows = [
+        "| battle | points | rosters' rates: spread (of it, the dice) | per unit more (correlation) "
+        "| per figure of the mean cavalry regiment | per figure of the mean skirmish company "
+        "| each list's rosters: mean rate (their units) |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for run in r["runs"]:
+        for x in run["limits"]:
+            lists = "; ".join(
+                f"{name} {mean - 50:+.1f} ({lo}–{hi})" for name, (mean, lo, hi) in sorted(x["lists"].items())
+            )
+            cav, sk = x["cavalry"], x["skirmishers"]
+            rows.append(
+                f"| {run['label']} | {x['limit']:,.0f} | {x['sd']:.1f} ({x['noise']:.1f}) | "
+                f"{x['units'][0]:+.2f} ({x['units'][1]:+.2f}) | {cav[0]:+.2f} ({cav[1]:+.2f}, {cav[2]} rosters) | "
+                f"{sk[0]:+.2f} ({sk[1]:+.2f}, {sk[2]} rosters) | {lists} |"
+            )
+    times = "; ".join(
+        f"{run['label']}: {run['played']:,} battles ({run['battles']} a pair), {run['wall']:.0f} s wall, "
+        f"{run['cpu']:.0f} s CPU"
+        for run in r["runs"]
+    )
+    return "\n".join(
+        [
+            "## Points: what a roster's make-up is worth at equal points (issue 14)",
+            "",
+            f"`benchmarks/bench_points.py --make-up` — {r['date']}, {platform.machine()} ({r['cpu_model']}), "
+            f"{os.cpu_count()} cores shared with other work (CPU time is this process and its pool's workers), "
+            f"Python {platform.python_version()}; the stored points and lists, the exact sampler. {MAKEUP_ROSTERS} "
+            f"random legal rosters per list and points limit (seed {MAKEUP_SEED}, used for nothing else), each "
+            f"against {MAKEUP_FIELD} random legal rosters of every other list at the same limit, the side moving "
+            "first alternating; a roster's rate is its mean against that field. Slopes are least squares of the "
+            "rate, in points of win rate, on the roster's number of units and on the mean size of its cavalry "
+            "regiments and of its skirmish companies (among the rosters that have any); the spread is the "
+            "standard deviation of the rates, and in brackets what the dice alone would give. Line battalions "
+            f"are all 12 figures (`battalion-minimum`), so their size cannot vary. {times}.",
+            "",
+            *rows,
+            "",
+        ]
+    )
+
+
 #: The code before the default calibration's random legal rosters were drawn from cached facts
 #: (issue 14, helper "speed2"): main at the branch point of that work.
 DEFAULT_BEFORE = "2398c6c76c2ae44da5712319affda8f07cffa70f"
@@ -1416,6 +1568,11 @@ def main() -> int:
     parser.add_argument(
         "--targets", action="store_true", help="only the target policies against random pairing (issue 14)"
     )
+    parser.add_argument(
+        "--make-up",
+        action="store_true",
+        help="only what a roster's number of units and unit sizes are worth at equal points (issue 14)",
+    )
     parser.add_argument("--one", nargs=2, metavar=("WORK", "SAMPLER"), help=argparse.SUPPRESS)
     parser.add_argument(
         "--split", action="store_true", help="only where the exact sampler's time goes (issue 14)"
@@ -1478,6 +1635,13 @@ def main() -> int:
             render_targets,
             "## Points: targets chosen by a policy (issue 14)",
             "targets",
+        ),
+        (
+            args.make_up,
+            bench_make_up,
+            render_make_up,
+            "## Points: what a roster's make-up is worth at equal points (issue 14)",
+            "make-up",
         ),
         (
             args.held_out,
