@@ -64,6 +64,56 @@ def test_search_finds_a_legal_roster_at_least_as_good_as_its_start() -> None:
     assert again == found  # seeded
 
 
+def test_search_races_random_rosters_then_climbs_from_the_winner(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search's two stages, with a fake field where a roster's rate is its figures / 1,000:
+    half the budget in random legal rosters raced on the same dice (the best quarter plays
+    again at twice the battles until one is left), then a climb from the winner in which the
+    best so far plays again beside its neighbours, on the same dice, every step."""
+    from szwadron.armies import search
+
+    russia, france = ARMIES["russia"], ARMIES["france"]
+    calls: list[tuple[list[object], int, str, bool]] = []
+
+    def figures(roster: object) -> int:
+        return sum(e.figures * e.count for e in roster.units)  # type: ignore[attr-defined]
+
+    def fake_score(army, rosters, field, battles, tag, *, same_dice=False, **kw):  # type: ignore[no-untyped-def]
+        calls.append((list(rosters), battles, tag, same_dice))
+        return [figures(r) / 1000 for r in rosters]
+
+    monkeypatch.setattr(search, "_score", fake_score)
+    field = [(france, france.roster("corps-1000"))]
+    found = exploit_search(russia, 1000.0, field, budget=32, battles=4, workers=1)
+    race = [c for c in calls if ":race" in c[2]]
+    assert [len(c[0]) for c in race] == [16, 4, 1] and [c[1] for c in race] == [4, 8, 16]
+    starts = race[0][0]
+    ranked = sorted(range(16), key=lambda k: (-figures(starts[k]), k))
+    assert race[1][0] == [starts[k] for k in ranked[:4]] and race[2][0] == [starts[ranked[0]]]
+    best = race[2][0][0]
+    steps = [c for c in calls if ":step" in c[2]]
+    assert steps and all(c[3] for c in race + steps)  # every lap and step on the same dice
+    for rosters, *_ in steps:
+        assert rosters[0] == best  # the best so far plays again
+        best = max(rosters, key=figures)
+    assert found.roster == best and figures(found.roster) >= figures(starts[ranked[0]])
+    assert found.evaluated == 16 + sum(len(c[0]) - 1 for c in steps) == 32
+    assert calls[-1][1] == search.CONFIRM_BATTLES and found.rate == figures(best) / 1000
+
+
+def test_same_dice_give_one_roster_the_same_rate_twice() -> None:
+    from szwadron.armies.duel import CALIBRATION_CONDITIONS
+    from szwadron.armies.search import _score
+
+    russia, france = ARMIES["russia"], ARMIES["france"]
+    field = [(france, france.roster("corps-1000"))]
+    r = russia.roster("corps-1000")
+    kw = {"executor": None, "workers": 1, "conditions": CALIBRATION_CONDITIONS}
+    same = _score(russia, [r, r], field, 6, "t", same_dice=True, **kw)  # type: ignore[arg-type]
+    assert same[0] == same[1]
+    apart = [_score(russia, [r, r], field, 6, f"t{k}", **kw) for k in range(5)]  # type: ignore[arg-type]
+    assert any(a != b for a, b in apart)  # without them, each roster has dice of its own
+
+
 def test_search_budget_zero_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     russia, france = ARMIES["russia"], ARMIES["france"]
     with pytest.raises(InvalidDataError, match="search budget must be at least 1"):

@@ -8,13 +8,20 @@ limit (at least :data:`MIN_SPEND` of it):
 - :func:`random_roster` — units of random profiles (limbers attached to the guns that need them,
   7.2), random sizes within the list's unit-size caps, sometimes a company of another infantry
   profile attached (1.1), until the limit is spent; redrawn until legal.
-- :func:`exploit_search` — a hill-climb over legal rosters looking for the one with the highest
-  win rate against a field of rosters (the example rosters of the other lists at the same limit):
-  each step changes one unit (its size, its profile, its count, an attached company; removes it
-  or adds a new one), refills the limit, keeps the roster only when the checker passes it, plays
-  it against the field and keeps it when it wins more. The budget is the number of rosters
-  played. The best find is played again with fresh seeds (its win rate over the search's own
-  battles is biased upwards: it is the maximum of many noisy ones).
+- :func:`exploit_search` — a black-box search over legal rosters for the one with the highest
+  win rate against a field of rosters (the example rosters of the other lists at the same limit).
+  A roster's rate over a hundred battles is noisy (± 5 points) beside what separates two rosters
+  (random legal rosters spread ± 3.5 points, a roster and its neighbour about one), so the search
+  first *races* half its budget of random legal rosters: all play the field on the same dice
+  (common random numbers), the best quarter plays again at twice the battles, and so on until one
+  is left, its rate the mean of all its battles. Then it *climbs* from the winner: each step
+  changes one unit (its size, its profile, its count, an attached company; removes it or adds a
+  new one), refills the limit, keeps the roster only when the checker passes it, and plays a few
+  such neighbours beside the best roster so far, all on the same dice, keeping whichever wins
+  most. The best so far plays again every step: a rate it was kept for is the luckiest of
+  several, and a climb that compared newcomers with it would stall behind its luck. The budget is
+  the number of rosters played (raced or climbed to). The best find is played again with fresh
+  seeds.
 
 Everything is seeded: the same seed, the same rosters and numbers on any executor.
 
@@ -73,6 +80,8 @@ UNIT_FIGURES: dict[str, tuple[int, int]] = {
 ATTACH_CHANCE = 0.15
 #: Battles per opponent of the field for one roster of the search.
 SEARCH_BATTLES = 20
+#: The share of the exploit search's race that plays again each lap (1 in 4), at twice the battles.
+RACE_KEEP = 4
 #: Battles per opponent when the search's best find is played again.
 CONFIRM_BATTLES = 100
 
@@ -427,7 +436,8 @@ class SearchResult:
     limit: float
     roster: Roster
     rate: float
-    """Its win rate (draws half) over the search's battles (biased upwards: the best of many)."""
+    """Its win rate (draws half) in the search: over the battles of the climb's last step, or of
+    the race when there was no climb (biased upwards: the best of several)."""
     confirmed: float
     """Its win rate over :data:`CONFIRM_BATTLES` fresh battles a field roster."""
     evaluated: int
@@ -455,16 +465,19 @@ def _score(
     executor: Executor | None,
     workers: int | None,
     conditions: BattleConditions,
+    same_dice: bool = False,
 ) -> list[float]:
     """Each roster's mean score against every field roster, ``battles`` battles each, under
-    ``conditions`` (:func:`szwadron.armies.duel.run_army_battle`)."""
+    ``conditions`` (:func:`szwadron.armies.duel.run_army_battle`); with ``same_dice`` every
+    roster's battles against a field roster are seeded alike (common random numbers)."""
     forces: list[Force] = [roster_force(a, r) for a, r in field]
     specs: list[BattleSpec] = []
     for k, roster in enumerate(rosters):
         forces.append(roster_force(army, roster))
         me = len(forces) - 1
         for j, (fa, fr) in enumerate(field):
-            specs += [(me, j, b % 2, f"{tag}:{k}:{fa.id}:{fr.id}:{b}") for b in range(battles)]
+            mine = tag if same_dice else f"{tag}:{k}"
+            specs += [(me, j, b % 2, f"{mine}:{fa.id}:{fr.id}:{b}") for b in range(battles)]
     scores = play(
         forces,
         specs,
@@ -491,11 +504,14 @@ def exploit_search(
     progress: ProgressFn | None = None,
     conditions: BattleConditions = CALIBRATION_CONDITIONS,
 ) -> SearchResult:
-    """Hill-climb over legal rosters of ``army`` at ``limit`` for the highest win rate against
-    ``field`` (module notes): ``budget`` rosters played, ``batch`` neighbours of the best so far
-    played at a time (so an executor has work to share), ``battles`` battles against each field
-    roster; the best is then played :data:`CONFIRM_BATTLES` battles a field roster with fresh
-    seeds. Every battle is played under ``conditions``
+    """Search the legal rosters of ``army`` at ``limit`` for the highest win rate against
+    ``field`` (module notes): ``budget`` rosters played — half of them (rounded up) random legal
+    rosters raced against one another, ``battles`` battles against each field roster in the first
+    lap, the best :data:`RACE_KEEP`-th again at twice the battles each lap; the rest neighbours
+    of the race's winner, ``batch`` at a time beside the best so far, ``battles`` each; every lap
+    and step on the same dice (common random numbers, so the rosters compared are compared like
+    with like; the rosters of a lap or step go to the executor together). The best is then played
+    :data:`CONFIRM_BATTLES` battles a field roster with fresh seeds. Every battle is played under ``conditions``
     (:class:`szwadron.armies.duel.BattleConditions`: the share of units in cover, 4.10.3; flight
     and rally, 6.6, 6.8; who meets whom, :data:`szwadron.armies.duel.PAIRINGS`).
 
@@ -516,30 +532,63 @@ def exploit_search(
         )
     rng = random.Random(f"search:{seed}:{army.id}:{limit:g}")
     tag = f"search:{seed}:{army.id}:{limit:g}"
-    best = random_roster(army, limit, rng, rid=f"search-{army.id}-{limit:g}")
 
-    def run(rosters: Sequence[Roster], n: int, seeds: str) -> list[float]:
+    def run(rosters: Sequence[Roster], n: int, seeds: str, same_dice: bool = False) -> list[float]:
         return _score(
-            army, rosters, field, n, seeds, executor=executor, workers=workers, conditions=conditions
+            army,
+            rosters,
+            field,
+            n,
+            seeds,
+            executor=executor,
+            workers=workers,
+            conditions=conditions,
+            same_dice=same_dice,
         )
 
-    best_rate = run([best], battles, f"{tag}:0")[0]
-    evaluated = 1
+    # 1. the race: random legal rosters, all on the same dice; the best quarter plays again at
+    # twice the battles, and so on until one is left (its rate: the mean of all its battles)
+    starts = [
+        random_roster(army, limit, rng, rid=f"search-{army.id}-{limit:g}")
+        for _ in range(max(1, (budget + 1) // 2))
+    ]
+    evaluated = len(starts)
+    racing = list(range(len(starts)))
+    won = [0.0] * len(starts)  # battles won (draws half) a field roster, over the race
+    played = [0] * len(starts)
+    n, lap = battles, 0
+    while True:
+        lap += 1
+        rates = run([starts[k] for k in racing], n, f"{tag}:race{lap}", same_dice=True)
+        for k, rate in zip(racing, rates, strict=True):
+            won[k] += rate * n
+            played[k] += n
+        racing.sort(key=lambda k: (-won[k] / played[k], k))
+        if len(racing) == 1:
+            break
+        racing = racing[: -(-len(racing) // RACE_KEEP)]
+        n *= 2
+    best, best_rate = starts[racing[0]], won[racing[0]] / played[racing[0]]
+    if progress is not None:
+        progress(evaluated, budget, f"exploit search {army.id} {limit:g}")
+    # 2. the climb from the winner: a few neighbours a step, beside the best so far on the same
+    # dice; the best so far is measured again each step (its rate was the luckiest of several)
+    step = 0
     while evaluated < budget:
         candidates: list[Roster] = []
         tries = 0
         while len(candidates) < min(batch, budget - evaluated) and tries < 200:
             tries += 1
             found = _neighbour(army, best, rng, best.id)
-            if found is not None and found != best:
+            if found is not None and found != best and found not in candidates:
                 candidates.append(found)
         if not candidates:
             break
-        rates = run(candidates, battles, f"{tag}:{evaluated}")
+        step += 1
+        rates = run([best, *candidates], battles, f"{tag}:step{step}", same_dice=True)
         evaluated += len(candidates)
-        k = max(range(len(candidates)), key=lambda i: rates[i])
-        if rates[k] > best_rate:
-            best, best_rate = candidates[k], rates[k]
+        k = max(range(len(rates)), key=lambda i: (rates[i], -i))
+        best, best_rate = ([best, *candidates][k], rates[k])
         if progress is not None:
             progress(evaluated, budget, f"exploit search {army.id} {limit:g}")
     confirmed = run([best], CONFIRM_BATTLES, f"{tag}:confirm")[0]
@@ -766,6 +815,7 @@ __all__ = [
     "CONFIRM_BATTLES",
     "MAX_DRAWS",
     "MIN_SPEND",
+    "RACE_KEEP",
     "SEARCH_BATTLES",
     "UNIT_FIGURES",
     "HeldOutRoster",
