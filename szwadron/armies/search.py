@@ -41,7 +41,7 @@ import dataclasses
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
@@ -373,7 +373,7 @@ def _repair(
 
 
 def _neighbour(army: ArmyList, roster: Roster, rng: random.Random, rid: str) -> Roster | None:
-    """One step of the hill-climb: change one unit, refill the limit; None when not legal."""
+    """One step of the climb: change one unit, refill the limit; None when not legal."""
     limit = roster.points_limit or 0.0
     units = _units(roster)
     move = rng.choice(("size", "size", "profile", "remove", "add", "attach", "clone"))
@@ -490,6 +490,70 @@ def _score(
     return [sum(s for s, _ in scores[k * per : (k + 1) * per]) / per for k in range(len(rosters))]
 
 
+def _race(
+    starts: Sequence[Roster], run: Callable[..., list[float]], battles: int, tag: str
+) -> tuple[Roster, float]:
+    """The exploit search's race: ``starts`` all play the field on the same dice, ``battles``
+    battles a field roster; the best :data:`RACE_KEEP`-th (at least one) plays again at twice the
+    battles, and so on until one is left. Returns it and its rate over all its battles (ties: the
+    earlier start)."""
+    racing = list(range(len(starts)))
+    won = [0.0] * len(starts)  # battles won (draws half) a field roster, over the race
+    played = [0] * len(starts)
+    n, lap = battles, 0
+    while True:
+        lap += 1
+        rates = run([starts[k] for k in racing], n, f"{tag}:race{lap}", same_dice=True)
+        for k, rate in zip(racing, rates, strict=True):
+            won[k] += rate * n
+            played[k] += n
+        racing.sort(key=lambda k: (-won[k] / played[k], k))
+        if len(racing) == 1:
+            return starts[racing[0]], won[racing[0]] / played[racing[0]]
+        racing = racing[: -(-len(racing) // RACE_KEEP)]
+        n *= 2
+
+
+def _climb(
+    army: ArmyList,
+    start: tuple[Roster, float],
+    rng: random.Random,
+    run: Callable[..., list[float]],
+    spent: tuple[int, int],
+    batch: int,
+    battles: int,
+    tag: str,
+    progress: ProgressFn | None,
+    limit: float,
+) -> tuple[Roster, float, int]:
+    """The exploit search's climb from ``start`` (a roster and its rate) while rosters played
+    (``spent``: so far, the budget) are left: ``batch`` neighbours a step, played beside the best
+    so far on the same dice, ``battles`` a field roster; the best so far plays again each step (its
+    rate was the luckiest of several). Returns the best, its rate in its last step and the rosters
+    played."""
+    best, best_rate = start
+    evaluated, budget = spent
+    step = 0
+    while evaluated < budget:
+        candidates: list[Roster] = []
+        tries = 0
+        while len(candidates) < min(batch, budget - evaluated) and tries < 200:
+            tries += 1
+            found = _neighbour(army, best, rng, best.id)
+            if found is not None and found != best and found not in candidates:
+                candidates.append(found)
+        if not candidates:
+            break
+        step += 1
+        rates = run([best, *candidates], battles, f"{tag}:step{step}", same_dice=True)
+        evaluated += len(candidates)
+        k = max(range(len(rates)), key=lambda i: (rates[i], -i))
+        best, best_rate = ([best, *candidates][k], rates[k])
+        if progress is not None:
+            progress(evaluated, budget, f"exploit search {army.id} {limit:g}")
+    return best, best_rate, evaluated
+
+
 def exploit_search(
     army: ArmyList,
     limit: float,
@@ -546,51 +610,18 @@ def exploit_search(
             same_dice=same_dice,
         )
 
-    # 1. the race: random legal rosters, all on the same dice; the best quarter plays again at
-    # twice the battles, and so on until one is left (its rate: the mean of all its battles)
+    # 1. the race of random legal rosters; 2. the climb from its winner
     starts = [
         random_roster(army, limit, rng, rid=f"search-{army.id}-{limit:g}")
         for _ in range(max(1, (budget + 1) // 2))
     ]
     evaluated = len(starts)
-    racing = list(range(len(starts)))
-    won = [0.0] * len(starts)  # battles won (draws half) a field roster, over the race
-    played = [0] * len(starts)
-    n, lap = battles, 0
-    while True:
-        lap += 1
-        rates = run([starts[k] for k in racing], n, f"{tag}:race{lap}", same_dice=True)
-        for k, rate in zip(racing, rates, strict=True):
-            won[k] += rate * n
-            played[k] += n
-        racing.sort(key=lambda k: (-won[k] / played[k], k))
-        if len(racing) == 1:
-            break
-        racing = racing[: -(-len(racing) // RACE_KEEP)]
-        n *= 2
-    best, best_rate = starts[racing[0]], won[racing[0]] / played[racing[0]]
+    best, best_rate = _race(starts, run, battles, tag)
     if progress is not None:
         progress(evaluated, budget, f"exploit search {army.id} {limit:g}")
-    # 2. the climb from the winner: a few neighbours a step, beside the best so far on the same
-    # dice; the best so far is measured again each step (its rate was the luckiest of several)
-    step = 0
-    while evaluated < budget:
-        candidates: list[Roster] = []
-        tries = 0
-        while len(candidates) < min(batch, budget - evaluated) and tries < 200:
-            tries += 1
-            found = _neighbour(army, best, rng, best.id)
-            if found is not None and found != best and found not in candidates:
-                candidates.append(found)
-        if not candidates:
-            break
-        step += 1
-        rates = run([best, *candidates], battles, f"{tag}:step{step}", same_dice=True)
-        evaluated += len(candidates)
-        k = max(range(len(rates)), key=lambda i: (rates[i], -i))
-        best, best_rate = ([best, *candidates][k], rates[k])
-        if progress is not None:
-            progress(evaluated, budget, f"exploit search {army.id} {limit:g}")
+    best, best_rate, evaluated = _climb(
+        army, (best, best_rate), rng, run, (evaluated, budget), batch, battles, tag, progress, limit
+    )
     confirmed = run([best], CONFIRM_BATTLES, f"{tag}:confirm")[0]
     return SearchResult(army.id, limit, best, best_rate, confirmed, evaluated)
 
