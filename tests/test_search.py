@@ -217,6 +217,32 @@ def test_calibration_search_adds_legal_finds_to_the_pool() -> None:
             assert validate_roster(priced(before, model.points), r).ok
 
 
+@pytest.mark.parametrize("copies", [0, 8])
+def test_calibration_search_finds_play_in_the_calibrations_battles(
+    copies: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14, "winners join the fitting pool": a list's exploit-search find (``search-LIMIT``,
+    added by ``points calibrate --search N``) stands in its pool of random legal rosters
+    SEARCH_COPIES times, so it plays in the calibration's battles even though the example
+    rosters' field plays in none (FIELD_SHARE 0); with no copies it plays in none."""
+    from szwadron.armies import search
+    from szwadron.armies.battles import roster_force
+
+    monkeypatch.setattr(search, "SEARCH_COPIES", copies)
+    france, austria = ARMIES["france"], ARMIES["austria"]
+    find = search.random_roster(france, 1000.0, random.Random("find"), rid="search-1000")
+    with_find = france.model_copy(update={"rosters": (*france.rosters, find)})
+    forces, specs = search.legal_battle_design(
+        [with_find, austria], points=lambda p: p.points or 0.0, battles=40, budgets=(1000.0,), seed=3
+    )
+    key = tuple(u.key() for u in roster_force(france, find))
+    plays = sum(tuple(u.key() for u in forces[x]) == key for a, b, _, _ in specs for x in (a, b))
+    if copies:
+        assert 0 < plays < len(specs)  # a share of France's battles, not all of them
+    else:
+        assert plays == 0
+
+
 def test_calibration_armies_are_legal_rosters_at_jittered_limits() -> None:
     """Issue 14: the calibration's mixed armies are drawn as an organiser's rosters are — every
     roster of a pool passes the list's constraint checker at its own limit, which is the budget

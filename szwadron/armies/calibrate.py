@@ -535,7 +535,9 @@ class CalibrationConfig:
     search: int = 0
     """Rosters the exploit search plays per list and points limit before the mixed-army battles
     (:func:`szwadron.armies.search.exploit_search`, at the points fitted so far); each list's
-    best finds join the units its random armies are drawn from (0: no search)."""
+    best finds join its random legal rosters (``"legal"``: :data:`szwadron.armies.search.SEARCH_COPIES`
+    times in its pool) or the units its random armies are drawn from (``"resampled"``) (0: no
+    search)."""
     army_weight: float = 100.0
     """How many duels a mixed-army battle counts for in the corrections' fit."""
     mixed_armies: MixedArmies = "legal"
@@ -709,7 +711,9 @@ def with_search_winners(
     """The lists with the exploit search's best find (:func:`szwadron.armies.search.exploit_search`,
     ``config.search`` rosters played, at ``model``'s points, against the other lists' example
     rosters) added to their rosters as ``search-LIMIT``, for every points limit of the example
-    rosters: the calibration's random armies then draw the units the search found too."""
+    rosters: the calibration's random legal rosters are then joined by the find
+    (:func:`szwadron.armies.search.legal_battle_design`), or its random armies draw the units the
+    search found too (``mixed_armies="resampled"``)."""
 
     at_model = [priced(a, model.points) for a in armies]
     limits = sorted({r.points_limit for a in armies for r in a.rosters if r.points_limit is not None})

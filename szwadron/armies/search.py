@@ -848,6 +848,7 @@ __all__ = [
     "MIN_SPEND",
     "RACE_KEEP",
     "SEARCH_BATTLES",
+    "SEARCH_COPIES",
     "UNIT_FIGURES",
     "HeldOutRoster",
     "HeldOutValidation",
@@ -867,6 +868,11 @@ LEGAL_POOL = 32
 #: ``points calibrate`` reproduces the stored model from the stored lists (measured beside 0.5
 #: and 1: held-out pairs within 50 ± 5 % 69 %, 66 %, 55 % at 200 battles a pair).
 FIELD_SHARE = 0.0
+#: How many times an exploit search's find (a roster ``search-LIMIT`` of a list, added by
+#: ``points calibrate --search N``) stands in its list's pool of :func:`legal_battle_design`
+#: beside the :data:`LEGAL_POOL` random rosters: 8 in 40, so about a fifth of the list's battles at
+#: that limit are the find's (issue 14: the search's winners join the fitting pool).
+SEARCH_COPIES = 8
 
 
 def legal_army(army: ArmyList, budget: float, rng: random.Random, *, points: PointsFn) -> Force:
@@ -908,7 +914,9 @@ def legal_battle_design(
     points ``points``, each limit jittered; fewer in a design of fewer battles); then,
     for every ordered pair of different lists and every budget, battles of a roster of the first
     list's pool against an example roster of the second list at that limit (the field; a share
-    :data:`FIELD_SHARE`) or a roster of its pool — about ``battles`` per unordered pair of lists
+    :data:`FIELD_SHARE`) or a roster of its pool — a list's exploit-search find (a roster
+    ``search-LIMIT``, ``points calibrate --search N``) stands in its pool :data:`SEARCH_COPIES`
+    times — about ``battles`` per unordered pair of lists
     and budget, as :func:`szwadron.armies.battles.mixed_battle_design` plays. Sides and the side
     moving first alternate. Held-out rosters are drawn with other seeds, so none of them is
     fitted on. A list none of whose rosters can be drawn legal at a limit plays no battles
@@ -932,6 +940,8 @@ def legal_battle_design(
                 if roster.points_limit == budget:
                     field[i, budget].append(len(forces))
                     forces.append(roster_force(army, roster, points))
+                    if roster.id.startswith("search-"):  # the exploit search's find joins the pool
+                        pools[i, budget] += [len(forces) - 1] * SEARCH_COPIES
     specs: list[BattleSpec] = []
     for i in range(n):
         for j in range(n):
