@@ -264,7 +264,8 @@ def register(subparsers: Any) -> None:
         type=int,
         metavar="N",
         help="before the mixed-army battles, run the exploit search (N rosters played per list and points "
-        "limit) and add each list's best find to the units its random armies are drawn from (default: no search)",
+        "limit) and let each list's best find play in the mixed-army battles the points are fitted to "
+        "(default: no search)",
     )
     calibrate.add_argument("--executor", choices=("process", "dask"), help=_EXECUTOR_HELP)
     calibrate.add_argument("--scheduler", metavar="ADDRESS", help=_SCHEDULER_HELP)
