@@ -834,10 +834,21 @@ def bench_held_out() -> dict[str, object]:
         played = battle_pair(aa, ra, ab, rb, battles=BALANCE_REFERENCE_BATTLES, seed=7).rate
         rows.append((f"{aa.id}:{ra.id}", f"{ab.id}:{rb.id}", predicted, points_only, played))
     worst = max(strongest, key=lambda x: x.field_rate) if strongest else None
+    from szwadron.armies.spread import spread_of
+
+    spread = spread_of(
+        [
+            ((h.seed, limit), a, b, rate)
+            for h in sets
+            for limit, (a, b, rate) in zip(h.limits, h.pairs, strict=True)
+        ],
+        HELD_OUT["battles"],  # type: ignore[arg-type]
+    )
     c1, t1 = time.process_time(), time.perf_counter()
     strong = _strong_search(armies)
     strong_time = (time.perf_counter() - t1, time.process_time() - c1)
     return {
+        "spread": None if spread is None else spread.to_json(),
         "strong": strong,
         "strong_time": strong_time,
         "held": held.to_json(),
@@ -944,6 +955,18 @@ def render_held_out(r: dict[str, object]) -> str:
             f"battles of seed 7; from the points alone {near_points}/{n} ({near_points / n:.0%}) | "
             f"{'yes' if near >= 0.8 * n else '**no**'} |",
             "",
+            *(
+                [
+                    "Where the spread of the pooled pairs comes from (`szwadron.armies.spread`: one strength per "
+                    "roster fitted per set and limit, the residual corrected for the fit's degrees of freedom, the "
+                    f"dice binomial): {sp['roster']:.0%} how strong a roster is against the whole field (what "
+                    f"the points could move), {sp['matchups']:.0%} matchups (this roster against that one: no price "
+                    f"per roster can), {sp['dice']:.0%} the dice.",
+                    "",
+                ]
+                if isinstance(sp := r.get("spread"), dict)
+                else []
+            ),
             "Each held-out set on its own:",
             "",
             "| seed | pairs | within 50 ± 5 % | RMS | strongest held-out roster | best search find |",

@@ -139,6 +139,12 @@ def test_held_out_check_reports_band_rms_and_the_strongest_roster() -> None:
     assert held.worst is not None and held.worst.field_rate == max(r.field_rate for r in held.rosters)
     doc = held.to_json()
     assert doc["pairs"] == 16 and len(doc["searches"]) == 4
+    # where the spread comes from: strengths fitted per limit (8 pairs among 6 rosters at each)
+    assert sorted(held.limits) == [1000.0] * 8 + [2000.0] * 8
+    spread = held.spread
+    assert spread is not None and spread.pairs == 16
+    assert spread.roster + spread.matchups + spread.dice == pytest.approx(1.0)
+    assert doc["spread"] == spread.to_json()
 
 
 def test_held_out_check_rates_each_example_roster_against_the_held_out_rosters() -> None:
@@ -195,6 +201,7 @@ def test_cli_validate_reports_the_held_out_set(capsys: pytest.CaptureFixture[str
     assert (
         code == 0 and "held out (rosters never used in fitting" in out and "strongest held-out roster" in out
     )
+    assert "where the spread comes from:" in out and "matchups (no price can)" in out
     assert "example rosters against the held-out rosters" in out and "france:corps-1000" in out
     code = main([*argv, "--held-out", "0", "--json"])
     assert code == 0 and json.loads(capsys.readouterr().out)["held_out"] is None

@@ -59,6 +59,7 @@ from szwadron.armies.battles import (
 from szwadron.armies.duel import CALIBRATION_CONDITIONS, BattleConditions
 from szwadron.armies.rosters import validate_roster
 from szwadron.armies.runs import BAND, ProgressFn
+from szwadron.armies.spread import Spread, spread_of
 from szwadron.errors import InvalidDataError
 from szwadron.i18n import gettext
 from szwadron.models import ArmyList, Attachment, Kind, Profile, Roster, RosterConstraint, RosterEntry
@@ -666,6 +667,17 @@ class HeldOutValidation:
     """The example rosters (source ``example``), each with its mean win rate against the held-out
     rosters of the other lists at its limit: one the points leave weak or strong against the rosters
     players build (``scripts/even_roster.py`` evens it)."""
+    limits: list[float] = dataclasses.field(default_factory=list)
+    """The points limit of each pair of :attr:`pairs` (the same order)."""
+
+    @property
+    def spread(self) -> Spread | None:
+        """Where the pairs' spread comes from (:func:`szwadron.armies.spread.spread_of`, strengths
+        fitted per points limit): how strong a roster is against the whole field, matchups, dice."""
+        if len(self.limits) != len(self.pairs):
+            return None
+        cells = [(limit, a, b, rate) for limit, (a, b, rate) in zip(self.limits, self.pairs, strict=True)]
+        return spread_of(cells, self.battles)
 
     @property
     def share_in_band(self) -> float:
@@ -701,6 +713,7 @@ class HeldOutValidation:
             "share_in_band": self.share_in_band,
             "rms": self.rms,
             "worst": None if worst is None else {"roster": worst.label, "field_rate": worst.field_rate},
+            "spread": None if (spread := self.spread) is None else spread.to_json(),
             "rosters": [
                 {
                     "roster": r.label,
@@ -837,7 +850,15 @@ def held_out_validation(
         if k in theirs
     ]
     return HeldOutValidation(
-        held, rates, battles, searches, time.perf_counter() - t0, seed, conditions, examples=shown
+        held,
+        rates,
+        battles,
+        searches,
+        time.perf_counter() - t0,
+        seed,
+        conditions,
+        examples=shown,
+        limits=[everyone[i][1].points_limit or 0.0 for i, _ in pairs],
     )
 
 

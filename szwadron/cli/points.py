@@ -1091,6 +1091,16 @@ def _print_held_out(held: Any) -> None:
             rms=f"{held.rms:.1%}",
         )
     )
+    spread = held.spread
+    if spread is not None:
+        print(
+            _(
+                "where the spread comes from: {roster} how strong a roster is against the whole field (the "
+                "points could move it), {matchups} matchups (no price can), {dice} the dice"
+            ).format(
+                roster=f"{spread.roster:.0%}", matchups=f"{spread.matchups:.0%}", dice=f"{spread.dice:.0%}"
+            )
+        )
     width = max(len(r.label) for r in held.rosters)
     for r in sorted(held.rosters, key=lambda r: -r.field_rate):
         print(f"  {r.label:<{width}} {_source(r.source):6s} {_field_line(r)}")
