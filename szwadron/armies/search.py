@@ -576,9 +576,9 @@ def exploit_search(
     of the race's winner, ``batch`` at a time beside the best so far, ``battles`` each; every lap
     and step on the same dice (common random numbers, so the rosters compared are compared like
     with like; the rosters of a lap or step go to the executor together). The best is then played
-    :data:`CONFIRM_BATTLES` battles a field roster with fresh seeds. Every battle is played under ``conditions``
-    (:class:`szwadron.armies.duel.BattleConditions`: the share of units in cover, 4.10.3; flight
-    and rally, 6.6, 6.8; who meets whom, :data:`szwadron.armies.duel.PAIRINGS`).
+    :data:`CONFIRM_BATTLES` battles a field roster with fresh seeds. Every battle is played under
+    ``conditions`` (:class:`szwadron.armies.duel.BattleConditions`: the share of units in cover,
+    4.10.3; flight and rally, 6.6, 6.8; who meets whom, :data:`szwadron.armies.duel.PAIRINGS`).
 
     Raises
     ------
