@@ -1345,12 +1345,11 @@ MAKEUP_CONDITIONS: tuple[tuple[str, bool, int], ...] = (
 
 
 def _slope(xs: list[float], ys: list[float]) -> tuple[float, float]:
-    """Least-squares slope of ``ys`` on ``xs``, and their correlation (0, 0 when ``xs`` do not vary)."""
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    sxx = sum((x - mx) ** 2 for x in xs)
-    syy = sum((y - my) ** 2 for y in ys)
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
-    return (sxy / sxx, sxy / math.sqrt(sxx * syy)) if sxx and syy else (0.0, 0.0)
+    """Least-squares slope of ``ys`` on ``xs``, and their correlation (0, 0 when either does not vary)."""
+    try:
+        return statistics.linear_regression(xs, ys).slope, statistics.correlation(xs, ys)
+    except statistics.StatisticsError:
+        return 0.0, 0.0
 
 
 def bench_make_up() -> dict[str, object]:

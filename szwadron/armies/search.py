@@ -525,13 +525,13 @@ def _climb(
     battles: int,
     tag: str,
     progress: ProgressFn | None,
-    limit: float,
+    label: str,
 ) -> tuple[Roster, float, int]:
     """The exploit search's climb from ``start`` (a roster and its rate) while rosters played
     (``spent``: so far, the budget) are left: ``batch`` neighbours a step, played beside the best
     so far on the same dice, ``battles`` a field roster; the best so far plays again each step (its
-    rate was the luckiest of several). Returns the best, its rate in its last step and the rosters
-    played."""
+    rate was the luckiest of several; ``progress`` is told under ``label``). Returns the best, its
+    rate in its last step and the rosters played."""
     best, best_rate = start
     evaluated, budget = spent
     step = 0
@@ -551,7 +551,7 @@ def _climb(
         k = max(range(len(rates)), key=lambda i: (rates[i], -i))
         best, best_rate = ([best, *candidates][k], rates[k])
         if progress is not None:
-            progress(evaluated, budget, f"exploit search {army.id} {limit:g}")
+            progress(evaluated, budget, label)
     return best, best_rate, evaluated
 
 
@@ -618,10 +618,11 @@ def exploit_search(
     ]
     evaluated = len(starts)
     best, best_rate = _race(starts, run, battles, tag)
+    label = f"exploit search {army.id} {limit:g}"
     if progress is not None:
-        progress(evaluated, budget, f"exploit search {army.id} {limit:g}")
+        progress(evaluated, budget, label)
     best, best_rate, evaluated = _climb(
-        army, (best, best_rate), rng, run, (evaluated, budget), batch, battles, tag, progress, limit
+        army, (best, best_rate), rng, run, (evaluated, budget), batch, battles, tag, progress, label
     )
     confirmed = run([best], CONFIRM_BATTLES, f"{tag}:confirm")[0]
     return SearchResult(army.id, limit, best, best_rate, confirmed, evaluated)
