@@ -19,6 +19,7 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from szwadron.armies.calibrate import (
@@ -29,6 +30,7 @@ from szwadron.armies.calibrate import (
     fit_corrections,
     fit_logistic,
     fit_model,
+    floor_dominated,
     regenerate,
     roster_costs,
     run_duels,
@@ -37,6 +39,7 @@ from szwadron.armies.calibrate import (
 )
 from szwadron.armies.points import (
     REFERENCE_PROFILE,
+    dominates,
     load_model,
     model_from_mapping,
     price_profile,
@@ -314,6 +317,90 @@ def test_duel_corrections_are_recovered_from_a_known_world() -> None:
     assert fitted.raw_value(entries[1].profile) == pytest.approx(
         model.raw_value(entries[1].profile) * math.exp(got[1])
     )
+
+
+@pytest.mark.parametrize(
+    ("better", "worse", "expected"),
+    [
+        ({"M": 5}, {}, True),
+        ({"W": 3, "Z": 30}, {}, True),
+        ({"M": 5, "C": 2}, {}, False),  # better morale, worse accuracy: neither dominates
+        ({}, {}, False),  # the same figure does not dominate itself
+        ({"kind": "horse_artillery", "R": 20}, {"kind": "foot_artillery", "R": 10}, True),
+        ({"kind": "horse_artillery", "R": 10}, {"kind": "foot_artillery", "R": 10}, True),
+        ({"kind": "foot_artillery", "R": 20}, {"kind": "horse_artillery", "R": 10}, False),
+        ({"kind": "cavalry", "R": 24}, {}, False),  # another kind of figure
+        ({"M": 5, "abilities": ["heavy"]}, {}, False),  # other abilities
+    ],
+    ids=[
+        "morale",
+        "two",
+        "mixed",
+        "same",
+        "horse-artillery",
+        "horse-equal-move",
+        "foot-over-horse",
+        "kind",
+        "ability",
+    ],
+)
+def test_dominance_every_characteristic_at_least_as_good(
+    better: dict[str, object], worse: dict[str, object], expected: bool
+) -> None:
+    """A figure as good in every characteristic (R, W, SW, SO, Z, UW, C, M; horse artillery over
+    foot artillery: 6.6.2, 6.7) and better in one dominates; issue 14."""
+    assert dominates(_profile(**better), _profile(**worse)) is expected
+
+
+def test_the_fit_never_prices_a_dominating_profile_below_the_one_it_dominates() -> None:
+    """Issue 14: corrections out of order are put in order: the better profile raised to the
+    worse one's value or, when the better one is the reference figure (whose points fix the
+    scale), the worse one lowered to it; pairs in order are left alone."""
+    armies = [load_army_list(bundled_dir("armylists") / "austria.toml")]
+    wanted = ("line_infantry", "grenadiers", "landwehr", "brigade_battery", "cavalry_battery")
+    by_id = {e.members[0].split(":")[1]: e for e in duel_profiles(armies)}
+    entries = [by_id[k] for k in wanted]
+    model = replace(load_model(), corrections={}, correction_members={})
+    logv = np.array([math.log(model.raw_value(e.profile)) for e in entries])
+
+    def settle(shift: dict[str, float], ref: str) -> dict[str, float]:
+        """Each profile's log-value after the floor, the fit's own being its formula's + shift."""
+        c = np.array([shift.get(k, 0.0) for k in wanted])
+        got = floor_dominated(entries, logv, c, profile_key(by_id[ref].profile)) + logv
+        return dict(zip(wanted, got, strict=True))
+
+    formula = dict(zip(wanted, logv, strict=True))
+    gap = formula["grenadiers"] - formula["line_infantry"]
+    guns = formula["brigade_battery"] - formula["cavalry_battery"]
+    # grenadiers worth 0.1 less than the line, horse guns 0.2 below the foot battery's
+    out = settle({"grenadiers": -gap - 0.1, "cavalry_battery": guns - 0.2}, "line_infantry")
+    assert out["line_infantry"] == pytest.approx(formula["line_infantry"])  # the reference stays
+    assert out["grenadiers"] == pytest.approx(out["line_infantry"])  # raised to the line
+    assert out["cavalry_battery"] == pytest.approx(out["brigade_battery"])  # raised to the foot battery
+    assert out["brigade_battery"] == pytest.approx(formula["brigade_battery"])
+    assert out["landwehr"] == pytest.approx(formula["landwehr"])  # in order already
+    # the grenadiers the reference: the line above them is lowered instead
+    out = settle({"grenadiers": -gap - 0.1}, "grenadiers")
+    assert out["grenadiers"] == pytest.approx(formula["grenadiers"] - gap - 0.1)
+    assert out["line_infantry"] == pytest.approx(out["grenadiers"])
+    # in order: nothing moves
+    shift = {"grenadiers": 0.05, "landwehr": -0.3, "cavalry_battery": guns + 0.1}
+    out = settle(shift, "line_infantry")
+    assert [out[k] for k in wanted] == pytest.approx([formula[k] + shift.get(k, 0.0) for k in wanted])
+
+
+@pytest.mark.parametrize("path", LISTS, ids=[p.stem for p in LISTS])
+def test_no_stored_profile_costs_less_than_one_it_dominates(path: Path) -> None:
+    """Issue 14: a figure as good in every characteristic as another of its list, and better in
+    one, costs at least as much (the horse artillery and the foot battery with the same guns)."""
+    army = load_army_list(path)
+    out = [
+        (p.id, p.points, q.id, q.points)
+        for p in army.profiles
+        for q in army.profiles
+        if dominates(p, q) and (p.points or 0.0) < (q.points or 0.0)
+    ]
+    assert not out
 
 
 def test_corrections_round_trip_through_the_model_file(tmp_path: Path) -> None:

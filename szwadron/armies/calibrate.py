@@ -81,6 +81,7 @@ from szwadron.armies.points import (
     REFERENCE_POINTS,
     REFERENCE_PROFILE,
     PointsModel,
+    dominates,
     profile_key,
     profile_values,
 )
@@ -495,7 +496,7 @@ def fit_corrections(
             break
     ref_key = profile_key(REFERENCE_PROFILE)
     ref = next((c[k] for k, e in enumerate(entries) if profile_key(e.profile) == ref_key), 0.0)
-    c = np.clip(c - ref, -MAX_CORRECTION, MAX_CORRECTION)
+    c = floor_dominated(entries, logv, np.clip(c - ref, -MAX_CORRECTION, MAX_CORRECTION), ref_key)
     corrections: dict[str, float] = {}
     members: dict[str, tuple[str, ...]] = {}
     for e, value in zip(entries, c, strict=True):
@@ -503,6 +504,37 @@ def fit_corrections(
         corrections[key] = float(value)
         members[key] = members.get(key, ()) + tuple(e.members)
     return replace(base, corrections=corrections, correction_members=members)
+
+
+def floor_dominated(entries: Sequence[DuelProfile], logv: Any, c: Any, ref_key: str = "") -> Any:
+    """The corrections ``c`` (log-factors on the formula's values ``logv``) with every profile
+    that dominates another (:func:`szwadron.armies.points.dominates`: as good in every
+    characteristic, better in one) worth at least as much as it: the better one's correction is
+    raised to the other's value — or, when the better one is the reference figure (whose points
+    fix the scale), the worse one's lowered to it — until no pair is out of order, within
+    ±:data:`MAX_CORRECTION`. The fit alone left horse artillery 17 % cheaper than the foot
+    battery with the same guns, and the exploit search's strongest finds massed it (issue 14)."""
+    c = c.copy()
+    pairs = [
+        (i, j)
+        for i, p in enumerate(entries)
+        for j, q in enumerate(entries)
+        if i != j and dominates(p.profile, q.profile)
+    ]
+    for _ in range(len(entries) + 1):  # each pass settles one more link of a chain
+        moved = False
+        for i, j in pairs:
+            gap = (logv[j] + c[j]) - (logv[i] + c[i])
+            if gap <= 1e-12:
+                continue
+            if profile_key(entries[i].profile) == ref_key:
+                c[j] = max(c[j] - gap, -MAX_CORRECTION)
+            else:
+                c[i] = min(c[i] + gap, MAX_CORRECTION)
+            moved = True
+        if not moved:
+            break
+    return c
 
 
 # --- calibration ---------------------------------------------------------------------------------

@@ -51,6 +51,9 @@ Method
    and to battles between random legal rosters of the lists (issue 14; never the example
    rosters: :func:`szwadron.armies.calibrate.fit_corrections`), shrunk towards 0 (a ridge, so a profile
    measured by few battles keeps its formula price) and taken relative to the reference figure.
+   A profile that :func:`dominates` another (as good in every characteristic, better in one) is
+   then raised to at least the other's value
+   (:func:`szwadron.armies.calibrate.floor_dominated`): a better figure never costs less.
    It appears in the breakdown as the ``measured`` term. A profile the calibration has not seen
    (a new list) is priced by the formula alone; ``szwadron points calibrate --lists DIR``
    measures it.
@@ -202,6 +205,49 @@ def profile_key(profile: Profile) -> str:
         for a in profile.ammunition
     ]
     return " ".join(parts)
+
+
+#: The characteristics a profile is the better for having more of: R (2.3), W (4.7), SW and UW
+#: (5.3), SO, Z and C (4.5), M (6.2: a test passes on M or less).
+BETTER_WHEN_HIGHER: tuple[str, ...] = (
+    "move",
+    "wounds",
+    "melee",
+    "fire",
+    "range",
+    "melee_skill",
+    "accuracy",
+    "morale",
+)
+
+
+def dominates(better: Profile, worse: Profile) -> bool:
+    """``better`` is as good as ``worse`` in every fighting characteristic (:data:`BETTER_WHEN_HIGHER`,
+    and the limbered move, 7.2) and better in at least one, with the same abilities and ammunition
+    and of the same kind — or horse artillery against foot artillery, which moves with the cavalry
+    and flees and pursues further (6.6.2, 6.7). A figure like that never costs less than the one it
+    dominates (issue 14; docs/decisions.md).
+
+    >>> gun = REFERENCE_PROFILE.model_copy(update={"kind": Kind.FOOT_ARTILLERY, "move": 10})
+    >>> horse = gun.model_copy(update={"kind": Kind.HORSE_ARTILLERY, "move": 20})
+    >>> dominates(horse, gun), dominates(gun, horse), dominates(gun, gun)
+    (True, False, False)
+    """
+    same_kind = better.kind is worse.kind or (
+        better.kind is Kind.HORSE_ARTILLERY and worse.kind is Kind.FOOT_ARTILLERY
+    )
+    if (
+        not same_kind
+        or set(better.abilities) != set(worse.abilities)
+        or better.ammunition != worse.ammunition
+    ):
+        return False
+    if (better.move_limbered is None) != (worse.move_limbered is None):
+        return False
+    pairs = [(getattr(better, name), getattr(worse, name)) for name in BETTER_WHEN_HIGHER]
+    if better.move_limbered is not None and worse.move_limbered is not None:
+        pairs.append((better.move_limbered, worse.move_limbered))
+    return all(b >= w for b, w in pairs) and (any(b > w for b, w in pairs) or better.kind is not worse.kind)
 
 
 def profile_values(profile: Profile) -> ProfileValues:
@@ -821,6 +867,7 @@ def model_points(armies: Sequence[ArmyList], model: PointsModel) -> dict[str, di
 
 __all__ = [
     "ABILITY_TERMS",
+    "BETTER_WHEN_HIGHER",
     "CONTINUOUS_TERMS",
     "FIRE_DISTANCES_CM",
     "KIND_TERMS",
@@ -834,6 +881,7 @@ __all__ = [
     "ProfileValues",
     "StalePoints",
     "Term",
+    "dominates",
     "format_points",
     "load_model",
     "model_from_mapping",
