@@ -11,7 +11,14 @@ import pytest
 from szwadron.armies.battles import roster_points
 from szwadron.armies.calibrate import army_list_paths, load_lists
 from szwadron.armies.rosters import validate_roster
-from szwadron.armies.search import MIN_SPEND, exploit_search, held_out_validation, random_roster
+from szwadron.armies.search import (
+    CONFIRM_BATTLES,
+    MIN_SPEND,
+    exploit_search,
+    field_rates,
+    held_out_validation,
+    random_roster,
+)
 from szwadron.cli import main
 from szwadron.errors import InvalidDataError
 from szwadron.models import Kind
@@ -62,6 +69,22 @@ def test_search_finds_a_legal_roster_at_least_as_good_as_its_start() -> None:
     assert found.evaluated == 5 and 0.0 <= found.rate <= 1.0 and 0.0 <= found.confirmed <= 1.0
     again = exploit_search(russia, 1000.0, field, budget=5, battles=4, workers=1)
     assert again == found  # seeded
+    # its rate is confirmed over fresh battles, reported with their 95 % interval (issue 14)
+    assert found.battles == CONFIRM_BATTLES * len(field)
+    low, high = found.interval
+    assert low < found.confirmed < high and 0.15 < high - low < 0.25  # about ± 10 points over 100 battles
+    assert found.to_json()["interval"] == [low, high] and found.to_json()["battles"] == found.battles
+
+
+def test_a_find_played_again_with_its_own_tag_is_the_same_and_with_a_fresh_one_not() -> None:
+    """field_rates: the tag seeds the battles (issue 14: the bench plays every find again)."""
+    russia, france = ARMIES["russia"], ARMIES["france"]
+    field = [(france, france.roster("corps-1000"))]
+    roster = russia.roster("corps-1000")
+    one = field_rates(russia, [roster], field, 20, "again:a", workers=1)
+    assert one == field_rates(russia, [roster], field, 20, "again:a", workers=1)
+    others = [field_rates(russia, [roster], field, 20, f"again:{k}", workers=1)[0] for k in "bcdef"]
+    assert len(set(others + one)) > 1
 
 
 def test_search_races_random_rosters_then_climbs_from_the_winner(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -81,7 +104,7 @@ def test_search_races_random_rosters_then_climbs_from_the_winner(monkeypatch: py
         calls.append((list(rosters), battles, tag, same_dice))
         return [figures(r) / 1000 for r in rosters]
 
-    monkeypatch.setattr(search, "_score", fake_score)
+    monkeypatch.setattr(search, "field_rates", fake_score)
     field = [(france, france.roster("corps-1000"))]
     found = exploit_search(russia, 1000.0, field, budget=32, battles=4, workers=1)
     race = [c for c in calls if ":race" in c[2]]
@@ -102,15 +125,15 @@ def test_search_races_random_rosters_then_climbs_from_the_winner(monkeypatch: py
 
 def test_same_dice_give_one_roster_the_same_rate_twice() -> None:
     from szwadron.armies.duel import CALIBRATION_CONDITIONS
-    from szwadron.armies.search import _score
+    from szwadron.armies.search import field_rates
 
     russia, france = ARMIES["russia"], ARMIES["france"]
     field = [(france, france.roster("corps-1000"))]
     r = russia.roster("corps-1000")
     kw = {"executor": None, "workers": 1, "conditions": CALIBRATION_CONDITIONS}
-    same = _score(russia, [r, r], field, 6, "t", same_dice=True, **kw)  # type: ignore[arg-type]
+    same = field_rates(russia, [r, r], field, 6, "t", same_dice=True, **kw)  # type: ignore[arg-type]
     assert same[0] == same[1]
-    apart = [_score(russia, [r, r], field, 6, f"t{k}", **kw) for k in range(5)]  # type: ignore[arg-type]
+    apart = [field_rates(russia, [r, r], field, 6, f"t{k}", **kw) for k in range(5)]  # type: ignore[arg-type]
     assert any(a != b for a, b in apart)  # without them, each roster has dice of its own
 
 
@@ -202,6 +225,9 @@ def test_cli_validate_reports_the_held_out_set(capsys: pytest.CaptureFixture[str
         code == 0 and "held out (rosters never used in fitting" in out and "strongest held-out roster" in out
     )
     assert "where the spread comes from:" in out and "matchups (no price can)" in out
+    assert (
+        "best " in out and "(95% interval " in out and " over 100 fresh battles; " in out
+    )  # one field roster
     assert "example rosters against the held-out rosters" in out and "france:corps-1000" in out
     code = main([*argv, "--held-out", "0", "--json"])
     assert code == 0 and json.loads(capsys.readouterr().out)["held_out"] is None

@@ -1126,12 +1126,15 @@ def _print_held_out(held: Any) -> None:
             "  "
             + _(
                 "exploit search {army} {limit}: {n} rosters played; best {best} against the example rosters "
-                "({rate} in the search)"
+                "(95% interval {low}–{high} over {battles} fresh battles; {rate} in the search)"
             ).format(
                 army=s.army,
                 limit=f"{s.limit:g}",
                 n=s.evaluated,
                 best=fmt_prob(s.confirmed),
+                low=fmt_prob(s.interval[0]),
+                high=fmt_prob(s.interval[1]),
+                battles=s.battles,
                 rate=fmt_prob(s.rate),
             )
         )
