@@ -521,13 +521,14 @@ def floor_dominated(entries: Sequence[DuelProfile], logv: Any, c: Any, ref_key: 
         for j, q in enumerate(entries)
         if i != j and dominates(p.profile, q.profile)
     ]
+    reference = [profile_key(e.profile) == ref_key for e in entries]
     for _ in range(len(entries) + 1):  # each pass settles one more link of a chain
         moved = False
         for i, j in pairs:
             gap = (logv[j] + c[j]) - (logv[i] + c[i])
             if gap <= 1e-12:
                 continue
-            if profile_key(entries[i].profile) == ref_key:
+            if reference[i]:
                 c[j] = max(c[j] - gap, -MAX_CORRECTION)
             else:
                 c[i] = min(c[i] + gap, MAX_CORRECTION)

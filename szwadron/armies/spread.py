@@ -23,7 +23,7 @@ noise makes negative counts 0 and the others are scaled to add up).
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -45,13 +45,7 @@ class Spread:
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` part."""
-        return {
-            "roster": self.roster,
-            "matchups": self.matchups,
-            "dice": self.dice,
-            "rms": self.rms,
-            "pairs": self.pairs,
-        }
+        return asdict(self)
 
 
 def spread_of(cells: Sequence[tuple[Hashable, str, str, float]], battles: int) -> Spread | None:
