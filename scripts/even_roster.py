@@ -94,6 +94,11 @@ def _merge(units: Units) -> Units:
     return [u for u in merged.values() if u.get("count", 1) > 0]
 
 
+def _roster_key(units: Units) -> str:
+    """The same key for the same units, whatever their order."""
+    return json.dumps(sorted(_key(x) + str(x.get("count", 1)) for x in _merge(units)))
+
+
 def neighbours(
     army: ArmyList, limit: float, units: Units, limbers: dict[str, Any]
 ) -> list[tuple[str, Units]]:
@@ -110,13 +115,13 @@ def neighbours(
                 unit["attached"] = limbers[p.id]
             adds.append(unit)
     out: list[tuple[str, Units]] = []
-    seen: set[str] = set()
+    seen = {_roster_key(units)}  # the roster itself is no neighbour (one unit out, the same in)
     for i, old in enumerate(units):
         for new in adds:
             v = copy.deepcopy(units)
             v[i]["count"] = v[i].get("count", 1) - 1
             v = _merge([*v, copy.deepcopy(new)])
-            key = json.dumps(sorted(_key(x) + str(x.get("count", 1)) for x in v))
+            key = _roster_key(v)
             if key in seen:
                 continue
             seen.add(key)

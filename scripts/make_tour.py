@@ -165,7 +165,7 @@ TOUR: tuple[Shot, ...] = (
         "morale and speed push right, weaker ones (hatched) left, special rules and the "
         "`measured` correction (what battles of mixed armies showed beyond the formula) beside "
         "them; the diamond is the product. Militia cost about a sixth of a line figure, a 12-pdr "
-        "battery five and a half times one, and the chart shows why: a gun hits like a company but is "
+        "battery about five times one, and the chart shows why: a gun hits like a company but is "
         "one figure that breaks at its first failed test (the artillery factor).",
     ),
 )

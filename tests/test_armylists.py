@@ -391,6 +391,46 @@ def test_issue7_common_constraints_in_every_list(nation: str) -> None:
 
 
 @pytest.mark.parametrize("nation", NATIONS)
+def test_issue14_skirmishers_at_most_a_quarter_of_the_points(nation: str) -> None:
+    """Issue 14: a massed skirmish screen won more than its points said (the exploit search's
+    strongest 2,000-point find spent 39 % of its points on jäger), so every list caps the
+    skirmishers (7.5: the profiles that may take skirmish order) at a quarter of the points: a
+    roster is refused by name exactly when its companies cost more than that."""
+    from szwadron.models import Roster
+
+    army = _army(nation)
+    cap = next(c for c in army.constraints if c.id == "skirmisher-points")
+    assert cap.abilities == (Ability.SKIRMISH,) and cap.max_share == 0.25 and cap.share_of == "points"
+    skirmishers = [p for p in army.profiles if Ability.SKIRMISH in p.abilities]
+    assert skirmishers
+    light = skirmishers[0]
+    assert light.points is not None
+    line = next(p for p in army.profiles if p.kind is Kind.INFANTRY and Ability.SKIRMISH not in p.abilities)
+    assert line.points is not None
+
+    seen = set()
+    for companies in range(0, 16):
+        roster = Roster.model_validate(
+            {
+                "id": "screen",
+                "units": [
+                    {"profile": line.id, "figures": 12, "count": 6},
+                    *([{"profile": light.id, "figures": 4, "count": companies}] if companies else []),
+                ],
+            }
+        )
+        skirmish = 4 * companies * light.points
+        expected = skirmish / (72 * line.points + skirmish)
+        broken = [b for b in validate_roster(army, roster).broken if b.constraint == "skirmisher-points"]
+        assert bool(broken) == (expected > 0.25), (companies, expected)
+        if broken:
+            assert broken[0].actual == pytest.approx(expected) and broken[0].limit == 0.25
+            assert "at most 25.0% allowed" in broken[0].message
+        seen.add(bool(broken))
+    assert seen == {True, False}
+
+
+@pytest.mark.parametrize("nation", NATIONS)
 def test_issue7_unit_sizes_capped_at_the_sizes_the_points_are_measured_on(nation: str) -> None:
     """The points are per figure, measured on battalions of 12, skirmishers and cavalry of 4-8
     and one gun a battery (szwadron.armies.duel, szwadron.armies.battles); bigger units win more than their

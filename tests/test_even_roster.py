@@ -55,3 +55,23 @@ def test_bad_input_is_one_message_and_exit_2(args: tuple[str, ...], message: str
     done = _run(*args)
     assert done.returncode == 2
     assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_roster_itself_is_no_neighbour() -> None:
+    """A step changes the roster: one unit out and the same unit in is not offered (it took a
+    place among the neighbours played again, and printed as a step that changed nothing)."""
+    import importlib.util
+    import json
+
+    spec = importlib.util.spec_from_file_location("even_roster", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    even = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(even)
+    army = load_army_list(REPO / "armylists" / "prussia.toml")
+    units = [json.loads(u.model_dump_json(exclude_defaults=True)) for u in army.roster("corps-1000").units]
+    limbers = {u["profile"]: u["attached"] for u in units if u.get("attached")}
+    options = even.neighbours(army, 1000.0, units, limbers)
+    assert options
+    start = even._roster_key(units)
+    assert all(even._roster_key(v) != start for _, v in options)
+    assert len({even._roster_key(v) for _, v in options}) == len(options)

@@ -585,7 +585,7 @@ def test_balance_speaks_polish(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert code == 0
     assert "A (russia:big) łamie battalion-size (" in out
     assert "units[0] ('line_infantry'): 24 figurki w każdym oddziale; dozwolone najwyżej 12" in out
-    assert "by je wyrównać" in out and "B: usuń 2 oddziały jagers (units[2], po 6 figurek;" in out
+    assert "by je wyrównać" in out and "B: usuń 2 oddziały jagers (units[1], po 7 figurek;" in out
     import tomllib
 
     russia = tomllib.loads((REPO / "armylists" / "russia.toml").read_text(encoding="utf-8"))

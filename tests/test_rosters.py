@@ -259,7 +259,7 @@ def test_issue7_breach_and_report_read_well() -> None:
 def test_issue7_bundled_example_rosters_are_listed() -> None:
     """The roster of the docstring example in szwadron.armies.rosters stays valid."""
     report = validate_roster(_france(), "corps-2000")
-    assert report.ok and report.figures_by_kind[Kind.LIMBER] == 3
+    assert report.ok and report.figures_by_kind[Kind.LIMBER] == 4  # the 12-pdrs and the howitzer (7.2)
 
 
 # --- issue 14: what may be attached to a unit (1.1, project decision) -------------------------
