@@ -757,6 +757,17 @@ class PricedProfile(_Part):
     name: str
 
 
+class Standing(_Part):
+    """Where the roster stands against one limit of one constraint of its list (issue 14)."""
+
+    constraint: str
+    measure: Literal["units", "figures", "share of points", "share of figures", "share of units"]
+    actual: float
+    bound: Literal["min", "max"]
+    limit: float
+    ok: bool
+
+
 class RosterTotals(_Part):
     id: str
     units: int
@@ -766,6 +777,11 @@ class RosterTotals(_Part):
     ok: bool
     broken: list[str]
     unchecked: list[str]
+    standings: list[Standing] = Field(
+        default_factory=list,
+        description="Every count and share limit of the list's constraints and the roster's own, "
+        "with the roster's value (issue 14)",
+    )
 
 
 class PointsDocument(_Document):

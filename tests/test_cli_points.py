@@ -38,6 +38,11 @@ def test_points_json_with_roster(capsys: pytest.CaptureFixture[str]) -> None:
     assert doc["roster"]["ok"] and doc["roster"]["points"] <= 1000
     line = next(p for p in doc["profiles"] if p["profile"] == "line_infantry")
     assert line["points"] == line["stored"] and not line["stale"]
+    # issue 14: where the roster stands on each limit of its list, every one kept
+    standings = {(x["constraint"], x["bound"]): x for x in doc["roster"]["standings"]}
+    cap = standings["skirmisher-points", "max"]
+    assert cap["measure"] == "share of points" and cap["limit"] == 0.25 and 0 < cap["actual"] <= 0.25
+    assert all(x["ok"] for x in standings.values())
     assert line["base"] + sum(t["points"] for t in line["terms"]) + line["rounding"] == pytest.approx(
         line["points"]
     )
@@ -318,3 +323,28 @@ def test_validate_flight_reaches_the_roster_and_held_out_battles(
     with language(current_language()):  # --lang pl speaks Polish for the rest of the process: restore it
         code, out, _ = run(capsys, "points", "validate", *small, "--workers", "1", "--flight", "--lang", "pl")
     assert code == 0 and "ucieczka i reorganizacja (6.6, 6.8)" in out
+
+
+def test_points_roster_text_shows_the_room_each_limit_leaves(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 14: under the checker's verdict, every count and share limit of the list with the
+    roster's value, so a player sees how close each cap is; a broken one is marked, in English
+    and in Polish."""
+    roster = tmp_path / "screen.toml"
+    roster.write_text(
+        'army = "prussia"\nid = "screen"\nunits = [\n'
+        '  { profile = "line_infantry", figures = 12, count = 3 },\n'
+        '  { profile = "jager", figures = 8, count = 3 },\n]\n',
+        encoding="utf-8",
+    )
+    code, out, _ = run(capsys, "points", "prussia", "--roster", str(roster))
+    assert code == 0
+    tail = out[out.index("where it stands on each limit of its list:") :].splitlines()
+    cap = next(line for line in tail if line.strip().startswith("skirmisher-points:"))
+    assert "of the points; at most 25.0% (broken)" in cap
+    half = next(line for line in tail if line.strip().startswith("infantry-half:"))
+    assert "100.0% of the figures; at least 50.0%" in half and "(broken)" not in half
+    code, out, _ = run(capsys, "points", "prussia", "--roster", str(roster), "--lang", "pl")
+    assert code == 0 and "jak rozpiska wypada wobec każdego limitu swojej listy:" in out
+    assert "punktów; najwyżej 25.0% (złamane)" in out and "figurek; co najmniej 50.0%" in out

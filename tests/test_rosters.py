@@ -324,3 +324,98 @@ def test_limbers_are_not_attached_figures_7_2() -> None:
     france = load_army_list(bundled_dir("armylists") / "france.toml")
     report = validate_roster(france, "corps-2000")  # guns of 1 figure with 1 limber each
     assert not [b for b in report.broken if b.constraint == ATTACHED_ID]
+
+
+# --- issue 14: where a roster stands on each limit of its list --------------------------------
+def _all_lists() -> list[ArmyList]:
+    return [load_army_list(p) for p in sorted(BUNDLED.glob("*.toml"))]
+
+
+def _screen(army: ArmyList, companies: int) -> Roster:
+    """Four line battalions and ``companies`` skirmish companies of 8 of the list's first
+    skirmishing profile (7.5): over the skirmisher cap when there are enough of them."""
+    light = next(p for p in army.profiles if p.has("skirmish"))
+    line = next(p for p in army.profiles if p.kind is Kind.INFANTRY and not p.has("skirmish"))
+    return Roster.model_validate(
+        {
+            "id": "screen",
+            "units": [
+                {"profile": line.id, "figures": 12, "count": 4},
+                {"profile": light.id, "figures": 8, "count": companies},
+            ],
+        }
+    )
+
+
+@pytest.mark.parametrize("army", _all_lists(), ids=lambda a: a.id)
+def test_issue14_standings_agree_with_the_checker(army: ArmyList) -> None:
+    """Every count and share limit of the list's constraints is reported once per roster, with
+    the value the checker measures: a standing is broken exactly when validate_roster reports a
+    breach of that constraint, measure and bound (the example rosters, random legal rosters,
+    and skirmish screens over the cap)."""
+    import random
+
+    from szwadron.armies.rosters import roster_standings
+    from szwadron.armies.search import random_roster
+
+    rng = random.Random(f"standings:{army.id}")
+    rosters = [*army.rosters, *(random_roster(army, 1000.0, rng) for _ in range(3)), _screen(army, 6)]
+    limits = sum(
+        sum(
+            x is not None
+            for x in (c.min_units, c.max_units, c.min_figures, c.max_figures, c.min_share, c.max_share)
+        )
+        for c in army.constraints
+    )
+    for roster in rosters:
+        report = validate_roster(army, roster)
+        standings = roster_standings(army, roster)
+        assert len(standings) == limits + sum(
+            sum(
+                x is not None
+                for x in (c.min_units, c.max_units, c.min_figures, c.max_figures, c.min_share, c.max_share)
+            )
+            for c in roster.constraints
+        )
+        breaches = {(b.constraint, b.measure, b.bound): b.actual for b in report.broken if b.entry is None}
+        for s in standings:
+            key = (s.constraint, s.measure, s.bound)
+            assert (key in breaches) == (not s.ok), (roster.id, str(s))
+            if key in breaches:
+                assert breaches[key] == pytest.approx(s.actual)
+    (cap,) = [s for s in roster_standings(army, _screen(army, 6)) if s.constraint == "skirmisher-points"]
+    assert not cap.ok and str(cap).endswith("(broken)") and "at most 25.0%" in str(cap)
+
+
+def test_issue14_standing_values_by_hand() -> None:
+    """The values themselves: the French division's skirmishers' share of the points, its
+    infantry's share of the figures, worked out from the roster by hand."""
+    from szwadron.armies.rosters import roster_standings
+
+    army = _france()
+    roster = _division()
+    by = {(s.constraint, s.bound): s for s in roster_standings(army, roster)}
+    price = {p.id: p.points or 0.0 for p in army.profiles}
+    figures = [(army.profile(e.profile), e.figures * e.count) for e in roster.units] + [
+        (army.profile(a.profile), a.figures * e.count) for e in roster.units for a in e.attached
+    ]
+    total = sum(n * price[p.id] for p, n in figures)
+    skirmish = sum(n * price[p.id] for p, n in figures if p.has("skirmish"))
+    assert by["skirmisher-points", "max"].actual == pytest.approx(skirmish / total)
+    infantry = sum(n for p, n in figures if p.kind is Kind.INFANTRY)
+    assert by["infantry-half", "min"].actual == pytest.approx(infantry / sum(n for _, n in figures))
+    assert by["infantry-half", "min"].measure == "share of figures" and by["infantry-half", "min"].ok
+
+
+def test_issue14_standings_skip_shares_of_unknown_points() -> None:
+    """A share of points is not reported while a fielded profile has no points (the checker
+    lists it as not checked); shares of figures still are."""
+    from szwadron.armies.rosters import roster_standings
+
+    army = _france()
+    bare = army.model_copy(
+        update={"profiles": tuple(p.model_copy(update={"points": None}) for p in army.profiles)}
+    )
+    measures = {s.measure for s in roster_standings(bare, _division())}
+    assert "share of points" not in measures and "share of figures" in measures
+    assert "share of points" in {s.measure for s in roster_standings(army, _division())}

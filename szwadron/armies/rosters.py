@@ -247,6 +247,90 @@ class RosterReport:
 
 
 @dataclass(frozen=True)
+class Standing:
+    """Where a roster stands against one limit of one constraint (issue 14): what the constraint
+    measures, its value and the limit, kept or not. A player building a roster sees the room each
+    cap leaves (skirmishers at 21.3 % of the points, at most 25 %), not only the caps it breaks."""
+
+    constraint: str
+    rule: str
+    measure: str
+    """``units``, ``figures`` or ``share of points`` / ``share of figures`` / ``share of units``."""
+    actual: float
+    bound: Bound
+    limit: float
+
+    @property
+    def of(self) -> ShareOf | None:
+        """What a share is of; None for a count of units or figures."""
+        return (
+            ShareOf(self.measure.removeprefix("share of ")) if self.measure.startswith("share of ") else None
+        )
+
+    @property
+    def ok(self) -> bool:
+        """The limit is kept (shares with the checker's tolerance, :data:`SHARE_EPSILON`)."""
+        return _within(self.bound, self.actual, self.limit, 0.0 if self.of is None else SHARE_EPSILON)
+
+    def __str__(self) -> str:
+        of = self.of
+        if of is None:
+            value = _plural(self.actual, "unit" if self.measure == "units" else "figure")
+            limit = _num(self.limit)
+        else:
+            value = _("{share} of {what}").format(share=f"{self.actual:.1%}", what=_share_of_text(of))
+            limit = f"{self.limit:.1%}"
+        bound = (_("at least {limit}") if self.bound == "min" else _("at most {limit}")).format(limit=limit)
+        text = f"{self.constraint}: {value}; {bound}"
+        return text if self.ok else text + " " + _("(broken)")
+
+    def to_json(self) -> dict[str, Any]:
+        """The standing as JSON: constraint, measure, actual, bound, limit, ok."""
+        return {
+            "constraint": self.constraint,
+            "measure": self.measure,
+            "actual": self.actual,
+            "bound": self.bound,
+            "limit": self.limit,
+            "ok": self.ok,
+        }
+
+
+def roster_standings(
+    army: ArmyList, roster: Roster, points: Mapping[str, float] | None = None
+) -> tuple[Standing, ...]:
+    """Where ``roster`` (one :func:`validate_roster` accepts) stands against every count and
+    share limit of its list's constraints and its own, in their order: units and figures
+    selected, and shares of points (when every fielded profile has points), figures or units.
+    Unit sizes are per unit and stay with :func:`validate_roster`'s breaches. ``points`` as in
+    :func:`validate_roster`."""
+    fielded = _fielded(army, roster)
+    price, _missing = _prices(army, fielded, points)
+    *_, totals = _totals(fielded, price)
+    out: list[Standing] = []
+    for c in (*army.constraints, *roster.constraints):
+        chosen, units, figures = _chosen(fielded, _selected(c, army.profiles))
+        measured: list[tuple[str, float, Bound, float | None]] = [
+            ("units", units, "min", c.min_units),
+            ("units", units, "max", c.max_units),
+            ("figures", figures, "min", c.min_figures),
+            ("figures", figures, "max", c.max_figures),
+        ]
+        total = totals[c.share_of]
+        if (c.min_share is not None or c.max_share is not None) and total:
+            if c.share_of is not ShareOf.POINTS or price is not None:
+                share = _part(c.share_of, chosen, units, figures, price) / total
+                measure = f"share of {c.share_of.value}"
+                measured += [(measure, share, "min", c.min_share), (measure, share, "max", c.max_share)]
+        out += [
+            Standing(c.id, c.rule, measure, actual, bound, limit)
+            for measure, actual, bound, limit in measured
+            if limit is not None
+        ]
+    return tuple(out)
+
+
+@dataclass(frozen=True)
 class _Fielded:
     """Figures of one profile in one roster entry (all its units together)."""
 
@@ -287,12 +371,15 @@ def _check_points_map(army: ArmyList, points: Mapping[str, float]) -> None:
             )
 
 
+def _within(bound: Bound, actual: float, limit: float, tolerance: float) -> bool:
+    """``actual`` keeps its ``bound`` (``min``: at least, ``max``: at most) ``limit``."""
+    return actual >= limit - tolerance if bound == "min" else actual <= limit + tolerance
+
+
 def _limit_breach(
     c: RosterConstraint, measure: str, actual: float, bound: Bound, limit: float | None, unit: str
 ) -> Breach | None:
-    if limit is None:
-        return None
-    if (bound == "min" and actual >= limit) or (bound == "max" and actual <= limit):
+    if limit is None or _within(bound, actual, limit, 0.0):
         return None
     return Breach.of(
         c.id,
@@ -306,11 +393,7 @@ def _limit_breach(
 
 
 def _share_breach(c: RosterConstraint, share: float, bound: Bound, limit: float | None) -> Breach | None:
-    if limit is None:
-        return None
-    if (bound == "min" and share >= limit - SHARE_EPSILON) or (
-        bound == "max" and share <= limit + SHARE_EPSILON
-    ):
+    if limit is None or _within(bound, share, limit, SHARE_EPSILON):
         return None
     measure = f"share of {c.share_of.value}"
     return Breach.of(
@@ -354,6 +437,24 @@ def _selected(c: RosterConstraint, profiles: tuple[Profile, ...]) -> frozenset[s
     return hit[2]
 
 
+def _chosen(fielded: Sequence[_Fielded], selected: frozenset[str]) -> tuple[list[_Fielded], int, int]:
+    """The fielded figures a constraint selects (``selected``: the ids of the profiles it
+    selects), with their units and figures."""
+    chosen = [f for f in fielded if f.profile.id in selected]
+    return chosen, sum(f.units for f in chosen), sum(f.figures for f in chosen)
+
+
+def _part(
+    of: ShareOf, chosen: Sequence[_Fielded], units: int, figures: int, price: Mapping[str, float] | None
+) -> float:
+    """The selected figures' part of what a share is of: their points (``price`` known), units or
+    figures."""
+    if of is ShareOf.POINTS:
+        assert price is not None
+        return sum(f.figures * price[f.profile.id] for f in chosen)
+    return units if of is ShareOf.UNITS else figures
+
+
 def _check_constraint(
     c: RosterConstraint,
     fielded: Sequence[_Fielded],
@@ -362,9 +463,7 @@ def _check_constraint(
     selected: frozenset[str],
 ) -> tuple[list[Breach], Unchecked | None]:
     """The breaches of ``c``; ``selected``: the ids of the list's profiles it selects."""
-    chosen = [f for f in fielded if f.profile.id in selected]
-    units = sum(f.units for f in chosen)
-    figures = sum(f.figures for f in chosen)
+    chosen, units, figures = _chosen(fielded, selected)
     breaches = [
         b
         for b in (
@@ -378,12 +477,9 @@ def _check_constraint(
     if c.min_share is None and c.max_share is None:
         return breaches, None
     total = totals[c.share_of]
-    if c.share_of is ShareOf.POINTS:
-        if price is None or total is None:
-            return breaches, Unchecked(c.id, c.rule, _("the roster's points are not known"))
-        part = sum(f.figures * price[f.profile.id] for f in chosen)
-    else:
-        part = units if c.share_of is ShareOf.UNITS else figures
+    if c.share_of is ShareOf.POINTS and (price is None or total is None):
+        return breaches, Unchecked(c.id, c.rule, _("the roster's points are not known"))
+    part = _part(c.share_of, chosen, units, figures, price)
     if not total:
         return breaches, Unchecked(
             c.id, c.rule, _("the roster's total {what} are 0").format(what=_total_of(c.share_of))
@@ -532,6 +628,40 @@ def _limber_breaches(army: ArmyList, roster: Roster) -> list[Breach]:
     return out
 
 
+def _prices(
+    army: ArmyList, fielded: Sequence[_Fielded], points: Mapping[str, float] | None
+) -> tuple[Mapping[str, float] | None, tuple[str, ...]]:
+    """Points per figure of the list's profiles, ``points`` supplying or overriding them (None when
+    a fielded profile has none), and the fielded profiles without points (sorted ids)."""
+    prices: dict[str, float] = {p.id: p.points for p in army.profiles if p.points is not None} | dict(
+        points or {}
+    )
+    missing = tuple(sorted({f.profile.id for f in fielded} - prices.keys()))
+    return (None if missing else prices), missing
+
+
+def _totals(
+    fielded: Sequence[_Fielded], price: Mapping[str, float] | None
+) -> tuple[dict[Kind, int], dict[Kind, float] | None, int, int, dict[ShareOf, float | None]]:
+    """Figures and points (None without ``price``) by kind, the roster's units and figures, and
+    its totals of points, figures and units (what a share is of)."""
+    figures_by_kind: dict[Kind, int] = {}
+    points_by_kind: dict[Kind, float] | None = None if price is None else {}
+    for f in fielded:
+        figures_by_kind[f.profile.kind] = figures_by_kind.get(f.profile.kind, 0) + f.figures
+        if points_by_kind is not None and price is not None:
+            kind = f.profile.kind
+            points_by_kind[kind] = points_by_kind.get(kind, 0.0) + f.figures * price[f.profile.id]
+    units = sum(f.units for f in fielded)
+    figures = sum(f.figures for f in fielded)
+    totals: dict[ShareOf, float | None] = {
+        ShareOf.POINTS: None if points_by_kind is None else sum(points_by_kind.values()),
+        ShareOf.FIGURES: figures,
+        ShareOf.UNITS: units,
+    }
+    return figures_by_kind, points_by_kind, units, figures, totals
+
+
 # long: one check per roster rule (1.1 limits, list and roster constraints), each a few lines, in the rulebook's order.
 def validate_roster(
     army: ArmyList, roster: Roster | str, points: Mapping[str, float] | None = None
@@ -565,27 +695,10 @@ def validate_roster(
     if points is not None:
         _check_points_map(army, points)
     fielded = _fielded(army, roster)
-    prices: dict[str, float] = {p.id: p.points for p in army.profiles if p.points is not None} | dict(
-        points or {}
-    )
-    missing = tuple(sorted({f.profile.id for f in fielded} - prices.keys()))
-    price: Mapping[str, float] | None = None if missing else prices
+    price, missing = _prices(army, fielded, points)
 
-    figures_by_kind: dict[Kind, int] = {}
-    points_by_kind: dict[Kind, float] | None = None if price is None else {}
-    for f in fielded:
-        figures_by_kind[f.profile.kind] = figures_by_kind.get(f.profile.kind, 0) + f.figures
-        if points_by_kind is not None and price is not None:
-            kind = f.profile.kind
-            points_by_kind[kind] = points_by_kind.get(kind, 0.0) + f.figures * price[f.profile.id]
-    units = sum(f.units for f in fielded)
-    figures = sum(f.figures for f in fielded)
-    total_points = None if points_by_kind is None else sum(points_by_kind.values())
-    totals: dict[ShareOf, float | None] = {
-        ShareOf.POINTS: total_points,
-        ShareOf.FIGURES: figures,
-        ShareOf.UNITS: units,
-    }
+    figures_by_kind, points_by_kind, units, figures, totals = _totals(fielded, price)
+    total_points = totals[ShareOf.POINTS]
 
     broken: list[Breach] = []
     unchecked: list[Unchecked] = []

@@ -192,7 +192,8 @@ def register(subparsers: Any) -> None:
         "--roster",
         metavar="ID|FILE",
         help="a roster: the id of one of the list's example rosters (corps-1000) or your own "
-        "roster TOML file; prints only the profiles it fields, its total and broken constraints",
+        "roster TOML file; prints only the profiles it fields, its total, broken constraints and "
+        "where it stands on each limit of its list",
     )
     price.add_argument("--json", action="store_true", help=_JSON_HELP)
     price.add_argument(
@@ -634,7 +635,7 @@ def _army_source(target: str) -> str:
 # long: the points command's report: one block per section (profiles, units, roster, stale warning).
 def _price(args: argparse.Namespace) -> int:
     from szwadron.armies.points import format_points, load_model, price_profile
-    from szwadron.armies.rosters import validate_roster
+    from szwadron.armies.rosters import roster_standings, validate_roster
     from szwadron.cli._common import check_stale_points, print_json
     from szwadron.errors import InvalidDataError
     from szwadron.loading import open_army_list
@@ -643,10 +644,12 @@ def _price(args: argparse.Namespace) -> int:
     model = load_model()
     profiles = list(army.profiles)
     roster = report = None
+    standings: tuple[Any, ...] = ()
     if args.roster:
         roster = _roster(army, args.roster)
         fielded = {e.profile for e in roster.units} | {a.profile for e in roster.units for a in e.attached}
         report = validate_roster(army, roster)
+        standings = roster_standings(army, roster)
         profiles = [p for p in profiles if p.id in fielded]
         check_stale_points("points", [army], model, strict=False, fielded={army.id: fielded})
     rows = []
@@ -689,6 +692,7 @@ def _price(args: argparse.Namespace) -> int:
                 "ok": report.ok,
                 "broken": [str(x) for x in report.broken],
                 "unchecked": [str(x) for x in report.unchecked],
+                "standings": [x.to_json() for x in standings],
             }
         print_json(doc)
         return 0
@@ -749,6 +753,10 @@ def _price(args: argparse.Namespace) -> int:
     if report is not None:
         print()
         print(report.describe())
+        if standings:
+            print(_("where it stands on each limit of its list:"))
+            for x in standings:
+                print(f"  {x}")
     return 0
 
 
