@@ -21,7 +21,7 @@ from szwadron.armies.search import (
 )
 from szwadron.cli import main
 from szwadron.errors import InvalidDataError
-from szwadron.models import Kind
+from szwadron.models import Kind, Roster
 
 ARMIES = {a.id: a for a in load_lists(army_list_paths())}
 
@@ -219,6 +219,19 @@ def test_cli_validate_reports_the_held_out_set(capsys: pytest.CaptureFixture[str
     assert 0.0 <= held["share_in_band"] <= 1.0 and held["worst"]["roster"] in {
         r["roster"] for r in held["rosters"]
     }
+    # issue 14: each find's shares of the points under its list's caps, the nearest its cap first,
+    # as the checker measures them (the find is legal, so every cap is kept)
+    for found in held["searches"]:
+        army = ARMIES[found["army"]]
+        roster = Roster.model_validate({**found["roster"], "points_limit": found["points_limit"]})
+        report = validate_roster(army, roster)
+        caps = found["caps"]
+        assert {c["constraint"] for c in caps} == {
+            c.id for c in army.constraints if c.max_share is not None and c.share_of.value == "points"
+        }
+        assert all(c["ok"] and c["measure"] == "share of points" for c in caps) and report.ok
+        closeness = [c["actual"] / c["limit"] for c in caps]
+        assert closeness == sorted(closeness, reverse=True)
     code = main([*argv, "--held-out", "1", "--search", "1"])
     out = capsys.readouterr().out
     assert (
@@ -229,6 +242,7 @@ def test_cli_validate_reports_the_held_out_set(capsys: pytest.CaptureFixture[str
         "best " in out and "(95% interval " in out and " over 100 fresh battles; " in out
     )  # one field roster
     assert "example rosters against the held-out rosters" in out and "france:corps-1000" in out
+    assert out.count("    nearest its caps: ") == 4 and "of the points; at most 20.0%" in out
     code = main([*argv, "--held-out", "0", "--json"])
     assert code == 0 and json.loads(capsys.readouterr().out)["held_out"] is None
 
