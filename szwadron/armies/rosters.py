@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -263,9 +263,7 @@ class Standing:
     @property
     def of(self) -> ShareOf | None:
         """What a share is of; None for a count of units or figures."""
-        return (
-            ShareOf(self.measure.removeprefix("share of ")) if self.measure.startswith("share of ") else None
-        )
+        return next((of for of, measure in _SHARE_MEASURES.items() if measure == self.measure), None)
 
     @property
     def ok(self) -> bool:
@@ -285,15 +283,8 @@ class Standing:
         return text if self.ok else text + " " + _("(broken)")
 
     def to_json(self) -> dict[str, Any]:
-        """The standing as JSON: constraint, measure, actual, bound, limit, ok."""
-        return {
-            "constraint": self.constraint,
-            "measure": self.measure,
-            "actual": self.actual,
-            "bound": self.bound,
-            "limit": self.limit,
-            "ok": self.ok,
-        }
+        """The standing as JSON: its fields but the rule's words, and whether it is kept."""
+        return {k: v for k, v in asdict(self).items() if k != "rule"} | {"ok": self.ok}
 
 
 def roster_standings(
@@ -310,24 +301,17 @@ def roster_standings(
     out: list[Standing] = []
     for c in (*army.constraints, *roster.constraints):
         chosen, units, figures = _chosen(fielded, _selected(c, army.profiles))
-        measured: list[tuple[str, float, Bound, float | None]] = [
-            ("units", units, "min", c.min_units),
-            ("units", units, "max", c.max_units),
-            ("figures", figures, "min", c.min_figures),
-            ("figures", figures, "max", c.max_figures),
-        ]
-        total = totals[c.share_of]
-        if (c.min_share is not None or c.max_share is not None) and total:
-            if c.share_of is not ShareOf.POINTS or price is not None:
-                share = _part(c.share_of, chosen, units, figures, price) / total
-                measure = f"share of {c.share_of.value}"
-                measured += [(measure, share, "min", c.min_share), (measure, share, "max", c.max_share)]
-        out += [
-            Standing(c.id, c.rule, measure, actual, bound, limit)
-            for measure, actual, bound, limit in measured
-            if limit is not None
-        ]
+        limits, _unchecked = _limits(c, chosen, units, figures, price, totals)
+        out += [Standing(c.id, c.rule, *limit) for limit in limits]
     return tuple(out)
+
+
+def caps_on_points(army: ArmyList, roster: Roster) -> list[Standing]:
+    """:func:`roster_standings`' caps on shares of the points (the guns, the horse, the
+    skirmishers: issue 14), the nearest its cap first: for an exploit search's find, the cap an
+    organiser would tighten if it wins too much."""
+    caps = [x for x in roster_standings(army, roster) if x.bound == "max" and x.of is ShareOf.POINTS]
+    return sorted(caps, key=lambda x: -x.actual / x.limit if x.limit else 0.0)
 
 
 @dataclass(frozen=True)
@@ -395,7 +379,7 @@ def _limit_breach(
 def _share_breach(c: RosterConstraint, share: float, bound: Bound, limit: float | None) -> Breach | None:
     if limit is None or _within(bound, share, limit, SHARE_EPSILON):
         return None
-    measure = f"share of {c.share_of.value}"
+    measure = _SHARE_MEASURES[c.share_of]
     return Breach.of(
         c.id,
         c.rule,
@@ -455,6 +439,50 @@ def _part(
     return units if of is ShareOf.UNITS else figures
 
 
+#: The measure of a share of points, figures or units (:attr:`Breach.measure`, :attr:`Standing.measure`).
+_SHARE_MEASURES = {of: f"share of {of.value}" for of in ShareOf}
+_SHARE_MEASURE_SET = frozenset(_SHARE_MEASURES.values())
+
+
+def _limits(
+    c: RosterConstraint,
+    chosen: Sequence[_Fielded],
+    units: int,
+    figures: int,
+    price: Mapping[str, float] | None,
+    totals: dict[ShareOf, float | None],
+) -> tuple[list[tuple[str, float, Bound, float]], Unchecked | None]:
+    """Every count and share limit of ``c`` with the roster's value — ``(measure, actual, bound,
+    limit)``, kept or not — for the selected figures (``chosen``, their ``units`` and ``figures``);
+    and why its shares could not be measured (points not known, a total of 0), if so. The one
+    measurement behind :func:`validate_roster`'s breaches and :func:`roster_standings`."""
+    limits: list[tuple[str, float, Bound, float]] = []
+    if c.min_units is not None:
+        limits.append(("units", units, "min", c.min_units))
+    if c.max_units is not None:
+        limits.append(("units", units, "max", c.max_units))
+    if c.min_figures is not None:
+        limits.append(("figures", figures, "min", c.min_figures))
+    if c.max_figures is not None:
+        limits.append(("figures", figures, "max", c.max_figures))
+    if c.min_share is None and c.max_share is None:
+        return limits, None
+    total = totals[c.share_of]
+    if c.share_of is ShareOf.POINTS and (price is None or total is None):
+        return limits, Unchecked(c.id, c.rule, _("the roster's points are not known"))
+    if not total:
+        return limits, Unchecked(
+            c.id, c.rule, _("the roster's total {what} are 0").format(what=_total_of(c.share_of))
+        )
+    share = _part(c.share_of, chosen, units, figures, price) / total
+    measure = _SHARE_MEASURES[c.share_of]
+    if c.min_share is not None:
+        limits.append((measure, share, "min", c.min_share))
+    if c.max_share is not None:
+        limits.append((measure, share, "max", c.max_share))
+    return limits, None
+
+
 def _check_constraint(
     c: RosterConstraint,
     fielded: Sequence[_Fielded],
@@ -464,33 +492,20 @@ def _check_constraint(
 ) -> tuple[list[Breach], Unchecked | None]:
     """The breaches of ``c``; ``selected``: the ids of the list's profiles it selects."""
     chosen, units, figures = _chosen(fielded, selected)
-    breaches = [
-        b
-        for b in (
-            _limit_breach(c, "units", units, "min", c.min_units, "unit"),
-            _limit_breach(c, "units", units, "max", c.max_units, "unit"),
-            _limit_breach(c, "figures", figures, "min", c.min_figures, "figure"),
-            _limit_breach(c, "figures", figures, "max", c.max_figures, "figure"),
+    limits, unchecked = _limits(c, chosen, units, figures, price, totals)
+    breaches: list[Breach] = []
+    for measure, actual, bound, limit in limits:
+        share = measure in _SHARE_MEASURE_SET
+        if _within(bound, actual, limit, SHARE_EPSILON if share else 0.0):
+            continue
+        b = (
+            _share_breach(c, actual, bound, limit)
+            if share
+            else _limit_breach(c, measure, actual, bound, limit, "unit" if measure == "units" else "figure")
         )
-        if b is not None
-    ]
-    if c.min_share is None and c.max_share is None:
-        return breaches, None
-    total = totals[c.share_of]
-    if c.share_of is ShareOf.POINTS and (price is None or total is None):
-        return breaches, Unchecked(c.id, c.rule, _("the roster's points are not known"))
-    part = _part(c.share_of, chosen, units, figures, price)
-    if not total:
-        return breaches, Unchecked(
-            c.id, c.rule, _("the roster's total {what} are 0").format(what=_total_of(c.share_of))
-        )
-    share = part / total
-    breaches += [
-        b
-        for b in (_share_breach(c, share, "min", c.min_share), _share_breach(c, share, "max", c.max_share))
-        if b is not None
-    ]
-    return breaches, None
+        if b is not None:
+            breaches.append(b)
+    return breaches, unchecked
 
 
 def unit_figures(army: ArmyList, entry: RosterEntry) -> int:
@@ -790,8 +805,11 @@ __all__ = [
     "POINTS_LIMIT_ID",
     "Breach",
     "RosterReport",
+    "Standing",
     "Unchecked",
+    "caps_on_points",
     "load_roster",
     "parse_roster",
+    "roster_standings",
     "validate_roster",
 ]

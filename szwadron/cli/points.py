@@ -944,8 +944,11 @@ def _validate(args: argparse.Namespace) -> int:
         doc["unit_sizes"] = [e.to_json() for e in sizes]
         doc["held_out"] = held.to_json() if held is not None else None
         if held is not None:
+            from szwadron.armies.rosters import caps_on_points
+
+            by_id = {a.id: a for a in armies}
             for found, out in zip(held.searches, doc["held_out"]["searches"], strict=True):
-                out["caps"] = [x.to_json() for x in _caps_of_find(armies, found)]
+                out["caps"] = [x.to_json() for x in caps_on_points(by_id[found.army], found.roster)]
         print_json(doc)
         return 0
     lo, hi = BAND
@@ -1072,21 +1075,11 @@ _PAIRING_WORDS = {
 }
 
 
-def _caps_of_find(armies: Sequence[Any], found: Any) -> list[Any]:
-    """Where an exploit search's find stands on its list's caps on shares of the points (the
-    guns, the horse, the skirmishers: issue 14), the nearest its cap first: the cap an organiser
-    would tighten if the find wins too much."""
-    from szwadron.armies.rosters import roster_standings
-    from szwadron.models import ShareOf
-
-    army = next(a for a in armies if a.id == found.army)
-    caps = [x for x in roster_standings(army, found.roster) if x.bound == "max" and x.of is ShareOf.POINTS]
-    return sorted(caps, key=lambda x: -x.actual / x.limit if x.limit else 0.0)
-
-
+# long: the held-out report in its order: pairs, spread, example rosters, strongest roster, each search find and its caps.
 def _print_held_out(held: Any, armies: Sequence[Any]) -> None:
     """The held-out part of ``points validate`` (szwadron.armies.search)."""
     from szwadron.armies.calibrate import BAND
+    from szwadron.armies.rosters import caps_on_points
     from szwadron.cli._common import fmt_prob
 
     lo, hi = BAND
@@ -1161,7 +1154,7 @@ def _print_held_out(held: Any, armies: Sequence[Any]) -> None:
                 rate=fmt_prob(s.rate),
             )
         )
-        caps = _caps_of_find(armies, s)[:2]
+        caps = caps_on_points(next(a for a in armies if a.id == s.army), s.roster)[:2]
         if caps:
             print("    " + _("nearest its caps: {caps}").format(caps=" · ".join(str(x) for x in caps)))
 
