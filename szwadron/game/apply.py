@@ -545,7 +545,8 @@ def apply_melee(
     followed by its remainder roll, 1.5.1; then the morale tests of 5.5 in their order), or
     rolled from ``seed``. Figures are removed in the order of 5.4 (those touching most enemies
     first); states are set (5.5: repulsed ends normal, 6.5.3; panic; uncontrolled pursuit of the
-    enemy, 6.7); both standing stay engaged (5.5.7). The push-up of 5.6 and the retreat and
+    enemy, 6.7); both standing stay engaged (5.5.7), except a defender whose every figure holds an
+    advantageous position, which does not count as engaged (5.7.3). The push-up of 5.6 and the retreat and
     flight moves are the players' next moves: the ruling lists who pushes up. A unit whose last
     figure is removed leaves the table (PD-18)."""
 
@@ -599,7 +600,13 @@ def apply_melee(
                 )
         engaged = [e for e in unit.engaged_with if e != enemy.id]
         state, pursuing = unit.state, unit.pursuing
-        if out.value == "engaged":
+        if out.value == "engaged" and side == "defender" and m.all_defenders_advantaged:
+            notes.append(  # 5.7.3: the attacker stays engaged with it
+                _(
+                    "{unit} holds an advantageous position with every figure: it does not count as engaged (5.7.3)"
+                ).format(unit=unit.id)
+            )
+        elif out.value == "engaged":
             engaged.append(enemy.id)
         elif out.value == "panic":
             state, pursuing = UnitState.PANIC, None
