@@ -98,3 +98,80 @@ def test_6_7_1_a_battery_rolls_no_pursuit_test(tmp_path: Path, capsys: pytest.Ca
     again = tmp_path / "again.toml"
     assert main([*argv[:-1], "1,6,6,1,6,1,6,6,6", "-o", str(again)]) == 2
     assert not again.exists()
+
+
+FIRE = Path(__file__).parent / "cases" / "fire"
+
+
+def _fire_position(tmp_path: Path, case: str, **moved: tuple[float, float]) -> Path:
+    """A fire case's scenario without its [expected] table; ``moved`` puts a unit's one base at (x, y)."""
+    data = tomllib.loads((FIRE / case).read_text(encoding="utf-8"))
+    data.pop("expected")
+    for unit in data["units"]:
+        if unit["id"] in moved:
+            unit["bases"][0]["x"], unit["bases"][0]["y"] = moved[unit["id"]]
+    lines = [f"name = {data['name']!r}", "[table]", "width = 100.0", "depth = 80.0"]
+    for u in data["units"]:
+        prof = ", ".join(
+            f"{k} = {v!r}" if isinstance(v, str) else f"{k} = {v}" for k, v in u["profile"].items()
+        )
+        b = u["bases"][0]
+        lines += [
+            "[[units]]",
+            f"id = {u['id']!r}",
+            f"side = {u['side']!r}",
+            f"profile = {{ {prof} }}",
+            f"bases = [ {{ x = {b['x']}, y = {b['y']}, facing = {b['facing']} }} ]",
+        ]
+    path = tmp_path / "position.toml"
+    path.write_text("\n".join(lines).replace("'", '"') + "\n", encoding="utf-8")
+    return path
+
+
+def test_4_5_5_fire_out_of_range_loses_the_action(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """4.5.5 — declared at a target 28 cm away with Z 24, the fire rolls nothing and the shooter's
+    action is spent: the next position has it acted (a second action is refused, 2.3), the target
+    unchanged, and the log's line says why."""
+    pos = _fire_position(tmp_path, "4_5_5_out_of_range_loses_the_action.toml")
+    out = tmp_path / "next.toml"
+    argv = ["fire", str(pos), "--shooter", "s", "--target", "b", "--apply", "--roll", "--seed", "1"]
+    assert main([*argv, "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "action is lost (4.5.5)" in text and "Rolled" not in text
+    after = load_scenario(out)
+    assert after.unit("s").acted is not None and after.unit("s").acted.value == "fire"
+    assert after.unit("b").strength == 1 and after.unit("b").state.value == "normal"
+    # spent: it may not fire again
+    assert (
+        main(
+            [
+                "fire",
+                str(out),
+                "--shooter",
+                "s",
+                "--target",
+                "b",
+                "--apply",
+                "--roll",
+                "-o",
+                str(tmp_path / "x.toml"),
+            ]
+        )
+        == 2
+    )
+    assert not (tmp_path / "x.toml").exists()
+
+
+def test_4_3_6_fire_out_of_sight_keeps_the_action(tmp_path: Path) -> None:
+    """4.3.6 — a target in range but behind an own unit (4.3.2: no line of sight) is refused
+    without a cost: nothing is written and the unit may still act."""
+    pos = _fire_position(tmp_path, "4_5_5_out_of_range_loses_the_action.toml", b=(50.0, 25.0))
+    friend = (
+        '[[units]]\nid = "f"\nside = "A"\nprofile = { id = "inf", name = "Line", kind = "infantry", R = 12, '
+        "W = 2, SW = 1, SO = 1, Z = 24, UW = 3, C = 3, M = 4 }\nbases = [ { x = 50.0, y = 17.0, facing = 90.0 } ]\n"
+    )
+    pos.write_text(pos.read_text(encoding="utf-8") + friend, encoding="utf-8")
+    out = tmp_path / "next.toml"
+    argv = ["fire", str(pos), "--shooter", "s", "--target", "b", "--apply", "--roll", "--seed", "1"]
+    assert main([*argv, "-o", str(out)]) == 1
+    assert not out.exists()
