@@ -235,3 +235,49 @@ def test_5_5_rolled_melee_agrees_with_exact_table_monte_carlo() -> None:
     dof = bins - 1
     h = 2 / (9 * dof)
     assert stat < dof * (1 - h + 3.719 * math.sqrt(h)) ** 3
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c['a']}-{c['d']}-{c['fs']}")
+def test_6_7_1_a_side_that_cannot_pursue_holds_instead(case: dict[str, Any]) -> None:
+    """6.7.1 — artillery never falls into uncontrolled pursuit: with ``pursues`` false a side takes
+    no pursuit test (5.5.3, 5.5.5) and holds, so its table is the full table with every pursuit of
+    that side read as held; the other side's chances do not move."""
+    a = side_of(case["a"], 4, skirmish=case.get("a_skirmish", False))
+    d = side_of(case["d"], 3, wound_bonus=case.get("d_terrain", 0))
+    both = melee(a, d, first_strike=case["fs"]).outcomes.probabilities()
+    for who in (0, 1):
+        sides = [a, d]
+        m = sides[who].morale
+        sides[who] = MeleeSide(
+            sides[who].fighters,
+            MeleeMorale(m.morale, m.strength, m.initial, m.modifier, m.panicking, pursues=False),
+            sides[who].wound_bonus,
+            sides[who].skirmish,
+        )
+        got = melee(sides[0], sides[1], first_strike=case["fs"]).outcomes.probabilities()
+        want: dict[tuple[MeleeOutcome, MeleeOutcome], Fraction] = {}
+        for pair, p in both.items():
+            held = tuple(
+                MeleeOutcome.HELD if (k == who and o is MeleeOutcome.PURSUIT) else o
+                for k, o in enumerate(pair)
+            )
+            want[held] = want.get(held, Fraction(0)) + p  # type: ignore[index]
+        assert got == want
+        assert all(pair[who] is not MeleeOutcome.PURSUIT for pair in got)
+
+
+def test_6_7_1_a_rolled_battery_rolls_no_pursuit_test() -> None:
+    """6.7.1 — the seeded melee of a referee (``--roll``): a battery that stood while its
+    attackers broke takes no pursuit test and never pursues."""
+    a = MeleeSide.uniform(2, melee=1, skill=3, wounds=1, morale=3)
+    gun = MeleeSide(
+        MeleeSide.uniform(1, melee=2, skill=4, wounds=2, morale=4).fighters,
+        MeleeMorale(4, 1, 1, pursues=False),
+    )
+    rng = random.Random(3)
+    seen = set()
+    for _ in range(3000):
+        roll = roll_melee(a, gun, rng)
+        seen.add(roll.outcome[1])
+        assert all("defender pursuit" != t.kind for t in roll.tests)
+    assert MeleeOutcome.PURSUIT not in seen and MeleeOutcome.HELD in seen

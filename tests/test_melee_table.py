@@ -4,6 +4,8 @@ files in tests/cases/melee/ (scenario + ``[check]`` + ``[expected]``)."""
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -13,6 +15,7 @@ import pytest
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.loading import bundled_scenario, load_scenario, parse_scenario
 from szwadron.odds.combat import MeleeSide, melee
+from szwadron.odds.morale import MeleeOutcome, melee_outcomes
 from szwadron.table.melee import table_melee
 
 CASES = Path(__file__).parent / "cases" / "melee"
@@ -157,3 +160,28 @@ def test_pd_14_two_pairs_apart_each_short_are_not_engaged(tables: SimpleNamespac
     assert audit(sc).units[0].engaged_with == ()
     with pytest.raises(IllegalActionError, match="PD-14"):
         table_melee(sc, "a", "d")
+
+
+def test_6_7_1_a_battery_in_melee_never_pursues() -> None:
+    """6.7.1 — a foot battery that stands while its attackers break holds: no outcome of the
+    table has it pursue, and the chance that the same figures would pursue if they could (a
+    pursuit test at M 4, 5.5.5) is added to its holding; the attackers' outcomes keep theirs."""
+    data = tomllib.loads((CASES / "6_7_1_artillery_never_pursues.toml").read_text(encoding="utf-8"))
+    data.pop("expected"), data.pop("check")
+    m = table_melee(parse_scenario(data, source="6_7_1", folders=[]), "a", "gun")
+    outcomes = m.odds.outcomes.probabilities()
+    assert all(d is not MeleeOutcome.PURSUIT for _, d in outcomes)
+    assert m.sides is not None and not m.sides[1].morale.pursues and m.sides[0].morale.pursues
+    could = melee_outcomes(m.odds.losses, m.sides[0].morale, replace(m.sides[1].morale, pursues=True))
+    pursued = sum(p for (_, d), p in could.probabilities().items() if d is MeleeOutcome.PURSUIT)
+    assert pursued > Fraction(1, 100)
+    for (a, d), p in could.probabilities().items():
+        if d is MeleeOutcome.PURSUIT:
+            assert outcomes[(a, MeleeOutcome.HELD)] >= p
+    held = {a: p for (a, d), p in outcomes.items() if d is MeleeOutcome.HELD}
+    for a in held:
+        assert held[a] == sum(
+            p
+            for (a2, d), p in could.probabilities().items()
+            if a2 is a and d in (MeleeOutcome.HELD, MeleeOutcome.PURSUIT)
+        )

@@ -214,7 +214,8 @@ def _apply(args: argparse.Namespace) -> int:
         print_json(applied_json(args, applied))
     else:
         print(format_result(applied.report))
-        print(format_rolled(applied))
+        if "lost" not in applied.ruling:  # 4.5.5: out of range, nothing rolled
+            print(format_rolled(applied))
         print(format_applied(args, applied))
     return code
 
@@ -293,6 +294,8 @@ def format_result(r: FireResult) -> str:
     )
     if r.reason is not None:
         lines.append(f"  [{r.reason.rule}] {r.reason.message}")
+        if r.reason.rule == "4.5.1" and r.reaction is None:
+            lines.append("  " + _("declared, a fire out of range costs the unit its action (4.5.5)"))
     lines.append("")
     lines.append(_("Shooting bases (4.4 arcs, 4.5 range and accuracy, PD-9)"))
     rows = [[_("base"), _("fires"), _("edge"), "cm", "C", _("dice"), _("targets / rule")]]

@@ -273,12 +273,20 @@ def _apply(args: argparse.Namespace) -> int:
     lines.append(
         "  "
         + _("outcome: attacker {attacker}, defender {defender}").format(
-            attacker=term(out["attacker"]), defender=term(out["defender"])
+            attacker=term(out["attacker"]), defender=_defender_outcome(m, out["defender"])
         )
     )
     print("\n".join(lines))
     print(format_applied(args, applied))
     return code
+
+
+def _defender_outcome(m: TableMelee, outcome: str) -> str:
+    """The defender's outcome in words; both standing, a defender whose every figure holds an
+    advantageous position does not count as engaged (5.7.3)."""
+    if outcome == "engaged" and m.all_defenders_advantaged:
+        return _("stands, not engaged (5.7.3)")
+    return term(outcome)
 
 
 def format_report(m: TableMelee) -> str:
@@ -331,9 +339,8 @@ def format_report(m: TableMelee) -> str:
     )
     lines.append(_("outcomes (5.5), attacker / defender:"))
     for row in m.odds.outcome_list():
-        lines.append(
-            f"  {fmt_prob(float(row['p'])):>7}  {term(str(row['attacker']))} / {term(str(row['defender']))}"
-        )
+        d_out = _defender_outcome(m, str(row["defender"]))
+        lines.append(f"  {fmt_prob(float(row['p'])):>7}  {term(str(row['attacker']))} / {d_out}")
     lines.append("")
     lines.append(_("Removal order (5.4.3: most enemies touched first, not side by side)"))
     lines.append("  " + _("attacker: {bases}").format(bases=", ".join(m.removal_order["attacker"])))

@@ -39,7 +39,8 @@ from szwadron.movefile import MoveFile
 from szwadron.odds.combat import COMBAT_DIE_SIDES, roll_melee
 from szwadron.odds.morale import morale_target
 from szwadron.odds.remainder import die_sides, remainder_roll
-from szwadron.table.fire import fire
+from szwadron.rulings import Ruling
+from szwadron.table.fire import FireResult, fire
 from szwadron.table.melee import table_melee
 from szwadron.table.morale_phase import flight_direction, morale_phase
 from szwadron.table.movement import check_move
@@ -284,6 +285,42 @@ class _Dice:
 
 
 # long: section 4 in the order of play: dice checked, casualties (4.7), remainder (1.5.1), morale (4.8), states set, each a few lines.
+def _fire_inputs(
+    shooter: str, target: str, bases: Sequence[str] | None, march: bool, ammunition: str | None
+) -> dict[str, Any]:
+    """What a fire's log line records of its command."""
+    inputs: dict[str, Any] = {"shooter": shooter, "target": target}
+    if bases is not None:
+        inputs["bases"] = list(bases)
+    if march:
+        inputs["march"] = True
+    if ammunition is not None:
+        inputs["ammunition"] = ammunition
+    return inputs
+
+
+def _out_of_range(
+    pos: Position,
+    shooter: str,
+    target: str,
+    bases: Sequence[str] | None,
+    march: bool,
+    ammunition: str | None,
+    reason: Ruling,
+    result: FireResult,
+) -> Applied:
+    """4.5.5 — fire declared at a target out of range: no die is rolled and the unit's action is
+    lost ("Brak zasięgu do celu powoduje utratę akcji danym oddziałem"), unlike a target out of
+    sight, which leaves it free to act otherwise (4.3.6)."""
+    inputs = _fire_inputs(shooter, target, bases, march, ammunition)
+    changes: list[Change] = [{"op": "set", "unit": shooter, "field": "acted", "value": UnitAction.FIRE.value}]
+    note = _("{unit} fired at {target} out of range: no die is rolled and its action is lost (4.5.5)").format(
+        unit=shooter, target=target
+    )
+    ruling = {"lost": "4.5.5", "reason": reason.to_json()}
+    return _finish(pos, "fire", inputs, {}, ruling, changes, [note], result)
+
+
 def apply_fire(
     pos: Position,
     shooter: str,
@@ -305,7 +342,9 @@ def apply_fire(
     6.3): repulse test, on failure the panic test; its state is set (a repulsed unit stays
     normal, 6.5.3; the repulse and flight moves, 4.8.2, 4.8.3, are the player's next moves). A
     panicking target takes no test (6.6); a destroyed unit leaves the table (PD-18).
-    The volley's dice must match its size; the dice of a test must be those it uses."""
+    The volley's dice must match its size; the dice of a test must be those it uses. A target
+    out of range (4.5.1) costs the shooter its action and rolls nothing (4.5.5); any other
+    refusal (no sight, no arc, ...) changes nothing and raises :class:`IllegalActionError`."""
 
     if dice is None and seed is None:
         raise InvalidArgumentError(
@@ -322,6 +361,8 @@ def apply_fire(
     result = fire(bf, shooter, target, bases=bases, march=march, ammunition=ammunition)
     if not result.legal or result.odds is None:
         reason = result.reason
+        if reason is not None and reason.rule == "4.5.1":  # 4.5.5: out of range, the action is lost
+            return _out_of_range(pos, shooter, target, bases, march, ammunition, reason, result)
         raise IllegalActionError(
             reason.rule if reason else "4", reason.message if reason else _("cannot fire")
         )
@@ -451,13 +492,7 @@ def apply_fire(
         )
     elif outcome == "panic":
         notes.append(_("{unit} panics: its flight (4.8.3, 6.6) is its next move").format(unit=target))
-    inputs: dict[str, Any] = {"shooter": shooter, "target": target}
-    if bases is not None:
-        inputs["bases"] = list(bases)
-    if march:
-        inputs["march"] = True
-    if result.ammunition is not None:
-        inputs["ammunition"] = result.ammunition
+    inputs = _fire_inputs(shooter, target, bases, march, result.ammunition)
     dice_json: dict[str, Any] = {"volley": rolled_groups}
     if remainder_json is not None:
         dice_json["remainder"] = remainder_json
@@ -545,7 +580,8 @@ def apply_melee(
     followed by its remainder roll, 1.5.1; then the morale tests of 5.5 in their order), or
     rolled from ``seed``. Figures are removed in the order of 5.4 (those touching most enemies
     first); states are set (5.5: repulsed ends normal, 6.5.3; panic; uncontrolled pursuit of the
-    enemy, 6.7); both standing stay engaged (5.5.7). The push-up of 5.6 and the retreat and
+    enemy, 6.7); both standing stay engaged (5.5.7), except a defender whose every figure holds an
+    advantageous position, which does not count as engaged (5.7.3). The push-up of 5.6 and the retreat and
     flight moves are the players' next moves: the ruling lists who pushes up. A unit whose last
     figure is removed leaves the table (PD-18)."""
 
@@ -599,7 +635,13 @@ def apply_melee(
                 )
         engaged = [e for e in unit.engaged_with if e != enemy.id]
         state, pursuing = unit.state, unit.pursuing
-        if out.value == "engaged":
+        if out.value == "engaged" and side == "defender" and m.all_defenders_advantaged:
+            notes.append(  # 5.7.3: the attacker stays engaged with it
+                _(
+                    "{unit} holds an advantageous position with every figure: it does not count as engaged (5.7.3)"
+                ).format(unit=unit.id)
+            )
+        elif out.value == "engaged":
             engaged.append(enemy.id)
         elif out.value == "panic":
             state, pursuing = UnitState.PANIC, None

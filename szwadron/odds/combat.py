@@ -973,6 +973,8 @@ def roll_melee(
         attacker_destroyed=a_dest,
         defender_destroyed=d_dest,
         defender_panicking=defender.morale.panicking,
+        attacker_pursues=attacker.morale.pursues,
+        defender_pursues=defender.morale.pursues,
     )
     return MeleeRoll(tuple(strikes), back_test, a_removed, d_removed, a_hit, d_hit, tuple(tests), outcome)
 

@@ -172,7 +172,7 @@ def combined_outcomes(
                     t = Fraction(target, MORALE_DIE_SIDES)  # III: pursuit (only with losses, 6.3)
                     opts2.append(
                         [(MeleeOutcome.HELD, t), (MeleeOutcome.PURSUIT, 1 - t)]
-                        if hit
+                        if hit and morale[u].pursues  # 6.7.1: artillery never pursues
                         else [(MeleeOutcome.HELD, Fraction(1))]
                     )
                 elif hit:
@@ -197,7 +197,12 @@ def combined_outcomes(
                         final.append([(MeleeOutcome.ENGAGED, Fraction(1))])
                         continue
                     target, hit, _unused = key[u]
-                    if u in first and hit and any(res2[v] in fled for v in opponents[u]):
+                    if (
+                        u in first
+                        and hit
+                        and morale[u].pursues
+                        and any(res2[v] in fled for v in opponents[u])
+                    ):
                         t = Fraction(target, MORALE_DIE_SIDES)  # IV: pursuit
                         final.append([(MeleeOutcome.HELD, t), (MeleeOutcome.PURSUIT, 1 - t)])
                     else:

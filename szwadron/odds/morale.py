@@ -256,6 +256,9 @@ class MeleeMorale:
         Other modifiers (fortification, advantageous terrain: PD-16).
     panicking:
         Already panicking (6.6: takes no tests for losses; only a defender can be).
+    pursues:
+        Can fall into uncontrolled pursuit; artillery cannot (6.7.1): its pursuit test is no test
+        and it holds.
     """
 
     morale: int
@@ -263,6 +266,7 @@ class MeleeMorale:
     initial: int
     modifier: int = 0
     panicking: bool = False
+    pursues: bool = True
 
     def __post_init__(self) -> None:
         _check_strength(self.strength, self.initial)
@@ -286,8 +290,11 @@ def _sequence_weights(
     a_destroyed: bool,
     d_destroyed: bool,
     d_panicking: bool,
+    a_pursues: bool = True,
+    d_pursues: bool = True,
 ) -> tuple[tuple[Pair, int], ...]:
-    """5.5 for one realisation of the losses: (attacker, defender) outcomes, weights over 6⁴."""
+    """5.5 for one realisation of the losses: (attacker, defender) outcomes, weights over 6⁴; a
+    side that cannot pursue (artillery, 6.7.1) rolls no pursuit test and holds."""
     six = MORALE_DIE_SIDES
     E, H, R, P, U, X = (
         MeleeOutcome.ENGAGED,
@@ -324,7 +331,7 @@ def _sequence_weights(
             continue
         if d_res in (R, P):
             # 5.5.3 — the attacker tests for uncontrolled pursuit (only with losses, 6.3.6).
-            if a_hit:
+            if a_hit and a_pursues:
                 add((H, d_res), dw * a_target, dn + 1)
                 add((U, d_res), dw * (six - a_target), dn + 1)
             else:
@@ -338,7 +345,7 @@ def _sequence_weights(
                 add((H if a_res is None else a_res, X), w, n)
             elif a_res is None:
                 add((E, E), w, n)  # 5.5.7
-            elif d_hit:
+            elif d_hit and d_pursues:
                 # 5.5.5 — the defender tests for pursuit.
                 add((a_res, H), w * d_target, n + 1)
                 add((a_res, U), w * (six - d_target), n + 1)
@@ -356,6 +363,8 @@ def melee_sequence(
     attacker_destroyed: bool = False,
     defender_destroyed: bool = False,
     defender_panicking: bool = False,
+    attacker_pursues: bool = True,
+    defender_pursues: bool = True,
 ) -> Distribution[Pair]:
     """5.5, 6.3, PD-18 — the (attacker, defender) outcome of the melee morale tests.
 
@@ -363,7 +372,9 @@ def melee_sequence(
     were destroyed, and each side's test target (0..6, :func:`morale_target` after removal).
     Order: the defender tests (5.5.2); if repulsed or panicked the attacker tests for pursuit
     (5.5.3), otherwise it tests for repulse/panic (5.5.4) and if it fails the defender tests for
-    pursuit (5.5.5); both standing stay engaged (5.5.7). See the module notes for decisions.
+    pursuit (5.5.5); both standing stay engaged (5.5.7). A side that cannot pursue
+    (``*_pursues`` false: artillery, 6.7.1) takes no pursuit test and holds. See the module notes
+    for decisions.
 
     Examples
     --------
@@ -386,6 +397,8 @@ def melee_sequence(
                 attacker_destroyed,
                 defender_destroyed,
                 defender_panicking,
+                attacker_pursues,
+                defender_pursues,
             )
         )
     )
@@ -439,7 +452,9 @@ def melee_outcomes(
         grouped[key] = grouped.get(key, 0) + w
     acc: dict[Pair, int] = {}
     for (at, dt, ah, dh, a_dest, d_dest), w in grouped.items():
-        for pair, sw in _sequence_weights(at, dt, ah, dh, a_dest, d_dest, defender.panicking):
+        for pair, sw in _sequence_weights(
+            at, dt, ah, dh, a_dest, d_dest, defender.panicking, attacker.pursues, defender.pursues
+        ):
             acc[pair] = acc.get(pair, 0) + w * sw
     return Distribution(acc)
 
@@ -497,6 +512,8 @@ def roll_melee_sequence(
     attacker_destroyed: bool = False,
     defender_destroyed: bool = False,
     defender_panicking: bool = False,
+    attacker_pursues: bool = True,
+    defender_pursues: bool = True,
 ) -> tuple[Pair, list[MoraleRoll]]:
     """5.5 — roll the melee morale sequence once, with the same rules as :func:`melee_sequence`.
 
@@ -517,8 +534,8 @@ def roll_melee_sequence(
         rolls.append(second)
         return MeleeOutcome.REPULSED if second.passed else MeleeOutcome.PANIC
 
-    def pursuit(who: str, target: int, hit: bool) -> MeleeOutcome:
-        if not hit:
+    def pursuit(who: str, target: int, hit: bool, pursues: bool) -> MeleeOutcome:
+        if not hit or not pursues:  # 6.3.6: no losses, no test; 6.7.1: artillery never pursues
             return MeleeOutcome.HELD
         test = roll_test(f"{who} pursuit", target, rng)
         rolls.append(test)
@@ -536,13 +553,13 @@ def roll_melee_sequence(
     if attacker_destroyed:
         return (MeleeOutcome.DESTROYED, d_res or MeleeOutcome.HELD), rolls
     if d_res in (MeleeOutcome.REPULSED, MeleeOutcome.PANIC):
-        return (pursuit("attacker", attacker_target, attacker_hit), d_res), rolls
+        return (pursuit("attacker", attacker_target, attacker_hit, attacker_pursues), d_res), rolls
     a_res = test63("attacker", attacker_target) if attacker_hit else None
     if d_res is MeleeOutcome.DESTROYED:
         return (a_res or MeleeOutcome.HELD, d_res), rolls
     if a_res is None:
         return (MeleeOutcome.ENGAGED, MeleeOutcome.ENGAGED), rolls
-    return (a_res, pursuit("defender", defender_target, defender_hit)), rolls
+    return (a_res, pursuit("defender", defender_target, defender_hit, defender_pursues)), rolls
 
 
 __all__ = [

@@ -429,6 +429,7 @@ def _morale(
         unit.starting_strength,
         mod,
         defending and unit.state is UnitState.PANIC,
+        pursues=not unit.profile.kind.is_artillery,  # 6.7.1
     )
 
 

@@ -489,13 +489,22 @@ def _sides(
     ua, ud = units
     a_side = MeleeSide(
         fighters[0],
-        MeleeMorale(ua.profile.morale, ua.strength, ua.starting_strength, 0),
+        MeleeMorale(
+            ua.profile.morale, ua.strength, ua.starting_strength, 0, pursues=not ua.profile.kind.is_artillery
+        ),
         skirmish=ua.has(Ability.SKIRMISH) and _open_order(bf, bf.resolve(ua.id), s.skirmish_open_order_cm),
     )
     d_mod = (s.terrain_morale_bonus if all_adv else 0) + (s.fortification_morale_bonus if in_fort else 0)
     d_side = MeleeSide(
         fighters[1],
-        MeleeMorale(ud.profile.morale, ud.strength, ud.starting_strength, d_mod, ud.state is UnitState.PANIC),
+        MeleeMorale(
+            ud.profile.morale,
+            ud.strength,
+            ud.starting_strength,
+            d_mod,
+            ud.state is UnitState.PANIC,
+            pursues=not ud.profile.kind.is_artillery,  # 6.7.1
+        ),
         skirmish=ud.has(Ability.SKIRMISH) and _open_order(bf, bf.resolve(ud.id), s.skirmish_open_order_cm),
     )
     return a_side, d_side

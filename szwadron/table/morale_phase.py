@@ -58,9 +58,12 @@ Decisions where the rules are silent (the flight model; each is also stated wher
   figure is stopped or it leaves the table. Each such unit tests once (6.4.3); the flight of a
   unit panicked that way is not followed here (it appears in its own report). Figures of the
   fleeing unit do not block each other (6.1.3: no coherency needed).
-* Decision (pursuit, 6.7.1, 6.7.10): a pursuing unit pursues the nearest enemy unit in panic,
-  else the nearest enemy unit; it reaches it when its pursuit distance is at least the least
-  edge-to-edge distance between the units (a straight path: terrain costs are not counted).
+* Pursuit (6.7.1, 6.7.5): a pursuing unit moves towards the enemy unit it pursues — the unit's
+  ``pursuing``, which ``melee --apply`` records — whether that unit flees or was repulsed.
+  Decision (6.7.10): when no pursued unit is named, or it has left the table, it pursues the
+  nearest enemy unit in panic, else the nearest enemy unit. It reaches it when its pursuit
+  distance is at least the least edge-to-edge distance between the units (a straight path:
+  terrain costs are not counted).
   Own pursuing units move in this phase, as 6.8.1.III says (2.2.1.V speaks of the *enemy's*
   pursuers; 6.7.3 allows both).
 * Decision (modifiers, PD-16): a unit whose every base centre stands in a fortification tests
@@ -1124,8 +1127,9 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         for k in enemies:
             eb = bf.unit_bases(k)
             gaps.append(float(shapely.distance(mine, bf.polygons[eb]).min()))
+        chased = [i for i, k in enumerate(enemies) if bf.unit_ids[k] == unit.pursuing]
         panicking = [i for i, k in enumerate(enemies) if bf.panicking[k]]
-        pool = panicking or list(range(len(enemies)))
+        pool = chased or panicking or list(range(len(enemies)))  # 6.7.1, 6.7.5: the unit it pursues
         best = min(pool, key=lambda i: (gaps[i], i))
         target, gap = bf.unit_ids[enemies[best]], gaps[best]
     reach = Fraction(0)

@@ -1,0 +1,177 @@
+"""Rulings a second reader of the Polish rulebook worked by hand (the rules audit of 2026-11-27):
+melee and its results applied to the position — 5.7.3 (a defender holding an advantageous position
+with every figure is not engaged) and 6.7.1 (artillery never pursues). The scenarios are the
+known-answer files of tests/cases/melee/, which cite their rules and source."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from szwadron.cli import main
+from szwadron.loading import load_scenario
+
+CASES = Path(__file__).parent / "cases" / "melee"
+
+
+def _position(tmp_path: Path, case: str) -> Path:
+    """The case's scenario without its [check] and [expected] tables, as a player's file."""
+    text = (CASES / case).read_text(encoding="utf-8")
+    keep = text[: text.index("[check]")]
+    tomllib.loads(keep)  # still a whole TOML document
+    path = tmp_path / "position.toml"
+    path.write_text(keep, encoding="utf-8")
+    return path
+
+
+def test_5_7_3_a_defender_behind_a_fence_is_not_engaged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """5.7.3 — both stand (the attackers score nothing, the defenders one damage and no figure;
+    the attackers pass their repulse test): the attackers stay engaged (5.5.7), the defender, every
+    figure behind the fence (PD-15), does not count as engaged. Dice in the order rolled: the
+    attackers' 4 d6 on ≤4 (5 5 5 5), the defenders' 2 d6 on ≤3 (1 6) and the remainder roll of 1
+    damage against W 2 (6: none removed), the attackers' repulse test (1 on ≤5: pass)."""
+    pos = _position(tmp_path, "5_7_behind_fence.toml")
+    out = tmp_path / "next.toml"
+    argv = ["melee", str(pos), "--attacker", "a", "--defender", "d", "--apply", "--dice", "5,5,5,5,1,6,6,1"]
+    assert main([*argv, "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "outcome: attacker engaged, defender stands, not engaged (5.7.3)" in text
+    after = load_scenario(out)
+    assert after.unit("a").engaged_with == ("d",)
+    assert after.unit("d").engaged_with == ()
+    # the odds say the same: no outcome reads "engaged" for the defender in words
+    assert main(["melee", str(pos), "--attacker", "a", "--defender", "d"]) == 0
+    table = capsys.readouterr().out
+    assert "engaged / stands, not engaged (5.7.3)" in table and "engaged / engaged" not in table
+
+
+def test_5_5_7_a_defender_partly_uphill_is_engaged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """5.5.7, 5.7.3 — only part of the defenders hold the hill: both standing, both are engaged."""
+    pos = _position(tmp_path, "5_7_part_uphill.toml")
+    assert main(["melee", str(pos), "--attacker", "a", "--defender", "d"]) == 0
+    table = capsys.readouterr().out
+    assert "engaged / engaged" in table and "5.7.3)" not in table.split("outcomes")[1]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_6_7_1_an_applied_melee_never_puts_a_battery_in_pursuit(tmp_path: Path, seed: int) -> None:
+    """6.7.1 — whatever the dice, a battery that stood its ground is not pursuing afterwards."""
+    pos = _position(tmp_path, "6_7_1_artillery_never_pursues.toml")
+    out = tmp_path / "next.toml"
+    argv = [
+        "melee",
+        str(pos),
+        "--attacker",
+        "a",
+        "--defender",
+        "gun",
+        "--apply",
+        "--roll",
+        "--seed",
+        str(seed),
+    ]
+    assert main([*argv, "-o", str(out), "--json"]) == 0
+    gun = [u for u in load_scenario(out).units if u.id == "gun"]
+    assert not gun or (gun[0].state.value != "pursuit" and gun[0].pursuing is None)
+
+
+def test_6_7_1_a_battery_rolls_no_pursuit_test(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """6.7.1, 5.5.5 — the attackers score 1 damage (1 6; remainder roll 6 against W 2: none
+    removed), the gun 1 against W 1 (1 6: a/0 removed); the gun passes its repulse test (1 on ≤4),
+    the attackers fail repulse and panic (6, 6 on ≤1): they panic. A line unit would now test for
+    pursuit (5.5.5); the battery takes no test — eight dice are the whole melee — and holds."""
+    pos = _position(tmp_path, "6_7_1_artillery_never_pursues.toml")
+    out = tmp_path / "next.toml"
+    argv = ["melee", str(pos), "--attacker", "a", "--defender", "gun", "--apply", "--dice", "1,6,6,1,6,1,6,6"]
+    assert main([*argv, "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "outcome: attacker panic, defender held" in text and "pursuit test" not in text
+    gun = load_scenario(out).unit("gun")
+    assert gun.state.value == "normal" and gun.pursuing is None
+    # a ninth die is one too many: nothing is written
+    again = tmp_path / "again.toml"
+    assert main([*argv[:-1], "1,6,6,1,6,1,6,6,6", "-o", str(again)]) == 2
+    assert not again.exists()
+
+
+FIRE = Path(__file__).parent / "cases" / "fire"
+
+
+def _fire_position(tmp_path: Path, case: str, **moved: tuple[float, float]) -> Path:
+    """A fire case's scenario without its [expected] table; ``moved`` puts a unit's one base at (x, y)."""
+    data = tomllib.loads((FIRE / case).read_text(encoding="utf-8"))
+    data.pop("expected")
+    for unit in data["units"]:
+        if unit["id"] in moved:
+            unit["bases"][0]["x"], unit["bases"][0]["y"] = moved[unit["id"]]
+    lines = [f"name = {data['name']!r}", "[table]", "width = 100.0", "depth = 80.0"]
+    for u in data["units"]:
+        prof = ", ".join(
+            f"{k} = {v!r}" if isinstance(v, str) else f"{k} = {v}" for k, v in u["profile"].items()
+        )
+        b = u["bases"][0]
+        lines += [
+            "[[units]]",
+            f"id = {u['id']!r}",
+            f"side = {u['side']!r}",
+            f"profile = {{ {prof} }}",
+            f"bases = [ {{ x = {b['x']}, y = {b['y']}, facing = {b['facing']} }} ]",
+        ]
+    path = tmp_path / "position.toml"
+    path.write_text("\n".join(lines).replace("'", '"') + "\n", encoding="utf-8")
+    return path
+
+
+def test_4_5_5_fire_out_of_range_loses_the_action(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """4.5.5 — declared at a target 28 cm away with Z 24, the fire rolls nothing and the shooter's
+    action is spent: the next position has it acted (a second action is refused, 2.3), the target
+    unchanged, and the log's line says why."""
+    pos = _fire_position(tmp_path, "4_5_5_out_of_range_loses_the_action.toml")
+    out = tmp_path / "next.toml"
+    argv = ["fire", str(pos), "--shooter", "s", "--target", "b", "--apply", "--roll", "--seed", "1"]
+    assert main([*argv, "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "action is lost (4.5.5)" in text and "Rolled" not in text
+    after = load_scenario(out)
+    assert after.unit("s").acted is not None and after.unit("s").acted.value == "fire"
+    assert after.unit("b").strength == 1 and after.unit("b").state.value == "normal"
+    # spent: it may not fire again
+    assert (
+        main(
+            [
+                "fire",
+                str(out),
+                "--shooter",
+                "s",
+                "--target",
+                "b",
+                "--apply",
+                "--roll",
+                "-o",
+                str(tmp_path / "x.toml"),
+            ]
+        )
+        == 2
+    )
+    assert not (tmp_path / "x.toml").exists()
+
+
+def test_4_3_6_fire_out_of_sight_keeps_the_action(tmp_path: Path) -> None:
+    """4.3.6 — a target in range but behind an own unit (4.3.2: no line of sight) is refused
+    without a cost: nothing is written and the unit may still act."""
+    pos = _fire_position(tmp_path, "4_5_5_out_of_range_loses_the_action.toml", b=(50.0, 25.0))
+    friend = (
+        '[[units]]\nid = "f"\nside = "A"\nprofile = { id = "inf", name = "Line", kind = "infantry", R = 12, '
+        "W = 2, SW = 1, SO = 1, Z = 24, UW = 3, C = 3, M = 4 }\nbases = [ { x = 50.0, y = 17.0, facing = 90.0 } ]\n"
+    )
+    pos.write_text(pos.read_text(encoding="utf-8") + friend, encoding="utf-8")
+    out = tmp_path / "next.toml"
+    argv = ["fire", str(pos), "--shooter", "s", "--target", "b", "--apply", "--roll", "--seed", "1"]
+    assert main([*argv, "-o", str(out)]) == 1
+    assert not out.exists()
