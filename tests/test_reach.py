@@ -1,18 +1,60 @@
 """Reach (szwadron.table.reach): 3.1, 3.2, 1.4.2, 5.9.2 — shortest legal path into contact, checked
-against the brute-force fine-grid reference (``method="brute"``)."""
+against the brute-force fine-grid reference (``method="brute"``); known-answer files in
+tests/cases/reach/.
+
+Each case file is a scenario plus ``[reach]`` (``unit``, ``target``) and ``[expected]``; the two
+tables are stripped before ``parse_scenario``.
+"""
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from szwadron.errors import InvalidDataError
+from szwadron.loading import parse_scenario
 from szwadron.table.movement import check_move
-from szwadron.table.reach import reach
+from szwadron.table.reach import ReachMethod, reach
 
 WOOD = [[40, 18], [62, 18], [58, 30], [44, 31]]
+CASES = Path(__file__).parent / "cases" / "reach"
+
+
+def _load_case(path: Path) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    expected = data.pop("expected")
+    about = data.pop("reach")
+    return parse_scenario(data, source=str(path), folders=[]), about, expected
+
+
+@pytest.mark.parametrize("method", ["index", "brute"])
+@pytest.mark.parametrize("case", sorted(CASES.glob("*.toml")), ids=lambda p: p.stem)
+def test_known_answer_cases(case: Path, method: ReachMethod) -> None:
+    """Each file cites its rule and source in a comment and stores the answer in ``[expected]``."""
+    scenario, about, expected = _load_case(case)
+    r = reach(scenario, about["unit"], about["target"], method=method)
+    label = f"{case.name} ({method})"
+    assert expected, f"{label}: empty [expected]"
+    assert r.reachable == expected["reachable"], label
+    if "cost" in expected:
+        assert r.cost == pytest.approx(expected["cost"], abs=1e-6), label
+    if "path_cm" in expected:
+        assert r.path_cm == pytest.approx(expected["path_cm"], abs=1e-6), label
+    if "surcharges" in expected:
+        assert len(r.surcharges) == len(expected["surcharges"]), label
+        for sc_got, (rule, cm, source) in zip(r.surcharges, expected["surcharges"], strict=True):
+            assert (sc_got.rule, sc_got.source) == (rule, source), label
+            assert sc_got.cm == pytest.approx(cm, abs=1e-6), label
+    if "path" in expected:
+        assert len(r.path) == len(expected["path"]), label
+        for point, (x, y) in zip(r.path, expected["path"], strict=True):
+            assert point == pytest.approx((x, y), abs=1e-6), label
+    if "touches" in expected:
+        assert r.touches == expected["touches"], label
 
 
 def _table(tables: SimpleNamespace, kind: str | None, *extra: dict[str, Any]) -> Any:
@@ -62,6 +104,40 @@ def test_reach_around_a_wood_matches_the_fine_grid(tables: SimpleNamespace, kind
     report = check_move(sc, "a", move, charge=["b"])
     assert report.legal, report.message
     assert report.bases[0].distance == pytest.approx(fast.cost)
+
+
+def test_3_2_2_straight_charge_through_a_wood_at_exactly_r() -> None:
+    """3.2.2 (each cm of rough ground costs 2 cm), 3.1.5 — a target exactly within the move
+    through a wood is found, at the exact cost the move check gives the same path (rules audit:
+    the grid path alone ended half a grid step aside, 10.03 cm > R 10, "cannot reach")."""
+    sc, about, _ = _load_case(CASES / "3_2_2_straight_through_wood.toml")
+    r = reach(sc, about["unit"], about["target"])
+    assert r.reachable, r
+    assert r.cost == pytest.approx(10.0, abs=1e-6)
+    end_x, end_y = r.path[-1]
+    move = {
+        "bases": [
+            {
+                "index": 0,
+                "x": end_x,
+                "y": end_y,
+                "facing": r.facing,
+                "waypoints": [[x, y, r.facing] for x, y in r.path[1:-1]],
+            }
+        ]
+    }
+    report = check_move(sc, "a", move, charge=["t"])
+    assert report.legal, report.message
+    assert report.bases[0].distance == pytest.approx(r.cost)
+
+
+def test_3_2_4_straight_slide_through_impassable_ground_is_refused(tables: SimpleNamespace) -> None:
+    """3.2.4, 5.9.2 — a straight slide into contact that crosses impassable ground is not taken:
+    the answer goes round, as the grid search finds it."""
+    sc = _table(tables, "impassable")
+    r = reach(sc, "a", "b")
+    assert r.reachable and r.cost is not None and r.cost > 27.0 + 1e-3
+    assert len(r.path) > 2
 
 
 def test_1_4_2_other_enemies_zones_are_avoided(tables: SimpleNamespace) -> None:

@@ -25,8 +25,9 @@ def register(subparsers: Any) -> None:
             "The shortest legal path of the unit's nearest base into contact with the target "
             "(around impassable terrain, other figures and other enemies' control zones, paying "
             "terrain costs), its length against the move, and the path. The path is found on a "
-            "0.5 cm grid of centre positions (16 directions) and pulled tight; the base keeps its "
-            "facing. Exit code 0 when reachable, 1 when not, 2 for bad input."
+            "0.5 cm grid of centre positions (16 directions) and pulled tight, and the straight "
+            "slides into contact are costed exactly beside it; the base keeps its facing. Exit "
+            "code 0 when reachable, 1 when not, 2 for bad input."
         ),
     )
     p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")

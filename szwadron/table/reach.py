@@ -23,6 +23,13 @@ player: it costs the arc of the outer corner on top.
 3. The grid path is pulled tight: a straight shortcut replaces a stretch of it when the shortcut
    is free and costs no more (costs of a shortcut computed exactly as :func:`check_move` does).
    A last straight slide closes the gap to contact.
+4. Beside the search, exact candidates: the base slid straight into contact along the shortest
+   line to each target figure, and straight ahead (its facing) until it touches. Each is tested
+   for blockers and zones on its exact swept area, as :func:`check_move` does, and costed as it
+   costs a move; the cheapest legal answer of the search and the candidates is kept. So a target
+   that a straight slide reaches within the move is found at its exact cost, wherever the grid
+   happens to lie (rules audit, 3.2.2: the grid path alone ended half a step aside, 10.03 cm
+   for a straight 10 cm through a wood).
 
 The grid path alone can be up to 2.7% longer than the shortest in open ground (the worst angle
 between the 16 move directions) and can stay up to about one grid step away from obstacles;
@@ -252,20 +259,33 @@ def reach(
             h=h
         )
     )
+    how += _("; straight slides into contact costed exactly")
     grid = _grid(bf, b, allowed, h)
     if grid is None:  # the base cannot stand on the table anywhere within its reach
         return ReachResult(
             unit, target, bf.base_ids[b], False, None, None, allowed, (), f0, (), None, method, h, how, bf
         )
+    about = (unit, target, method, how, h)
     fld = _field(bf, b, t_k, foe, grid.box, method)
     costs = _costs(bf, b, grid, fld, method)
     goal, parent = _search(bf, b, grid, costs, allowed * 1.5 + 1e-9, method)
-    if goal < 0:
+    best: ReachResult | None = None
+    if goal >= 0:
+        best = _answer(bf, b, foe, fld, _path(bf, b, grid, fld, costs, goal, parent, method), allowed, about)
+    for end, length in _straight_slides(bf, b, fld, allowed * 1.5 + 1e-9):
+        if best is not None and best.cost is not None and length >= best.cost:
+            break  # sorted by length, and a slide costs at least its length
+        if not _slide_free(bf, b, fld, end):
+            continue
+        pts = [(float(bf.x[b]), float(bf.y[b])), end]
+        exact = _answer(bf, b, foe, fld, pts, allowed, about)
+        if best is None or best.cost is None or (exact.cost is not None and exact.cost < best.cost + 1e-9):
+            best = exact
+    if best is None:
         return ReachResult(
             unit, target, bf.base_ids[b], False, None, None, allowed, (), f0, (), None, method, h, how, bf
         )
-    pts = _path(bf, b, grid, fld, costs, goal, parent, method)
-    return _answer(bf, b, foe, fld, pts, allowed, (unit, target, method, how, h))
+    return best
 
 
 def _nearest_base(bf: Battlefield, unit: str, target: str) -> tuple[int, int, IntArray, int]:
@@ -555,6 +575,61 @@ def _path(
     return pts
 
 
+def _straight_slides(
+    bf: Battlefield, b: int, fld: _Field, limit: float
+) -> list[tuple[tuple[float, float], float]]:
+    """5.9.2, PD-6 — exact candidates: where base ``b``'s centre ends when the base slides
+    straight (facing kept) into contact with a target figure, along the shortest line to each
+    target figure and straight ahead; with the slide's length, shortest first, none longer than
+    ``limit``. Each end pose touches its target figure; :func:`_slide_free` refuses a slide
+    that runs into another (the target's figures are among the blockers)."""
+    x0, y0, f0 = float(bf.x[b]), float(bf.y[b]), float(bf.facing[b])
+    start = shapely.Polygon(bf.corners[b])
+    ends: list[tuple[tuple[float, float], float]] = []
+    for line in shapely.shortest_line(start, np.asarray(fld.targets, dtype=object)).tolist():
+        (ax, ay), (bx, by) = shapely.get_coordinates(line).tolist()
+        ends.append(((x0 + (bx - ax), y0 + (by - ay)), math.hypot(bx - ax, by - ay)))
+    # straight ahead: the first point of the ray from the centre on a target grown by the base
+    w, d = float(bf.width[b]), float(bf.depth[b])
+    grown = shapely.union_all([p for g in fld.targets for p in _grown(g, base_corners(0.0, 0.0, f0, w, d))])
+    a = math.radians(f0)
+    ray = shapely.LineString([(x0, y0), (x0 + limit * math.cos(a), y0 + limit * math.sin(a))])
+    if not shapely.contains_xy(grown, x0, y0):
+        hit = shapely.get_coordinates(shapely.intersection(ray, shapely.boundary(grown)))
+        if len(hit):
+            run = (hit[:, 0] - x0) * math.cos(a) + (hit[:, 1] - y0) * math.sin(a)
+            k = int(np.argmin(run))
+            ends.append(((float(hit[k, 0]), float(hit[k, 1])), float(run[k])))
+    out: list[tuple[tuple[float, float], float]] = []
+    for end, length in sorted(ends, key=lambda e: e[1]):
+        if length <= limit and all(math.dist(end, e) > 1e-9 for e, _ in out):
+            out.append((end, length))
+    return out
+
+
+def _slide_free(bf: Battlefield, b: int, fld: _Field, end: tuple[float, float]) -> bool:
+    """3.1.3, 3.1.4, 3.2.4, 3.2.5, 1.4.2 — base ``b`` slides straight from where it stands to
+    ``end`` on the table, its swept area (shrunk by the overlap tolerance, PD-3) meeting no
+    blocker and coming into no zone: the tests :func:`check_move` makes of a path, on the
+    blockers and zones of :func:`reach`."""
+    s = bf.settings
+    eps = s.distance_epsilon_cm
+    f0, w, d = float(bf.facing[b]), float(bf.width[b]), float(bf.depth[b])
+    motion = BaseMotion.of([(float(bf.x[b]), float(bf.y[b]), f0), (end[0], end[1], f0)], w, d)
+    core = motion.swept(s.overlap_tolerance_cm + eps)
+    table = bf.scenario.table
+    minx, miny, maxx, maxy = shapely.bounds(core).tolist()
+    if minx < -eps or miny < -eps or maxx > table.width + eps or maxy > table.depth + eps:
+        return False
+    if fld.blockers and bool(np.any(shapely.intersects(core, np.asarray(fld.blockers, dtype=object)))):
+        return False
+    if fld.zones:
+        near = shapely.distance(motion.swept(), np.asarray(fld.zones, dtype=object))
+        if bool(np.any(near < s.control_zone_cm - eps)):
+            return False
+    return True
+
+
 def _answer(
     bf: Battlefield,
     b: int,
@@ -568,8 +643,11 @@ def _answer(
     target figure it ends touching."""
     unit, target, method, how, h = about
     f0, w, d = float(bf.facing[b]), float(bf.width[b]), float(bf.depth[b])
-    costly = fld.weighted + fld.hills
     motion = BaseMotion.of([(x, y, f0) for x, y in pts], w, d)
+    costly = fld.weighted + fld.hills
+    if costly:  # only the features the path meets can cost (as check_move gives them)
+        met = shapely.intersects(motion.swept(), np.asarray([f.polygon for f in costly], dtype=object))
+        costly = [f for f, m in zip(costly, met.tolist(), strict=True) if m]
     extra = terrain_surcharges(motion, costly, bf.settings) if costly else ()
     cost = motion.length + sum(x.cm for x in extra)
     dist = polygon_distance(base_corners(*pts[-1], f0, w, d), bf.corners[foe])
