@@ -175,3 +175,15 @@ def test_4_3_6_fire_out_of_sight_keeps_the_action(tmp_path: Path) -> None:
     argv = ["fire", str(pos), "--shooter", "s", "--target", "b", "--apply", "--roll", "--seed", "1"]
     assert main([*argv, "-o", str(out)]) == 1
     assert not out.exists()
+
+
+def test_5_6_the_push_up_shown_is_for_losses_both_sides_survive(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """5.6 — pushing up happens only when both sides stood; `melee` shows it after the likeliest
+    losses that leave both with figures (1 and 1: 3/16), not after the likeliest losses overall
+    (2 and 1, which destroy the attacker)."""
+    pos = _position(tmp_path, "5_6_push_up_only_when_both_stand.toml")
+    assert main(["melee", str(pos), "--attacker", "a", "--defender", "d"]) == 0
+    text = capsys.readouterr().out
+    assert "after the likeliest losses (1 attacker, 1 defender, 18.8%)" in text

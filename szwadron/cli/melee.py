@@ -346,9 +346,11 @@ def format_report(m: TableMelee) -> str:
     lines.append("  " + _("attacker: {bases}").format(bases=", ".join(m.removal_order["attacker"])))
     lines.append("  " + _("defender: {bases}").format(bases=", ".join(m.removal_order["defender"])))
     joint = m.odds.joint_pmf()
-    i, j = max(
-        ((i, j) for i in range(len(joint)) for j in range(len(joint[i]))), key=lambda ij: joint[ij[0]][ij[1]]
-    )
+    a_left, d_left = (s.morale.strength for s in m.sides) if m.sides else (len(joint), len(joint[0]))
+    standing = [(i, j) for i in range(min(len(joint), a_left)) for j in range(min(len(joint[i]), d_left))]
+    if not standing or not any(joint[i][j] for i, j in standing):  # 5.6: no losses leave both standing
+        return "\n".join(lines)
+    i, j = max(standing, key=lambda ij: joint[ij[0]][ij[1]])  # the likeliest losses both survive
     lines.append("")
     lines.append(
         _(
