@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 from szwadron.loading import parse_scenario
 from szwadron.models import Scenario
 from szwadron.table.audit import AuditReport, audit, connected_groups
+from szwadron.table.fire.engagement import engaged_units
+from szwadron.table.melee import table_melee
 
 CASES = Path(__file__).parent / "cases" / "check"
 FENCE = {"id": "fence", "kind": "obstacle", "line": [[0, 10], [60, 10]], "width": 0.5}
@@ -338,6 +340,24 @@ def test_5_9_engaged_units_do_not_intrude_but_others_do(tables: SimpleNamespace)
     # a/1 stands in c's zone (c is not engaged); a/1 is engaged, so its zone is neutralised
     # and c may stand in it (5.9.3)
     assert _intrusions(r) == {("a/1", "c/0")}
+
+
+def test_1_4_2_pd_4_charged_across_a_fence_as_melee_measures_it() -> None:
+    """1.4.2 ("chyba że atakują te jednostki"), 1.3.5, PD-4 — the known-answer case
+    1_4_2_charged_across_a_fence: the audit's contacts across the fence are exactly the links
+    ``szwadron melee`` fights with, and the fire check's engagement (4.1.1) agrees."""
+    scenario, _ = _load_case(CASES / "1_4_2_charged_across_a_fence.toml")
+    report = audit(scenario)
+    links = table_melee(scenario, "a", "d").links
+    assert {(c.a, c.b): c.length for c in report.contacts if c.a[0] == "a"} == {
+        (a, d): length for a, foes in links.items() if a[0] == "a" for d, length in foes.items()
+    }
+    assert report.bases_in_contact[:4] == ("a/0", "a/1", "d/0", "d/1")
+    assert not [z for z in report.zone_intrusions if z.base[0] in "ad"]
+    bf = report.table
+    assert bf is not None
+    assert engaged_units(bf, bf.unit_ids.index("a"), "index") == ("d",)
+    assert engaged_units(bf, bf.unit_ids.index("g"), "index") == ()
 
 
 def test_5_9_3_engaged_figure_zone_lets_others_pass(tables: SimpleNamespace) -> None:

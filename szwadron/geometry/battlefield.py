@@ -29,6 +29,7 @@ pairs in O(n log n + k), and the exact distances come from
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
@@ -39,7 +40,7 @@ import shapely
 
 from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import BaseShape, base_corners, control_zones, polygons_from_corners
-from szwadron.geometry.contact import penetration_depth, polygon_distance
+from szwadron.geometry.contact import contact_length, penetration_depth, polygon_distance
 from szwadron.geometry.terrain import LEVEL_KINDS, TerrainShape, terrain_shapes
 from szwadron.i18n import _, ngettext
 from szwadron.models import Kind, Scenario, UnitState
@@ -320,6 +321,67 @@ class Battlefield:
         if ii.size == 0:
             return np.zeros(ii.shape)
         return polygon_distance(self.corners[ii], self.corners[jj])
+
+    @cached_property
+    def contact_reach_cm(self) -> float:
+        """PD-3, PD-4 — the farthest apart two bases can stand and still be in contact (see
+        :meth:`contact_lengths`): the contact tolerance and the numerical epsilon, plus the width
+        of the widest crossable obstacle (none: plus 0)."""
+        s = self.settings
+        widest = max((f.width for f in self.terrain if f.crossable_obstacle), default=0.0)
+        return s.contact_tolerance_cm + s.distance_epsilon_cm + widest
+
+    def contact_lengths(
+        self,
+        i: npt.ArrayLike,
+        j: npt.ArrayLike,
+        distances: npt.ArrayLike | None = None,
+        *,
+        method: PairMethod = "index",
+    ) -> FloatArray:
+        """PD-14, 1.3.5, PD-4, 5.7 — the contact length of each pair of bases ``(i[k], j[k])``.
+
+        Two bases within the contact tolerance (PD-3) touch along
+        :func:`~szwadron.geometry.contact.contact_length`. Decision (contact across an obstacle):
+        two bases further apart, each within the contact tolerance of one crossable obstacle and
+        no further apart than its width plus the tolerance, are in contact across it; their
+        length is measured with the obstacle's width (the widest such) added to the tolerance.
+        Any other pair: 0. ``distances`` are the pairs' exact distances when the caller has them
+        (:meth:`distances`). The obstacles are looked up (terrain tree; ``method`` as in
+        :meth:`pairs_within`) only for the bases of pairs beyond the tolerance but within
+        :attr:`contact_reach_cm`. The melee (``szwadron melee``) and the audit
+        (``szwadron check``) both measure contact here.
+        """
+        s = self.settings
+        tol = s.contact_tolerance_cm + s.distance_epsilon_cm
+        ii = np.asarray(i, dtype=np.intp)
+        jj = np.asarray(j, dtype=np.intp)
+        d = self.distances(ii, jj) if distances is None else np.asarray(distances, dtype=float)
+        out = np.zeros(ii.shape)
+        near = d <= tol
+        if near.any():
+            out[near] = contact_length(self.corners[ii[near]], self.corners[jj[near]], tol)
+        far = np.flatnonzero(~near & (d <= self.contact_reach_cm))
+        if far.size == 0:
+            return out
+        tb, tt, td = self.terrain_within(tol, np.unique(np.concatenate([ii[far], jj[far]])), method=method)
+        at: dict[int, set[int]] = defaultdict(set)  # base -> crossable obstacles it touches
+        for b, t, dist in zip(tb.tolist(), tt.tolist(), td.tolist(), strict=True):
+            if self.terrain[t].crossable_obstacle and dist <= tol:
+                at[b].add(t)
+        widths = np.asarray(
+            [
+                max(
+                    (self.terrain[t].width for t in at[a] & at[b] if gap <= self.terrain[t].width + tol),
+                    default=-1.0,
+                )
+                for a, b, gap in zip(ii[far].tolist(), jj[far].tolist(), d[far].tolist(), strict=True)
+            ]
+        )
+        for width in np.unique(widths[widths >= 0.0]).tolist():
+            k = far[widths == width]
+            out[k] = contact_length(self.corners[ii[k]], self.corners[jj[k]], width + tol)
+        return out
 
     def measure(self, a: str, b: str) -> Measurement:
         """4.5.2 — least edge-to-edge distance between two bases or units (ids as in

@@ -38,6 +38,10 @@ Decisions where the rulebook is silent (each also stated where it is implemented
 - Engagement (5.1.2): two enemy units are engaged when the contact lengths (PD-14) of one base
   of either with the bases of the other add up to at least ``engaged_contact_length_cm`` (half an
   infantry base): exactly when ``melee`` between them finds a figure in contact (issue 15).
+  Contact lengths are the melee's own measure
+  (:meth:`~szwadron.geometry.battlefield.Battlefield.contact_lengths`), so two enemy bases on
+  either side of a crossable obstacle, both touching it, are in contact across it (5.7, 1.3.5,
+  PD-4): a unit charged across a fence is engaged, not an intruder in the zone (1.4.2).
 - In a control zone (1.4.1): a base stands in an enemy base's zone when its least distance is
   *less* than the zone radius (by more than the numerical epsilon); a base exactly 2 cm away
   touches the zone's rim and is not in it. Bases of panicking units have no zone but can stand in
@@ -68,7 +72,7 @@ from szwadron.geometry.bases import (
     polygons_from_corners,
 )
 from szwadron.geometry.battlefield import Battlefield, PairMethod
-from szwadron.geometry.contact import contact_length, penetration_depth
+from szwadron.geometry.contact import penetration_depth
 from szwadron.geometry.terrain import forbidden_rule
 from szwadron.i18n import _, ngettext, term
 from szwadron.models import Ability, Scenario, UnitState
@@ -338,8 +342,9 @@ def audit(
     off_table = _off_table(bf)
     forbidden = _forbidden_terrain(bf, method)
     at_obstacle = _at_obstacles(bf, method)
-    labels = _coherency_groups(bf, pairs, at_obstacle, method)
-    touch = _Touching.of(bf, pairs)
+    across = _across_pairs(bf, at_obstacle, method)
+    labels = _coherency_groups(bf, pairs, at_obstacle, across, method)
+    touch = _Touching.of(bf, pairs, across, method)
     zone_intrusions = _zone_intrusions(bf, pairs, touch, at_obstacle, method)
     unit_reports = _unit_reports(bf, labels, touch.engaged)
     problems = (
@@ -457,8 +462,27 @@ def _at_obstacles(bf: Battlefield, method: PairMethod) -> dict[int, list[int]]:
     return at_obstacle
 
 
+def _across_pairs(
+    bf: Battlefield, at_obstacle: dict[int, list[int]], method: PairMethod
+) -> tuple[IntArray, IntArray, npt.NDArray[np.float64]]:
+    """1.3.5, PD-4 — pairs of bases that both touch a crossable obstacle and stand within
+    :attr:`~szwadron.geometry.battlefield.Battlefield.contact_reach_cm` (the tolerance plus the
+    widest obstacle) of each other, with their distances: the only pairs that may touch across an
+    obstacle. Only bases at an obstacle are queried."""
+    if not at_obstacle:
+        empty = np.zeros(0, np.intp)
+        return empty, empty, np.zeros(0)
+    touching_bases = np.asarray(sorted(at_obstacle), dtype=np.intp)
+    oi, oj = bf.pairs_within(bf.contact_reach_cm, touching_bases, method=method)
+    return oi, oj, bf.distances(oi, oj)
+
+
 def _coherency_groups(
-    bf: Battlefield, pairs: _Pairs, at_obstacle: dict[int, list[int]], method: PairMethod
+    bf: Battlefield,
+    pairs: _Pairs,
+    at_obstacle: dict[int, list[int]],
+    across: tuple[IntArray, IntArray, npt.NDArray[np.float64]],
+    method: PairMethod,
 ) -> IntArray:
     """1.3.1, 1.3.4, 1.3.5, PD-2, PD-4 — each base's group label: bases of a unit are linked
     when they touch, when skirmishers stand within the skirmish gap, or when both touch an
@@ -476,10 +500,7 @@ def _coherency_groups(
         link_i.append(si[keep])
         link_j.append(sj[keep])
     if at_obstacle:  # 1.3.5, PD-4: linked across an obstacle both touch
-        touching_bases = np.asarray(sorted(at_obstacle), dtype=np.intp)
-        widest = max(f.width for f in bf.terrain if f.crossable_obstacle)
-        oi, oj = bf.pairs_within(widest + tol + eps, touching_bases, method=method)
-        od = bf.distances(oi, oj)
+        oi, oj, od = across
         keep_pd4 = []
         for a, b, dist in zip(oi.tolist(), oj.tolist(), od.tolist(), strict=True):
             if unit_of[a] != unit_of[b]:
@@ -504,29 +525,43 @@ class _Touching:
     engaged: set[tuple[int, int]]
 
     @classmethod
-    def of(cls, bf: Battlefield, pairs: _Pairs) -> _Touching:
-        """Measure the contacts of the touching enemy pairs."""
+    def of(
+        cls,
+        bf: Battlefield,
+        pairs: _Pairs,
+        across: tuple[IntArray, IntArray, npt.NDArray[np.float64]],
+        method: PairMethod,
+    ) -> _Touching:
+        """Measure the contacts of the enemy pairs within the contact tolerance and of those
+        that may touch across an obstacle (:func:`_across_pairs`), with the melee's measure
+        (:meth:`~szwadron.geometry.battlefield.Battlefield.contact_lengths`); a pair across an
+        obstacle is a contact when that measure puts it in contact across it."""
         s = bf.settings
         eps, tol, ids = s.distance_epsilon_cm, s.contact_tolerance_cm, bf.base_ids
-        i, j = pairs.i, pairs.j
-        ce = np.flatnonzero(pairs.near & pairs.enemy)
-        lengths = contact_length(bf.corners[i[ce]], bf.corners[j[ce]], tol + eps) if ce.size else np.zeros(0)
+        near = np.flatnonzero(pairs.near & pairs.enemy)
+        oi, oj, od = across
+        far = np.flatnonzero((bf.side[oi] != bf.side[oj]) & (od > tol + eps))
+        i = np.concatenate([pairs.i[near], oi[far]])
+        j = np.concatenate([pairs.j[near], oj[far]])
+        d = np.concatenate([pairs.d[near], od[far]])
+        lengths = bf.contact_lengths(i, j, d, method=method)
+        # within the tolerance: touching (PD-3), corner to corner too; across an obstacle: along
+        # a positive length (as the melee's links count a foe)
+        keep = (np.arange(len(i)) < near.size) | (lengths > eps)
+        order = np.lexsort((j, i))
+        order = order[keep[order]]
+        i, j, d, lengths = i[order], j[order], d[order], lengths[order]
         contacts = tuple(
-            Contact(ids[i[k]], ids[j[k]], float(length), float(pairs.d[k]))
-            for k, length in zip(ce, lengths, strict=True)
+            Contact(ids[a], ids[b], float(length), float(dist))
+            for a, b, length, dist in zip(i.tolist(), j.tolist(), lengths.tolist(), d.tolist(), strict=True)
         )
         per_base = np.zeros(len(bf))
-        np.add.at(per_base, i[ce], lengths)
-        np.add.at(per_base, j[ce], lengths)
+        np.add.at(per_base, i, lengths)
+        np.add.at(per_base, j, lengths)
         in_contact = tuple(ids[k] for k in np.flatnonzero(per_base >= s.min_contact_length_cm - eps))
         unit_of = bf.unit_of
         engaged = engaged_unit_pairs(
-            unit_of[i[ce]].tolist(),
-            unit_of[j[ce]].tolist(),
-            lengths.tolist(),
-            s,
-            i[ce].tolist(),
-            j[ce].tolist(),
+            unit_of[i].tolist(), unit_of[j].tolist(), lengths.tolist(), s, i.tolist(), j.tolist()
         )
         return cls(contacts, per_base, in_contact, engaged)
 

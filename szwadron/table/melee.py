@@ -12,7 +12,8 @@ Decisions where the rulebook is silent:
 
 - Contact across an obstacle (5.7, 1.3.5, PD-4): an attacker and a defender on either side of a
   crossable obstacle, each touching it, are in contact across it; their contact length is
-  measured with the obstacle's width added to the contact tolerance.
+  measured with the obstacle's width added to the contact tolerance. One measure for the melee
+  and the audit (``szwadron check``): :meth:`~szwadron.geometry.battlefield.Battlefield.contact_lengths`.
 - A defender's bonus is the largest that applies to it (PD-15 bonuses do not add up): W + 2 when
   its centre is in a building or fortification, W + 1 when it touches an obstacle that lies
   between it and every attacker figure it touches (the line between the centres crosses it), or
@@ -41,7 +42,7 @@ import shapely
 
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.geometry.contact import contact_length, polygon_distance
+from szwadron.geometry.contact import polygon_distance
 from szwadron.i18n import _, term
 from szwadron.models import Ability, Scenario, TerrainKind, Unit, UnitState
 from szwadron.odds.combat import Fighter, MeleeOdds, MeleeSide, melee
@@ -336,30 +337,13 @@ class _Contacts:
 
 def _contact_lengths(bf: Battlefield, ia: IntArray, idf: IntArray) -> npt.NDArray[np.float64]:
     """PD-14, 1.3.5, PD-4 — the contact length of each attacker–defender pair of bases; across
-    a crossable obstacle both touch, measured with the obstacle's width added to the tolerance."""
-    s = bf.settings
-    tol = s.contact_tolerance_cm + s.distance_epsilon_cm
-    obstacles = [f for f in bf.terrain if f.crossable_obstacle]
-    widest = max((f.width for f in obstacles), default=0.0)
-    ca, cd = bf.corners[ia], bf.corners[idf]
-    dist = polygon_distance(ca[:, None], cd[None, :])  # (na, nd)
+    a crossable obstacle both touch, measured with the obstacle's width added to the tolerance
+    (:meth:`Battlefield.contact_lengths`, the audit's measure too)."""
+    dist = polygon_distance(bf.corners[ia][:, None], bf.corners[idf][None, :])  # (na, nd)
     lengths = np.zeros(dist.shape)
-    for a_k, d_k in np.argwhere(dist <= tol + widest).tolist():
-        gap = float(dist[a_k, d_k])
-        t = tol
-        if gap > tol:  # contact across an obstacle both touch (decision above)
-            pa, pd = bf.polygons[ia[a_k]], bf.polygons[idf[d_k]]
-            across = [
-                f
-                for f in obstacles
-                if shapely.distance(pa, f.polygon) <= tol
-                and shapely.distance(pd, f.polygon) <= tol
-                and gap <= f.width + tol
-            ]
-            if not across:
-                continue
-            t = max(f.width for f in across) + tol
-        lengths[a_k, d_k] = float(contact_length(ca[a_k], cd[d_k], t))
+    a_k, d_k = np.nonzero(dist <= bf.contact_reach_cm)
+    if a_k.size:
+        lengths[a_k, d_k] = bf.contact_lengths(ia[a_k], idf[d_k], dist[a_k, d_k])
     return lengths
 
 

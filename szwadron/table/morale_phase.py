@@ -89,7 +89,7 @@ import shapely
 from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import base_corners, polygons_from_corners
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.geometry.contact import contact_length, polygon_distance
+from szwadron.geometry.contact import polygon_distance
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import _
 from szwadron.models import Kind, Scenario, TerrainKind, UnitState
@@ -595,13 +595,13 @@ class _Table:
     def engaged_with(self, bases: IntArray) -> list[str]:
         """5.1.2, PD-14 — enemy units engaged with these bases (contact lengths summed per base)."""
         bf, s = self.bf, self.s
-        reach = s.contact_tolerance_cm + self.eps
+        reach = bf.contact_reach_cm  # across an obstacle too (PD-4), as the audit counts it
         q, t = bf.tree.query(bf.polygons[bases], predicate="dwithin", distance=reach)
         keep = bf.side[t] != self.side_code
         b, t = bases[q[keep]], t[keep]
         if b.size == 0:
             return []
-        lengths = contact_length(bf.corners[b], bf.corners[t], reach)
+        lengths = bf.contact_lengths(b, t)
         own = int(bf.unit_of[bases[0]])
         units = bf.unit_of[t].tolist()
         pairs = engaged_unit_pairs([own] * len(units), units, lengths.tolist(), s, b.tolist(), t.tolist())

@@ -53,7 +53,7 @@ import shapely
 from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import base_corners, polygons_from_corners
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.geometry.contact import contact_length, polygon_distance
+from szwadron.geometry.contact import polygon_distance
 from szwadron.geometry.paths import BaseMotion, Surcharge, terrain_surcharges
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import _
@@ -340,7 +340,6 @@ def _field(
     other figures block; the zones of enemies other than the target (not engaged, not in
     panic) may not be entered; rough ground, obstacles, buildings and hills cost."""
     s = bf.settings
-    tol = s.contact_tolerance_cm + s.distance_epsilon_cm
     blockers: list[shapely.Geometry] = [
         f.polygon
         for f in bf.terrain
@@ -357,14 +356,14 @@ def _field(
     for o in others:
         if bf.side[o] == bf.side[b] or bf.unit_of[o] == t_k or bf.panicking[bf.unit_of[o]]:
             continue
-        cand = bf.tree.query(bf.polygons[o], predicate="dwithin", distance=tol)
+        cand = bf.tree.query(bf.polygons[o], predicate="dwithin", distance=bf.contact_reach_cm)
         cand = cand[bf.side[cand] != bf.side[o]]
         if (
             cand.size
-            and float(contact_length(bf.corners[o], bf.corners[cand], tol).sum())
+            and float(bf.contact_lengths(np.full(cand.shape, o, dtype=np.intp), cand).sum())
             >= s.min_contact_length_cm - s.distance_epsilon_cm
         ):
-            continue  # 5.9.3: engaged, its zone lets others pass
+            continue  # 5.9.3: engaged (across an obstacle too, PD-4), its zone lets others pass
         zones.append(bf.polygons[o])
     weighted = [
         f

@@ -14,7 +14,6 @@ import numpy as np
 import shapely
 
 from szwadron.geometry.battlefield import Battlefield, PairMethod
-from szwadron.geometry.contact import contact_length
 from szwadron.table.audit import engaged_unit_pairs
 
 _ENGAGEMENT_CACHE: weakref.WeakKeyDictionary[Battlefield, dict[tuple[int, str], Any]] = (
@@ -37,18 +36,18 @@ def _unit_engagement(
     bf: Battlefield, unit_k: int, method: PairMethod
 ) -> tuple[tuple[str, ...], dict[int, str]]:
     """5.1.2, PD-14 as :func:`szwadron.table.audit.audit` decides them, for one unit: its bases and the
-    enemy bases within the contact tolerance (the audit's pairs: found within the zone radius,
-    kept by the exact distance), their contact lengths, the enemy units it is engaged with and
-    its bases touching them along a positive length."""
+    enemy bases that may touch them (the audit's pairs: found within the zone radius, kept by the
+    exact distance), their contact lengths (the audit's and the melee's measure, across an
+    obstacle too), the enemy units it is engaged with and its bases touching them along a
+    positive length."""
     cache = _ENGAGEMENT_CACHE.setdefault(bf, {})
     key = (unit_k, method)
     if key in cache:
         return cache[key]  # type: ignore[no-any-return]
     st = bf.settings
     eps = st.distance_epsilon_cm
-    tol = st.contact_tolerance_cm
-    i, j = _enemy_pairs_in_contact(bf, unit_k, method)
-    lengths = (contact_length(bf.corners[i], bf.corners[j], tol + eps) if i.size else np.zeros(0)).tolist()
+    i, j, d = _enemy_pairs_in_contact(bf, unit_k, method)
+    lengths = bf.contact_lengths(i, j, d, method=method).tolist()
     engaged = engaged_unit_pairs(
         bf.unit_of[i].tolist(), bf.unit_of[j].tolist(), lengths, st, i.tolist(), j.tolist()
     )
@@ -68,15 +67,16 @@ def _unit_engagement(
 
 def _enemy_pairs_in_contact(
     bf: Battlefield, unit_k: int, method: PairMethod
-) -> tuple[np.ndarray, np.ndarray]:
-    """PD-3, 5.1.2 — the pairs ``(i, j)``, ``i < j`` in the audit's order, of a base of the unit
-    and an enemy base within the contact tolerance (found within the zone radius, kept by the
-    exact distance)."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """PD-3, PD-4, 5.1.2 — the pairs ``(i, j)``, ``i < j`` in the audit's order, of a base of the
+    unit and an enemy base that may be in contact (within the contact tolerance, or across an
+    obstacle: :attr:`~szwadron.geometry.battlefield.Battlefield.contact_reach_cm`; found within
+    the zone radius, kept by the exact distance), with their distances."""
     st = bf.settings
     eps = st.distance_epsilon_cm
     tol = st.contact_tolerance_cm
     members = bf.unit_bases(unit_k)
-    reach = max(st.control_zone_cm, tol) + eps
+    reach = max(st.control_zone_cm + eps, tol + eps, bf.contact_reach_cm)
     if method == "brute":
         d_all = shapely.distance(bf.polygons[members][:, None], bf.polygons[None, :])
         q, o = np.nonzero(d_all <= reach)
@@ -87,8 +87,9 @@ def _enemy_pairs_in_contact(
     i, j = np.minimum(b, o)[enemy], np.maximum(b, o)[enemy]  # pairs i < j, as the audit has them
     order = np.lexsort((j, i))
     i, j = i[order], j[order]
-    near = bf.distances(i, j) <= tol + eps
-    return i[near], j[near]
+    d = bf.distances(i, j)
+    near = d <= bf.contact_reach_cm
+    return i[near], j[near], d[near]
 
 
 __all__ = ["engaged_target_bases", "engaged_units"]

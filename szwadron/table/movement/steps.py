@@ -29,7 +29,7 @@ import shapely
 
 from szwadron.geometry.bases import base_corners
 from szwadron.geometry.battlefield import Battlefield, PairMethod
-from szwadron.geometry.contact import contact_length, polygon_distance
+from szwadron.geometry.contact import polygon_distance
 from szwadron.geometry.paths import Surcharge, terrain_surcharges
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import _, ngettext, term
@@ -104,15 +104,17 @@ class MoveContext:
 
     def engaged(self, e: int) -> bool:
         """5.9.3 — enemy figure ``e`` is engaged: in contact (PD-14) with a figure of the other
-        side (asked lazily, remembered per base)."""
+        side, measured as the audit and the melee measure it (asked lazily, remembered per
+        base)."""
         if e not in self._engaged:
-            bf, tol = self.bf, self.tol
+            bf, reach = self.bf, self.bf.contact_reach_cm  # across an obstacle too (PD-4)
             if self.method == "brute":
-                near = np.flatnonzero(shapely.distance(bf.polygons[e], bf.polygons) <= tol)
+                near = np.flatnonzero(shapely.distance(bf.polygons[e], bf.polygons) <= reach)
             else:
-                near = bf.tree.query(bf.polygons[e], predicate="dwithin", distance=tol)
+                near = bf.tree.query(bf.polygons[e], predicate="dwithin", distance=reach)
             near = near[bf.side[near] != bf.side[e]]
-            total = float(contact_length(bf.corners[e], bf.corners[near], tol).sum()) if near.size else 0.0
+            own = np.full(near.shape, e, dtype=np.intp)
+            total = float(bf.contact_lengths(own, near, method=self.method).sum())
             self._engaged[e] = total >= bf.settings.min_contact_length_cm - self.eps
         return self._engaged[e]
 
