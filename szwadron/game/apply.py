@@ -284,7 +284,6 @@ class _Dice:
             )
 
 
-# long: section 4 in the order of play: dice checked, casualties (4.7), remainder (1.5.1), morale (4.8), states set, each a few lines.
 def _fire_inputs(
     shooter: str, target: str, bases: Sequence[str] | None, march: bool, ammunition: str | None
 ) -> dict[str, Any]:
@@ -321,6 +320,7 @@ def _out_of_range(
     return _finish(pos, "fire", inputs, {}, ruling, changes, [note], result)
 
 
+# long: section 4 in the order of play: dice checked, casualties (4.7), remainder (1.5.1), morale (4.8), states set, each a few lines.
 def apply_fire(
     pos: Position,
     shooter: str,
