@@ -6,12 +6,14 @@ known-answer files of tests/cases/melee/, which cite their rules and source."""
 from __future__ import annotations
 
 import tomllib
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from szwadron.cli import main
 from szwadron.loading import load_scenario
+from szwadron.table.combined import combined_melee
 
 CASES = Path(__file__).parent / "cases" / "melee"
 
@@ -187,3 +189,20 @@ def test_5_6_the_push_up_shown_is_for_losses_both_sides_survive(
     assert main(["melee", str(pos), "--attacker", "a", "--defender", "d"]) == 0
     text = capsys.readouterr().out
     assert "after the likeliest losses (1 attacker, 1 defender, 18.8%)" in text
+
+
+def test_7_7_2_a_side_that_declares_defence_strikes_first_in_defence() -> None:
+    """5.7.4, 7.7.2 II — guards with first strike in defence declare defence behind a fence in a
+    continuing melee: they strike first (the Austrians lose one 4/9 of the time, the guards 7/36,
+    not 1/4 as when both strike at once); the same guards defending an Austrian attack in that
+    round, holding the fence, strike first too, and only the defender's W has the bonus: the
+    Austrians lose one 4/9 × 1/2 + 4/9 = 2/3 of the time, the guards 1/3 × 1/4 + 2/3 × 1/8 = 1/6."""
+    sc = load_scenario(Path(__file__).parent / "cases" / "melee_special" / "5_7_4_declared_defence_strikes_first.toml")
+    declared = combined_melee(sc, ["gd"], ["au"], continuing=True, declare_defence=True)
+    assert declared.first_strike == "attacker"  # the declaring side, listed as the attackers
+    assert declared.removed("gd").probabilities() == {0: Fraction(29, 36), 1: Fraction(7, 36)}
+    assert declared.removed("au").probabilities() == {0: Fraction(5, 9), 1: Fraction(4, 9)}
+    defended = combined_melee(sc, ["au"], ["gd"], continuing=True)
+    assert defended.first_strike == "defender"
+    assert defended.removed("au").probabilities() == {0: Fraction(1, 3), 1: Fraction(2, 3)}
+    assert defended.removed("gd").probabilities() == {0: Fraction(5, 6), 1: Fraction(1, 6)}

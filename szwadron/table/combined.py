@@ -320,7 +320,9 @@ def combined_melee(
         for k, u in enumerate(units)
     ]
     wounds = [tuple(_fighter(bf, b, 0).wounds for b in orders[k]) for k in range(len(names))]
-    first = _first_strike(units, na, continuing=continuing, holds=_holds(bonus, orders[na:]))
+    first = _first_strike(
+        units, na, continuing=continuing, holds=_holds(bonus, orders[na:]), declared=declare_defence
+    )
     engine = CombinedEngine(strikers, wounds, morale, skirmish, na, s.remainder_die)
     losses = engine.losses(first)
     opp = [frozenset(opponents[k]) for k in range(len(names))]
@@ -443,17 +445,26 @@ def _holds(bonus: dict[int, tuple[int, str | None]], orders: list[list[int]]) ->
     return bool(figs) and all(bonus.get(b, (0, None))[0] > 0 for b in figs)
 
 
-def _first_strike(units: list[Unit], na: int, *, continuing: bool, holds: bool) -> int | None:
+def _first_strike(
+    units: list[Unit], na: int, *, continuing: bool, holds: bool, declared: bool = False
+) -> int | None:
     """7.7 — 0 (attackers), 1 (defenders) or None: a side strikes first when every one of its
-    units has first strike and no enemy unit does."""
-    att = [
-        u.has(Ability.FIRST_STRIKE) or (u.has(Ability.FIRST_STRIKE_CHARGE) and not continuing)
-        for u in units[:na]
-    ]
-    dfn = [
-        u.has(Ability.FIRST_STRIKE) or (u.has(Ability.FIRST_STRIKE_DEFENCE) and (not continuing or holds))
-        for u in units[na:]
-    ]
+    units has first strike and no enemy unit does. A side that declared defence (5.7.4, in a
+    continuing melee, every figure holding the terrain) fights in defence with the terrain
+    advantage, so first strike in defence counts for it (7.7.2 II: "w następnych rundach w
+    obronie, jeżeli posiada przewagę terenu") and not for the other side, which attacks."""
+    if declared:
+        att = [u.has(Ability.FIRST_STRIKE) or u.has(Ability.FIRST_STRIKE_DEFENCE) for u in units[:na]]
+        dfn = [u.has(Ability.FIRST_STRIKE) for u in units[na:]]
+    else:
+        att = [
+            u.has(Ability.FIRST_STRIKE) or (u.has(Ability.FIRST_STRIKE_CHARGE) and not continuing)
+            for u in units[:na]
+        ]
+        dfn = [
+            u.has(Ability.FIRST_STRIKE) or (u.has(Ability.FIRST_STRIKE_DEFENCE) and (not continuing or holds))
+            for u in units[na:]
+        ]
     if all(att) and not any(dfn):
         return 0
     if all(dfn) and not any(att):
