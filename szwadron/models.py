@@ -126,7 +126,10 @@ class UnitAction(StrEnum):
 
     MOVE = "move"
     FIRE = "fire"
-    MARCH = "march"  # fire on the march (4.11): the half move and the fire, in either order
+    MARCH = "march"  # fire on the march (4.11) made whole: the half move and the fire, in either order
+    MARCH_MOVE = "march_move"  # 4.11: the half move made; the fire on the march may follow (4.11.2)
+    MARCH_FIRE = "march_fire"  # 4.11: fired on the march; the half move may follow (4.11.2)
+    FIRE_MOVE = "fire_move"  # 4.9: fired, and the figures that did not fire moved after it
     CHARGE = "charge"  # the move of a charge (2.3 V); its melee follows
     MELEE = "melee"
     REORGANISE = "reorganise"  # 6.8: reorganised in the morale phase, no action in the movement phase

@@ -143,24 +143,10 @@ def test_4_5_5_fire_out_of_range_loses_the_action(tmp_path: Path, capsys: pytest
     after = load_scenario(out)
     assert after.unit("s").acted is not None and after.unit("s").acted.value == "fire"
     assert after.unit("b").strength == 1 and after.unit("b").state.value == "normal"
-    # spent: it may not fire again
-    assert (
-        main(
-            [
-                "fire",
-                str(out),
-                "--shooter",
-                "s",
-                "--target",
-                "b",
-                "--apply",
-                "--roll",
-                "-o",
-                str(tmp_path / "x.toml"),
-            ]
-        )
-        == 2
-    )
+    # spent: it may not fire again (2.3: a refusal, exit 1)
+    again = ["fire", str(out), "--shooter", "s", "--target", "b", "--apply", "--roll", "--seed", "2"]
+    assert main([*again, "-o", str(tmp_path / "x.toml")]) == 1
+    assert "already acted" in capsys.readouterr().err
     assert not (tmp_path / "x.toml").exists()
 
 
@@ -197,7 +183,9 @@ def test_7_7_2_a_side_that_declares_defence_strikes_first_in_defence() -> None:
     not 1/4 as when both strike at once); the same guards defending an Austrian attack in that
     round, holding the fence, strike first too, and only the defender's W has the bonus: the
     Austrians lose one 4/9 × 1/2 + 4/9 = 2/3 of the time, the guards 1/3 × 1/4 + 2/3 × 1/8 = 1/6."""
-    sc = load_scenario(Path(__file__).parent / "cases" / "melee_special" / "5_7_4_declared_defence_strikes_first.toml")
+    sc = load_scenario(
+        Path(__file__).parent / "cases" / "melee_special" / "5_7_4_declared_defence_strikes_first.toml"
+    )
     declared = combined_melee(sc, ["gd"], ["au"], continuing=True, declare_defence=True)
     assert declared.first_strike == "attacker"  # the declaring side, listed as the attackers
     assert declared.removed("gd").probabilities() == {0: Fraction(29, 36), 1: Fraction(7, 36)}
@@ -206,3 +194,81 @@ def test_7_7_2_a_side_that_declares_defence_strikes_first_in_defence() -> None:
     assert defended.first_strike == "defender"
     assert defended.removed("au").probabilities() == {0: Fraction(1, 3), 1: Fraction(2, 3)}
     assert defended.removed("gd").probabilities() == {0: Fraction(5, 6), 1: Fraction(1, 6)}
+
+
+SEQ = Path(__file__).parent / "cases" / "game_sequence"
+
+
+def _step(tmp_path: Path, argv: list[str], before: str, after: str) -> int:
+    """One command of the game on position ``before``; writes ``after`` when it is applied. A
+    refusal (exit 1) must be the one-action rule's (2.3), not any other."""
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        code = main([argv[0], str(tmp_path / before), *argv[1:], "--apply", "-o", str(tmp_path / after)])
+    assert code != 1 or "(rule 2.3)" in err.getvalue(), err.getvalue()
+    return code
+
+
+@pytest.mark.parametrize("fire_first", [False, True])
+def test_4_11_2_fire_on_the_march_is_one_half_move_and_one_fire(tmp_path: Path, fire_first: bool) -> None:
+    """4.11.1-4.11.2, 3.1.1 — the half move and the fire, in either order, each once: a second
+    half move or a second fire on the march is refused (2.3), and nothing is written."""
+    (tmp_path / "p0.toml").write_text((SEQ / "one_action.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    half = ["move", "--unit", "a", "--march", "--to", str(SEQ / "half_move.toml")]
+    again = ["move", "--unit", "a", "--march", "--to", str(SEQ / "half_move_again.toml")]
+    fire = ["fire", "--shooter", "a", "--target", "e", "--march", "--roll", "--seed", "1"]
+    first, second = (fire, half) if fire_first else (half, fire)
+    assert _step(tmp_path, first, "p0.toml", "p1.toml") == 0
+    assert load_scenario(tmp_path / "p1.toml").unit("a").acted.value == (
+        "march_fire" if fire_first else "march_move"
+    )  # type: ignore[union-attr]
+    repeat = fire if fire_first else again
+    assert _step(tmp_path, repeat, "p1.toml", "bad.toml") == 1 and not (tmp_path / "bad.toml").exists()
+    assert _step(tmp_path, second, "p1.toml", "p2.toml") == 0
+    assert load_scenario(tmp_path / "p2.toml").unit("a").acted.value == "march"  # type: ignore[union-attr]
+    for more in (fire, again):
+        assert _step(tmp_path, more, "p2.toml", "bad.toml") == 1 and not (tmp_path / "bad.toml").exists()
+
+
+def test_4_9_the_figures_that_did_not_fire_move_once_after_the_fire(tmp_path: Path) -> None:
+    """4.9.1, 3.1.1 — a/0 fires; a/1, which did not, steps back after the fire; stepping back a
+    second time in the same turn is refused (2.3), and nothing is written."""
+    (tmp_path / "p0.toml").write_text((SEQ / "one_action.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    fire = ["fire", "--shooter", "a", "--target", "e", "--bases", "a/0", "--roll", "--seed", "2"]
+    assert _step(tmp_path, fire, "p0.toml", "p1.toml") == 0
+    back = ["move", "--unit", "a", "--after-fire", "e", "--fired", "a/0", "--to", str(SEQ / "step_back.toml")]
+    assert _step(tmp_path, back, "p1.toml", "p2.toml") == 0
+    assert load_scenario(tmp_path / "p2.toml").unit("a").acted.value == "fire_move"  # type: ignore[union-attr]
+    again = [*back[:-1], str(SEQ / "step_back_again.toml")]
+    assert _step(tmp_path, again, "p2.toml", "bad.toml") == 1 and not (tmp_path / "bad.toml").exists()
+
+
+def test_2_3_the_fire_question_says_a_unit_that_moved_may_not_fire_now(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """2.3, 4.1.1 — `fire` answers the geometry, and under its verdict says when the position
+    does not let the shooter fire now: after its move this turn."""
+    (tmp_path / "p0.toml").write_text((SEQ / "one_action.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert (
+        _step(tmp_path, ["move", "--unit", "a", "--to", str(SEQ / "half_move.toml")], "p0.toml", "p1.toml")
+        == 0
+    )
+    capsys.readouterr()
+    assert main(["fire", str(tmp_path / "p0.toml"), "--shooter", "a", "--target", "e"]) == 0
+    assert "but not now" not in capsys.readouterr().out
+    assert main(["fire", str(tmp_path / "p1.toml"), "--shooter", "a", "--target", "e"]) == 0
+    verdict, note = capsys.readouterr().out.splitlines()[:2]
+    assert verdict.endswith("can fire") and "but not now" in note and "(rule 2.3)" in note
+
+
+def test_7_1_2_artillery_makes_no_march_move(capsys: pytest.CaptureFixture[str]) -> None:
+    """7.1.2 — a horse battery's 10 cm move is legal, on the march it is refused (its fire on the
+    march was refused already: half its move for a fire it may not make)."""
+    argv = ["move", str(SEQ / "guns.toml"), "--unit", "hb", "--to", str(SEQ / "horse_battery_10cm.toml")]
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert main([*argv, "--march"]) == 1
+    assert "ILLEGAL [7.1.2]" in capsys.readouterr().out

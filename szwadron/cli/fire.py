@@ -139,10 +139,34 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result.to_json())
     else:
-        print(format_result(result))
+        text = format_result(result)
+        note = (
+            _may_not_act(bf, args)
+            if result.legal and args.reaction is None and args.target_at is None
+            else None
+        )
+        if note:  # under the verdict
+            verdict, _nl, rest = text.partition("\n")
+            text = f"{verdict}\n{note}\n{rest}"
+        print(text)
     if args.plot is not None:  # on the table the answer was computed on (the target placed, 4.12.3)
         plot_fire_answer(args, bf if result.table is None else result.table, result)
     return 0 if result.legal else 1
+
+
+def _may_not_act(bf: Any, args: argparse.Namespace) -> str | None:
+    """2.3, 4.1.1, 6.1 — when the position says whose turn it is, why the shooter may not fire now
+    (it has acted, it is not its side's movement phase, ...): the geometry still answers."""
+    from szwadron.errors import IllegalActionError
+    from szwadron.game.apply import check_may_act
+    from szwadron.models import UnitAction
+
+    sc = bf.scenario
+    try:
+        check_may_act(sc, sc.unit(args.shooter), "fire", after=UnitAction.MARCH_MOVE if args.march else None)
+    except IllegalActionError as e:
+        return "  " + _("but not now: {message} (rule {rule})").format(message=e.detail, rule=e.rule)
+    return None
 
 
 def _check_dice_options(args: argparse.Namespace) -> None:

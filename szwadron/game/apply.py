@@ -125,8 +125,11 @@ def _finish(
 
 
 def check_may_act(scenario: Scenario, unit: Unit, what: str, *, after: UnitAction | None = None) -> None:
-    """2.3, 6.1 — may ``unit`` take an action now? ``after`` is the action it may follow (a move
-    after fire, 4.9). Raises :class:`IllegalActionError` naming the rule."""
+    """2.3, 6.1 — may ``unit`` take an action now? ``after`` is the only action it may follow:
+    its fire, for the move of its other figures after it (4.9); the other half of a fire on the
+    march (4.11.2: the half move before or after the fire). A half done twice, a second move after
+    the fire (3.1.1) or anything after a whole action is refused. Raises
+    :class:`IllegalActionError` naming the rule."""
     turn = scenario.turn
     if turn is not None:
         if turn.side != unit.side:
@@ -201,7 +204,7 @@ def apply_move(
     sc = pos.scenario
     for u in ids:
         try:
-            after = UnitAction.FIRE if after_fire is not None else (UnitAction.MARCH if march else None)
+            after = UnitAction.FIRE if after_fire is not None else (UnitAction.MARCH_FIRE if march else None)
             check_may_act(sc, sc.unit(u), "move", after=after)
         except KeyError:
             raise InvalidArgumentError(
@@ -218,9 +221,11 @@ def apply_move(
         poses = [[p.index, p.x, p.y, p.facing] for p in move.bases if (p.unit or ids[0]) == u]
         if poses:
             changes.append({"op": "move", "unit": u, "poses": poses})
-        acted = UnitAction.CHARGE if charge else (UnitAction.MARCH if march else UnitAction.MOVE)
-        if after_fire is not None:
-            acted = UnitAction.FIRE
+        acted = UnitAction.CHARGE if charge else UnitAction.MOVE
+        if march:  # 4.11.2: the half move before or after the fire on the march
+            acted = UnitAction.MARCH if unit.acted is UnitAction.MARCH_FIRE else UnitAction.MARCH_MOVE
+        if after_fire is not None:  # 4.9, 3.1.1: one move after the fire, and the action is done
+            acted = UnitAction.FIRE_MOVE
         changes.append({"op": "set", "unit": u, "field": "acted", "value": acted.value})
         if poses and any(unit.base_profile(i).has("heavy") for i in range(unit.strength)) and unit.prepared:
             changes.append({"op": "set", "unit": u, "field": "prepared", "value": False})
@@ -356,7 +361,7 @@ def apply_fire(
         if ident not in {u.id for u in sc.units}:
             raise InvalidArgumentError(role, _("{ident!r}: no such unit in the scenario").format(ident=ident))
     su, tu = sc.unit(shooter), sc.unit(target)
-    check_may_act(sc, su, "fire", after=UnitAction.MARCH if march else None)
+    check_may_act(sc, su, "fire", after=UnitAction.MARCH_MOVE if march else None)
     bf = Battlefield(sc)
     result = fire(bf, shooter, target, bases=bases, march=march, ammunition=ammunition)
     if not result.legal or result.odds is None:
@@ -465,7 +470,9 @@ def apply_fire(
                 outcome, state = "panic", UnitState.PANIC
     mor.check_all_used(_("the morale test (6.3)"))
 
-    done = UnitAction.MARCH if march else UnitAction.FIRE
+    done = UnitAction.FIRE
+    if march:  # 4.11.2: the fire before or after the half move
+        done = UnitAction.MARCH if su.acted is UnitAction.MARCH_MOVE else UnitAction.MARCH_FIRE
     changes: list[Change] = [{"op": "set", "unit": shooter, "field": "acted", "value": done.value}]
     notes: list[str] = []
     if strength_after == 0:

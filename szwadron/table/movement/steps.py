@@ -232,6 +232,26 @@ def no_charge_on_the_march(ctx: MoveContext) -> list[Violation]:
     return []
 
 
+def no_artillery_on_the_march(ctx: MoveContext) -> list[Violation]:
+    """7.1.2 — artillery may not fire on the march, so it makes no half move of one ("Artyleria
+    nie może wykonać manewru polegającego na tym, że połowę swoich punktów ruchu przeznacza na
+    wykonanie ostrzału, a drugą połowę na wykonanie ruchu")."""
+    if not ctx.march:
+        return []
+    units = ctx.bf.scenario.units
+    guns = [units[k].id for k in ctx.unit_ks if units[k].profile.kind.is_artillery]
+    if not guns:
+        return []
+    return [
+        Violation(
+            "7.1.2",
+            _("{units}: artillery may not fire on the march, so it makes no half move of one").format(
+                units=", ".join(guns)
+            ),
+        )
+    ]
+
+
 def no_charge_in_panic(ctx: MoveContext) -> list[Violation]:
     """6.1 — a unit in panic or uncontrolled pursuit does not charge."""
     states = {ctx.bf.scenario.units[k].state for k in ctx.unit_ks}
@@ -622,6 +642,7 @@ BaseStep = Callable[[MoveContext, BaseCheck], list[Violation]]
 UNIT_STEPS_FIRST: tuple[UnitStep, ...] = (
     after_fire_refusals,
     no_charge_on_the_march,
+    no_artillery_on_the_march,
     no_charge_in_panic,
     combined_units_touch,
 )
