@@ -132,6 +132,19 @@ def test_illegal_move_names_its_rule_3_1(client: TestClient) -> None:
     assert not doc["legal"] and doc["rule"]
 
 
+def test_a_move_off_the_table_is_refused_with_its_rule_3_1_4(client: TestClient) -> None:
+    """A unit dragged past the table's edge: the rules refuse the move (3.1.4, 422 with the rule),
+    as an applied move is refused; no stale report; in the page's language."""
+    to = [[15.0 + 2 * i, 125.0, 90.0] for i in range(4)]
+    r = client.post("/api/move", json={"unit": "fr-hussars", "to": to})
+    assert r.status_code == 422, r.text
+    assert r.json()["rule"] == "3.1.4" and "off the table" in r.json()["error"]
+    pl = client.post("/api/move", json={"unit": "fr-hussars", "to": to}, headers={"accept-language": "pl"})
+    assert pl.status_code == 422 and "poza stołem" in pl.json()["error"]
+    applied = client.post("/api/apply-move", json={"unit": "fr-hussars", "to": to})
+    assert applied.status_code == 422 and applied.json()["rule"] == "3.1.4"
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [

@@ -284,3 +284,27 @@ def test_page_in_polish_and_back(page: Any, server: Running, tmp_path: Path) -> 
     settle(page)
     assert page.evaluate("localStorage.getItem('szwadron-lang')") == "en"
     assert page.inner_text("#modes").split()[0] == "Select"
+
+
+def test_a_move_past_the_table_edge_shows_the_refusal_3_1_4(page: Any, tmp_path: Path) -> None:
+    """A unit dragged past the table's edge in Move mode: the verdict is the refusal with its rule
+    (3.1.4), not the last legal verdict; the page keeps working (no page error, checked by the
+    fixture): a unit clicked without a drag asks to be dragged, and a turn of it is checked."""
+    page.click('#modes button[data-mode="move"]')
+    drag(page, (17.0, 30.0), (17.0, 50.0))
+    assert page.get_attribute("#move-verdict", "data-legal") == "true"
+    drag(page, (17.0, 50.0), (17.0, 125.0))  # past side B's edge (the table is 120 cm deep)
+    verdict = page.wait_for_selector("#move-verdict[data-rule='3.1.4']")
+    assert verdict.get_attribute("data-legal") == "false"
+    assert "[3.1.4]" in verdict.inner_text() and "off the table" in verdict.inner_text()
+    assert "LEGAL" not in verdict.inner_text().replace("ILLEGAL", "")
+    assert not page.query_selector_all(".path")
+    page.screenshot(path=str(tmp_path / "off-table.png"))
+    page.click("#move-back")
+    settle(page)
+    click_base(page, "fr-volt/0")  # a click, no drag: nothing to check yet
+    assert "fr-volt" in page.inner_text("#move-hint")
+    page.keyboard.press("]")
+    settle(page)
+    page.wait_for_selector("#move-verdict")
+    assert page.inner_text("#move-verdict").startswith("fr-volt:")

@@ -44,7 +44,7 @@ from szwadron.game.apply import (
 from szwadron.game.document import ScenarioDocument
 from szwadron.game.log import append, dump_log, new_log, replay
 from szwadron.geometry.arcs import fire_edges, touched_edges
-from szwadron.geometry.bases import EDGE_NAMES
+from szwadron.geometry.bases import EDGE_NAMES, base_corners
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.i18n import _
 from szwadron.loading import (
@@ -59,6 +59,7 @@ from szwadron.table.fire import fire, targets
 from szwadron.table.melee import table_melee
 from szwadron.table.morale_phase import morale_phase
 from szwadron.table.movement import check_move
+from szwadron.table.movement.plan import pose_off_table
 from szwadron.table.reach import reach
 from szwadron.web.play import add_terrain, delete_terrain, edit_terrain, formation_entry, fresh_id, unit_block
 from szwadron.web.requests import (
@@ -576,6 +577,20 @@ def _moved(bf: Battlefield, unit: str, to: tuple[Pose, ...]) -> list[dict[str, A
     ]
     if not moved:
         raise InvalidDataError(_("to: no base moves; drag the unit to a new pose"), source="request")
+    # 3.1.4: a pose off the table is a move the rules refuse (with its rule), not bad data
+    lim = bf.settings.overlap_tolerance_cm + bf.settings.distance_epsilon_cm
+    table = bf.scenario.table
+    members: list[int] = ks.tolist()
+    for entry in moved:
+        k = members[int(entry["index"])]
+        corners = base_corners(
+            entry["x"], entry["y"], entry["facing"], float(bf.width[k]), float(bf.depth[k])
+        )
+        off = pose_off_table(corners, table.width, table.depth, lim)
+        if off:
+            raise IllegalActionError(
+                "3.1.4", _("{at}: the new pose is {off}").format(at=bf.base_ids[k], off=off)
+            )
     return moved
 
 

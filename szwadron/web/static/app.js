@@ -58,6 +58,7 @@ const L_EN = {
   // counted nouns, [one, few, many] (English uses the first and the last)
   counted: { units: ["unit", "units", "units"], bases: ["base", "bases", "bases"], problems: ["problem", "problems", "problems"] },
   selectedFeature: "selected (drag its corners, or delete it):", corners: "corners", featureName: "name",
+  moveHint: "Drag the unit (or turn it with [ and ]) to check its move.",
 };
 
 // The same strings in the rulebook's Polish (issue 19; docs/glossary.md).
@@ -112,6 +113,7 @@ const L_PL = {
   kinds: { infantry: "piechota", cavalry: "kawaleria", foot_artillery: "artyleria piesza", horse_artillery: "artyleria konna", limber: "jaszcz" },
   // odmiana przez liczby, [1, 2-4 (22-24 ...), 5+ (12-14 ...)]
   counted: { units: ["oddział", "oddziały", "oddziałów"], bases: ["podstawka", "podstawki", "podstawek"], problems: ["problem", "problemy", "problemów"] },
+  moveHint: "Przeciągnij oddział (albo obróć go klawiszami [ i ]), by sprawdzić jego ruch.",
 };
 
 const LANGS = { en: L_EN, pl: L_PL };
@@ -182,6 +184,10 @@ async function api(path, body) {
     throw err;
   }
   return data;
+}
+
+function samePoses(a, b) {
+  return a.length === b.length && a.every((p, i) => p[0] === b[i][0] && p[1] === b[i][1] && p[2] === b[i][2]);
 }
 
 function patch(pos) {
@@ -392,7 +398,7 @@ function drawMarks() {
     }
   }
   // move: the paths of the bases
-  if (S.moveReport) {
+  if (S.moveReport && S.moveReport.bases) {  // a refused move (an error answer) has no paths
     for (const b of S.moveReport.bases) {
       if (b.poses && b.poses.length > 1) {
         el("polyline", { points: pts(b.poses), class: `path ${S.moveReport.legal ? "legal" : ""}` }, g);
@@ -466,8 +472,11 @@ function refresh() {
     jobs.push(api("/api/fire", { positions, shooter: S.selected, target: S.target }).then((d) => { S.fire = d; }, (e) => { S.fire = { error: e.message }; }));
   }
   if (S.mode === "move" && S.moving && S.before) {
-    jobs.push(api("/api/move", { positions: patch(S.before), unit: S.moving, to: S.pos[S.moving] })
-      .then((d) => { S.moveReport = d; }, (e) => { S.moveReport = { error: e.message }; }));
+    if (samePoses(S.pos[S.moving], S.before[S.moving])) S.moveReport = null;  // clicked, not moved yet
+    else {
+      jobs.push(api("/api/move", { positions: patch(S.before), unit: S.moving, to: S.pos[S.moving] })
+        .then((d) => { S.moveReport = d; }, (e) => { S.moveReport = { error: e.message, rule: e.rule }; }));
+    }
   }
   if (S.ruler.length === 2) {
     jobs.push(api("/api/measure", { positions, a: S.ruler[0], b: S.ruler[1] }).then((d) => { S.measure = d; }));
@@ -612,8 +621,13 @@ function renderMove() {
   if (box.hidden) return;
   const m = S.moveReport;
   const body = $("#move-body");
-  if (!S.moving || !m) { body.replaceChildren(h("div", { class: "help" }, L.nothingSelected)); return; }
-  if (m.error) { body.replaceChildren(h("div", { class: "bad" }, m.error)); return; }
+  if (!S.moving) { body.replaceChildren(h("div", { class: "help" }, L.nothingSelected)); return; }
+  if (!m) { body.replaceChildren(h("div", { class: "help", id: "move-hint" }, `${S.moving}: ${L.moveHint}`)); return; }
+  if (m.error) {  // the move refused (3.1.4: off the table) or not understood: no verdict stays behind
+    body.replaceChildren(h("div", { id: "move-verdict", "data-legal": "false", "data-rule": m.rule || "" },
+      `${S.moving}: `, h("span", { class: "bad" }, L.illegal), m.rule ? h("span", {}, " ", ruleSpan(m.rule)) : null, ` ${m.error}`));
+    return;
+  }
   const parts = [h("div", { id: "move-verdict", "data-legal": String(m.legal), "data-rule": m.rule || "" },
     `${S.moving}: `, h("span", { class: m.legal ? "ok" : "bad" }, m.legal ? L.legal : L.illegal),
     m.rule ? h("span", {}, " ", ruleSpan(m.rule)) : null, ` ${m.message}`)];
