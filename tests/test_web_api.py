@@ -145,6 +145,19 @@ def test_a_move_off_the_table_is_refused_with_its_rule_3_1_4(client: TestClient)
     assert applied.status_code == 422 and applied.json()["rule"] == "3.1.4"
 
 
+def test_the_pages_own_errors_speak_its_language(client: TestClient) -> None:
+    """No English "request:" in front of a refusal of the page's request; the save conflicts
+    in Polish for a Polish page."""
+    pl = {"accept-language": "pl"}
+    still = [[15.0 + 2 * i, 30.0, 90.0] for i in range(4)]
+    r = client.post("/api/move", json={"unit": "fr-hussars", "to": still}, headers=pl)
+    assert r.status_code == 400 and r.json()["error"].startswith("to: żadna podstawka")
+    r = client.post("/api/save", json={"name": "example.toml"}, headers=pl)
+    assert r.status_code == 409 and r.json()["error"] == (
+        "example.toml to plik wejściowy; podaj inną nazwę albo zaznacz nadpisanie"
+    )
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [
@@ -155,7 +168,7 @@ def test_a_move_off_the_table_is_refused_with_its_rule_3_1_4(client: TestClient)
         (b'{"positions": {"fr-hussars": [[1, 1, 2]]}}', "1 poses for 4 bases"),
         (b'{"positions": {"fr-hussars": [[1, 1]]}}', "positions.fr-hussars"),
         (b'{"positions": [], "extra": 1}', "extra"),
-        (b"[]", "request"),
+        (b"[]", "(top level)"),
     ],
 )
 def test_bad_input_is_one_message_and_400(client: TestClient, body: bytes, message: str) -> None:

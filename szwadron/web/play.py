@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from szwadron.errors import InvalidDataError
+from szwadron.i18n import _
 from szwadron.models import Point
 from szwadron.web.requests import (
     ApplyFireRequest,
@@ -58,7 +59,7 @@ def add_terrain(text: str, req: TerrainAddRequest, ids: list[str]) -> tuple[str,
 
     tid = req.id or fresh_id(str(req.kind), ids)
     if tid in ids:
-        raise _invalid(f"id: a terrain feature {tid!r} exists already")
+        raise _invalid(_("id: a terrain feature {tid!r} exists already").format(tid=tid))
     doc = tomlkit.parse(text)
     table = tomlkit.table()
     table["id"] = tid
@@ -92,10 +93,10 @@ def edit_terrain(text: str, req: TerrainEditRequest) -> str:
     for key, value in (("polygon", req.polygon), ("line", req.line)):
         if value is not None:
             if key not in table:
-                raise _invalid(f"{key}: terrain {req.id!r} has no {key} to change")
+                raise _invalid(_("{key}: terrain {tid!r} has no {key} to change").format(key=key, tid=req.id))
             table[key] = _points(value)
     if req.polygon is None and req.line is None:
-        raise _invalid("give the feature's new 'polygon' or 'line'")
+        raise _invalid(_("give the feature's new 'polygon' or 'line'"))
     return tomlkit.dumps(doc)
 
 
@@ -121,8 +122,8 @@ def _terrain_table(doc: Any, tid: str) -> Any:
     for table in terrain or []:
         if table.get("id") == tid:
             return table
-    known = ", ".join(str(t.get("id")) for t in terrain or []) or "none"
-    raise _invalid(f"id: no terrain feature {tid!r} (features: {known})")
+    known = ", ".join(str(t.get("id")) for t in terrain or []) or _("none")
+    raise _invalid(_("id: no terrain feature {tid!r} (features: {known})").format(tid=tid, known=known))
 
 
 def unit_block(uid: str, req: PlaceRequest, bases: list[tuple[float, float, float, str | None]]) -> str:
