@@ -156,6 +156,10 @@ def test_the_pages_own_errors_speak_its_language(client: TestClient) -> None:
     assert r.status_code == 409 and r.json()["error"] == (
         "example.toml to plik wejściowy; podaj inną nazwę albo zaznacz nadpisanie"
     )
+    r = client.post(
+        "/api/terrain-add", json={"kind": "hill", "level": 0, "polygon": [[1, 1], [9, 1], [9, 9]]}
+    )
+    assert r.status_code == 400 and r.json()["error"].startswith("level: a hill is of level 1")
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from typing import Any
 
 from szwadron.errors import InvalidDataError
 from szwadron.i18n import _
-from szwadron.models import Point
+from szwadron.models import Point, TerrainKind
 from szwadron.web.requests import (
     ApplyFireRequest,
     ApplyMeleeRequest,
@@ -67,7 +67,10 @@ def add_terrain(text: str, req: TerrainAddRequest, ids: list[str]) -> tuple[str,
         table["name"] = req.name
     table["kind"] = str(req.kind)
     if req.level is not None:
-        table["level"] = req.level
+        if req.level == 0 and req.kind is TerrainKind.HILL:
+            raise _invalid(_("level: a hill is of level 1 or higher (1 to 10)"))
+        if req.level > 0:  # a building's or a fortification's level 0: not tall (no level)
+            table["level"] = req.level
     if req.polygon is not None:
         table["polygon"] = _points(req.polygon)
     if req.line is not None:

@@ -63,6 +63,9 @@ const L_EN = {
   meleeSides: { attacker: "attacker", defender: "defender" },
   meleeOutcome: { engaged: "engaged", held: "held", repulsed: "repulsed", panic: "panic", pursuit: "pursuit", destroyed: "destroyed" },
   actionNames: { move: "move", fire: "fire", melee: "melee", morale: "morale", turn: "turn", march: "fire on the march", charge: "charge", reorganise: "reorganise" },
+  volleyMissing: "type the dice you rolled for the volley (one number 1 to 6 a die, e.g. 1,4,6), or click Roll",
+  hillLevel: "level: a hill is of level 1 to 10 (a whole number)",
+  tallLevel: "level: a whole number from 0 (not tall) to 10",
 };
 
 // The same strings in the rulebook's Polish (issue 19; docs/glossary.md).
@@ -122,6 +125,9 @@ const L_PL = {
   meleeSides: { attacker: "atakujący", defender: "broniący się" },
   meleeOutcome: { engaged: "związany walką", held: "stoi", repulsed: "odrzucony", panic: "panika", pursuit: "pościg", destroyed: "zniszczony" },
   actionNames: { move: "ruch", fire: "ostrzał", melee: "walka wręcz", morale: "faza morale", turn: "następna faza", march: "ostrzał w marszu", charge: "atak w walce wręcz", reorganise: "reorganizacja" },
+  volleyMissing: "wpisz wyniki rzutu kośćmi salwy (jedna liczba od 1 do 6 na kość, np. 1,4,6) albo kliknij Rzuć",
+  hillLevel: "poziom: wzgórze ma poziom od 1 do 10 (liczba całkowita)",
+  tallLevel: "poziom: liczba całkowita od 0 (nie jest wysoki) do 10",
 };
 
 const LANGS = { en: L_EN, pl: L_PL };
@@ -972,7 +978,7 @@ function applyFire(rolled) {
     const rem = diceOf("#fire-rem-dice"), mor = diceOf("#fire-morale-dice");
     if (rem) body.remainder_dice = rem;
     if (mor) body.morale_dice = mor;
-    if (!body.dice) { say("#fire-msg", false, () => [L.volleyDice]); return; }
+    if (!body.dice) { say("#fire-msg", false, () => [L.volleyMissing]); return; }
   }
   act("/api/apply-fire", body, "#fire-msg");
 }
@@ -1176,7 +1182,15 @@ function finishTerrain() {
   const body = { kind };
   if ($("#terrain-name").value.trim()) body.name = $("#terrain-name").value.trim();
   if (linear) { body.line = S.draft; body.width = Number($("#terrain-width").value); } else body.polygon = S.draft;
-  if (["hill", "building", "fortification"].includes(kind) && Number($("#terrain-level").value) > 0) body.level = Number($("#terrain-level").value);
+  if (["hill", "building", "fortification"].includes(kind)) {
+    // a hill is of level 1 or higher; a building's or a fortification's 0 is "not tall" (no level)
+    const raw = $("#terrain-level").value.trim(), level = Number(raw), least = kind === "hill" ? 1 : 0;
+    if (raw === "" || !Number.isInteger(level) || level < least || level > 10) {
+      say("#terrain-msg", false, () => [kind === "hill" ? L.hillLevel : L.tallLevel]);
+      return;
+    }
+    body.level = level;
+  }
   terrainAction("/api/terrain-add", body, true).then(() => { if ($("#terrain-msg .ok-msg")) { S.draft = []; drawDraft(); renderTerrainBox(); } });
 }
 
