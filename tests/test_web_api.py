@@ -132,6 +132,36 @@ def test_illegal_move_names_its_rule_3_1(client: TestClient) -> None:
     assert not doc["legal"] and doc["rule"]
 
 
+def test_a_move_off_the_table_is_refused_with_its_rule_3_1_4(client: TestClient) -> None:
+    """A unit dragged past the table's edge: the rules refuse the move (3.1.4, 422 with the rule),
+    as an applied move is refused; no stale report; in the page's language."""
+    to = [[15.0 + 2 * i, 125.0, 90.0] for i in range(4)]
+    r = client.post("/api/move", json={"unit": "fr-hussars", "to": to})
+    assert r.status_code == 422, r.text
+    assert r.json()["rule"] == "3.1.4" and "off the table" in r.json()["error"]
+    pl = client.post("/api/move", json={"unit": "fr-hussars", "to": to}, headers={"accept-language": "pl"})
+    assert pl.status_code == 422 and "poza stołem" in pl.json()["error"]
+    applied = client.post("/api/apply-move", json={"unit": "fr-hussars", "to": to})
+    assert applied.status_code == 422 and applied.json()["rule"] == "3.1.4"
+
+
+def test_the_pages_own_errors_speak_its_language(client: TestClient) -> None:
+    """No English "request:" in front of a refusal of the page's request; the save conflicts
+    in Polish for a Polish page."""
+    pl = {"accept-language": "pl"}
+    still = [[15.0 + 2 * i, 30.0, 90.0] for i in range(4)]
+    r = client.post("/api/move", json={"unit": "fr-hussars", "to": still}, headers=pl)
+    assert r.status_code == 400 and r.json()["error"].startswith("to: żadna podstawka")
+    r = client.post("/api/save", json={"name": "example.toml"}, headers=pl)
+    assert r.status_code == 409 and r.json()["error"] == (
+        "example.toml to plik wejściowy; podaj inną nazwę albo zaznacz nadpisanie"
+    )
+    r = client.post(
+        "/api/terrain-add", json={"kind": "hill", "level": 0, "polygon": [[1, 1], [9, 1], [9, 9]]}
+    )
+    assert r.status_code == 400 and r.json()["error"].startswith("level: a hill is of level 1")
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [
@@ -142,7 +172,7 @@ def test_illegal_move_names_its_rule_3_1(client: TestClient) -> None:
         (b'{"positions": {"fr-hussars": [[1, 1, 2]]}}', "1 poses for 4 bases"),
         (b'{"positions": {"fr-hussars": [[1, 1]]}}', "positions.fr-hussars"),
         (b'{"positions": [], "extra": 1}', "extra"),
-        (b"[]", "request"),
+        (b"[]", "(top level)"),
     ],
 )
 def test_bad_input_is_one_message_and_400(client: TestClient, body: bytes, message: str) -> None:

@@ -284,3 +284,67 @@ def test_page_in_polish_and_back(page: Any, server: Running, tmp_path: Path) -> 
     settle(page)
     assert page.evaluate("localStorage.getItem('szwadron-lang')") == "en"
     assert page.inner_text("#modes").split()[0] == "Select"
+
+
+def test_a_move_past_the_table_edge_shows_the_refusal_3_1_4(page: Any, tmp_path: Path) -> None:
+    """A unit dragged past the table's edge in Move mode: the verdict is the refusal with its rule
+    (3.1.4), not the last legal verdict; the page keeps working (no page error, checked by the
+    fixture): a unit clicked without a drag asks to be dragged, and a turn of it is checked."""
+    page.click('#modes button[data-mode="move"]')
+    drag(page, (17.0, 30.0), (17.0, 50.0))
+    assert page.get_attribute("#move-verdict", "data-legal") == "true"
+    drag(page, (17.0, 50.0), (17.0, 125.0))  # past side B's edge (the table is 120 cm deep)
+    verdict = page.wait_for_selector("#move-verdict[data-rule='3.1.4']")
+    assert verdict.get_attribute("data-legal") == "false"
+    assert "[3.1.4]" in verdict.inner_text() and "off the table" in verdict.inner_text()
+    assert "LEGAL" not in verdict.inner_text().replace("ILLEGAL", "")
+    assert not page.query_selector_all(".path")
+    page.screenshot(path=str(tmp_path / "off-table.png"))
+    page.click("#move-back")
+    settle(page)
+    click_base(page, "fr-volt/0")  # a click, no drag: nothing to check yet
+    assert "fr-volt" in page.inner_text("#move-hint")
+    page.keyboard.press("]")
+    settle(page)
+    page.wait_for_selector("#move-verdict")
+    assert page.inner_text("#move-verdict").startswith("fr-volt:")
+
+
+def test_the_answers_speak_polish(page: Any, server: Running, tmp_path: Path) -> None:
+    """The page in Polish: the melee odds (sides, dice, outcomes), the move's table, the turn
+    counter, the reach and the place mode's profiles; switched to English, the melee box follows."""
+    page.goto(server.url + ("&" if "?" in server.url else "?") + "lang=pl")
+    settle(page)
+    assert "rozstawienie" in page.inner_text("#turn-counter")
+    click_base(page, "fr-cuirassiers/0")
+    click_base(page, "au-chevaulegers/0")
+    page.click("#melee-btn")
+    page.wait_for_selector('[data-chart="melee-defender"]')
+    melee = page.inner_text("#melee-answer")
+    assert "atakujący" in melee and "broniący się" in melee and "K6" in melee, melee
+    outcomes = page.inner_text("#melee-outcomes")
+    for english in ("held", "engaged", "repulsed", "panic", "pursuit", "destroyed", "attacker", "d6"):
+        assert english not in melee + outcomes, (english, melee, outcomes)
+    page.screenshot(path=str(tmp_path / "melee-pl.png"))
+    page.click("#reach-btn")
+    assert " do au-chevaulegers" in page.inner_text("#reach-answer")
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.querySelector('#melee-answer').innerText.includes('attacker')")
+    page.select_option("#lang", "pl")
+    page.wait_for_function("document.querySelector('#melee-answer').innerText.includes('atakujący')")
+    page.click('#modes button[data-mode="move"]')
+    drag(page, (17.0, 30.0), (17.0, 70.0))
+    assert page.inner_text("#move-body table tr").split() == ["podstawka", "cm", "dozwolone", "teren"]
+    page.click('#modes button[data-mode="place"]')
+    page.wait_for_selector("#place-army option[value='france']", state="attached")
+    page.select_option("#place-army", "france")
+    assert "(piechota)" in page.inner_text("#place-profile")
+    assert "(infantry)" not in page.inner_text("#place-profile")
+    page.click("#next-phase")  # the turn counter and the game log
+    page.wait_for_selector("#turn-now[data-phase='morale']")
+    assert page.inner_text("#turn-now").endswith("strona A · faza morale")
+    assert page.inner_text("#game-msg").startswith("zastosowano (następna faza) runda 1, strona A")
+    assert (page.text_content("#log-list") or "").startswith("następna faza")
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.querySelector('#game-msg').innerText.startsWith('applied (turn)')")
+    assert page.inner_text("#turn-now").endswith("side A · morale phase")

@@ -114,6 +114,8 @@ def test_apply_move_and_volley_then_replay_of_the_log_gives_the_scenario_3_4(
     click_base(page, "fr-battery/0")
     click_base(page, "au-battery/0")
     page.wait_for_selector("#fire-apply")
+    page.click("#fire-apply")  # no dice typed: the page says what it wants
+    assert "dice you rolled" in page.wait_for_selector("#fire-msg #action-error").inner_text()
     before = page.evaluate("window.szwadron.S.doc")
     page.fill("#fire-dice", "1,6,6")  # 1 damage of 4 W: remainder roll (1.5.1), then 4.8.1
     page.fill("#fire-rem-dice", "4")
@@ -279,11 +281,15 @@ def test_draw_edit_and_delete_terrain(page: Any, tmp_path: Path) -> None:
     page.click('#modes button[data-mode="terrain"]')
     page.select_option("#snap-grid", "1")
     page.select_option("#terrain-kind", "hill")
-    page.fill("#terrain-level", "2")
+    page.fill("#terrain-level", "0")  # no hill is of level 0: refused, not silently level 1
     page.fill("#terrain-name", "Windmill rise")
     for x, y in ((100, 8), (125, 8), (125, 22), (100, 22)):
         click_at(page, x, y)
     assert page.evaluate("window.szwadron.S.draft.length") == 4
+    page.click("#terrain-finish")
+    assert "level 1 to 10" in page.wait_for_selector("#terrain-msg #action-error").inner_text()
+    assert page.evaluate("window.szwadron.S.draft.length") == 4  # the corners kept
+    page.fill("#terrain-level", "2")
     page.click("#terrain-finish")
     answered(page, "#terrain-msg")
     settle(page)

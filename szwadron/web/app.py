@@ -326,7 +326,13 @@ async def _guarded(run: Callable[[Any], Any], server: Server, request: Request) 
         return _error(413, f"request body larger than {MAX_BODY_BYTES} bytes")
     except InvalidDataError as exc:
         # a library parameter is named as the request's field (``dice: gives 2 dice; ...``)
-        text = f"{exc.parameter}: {exc.detail}" if exc.parameter and exc.source is None else str(exc)
+        # the page's own request needs no "request:" in front (a field's name leads the message)
+        if exc.source == "request":
+            text = exc.detail
+        elif exc.parameter and exc.source is None:
+            text = f"{exc.parameter}: {exc.detail}"
+        else:
+            text = str(exc)
         return _error(400, text)
     except IllegalActionError as exc:
         return _error(422, exc.detail, rule=exc.rule)

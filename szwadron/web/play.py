@@ -22,7 +22,8 @@ from __future__ import annotations
 from typing import Any
 
 from szwadron.errors import InvalidDataError
-from szwadron.models import Point
+from szwadron.i18n import _
+from szwadron.models import Point, TerrainKind
 from szwadron.web.requests import (
     ApplyFireRequest,
     ApplyMeleeRequest,
@@ -58,7 +59,7 @@ def add_terrain(text: str, req: TerrainAddRequest, ids: list[str]) -> tuple[str,
 
     tid = req.id or fresh_id(str(req.kind), ids)
     if tid in ids:
-        raise _invalid(f"id: a terrain feature {tid!r} exists already")
+        raise _invalid(_("id: a terrain feature {tid!r} exists already").format(tid=tid))
     doc = tomlkit.parse(text)
     table = tomlkit.table()
     table["id"] = tid
@@ -66,7 +67,10 @@ def add_terrain(text: str, req: TerrainAddRequest, ids: list[str]) -> tuple[str,
         table["name"] = req.name
     table["kind"] = str(req.kind)
     if req.level is not None:
-        table["level"] = req.level
+        if req.level == 0 and req.kind is TerrainKind.HILL:
+            raise _invalid(_("level: a hill is of level 1 or higher (1 to 10)"))
+        if req.level > 0:  # a building's or a fortification's level 0: not tall (no level)
+            table["level"] = req.level
     if req.polygon is not None:
         table["polygon"] = _points(req.polygon)
     if req.line is not None:
@@ -92,10 +96,10 @@ def edit_terrain(text: str, req: TerrainEditRequest) -> str:
     for key, value in (("polygon", req.polygon), ("line", req.line)):
         if value is not None:
             if key not in table:
-                raise _invalid(f"{key}: terrain {req.id!r} has no {key} to change")
+                raise _invalid(_("{key}: terrain {tid!r} has no {key} to change").format(key=key, tid=req.id))
             table[key] = _points(value)
     if req.polygon is None and req.line is None:
-        raise _invalid("give the feature's new 'polygon' or 'line'")
+        raise _invalid(_("give the feature's new 'polygon' or 'line'"))
     return tomlkit.dumps(doc)
 
 
@@ -121,8 +125,8 @@ def _terrain_table(doc: Any, tid: str) -> Any:
     for table in terrain or []:
         if table.get("id") == tid:
             return table
-    known = ", ".join(str(t.get("id")) for t in terrain or []) or "none"
-    raise _invalid(f"id: no terrain feature {tid!r} (features: {known})")
+    known = ", ".join(str(t.get("id")) for t in terrain or []) or _("none")
+    raise _invalid(_("id: no terrain feature {tid!r} (features: {known})").format(tid=tid, known=known))
 
 
 def unit_block(uid: str, req: PlaceRequest, bases: list[tuple[float, float, float, str | None]]) -> str:

@@ -44,9 +44,9 @@ from szwadron.game.apply import (
 from szwadron.game.document import ScenarioDocument
 from szwadron.game.log import append, dump_log, new_log, replay
 from szwadron.geometry.arcs import fire_edges, touched_edges
-from szwadron.geometry.bases import EDGE_NAMES
+from szwadron.geometry.bases import EDGE_NAMES, base_corners
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.i18n import _
+from szwadron.i18n import _, ngettext
 from szwadron.loading import (
     army_list_search_path,
     load_army_list,
@@ -59,6 +59,7 @@ from szwadron.table.fire import fire, targets
 from szwadron.table.melee import table_melee
 from szwadron.table.morale_phase import morale_phase
 from szwadron.table.movement import check_move
+from szwadron.table.movement.plan import pose_off_table
 from szwadron.table.reach import reach
 from szwadron.web.play import add_terrain, delete_terrain, edit_terrain, formation_entry, fresh_id, unit_block
 from szwadron.web.requests import (
@@ -319,8 +320,11 @@ class Session:
 
         if self.actions:
             raise SaveConflict(
-                f"{what}: the game log holds {self.actions} action(s); the set-up is changed before "
-                "the first action (undo the actions first)"
+                ngettext(
+                    "{what}: the game log holds {n} action; the set-up is changed before the first action (undo the actions first)",
+                    "{what}: the game log holds {n} actions; the set-up is changed before the first action (undo the actions first)",
+                    self.actions,
+                ).format(what=what, n=self.actions)
             )
         self._set_text(text)
         self.log = new_log(self.text, self.path.name)
@@ -329,7 +333,8 @@ class Session:
         """Units the page moved freely (set-up) become part of the starting position."""
         if positions:
             self._setup_edit(
-                self.toml(positions), "units moved without applying (" + ", ".join(positions) + ")"
+                self.toml(positions),
+                _("units moved without applying ({units})").format(units=", ".join(positions)),
             )
 
     def _advance(self, applied: Applied) -> dict[str, Any]:
@@ -430,7 +435,7 @@ class Session:
         }
         raw = tomllib.loads(self.text)
         raw["units"] = [*raw.get("units", []), unit]
-        where = f"placing {uid}"
+        where = _("placing {uid}").format(uid=uid)
         expanded = parse_scenario(raw, source=where, folders=self._folders()).units[-1]
         bases = [
             (b.x, b.y, b.facing, None if b.profile is None else f"{req.army}:{b.profile.id}")
@@ -446,21 +451,21 @@ class Session:
 
         self._start_from(req.positions)
         text, tid = add_terrain(self.text, req, [t.id for t in self.scenario.terrain])
-        self._setup_edit(text, f"terrain {tid}")
+        self._setup_edit(text, _("terrain {tid}").format(tid=tid))
         return {"terrain": tid, "state": self.state()}
 
     def terrain_edit(self, req: TerrainEditRequest) -> dict[str, Any]:
         """A terrain feature's corners moved."""
 
         self._start_from(req.positions)
-        self._setup_edit(edit_terrain(self.text, req), f"terrain {req.id}")
+        self._setup_edit(edit_terrain(self.text, req), _("terrain {tid}").format(tid=req.id))
         return {"terrain": req.id, "state": self.state()}
 
     def terrain_delete(self, req: TerrainDeleteRequest) -> dict[str, Any]:
         """A terrain feature removed."""
 
         self._start_from(req.positions)
-        self._setup_edit(delete_terrain(self.text, req), f"terrain {req.id}")
+        self._setup_edit(delete_terrain(self.text, req), _("terrain {tid}").format(tid=req.id))
         return {"terrain": req.id, "state": self.state()}
 
     def army_lists(self) -> dict[str, Any]:
@@ -517,8 +522,11 @@ class Session:
         input above all) is overwritten only with ``overwrite``."""
         target = self.inside(req.name)
         if target.exists() and not req.overwrite:
-            what = "the input file" if target == self.path else "an existing file"
-            raise SaveConflict(f"{req.name} is {what}; give another name, or choose to overwrite it")
+            if target == self.path:
+                text = _("{name} is the input file; give another name, or choose to overwrite it")
+            else:
+                text = _("{name} is an existing file; give another name, or choose to overwrite it")
+            raise SaveConflict(text.format(name=req.name))
         text = self.toml(req.positions)
         load_check = _parsed(text, target)
 
@@ -534,7 +542,9 @@ class Session:
         target = self.inside(req.name, ".jsonl")
         if target.exists() and not req.overwrite:
             raise SaveConflict(
-                f"{req.name} is an existing file; give another name, or choose to overwrite it"
+                _("{name} is an existing file; give another name, or choose to overwrite it").format(
+                    name=req.name
+                )
             )
         text = self.log_text()
 
@@ -576,6 +586,20 @@ def _moved(bf: Battlefield, unit: str, to: tuple[Pose, ...]) -> list[dict[str, A
     ]
     if not moved:
         raise InvalidDataError(_("to: no base moves; drag the unit to a new pose"), source="request")
+    # 3.1.4: a pose off the table is a move the rules refuse (with its rule), not bad data
+    lim = bf.settings.overlap_tolerance_cm + bf.settings.distance_epsilon_cm
+    table = bf.scenario.table
+    members: list[int] = ks.tolist()
+    for entry in moved:
+        k = members[int(entry["index"])]
+        corners = base_corners(
+            entry["x"], entry["y"], entry["facing"], float(bf.width[k]), float(bf.depth[k])
+        )
+        off = pose_off_table(corners, table.width, table.depth, lim)
+        if off:
+            raise IllegalActionError(
+                "3.1.4", _("{at}: the new pose is {off}").format(at=bf.base_ids[k], off=off)
+            )
     return moved
 
 

@@ -567,7 +567,7 @@ def on_the_table(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     eps, table = ctx.eps, ctx.bf.scenario.table
     minx, miny, maxx, maxy = shapely.bounds(st.p.core).tolist()
     if minx < -eps or miny < -eps or maxx > table.width + eps or maxy > table.depth + eps:
-        return [ctx.violation(st.p, "3.1.4", "the path leaves the table")]
+        return [ctx.violation(st.p, "3.1.4", _("the path leaves the table"))]
     return []
 
 

@@ -36,7 +36,7 @@ const L_EN = {
   // the game (apply, undo, the log), placing units, terrain
   gameTitle: "Game (section 2)", nextPhase: "Next phase", undo: "Undo", downloadLog: "Download game log", saveLog: "Save game log",
   setUp: "set-up (no turn counter yet): actions are checked without the sequence of play",
-  round: "round", phaseOf: "phase", phaseName: { morale: "morale", movement: "movement" },
+  round: "round", phaseName: { morale: "morale phase", movement: "movement phase" },
   actions: "game log, actions", noActions: "no action yet", applyMove: "Apply move", chargeAt: "charge:",
   volleyDice: "volley d6:", remainderDice: "remainder die:", moraleDice: "morale dice:", or: "or",
   applyDice: "Apply with these dice", roll: "Roll", seed: "seed", meleeDice: "dice in order:",
@@ -58,6 +58,14 @@ const L_EN = {
   // counted nouns, [one, few, many] (English uses the first and the last)
   counted: { units: ["unit", "units", "units"], bases: ["base", "bases", "bases"], problems: ["problem", "problems", "problems"] },
   selectedFeature: "selected (drag its corners, or delete it):", corners: "corners", featureName: "name",
+  moveHint: "Drag the unit (or turn it with [ and ]) to check its move.",
+  moveCols: ["base", "cm", "of", "terrain"], touching: "touching (PD-3)", d6: "d6",
+  meleeSides: { attacker: "attacker", defender: "defender" },
+  meleeOutcome: { engaged: "engaged", held: "held", repulsed: "repulsed", panic: "panic", pursuit: "pursuit", destroyed: "destroyed" },
+  actionNames: { move: "move", fire: "fire", melee: "melee", morale: "morale", turn: "turn", march: "fire on the march", charge: "charge", reorganise: "reorganise" },
+  volleyMissing: "type the dice you rolled for the volley (one number 1 to 6 a die, e.g. 1,4,6), or click Roll",
+  hillLevel: "level: a hill is of level 1 to 10 (a whole number)",
+  tallLevel: "level: a whole number from 0 (not tall) to 10",
 };
 
 // The same strings in the rulebook's Polish (issue 19; docs/glossary.md).
@@ -81,7 +89,7 @@ const L_PL = {
   cannot: "Nie może ostrzelać", expected: "oczekiwane", repulsePanic: "odrzucenie lub panika", canFire: "może prowadzić ostrzał",
   cannotFire: "NIE MOŻE prowadzić ostrzału", removed: "zdjęte figurki", morale: "test morale celu",
   reach: "Czy dojdzie?", meleeOdds: "Szanse walki wręcz", legal: "DOZWOLONY", illegal: "NIEDOZWOLONY",
-  reachable: "może dojść", unreachable: "nie może dojść", attackerRemoved: "straty atakującego",
+  reachable: "może dojść do", unreachable: "nie może dojść do", attackerRemoved: "straty atakującego",
   defenderRemoved: "straty broniącego się", saved: "zapisano jako", opened: "otwarto", working: "…",
   zoneOf: "w strefie kontroli", at: "w odległości", ok: "brak problemów", bases: "podstawki", units: "oddziały",
   distance: "odległość", of: "z", path: "droga", noMelee: "nie ma walki wręcz", reorganise: "reorganizacja",
@@ -90,7 +98,7 @@ const L_PL = {
   outcome: { no_test: "bez testu", passed: "zdany", repulsed: "odrzucony", panic: "panika", destroyed: "zniszczony" },
   gameTitle: "Gra (rozdział 2)", nextPhase: "Następna faza", undo: "Cofnij", downloadLog: "Pobierz zapis gry", saveLog: "Zapisz zapis gry",
   setUp: "rozstawienie (bez licznika tur): akcje są sprawdzane bez kolejności gry",
-  round: "runda", phaseOf: "faza", phaseName: { morale: "morale", movement: "ruchu" },
+  round: "runda", phaseName: { morale: "faza morale", movement: "faza ruchu" },
   actions: "zapis gry, akcje", noActions: "jeszcze żadnej akcji", applyMove: "Zastosuj ruch", chargeAt: "atak na:",
   volleyDice: "kości salwy K6:", remainderDice: "kość reszty:", moraleDice: "kości morale:", or: "albo",
   applyDice: "Zastosuj z tymi kośćmi", roll: "Rzuć", seed: "ziarno", meleeDice: "kości po kolei:",
@@ -112,6 +120,14 @@ const L_PL = {
   kinds: { infantry: "piechota", cavalry: "kawaleria", foot_artillery: "artyleria piesza", horse_artillery: "artyleria konna", limber: "jaszcz" },
   // odmiana przez liczby, [1, 2-4 (22-24 ...), 5+ (12-14 ...)]
   counted: { units: ["oddział", "oddziały", "oddziałów"], bases: ["podstawka", "podstawki", "podstawek"], problems: ["problem", "problemy", "problemów"] },
+  moveHint: "Przeciągnij oddział (albo obróć go klawiszami [ i ]), by sprawdzić jego ruch.",
+  moveCols: ["podstawka", "cm", "dozwolone", "teren"], touching: "stykają się (PD-3)", d6: "K6",
+  meleeSides: { attacker: "atakujący", defender: "broniący się" },
+  meleeOutcome: { engaged: "związany walką", held: "stoi", repulsed: "odrzucony", panic: "panika", pursuit: "pościg", destroyed: "zniszczony" },
+  actionNames: { move: "ruch", fire: "ostrzał", melee: "walka wręcz", morale: "faza morale", turn: "następna faza", march: "ostrzał w marszu", charge: "atak w walce wręcz", reorganise: "reorganizacja" },
+  volleyMissing: "wpisz wyniki rzutu kośćmi salwy (jedna liczba od 1 do 6 na kość, np. 1,4,6) albo kliknij Rzuć",
+  hillLevel: "poziom: wzgórze ma poziom od 1 do 10 (liczba całkowita)",
+  tallLevel: "poziom: liczba całkowita od 0 (nie jest wysoki) do 10",
 };
 
 const LANGS = { en: L_EN, pl: L_PL };
@@ -136,6 +152,8 @@ function count(n, key) {
   return `${n} ${LANG === "pl" && t >= 2 && t <= 4 && (h < 10 || h >= 20) ? few : many}`;
 }
 const stateName = (s) => (L.states[s] || s);
+const outcomeName = (o) => (L.meleeOutcome[o] || o);
+const actionName = (a) => (L.actionNames[a] || a);
 
 function setLang(code) {
   LANG = LANGS[code] ? code : "en";
@@ -182,6 +200,10 @@ async function api(path, body) {
     throw err;
   }
   return data;
+}
+
+function samePoses(a, b) {
+  return a.length === b.length && a.every((p, i) => p[0] === b[i][0] && p[1] === b[i][1] && p[2] === b[i][2]);
 }
 
 function patch(pos) {
@@ -392,7 +414,7 @@ function drawMarks() {
     }
   }
   // move: the paths of the bases
-  if (S.moveReport) {
+  if (S.moveReport && S.moveReport.bases) {  // a refused move (an error answer) has no paths
     for (const b of S.moveReport.bases) {
       if (b.poses && b.poses.length > 1) {
         el("polyline", { points: pts(b.poses), class: `path ${S.moveReport.legal ? "legal" : ""}` }, g);
@@ -466,8 +488,11 @@ function refresh() {
     jobs.push(api("/api/fire", { positions, shooter: S.selected, target: S.target }).then((d) => { S.fire = d; }, (e) => { S.fire = { error: e.message }; }));
   }
   if (S.mode === "move" && S.moving && S.before) {
-    jobs.push(api("/api/move", { positions: patch(S.before), unit: S.moving, to: S.pos[S.moving] })
-      .then((d) => { S.moveReport = d; }, (e) => { S.moveReport = { error: e.message }; }));
+    if (samePoses(S.pos[S.moving], S.before[S.moving])) S.moveReport = null;  // clicked, not moved yet
+    else {
+      jobs.push(api("/api/move", { positions: patch(S.before), unit: S.moving, to: S.pos[S.moving] })
+        .then((d) => { S.moveReport = d; }, (e) => { S.moveReport = { error: e.message, rule: e.rule }; }));
+    }
   }
   if (S.ruler.length === 2) {
     jobs.push(api("/api/measure", { positions, a: S.ruler[0], b: S.ruler[1] }).then((d) => { S.measure = d; }));
@@ -530,7 +555,7 @@ function renderSelection() {
   const parts = [h("div", {}, h("b", {}, u.id), ` — ${u.name || ""} (${L.side} ${u.side}, ${L.kinds[u.kind] || u.kind}, ${stateName(u.state)})`)];
   const st = [`${L.strength} ${u.strength}`, `${L.lost} ${u.lost}`];
   if (u.pursuing) st.push(`${L.pursuing} ${u.pursuing}`);
-  if (u.acted) st.push(`${L.acted}: ${u.acted}`);
+  if (u.acted) st.push(`${L.acted}: ${actionName(u.acted)}`);
   parts.push(h("div", { id: "unit-state", "data-state": u.state, "data-lost": String(u.lost), "data-acted": u.acted || "" }, st.join(" · ")));
   if (rep && !rep.coherent) parts.push(h("div", { class: "bad" }, `${L.notCoherent} (1.3): ${rep.groups.map((g) => g.join(", ")).join(" | ")}`));
   if (rep && rep.engaged_with.length) parts.push(h("div", {}, `${L.engaged} ${rep.engaged_with.join(", ")} (5.1.2)`));
@@ -573,7 +598,7 @@ function renderFire() {
   const parts = [head];
   if (f.reason) parts.push(h("div", { id: "fire-reason", "data-rule": f.reason.rule }, ruleSpan(f.reason.rule), ` ${f.reason.message}`));
   if (f.legal) {
-    parts.push(h("div", {}, `${L.expected} ${f.expected.toFixed(3)}; ` + f.volley.map((v) => `${v.dice} d6 ≤${v.accuracy}`).join(" + ")));
+    parts.push(h("div", {}, `${L.expected} ${f.expected.toFixed(3)}; ` + f.volley.map((v) => `${v.dice} ${L.d6} ≤${v.accuracy}`).join(" + ")));
     for (const n of f.notes) parts.push(h("div", { class: "help" }, n));
   }
   $("#fire-body").replaceChildren(...parts);
@@ -612,16 +637,21 @@ function renderMove() {
   if (box.hidden) return;
   const m = S.moveReport;
   const body = $("#move-body");
-  if (!S.moving || !m) { body.replaceChildren(h("div", { class: "help" }, L.nothingSelected)); return; }
-  if (m.error) { body.replaceChildren(h("div", { class: "bad" }, m.error)); return; }
+  if (!S.moving) { body.replaceChildren(h("div", { class: "help" }, L.nothingSelected)); return; }
+  if (!m) { body.replaceChildren(h("div", { class: "help", id: "move-hint" }, `${S.moving}: ${L.moveHint}`)); return; }
+  if (m.error) {  // the move refused (3.1.4: off the table) or not understood: no verdict stays behind
+    body.replaceChildren(h("div", { id: "move-verdict", "data-legal": "false", "data-rule": m.rule || "" },
+      `${S.moving}: `, h("span", { class: "bad" }, L.illegal), m.rule ? h("span", {}, " ", ruleSpan(m.rule)) : null, ` ${m.error}`));
+    return;
+  }
   const parts = [h("div", { id: "move-verdict", "data-legal": String(m.legal), "data-rule": m.rule || "" },
     `${S.moving}: `, h("span", { class: m.legal ? "ok" : "bad" }, m.legal ? L.legal : L.illegal),
     m.rule ? h("span", {}, " ", ruleSpan(m.rule)) : null, ` ${m.message}`)];
   const rows = m.bases.map((b) => h("tr", {}, h("td", {}, b.base), h("td", {}, b.distance.toFixed(2)), h("td", {}, String(b.allowed)),
     h("td", {}, b.surcharges.map((s) => `+${s.cm.toFixed(2)} ${s.rule}`).join(" "))));
-  parts.push(h("table", { class: "small" }, h("tr", {}, h("th", {}, "base"), h("th", {}, "cm"), h("th", {}, "of"), h("th", {}, "terrain")), ...rows));
+  parts.push(h("table", { class: "small" }, h("tr", {}, ...L.moveCols.map((c) => h("th", {}, c))), ...rows));
   const acted = unitDoc(S.moving).acted;
-  if (acted) parts.push(h("div", { class: "bad", id: "move-acted" }, ruleSpan("2.3"), ` ${L.acted}: ${acted}`));
+  if (acted) parts.push(h("div", { class: "bad", id: "move-acted" }, ruleSpan("2.3"), ` ${L.acted}: ${actionName(acted)}`));
   if (m.violations.length > 1) parts.push(h("ul", {}, ...m.violations.map((v) => h("li", {}, ruleSpan(v.rule), ` ${v.message}`))));
   body.replaceChildren(...parts);
 }
@@ -633,7 +663,7 @@ function renderRuler() {
   const m = S.measure;
   $("#ruler-body").replaceChildren(m && S.ruler.length === 2
     ? h("div", { id: "ruler-answer", "data-distance": String(m.distance) }, `${m.a} — ${m.b}: `, h("b", {}, `${m.distance.toFixed(2)} cm`),
-      ` (${m.bases[0]} – ${m.bases[1]})${m.touching ? " touching (PD-3)" : ""}`)
+      ` (${m.bases[0]} – ${m.bases[1]})${m.touching ? ` ${L.touching}` : ""}`)
     : h("div", { class: "help" }, L.rulerHint + (S.ruler.length ? ` ${S.ruler[0]} …` : "")));
 }
 
@@ -661,6 +691,7 @@ async function doReach() {
 async function doMelee() {
   try {
     const m = await api("/api/melee", { positions: patch(), attacker: S.selected, defender: S.target });
+    S.meleeDoc = m;
     const box = $("#meleebox");
     box.hidden = false;
     if (m.error) {
@@ -669,8 +700,8 @@ async function doMelee() {
       return;
     }
     $("#melee-body").replaceChildren(h("div", { id: "melee-answer" }, `${m.attacker} → ${m.defender}: ` +
-      m.groups.map((g) => `${g.side} ${g.dice} d6, UW ${g.uw}`).join(", ")),
-    h("ul", {}, ...m.outcomes.slice(0, 5).map((o) => h("li", {}, `${pct(o.p)} ${o.attacker} / ${o.defender}`))));
+      m.groups.map((g) => `${L.meleeSides[g.side] || g.side} ${g.dice} ${L.d6}, UW ${g.uw}`).join(", ")),
+    h("ul", { id: "melee-outcomes" }, ...m.outcomes.slice(0, 5).map((o) => h("li", {}, `${pct(o.p)} ${outcomeName(o.attacker)} / ${outcomeName(o.defender)}`))));
     const a = h("div"), d = h("div");
     barChart(a, L.attackerRemoved, m.attacker_removed_pmf.map((_, k) => String(k)), m.attacker_removed_pmf, "melee-attacker");
     barChart(d, L.defenderRemoved, m.defender_removed_pmf.map((_, k) => String(k)), m.defender_removed_pmf, "melee-defender");
@@ -865,34 +896,49 @@ function onWheel(ev) {
 
 // ------------------------------------------------------------------------------------------
 // the game: actions applied by the server (szwadron.game, as the command line's --apply), undo
+// the messages of the actions, each kept as the function that writes it: a change of language
+// writes them again in the new one (the server's own words, a refusal's, stay as they came)
+const said = {};
+
 function say(sel, ok, ...children) {
-  $(sel).replaceChildren(h("div", { class: ok ? "ok-msg" : "bad", id: ok ? "action-answer" : "action-error" }, ...children));
+  const build = typeof children[0] === "function" ? children[0] : () => children;
+  said[sel] = () => $(sel).replaceChildren(h("div", { class: ok ? "ok-msg" : "bad", id: ok ? "action-answer" : "action-error" }, ...build()));
+  said[sel]();
 }
 
 function refusal(sel, e) {
   const bits = e.rule ? [ruleSpan(e.rule), " "] : [];
-  $(sel).replaceChildren(h("div", { class: "bad", id: "action-error", "data-rule": e.rule || "" }, `${L.refused}: `, ...bits, e.message));
+  said[sel] = () => $(sel).replaceChildren(h("div", { class: "bad", id: "action-error", "data-rule": e.rule || "" }, `${L.refused}: `, ...bits, e.message));
+  said[sel]();
+}
+
+function unsay(sel) { delete said[sel]; $(sel).replaceChildren(); }
+
+function fileMsg(ok, text) {
+  said["#file-msg"] = () => $("#file-msg").replaceChildren(h("span", { class: ok ? "ok" : "bad", id: "save-answer" }, text()));
+  said["#file-msg"]();
 }
 
 function summary(a) {
   const r = a.ruling || {}, i = a.inputs || {};
   if (a.action === "move") return `${(i.units || []).join(", ")}: ${Math.max(0, ...Object.values(r.distances || {})).toFixed(2)} cm`;
   if (a.action === "fire") return `${i.shooter} → ${i.target}: ${r.damage} ${L.damage}, ${(r.removed || []).length} ${L.removed}, ${L.outcome[r.morale] || r.morale}`;
-  if (a.action === "melee") return `${i.attacker} × ${i.defender}: ${r.outcome ? `${r.outcome.attacker} / ${r.outcome.defender}` : ""}`;
+  if (a.action === "melee") return `${i.attacker} × ${i.defender}: ${r.outcome ? `${outcomeName(r.outcome.attacker)} / ${outcomeName(r.outcome.defender)}` : ""}`;
   if (a.action === "morale") return `${L.moraleOf} ${r.side}`;
-  if (a.action === "turn") return `${L.round} ${r.turn.round}, ${r.turn.side}, ${L.phaseName[r.turn.phase] || r.turn.phase}`;
+  if (a.action === "turn") return `${L.round} ${r.turn.round}, ${L.side} ${r.turn.side}, ${L.phaseName[r.turn.phase] || r.turn.phase}`;
   return "";
 }
 
 async function act(path, body, sel) {
-  $(sel).replaceChildren();
+  unsay(sel);
   try {
     const r = await api(path, body);
     reload(r.state);
     if (r.applied) {
       const a = r.applied;
-      say(sel, true, `${L.applied} (${a.action}) `, h("b", {}, summary(a)), ...a.notes.map((n) => h("div", { class: "help" }, n)));
-      if (sel !== "#game-msg") say("#game-msg", true, `${L.applied} (${a.action}) ${summary(a)}`);
+      const notes = a.notes;  // the server's words, in the language of the request
+      say(sel, true, () => [`${L.applied} (${actionName(a.action)}) `, h("b", {}, summary(a)), ...notes.map((n) => h("div", { class: "help" }, n))]);
+      if (sel !== "#game-msg") say("#game-msg", true, () => [`${L.applied} (${actionName(a.action)}) ${summary(a)}`]);
     }
     return r;
   } catch (e) { refusal(sel, e); return null; }
@@ -911,7 +957,7 @@ function seedOf(sel) {
 }
 
 function applyMove() {
-  if (!S.moving) { say("#move-msg", false, L.nothingSelected); return; }
+  if (!S.moving) { say("#move-msg", false, () => [L.nothingSelected]); return; }
   const charge = $("#move-charge").value;
   act("/api/apply-move", { positions: patch(S.before), unit: S.moving, to: S.pos[S.moving], charge: charge ? [charge] : [] }, "#move-msg");
 }
@@ -932,7 +978,7 @@ function applyFire(rolled) {
     const rem = diceOf("#fire-rem-dice"), mor = diceOf("#fire-morale-dice");
     if (rem) body.remainder_dice = rem;
     if (mor) body.morale_dice = mor;
-    if (!body.dice) { say("#fire-msg", false, L.volleyDice); return; }
+    if (!body.dice) { say("#fire-msg", false, () => [L.volleyMissing]); return; }
   }
   act("/api/apply-fire", body, "#fire-msg");
 }
@@ -957,7 +1003,8 @@ async function doUndo() {
   try {
     const r = await api("/api/undo", {});
     reload(r.state);
-    say("#game-msg", true, `${L.undone}: ${r.undone.n}. ${r.undone.action}`);
+    const u = r.undone;
+    say("#game-msg", true, () => [`${L.undone}: ${u.n}. ${actionName(u.action)}`]);
   } catch (e) { refusal("#game-msg", e); }
 }
 
@@ -965,12 +1012,12 @@ function renderGame() {
   const d = S.doc, t = d.turn;
   $("#turn-counter").replaceChildren(t
     ? h("div", { id: "turn-now", "data-round": String(t.round), "data-side": t.side, "data-phase": t.phase },
-      h("b", {}, `${L.round} ${t.round}`), ` · ${L.side} ${t.side} · ${L.phaseName[t.phase] || t.phase} ${L.phaseOf}`)
+      h("b", {}, `${L.round} ${t.round}`), ` · ${L.side} ${t.side} · ${L.phaseName[t.phase] || t.phase}`)
     : h("div", { id: "turn-now", class: "help" }, L.setUp));
   $("#undo").disabled = d.log.length === 0;
   $("#log-summary").textContent = `${L.actions}: ${d.log.length}`;
   $("#log-list").replaceChildren(...(d.log.length
-    ? d.log.map((a) => h("li", { "data-action": a.action }, h("b", {}, a.action), " ", summary(a)))
+    ? d.log.map((a) => h("li", { "data-action": a.action }, h("b", {}, actionName(a.action)), " ", summary(a)))
     : [h("li", { class: "help" }, L.noActions)]));
 }
 
@@ -978,8 +1025,8 @@ async function doSaveLog() {
   try {
     const name = saveName().replace(/\.toml$/, "") + ".jsonl";
     const r = await api("/api/save-log", { name, overwrite: $("#overwrite").checked });
-    $("#file-msg").replaceChildren(h("span", { class: "ok", id: "save-answer" }, `${L.saved} ${r.saved}`));
-  } catch (e) { $("#file-msg").replaceChildren(h("span", { class: "bad", id: "save-answer" }, e.message)); }
+    fileMsg(true, () => `${L.saved} ${r.saved}`);
+  } catch (e) { fileMsg(false, () => e.message); }
 }
 
 async function doDownloadLog() {
@@ -991,7 +1038,7 @@ async function doDownloadLog() {
     document.body.appendChild(a);
     a.click();
     a.remove();
-  } catch (e) { $("#file-msg").replaceChildren(h("span", { class: "bad" }, e.message)); }
+  } catch (e) { fileMsg(false, () => e.message); }
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1007,7 +1054,7 @@ async function loadArmies() {
 function fillProfiles() {
   const army = S.armies.find((a) => a.id === $("#place-army").value);
   if (!army) return;
-  $("#place-profile").replaceChildren(...army.profiles.filter((p) => p.kind !== "limber").map((p) => h("option", { value: p.id }, `${p.name} (${p.kind})`)));
+  $("#place-profile").replaceChildren(...army.profiles.filter((p) => p.kind !== "limber").map((p) => h("option", { value: p.id }, `${p.name} (${L.kinds[p.kind] || p.kind})`)));
   $("#place-limber").replaceChildren(h("option", { value: "" }, L.noLimber),
     ...army.profiles.filter((p) => p.kind === "limber").map((p) => h("option", { value: p.id }, p.name)));
 }
@@ -1065,12 +1112,12 @@ function doPlace(at) {
   if (!["square", "battery"].includes(body.kind)) body.ranks = Number($("#place-ranks").value);
   if (body.kind === "battery" && $("#place-limber").value) body.limber = $("#place-limber").value;
   if ($("#place-id").value.trim()) body.id = $("#place-id").value.trim();
-  $("#place-msg").replaceChildren();
+  unsay("#place-msg");
   api("/api/place", body).then((r) => {
     $("#draft").replaceChildren();
     reload(r.state);
     $("#place-id").value = "";
-    say("#place-msg", true, `${L.placed} `, h("b", {}, r.placed), ` (${count(r.bases, "bases")})`);
+    say("#place-msg", true, () => [`${L.placed} `, h("b", {}, r.placed), ` (${count(r.bases, "bases")})`]);
   }, (e) => refusal("#place-msg", e));
 }
 
@@ -1120,12 +1167,12 @@ function renderTerrainBox() {
 }
 
 async function terrainAction(path, body, keepDraft) {
-  $("#terrain-msg").replaceChildren();
+  unsay("#terrain-msg");
   try {
     const r = await api(path, { positions: patch(), ...body });
     if (!keepDraft) S.draft = [];
     reload(r.state);
-    say("#terrain-msg", true, `${L.applied}: ${r.terrain}`);
+    say("#terrain-msg", true, () => [`${L.applied}: ${r.terrain}`]);
   } catch (e) { refusal("#terrain-msg", e); }
 }
 
@@ -1135,7 +1182,15 @@ function finishTerrain() {
   const body = { kind };
   if ($("#terrain-name").value.trim()) body.name = $("#terrain-name").value.trim();
   if (linear) { body.line = S.draft; body.width = Number($("#terrain-width").value); } else body.polygon = S.draft;
-  if (["hill", "building", "fortification"].includes(kind) && Number($("#terrain-level").value) > 0) body.level = Number($("#terrain-level").value);
+  if (["hill", "building", "fortification"].includes(kind)) {
+    // a hill is of level 1 or higher; a building's or a fortification's 0 is "not tall" (no level)
+    const raw = $("#terrain-level").value.trim(), level = Number(raw), least = kind === "hill" ? 1 : 0;
+    if (raw === "" || !Number.isInteger(level) || level < least || level > 10) {
+      say("#terrain-msg", false, () => [kind === "hill" ? L.hillLevel : L.tallLevel]);
+      return;
+    }
+    body.level = level;
+  }
   terrainAction("/api/terrain-add", body, true).then(() => { if ($("#terrain-msg .ok-msg")) { S.draft = []; drawDraft(); renderTerrainBox(); } });
 }
 
@@ -1154,8 +1209,8 @@ function saveName() { return $("#save-name").value.trim(); }
 async function doSave() {
   try {
     const r = await api("/api/save", { positions: patch(), name: saveName(), overwrite: $("#overwrite").checked });
-    $("#file-msg").replaceChildren(h("span", { class: "ok", id: "save-answer" }, `${L.saved} ${r.saved}`));
-  } catch (e) { $("#file-msg").replaceChildren(h("span", { class: "bad", id: "save-answer" }, e.message)); }
+    fileMsg(true, () => `${L.saved} ${r.saved}`);
+  } catch (e) { fileMsg(false, () => e.message); }
 }
 
 async function doDownload() {
@@ -1167,14 +1222,15 @@ async function doDownload() {
     document.body.appendChild(a);
     a.click();
     a.remove();
-  } catch (e) { $("#file-msg").replaceChildren(h("span", { class: "bad" }, e.message)); }
+  } catch (e) { fileMsg(false, () => e.message); }
 }
 
 async function doOpen() {
   try {
     load(await api("/api/open", { name: saveName() }));
-    $("#file-msg").replaceChildren(h("span", { class: "ok", id: "save-answer" }, `${L.opened} ${S.doc.file}`));
-  } catch (e) { $("#file-msg").replaceChildren(h("span", { class: "bad", id: "save-answer" }, e.message)); }
+    const file = S.doc.file;
+    fileMsg(true, () => `${L.opened} ${file}`);
+  } catch (e) { fileMsg(false, () => e.message); }
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1285,6 +1341,14 @@ $("#lang").addEventListener("change", (ev) => {
   setLang(ev.target.value);
   texts();
   renderGame();
+  for (const write of Object.values(said)) write();
+  if (S.armies) {  // the kinds of the profiles, "no limbers"
+    const was = [$("#place-profile").value, $("#place-limber").value];
+    fillProfiles();
+    [$("#place-profile").value, $("#place-limber").value] = was;
+  }
+  if (!$("#meleebox").hidden && S.meleeDoc && S.selected && S.target) doMelee();
+  if (S.moraleSide && $("#morale-list")) doMorale(S.moraleSide);
   refresh();  // the server's answers again, in the new language
 });
 api("/api/state").then((doc) => {
