@@ -119,6 +119,18 @@ def in_field_of_fire(
 REPULSE_DEFLECTIONS_DEG: tuple[float, ...] = (0.0, 15.0, -15.0, 30.0, -30.0, 45.0, -45.0, 60.0, -60.0)
 
 
+def _onto_obstacles(report: MoveReport) -> MoveReport:
+    """6.5.2 — a repulsed unit "może ... wejść na przeszkodę terenową" (may go onto a terrain
+    obstacle): ending on a fence or a low wall (3.2.3) does not stop its move; the report keeps it
+    as a note."""
+    on = [v for v in report.violations if v.rule == "3.2.3"]
+    if not on:
+        return report
+    kept = tuple(v for v in report.violations if v.rule != "3.2.3")
+    notes = tuple(f"6.5.2: {v.message} (a repulsed unit may go onto an obstacle)" for v in on)
+    return replace(report, violations=kept, notes=report.notes + notes)
+
+
 def repulse(
     scenario: Scenario | Battlefield,
     unit: str,
@@ -155,7 +167,7 @@ def repulse(
             }
             for b in members
         ]
-        return check_move(bf, unit, {"bases": poses})
+        return _onto_obstacles(check_move(bf, unit, {"bases": poses}))
 
     fields = fire_fields(bf, enemy)
 

@@ -522,17 +522,35 @@ def closes_to_contact(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     return []
 
 
+def _leaving(start: shapely.Polygon, final: shapely.Polygon, area: shapely.Geometry, tol: float) -> bool:
+    """3.2.1, 3.2.2 — the base ends with less of it inside ``area`` than it started with: it is
+    coming out (down a hill, out of a wood), not going in."""
+    inside = shapely.area(shapely.intersection(start, area)) - shapely.area(shapely.intersection(final, area))
+    return bool(inside > tol * tol)
+
+
 def where_it_ends(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     """3.2.1, 3.2.2, 3.2.3 — the base does not end straddling a hill edge or the edge of rough
-    ground (forest), nor on an obstacle."""
+    ground (forest) when it goes up or in, nor on an obstacle. A figure "wchodząc w taki teren,
+    musi wejść w niego całą podstawką" (entering rough ground must enter with its whole base,
+    3.2.2) and needs the move to fit on a hill to go up (3.2.1; "zejście ze wzgórza nie powoduje
+    żadnych utrudnień": going down is no hindrance), so a base that ends with less of it in the
+    wood or on the hill than it started with may stop astride the edge."""
     p, tol = st.p, ctx.tol
     fin_core = _shrunk(p, -1, ctx.shrink)
     final_poly = shapely.Polygon(p.final)
+    start_poly = shapely.Polygon(ctx.bf.corners[p.base])
     out: list[Violation] = []
     for f in st.near(ctx):
         if not shapely.intersects(fin_core, f.polygon):
             continue
         covered = bool(shapely.covers(shapely.buffer(f.polygon, tol), final_poly))
+        if (
+            not covered
+            and f.kind is not TerrainKind.OBSTACLE
+            and _leaving(start_poly, final_poly, f.polygon, tol)
+        ):
+            continue  # the whole base is asked of a figure going in or up, not of one coming out
         if f.kind is TerrainKind.HILL and not covered:
             out.append(
                 ctx.violation(
