@@ -849,6 +849,10 @@ class BalanceDocument(_Document):
     chance_b: float
     steepness: float
     predicted: str
+    suggestions_target: float = Field(
+        description="the points difference A − B the suggestions aim at: 0 (even points) or, with battles, the "
+        "difference that evens the played chance"
+    )
     suggestions: list[Suggestion]
     battles: dict[str, Any] | None = None
 

@@ -131,14 +131,36 @@ def _russia_less_a_battalion(tmp_path: Path) -> Path:
 def test_balance_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # a roster a battalion short of a full one: a roster edit can bring them closer
     lighter = str(_russia_less_a_battalion(tmp_path))
-    code, out, _ = run(capsys, "balance", lighter, "britain:corps-2000", "--json", "--battles", "20")
+    code, out, _ = run(capsys, "balance", lighter, "britain:corps-2000", "--json", "--battles", "0")
     doc = json.loads(out)
     assert code == 0
     assert doc["a"]["army"] == "russia" and doc["b"]["roster"] == "corps-2000"
     assert abs(doc["difference"]) >= 10
     assert doc["chance_a"] + doc["chance_b"] == pytest.approx(1.0)
     assert (doc["chance_a"] > 0.5) == (doc["difference"] > 0)
+    assert doc["suggestions"] and doc["suggestions_target"] == 0  # from the points alone: even points
+    # 20 battles tell nothing apart (50 % inside the interval): nothing to even by play
+    code, out, _ = run(capsys, "balance", lighter, "britain:corps-2000", "--json", "--battles", "20")
+    doc = json.loads(out)
+    assert doc["battles"]["to_even"] is None and doc["suggestions"] == []
+
+
+def test_balance_suggestions_follow_the_played_chance(capsys: pytest.CaptureFixture[str]) -> None:
+    """The French corps is 3.7 points lighter than the Austrian, yet wins 54.0 % [51.0–57.1] of
+    1,000 battles (seed 2026): the edits even the played chance, so each takes points from France
+    (or gives them to Austria) and ends nearer the difference play asks for — never the other
+    way, as edits evening the points alone would."""
+    code, out, _ = run(capsys, "balance", "france:corps-1000", "austria:corps-1000", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["battles"]["chance_a"] > 0.5 and doc["difference"] < 0
+    target = doc["suggestions_target"]
+    assert target < doc["difference"] - 10  # France should field fewer points still
     assert doc["suggestions"]
+    for s in doc["suggestions"]:
+        assert (s["side"], s["change"] < 0) in (("A", True), ("B", False))
+        assert abs(s["difference_after"] - target) < abs(doc["difference"] - target)
+    code, out, _ = run(capsys, "balance", "france:corps-1000", "austria:corps-1000")
+    assert "to even the played chance (-3.7 points now, about" in out and "to even them" not in out
 
 
 def test_balance_text_default_roster(capsys: pytest.CaptureFixture[str]) -> None:
@@ -330,7 +352,9 @@ def test_points_roster_text_shows_the_room_each_limit_leaves(
 ) -> None:
     """Issue 14: under the checker's verdict, every count and share limit of the list with the
     roster's value, so a player sees how close each cap is; a broken one is marked, in English
-    and in Polish."""
+    and in Polish. A roster that breaks its list answers "no": exit 1; a legal one exits 0."""
+    legal_code, _out, _err = run(capsys, "points", "prussia", "--roster", "corps-1000")
+    assert legal_code == 0
     roster = tmp_path / "screen.toml"
     roster.write_text(
         'army = "prussia"\nid = "screen"\nunits = [\n'
@@ -339,12 +363,12 @@ def test_points_roster_text_shows_the_room_each_limit_leaves(
         encoding="utf-8",
     )
     code, out, _ = run(capsys, "points", "prussia", "--roster", str(roster))
-    assert code == 0
+    assert code == 1  # "is this roster legal?" — no: it breaks its list
     tail = out[out.index("where it stands on each limit of its list:") :].splitlines()
     cap = next(line for line in tail if line.strip().startswith("skirmisher-points:"))
     assert "of the points; at most 25.0% (broken)" in cap
     half = next(line for line in tail if line.strip().startswith("infantry-half:"))
     assert "100.0% of the figures; at least 50.0%" in half and "(broken)" not in half
     code, out, _ = run(capsys, "points", "prussia", "--roster", str(roster), "--lang", "pl")
-    assert code == 0 and "jak rozpiska wypada wobec każdego limitu swojej listy:" in out
+    assert code == 1 and "jak rozpiska wypada wobec każdego limitu swojej listy:" in out
     assert "punktów; najwyżej 25.0% (złamane)" in out and "figurek; co najmniej 50.0%" in out

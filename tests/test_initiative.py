@@ -29,7 +29,7 @@ from szwadron.armies.battles import (
 )
 from szwadron.armies.runs import wilson_interval
 from szwadron.cli import main
-from szwadron.cli._common import fmt_prob
+from szwadron.cli.balance import _pct as fmt_prob  # a played share: 0% rather than an exact 0
 from szwadron.loading import load_army_list
 from szwadron.models import ArmyList, Roster
 
@@ -179,6 +179,9 @@ def test_cli_balance_text_and_json_carry_the_split(
         ]
     lines = [line for line in out.splitlines() if line.startswith("who moves first matters")]
     assert len(lines) == 1 and "(2.1.4)" in lines[0]
+    # the direction of the initiative's weight: A's chance moving first against moving second
+    verb = "adds about" if a["rate"] > b["rate"] else "takes about"
+    assert f"moving first {verb}" in lines[0]
     assert lines[0].startswith(
         "who moves first matters more than the difference"
         if case["outweighs"]

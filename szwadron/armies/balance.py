@@ -36,6 +36,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -164,6 +165,9 @@ class BalanceReport:
     chance_a: float
     steepness: float
     suggestions: tuple[Suggestion, ...]
+    target: float = 0.0
+    """The points difference A − B the suggestions aim at: 0 (even points), or from play the
+    difference that evens the played chance (:func:`evened_by_play`)."""
 
     @property
     def chance_b(self) -> float:
@@ -185,6 +189,7 @@ class BalanceReport:
             "chance_b": self.chance_b,
             "steepness": self.steepness,
             "predicted": "logistic of the points ratio (duel calibration); see szwadron.balance",  # wording frozen by the JSON snapshot (issue 13)
+            "suggestions_target": self.target,
             "suggestions": [
                 {
                     "side": s.side,
@@ -319,22 +324,26 @@ def suggestions(
     *,
     model: PointsModel | None = None,
     limit: int = 4,
+    target: float = 0.0,
 ) -> list[Suggestion]:
-    """Roster edits that even the points: the heavier side drops whole units or figures of a
-    unit it fields, or the lighter side adds them (:class:`Suggestion`), each checked against
-    the roster's list (:func:`szwadron.armies.rosters.validate_roster`: no constraint broken that was
-    not broken before, the points limit included) and closer to even than before; the closest
-    first, at most one per side and entry. ``sides`` are the two ``(army, roster)`` summarised
-    as ``a`` and ``b`` (without them no edit can be checked, and none is suggested)."""
+    """Roster edits that bring the points difference A − B to ``target`` (0: even points; from
+    play, the difference that evens the played chance, :meth:`PairResult.evening`): the side
+    that should field less drops whole units or figures of a unit it fields, or the other side
+    adds them (:class:`Suggestion`), each checked against the roster's list
+    (:func:`szwadron.armies.rosters.validate_roster`: no constraint broken that was not broken
+    before, the points limit included) and closer to ``target`` than before; the closest first,
+    at most one per side and entry. ``sides`` are the two ``(army, roster)`` summarised as ``a``
+    and ``b`` (without them no edit can be checked, and none is suggested)."""
 
     diff = a.points - b.points
-    if abs(diff) < 1e-9 or sides is None:
+    toward = target - diff
+    if abs(toward) < 1e-9 or sides is None:
         return []
     model = model or load_model()
-    gap = abs(diff)
+    gap = abs(toward)
     out: list[Suggestion] = []
     for tag, (army, roster), summary in (("A", sides[0], a), ("B", sides[1], b)):
-        add = (tag == "A") != (diff > 0)  # the lighter side adds, the heavier removes
+        add = (tag == "A") == (toward > 0)  # A adds (or B removes) to raise A − B
         prices = {p.id: (p.points if p.points is not None else model.points(p)) for p in army.profiles}
         broken = validate_roster(army, roster, points=prices).broken
         before = {(x.constraint, x.measure) for x in broken}
@@ -349,14 +358,17 @@ def suggestions(
             assert report.points is not None
             change = report.points - summary.points
             after = diff + change if tag == "A" else diff - change
-            if abs(after) >= abs(diff) - 1e-9:
-                continue  # overshoots: further from even than before
+            if abs(after - target) >= abs(toward) - 1e-9:
+                continue  # overshoots: further from the target than before
             cand = Suggestion(tag, figures, roster.units[entry].profile, change, after, entry, units, size)
             kept = best.get(entry)
-            if kept is None or (abs(after), abs(figures)) < (abs(kept.difference_after), abs(kept.change)):
+            if kept is None or (abs(after - target), abs(figures)) < (
+                abs(kept.difference_after - target),
+                abs(kept.change),
+            ):
                 best[entry] = cand
         out += best.values()
-    out.sort(key=lambda x: (abs(x.difference_after), abs(x.change), x.side, x.entry))
+    out.sort(key=lambda x: (abs(x.difference_after - target), abs(x.change), x.side, x.entry))
     return out[:limit]
 
 
@@ -373,8 +385,29 @@ def balance(
     return BalanceReport(a, b, chance, kappa, tuple(edits))
 
 
+def evened_by_play(
+    report: BalanceReport,
+    even: tuple[str, float, float] | None,
+    sides: tuple[tuple[ArmyList, Roster], tuple[ArmyList, Roster]],
+    model: PointsModel | None = None,
+) -> BalanceReport:
+    """The report with its suggestions aimed at the played chance instead of the points:
+    ``even`` is :meth:`szwadron.armies.battles.PairResult.evening` (the stronger side and the
+    points it would field less); ``None`` — 50 % inside the played chance's 95 % interval — leaves
+    nothing to even, so no edit is suggested. The points alone can point the other way (a side
+    that plays better than its points), which is why play, not points, sets the target."""
+    if even is None:
+        return dataclasses.replace(report, suggestions=())
+    tag, less, _more = even
+    diff = report.difference
+    target = diff - less if tag == "A" else diff + less
+    edits = suggestions(report.a, report.b, sides, model=model, target=target)
+    return dataclasses.replace(report, suggestions=tuple(edits), target=target)
+
+
 __all__ = [
     "BalanceReport",
+    "evened_by_play",
     "SideSummary",
     "Suggestion",
     "balance",

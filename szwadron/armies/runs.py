@@ -202,6 +202,8 @@ def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[
     >>> lo, hi = wilson_interval(50, 100)
     >>> round(lo, 3), round(hi, 3)
     (0.404, 0.596)
+    >>> wilson_interval(0, 1000)[0], wilson_interval(1000, 1000)[1]
+    (0.0, 1.0)
     """
     if n <= 0:
         return 0.0, 1.0
@@ -209,6 +211,10 @@ def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[
     den = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    if wins <= 0:  # exactly 0 (the formula leaves rounding dust such as 2e-17)
+        return 0.0, min(1.0, centre + half)
+    if wins >= n:
+        return max(0.0, centre - half), 1.0
     return max(0.0, centre - half), min(1.0, centre + half)
 
 

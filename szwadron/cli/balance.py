@@ -108,6 +108,14 @@ def resolve_side(spec: str) -> tuple[Any, Any, str]:
         ) from None
 
 
+def _pct(p: float) -> str:
+    """A chance from played battles in percent: ``0%`` when a side never won (an exact zero
+    of the odds commands prints as ``0``, but a count of battles is a share)."""
+    from szwadron.cli._common import fmt_prob
+
+    return "0%" if p <= 0 else fmt_prob(p)
+
+
 def _fielded(*sides: tuple[Any, Any]) -> dict[str, set[str]]:
     """``{army id: profile ids}`` the rosters field (their units' and attached profiles)."""
     out: dict[str, set[str]] = {}
@@ -122,7 +130,6 @@ def _fielded(*sides: tuple[Any, Any]) -> dict[str, set[str]]:
 def _initiative_rows(played: Any) -> list[tuple[str, str, str]]:
     """The two table rows of the battles split by who moved first (2.1.4): each side's chance,
     with its 95 % interval, when A moved first and when B did."""
-    from szwadron.cli._common import fmt_prob
 
     rows = []
     for tally, label in (
@@ -142,38 +149,62 @@ def _initiative_rows(played: Any) -> list[tuple[str, str, str]]:
         rows.append(
             (
                 label.format(n=tally.battles),
-                f"{fmt_prob(tally.rate)} [{fmt_prob(lo)}–{fmt_prob(hi)}]",
-                f"{fmt_prob(1 - tally.rate)} [{fmt_prob(1 - hi)}–{fmt_prob(1 - lo)}]",
+                f"{_pct(tally.rate)} [{_pct(lo)}–{_pct(hi)}]",
+                f"{_pct(1 - tally.rate)} [{_pct(1 - hi)}–{_pct(1 - lo)}]",
             )
         )
     return rows
+
+
+def _print_played_suggestions(report: Any, played: Any, uneven: bool) -> None:
+    """The roster edits aimed at the played chance (szwadron.armies.balance.evened_by_play)."""
+    if not 0.0 < played.rate < 1.0:
+        print(_("one side won every battle: too far apart for a roster edit to even them"))
+    elif not uneven:
+        print(_("the played chance is even within its 95% interval: no roster edit is needed"))
+    elif not report.suggestions:
+        print(
+            _("no single roster edit inside the lists' constraints brings the played chance closer to even")
+        )
+    else:
+        print(
+            _(
+                "to even the played chance ({difference:+.1f} points now, about {target:+.1f} wanted, A − B), for example:"
+            ).format(difference=report.difference, target=report.target)
+        )
+        for s in report.suggestions:
+            print(f"  {s}")
 
 
 def _print_initiative(played: Any) -> None:
     """One sentence when who moves first changes the chance by more than the two 95 % intervals
     allow (they do not overlap), and whether it weighs more than the difference between the
     armies (szwadron.armies.battles.PairResult.initiative_outweighs)."""
-    from szwadron.cli._common import fmt_prob
 
     if not played.initiative_differs:
         return
     values = {
-        "first": fmt_prob(played.a_first.rate),
-        "second": fmt_prob(played.b_first.rate),
-        "swing": fmt_prob(abs(played.initiative_swing)),
+        "first": _pct(played.a_first.rate),
+        "second": _pct(played.b_first.rate),
+        "swing": _pct(abs(played.initiative_swing)),
     }
+    effect = (
+        _("moving first adds about {swing} to a side's chance")
+        if played.initiative_swing > 0
+        else _("moving first takes about {swing} from a side's chance")
+    ).format(**values)
     if played.initiative_outweighs:
         text = _(
             "who moves first matters more than the difference between the armies: A wins {first} moving first, "
-            "{second} moving second (95% intervals apart; moving first adds about {swing} to a side's chance); "
+            "{second} moving second (95% intervals apart; {effect}); "
             "let the scenario set the initiative (2.1.4) or play both ways"
         )
     else:
         text = _(
             "who moves first matters too: A wins {first} moving first, {second} moving second (95% intervals "
-            "apart; moving first adds about {swing} to a side's chance); let the scenario set the initiative (2.1.4)"
+            "apart; {effect}); let the scenario set the initiative (2.1.4)"
         )
-    print(text.format(**values))
+    print(text.format(effect=effect, **values))
 
 
 # long: the balance command's text report: one block per section of the answer.
@@ -181,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``szwadron balance``."""
     from szwadron.armies.balance import balance
     from szwadron.armies.points import load_model
-    from szwadron.cli._common import check_stale_points, fmt_prob, print_json
+    from szwadron.cli._common import check_stale_points, print_json
     from szwadron.errors import InvalidDataError
 
     battles = DEFAULT_BATTLES if args.battles is None else args.battles
@@ -203,14 +234,17 @@ def run(args: argparse.Namespace) -> int:
     )
     report = balance(army_a, roster_a, army_b, roster_b, model)
     played = None
+    even = None
     if battles:
+        from szwadron.armies.balance import evened_by_play
         from szwadron.armies.battles import battle_pair
 
         played = battle_pair(army_a, roster_a, army_b, roster_b, battles=battles, seed=args.seed)
+        even = played.evening(report.a.points, report.b.points, report.steepness)
+        report = evened_by_play(report, even, ((army_a, roster_a), (army_b, roster_b)), model)
     if args.json:
         doc = report.to_json()
         if played is not None:
-            even = played.evening(report.a.points, report.b.points, report.steepness)
             part = played.to_json()
             del part["seconds"]  # the same seed, the same document
             doc["battles"] = {
@@ -251,16 +285,14 @@ def run(args: argparse.Namespace) -> int:
                     "predicted chance ({battles} battles)",
                     played.battles,
                 ).format(battles=played.battles),
-                f"{fmt_prob(played.rate)} [{fmt_prob(lo)}–{fmt_prob(hi)}]",
-                f"{fmt_prob(1 - played.rate)} [{fmt_prob(1 - hi)}–{fmt_prob(1 - lo)}]",
+                f"{_pct(played.rate)} [{_pct(lo)}–{_pct(hi)}]",
+                f"{_pct(1 - played.rate)} [{_pct(1 - hi)}–{_pct(1 - lo)}]",
             ),
             *_initiative_rows(played),
-            (_("points alone predict"), fmt_prob(report.chance_a), fmt_prob(report.chance_b)),
+            (_("points alone predict"), _pct(report.chance_a), _pct(report.chance_b)),
         ]
     else:
-        rows.append(
-            (_("predicted chance (points alone)"), fmt_prob(report.chance_a), fmt_prob(report.chance_b))
-        )
+        rows.append((_("predicted chance (points alone)"), _pct(report.chance_a), _pct(report.chance_b)))
     w0 = max(len(r[0]) for r in rows)
     w1 = max(len(r[1]) for r in rows)
     for r in rows:
@@ -291,10 +323,10 @@ def run(args: argparse.Namespace) -> int:
             _(
                 "predicted by play: A won {rate} of {battles} seeded battles, army against army (95% interval {lo}–{hi}; {draws}; seed {seed}, {seconds:.1f} s)"
             ).format(
-                rate=fmt_prob(played.rate),
+                rate=_pct(played.rate),
                 battles=played.battles,
-                lo=fmt_prob(lo),
-                hi=fmt_prob(hi),
+                lo=_pct(lo),
+                hi=_pct(hi),
                 draws=draws,
                 seed=args.seed,
                 seconds=played.seconds,
@@ -302,13 +334,18 @@ def run(args: argparse.Namespace) -> int:
         )
     if played is not None:
         _print_initiative(played)
+    if a.points_limit is not None and b.points_limit is not None and a.points_limit != b.points_limit:
+        print(
+            _(
+                "note: the rosters are built to different points limits ({a:g} and {b:g}); points make armies even at equal limits"
+            ).format(a=a.points_limit, b=b.points_limit)
+        )
     print(
         _(
             "points alone: the points ratio with the steepness of army battles κ = {steepness:.2f} ({units:g} units a side), blind to the armies' composition"
         ).format(steepness=report.steepness, units=(a.units + b.units) / 2)
     )
     if played is not None:
-        even = played.evening(a.points, b.points, report.steepness)
         if even is not None:
             tag, less, more = even
             strong = a if tag == "A" else b
@@ -317,6 +354,8 @@ def run(args: argparse.Namespace) -> int:
                     "  to even the played chance: {tag} ({army}:{roster}) fields about {less:.0f} points less, or the other side about {more:.0f} points more"
                 ).format(tag=tag, army=strong.army, roster=strong.roster, less=less, more=more)
             )
+        _print_played_suggestions(report, played, even is not None)
+        return 0
     if abs(report.difference) < 1e-9:
         print(_("the two armies are even in points"))
     elif not report.suggestions:

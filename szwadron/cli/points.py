@@ -193,7 +193,7 @@ def register(subparsers: Any) -> None:
         metavar="ID|FILE",
         help="a roster: the id of one of the list's example rosters (corps-1000) or your own "
         "roster TOML file; prints only the profiles it fields, its total, broken constraints and "
-        "where it stands on each limit of its list",
+        "where it stands on each limit of its list; exit 1 when it breaks its list",
     )
     price.add_argument("--json", action="store_true", help=_JSON_HELP)
     price.add_argument(
@@ -695,7 +695,7 @@ def _price(args: argparse.Namespace) -> int:
                 "standings": [x.to_json() for x in standings],
             }
         print_json(doc)
-        return 0
+        return 0 if report is None or report.ok else 1
     print(
         _("{army} ({id}): points per figure, model {version} (reference line infantry = {reference})").format(
             army=army.name,
@@ -757,6 +757,8 @@ def _price(args: argparse.Namespace) -> int:
             print(_("where it stands on each limit of its list:"))
             for x in standings:
                 print(f"  {x}")
+        if not report.ok:
+            return 1  # the question "is this roster legal?" answered no
     return 0
 
 

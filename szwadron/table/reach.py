@@ -279,7 +279,9 @@ def reach(
             continue
         pts = [(float(bf.x[b]), float(bf.y[b])), end]
         exact = _answer(bf, b, foe, fld, pts, allowed, about)
-        if best is None or best.cost is None or (exact.cost is not None and exact.cost < best.cost + 1e-9):
+        if exact.cost is None or exact.cost > allowed * 1.5 + 1e-9:
+            continue  # beyond the search's own bound: no shorter way was looked for
+        if best is None or best.cost is None or exact.cost < best.cost + 1e-9:
             best = exact
     if best is None:
         return ReachResult(
