@@ -407,10 +407,10 @@ def evened_by_play(
 
 __all__ = [
     "BalanceReport",
-    "evened_by_play",
     "SideSummary",
     "Suggestion",
     "balance",
+    "evened_by_play",
     "predicted_chance",
     "suggestions",
     "summarise",
