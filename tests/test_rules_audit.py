@@ -272,3 +272,113 @@ def test_7_1_2_artillery_makes_no_march_move(capsys: pytest.CaptureFixture[str])
     capsys.readouterr()
     assert main([*argv, "--march"]) == 1
     assert "ILLEGAL [7.1.2]" in capsys.readouterr().out
+
+
+MORALE = Path(__file__).parent / "cases" / "morale_apply"
+
+
+def _morale(tmp_path: Path, case: str, dice: str) -> tuple[int, Path, str]:
+    """``morale --side A --apply --dice DICE`` on a case; the next position and the report."""
+    import contextlib
+    import io
+
+    out, text = tmp_path / "next.toml", io.StringIO()
+    argv = ["morale", str(MORALE / case), "--side", "A", "--apply", "--dice", dice, "-o", str(out)]
+    with contextlib.redirect_stdout(text):
+        code = main(argv)
+    return code, out, text.getvalue()
+
+
+def _overlaps(path: Path) -> list[str]:
+    from szwadron.table.audit import audit
+
+    return [str(p) for p in audit(load_scenario(path)).problems if "PD-3" in str(p) and "overlap" in str(p)]
+
+
+def test_2_2_1_iv_a_unit_panicked_by_being_fled_through_flees_in_the_same_phase(tmp_path: Path) -> None:
+    """2.2.1 IV, 6.6.2 — the dice in the order rolled: `fleeing` fails its reorganisation (6 on
+    ≤4) and flees 6 + 6 = 24 cm through both lines; line1 fails its test (6 on ≤4) and panics,
+    line2 passes (1); then line1 flees at once, 1 + 1 = 2 × 2 = 4 cm, towards its edge. No figure
+    ends on another (3.1.3)."""
+    code, out, text = _morale(tmp_path, "through_two_own.toml", "6,6,6,6,1,1,1")
+    assert code == 0
+    assert "line1 flees: 1 + 1 → 4 cm" in text
+    after = load_scenario(out)
+    assert after.unit("line1").state.value == "panic" and after.unit("line2").state.value == "normal"
+    assert max(b.y for b in after.unit("line1").bases) < 32.0  # it has moved towards its edge (y = 0)
+    assert not _overlaps(out)
+    # one die fewer: the chained flight's dice are missing — refused, nothing written
+    out.unlink()
+    code, out, _ = _morale(tmp_path, "through_two_own.toml", "6,6,6,6,1,1")
+    assert code == 2 and not out.exists()
+
+
+def test_6_6_11_a_flight_does_not_end_on_the_own_unit_it_passes(tmp_path: Path) -> None:
+    """6.6.11, 3.1.4 — after a failed reorganisation (6), 2 + 3 = 5 × 2 = 10 cm would take
+    `fleeing` from y 42 to y 32, onto line1's middle figure; it may pass through line1 but not end
+    on it, so it stops in front of it, touching it (y 34)."""
+    code, out, _text = _morale(tmp_path, "through_two_own.toml", "6,2,3,1")
+    assert code == 0 and not _overlaps(out)
+    (base,) = load_scenario(out).unit("fleeing").bases
+    assert base.y == pytest.approx(34.0, abs=0.01)
+
+
+def test_3_1_3_fleeing_figures_do_not_end_on_each_other(tmp_path: Path) -> None:
+    """3.1.3, 6.6.8 — after a failed reorganisation (6), two cavalry figures flee 4 + 4 = 8 × 4 =
+    32 cm round a wood: they end one behind the other, touching (4 cm deep bases), not stacked."""
+    code, out, _text = _morale(tmp_path, "cavalry_round_wood.toml", "6,4,4")
+    assert code == 0 and not _overlaps(out)
+    a, b = load_scenario(out).unit("fleeing").bases
+    assert abs(a.y - b.y) == pytest.approx(4.0, abs=0.01) and a.x == b.x
+
+
+@pytest.mark.parametrize("dice", ["6,2,3", "6,3,3"])
+def test_3_2_2_a_flight_stops_before_a_wood_it_cannot_enter_whole(tmp_path: Path, dice: str) -> None:
+    """3.2.2 — 10 or 12 cm of flight reach the wood (9 cm away) but cannot take the whole base in
+    (each cm inside costs 2): the figure stops before it, its base touching the edge (y 20)."""
+    code, out, _text = _morale(tmp_path, "wood_across.toml", dice)
+    assert code == 0
+    (base,) = load_scenario(out).unit("fleeing").bases
+    assert base.y == pytest.approx(21.0, abs=0.01)
+
+
+def test_6_7_3_a_pursuing_unit_fights_in_its_own_morale_phase(tmp_path: Path) -> None:
+    """6.7.3, 2.2.1 V — in side A's morale phase its pursuing hussars, in contact with the line
+    figure they pursue, fight their melee (applied, exit 0); an ordinary unit may not (2.2)."""
+    (tmp_path / "p0.toml").write_text(
+        (SEQ / "pursuer_fights.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    melee = ["melee", "--attacker", "pursuer", "--defender", "e", "--roll", "--seed", "1"]
+    assert _step(tmp_path, melee, "p0.toml", "p1.toml") == 0
+    text = (
+        (tmp_path / "p0.toml").read_text(encoding="utf-8").replace('state = "pursuit"\npursuing = "e"\n', "")
+    )
+    (tmp_path / "q0.toml").write_text(text, encoding="utf-8")
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(
+            ["melee", str(tmp_path / "q0.toml"), *melee[1:], "--apply", "-o", str(tmp_path / "q1.toml")]
+        )
+    assert code == 1 and "(rule 2.2)" in err.getvalue()
+
+
+def test_2_2_1_iii_a_reorganised_unit_re_forms_in_the_morale_phase(tmp_path: Path) -> None:
+    """2.2.1 III, 6.8.5 — the unit rallies (2 on ≤2), then `move --reform --apply` closes it up
+    in the same phase: coherent, written; a second re-forming has nothing to do (exit 2), and the
+    unit still in panic, before its test, cannot re-form (exit 2)."""
+    (tmp_path / "p0.toml").write_text(
+        (SEQ / "reorganise_then_reform.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    assert _step(tmp_path, ["morale", "--side", "A", "--dice", "2"], "p0.toml", "p1.toml") == 0
+    assert load_scenario(tmp_path / "p1.toml").unit("scattered").acted.value == "reorganise"  # type: ignore[union-attr]
+    reform = ["move", "--unit", "scattered", "--reform"]
+    assert _step(tmp_path, reform, "p1.toml", "p2.toml") == 0
+    from szwadron.table.audit import audit
+
+    (report,) = [u for u in audit(load_scenario(tmp_path / "p2.toml")).units if u.id == "scattered"]
+    assert report.coherent
+    assert _step(tmp_path, reform, "p2.toml", "p3.toml") == 2 and not (tmp_path / "p3.toml").exists()
+    assert _step(tmp_path, reform, "p0.toml", "p4.toml") == 2  # still in panic: it reorganises first

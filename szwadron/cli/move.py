@@ -242,13 +242,14 @@ def _reform(args: argparse.Namespace) -> int:
         ("--charge", bool(args.charge)),
         ("--march", args.march),
         ("--after-fire", args.after_fire is not None),
-        ("--apply", args.apply),
         ("--plot", args.plot is not None),
     ):
         if given:
             raise InvalidDataError(_("{flag} does not go with --reform (6.8.5: no charge)").format(flag=flag))
     if len(args.unit) != 1:
         raise InvalidDataError(_("--reform: name one --unit"))
+    if args.apply:
+        return _apply_reform(args)
     r = reform(Battlefield(load_scenario(args.scenario)), args.unit[0])
     if args.json:
         print_json(r.to_json())
@@ -268,6 +269,40 @@ def _reform(args: argparse.Namespace) -> int:
         )
     print(format_report(r.report))
     return 0 if r.legal else 1
+
+
+def _apply_reform(args: argparse.Namespace) -> int:
+    """``--reform --apply``: the re-forming move (1.3.2, 6.8.5; in the morale phase for a unit
+    that reorganised in it, 2.2.1 III) written to the next position; 1 when no legal move makes
+    the unit coherent, 2 when it is coherent already (nothing to apply)."""
+    from szwadron.cli._common import print_json
+    from szwadron.cli._game import applied_json, format_applied, run_apply
+    from szwadron.errors import IllegalActionError, InvalidDataError
+    from szwadron.game.apply import Applied, Position, apply_move
+    from szwadron.geometry.battlefield import Battlefield
+    from szwadron.table.movement import reform
+
+    unit = args.unit[0]
+
+    def compute(pos: Position) -> Applied:
+        r = reform(Battlefield(pos.scenario), unit)
+        if not r.needed:
+            raise InvalidDataError(_("{unit}: coherent (1.3.1): no re-forming move needed").format(unit=unit))
+        if not r.legal or r.move is None:
+            rule = r.report.rule if r.report is not None and r.report.rule else "6.8.5"
+            message = r.report.message if r.report is not None else _("no legal move makes it coherent")
+            raise IllegalActionError(str(rule), message)
+        return apply_move(pos, unit, r.move, source="--reform")
+
+    code, applied = run_apply(args, compute)
+    if applied is None:
+        return code
+    if args.json:
+        print_json(applied_json(args, applied))
+    else:
+        print(format_report(applied.report))
+        print(format_applied(args, applied))
+    return code
 
 
 def _apply(args: argparse.Namespace) -> int:

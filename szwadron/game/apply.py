@@ -16,14 +16,17 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import shapely
+
 from szwadron.errors import IllegalActionError, InvalidArgumentError
 from szwadron.files import read_input
 from szwadron.game.document import Change, ScenarioDocument, base_entry
+from szwadron.geometry.bases import base_corners
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.i18n import _, ngettext, term
 from szwadron.loading import (
@@ -34,7 +37,7 @@ from szwadron.loading import (
     source_name,
     validate,
 )
-from szwadron.models import Phase, Scenario, Turn, Unit, UnitAction, UnitState
+from szwadron.models import Phase, Scenario, TerrainKind, Turn, Unit, UnitAction, UnitState
 from szwadron.movefile import MoveFile
 from szwadron.odds.combat import COMBAT_DIE_SIDES, roll_melee
 from szwadron.odds.morale import morale_target
@@ -129,7 +132,12 @@ def check_may_act(scenario: Scenario, unit: Unit, what: str, *, after: UnitActio
     its fire, for the move of its other figures after it (4.9); the other half of a fire on the
     march (4.11.2: the half move before or after the fire). A half done twice, a second move after
     the fire (3.1.1) or anything after a whole action is refused. Raises
-    :class:`IllegalActionError` naming the rule."""
+    :class:`IllegalActionError` naming the rule.
+
+    In its own morale phase (2.2.1) a side acts with two kinds of unit: a unit in uncontrolled
+    pursuit fights its melee there (6.7.3: "walczy wręcz w swojej fazie morale", 2.2.1 V), and a
+    unit that reorganised in this phase makes its move to regain coherency (2.2.1 III, 6.8.5),
+    once."""
     turn = scenario.turn
     if turn is not None:
         if turn.side != unit.side:
@@ -139,6 +147,10 @@ def check_may_act(scenario: Scenario, unit: Unit, what: str, *, after: UnitActio
                     unit=unit.id, side=unit.side, side2=turn.side, round=turn.round
                 ),
             )
+        if turn.phase is Phase.MORALE and what == "fight" and unit.state is UnitState.PURSUIT:
+            return  # 6.7.3: a pursuing unit fights in its own morale phase
+        if turn.phase is Phase.MORALE and what == "move" and unit.acted is UnitAction.REORGANISE:
+            return  # 2.2.1 III, 6.8.5: the re-forming of a unit that reorganised
         if turn.phase is not Phase.MOVEMENT:
             raise IllegalActionError(
                 "2.2",
@@ -764,6 +776,67 @@ def along(
     return (x + beyond[0] * left, y + beyond[1] * left)
 
 
+def _others(scen: Scenario, unit: str) -> list[shapely.Polygon]:
+    """The bases of every unit but ``unit`` on the table."""
+    return [
+        shapely.Polygon(base_corners(b.x, b.y, b.facing, *u.base_size(i)))
+        for u in scen.units
+        if u.id != unit
+        for i, b in enumerate(u.bases)
+    ]
+
+
+def _queued(
+    unit: Unit,
+    steps: Sequence[tuple[int, float]],
+    at: Callable[[int, float], tuple[float, float]],
+    tolerance: float,
+    standing: Sequence[shapely.Polygon] = (),
+    rough: Sequence[shapely.Geometry] = (),
+) -> list[tuple[int, tuple[float, float]]]:
+    """3.1.3, 6.1.3 — where each fleeing figure ends: ``steps`` is how far each would go along
+    its way (``at``: the point that far along), but no figure ends on another of its unit
+    ("Figurki nie mogą się poruszać przez inne własne figurki, nawet jeśli należą do tego samego
+    oddziału"; a fleeing unit needs no coherency, not room): the figures that get furthest are
+    placed first, and a figure that would end overlapping one already placed (beyond PD-3's
+    tolerance) stops short, as far along its way as leaves it clear — at worst where it stood.
+    ``standing``: the bases of the other units, which a flight may pass through (6.6.11) but not
+    end on; ``rough``: woods and rough ground, which a figure enters with its whole base or
+    stops before (3.2.2). Returns ``(figure, end point)`` in figure order."""
+    placed: list[shapely.Polygon] = list(standing)
+    ends: dict[int, tuple[float, float]] = {}
+
+    def shape(k: int, point: tuple[float, float]) -> shapely.Polygon:
+        w, d = unit.base_size(k)
+        return shapely.Polygon(base_corners(point[0], point[1], unit.bases[k].facing, w, d))
+
+    def clear(k: int, poly: shapely.Polygon) -> bool:
+        small = tolerance * tolerance
+        if any(poly.intersection(other).area > small for other in placed):
+            return False
+        start = shape(k, at(k, 0.0))
+        for area in rough:  # astride the edge, more of it inside than at the start: entering
+            inside = poly.intersection(area).area
+            if small < inside < poly.area - small and inside > start.intersection(area).area + small:
+                return False
+        return True
+
+    for k, step in sorted(steps, key=lambda ks: (-ks[1], ks[0])):
+        point = at(k, step)
+        if not clear(k, shape(k, point)):
+            lo, hi = 0.0, step
+            point = at(k, 0.0)
+            for _i in range(30):
+                mid = (lo + hi) / 2
+                if clear(k, shape(k, at(k, mid))):
+                    lo, point = mid, at(k, mid)
+                else:
+                    hi = mid
+        ends[k] = point
+        placed.append(shape(k, point))
+    return [(k, ends[k]) for k in sorted(ends)]
+
+
 # long: 6.8 unit by unit in the order of play: reorganise, flee, surrender, units fled through.
 def apply_morale(
     pos: Position,
@@ -775,7 +848,8 @@ def apply_morale(
     """2.2, 6.8 — one side's morale phase resolved with dice, given in the order they are
     rolled (unit by unit in file order: its reorganisation test if it may try, 6.8.2; a
     panicking unit not reorganised then its flight, 2d6, 6.6.2, and the test of each own unit
-    it passes through, 6.4.3) or rolled from ``seed``.
+    it passes through, 6.4.3; then, in file order, the flight of each unit those tests panicked,
+    2.2.1 IV, and the tests of the units it passes through in turn) or rolled from ``seed``.
 
     A reorganised unit is normal again (its move to regain coherency, 6.8.3, is its next move).
     A fleeing unit's figures move the flight distance towards their own table edge (the Decision
@@ -812,10 +886,113 @@ def apply_morale(
     notes: list[str] = []
     rolls: list[dict[str, Any]] = []
     panicked: set[str] = set()
+
+    # long: 6.6 in the order of play: the 2d6, each figure's way, off the table or surrendered, the units fled through.
+    def flee(um: Any, unit: Unit, scen: Scenario, mods: Mapping[str, int]) -> None:
+        """6.6.2 — a panicking unit's flight: 2d6 × its multiplier, its figures along the way
+        the morale phase plans, off the table or surrendered; the tests of the own units it
+        passes through (6.4.3, 6.6.11), each that fails panicking (``panicked``)."""
+        if um.flight is None or um.flight.outcomes() == [0]:
+            notes.append(_("{unit} does not flee (6.6.2: R 0)").format(unit=um.id))
+            return
+        pips = [rng.randint(1, 6), rng.randint(1, 6)]
+        dist = sum(pips) * um.flight_multiplier
+        gone: list[int] = []
+        steps: list[tuple[int, float]] = []
+        for k, f in enumerate(um.figures):
+            if f.blocked_cm is not None:
+                if dist > f.blocked_cm + 1e-6 and f.surrenders_if_blocked:
+                    gone.append(k)
+                    continue
+                steps.append((k, min(float(dist), f.blocked_cm)))
+            else:
+                if dist > f.edge_cm + 1e-6:
+                    gone.append(k)
+                    continue
+                steps.append((k, float(dist)))
+
+        def at(k: int, step: float) -> tuple[float, float]:
+            b, f = unit.bases[k], um.figures[k]
+            if f.way:  # 6.6.7-6.6.11: round what bars the straight line, as morale_phase plans it
+                return along(f.way, step, beyond=(dx, dy), costs=f.way_cost)
+            return (b.x + dx * step, b.y + dy * step)
+
+        poses = [
+            [k, round(x, 6), round(y, 6), unit.bases[k].facing]
+            for k, (x, y) in _queued(
+                unit,
+                steps,
+                at,
+                scen.settings.overlap_tolerance_cm,
+                _others(scen, unit.id),
+                [
+                    t.polygon
+                    for t in Battlefield(scen).terrain
+                    if t.kind in (TerrainKind.FOREST, TerrainKind.ROUGH)
+                ],
+            )
+        ]
+        flight: dict[str, Any] = {
+            "unit": um.id,
+            "test": "flight",
+            "faces": pips,
+            "cm": dist,
+            "removed": len(gone),
+        }
+        rolls.append(flight)
+        if len(gone) == unit.strength:
+            changes.append({"op": "drop", "unit": um.id})
+            changes.extend(_forget(scen, um.id))
+            notes.append(_("{unit} flees {cm} cm and leaves the table (6.6)").format(unit=um.id, cm=dist))
+            return
+        changes.extend(_expand_if_formation(unit))
+        if poses:
+            changes.append({"op": "move", "unit": um.id, "poses": poses})
+        if gone:
+            changes.append({"op": "remove", "unit": um.id, "bases": gone})
+            if unit.initial_strength is None:
+                changes.append(
+                    {"op": "set", "unit": um.id, "field": "initial_strength", "value": unit.strength}
+                )
+            notes.append(
+                ngettext(
+                    "{unit}: {n} figure(s) off the table or surrendered (6.6)",
+                    "{unit}: {n} figure(s) off the table or surrendered (6.6)",
+                    len(gone),
+                ).format(unit=um.id, n=len(gone))
+            )
+        for pt in um.pass_through:
+            if dist <= pt.from_cm + 1e-6 or pt.test_pass is None:
+                continue
+            other = scen.unit(pt.unit)
+            target = morale_target(
+                other.profile.morale, other.strength, other.starting_strength, mods.get(other.id, 0)
+            )
+            face = rng.randint(1, 6)
+            rolls.append(
+                {
+                    "unit": other.id,
+                    "test": "passed through",
+                    "face": face,
+                    "target": target,
+                    "passed": face <= target,
+                }
+            )
+            if face > target:
+                panicked.add(other.id)
+                changes.append(
+                    {"op": "set", "unit": other.id, "field": "state", "value": UnitState.PANIC.value}
+                )
+                notes.append(
+                    _("{unit} is fled through by {fleeing} and panics (6.4)").format(
+                        unit=other.id, fleeing=um.id
+                    )
+                )
+
     for um in report.units:
         unit = sc.unit(um.id)
         if um.id in panicked:
-            continue  # panicked by a unit fleeing through it in this phase: it flees next phase
+            continue  # panicked by a unit fleeing through it in this phase: it flees after them
         aim = morale_target(
             unit.profile.morale, unit.strength, unit.starting_strength, modifiers.get(um.id, 0)
         )
@@ -843,86 +1020,22 @@ def apply_morale(
                 )
             )
             continue
-        if um.flight is None or um.flight.outcomes() == [0]:
-            notes.append(_("{unit} does not flee (6.6.2: R 0)").format(unit=um.id))
-            continue
-        pips = [rng.randint(1, 6), rng.randint(1, 6)]
-        dist = sum(pips) * um.flight_multiplier
-        gone: list[int] = []
-        poses: list[list[float]] = []
-        for k, f in enumerate(um.figures):
-            if f.blocked_cm is not None:
-                if dist > f.blocked_cm + 1e-6 and f.surrenders_if_blocked:
-                    gone.append(k)
-                    continue
-                step = min(float(dist), f.blocked_cm)
-            else:
-                if dist > f.edge_cm + 1e-6:
-                    gone.append(k)
-                    continue
-                step = float(dist)
-            b = unit.bases[k]
-            if f.way:  # 6.6.7-6.6.11: round what bars the straight line, as morale_phase plans it
-                x, y = along(f.way, step, beyond=(dx, dy), costs=f.way_cost)
-            else:
-                x, y = b.x + dx * step, b.y + dy * step
-            poses.append([k, round(x, 6), round(y, 6), b.facing])
-        flight: dict[str, Any] = {
-            "unit": um.id,
-            "test": "flight",
-            "faces": pips,
-            "cm": dist,
-            "removed": len(gone),
-        }
-        rolls.append(flight)
-        if len(gone) == unit.strength:
-            changes.append({"op": "drop", "unit": um.id})
-            changes += _forget(sc, um.id)
-            notes.append(_("{unit} flees {cm} cm and leaves the table (6.6)").format(unit=um.id, cm=dist))
-            continue
-        changes += _expand_if_formation(unit)
-        if poses:
-            changes.append({"op": "move", "unit": um.id, "poses": poses})
-        if gone:
-            changes.append({"op": "remove", "unit": um.id, "bases": gone})
-            if unit.initial_strength is None:
-                changes.append(
-                    {"op": "set", "unit": um.id, "field": "initial_strength", "value": unit.strength}
-                )
-            notes.append(
-                ngettext(
-                    "{unit}: {n} figure(s) off the table or surrendered (6.6)",
-                    "{unit}: {n} figure(s) off the table or surrendered (6.6)",
-                    len(gone),
-                ).format(unit=um.id, n=len(gone))
-            )
-        for pt in um.pass_through:
-            if dist <= pt.from_cm + 1e-6 or pt.test_pass is None:
-                continue
-            other = sc.unit(pt.unit)
-            target = morale_target(
-                other.profile.morale, other.strength, other.starting_strength, modifiers.get(other.id, 0)
-            )
-            face = rng.randint(1, 6)
-            rolls.append(
-                {
-                    "unit": other.id,
-                    "test": "passed through",
-                    "face": face,
-                    "target": target,
-                    "passed": face <= target,
-                }
-            )
-            if face > target:
-                panicked.add(other.id)
-                changes.append(
-                    {"op": "set", "unit": other.id, "field": "state", "value": UnitState.PANIC.value}
-                )
-                notes.append(
-                    _("{unit} is fled through by {fleeing} and panics (6.4)").format(
-                        unit=other.id, fleeing=um.id
-                    )
-                )
+        flee(um, unit, sc, modifiers)
+    # 2.2.1 IV: "ewentualna ucieczka oddziałów, przez które prowadziła droga ucieczki" — a unit
+    # panicked by being fled through flees in this phase too, at once (6.6.2), from where it
+    # stands with the fleeing units gone by; its own flight may panic others in turn
+    fled: set[str] = set()
+    while panicked - fled:
+        todo = panicked - fled
+        mid = ScenarioDocument(pos.text, source=pos.source, unit_ids=[u.id for u in sc.units])
+        mid.apply(changes)
+        now = position_from_text(mid.text, pos.source, folders=pos.folders).scenario
+        again = morale_phase(Battlefield(now), side)
+        mods_now = {c.id: c.modifier for c in again.casualty_tests}
+        for um in again.units:
+            if um.id in todo:
+                flee(um, now.unit(um.id), now, mods_now)
+        fled |= todo
     if isinstance(rng, _ScriptedDice):
         rng.check_all_used()
     ruling = {"side": side, "units": [u.id for u in report.units]}

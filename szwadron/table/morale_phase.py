@@ -56,8 +56,10 @@ Decisions where the rules are silent (the flight model; each is also stated wher
 * Decision (pass-through, 6.6.11): an own figure is passed through when the straight path of a
   fleeing figure overlaps it (deeper than the PD-3 tolerance) before the flight ends, the
   figure is stopped or it leaves the table. Each such unit tests once (6.4.3); the flight of a
-  unit panicked that way is not followed here (it appears in its own report). Figures of the
-  fleeing unit do not block each other (6.1.3: no coherency needed).
+  unit panicked that way is not followed here (``morale --apply`` makes it, 2.2.1 IV). Figures
+  of the fleeing unit do not block each other on the way (6.1.3: no coherency needed), but none
+  ends on another, nor on another unit, nor astride the edge of a wood it cannot enter whole
+  (3.1.3, 3.2.2: ``szwadron.game.apply``, where the flight is applied).
 * Pursuit (6.7.1, 6.7.5): a pursuing unit moves towards the enemy unit it pursues — the unit's
   ``pursuing``, which ``melee --apply`` records — whether that unit flees or was repulsed.
   Decision (6.7.10): when no pursued unit is named, or it has left the table, it pursues the
