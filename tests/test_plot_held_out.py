@@ -41,6 +41,12 @@ def test_every_pair_is_one_bar_count_inside_or_outside_the_band(tmp_path: Path) 
         if p.get_facecolor()[:3] == pytest.approx((0xCC / 255, 0x33 / 255, 0x11 / 255))
     ]
     assert sum(blue) == 5 and sum(red) == 3
+    # every blue bar lies inside the band, every red one outside it: 55 % exactly is blue, 55.1 % red
+    for p in ax.patches:
+        if p.get_height() and p.get_facecolor()[:3] == pytest.approx((0, 0x77 / 255, 0xBB / 255)):
+            assert 45 <= p.get_x() and p.get_x() + p.get_width() <= 55 + 1e-9
+        elif p.get_height() and p.get_facecolor()[:3] == pytest.approx((0xCC / 255, 0x33 / 255, 0x11 / 255)):
+            assert p.get_x() + p.get_width() <= 45 + 1e-9 or p.get_x() >= 55 - 1e-9
     (rug,) = [line for line in ax.get_lines() if line.get_marker() == "|"]
     assert list(rug.get_xdata()) == pytest.approx([53.0, 47.0])
     assert "62% of 8 pairs within 50 ± 5 %" in ax.get_title() and "seed 7" in ax.get_title()

@@ -62,6 +62,7 @@ def plot_breakdown(
     Returns the artists added.
     """
     import math
+    import textwrap
 
     from matplotlib.patches import Patch
 
@@ -113,16 +114,19 @@ def plot_breakdown(
         )
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(breakdowns)), labels, fontsize=8)
-    ax.invert_yaxis()
+    ax.set_ylim(len(breakdowns) - 0.5, -0.5)  # top row first; a barless row (a limber) keeps its room
     span = math.ceil(reach + 0.6)
     ticks = list(range(-span, span + 1))
     ax.set_xticks(ticks, [f"×{2**k}" if k >= 0 else f"×1/{2**-k}" for k in ticks], fontsize=8)
     ax.set_xlim(-span, span)
     ref = breakdowns[0].base if breakdowns else 0.0
     ax.set_xlabel(
-        gettext(
-            "factor on the reference figure's {points:g} points (log scale); lowering terms hatched; ◆ the product"
-        ).format(points=ref)
+        textwrap.fill(
+            gettext(
+                "factor on the reference figure's {points:g} points (log scale); lowering terms hatched; ◆ the product"
+            ).format(points=ref),
+            90,
+        )
     )
     if title:
         ax.set_title(title)
@@ -161,8 +165,16 @@ def plot_matrix(validation: Validation, ax: Axes | None = None, *, title: str | 
     share = validation.share_in_band
     ax.set_title(
         title
-        or f"Win rates at equal points: {share:.0%} of matchups within {BAND[0]:.0%}–{BAND[1]:.0%}"
-        f" (dots: outside)\n{validation.duels} simulated duels, seed {validation.seed}",
+        or gettext(
+            "Win rates at equal points: {share} of matchups within {lo}–{hi} (dots: outside)\n"
+            "{duels} simulated duels, seed {seed}"
+        ).format(
+            share=f"{share:.0%}",
+            lo=f"{BAND[0]:.0%}",
+            hi=f"{BAND[1]:.0%}",
+            duels=validation.duels,
+            seed=validation.seed,
+        ),
         fontsize=9,
     )
     return artists
@@ -222,8 +234,16 @@ def plot_roster_matrix(
     ax.set_yticks(range(n), labels, fontsize=7)
     ax.set_title(
         title
-        or f"Army against army: {rosters.share_in_band:.0%} of roster pairs within {BAND[0]:.0%}–{BAND[1]:.0%}"
-        f" (bold: outside)\n{rosters.battles} simulated battles, seed {rosters.seed}; row's win rate (%)",
+        or gettext(
+            "Army against army: {share} of roster pairs within {lo}–{hi} (bold: outside)\n"
+            "{battles} simulated battles, seed {seed}; row's win rate (%)"
+        ).format(
+            share=f"{rosters.share_in_band:.0%}",
+            lo=f"{BAND[0]:.0%}",
+            hi=f"{BAND[1]:.0%}",
+            battles=rosters.battles,
+            seed=rosters.seed,
+        ),
         fontsize=9,
     )
     return artists
@@ -245,8 +265,11 @@ def plot_held_out(held: HeldOutValidation, ax: Axes | None = None, *, title: str
     artists: list[Any] = [ax.axvspan(low, high, color="#dddddd", zorder=0)]
     inside = rates[(rates >= low) & (rates <= high)]
     outside = rates[(rates < low) | (rates > high)]
-    if len(inside):
-        artists.append(ax.hist(inside, bins=bins, color="#0077bb", label=gettext("pairs within 50 ± 5 %"))[2])
+    if len(inside):  # the band's own bins, the last closed: a pair at exactly 55 % is drawn inside
+        in_bins = [low, *[b for b in bins if low < b < high], high]
+        artists.append(
+            ax.hist(inside, bins=in_bins, color="#0077bb", label=gettext("pairs within 50 ± 5 %"))[2]
+        )
     if len(outside):
         artists.append(ax.hist(outside, bins=bins, color="#cc3311", label=gettext("pairs outside"))[2])
     field = [100 * r.field_rate for r in held.rosters]
