@@ -378,11 +378,20 @@ def open_army_list(name: str) -> ArmyList:
         except InvalidDataError:
             _refuse_roster_file(path)
             raise
-    found = find_army_list(name, army_list_search_path())
+    folders = army_list_search_path()
+    found = find_army_list(name, folders)
     if found is None:
+        known = sorted(
+            {p.stem for folder in folders if Path(folder).is_dir() for p in Path(folder).glob("*.toml")}
+        )
         raise InvalidDataError(
-            _("unknown army list {id} (no {name}.toml in the army-list folders)").format(
-                id=repr(name), name=name
+            _(
+                "unknown army list {id} (no {name}.toml in the army-list folders {folders}; they hold: {known})"
+            ).format(
+                id=repr(name),
+                name=name,
+                folders=", ".join(str(f) for f in folders),
+                known=", ".join(known) or "-",
             )
         )
     return load_army_list(found)

@@ -372,3 +372,16 @@ def test_points_roster_text_shows_the_room_each_limit_leaves(
     code, out, _ = run(capsys, "points", "prussia", "--roster", str(roster), "--lang", "pl")
     assert code == 1 and "jak rozpiska wypada wobec każdego limitu swojej listy:" in out
     assert "punktów; najwyżej 25.0% (złamane)" in out and "figurek; co najmniej 50.0%" in out
+
+
+def test_an_unknown_list_names_the_lists_there_are(capsys: pytest.CaptureFixture[str]) -> None:
+    """An organiser who mistypes a list id learns which lists the folders hold (exit 2)."""
+    code, _out, err = run(capsys, "points", "narnia")
+    assert code == 2 and "unknown army list 'narnia'" in err
+    assert "they hold: austria, britain, france, prussia, russia, warsaw" in err
+
+
+def test_a_roster_file_after_list_colon_says_to_give_it_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    """``balance france:rosters/mine.toml``: the roster file names its own list (exit 2)."""
+    code, _out, err = run(capsys, "balance", "france:mine.toml", "austria:corps-1000", "--battles", "0")
+    assert code == 2 and "give the file alone, without LIST:" in err

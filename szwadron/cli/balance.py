@@ -101,11 +101,12 @@ def resolve_side(spec: str) -> tuple[Any, Any, str]:
         return army, army.roster(roster_id), ""
     except KeyError:
         known = ", ".join(r.id for r in army.rosters) or "none"
-        raise InvalidDataError(
-            _("unknown roster {roster_id!r} in army list {unit!r} (it has: {known})").format(
-                roster_id=roster_id, unit=army.id, known=known
-            )
-        ) from None
+        message = _("unknown roster {roster_id!r} in army list {unit!r} (it has: {known})").format(
+            roster_id=roster_id, unit=army.id, known=known
+        )
+        if roster_id.lower().endswith(".toml") or "/" in roster_id:
+            message += "; " + _("a roster file names its list itself: give the file alone, without LIST:")
+        raise InvalidDataError(message) from None
 
 
 def _pct(p: float) -> str:
