@@ -768,6 +768,24 @@ class Standing(_Part):
     ok: bool
 
 
+class AttachedFigures(_Part):
+    profile: str
+    figures: int
+
+
+class EntryCost(_Part):
+    """What one entry of the roster costs: ``count`` units of ``figures`` of ``profile`` (with
+    ``attached`` figures), ``each`` points a unit, ``total`` in all."""
+
+    entry: int
+    profile: str
+    count: int
+    figures: int
+    attached: list[AttachedFigures]
+    each: float
+    total: float
+
+
 class RosterTotals(_Part):
     id: str
     units: int
@@ -781,6 +799,9 @@ class RosterTotals(_Part):
         default_factory=list,
         description="Every count and share limit of the list's constraints and the roster's own, "
         "with the roster's value (issue 14)",
+    )
+    entries: list[EntryCost] | None = Field(
+        default=None, description="each roster entry's cost; null when a fielded profile has no points"
     )
 
 

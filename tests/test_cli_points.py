@@ -385,3 +385,25 @@ def test_a_roster_file_after_list_colon_says_to_give_it_alone(capsys: pytest.Cap
     """``balance france:rosters/mine.toml``: the roster file names its own list (exit 2)."""
     code, _out, err = run(capsys, "balance", "france:mine.toml", "austria:corps-1000", "--battles", "0")
     assert code == 2 and "give the file alone, without LIST:" in err
+
+
+def test_points_roster_lists_what_each_unit_costs(capsys: pytest.CaptureFixture[str]) -> None:
+    """An organiser checks a submitted roster line by line: each entry's units, the points a
+    unit and in all, which add up to the roster's total (text and JSON)."""
+    code, out, _err = run(capsys, "points", "france", "--roster", "corps-1000", "--json")
+    doc = json.loads(out)["roster"]
+    assert code == 0 and doc["entries"]
+    prices = {p["profile"]: p["points"] for p in json.loads(out)["profiles"]}
+    for e in doc["entries"]:
+        each = prices[e["profile"]] * e["figures"] + sum(
+            prices[a["profile"]] * a["figures"] for a in e["attached"]
+        )
+        assert e["each"] == pytest.approx(each) and e["total"] == pytest.approx(each * e["count"])
+    assert sum(e["total"] for e in doc["entries"]) == pytest.approx(doc["points"])
+    code, out, _err = run(capsys, "points", "france", "--roster", "corps-1000")
+    lines = out[out.index("the roster's units, what each costs:") :].splitlines()
+    assert lines[
+        1
+    ].strip() == f"units[0]: {doc['entries'][0]['count']} × line_infantry of 12: 120 points each, " + (
+        f"{doc['entries'][0]['total']:g} in all"
+    )

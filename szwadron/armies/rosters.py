@@ -306,6 +306,65 @@ def roster_standings(
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class EntryCost:
+    """What one entry of a roster costs (``units[entry]``): ``count`` units of ``figures`` of
+    ``profile`` with their ``attached`` figures, ``each`` points a unit, ``total`` in all — what an
+    organiser checks a submitted roster against, line by line."""
+
+    entry: int
+    profile: str
+    count: int
+    figures: int
+    attached: tuple[tuple[str, int], ...]
+    each: float
+    total: float
+
+    def __str__(self) -> str:
+        extra = "".join(f" + {n} {pid}" for pid, n in self.attached)
+        return _(
+            "units[{entry}]: {count} × {profile} of {figures}{extra}: {each} points each, {total} in all"
+        ).format(
+            entry=self.entry,
+            count=self.count,
+            profile=self.profile,
+            figures=self.figures,
+            extra=extra,
+            each=_num(self.each),
+            total=_num(self.total),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` entry."""
+        return {
+            "entry": self.entry,
+            "profile": self.profile,
+            "count": self.count,
+            "figures": self.figures,
+            "attached": [{"profile": pid, "figures": n} for pid, n in self.attached],
+            "each": self.each,
+            "total": self.total,
+        }
+
+
+def entry_costs(
+    army: ArmyList, roster: Roster, points: Mapping[str, float] | None = None
+) -> tuple[EntryCost, ...] | None:
+    """Each entry's cost at the list's points (``points`` as in :func:`validate_roster`); None
+    when a fielded profile has no points."""
+    price, missing = _prices(army, _fielded(army, roster), points)
+    if price is None or missing:
+        return None
+    out = []
+    for k, e in enumerate(roster.units):
+        each = price[e.profile] * e.figures + sum(price[a.profile] * a.figures for a in e.attached)
+        attached = tuple((a.profile, a.figures) for a in e.attached)
+        out.append(
+            EntryCost(k, e.profile, e.count, e.figures, attached, round(each, 9), round(each * e.count, 9))
+        )
+    return tuple(out)
+
+
 def caps_on_points(army: ArmyList, roster: Roster) -> list[Standing]:
     """:func:`roster_standings`' caps on shares of the points (the guns, the horse, the
     skirmishers: issue 14), the nearest its cap first: for an exploit search's find, the cap an
@@ -804,10 +863,12 @@ __all__ = [
     "LIMBERS_RULE",
     "POINTS_LIMIT_ID",
     "Breach",
+    "EntryCost",
     "RosterReport",
     "Standing",
     "Unchecked",
     "caps_on_points",
+    "entry_costs",
     "load_roster",
     "parse_roster",
     "roster_standings",

@@ -635,7 +635,7 @@ def _army_source(target: str) -> str:
 # long: the points command's report: one block per section (profiles, units, roster, stale warning).
 def _price(args: argparse.Namespace) -> int:
     from szwadron.armies.points import format_points, load_model, price_profile
-    from szwadron.armies.rosters import roster_standings, validate_roster
+    from szwadron.armies.rosters import entry_costs, roster_standings, validate_roster
     from szwadron.cli._common import check_stale_points, print_json
     from szwadron.errors import InvalidDataError
     from szwadron.loading import open_army_list
@@ -643,13 +643,14 @@ def _price(args: argparse.Namespace) -> int:
     army = open_army_list(args.target)
     model = load_model()
     profiles = list(army.profiles)
-    roster = report = None
+    roster = report = costs = None
     standings: tuple[Any, ...] = ()
     if args.roster:
         roster = _roster(army, args.roster)
         fielded = {e.profile for e in roster.units} | {a.profile for e in roster.units for a in e.attached}
         report = validate_roster(army, roster)
         standings = roster_standings(army, roster)
+        costs = entry_costs(army, roster)
         profiles = [p for p in profiles if p.id in fielded]
         check_stale_points("points", [army], model, strict=False, fielded={army.id: fielded})
     rows = []
@@ -693,6 +694,7 @@ def _price(args: argparse.Namespace) -> int:
                 "broken": [str(x) for x in report.broken],
                 "unchecked": [str(x) for x in report.unchecked],
                 "standings": [x.to_json() for x in standings],
+                "entries": None if costs is None else [x.to_json() for x in costs],
             }
         print_json(doc)
         return 0 if report is None or report.ok else 1
@@ -752,6 +754,10 @@ def _price(args: argparse.Namespace) -> int:
     )
     if report is not None:
         print()
+        if costs:
+            print(_("the roster's units, what each costs:"))
+            for x in costs:
+                print(f"  {x}")
         print(report.describe())
         if standings:
             print(_("where it stands on each limit of its list:"))
