@@ -275,8 +275,7 @@ def _apply_reform(args: argparse.Namespace) -> int:
     """``--reform --apply``: the re-forming move (1.3.2, 6.8.5; in the morale phase for a unit
     that reorganised in it, 2.2.1 III) written to the next position; 1 when no legal move makes
     the unit coherent, 2 when it is coherent already (nothing to apply)."""
-    from szwadron.cli._common import print_json
-    from szwadron.cli._game import applied_json, format_applied, run_apply
+    from szwadron.cli._game import run_apply
     from szwadron.errors import IllegalActionError, InvalidDataError
     from szwadron.game.apply import Applied, Position, apply_move
     from szwadron.geometry.battlefield import Battlefield
@@ -294,21 +293,12 @@ def _apply_reform(args: argparse.Namespace) -> int:
             raise IllegalActionError(str(rule), message)
         return apply_move(pos, unit, r.move, source="--reform")
 
-    code, applied = run_apply(args, compute)
-    if applied is None:
-        return code
-    if args.json:
-        print_json(applied_json(args, applied))
-    else:
-        print(format_report(applied.report))
-        print(format_applied(args, applied))
-    return code
+    return _print_applied(args, *run_apply(args, compute))
 
 
 def _apply(args: argparse.Namespace) -> int:
     """``--apply``: the legal move's poses written to the next position (issue 17)."""
-    from szwadron.cli._common import print_json
-    from szwadron.cli._game import applied_json, format_applied, run_apply
+    from szwadron.cli._game import run_apply
     from szwadron.cli._pictures import plot_move_answer
     from szwadron.game.apply import Applied, Position, apply_move
     from szwadron.geometry.battlefield import Battlefield
@@ -325,6 +315,17 @@ def _apply(args: argparse.Namespace) -> int:
         )
 
     code, applied = run_apply(args, compute)
+    _print_applied(args, code, applied)
+    if applied is not None and args.plot is not None:
+        plot_move_answer(args, applied.report)
+    return code
+
+
+def _print_applied(args: argparse.Namespace, code: int, applied: Any) -> int:
+    """An applied move (``--apply``, ``--reform --apply``): its report and what was written."""
+    from szwadron.cli._common import print_json
+    from szwadron.cli._game import applied_json, format_applied
+
     if applied is None:
         return code
     if args.json:
@@ -332,8 +333,6 @@ def _apply(args: argparse.Namespace) -> int:
     else:
         print(format_report(applied.report))
         print(format_applied(args, applied))
-    if args.plot is not None:
-        plot_move_answer(args, applied.report)
     return code
 
 
