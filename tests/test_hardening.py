@@ -268,8 +268,11 @@ def test_balance_warns_on_stale_points(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_points_roster_warns_on_stale_points(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     france = _stale_france(tmp_path)
-    assert main(["points", str(france), "--roster", "corps-1000"]) == 0
-    assert "szwadron points: warning: stale points: france:line_infantry" in capsys.readouterr().err
+    # at 99 points a line figure the corps is far over its 1,000: the roster breaks its list (exit 1)
+    assert main(["points", str(france), "--roster", "corps-1000"]) == 1
+    captured = capsys.readouterr()
+    assert "szwadron points: warning: stale points: france:line_infantry" in captured.err
+    assert "over the limit of 1000" in captured.out
 
 
 # --- unreadable output ------------------------------------------------------------------------
