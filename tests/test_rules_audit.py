@@ -382,3 +382,37 @@ def test_2_2_1_iii_a_reorganised_unit_re_forms_in_the_morale_phase(tmp_path: Pat
     assert report.coherent
     assert _step(tmp_path, reform, "p2.toml", "p3.toml") == 2 and not (tmp_path / "p3.toml").exists()
     assert _step(tmp_path, reform, "p0.toml", "p4.toml") == 2  # still in panic: it reorganises first
+
+
+@pytest.mark.parametrize(("dice", "y", "contact"), [("5,3,4", 64.0, True), ("5,1,1", 54.0, False)])
+def test_6_7_4_the_pursuit_move_is_made_in_the_morale_phase(
+    tmp_path: Path, dice: str, y: float, contact: bool
+) -> None:
+    """6.7.1, 6.7.4, 6.8.1 III — the pursuer moves straight at the unit it pursues by 2d6 × 2 cm
+    and stops in contact; then, in contact, it fights that unit in the same phase (6.7.3)."""
+    code, out, text = _morale(tmp_path, "pursuit_move.toml", dice)
+    assert code == 0
+    (base,) = load_scenario(out).unit("pursuer").bases
+    assert (base.x, base.y) == pytest.approx((60.0, y))
+    assert ("in contact" in text) and (("not in contact" in text) != contact)
+    melee = [
+        "melee",
+        str(out),
+        "--attacker",
+        "pursuer",
+        "--defender",
+        "rep",
+        "--apply",
+        "--roll",
+        "--seed",
+        "3",
+    ]
+    assert _cli_code([*melee, "-o", str(tmp_path / "after.toml")]) == (0 if contact else 1)
+
+
+def _cli_code(argv: list[str]) -> int:
+    import contextlib
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return main(argv)

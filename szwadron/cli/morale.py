@@ -221,6 +221,15 @@ def _apply(args: argparse.Namespace) -> int:
                     unit=r["unit"], faces=" + ".join(map(str, r["faces"])), cm=r["cm"], n=r["removed"]
                 )
             )
+        elif r["test"] == "pursuit":
+            lines.append(
+                "  "
+                + (
+                    _("{unit} pursues: {faces} → {cm:g} cm, in contact")
+                    if r["contact"]
+                    else _("{unit} pursues: {faces} → {cm:g} cm, not in contact")
+                ).format(unit=r["unit"], faces=" + ".join(map(str, r["faces"])), cm=r["cm"])
+            )
         else:
             verdict = _("pass") if r["passed"] else _("fail")
             lines.append(

@@ -837,6 +837,101 @@ def _queued(
     return [(k, ends[k]) for k in sorted(ends)]
 
 
+def _straight_until_blocked(
+    unit: Unit,
+    k: int,
+    heading: tuple[float, float],
+    most: float,
+    others: Sequence[shapely.Polygon],
+    small: float,
+) -> float:
+    """How far base ``k`` slides along ``heading`` (at most ``most`` cm) before its swept area
+    would overlap one of ``others`` (beyond ``small`` cm²): it stops touching the first."""
+    b = unit.bases[k]
+    here = shapely.Polygon(base_corners(b.x, b.y, b.facing, *unit.base_size(k)))
+
+    def free(step: float) -> bool:
+        there = shapely.Polygon(
+            base_corners(b.x + heading[0] * step, b.y + heading[1] * step, b.facing, *unit.base_size(k))
+        )
+        area = shapely.convex_hull(shapely.union(here, there))
+        return all(shapely.intersection(area, o).area <= small for o in others)
+
+    if free(most):
+        return most
+    lo, hi = 0.0, most
+    for _i in range(30):
+        mid = (lo + hi) / 2
+        if free(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _pursuit_move(
+    um: Any,
+    unit: Unit,
+    scen: Scenario,
+    rng: random.Random,
+    rolls: list[dict[str, Any]],
+    notes: list[str],
+) -> list[Change]:
+    """6.7.1, 6.7.4, 6.7.5, 6.8.1 III — a pursuing unit's move in its morale phase: 2d6 × 2
+    (infantry) or × 4 (cavalry) cm, each figure straight at the nearest figure of the unit it
+    pursues (the morale phase's target), "najkrótszą drogą"; it stops when it touches an enemy
+    figure — the pursued unit or another on its way (6.7.5), the melee then fought by ``melee
+    --apply`` in this phase (6.7.3) — and does not pass through own figures (3.1.3), nor end on
+    another of its own. Its facing is kept. Returns the changes."""
+    p = um.pursuit
+    if p is None or p.target is None or p.distance is None:
+        notes.append(_("{unit} has no enemy to pursue (6.7.10)").format(unit=um.id))
+        return []
+    pips = [rng.randint(1, 6), rng.randint(1, 6)]
+    per_pip = min(p.distance.outcomes()) // 2  # 2d6 × 2 or × 4 (pursuit_distribution)
+    dist = float(sum(pips) * per_pip)
+    tol = scen.settings.contact_tolerance_cm + scen.settings.distance_epsilon_cm
+    small = scen.settings.overlap_tolerance_cm**2
+    target = scen.unit(p.target)
+    aims = [
+        shapely.Polygon(base_corners(b.x, b.y, b.facing, *target.base_size(i)))
+        for i, b in enumerate(target.bases)
+    ]
+    others = _others(scen, unit.id)
+    steps: list[tuple[int, float]] = []
+    heading: dict[int, tuple[float, float]] = {}
+    for k, b in enumerate(unit.bases):
+        here = shapely.Polygon(base_corners(b.x, b.y, b.facing, *unit.base_size(k)))
+        aim = min(aims, key=lambda a: (shapely.distance(here, a), a.centroid.x, a.centroid.y))
+        dx, dy = aim.centroid.x - b.x, aim.centroid.y - b.y
+        norm = math.hypot(dx, dy) or 1.0
+        heading[k] = (dx / norm, dy / norm)
+        steps.append((k, _straight_until_blocked(unit, k, heading[k], dist, others, small)))
+
+    def at(k: int, step: float) -> tuple[float, float]:
+        b = unit.bases[k]
+        ux, uy = heading[k]
+        return (b.x + ux * step, b.y + uy * step)
+
+    ends = _queued(unit, steps, at, scen.settings.overlap_tolerance_cm)
+    poses = [[k, round(x, 6), round(y, 6), unit.bases[k].facing] for k, (x, y) in ends]
+    touching = any(
+        shapely.distance(shapely.Polygon(base_corners(x, y, unit.bases[k].facing, *unit.base_size(k))), a)
+        <= tol
+        for k, (x, y) in ends
+        for a in aims
+    )
+    rolls.append({"unit": um.id, "test": "pursuit", "faces": pips, "cm": dist, "contact": touching})
+    notes.append(
+        (
+            _("{unit} pursues {enemy} {cm:g} cm and reaches it: the melee (6.7.3) is fought in this phase")
+            if touching
+            else _("{unit} pursues {enemy} {cm:g} cm and does not reach it (6.7.4)")
+        ).format(unit=um.id, enemy=p.target, cm=dist)
+    )
+    return [*_expand_if_formation(unit), {"op": "move", "unit": um.id, "poses": poses}]
+
+
 # long: 6.8 unit by unit in the order of play: reorganise, flee, surrender, units fled through.
 def apply_morale(
     pos: Position,
@@ -849,7 +944,8 @@ def apply_morale(
     rolled (unit by unit in file order: its reorganisation test if it may try, 6.8.2; a
     panicking unit not reorganised then its flight, 2d6, 6.6.2, and the test of each own unit
     it passes through, 6.4.3; then, in file order, the flight of each unit those tests panicked,
-    2.2.1 IV, and the tests of the units it passes through in turn) or rolled from ``seed``.
+    2.2.1 IV, and the tests of the units it passes through in turn; a pursuing unit not
+    reorganised, its pursuit move, 2d6, 6.7.1) or rolled from ``seed``.
 
     A reorganised unit is normal again (its move to regain coherency, 6.8.3, is its next move).
     A fleeing unit's figures move the flight distance towards their own table edge (the Decision
@@ -858,7 +954,8 @@ def apply_morale(
     a figure that reaches the edge with distance left is removed, one stopped by enemies and
     impassable terrain with enemies within 10 cm surrenders and is removed (6.6); a unit with
     no figure left leaves the table. An own unit passed through that fails its test panics
-    (6.4). Pursuit moves (6.7) are the players' moves, then ``melee --apply``.
+    (6.4). A pursuing unit moves at the unit it pursues (:func:`_pursuit_move`), and fights it
+    with ``melee --apply`` in this phase when it reaches it (6.7.3).
     """
 
     if side not in ("A", "B"):
@@ -1014,11 +1111,7 @@ def apply_morale(
                 )
                 continue
         if unit.state is UnitState.PURSUIT:
-            notes.append(
-                _("{unit} pursues {enemy}: its pursuit move (6.7) is the player's").format(
-                    unit=um.id, enemy=unit.pursuing or _("the enemy")
-                )
-            )
+            changes.extend(_pursuit_move(um, unit, sc, rng, rolls, notes))
             continue
         flee(um, unit, sc, modifiers)
     # 2.2.1 IV: "ewentualna ucieczka oddziałów, przez które prowadziła droga ucieczki" — a unit
