@@ -72,9 +72,10 @@ SCRIPT: list[tuple[list[str], str]] = [
     ),
     (["turn", "p13.toml", "--apply", "-o", "p14.toml"], "round 2, side B's morale phase"),
     (
-        ["morale", "p14.toml", "--side", "B", "--apply", "-o", "p15.toml", "--dice", "5,3,4,2"],
-        "the cuirassiers (M 5, 4 of 6: -1) fail to reorganise (5 > 4), flee 7 × 4 = 28 cm, more than "
-        "the 18 cm to their edge: off the table (6.6); the battery reorganises (2 ≤ 4, 6.8)",
+        ["morale", "p14.toml", "--side", "B", "--apply", "-o", "p15.toml", "--dice", "5,2,3,4"],
+        "2.2.1: the reorganisations first — the cuirassiers (M 5, 4 of 6: -1) fail (5 > 4), the "
+        "battery reorganises (2 ≤ 4, 6.8) —, then the flights: the cuirassiers flee 7 × 4 = 28 cm, "
+        "more than the 18 cm to their edge: off the table (6.6)",
     ),
     (["turn", "p15.toml", "--apply", "-o", "p16.toml"], "side B's movement phase"),
 ]  # fmt: skip

@@ -448,7 +448,15 @@ def test_6_6_11_pass_through_needs_the_flight_to_reach_it(tables: SimpleNamespac
     (pt,) = u.pass_through
     assert pt.from_cm == pytest.approx(22.05, abs=1e-5)
     assert pt.chance == Fraction(1, 36)
-    assert (pt.test_pass, pt.panic_chance) == (None, 0)  # already panicking: no test
+    # 2.2.1 II before IV: the own unit in panic may reorganise first (M 4: 2/3, no enemy within
+    # 10 cm); standing in order, it tests when fled through (passes 2/3): it panics with
+    # 1/36 × 2/3 × 1/3 = 1/162 (the rules audit of 2026-11-27, by hand)
+    assert (pt.test_pass, pt.panic_chance) == (Fraction(2, 3), Fraction(1, 162))
+    # with an enemy within 10 cm of it, it cannot reorganise (6.8.2): still in panic, no test
+    near = tables.unit("near", "B", [{"x": 58.0, "y": 12.0, "facing": 270.0}], state="panic")
+    u = _phase(tables.scenario(fleeing, own, _bystander(tables, 56.0, 30.0), near, terrain=rivers)).unit("a")
+    (pt,) = u.pass_through
+    assert (pt.test_pass, pt.panic_chance) == (None, 0)
 
 
 def test_6_6_11_no_pass_through_behind_a_blocker(tables: SimpleNamespace) -> None:

@@ -416,3 +416,21 @@ def _cli_code(argv: list[str]) -> int:
 
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         return main(argv)
+
+
+def test_2_2_1_every_reorganisation_comes_before_the_flights(tmp_path: Path) -> None:
+    """2.2.1 II before IV — `line2` reorganises (1 on ≤4) before `fleeing` flees through it, so it
+    tests when fled through (6.4.3): passing (1) it stays normal; failing (6) it panics and flees
+    at once, 1 + 1 = 4 cm (2.2.1 IV, 6.6.2)."""
+    code, out, text = _morale(tmp_path, "reorganised_then_fled_through.toml", "6,1,6,6,1")
+    assert code == 0
+    assert (
+        text.index("line2 reorganise test")
+        < text.index("fleeing flees")
+        < text.index("line2 passed through test")
+    )
+    assert load_scenario(out).unit("line2").state.value == "normal"
+    out.unlink()
+    code, out, text = _morale(tmp_path, "reorganised_then_fled_through.toml", "6,1,6,6,6,1,1")
+    assert code == 0 and "line2 flees: 1 + 1 → 4 cm" in text
+    assert load_scenario(out).unit("line2").state.value == "panic" and not _overlaps(out)

@@ -941,11 +941,11 @@ def apply_morale(
     seed: int | None = None,
 ) -> Applied:
     """2.2, 6.8 — one side's morale phase resolved with dice, given in the order they are
-    rolled (unit by unit in file order: its reorganisation test if it may try, 6.8.2; a
-    panicking unit not reorganised then its flight, 2d6, 6.6.2, and the test of each own unit
-    it passes through, 6.4.3; then, in file order, the flight of each unit those tests panicked,
-    2.2.1 IV, and the tests of the units it passes through in turn; a pursuing unit not
-    reorganised, its pursuit move, 2d6, 6.7.1) or rolled from ``seed``.
+    rolled, in the order of 2.2.1: every reorganisation test of a unit that may try, in file
+    order (6.8.2; II); then, in file order, the flight of each unit still in panic, 2d6, 6.6.2,
+    and the test of each own unit it passes through, 6.4.3 (IV); then the flight of each unit
+    those tests panicked, and the tests of the units it passes through in turn; then each
+    pursuing unit's pursuit move, 2d6, 6.7.1 (6.8.1 III) — or rolled from ``seed``.
 
     A reorganised unit is normal again (its move to regain coherency, 6.8.3, is its next move).
     A fleeing unit's figures move the flight distance towards their own table edge (the Decision
@@ -1086,49 +1086,60 @@ def apply_morale(
                     )
                 )
 
+    # 2.2.1 I-II: every unit that may try reorganises first, in file order
     for um in report.units:
+        if not um.may_reorganise:
+            continue
         unit = sc.unit(um.id)
-        if um.id in panicked:
-            continue  # panicked by a unit fleeing through it in this phase: it flees after them
         aim = morale_target(
             unit.profile.morale, unit.strength, unit.starting_strength, modifiers.get(um.id, 0)
         )
-        if um.may_reorganise:
-            face = rng.randint(1, 6)
-            ok = face <= aim
-            rolls.append({"unit": um.id, "test": "reorganise", "face": face, "target": aim, "passed": ok})
-            if ok:
-                changes.append({"op": "set", "unit": um.id, "field": "state", "value": None})
-                changes.append(
-                    {"op": "set", "unit": um.id, "field": "acted", "value": UnitAction.REORGANISE.value}
+        face = rng.randint(1, 6)
+        ok = face <= aim
+        rolls.append({"unit": um.id, "test": "reorganise", "face": face, "target": aim, "passed": ok})
+        if ok:
+            changes.append({"op": "set", "unit": um.id, "field": "state", "value": None})
+            changes.append(
+                {"op": "set", "unit": um.id, "field": "acted", "value": UnitAction.REORGANISE.value}
+            )
+            if unit.pursuing is not None:
+                changes.append({"op": "set", "unit": um.id, "field": "pursuing", "value": None})
+            notes.append(
+                _("{unit} reorganises (6.8): it moves to regain coherency as its next move").format(
+                    unit=um.id
                 )
-                if unit.pursuing is not None:
-                    changes.append({"op": "set", "unit": um.id, "field": "pursuing", "value": None})
-                notes.append(
-                    _("{unit} reorganises (6.8): it moves to regain coherency as its next move").format(
-                        unit=um.id
-                    )
-                )
-                continue
-        if unit.state is UnitState.PURSUIT:
-            changes.extend(_pursuit_move(um, unit, sc, rng, rolls, notes))
-            continue
-        flee(um, unit, sc, modifiers)
+            )
+
+    def position_now() -> tuple[Scenario, Any, dict[str, int]]:
+        """The position with the phase's changes so far, and its morale phase."""
+        mid = ScenarioDocument(pos.text, source=pos.source, unit_ids=[u.id for u in sc.units])
+        mid.apply(changes)
+        now = position_from_text(mid.text, pos.source, folders=pos.folders).scenario
+        again = morale_phase(Battlefield(now), side)
+        return now, again, {c.id: c.modifier for c in again.casualty_tests}
+
+    # 2.2.1 IV: the flights of the units still in panic, from the position the reorganisations
+    # left (a unit that reorganised stands in normal order and tests when fled through, 6.6.11)
+    now, again, mods_now = position_now()
+    for um in again.units:
+        if now.unit(um.id).state is UnitState.PANIC:
+            flee(um, now.unit(um.id), now, mods_now)
     # 2.2.1 IV: "ewentualna ucieczka oddziałów, przez które prowadziła droga ucieczki" — a unit
     # panicked by being fled through flees in this phase too, at once (6.6.2), from where it
     # stands with the fleeing units gone by; its own flight may panic others in turn
     fled: set[str] = set()
     while panicked - fled:
         todo = panicked - fled
-        mid = ScenarioDocument(pos.text, source=pos.source, unit_ids=[u.id for u in sc.units])
-        mid.apply(changes)
-        now = position_from_text(mid.text, pos.source, folders=pos.folders).scenario
-        again = morale_phase(Battlefield(now), side)
-        mods_now = {c.id: c.modifier for c in again.casualty_tests}
+        now, again, mods_now = position_now()
         for um in again.units:
             if um.id in todo:
                 flee(um, now.unit(um.id), now, mods_now)
         fled |= todo
+    # 6.8.1 III: the pursuing units that did not reorganise move (and fight, melee --apply)
+    now, again, _mods = position_now()
+    for um in again.units:
+        if now.unit(um.id).state is UnitState.PURSUIT:
+            changes.extend(_pursuit_move(um, now.unit(um.id), now, rng, rolls, notes))
     if isinstance(rng, _ScriptedDice):
         rng.check_all_used()
     ruling = {"side": side, "units": [u.id for u in report.units]}

@@ -55,7 +55,9 @@ Decisions where the rules are silent (the flight model; each is also stated wher
   dice; ``surrender_chance`` is the chance that at least one figure surrenders.
 * Decision (pass-through, 6.6.11): an own figure is passed through when the straight path of a
   fleeing figure overlaps it (deeper than the PD-3 tolerance) before the flight ends, the
-  figure is stopped or it leaves the table. Each such unit tests once (6.4.3); the flight of a
+  figure is stopped or it leaves the table. Each such unit tests once (6.4.3) — one in panic
+  only if it reorganised first (2.2.1: the reorganisations come before the flights), so its
+  test is weighted by its chance to reorganise; the flight of a
   unit panicked that way is not followed here (``morale --apply`` makes it, 2.2.1 IV). Figures
   of the fleeing unit do not block each other on the way (6.1.3: no coherency needed), but none
   ends on another, nor on another unit, nor astride the edge of a wood it cannot enter whole
@@ -1043,22 +1045,24 @@ def _passes_through(
     table: _Table, tally: _FlightTally, p_flee: Fraction, total: int
 ) -> tuple[PassThrough, ...]:
     """6.6 — each own unit the flight may pass through: the chance, and the chance it then
-    fails its morale test (a unit already in panic takes none)."""
+    fails its morale test. A unit in panic takes none, unless it reorganised first in this phase
+    (2.2.1: every reorganisation before the flights): then it stands in normal order and tests,
+    so its chance to panic is weighted by its chance to have reorganised."""
     bf = table.bf
     passes: list[PassThrough] = []
     for o in sorted(o for o, w in tally.passed_w.items() if w):
         other = bf.scenario.units[o]
         chance = p_flee * Fraction(tally.passed_w[o], total)
+        mod = table.modifier(bf.unit_bases(o))
+        test_pass = morale_pass_chance(other.profile.morale, other.strength, other.starting_strength, mod)
+        standing = Fraction(1)  # the chance it stands in normal order when the flight comes
         if other.state is UnitState.PANIC:
-            test_pass, panic = None, Fraction(0)  # Decision: already panicking, no test
-        else:
-            test_pass = morale_pass_chance(
-                other.profile.morale,
-                other.strength,
-                other.starting_strength,
-                table.modifier(bf.unit_bases(o)),
-            )
-            panic = chance * (1 - test_pass)
+            may, _why = _may_reorganise(table, bf.unit_bases(o))
+            standing = test_pass if may else Fraction(0)  # its reorganisation test (6.8.2)
+        if not standing:  # already panicking: no test
+            passes.append(PassThrough(other.id, tally.thresholds[o], chance, None, Fraction(0)))
+            continue
+        panic = chance * standing * (1 - test_pass)
         passes.append(PassThrough(other.id, tally.thresholds[o], chance, test_pass, panic))
     return tuple(passes)
 
