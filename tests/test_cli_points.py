@@ -407,3 +407,22 @@ def test_points_roster_lists_what_each_unit_costs(capsys: pytest.CaptureFixture[
     ].strip() == f"units[0]: {doc['entries'][0]['count']} × line_infantry of 12: 120 points each, " + (
         f"{doc['entries'][0]['total']:g} in all"
     )
+
+
+def test_stale_points_point_at_the_file_given(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Issue 16's stale-points warning names the list as the user gave it: a copied list's file,
+    not the bundled list of the same id."""
+    text = (CASES.parent.parent / "armylists" / "france.toml").read_text(encoding="utf-8")
+    at = text.index('id = "cuirassiers"')
+    price = text.index("points =", at)
+    stale = tmp_path / "france.toml"
+    stale.write_text(text[:price] + "points = 9" + text[text.index("\n", price) :], encoding="utf-8")
+    _code, _out, err = run(capsys, "points", str(stale), "--roster", "corps-1000")
+    assert f"(see `szwadron points {stale}`)" in err
+    _code, _out, err = run(capsys, "balance", f"{stale}:corps-1000", "austria:corps-1000", "--battles", "0")
+    assert f"(see `szwadron points {stale}`)" in err
+
+
+def test_validate_names_a_missing_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _out, err = run(capsys, "points", "validate", "--lists", str(tmp_path / "nowhere"))
+    assert code == 2 and "no such folder of army lists" in err

@@ -833,6 +833,8 @@ def army_list_paths(folder: str | Path | None = None) -> list[Path]:
     bundled ``armylists/``), in name order."""
 
     root = Path(folder) if folder is not None else bundled_dir("armylists")
+    if not root.is_dir():
+        raise InvalidDataError(gettext("{root}: no such folder of army lists").format(root=root))
     paths = sorted(p for p in root.glob("*.toml") if p.is_file())
     if not paths:
         raise InvalidDataError(gettext("{root}: no army lists (*.toml) to calibrate").format(root=root))

@@ -171,12 +171,16 @@ def format_pmf_table(
     return "\n".join(lines)
 
 
-def check_stale_points(command: str, armies: Any, model: Any, *, strict: bool, fielded: Any = None) -> None:
+def check_stale_points(
+    command: str, armies: Any, model: Any, *, strict: bool, fielded: Any = None, named: Any = None
+) -> None:
     """Warn on stderr (or, ``strict``, refuse: exit 2) when army lists store points that the
     points model no longer gives (issue 16): a command that uses stored points answers with
     them, so the user should know they are stale. ``fielded``: ``{army id: profile ids}`` to
-    look at (default: every profile). Profiles storing no points are priced by the model and
-    are not stale here. ``szwadron points LIST`` shows them; ``points calibrate`` rewrites them."""
+    look at (default: every profile); ``named``: ``{army id: how the user named it}`` (a file's
+    path), so that the hint shows the very list. Profiles storing no points are priced by the
+    model and are not stale here. ``szwadron points LIST`` shows them; ``points calibrate``
+    rewrites them."""
     import sys
 
     from szwadron.armies.points import stale_points
@@ -194,7 +198,7 @@ def check_stale_points(command: str, armies: Any, model: Any, *, strict: bool, f
         return
     more = "; " + _("and {n} more").format(n=len(stale) - 3) if len(stale) > 3 else ""
     shown = "; ".join(str(s) for s in stale[:3]) + more
-    lists = " ".join(sorted({s.army for s in stale}))
+    lists = " ".join(sorted({(named or {}).get(s.army, s.army) for s in stale}))
     what = _("stale points: {shown} (see `szwadron points {lists}`)").format(shown=shown, lists=lists)
     if strict:
         raise InvalidDataError(_("{what}; --strict refuses to answer with them").format(what=what))

@@ -232,6 +232,11 @@ def run(args: argparse.Namespace) -> int:
         model,
         strict=args.strict,
         fielded=_fielded((army_a, roster_a), (army_b, roster_b)),
+        named={
+            army.id: side.rpartition(":")[0]
+            for army, side in ((army_a, args.side_a), (army_b, args.side_b))
+            if side.rpartition(":")[0].lower().endswith(".toml")
+        },
     )
     report = balance(army_a, roster_a, army_b, roster_b, model)
     played = None

@@ -176,7 +176,7 @@ def register(subparsers: Any) -> None:
         "profiles, with their breakdown (szwadron points ARMYLIST --help)",
         description=(
             "Points per figure of every profile of an army list, with the points each "
-            "characteristic adds (fire, melee, W, morale, speed, special rules) to the "
+            "characteristic adds (offence: fire and melee together; W, morale, speed, special rules) to the "
             "reference line infantry's; a stored price that differs from the model is flagged "
             "STALE. With --roster, only the profiles the roster fields, its total against its "
             "points limit and every constraint it breaks."
@@ -652,7 +652,9 @@ def _price(args: argparse.Namespace) -> int:
         standings = roster_standings(army, roster)
         costs = entry_costs(army, roster)
         profiles = [p for p in profiles if p.id in fielded]
-        check_stale_points("points", [army], model, strict=False, fielded={army.id: fielded})
+        check_stale_points(
+            "points", [army], model, strict=False, fielded={army.id: fielded}, named={army.id: args.target}
+        )
     rows = []
     for p in profiles:
         try:
