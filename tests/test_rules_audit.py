@@ -434,3 +434,31 @@ def test_2_2_1_every_reorganisation_comes_before_the_flights(tmp_path: Path) -> 
     code, out, text = _morale(tmp_path, "reorganised_then_fled_through.toml", "6,1,6,6,6,1,1")
     assert code == 0 and "line2 flees: 1 + 1 → 4 cm" in text
     assert load_scenario(out).unit("line2").state.value == "panic" and not _overlaps(out)
+
+
+def test_2_2_1_v_the_enemys_pursuer_moves_and_fights_in_this_sides_phase(tmp_path: Path) -> None:
+    """2.2.1 V, 6.7.3 — in side A's morale phase, after A's own flight (`pan`, 1 + 1 = 4 cm), B's
+    unit pursuing A's `rep` moves 3 + 4 = 14 cm into contact (no reorganisation test in A's phase)
+    and may fight there; a melee that destroys both units leaves a clean position (PD-18)."""
+    code, out, text = _morale(tmp_path, "enemy_pursuer.toml", "1,1,3,4")
+    assert code == 0 and "pursuer pursues: 3 + 4 → 14 cm, in contact" in text
+    (base,) = load_scenario(out).unit("pursuer").bases
+    assert (base.x, base.y) == pytest.approx((60.0, 64.0))
+    melee = [
+        "melee",
+        str(out),
+        "--attacker",
+        "pursuer",
+        "--defender",
+        "rep",
+        "--apply",
+        "--roll",
+        "--seed",
+        "2",
+    ]
+    after = tmp_path / "after.toml"
+    assert _cli_code([*melee, "-o", str(after)]) == 0
+    from szwadron.table.audit import audit
+
+    left = load_scenario(after)
+    assert {u.id for u in left.units} == {"pan"} and not audit(left).problems  # both destroyed (seed 2)

@@ -119,9 +119,24 @@ def _finish(
     notes: Sequence[str] = (),
     report: Any = None,
 ) -> Applied:
+    changes = _after_drops(changes)
     doc = ScenarioDocument(pos.text, source=pos.source, unit_ids=[u.id for u in pos.scenario.units])
     doc.apply(changes)
     return Applied(action, inputs, dice, ruling, changes, doc.text, tuple(notes), report)
+
+
+def _after_drops(changes: list[Change]) -> list[Change]:
+    """The changes without those to a unit an earlier change removed from the table (PD-18: a
+    melee that destroys both units forgets each in the other, which is gone already)."""
+    dropped: set[str] = set()
+    kept: list[Change] = []
+    for c in changes:
+        if c.get("unit") in dropped:
+            continue
+        if c.get("op") == "drop":
+            dropped.add(str(c["unit"]))
+        kept.append(c)
+    return kept
 
 
 # --- the sequence of play -------------------------------------------------------------------------
@@ -134,12 +149,14 @@ def check_may_act(scenario: Scenario, unit: Unit, what: str, *, after: UnitActio
     the fire (3.1.1) or anything after a whole action is refused. Raises
     :class:`IllegalActionError` naming the rule.
 
-    In its own morale phase (2.2.1) a side acts with two kinds of unit: a unit in uncontrolled
-    pursuit fights its melee there (6.7.3: "walczy wręcz w swojej fazie morale", 2.2.1 V), and a
-    unit that reorganised in this phase makes its move to regain coherency (2.2.1 III, 6.8.5),
-    once."""
+    In a morale phase (2.2.1) a unit in uncontrolled pursuit fights its melee, in its own side's
+    phase or in the enemy's (6.7.3: "walczy wręcz w swojej fazie morale lub w turze
+    przeciwnika"; 2.2.1 V), and in its own side's phase a unit that reorganised in it makes its
+    move to regain coherency (2.2.1 III, 6.8.5), once."""
     turn = scenario.turn
     if turn is not None:
+        if turn.phase is Phase.MORALE and what == "fight" and unit.state is UnitState.PURSUIT:
+            return  # 6.7.3, 2.2.1 V: a pursuing unit fights in either side's morale phase
         if turn.side != unit.side:
             raise IllegalActionError(
                 "2.3",
@@ -147,8 +164,6 @@ def check_may_act(scenario: Scenario, unit: Unit, what: str, *, after: UnitActio
                     unit=unit.id, side=unit.side, side2=turn.side, round=turn.round
                 ),
             )
-        if turn.phase is Phase.MORALE and what == "fight" and unit.state is UnitState.PURSUIT:
-            return  # 6.7.3: a pursuing unit fights in its own morale phase
         if turn.phase is Phase.MORALE and what == "move" and unit.acted is UnitAction.REORGANISE:
             return  # 2.2.1 III, 6.8.5: the re-forming of a unit that reorganised
         if turn.phase is not Phase.MOVEMENT:
@@ -945,7 +960,8 @@ def apply_morale(
     order (6.8.2; II); then, in file order, the flight of each unit still in panic, 2d6, 6.6.2,
     and the test of each own unit it passes through, 6.4.3 (IV); then the flight of each unit
     those tests panicked, and the tests of the units it passes through in turn; then each
-    pursuing unit's pursuit move, 2d6, 6.7.1 (6.8.1 III) — or rolled from ``seed``.
+    pursuing unit's pursuit move, 2d6, 6.7.1 (6.8.1 III); then the pursuit move of each enemy unit
+    pursuing one of this side's units (2.2.1 V) — or rolled from ``seed``.
 
     A reorganised unit is normal again (its move to regain coherency, 6.8.3, is its next move).
     A fleeing unit's figures move the flight distance towards their own table edge (the Decision
@@ -1139,6 +1155,14 @@ def apply_morale(
     now, again, _mods = position_now()
     for um in again.units:
         if now.unit(um.id).state is UnitState.PURSUIT:
+            changes.extend(_pursuit_move(um, now.unit(um.id), now, rng, rolls, notes))
+    # 2.2.1 V: "Ruch i walka wręcz wrogich oddziałów ścigających własne oddziały" — the enemy's
+    # units pursuing this side's units move too (6.7.3: they fight "w turze przeciwnika")
+    now, _again, _mods = position_now()
+    own = {u.id for u in now.units if u.side == side}
+    theirs = morale_phase(Battlefield(now), "B" if side == "A" else "A")
+    for um in theirs.units:
+        if um.pursuit is not None and um.pursuit.target in own and now.unit(um.id).state is UnitState.PURSUIT:
             changes.extend(_pursuit_move(um, now.unit(um.id), now, rng, rolls, notes))
     if isinstance(rng, _ScriptedDice):
         rng.check_all_used()

@@ -68,8 +68,9 @@ Decisions where the rules are silent (the flight model; each is also stated wher
   nearest enemy unit in panic, else the nearest enemy unit. It reaches it when its pursuit
   distance is at least the least edge-to-edge distance between the units (a straight path:
   terrain costs are not counted).
-  Own pursuing units move in this phase, as 6.8.1.III says (2.2.1.V speaks of the *enemy's*
-  pursuers; 6.7.3 allows both).
+  Own pursuing units move in this phase, as 6.8.1.III says; the enemy's units pursuing this
+  side's units move in it too (2.2.1.V; 6.7.3 allows both), which ``morale --apply`` makes
+  (this report lists this side's units only).
 * Decision (modifiers, PD-16): a unit whose every base centre stands in a fortification tests
   with the fortification bonus; no other modifier is applied to the tests of the phase.
 * Decision (kinds): the unit's own profile gives the flight (6.6.2): infantry × 2, cavalry × 4,
