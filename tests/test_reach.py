@@ -167,3 +167,37 @@ def test_out_of_reach_and_bad_input(tables: SimpleNamespace) -> None:
         reach(sc, "a", "a")
     with pytest.raises(InvalidDataError, match="grid step"):
         reach(sc, "a", "b", grid_cm=0.0)
+
+
+@pytest.mark.parametrize("method", ["index", "brute"])
+def test_pd_14_a_reached_target_is_touched_along_an_edge_not_at_a_corner(method: ReachMethod) -> None:
+    """PD-14, 5.3.2 — the pictures' case (tests/cases/plot/reach_around_wood.toml): the hussars'
+    path used to end corner to corner with line/0, which is no contact (`check` counts it at
+    corners only, `melee` finds none). The end pose now touches a target figure along at least
+    1 cm of edge, and the move that gets there is legal at the cost reported."""
+    from szwadron.geometry.battlefield import Battlefield
+    from szwadron.loading import load_scenario
+
+    sc = load_scenario(Path(__file__).parent / "cases" / "plot" / "reach_around_wood.toml")
+    r = reach(sc, "hussars", "line", method=method)
+    assert r.reachable and r.path
+    x, y = r.path[-1]
+    moved = sc.model_copy(
+        update={
+            "units": tuple(
+                u.model_copy(update={"bases": (u.bases[0].model_copy(update={"x": x, "y": y}), *u.bases[1:])})
+                if u.id == "hussars"
+                else u
+                for u in sc.units
+            )
+        }
+    )
+    bf = Battlefield(moved)
+    mover = bf.base_ids.index("hussars/0")
+    targets = [k for k, b in enumerate(bf.base_ids) if b.startswith("line/")]
+    import numpy as np
+
+    lengths = bf.contact_lengths(
+        np.full(len(targets), mover, dtype=np.intp), np.asarray(targets, dtype=np.intp)
+    )
+    assert float(lengths.max()) >= 1.0 - 1e-6

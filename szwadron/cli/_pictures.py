@@ -97,10 +97,10 @@ def _table_of(result: Any) -> Any:
     return result.table
 
 
-def _save(fig: Any, path: str, inputs: Iterable[str]) -> int:
+def _save(fig: Any, path: str, inputs: Iterable[str | None]) -> int:
     from szwadron.plots._io import save_figure
 
-    out = save_figure(fig, path, inputs=tuple(inputs))
+    out = save_figure(fig, path, inputs=tuple(p for p in inputs if p is not None))
     print(_("picture: {path}").format(path=out), file=sys.stderr)
     return 0
 
@@ -210,7 +210,7 @@ def plot_move_answer(args: argparse.Namespace, report: Any) -> None:
         None,
         title=f"{', '.join(report.units)}: {what}",
     )
-    _save(fig, args.plot, (args.scenario, args.to))
+    _save(fig, args.plot, [p for p in (args.scenario, args.to) if p is not None])  # --repulse: no move file
 
 
 def plot_reach_answer(args: argparse.Namespace, result: Any) -> None:

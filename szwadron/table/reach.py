@@ -42,13 +42,16 @@ sums and no pulling tight. ``benchmarks/bench_move.py`` measures the two against
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 import shapely
+import shapely.affinity
 
 from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import base_corners, polygons_from_corners
@@ -565,15 +568,55 @@ def _path(
         chain.append(parent[chain[-1]])
     pts = [(float(bf.x[b]), float(bf.y[b]))] + [(float(px[k]), float(py[k])) for k in reversed(chain)]
     end_poly = shapely.Polygon(base_corners(*pts[-1], f0, w, d))
-    (ax, ay), (bx, by) = shapely.get_coordinates(shapely.shortest_line(end_poly, fld.target)).tolist()
-    if math.hypot(bx - ax, by - ay) > 0:
-        pts.append((pts[-1][0] + (bx - ax), pts[-1][1] + (by - ay)))
+    dx, dy = _into_contact(end_poly, fld.targets, bf.settings.min_contact_length_cm)
+    if math.hypot(dx, dy) > 0:
+        pts.append((pts[-1][0] + dx, pts[-1][1] + dy))
     if method == "index":
         pts = _pull_tight(pts, f0, w, d, costs.block, fld.weighted + fld.hills, bf.settings)
     pts = [p for k, p in enumerate(pts) if k == 0 or p != pts[k - 1]]
     if len(pts) == 1:  # already in contact
         pts.append(pts[0])
     return pts
+
+
+def _into_contact(
+    base: shapely.Polygon, targets: Sequence[shapely.Geometry], least: float
+) -> tuple[float, float]:
+    """PD-14, 5.3.2 — the shortest straight slide that brings ``base`` into contact with a target
+    figure along at least ``least`` cm of edge: square on to one of the figure's edges (its
+    normal), or along the shortest line when that already touches along enough. A corner
+    touching a corner is no contact; without any slide that gives enough, the shortest line."""
+    best: tuple[float, tuple[float, float]] | None = None
+    fallback: tuple[float, float] | None = None
+    for target in targets:
+        (ax, ay), (bx, by) = shapely.get_coordinates(shapely.shortest_line(base, target)).tolist()
+        moves = [(bx - ax, by - ay)]
+        ring = shapely.get_coordinates(target.exterior) if isinstance(target, shapely.Polygon) else []
+        for (x0, y0), (x1, y1) in itertools.pairwise(ring):
+            ex, ey = x1 - x0, y1 - y0
+            norm = math.hypot(ex, ey)
+            if norm <= 0:
+                continue
+            nx, ny = ey / norm, -ex / norm  # one of the two normals; the other side's below
+            for sx, sy in ((nx, ny), (-nx, -ny)):
+                pts = shapely.get_coordinates(base.exterior)
+                gap = min((px - x0) * sx + (py - y0) * sy for px, py in pts)  # base's near side
+                if gap >= -1e-9:  # the base stands on this side of the edge's line
+                    moves.append((-sx * gap, -sy * gap))
+        for mx, my in moves:
+            moved = shapely.affinity.translate(base, mx, my)
+            touch = shapely.length(
+                shapely.intersection(shapely.boundary(moved), shapely.buffer(target, 1e-6))
+            )
+            length = math.hypot(mx, my)
+            if fallback is None and (mx, my) == moves[0]:
+                fallback = (mx, my)
+            overlaps = shapely.intersection(moved, target).area > 1e-6
+            if touch >= least - 1e-6 and not overlaps and (best is None or length < best[0]):
+                best = (length, (mx, my))
+    if best is not None:
+        return best[1]
+    return fallback if fallback is not None else (0.0, 0.0)
 
 
 def _straight_slides(
@@ -587,9 +630,9 @@ def _straight_slides(
     x0, y0, f0 = float(bf.x[b]), float(bf.y[b]), float(bf.facing[b])
     start = shapely.Polygon(bf.corners[b])
     ends: list[tuple[tuple[float, float], float]] = []
-    for line in shapely.shortest_line(start, np.asarray(fld.targets, dtype=object)).tolist():
-        (ax, ay), (bx, by) = shapely.get_coordinates(line).tolist()
-        ends.append(((x0 + (bx - ax), y0 + (by - ay)), math.hypot(bx - ax, by - ay)))
+    for target in fld.targets:  # PD-14: into contact along at least the least length
+        mx, my = _into_contact(start, [target], bf.settings.min_contact_length_cm)
+        ends.append(((x0 + mx, y0 + my), math.hypot(mx, my)))
     # straight ahead: the first point of the ray from the centre on a target grown by the base
     w, d = float(bf.width[b]), float(bf.depth[b])
     grown = shapely.union_all([p for g in fld.targets for p in _grown(g, base_corners(0.0, 0.0, f0, w, d))])
