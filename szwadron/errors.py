@@ -12,6 +12,7 @@ Every exception szwadron raises on purpose derives from :class:`SzwadronError`. 
 
 from __future__ import annotations
 
+from szwadron.i18n import _
 from szwadron.rulings import Ruling
 
 
@@ -58,7 +59,7 @@ class IllegalActionError(SzwadronError, ValueError):
     def __init__(self, rule: str, message: str) -> None:
         self.rule = rule
         self.detail = message
-        super().__init__(f"{message} (rule {rule})")
+        super().__init__(_("{message} (rule {rule})").format(message=message, rule=rule))
 
     @property
     def ruling(self) -> Ruling:

@@ -221,6 +221,13 @@ TERMS: dict[str, str] = {
     "flight": N_("flight"),
     "passed through": N_("passed through"),
     "break_off": N_("break off"),
+    # the tests of a rolled melee (5.5, 6.3, 6.6.4)
+    "attacker repulse": N_("attacker repulse"),
+    "attacker panic": N_("attacker panic"),
+    "attacker pursuit": N_("attacker pursuit"),
+    "defender repulse": N_("defender repulse"),
+    "defender panic": N_("defender panic"),
+    "defender pursuit": N_("defender pursuit"),
 }
 
 

@@ -462,3 +462,53 @@ def test_2_2_1_v_the_enemys_pursuer_moves_and_fights_in_this_sides_phase(tmp_pat
 
     left = load_scenario(after)
     assert {u.id for u in left.units} == {"pan"} and not audit(left).problems  # both destroyed (seed 2)
+
+
+def test_2_3_a_pursuer_fights_one_melee_a_phase(tmp_path: Path) -> None:
+    """2.3, 6.8.8 — a pursuing unit fights in the morale phase (6.7.3), once: with seed 11 the
+    hussars hold and the line figure panics, both stay on the table; the same melee applied again
+    to the position it wrote is refused under 2.3 (exit 1), nothing written."""
+    (tmp_path / "p0.toml").write_text(
+        (SEQ / "pursuer_fights.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    melee = ["melee", "--attacker", "pursuer", "--defender", "e", "--roll", "--seed", "11"]
+    assert _step(tmp_path, melee, "p0.toml", "p1.toml") == 0
+    after = load_scenario(tmp_path / "p1.toml")
+    assert after.unit("pursuer").state.value == "pursuit" and after.unit("e").state.value == "panic"
+    assert _step(tmp_path, melee, "p1.toml", "p2.toml") == 1
+    assert not (tmp_path / "p2.toml").exists()
+
+
+def test_3_2_4_a_pursuit_move_stops_at_impassable_ground(tmp_path: Path) -> None:
+    """3.2.4, 6.7.4 — impassable ground across the pursuer's way (from y 56): 3 + 4 = 14 cm
+    would reach `rep`; the pursuer stops with its front edge on the ground's edge (centre y 55)."""
+    text = (MORALE / "pursuit_move.toml").read_text(encoding="utf-8")
+    text = text.replace(
+        "[[units]]",
+        '[[terrain]]\nid = "cliff"\nkind = "impassable"\npolygon = [[40, 56], [80, 56], [80, 58], [40, 58]]\n\n[[units]]',
+        1,
+    )
+    case = tmp_path / "cliff.toml"
+    case.write_text(text, encoding="utf-8")
+    out = tmp_path / "next.toml"
+    assert _cli_code(["morale", str(case), "--side", "A", "--apply", "--dice", "5,3,4", "-o", str(out)]) == 0
+    (base,) = load_scenario(out).unit("pursuer").bases
+    assert base.y == pytest.approx(55.0, abs=0.01)
+
+
+def test_2_2_1_v_the_phase_question_lists_the_enemys_pursuers(capsys: pytest.CaptureFixture[str]) -> None:
+    """2.2.1 V — `morale --side A` shows B's unit pursuing A's `rep`: 14 cm, reached on 2d6 ≥ 7
+    (21/36 = 58.3 %, no reorganisation test in A's phase)."""
+    assert main(["morale", str(MORALE / "enemy_pursuer.toml"), "--side", "A"]) == 0
+    out = capsys.readouterr().out
+    assert "pursuer: pursuit of rep, 14.00 cm away: 2d6 × 2 cm; reaches it: 58.3% (6.7.1)" in out
+
+
+def test_4_5_5_out_of_range_needs_no_dice_and_takes_none(tmp_path: Path) -> None:
+    """4.5.5 — applied out of range without dice: the action is lost (exit 0); with dice: refused
+    (exit 2: no die is rolled), nothing written."""
+    pos = _fire_position(tmp_path, "4_5_5_out_of_range_loses_the_action.toml")
+    argv = ["fire", str(pos), "--shooter", "s", "--target", "b", "--apply"]
+    assert _cli_code([*argv, "-o", str(tmp_path / "a.toml")]) == 0
+    assert _cli_code([*argv, "--dice", "1", "-o", str(tmp_path / "b.toml")]) == 2
+    assert not (tmp_path / "b.toml").exists()

@@ -203,8 +203,6 @@ def _check_dice_options(args: argparse.Namespace) -> None:
         raise InvalidDataError(_("--seed: only with --roll"))
     if args.roll and args.seed is None:
         raise InvalidDataError(_("--roll: give --seed N, so that the game log can tell the dice"))
-    if not args.roll and args.dice is None:
-        raise InvalidDataError(_("--apply: give the volley's dice with --dice 1,4,6,... or --roll --seed N"))
     if args.target_at is not None or args.reaction is not None:
         raise InvalidDataError(
             _("--apply: fire in the opponent's turn (--target-at, --reaction, 4.12) is not applied")

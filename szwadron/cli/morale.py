@@ -45,10 +45,14 @@ def register(subparsers: Any) -> None:
         help="the side whose morale phase it is, A or B as in the scenario (2.2, 6.8)",
     )
     parser.add_argument("--json", action="store_true", help="print a JSON document")
-    add_apply_options(parser, "reorganisations, flights, surrenders and the tests of units fled through")
+    add_apply_options(
+        parser, "reorganisations, flights, surrenders, the tests of units fled through and the pursuit moves"
+    )
     add_dice_options(
         parser,
-        "unit by unit: its reorganisation test, then its 2d6 flight and the tests of own units it flees through",
+        "in the order of 2.2.1: every reorganisation test; then each flight's 2d6 and the tests of the own units "
+        "it flees through (and the flights those tests cause); then each pursuit's 2d6, this side's pursuers first, "
+        "then the enemy's pursuing this side's units",
     )
     add_plot_option(
         parser,
@@ -245,6 +249,30 @@ def _apply(args: argparse.Namespace) -> int:
     return code
 
 
+def _enemy_pursuers(bf: Any, side: str) -> list[str]:
+    """2.2.1 V — the enemy's units pursuing this side's units, which move (and may fight) in this
+    phase, with no reorganisation test here: each pursuit and its chance to reach its target."""
+    from szwadron.table.morale_phase import chance_at_least, morale_phase
+
+    own = {u.id for u in bf.scenario.units if u.side == side}
+    theirs = morale_phase(bf, "B" if side == "A" else "A")
+    out = []
+    for u in theirs.units:
+        p = u.pursuit
+        if p is None or p.distance is None or p.target not in own or p.gap_cm is None:
+            continue
+        out.append(
+            f"  {u.id}: "
+            + _("pursuit of {target}, {cm:.2f} cm away: 2d6 × {step} cm; reaches it: {p} (6.7.1)").format(
+                target=p.target,
+                cm=p.gap_cm,
+                step=p.distance.outcomes()[0] // 2,
+                p=_pct(chance_at_least(p.distance, p.gap_cm, bf.settings.distance_epsilon_cm)),
+            )
+        )
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     """Load the scenario, compute the phase, print it."""
     from szwadron.cli._common import print_json
@@ -263,6 +291,11 @@ def run(args: argparse.Namespace) -> int:
         print_json(report.to_json())
     else:
         print(_render(report))
+        enemy = _enemy_pursuers(bf, args.side)
+        if enemy:
+            print()
+            print(_("the enemy's units pursuing this side's units move in this phase too (2.2.1 V):"))
+            print("\n".join(enemy))
     if args.plot is not None:
         plot_morale_answer(args, report)
     return 0

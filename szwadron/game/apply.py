@@ -28,6 +28,7 @@ from szwadron.files import read_input
 from szwadron.game.document import Change, ScenarioDocument, base_entry
 from szwadron.geometry.bases import base_corners
 from szwadron.geometry.battlefield import Battlefield
+from szwadron.geometry.terrain import forbidden_rule
 from szwadron.i18n import _, ngettext, term
 from szwadron.loading import (
     army_list_search_path,
@@ -156,6 +157,13 @@ def check_may_act(scenario: Scenario, unit: Unit, what: str, *, after: UnitActio
     turn = scenario.turn
     if turn is not None:
         if turn.phase is Phase.MORALE and what == "fight" and unit.state is UnitState.PURSUIT:
+            if unit.acted is UnitAction.MELEE:  # 2.3, 6.8.8: one melee, one pursuer after another
+                raise IllegalActionError(
+                    "2.3",
+                    _("{unit} has fought its melee in this phase already: one melee a phase").format(
+                        unit=unit.id
+                    ),
+                )
             return  # 6.7.3, 2.2.1 V: a pursuing unit fights in either side's morale phase
         if turn.side != unit.side:
             raise IllegalActionError(
@@ -378,10 +386,6 @@ def apply_fire(
     out of range (4.5.1) costs the shooter its action and rolls nothing (4.5.5); any other
     refusal (no sight, no arc, ...) changes nothing and raises :class:`IllegalActionError`."""
 
-    if dice is None and seed is None:
-        raise InvalidArgumentError(
-            "dice", _("missing: give the volley's dice in the order rolled, or a seed to roll them")
-        )
     rng = random.Random(seed) if seed is not None else None
     sc = pos.scenario
     for role, ident in (("shooter", shooter), ("target", target)):
@@ -394,9 +398,17 @@ def apply_fire(
     if not result.legal or result.odds is None:
         reason = result.reason
         if reason is not None and reason.rule == "4.5.1":  # 4.5.5: out of range, the action is lost
+            if dice or remainder_dice or morale_dice:
+                raise InvalidArgumentError(
+                    "dice", _("out of range (4.5.5): no die is rolled; give no dice (or --roll)")
+                )
             return _out_of_range(pos, shooter, target, bases, march, ammunition, reason, result)
         raise IllegalActionError(
             reason.rule if reason else "4", reason.message if reason else _("cannot fire")
+        )
+    if dice is None and seed is None:
+        raise InvalidArgumentError(
+            "dice", _("missing: give the volley's dice in the order rolled, or a seed to roll them")
         )
     odds = result.odds
     size = sum(g.dice for g in odds.groups)
@@ -896,8 +908,9 @@ def _pursuit_move(
     (infantry) or × 4 (cavalry) cm, each figure straight at the nearest figure of the unit it
     pursues (the morale phase's target), "najkrótszą drogą"; it stops when it touches an enemy
     figure — the pursued unit or another on its way (6.7.5), the melee then fought by ``melee
-    --apply`` in this phase (6.7.3) — and does not pass through own figures (3.1.3), nor end on
-    another of its own. Its facing is kept. Returns the changes."""
+    --apply`` in this phase (6.7.3) — or ground closed to it (3.2.4, 3.2.5), and does not pass
+    through own figures (3.1.3), nor end on another of its own. Its facing is kept; terrain costs
+    are not counted. Returns the changes."""
     p = um.pursuit
     if p is None or p.target is None or p.distance is None:
         notes.append(_("{unit} has no enemy to pursue (6.7.10)").format(unit=um.id))
@@ -913,6 +926,10 @@ def _pursuit_move(
         for i, b in enumerate(target.bases)
     ]
     others = _others(scen, unit.id)
+    bf = Battlefield(scen)
+    others += [
+        t.polygon for t in bf.terrain if forbidden_rule(unit.profile.kind, t) is not None
+    ]  # 3.2.4, 3.2.5
     steps: list[tuple[int, float]] = []
     heading: dict[int, tuple[float, float]] = {}
     for k, b in enumerate(unit.bases):
