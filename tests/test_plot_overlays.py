@@ -78,19 +78,28 @@ def test_4_4_1_a_units_arcs_are_one_outline_per_edge_direction(example: Battlefi
 
 
 def test_4_4_1_wedge_spans_the_rays_through_the_edge_corners(tables: SimpleNamespace) -> None:
-    """A lone 2 × 2 infantry base facing +y: four wedges of 90° out to its range Z (24 cm);
-    the front wedge runs from 45° to 135° (the rays through its front corners)."""
+    """A lone 2 × 2 infantry base facing +y: four wedges of 90°; the front wedge lies between the
+    rays through its front corners (45° and 135° about the centre) and reaches its range Z
+    (24 cm) measured from the base's edge (4.5.2): y 51 + 24 = 75, not the centre's 50 + 24."""
     sc = tables.scenario(tables.unit("a", "A", tables.line(50, 50, 1)), width=100, depth=100)
     art = ov.plot_arcs(sc, table_ax(Battlefield(sc)), unit="a", wedges=True)
     assert len(art["arcs"]) == 4 and not art["blocked"]
     front = next(w for w in art["arcs"] if w.get_gid().endswith("front"))
-    assert (front.theta1, front.theta2, front.r) == pytest.approx((45.0, 135.0, 24.0))
+    xy = front.get_xy()
+    assert xy[:, 1].max() == pytest.approx(75.0, abs=0.01)
+    angles = np.degrees(np.arctan2(xy[:, 1] - 50.0, xy[:, 0] - 50.0))
+    away = np.hypot(xy[:, 0] - 50.0, xy[:, 1] - 50.0) > 1e-9
+    assert angles[away].min() >= 45.0 - 1e-6 and angles[away].max() <= 135.0 + 1e-6
 
 
 def test_4_4_3_artillery_front_arc_only(example: Battlefield) -> None:
     art = ov.plot_arcs(example, table_ax(example), unit="fr-battery", wedges=True)
     assert len(art["arcs"]) == 1 and art["arcs"][0].get_gid().endswith("front")
-    assert art["arcs"][0].r == pytest.approx(ov.fire_range(example, "fr-battery/0"))
+    # its reach: the range from the front edge (4.5.2), whatever the facing
+    patch = shapely.Polygon(art["arcs"][0].get_xy())
+    base = example.polygons[example.base_ids.index("fr-battery/0")]
+    far = max(shapely.distance(shapely.Point(p), base) for p in art["arcs"][0].get_xy())
+    assert far == pytest.approx(ov.fire_range(example, "fr-battery/0"), abs=0.05) and patch.area > 0
 
 
 def test_arcs_of_an_unknown_unit_fail(example: Battlefield) -> None:

@@ -233,6 +233,16 @@ def _wedge_polygon(centre: np.ndarray, r: float, t1: float, t2: float) -> shapel
     return shapely.Polygon(np.vstack([centre, centre + r * np.stack([np.cos(ts), np.sin(ts)], axis=1)]))
 
 
+def _arc_in_range(
+    corners: np.ndarray, centre: np.ndarray, r: float, t1: float, t2: float
+) -> shapely.Geometry:
+    """4.4.1 with 4.5.1, 4.5.2 — an edge's arc of fire out to range ``r`` measured from the base's
+    edge (the range is edge to edge), not from its centre: the wedge between the rays, cut by
+    the base grown by ``r``."""
+    reach = r + float(np.max(np.hypot(*(corners - centre).T)))
+    return shapely.intersection(_wedge_polygon(centre, reach, t1, t2), shapely.Polygon(corners).buffer(r, 32))
+
+
 #: The refusals of fire that are about the arcs of fire (:func:`plot_fire` draws the arcs).
 ARC_RULES: frozenset[str] = frozenset({"4.4.1", "4.4.2", "4.4.3"})
 
@@ -250,7 +260,7 @@ def arc_geometries(
         r = radius if radius is not None else fire_range(bf, bf.base_ids[k])
         for e in usable:
             t1, t2 = _wedge_angles(bf.corners[k], centre, e)
-            out[f"{bf.base_ids[k]}:{EDGE_NAMES[e]}"] = _wedge_polygon(centre, r, t1, t2)
+            out[f"{bf.base_ids[k]}:{EDGE_NAMES[e]}"] = _arc_in_range(bf.corners[k], centre, r, t1, t2)
     return out
 
 
@@ -309,7 +319,7 @@ def plot_arcs(
         An unknown unit.
     """
     from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch, PathPatch, Wedge
+    from matplotlib.patches import Patch, PathPatch, Polygon
 
     bf, ax = _prepare(scenario, ax)
     _unit_bases(bf, unit)
@@ -329,16 +339,14 @@ def plot_arcs(
             colour = ARC_COLOURS[name]
             key = "side" if name in ("left", "right") else name
             shown.add(key)
-            wedge = _wedge_polygon(centre, r, t1, t2)
+            wedge = _arc_in_range(bf.corners[k], centre, r, t1, t2)
             areas.setdefault(key, []).append(wedge)
             directions.setdefault(name, []).append(wedge)
-            if not wedges:
+            if not wedges or wedge.is_empty:
                 continue
-            w = Wedge(
-                (float(centre[0]), float(centre[1])),
-                r,
-                t1,
-                t2,
+            w = Polygon(
+                shapely.get_coordinates(shapely.get_exterior_ring(wedge)),
+                closed=True,
                 facecolor="none",
                 edgecolor=colour,
                 linewidth=0.6,
