@@ -71,7 +71,7 @@ def test_4_5_1_out_of_range_draws_the_range_limit_and_the_distance_beyond(exampl
     assert np.hypot(out_x[1] - out_x[0], out_y[1] - out_y[0]) == pytest.approx(34.0)
     assert outside.get_color() == ov.BLOCKED_COLOUR
     text = art["beyond"][-1].get_text()
-    assert text == "4.5.1: 58.0 cm, 34.0 beyond range 24 cm"
+    assert text == "4.5.1: 58.00 cm, 34.00 beyond range 24 cm"
 
 
 def test_a_fire_in_range_draws_no_range_limit(example: Battlefield) -> None:

@@ -124,7 +124,7 @@ def plot_fire_answer(args: argparse.Namespace, bf: Any, result: Any) -> None:
             axes[0].text(
                 0.02,
                 0.95,
-                f"{result.shooter} cannot fire at {result.target}"
+                _("{shooter} cannot fire at {target}").format(shooter=result.shooter, target=result.target)
                 + (f"\n[{r.rule}] " + _wrap(r.message, 60) if r else ""),
                 transform=axes[0].transAxes,
                 ha="left",
@@ -186,7 +186,10 @@ def plot_melee_answer(args: argparse.Namespace, melee: Any) -> None:
         2,
         charts,
         min_height=8.0,
-        title=f"Melee: {melee.attacker} attacks {melee.defender}{fs}",
+        title=_("Melee: {attacker} attacks {defender}").format(
+            attacker=melee.attacker, defender=melee.defender
+        )
+        + fs,
     )
     _save(fig, args.plot, (args.scenario,))
 
@@ -229,7 +232,7 @@ def plot_reach_answer(args: argparse.Namespace, result: Any) -> None:
         lambda ax: plot_reach(bf, ax, result=result),
         0,
         None,
-        title=f"Can {result.unit} reach {result.target}?",
+        title=_("Can {unit} reach {target}?").format(unit=result.unit, target=result.target),
     )
     _save(fig, args.plot, (args.scenario,))
 
@@ -276,9 +279,9 @@ def plot_morale_answer(args: argparse.Namespace, report: Any) -> None:
         for a, u in zip(axes, fleeing, strict=True):
             plot_flight_chances(u, a)
 
-    title = f"Morale phase of side {report.side}"
+    title = _("Morale phase of side {side}").format(side=report.side)
     if not report.units:
-        title += ": every unit is in the normal state"
+        title += ": " + _("every unit is in the normal state")
     fig = _table_and_charts(bf, region, overlay, len(fleeing), charts if fleeing else None, title=title)
     _save(fig, args.plot, (args.scenario,))
 

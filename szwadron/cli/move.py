@@ -245,7 +245,7 @@ def _reform(args: argparse.Namespace) -> int:
         ("--plot", args.plot is not None),
     ):
         if given:
-            raise InvalidDataError(_("{flag} does not go with --reform (6.8.5: no charge)").format(flag=flag))
+            raise InvalidDataError(_("{flag} does not go with --reform (6.8.5)").format(flag=flag))
     if len(args.unit) != 1:
         raise InvalidDataError(_("--reform: name one --unit"))
     if args.apply:

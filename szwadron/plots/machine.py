@@ -366,8 +366,8 @@ def plot_morale_machine(
         title = gettext("Morale as a state machine (section 6): numbered arrows, the transitions listed")
         if unit is not None:
             title += "\n" + ngettext(
-                "{unit} is in {state}: the chance of each branch from its state (fire: {n} figure removed)",
-                "{unit} is in {state}: the chance of each branch from its state (fire: {n} figures removed)",
+                "{unit} is in {state}: each branch's chance if its event happens (fire: {n} figure removed)",
+                "{unit} is in {state}: each branch's chance if its event happens (fire: {n} figures removed)",
                 unit.removed,
             ).format(unit=unit.unit, state=term(unit.state.value), n=unit.removed)
     ax.set_title(title, fontsize=11, loc="left")

@@ -531,7 +531,7 @@ def plot_flight_chances(unit: UnitMorale, ax: Axes | None = None, *, title: str 
     ax.text(
         far,
         1.0,
-        f" edge {far:.1f} cm",
+        " " + gettext("edge {cm:.1f} cm").format(cm=far),
         transform=ax.get_xaxis_transform(),
         ha="left",
         va="top",
@@ -539,7 +539,7 @@ def plot_flight_chances(unit: UnitMorale, ax: Axes | None = None, *, title: str 
         color=OUTCOME_COLOURS["panic"],
     )
     _percent_axis(ax, max([100.0 * p for p in probs.values()] + [1.0]))
-    ax.set_xlabel(f"flight distance, cm (2d6 × {unit.flight_multiplier})")
+    ax.set_xlabel(gettext("flight distance, cm (2d6 × {k})").format(k=unit.flight_multiplier))
     ax.set_ylabel("probability if it flees, %")
     from matplotlib.patches import Patch
 

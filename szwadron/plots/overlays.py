@@ -832,7 +832,9 @@ def _plot_range_miss(bf: Battlefield, ax: Axes, miss: RangeMiss, ammunition: str
         *np.c_[cut, p1], color=BLOCKED_COLOUR, linewidth=2.0, zorder=ZORDER["overlays"] + 0.2
     )
     parts += [inside, outside, *_ticks(ax, p0, p1, (p0, cut, p1), BLOCKED_COLOUR)]
-    text = f"4.5.1: {miss.distance:.1f} cm, {miss.beyond:.1f} beyond range {miss.range_cm:g} cm"
+    text = gettext("4.5.1: {d:.2f} cm, {beyond:.2f} beyond range {z:g} cm").format(
+        d=miss.distance, beyond=miss.beyond, z=miss.range_cm
+    )
     mid = (cut + p1) / 2.0
     t = place_label(
         ax,
@@ -937,12 +939,16 @@ def plot_ruler(scenario: Scenario | Battlefield, ax: Axes | None = None, *, a: s
     else:
         (dot,) = ax.plot(*p0, marker="o", markersize=4, color=RULER_COLOUR, zorder=ZORDER["overlays"] + 0.3)
         out["rulers"].append(dot)
-        text = f"overlapping by {m.depth:.2f} cm" if m.depth > 0 else "touching (0 cm)"
+        text = (
+            gettext("overlapping by {cm:.2f} cm").format(cm=m.depth)
+            if m.depth > 0
+            else gettext("touching (0 cm)")
+        )
     mid = (p0 + p1) / 2.0
     t = place_label(
         ax,
         bf,
-        f"{m.a} to {m.b}: {text}",
+        gettext("{a} to {b}: {text}").format(a=m.a, b=m.b, text=text),
         _label_candidates(float(mid[0]), float(mid[1]), 1.5),
         fontsize=7,
         color=RULER_COLOUR,
@@ -1331,7 +1337,9 @@ def plot_reach(scenario: Scenario | Battlefield, ax: Axes | None = None, *, resu
     if out["paths"]:
         legend_entry(
             ax,
-            "path into contact" + (" (reaches)" if result.reachable else " (too far)"),
+            gettext("path into contact (reaches)")
+            if result.reachable
+            else gettext("path into contact (too far)"),
             Line2D([], [], color=colour, linewidth=1.8, marker=">", markersize=4),
             74.0,
         )
@@ -1399,7 +1407,9 @@ def _plot_reach_miss(bf: Battlefield, ax: Axes, result: ReachResult, k: int) -> 
         t = place_label(
             ax,
             bf,
-            f"its {result.allowed:g} cm run out here, {result.cost - result.allowed:.1f} cm short",
+            gettext("its {cm:g} cm run out here, {short:.1f} cm short").format(
+                cm=result.allowed, short=result.cost - result.allowed
+            ),
             _label_candidates(float(stop[0]), float(stop[1]), 2.0),
             fontsize=7,
             color=BLOCKED_COLOUR,
