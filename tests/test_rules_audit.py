@@ -395,18 +395,7 @@ def test_6_7_4_the_pursuit_move_is_made_in_the_morale_phase(
     (base,) = load_scenario(out).unit("pursuer").bases
     assert (base.x, base.y) == pytest.approx((60.0, y))
     assert ("in contact" in text) and (("not in contact" in text) != contact)
-    melee = [
-        "melee",
-        str(out),
-        "--attacker",
-        "pursuer",
-        "--defender",
-        "rep",
-        "--apply",
-        "--roll",
-        "--seed",
-        "3",
-    ]
+    melee = _pursuer_melee(out, 3)
     assert _cli_code([*melee, "-o", str(tmp_path / "after.toml")]) == (0 if contact else 1)
 
 
@@ -444,18 +433,7 @@ def test_2_2_1_v_the_enemys_pursuer_moves_and_fights_in_this_sides_phase(tmp_pat
     assert code == 0 and "pursuer pursues: 3 + 4 → 14 cm, in contact" in text
     (base,) = load_scenario(out).unit("pursuer").bases
     assert (base.x, base.y) == pytest.approx((60.0, 64.0))
-    melee = [
-        "melee",
-        str(out),
-        "--attacker",
-        "pursuer",
-        "--defender",
-        "rep",
-        "--apply",
-        "--roll",
-        "--seed",
-        "2",
-    ]
+    melee = _pursuer_melee(out, 2)
     after = tmp_path / "after.toml"
     assert _cli_code([*melee, "-o", str(after)]) == 0
     from szwadron.table.audit import audit
@@ -512,3 +490,19 @@ def test_4_5_5_out_of_range_needs_no_dice_and_takes_none(tmp_path: Path) -> None
     assert _cli_code([*argv, "-o", str(tmp_path / "a.toml")]) == 0
     assert _cli_code([*argv, "--dice", "1", "-o", str(tmp_path / "b.toml")]) == 2
     assert not (tmp_path / "b.toml").exists()
+
+
+def _pursuer_melee(position: Path, seed: int) -> list[str]:
+    """``melee --apply --roll``: the pursuer attacks `rep` on ``position``."""
+    return [
+        "melee",
+        str(position),
+        "--attacker",
+        "pursuer",
+        "--defender",
+        "rep",
+        "--apply",
+        "--roll",
+        "--seed",
+        str(seed),
+    ]
