@@ -48,6 +48,7 @@ from szwadron.table.fire import FireResult, fire
 from szwadron.table.melee import table_melee
 from szwadron.table.morale_phase import flight_direction, morale_phase
 from szwadron.table.movement import check_move
+from szwadron.table.reach import into_contact
 
 if TYPE_CHECKING:
     from szwadron.table.fire import FireResult
@@ -647,8 +648,6 @@ def apply_melee(
         _ScriptedDice("dice", dice, _("the melee")) if dice is not None else random.Random(seed)
     )
     roll = roll_melee(m.sides[0], m.sides[1], rng, first_strike=m.first_strike, die=sc.settings.remainder_die)
-    if isinstance(rng, _ScriptedDice):
-        rng.check_all_used()
     a_out, d_out = roll.outcome
     changes: list[Change] = [
         {"op": "set", "unit": attacker, "field": "acted", "value": UnitAction.MELEE.value}
@@ -691,11 +690,11 @@ def apply_melee(
             engaged.append(enemy.id)
         elif out.value == "panic":
             state, pursuing = UnitState.PANIC, None
-            notes.append(_("{unit} panics: its flight (5.5.6, 6.6) is its next move").format(unit=unit.id))
+            notes.append(_("{unit} panics and flees at once (5.5.6, 6.6.2)").format(unit=unit.id))
         elif out.value == "pursuit":
             state, pursuing = UnitState.PURSUIT, enemy.id
             notes.append(
-                _("{unit} pursues {enemy} (6.7): its pursuit move is its next move").format(
+                _("{unit} falls into pursuit of {enemy} and moves at once (6.7.1)").format(
                     unit=unit.id, enemy=enemy.id
                 )
             )
@@ -724,6 +723,22 @@ def apply_melee(
                     who="; ".join(f"{term(str(p['side']))} {p['count']}" for p in push)
                 )
             )
+    # 6.6.2, 6.7.1 ("natychmiast"): a unit that panicked flees at once, then one that fell into
+    # pursuit moves at once after the enemy it pursues (6.7.6: after the fleeing unit first);
+    # their dice follow the melee's; a unit fled through may panic and flee in turn (6.4.3)
+    after: list[dict[str, Any]] = []
+    flights = _Flights(pos, rng, changes, notes, after)
+    for unit, out in ((ua, a_out), (ud, d_out)):
+        if out.value == "panic":
+            flights.flee_now(unit.id, unit.side)
+    flights.chain()
+    for unit, out in ((ua, a_out), (ud, d_out)):
+        if out.value == "pursuit":
+            now, report, _mods = flights.now(unit.side)
+            if unit.id in {u.id for u in report.units}:
+                changes.extend(_pursuit_move(report.unit(unit.id), now.unit(unit.id), now, rng, after, notes))
+    if isinstance(rng, _ScriptedDice):
+        rng.check_all_used()
     inputs: dict[str, Any] = {"attacker": attacker, "defender": defender}
     if continuing:
         inputs["continuing"] = True
@@ -748,6 +763,8 @@ def apply_melee(
     if roll.strike_back_test is not None:
         t = roll.strike_back_test
         dice_json["strike_back"] = {"face": t.face, "target": t.target, "passed": t.passed}
+    if after:  # the flights and pursuits made at once
+        dice_json["after"] = after
     if seed is not None:
         dice_json["seed"] = seed
     ruling = {
@@ -935,7 +952,10 @@ def _pursuit_move(
     for k, b in enumerate(unit.bases):
         here = shapely.Polygon(base_corners(b.x, b.y, b.facing, *unit.base_size(k)))
         aim = min(aims, key=lambda a: (shapely.distance(here, a), a.centroid.x, a.centroid.y))
-        dx, dy = aim.centroid.x - b.x, aim.centroid.y - b.y
+        # the shortest straight way into contact along an edge (PD-14), as a charge's (reach)
+        dx, dy = into_contact(here, [aim], scen.settings.min_contact_length_cm)
+        if math.hypot(dx, dy) < 1e-9:
+            dx, dy = aim.centroid.x - b.x, aim.centroid.y - b.y
         norm = math.hypot(dx, dy) or 1.0
         heading[k] = (dx / norm, dy / norm)
         steps.append((k, _straight_until_blocked(unit, k, heading[k], dist, others, small)))
@@ -947,13 +967,23 @@ def _pursuit_move(
 
     ends = _queued(unit, steps, at, scen.settings.overlap_tolerance_cm)
     poses = [[k, round(x, 6), round(y, 6), unit.bases[k].facing] for k, (x, y) in ends]
-    touching = any(
-        shapely.distance(shapely.Polygon(base_corners(x, y, unit.bases[k].facing, *unit.base_size(k))), a)
-        <= tol
-        for k, (x, y) in ends
-        for a in aims
+    least = scen.settings.min_contact_length_cm - scen.settings.distance_epsilon_cm
+    touching = (  # PD-14: along at least 1 cm of edge in all, as a melee needs
+        sum(
+            shapely.length(
+                shapely.intersection(
+                    shapely.boundary(
+                        shapely.Polygon(base_corners(x, y, unit.bases[k].facing, *unit.base_size(k)))
+                    ),
+                    shapely.buffer(a, tol),
+                )
+            )
+            for k, (x, y) in ends
+            for a in aims
+        )
+        >= least
     )
-    rolls.append({"unit": um.id, "test": "pursuit", "faces": pips, "cm": dist, "contact": touching})
+    rolls.append({"unit": um.id, "test": "pursuit", "faces": pips, "cm": dist, "contact": bool(touching)})
     notes.append(
         (
             _("{unit} pursues {enemy} {cm:g} cm and reaches it: the melee (6.7.3) is fought in this phase")
