@@ -87,18 +87,30 @@ def test_6_7_1_a_battery_rolls_no_pursuit_test(tmp_path: Path, capsys: pytest.Ca
     """6.7.1, 5.5.5 — the attackers score 1 damage (1 6; remainder roll 6 against W 2: none
     removed), the gun 1 against W 1 (1 6: a/0 removed); the gun passes its repulse test (1 on ≤4),
     the attackers fail repulse and panic (6, 6 on ≤1): they panic. A line unit would now test for
-    pursuit (5.5.5); the battery takes no test — eight dice are the whole melee — and holds."""
+    pursuit (5.5.5); the battery takes no test — eight dice are the melee — and holds. The
+    attackers flee at once (6.6.2): two dice more, 1 + 1 = 4 cm."""
     pos = _position(tmp_path, "6_7_1_artillery_never_pursues.toml")
     out = tmp_path / "next.toml"
-    argv = ["melee", str(pos), "--attacker", "a", "--defender", "gun", "--apply", "--dice", "1,6,6,1,6,1,6,6"]
+    argv = [
+        "melee",
+        str(pos),
+        "--attacker",
+        "a",
+        "--defender",
+        "gun",
+        "--apply",
+        "--dice",
+        "1,6,6,1,6,1,6,6,1,1",
+    ]
     assert main([*argv, "-o", str(out)]) == 0
     text = capsys.readouterr().out
     assert "outcome: attacker panic, defender held" in text and "pursuit test" not in text
+    assert "a flees: 1 + 1 → 4 cm" in text
     gun = load_scenario(out).unit("gun")
     assert gun.state.value == "normal" and gun.pursuing is None
-    # a ninth die is one too many: nothing is written
+    # a die more than the melee and the flight roll is one too many: nothing is written
     again = tmp_path / "again.toml"
-    assert main([*argv[:-1], "1,6,6,1,6,1,6,6,6", "-o", str(again)]) == 2
+    assert main([*argv[:-1], "1,6,6,1,6,1,6,6,1,1,6", "-o", str(again)]) == 2
     assert not again.exists()
 
 
@@ -506,3 +518,34 @@ def _pursuer_melee(position: Path, seed: int) -> list[str]:
         "--seed",
         str(seed),
     ]
+
+
+def test_6_6_2_6_7_1_after_a_melee_the_loser_flees_and_the_winner_pursues_at_once(tmp_path: Path) -> None:
+    """6.6.2, 6.7.1 ("natychmiast") — the bundled cavalry melee with seed 10: the chevaulegers
+    panic and flee at once (2d6 × 4), then the cuirassiers, failing their pursuit test, move at
+    once after them (2d6 × 4) — the dice after the melee's. The position written has no problem
+    (a pursuer next to the unit it pursues is not a zone intrusion, 6.7.4), and the log replays."""
+    from szwadron.loading import bundled_scenario
+    from szwadron.table.audit import audit
+
+    start = tmp_path / "start.toml"
+    start.write_text(Path(bundled_scenario()).read_text(encoding="utf-8"), encoding="utf-8")
+    out, log = tmp_path / "next.toml", tmp_path / "game.jsonl"
+    argv = ["melee", str(start), "--attacker", "fr-cuirassiers", "--defender", "au-chevaulegers"]
+    import contextlib
+    import io
+
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        code = main([*argv, "--apply", "--roll", "--seed", "10", "-o", str(out), "--log", str(log)])
+    assert code == 0
+    said = text.getvalue()
+    assert "outcome: attacker pursuit, defender panic" in said
+    assert "au-chevaulegers flees: 3 + 1 → 16 cm" in said and "fr-cuirassiers pursues: 4 + 2 → 24 cm" in said
+    before = {b.y for b in load_scenario(start).unit("au-chevaulegers").bases}
+    after = load_scenario(out)
+    assert {b.y for b in after.unit("au-chevaulegers").bases} != before
+    assert not audit(after).problems
+    replayed = tmp_path / "replayed.toml"
+    assert _cli_code(["replay", str(log), "-o", str(replayed)]) == 0
+    assert replayed.read_bytes() == out.read_bytes()

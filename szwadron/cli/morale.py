@@ -216,8 +216,18 @@ def _apply(args: argparse.Namespace) -> int:
         print_json(applied_json(args, applied))
         return code
     print(_render(applied.report))
-    lines = ["", _("Rolled")]
-    for r in applied.dice["rolls"]:
+    lines = ["", _("Rolled"), *roll_lines(applied.dice["rolls"])]
+    if not applied.dice["rolls"]:
+        lines.append("  " + _("nothing to roll"))
+    print("\n".join(lines))
+    print(format_applied(args, applied))
+    return code
+
+
+def roll_lines(rolls: list[dict[str, Any]]) -> list[str]:
+    """The dice of flights, pursuits and tests an applied action rolled, a line each."""
+    lines: list[str] = []
+    for r in rolls:
         if r["test"] == "flight":
             lines.append(
                 "  "
@@ -242,11 +252,7 @@ def _apply(args: argparse.Namespace) -> int:
                     test=term(r["test"]), face=r["face"], target=r["target"], verdict=verdict
                 )
             )
-    if not applied.dice["rolls"]:
-        lines.append("  " + _("nothing to roll"))
-    print("\n".join(lines))
-    print(format_applied(args, applied))
-    return code
+    return lines
 
 
 def _enemy_pursuers(bf: Any, side: str) -> list[str]:

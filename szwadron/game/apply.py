@@ -48,6 +48,7 @@ from szwadron.table.fire import FireResult, fire
 from szwadron.table.melee import table_melee
 from szwadron.table.morale_phase import flight_direction, morale_phase
 from szwadron.table.movement import check_move
+from szwadron.table.reach import into_contact
 
 if TYPE_CHECKING:
     from szwadron.table.fire import FireResult
@@ -647,8 +648,6 @@ def apply_melee(
         _ScriptedDice("dice", dice, _("the melee")) if dice is not None else random.Random(seed)
     )
     roll = roll_melee(m.sides[0], m.sides[1], rng, first_strike=m.first_strike, die=sc.settings.remainder_die)
-    if isinstance(rng, _ScriptedDice):
-        rng.check_all_used()
     a_out, d_out = roll.outcome
     changes: list[Change] = [
         {"op": "set", "unit": attacker, "field": "acted", "value": UnitAction.MELEE.value}
@@ -691,11 +690,11 @@ def apply_melee(
             engaged.append(enemy.id)
         elif out.value == "panic":
             state, pursuing = UnitState.PANIC, None
-            notes.append(_("{unit} panics: its flight (5.5.6, 6.6) is its next move").format(unit=unit.id))
+            notes.append(_("{unit} panics and flees at once (5.5.6, 6.6.2)").format(unit=unit.id))
         elif out.value == "pursuit":
             state, pursuing = UnitState.PURSUIT, enemy.id
             notes.append(
-                _("{unit} pursues {enemy} (6.7): its pursuit move is its next move").format(
+                _("{unit} falls into pursuit of {enemy} and moves at once (6.7.1)").format(
                     unit=unit.id, enemy=enemy.id
                 )
             )
@@ -724,6 +723,22 @@ def apply_melee(
                     who="; ".join(f"{term(str(p['side']))} {p['count']}" for p in push)
                 )
             )
+    # 6.6.2, 6.7.1 ("natychmiast"): a unit that panicked flees at once, then one that fell into
+    # pursuit moves at once after the enemy it pursues (6.7.6: after the fleeing unit first);
+    # their dice follow the melee's; a unit fled through may panic and flee in turn (6.4.3)
+    after: list[dict[str, Any]] = []
+    flights = _Flights(pos, rng, changes, notes, after)
+    for unit, out in ((ua, a_out), (ud, d_out)):
+        if out.value == "panic":
+            flights.flee_now(unit.id, unit.side)
+    flights.chain()
+    for unit, out in ((ua, a_out), (ud, d_out)):
+        if out.value == "pursuit":
+            now, report, _mods = flights.now(unit.side)
+            if unit.id in {u.id for u in report.units}:
+                changes.extend(_pursuit_move(report.unit(unit.id), now.unit(unit.id), now, rng, after, notes))
+    if isinstance(rng, _ScriptedDice):
+        rng.check_all_used()
     inputs: dict[str, Any] = {"attacker": attacker, "defender": defender}
     if continuing:
         inputs["continuing"] = True
@@ -748,6 +763,8 @@ def apply_melee(
     if roll.strike_back_test is not None:
         t = roll.strike_back_test
         dice_json["strike_back"] = {"face": t.face, "target": t.target, "passed": t.passed}
+    if after:  # the flights and pursuits made at once
+        dice_json["after"] = after
     if seed is not None:
         dice_json["seed"] = seed
     ruling = {
@@ -935,7 +952,10 @@ def _pursuit_move(
     for k, b in enumerate(unit.bases):
         here = shapely.Polygon(base_corners(b.x, b.y, b.facing, *unit.base_size(k)))
         aim = min(aims, key=lambda a: (shapely.distance(here, a), a.centroid.x, a.centroid.y))
-        dx, dy = aim.centroid.x - b.x, aim.centroid.y - b.y
+        # the shortest straight way into contact along an edge (PD-14), as a charge's (reach)
+        dx, dy = into_contact(here, [aim], scen.settings.min_contact_length_cm)
+        if math.hypot(dx, dy) < 1e-9:
+            dx, dy = aim.centroid.x - b.x, aim.centroid.y - b.y
         norm = math.hypot(dx, dy) or 1.0
         heading[k] = (dx / norm, dy / norm)
         steps.append((k, _straight_until_blocked(unit, k, heading[k], dist, others, small)))
@@ -947,13 +967,23 @@ def _pursuit_move(
 
     ends = _queued(unit, steps, at, scen.settings.overlap_tolerance_cm)
     poses = [[k, round(x, 6), round(y, 6), unit.bases[k].facing] for k, (x, y) in ends]
-    touching = any(
-        shapely.distance(shapely.Polygon(base_corners(x, y, unit.bases[k].facing, *unit.base_size(k))), a)
-        <= tol
-        for k, (x, y) in ends
-        for a in aims
+    least = scen.settings.min_contact_length_cm - scen.settings.distance_epsilon_cm
+    touching = (  # PD-14: along at least 1 cm of edge in all, as a melee needs
+        sum(
+            shapely.length(
+                shapely.intersection(
+                    shapely.boundary(
+                        shapely.Polygon(base_corners(x, y, unit.bases[k].facing, *unit.base_size(k)))
+                    ),
+                    shapely.buffer(a, tol),
+                )
+            )
+            for k, (x, y) in ends
+            for a in aims
+        )
+        >= least
     )
-    rolls.append({"unit": um.id, "test": "pursuit", "faces": pips, "cm": dist, "contact": touching})
+    rolls.append({"unit": um.id, "test": "pursuit", "faces": pips, "cm": dist, "contact": bool(touching)})
     notes.append(
         (
             _("{unit} pursues {enemy} {cm:g} cm and reaches it: the melee (6.7.3) is fought in this phase")
@@ -962,6 +992,151 @@ def _pursuit_move(
         ).format(unit=um.id, enemy=p.target, cm=dist)
     )
     return [*_expand_if_formation(unit), {"op": "move", "unit": um.id, "poses": poses}]
+
+
+@dataclass
+class _Flights:
+    """The flights of one applied action (6.6; a morale phase, 2.2.1 IV, or a melee's loser at
+    once, 6.6.2) and the pursuits that follow them: the dice they roll and what they write."""
+
+    pos: Position
+    rng: random.Random
+    changes: list[Change]
+    notes: list[str]
+    rolls: list[dict[str, Any]]
+    panicked: set[str] = field(default_factory=set)
+    """Units panicked by being fled through (6.4.3): they flee in their turn (:meth:`chain`)."""
+
+    def now(self, side: str) -> tuple[Scenario, Any, dict[str, int]]:
+        """The position with the changes so far, and ``side``'s morale phase on it."""
+        sc = self.pos.scenario
+        mid = ScenarioDocument(self.pos.text, source=self.pos.source, unit_ids=[u.id for u in sc.units])
+        mid.apply(_after_drops(self.changes))
+        now = position_from_text(mid.text, self.pos.source, folders=self.pos.folders).scenario
+        report = morale_phase(Battlefield(now), side)
+        return now, report, {c.id: c.modifier for c in report.casualty_tests}
+
+    def flee_now(self, unit_id: str, side: str) -> None:
+        """The flight of ``unit_id`` from the position as it stands (6.6.2: at once)."""
+        now, report, mods = self.now(side)
+        if unit_id in {u.id for u in now.units} and unit_id in {u.id for u in report.units}:
+            self.flee(report.unit(unit_id), now.unit(unit_id), now, mods)
+
+    def chain(self) -> None:
+        """2.2.1 IV, 6.6.2 — each unit panicked by being fled through flees at once, in file order,
+        from where it stands, and so on for the units its own flight passes through."""
+        fled: set[str] = set()
+        while self.panicked - fled:
+            todo = self.panicked - fled
+            order = [u for u in self.pos.scenario.units if u.id in todo]
+            for u in order:
+                self.flee_now(u.id, u.side)
+            fled |= todo
+
+    # long: 6.6 in the order of play: the 2d6, each figure's way, off the table or surrendered, the units fled through.
+    def flee(self, um: Any, unit: Unit, scen: Scenario, mods: Mapping[str, int]) -> None:
+        """6.6.2 — a panicking unit's flight: 2d6 × its multiplier, its figures along the way
+        the morale phase plans, off the table or surrendered; the tests of the own units it
+        passes through (6.4.3, 6.6.11), each that fails panicking (``panicked``)."""
+        if um.flight is None or um.flight.outcomes() == [0]:
+            self.notes.append(_("{unit} does not flee (6.6.2: R 0)").format(unit=um.id))
+            return
+        dx, dy = flight_direction(unit.side)
+        pips = [self.rng.randint(1, 6), self.rng.randint(1, 6)]
+        dist = sum(pips) * um.flight_multiplier
+        gone: list[int] = []
+        steps: list[tuple[int, float]] = []
+        for k, f in enumerate(um.figures):
+            if f.blocked_cm is not None:
+                if dist > f.blocked_cm + 1e-6 and f.surrenders_if_blocked:
+                    gone.append(k)
+                    continue
+                steps.append((k, min(float(dist), f.blocked_cm)))
+            else:
+                if dist > f.edge_cm + 1e-6:
+                    gone.append(k)
+                    continue
+                steps.append((k, float(dist)))
+
+        def at(k: int, step: float) -> tuple[float, float]:
+            b, f = unit.bases[k], um.figures[k]
+            if f.way:  # 6.6.7-6.6.11: round what bars the straight line, as morale_phase plans it
+                return along(f.way, step, beyond=(dx, dy), costs=f.way_cost)
+            return (b.x + dx * step, b.y + dy * step)
+
+        poses = [
+            [k, round(x, 6), round(y, 6), unit.bases[k].facing]
+            for k, (x, y) in _queued(
+                unit,
+                steps,
+                at,
+                scen.settings.overlap_tolerance_cm,
+                _others(scen, unit.id),
+                [
+                    t.polygon
+                    for t in Battlefield(scen).terrain
+                    if t.kind in (TerrainKind.FOREST, TerrainKind.ROUGH)
+                ],
+            )
+        ]
+        flight: dict[str, Any] = {
+            "unit": um.id,
+            "test": "flight",
+            "faces": pips,
+            "cm": dist,
+            "removed": len(gone),
+        }
+        self.rolls.append(flight)
+        if len(gone) == unit.strength:
+            self.changes.append({"op": "drop", "unit": um.id})
+            self.changes.extend(_forget(scen, um.id))
+            self.notes.append(
+                _("{unit} flees {cm} cm and leaves the table (6.6)").format(unit=um.id, cm=dist)
+            )
+            return
+        self.changes.extend(_expand_if_formation(unit))
+        if poses:
+            self.changes.append({"op": "move", "unit": um.id, "poses": poses})
+        if gone:
+            self.changes.append({"op": "remove", "unit": um.id, "bases": gone})
+            if unit.initial_strength is None:
+                self.changes.append(
+                    {"op": "set", "unit": um.id, "field": "initial_strength", "value": unit.strength}
+                )
+            self.notes.append(
+                ngettext(
+                    "{unit}: {n} figure(s) off the table or surrendered (6.6)",
+                    "{unit}: {n} figure(s) off the table or surrendered (6.6)",
+                    len(gone),
+                ).format(unit=um.id, n=len(gone))
+            )
+        for pt in um.pass_through:
+            if dist <= pt.from_cm + 1e-6 or pt.test_pass is None:
+                continue
+            other = scen.unit(pt.unit)
+            target = morale_target(
+                other.profile.morale, other.strength, other.starting_strength, mods.get(other.id, 0)
+            )
+            face = self.rng.randint(1, 6)
+            self.rolls.append(
+                {
+                    "unit": other.id,
+                    "test": "passed through",
+                    "face": face,
+                    "target": target,
+                    "passed": face <= target,
+                }
+            )
+            if face > target:
+                self.panicked.add(other.id)
+                self.changes.append(
+                    {"op": "set", "unit": other.id, "field": "state", "value": UnitState.PANIC.value}
+                )
+                self.notes.append(
+                    _("{unit} is fled through by {fleeing} and panics (6.4)").format(
+                        unit=other.id, fleeing=um.id
+                    )
+                )
 
 
 # long: 6.8 unit by unit in the order of play: reorganise, flee, surrender, units fled through.
@@ -1011,113 +1186,10 @@ def apply_morale(
         _ScriptedDice("dice", dice, _("the morale phase")) if dice is not None else random.Random(seed)
     )
     modifiers = {c.id: c.modifier for c in report.casualty_tests}
-    dx, dy = flight_direction(side)
     changes: list[Change] = []
     notes: list[str] = []
     rolls: list[dict[str, Any]] = []
-    panicked: set[str] = set()
-
-    # long: 6.6 in the order of play: the 2d6, each figure's way, off the table or surrendered, the units fled through.
-    def flee(um: Any, unit: Unit, scen: Scenario, mods: Mapping[str, int]) -> None:
-        """6.6.2 — a panicking unit's flight: 2d6 × its multiplier, its figures along the way
-        the morale phase plans, off the table or surrendered; the tests of the own units it
-        passes through (6.4.3, 6.6.11), each that fails panicking (``panicked``)."""
-        if um.flight is None or um.flight.outcomes() == [0]:
-            notes.append(_("{unit} does not flee (6.6.2: R 0)").format(unit=um.id))
-            return
-        pips = [rng.randint(1, 6), rng.randint(1, 6)]
-        dist = sum(pips) * um.flight_multiplier
-        gone: list[int] = []
-        steps: list[tuple[int, float]] = []
-        for k, f in enumerate(um.figures):
-            if f.blocked_cm is not None:
-                if dist > f.blocked_cm + 1e-6 and f.surrenders_if_blocked:
-                    gone.append(k)
-                    continue
-                steps.append((k, min(float(dist), f.blocked_cm)))
-            else:
-                if dist > f.edge_cm + 1e-6:
-                    gone.append(k)
-                    continue
-                steps.append((k, float(dist)))
-
-        def at(k: int, step: float) -> tuple[float, float]:
-            b, f = unit.bases[k], um.figures[k]
-            if f.way:  # 6.6.7-6.6.11: round what bars the straight line, as morale_phase plans it
-                return along(f.way, step, beyond=(dx, dy), costs=f.way_cost)
-            return (b.x + dx * step, b.y + dy * step)
-
-        poses = [
-            [k, round(x, 6), round(y, 6), unit.bases[k].facing]
-            for k, (x, y) in _queued(
-                unit,
-                steps,
-                at,
-                scen.settings.overlap_tolerance_cm,
-                _others(scen, unit.id),
-                [
-                    t.polygon
-                    for t in Battlefield(scen).terrain
-                    if t.kind in (TerrainKind.FOREST, TerrainKind.ROUGH)
-                ],
-            )
-        ]
-        flight: dict[str, Any] = {
-            "unit": um.id,
-            "test": "flight",
-            "faces": pips,
-            "cm": dist,
-            "removed": len(gone),
-        }
-        rolls.append(flight)
-        if len(gone) == unit.strength:
-            changes.append({"op": "drop", "unit": um.id})
-            changes.extend(_forget(scen, um.id))
-            notes.append(_("{unit} flees {cm} cm and leaves the table (6.6)").format(unit=um.id, cm=dist))
-            return
-        changes.extend(_expand_if_formation(unit))
-        if poses:
-            changes.append({"op": "move", "unit": um.id, "poses": poses})
-        if gone:
-            changes.append({"op": "remove", "unit": um.id, "bases": gone})
-            if unit.initial_strength is None:
-                changes.append(
-                    {"op": "set", "unit": um.id, "field": "initial_strength", "value": unit.strength}
-                )
-            notes.append(
-                ngettext(
-                    "{unit}: {n} figure(s) off the table or surrendered (6.6)",
-                    "{unit}: {n} figure(s) off the table or surrendered (6.6)",
-                    len(gone),
-                ).format(unit=um.id, n=len(gone))
-            )
-        for pt in um.pass_through:
-            if dist <= pt.from_cm + 1e-6 or pt.test_pass is None:
-                continue
-            other = scen.unit(pt.unit)
-            target = morale_target(
-                other.profile.morale, other.strength, other.starting_strength, mods.get(other.id, 0)
-            )
-            face = rng.randint(1, 6)
-            rolls.append(
-                {
-                    "unit": other.id,
-                    "test": "passed through",
-                    "face": face,
-                    "target": target,
-                    "passed": face <= target,
-                }
-            )
-            if face > target:
-                panicked.add(other.id)
-                changes.append(
-                    {"op": "set", "unit": other.id, "field": "state", "value": UnitState.PANIC.value}
-                )
-                notes.append(
-                    _("{unit} is fled through by {fleeing} and panics (6.4)").format(
-                        unit=other.id, fleeing=um.id
-                    )
-                )
+    flights = _Flights(pos, rng, changes, notes, rolls)
 
     # 2.2.1 I-II: every unit that may try reorganises first, in file order
     for um in report.units:
@@ -1142,42 +1214,26 @@ def apply_morale(
                     unit=um.id
                 )
             )
-
-    def position_now() -> tuple[Scenario, Any, dict[str, int]]:
-        """The position with the phase's changes so far, and its morale phase."""
-        mid = ScenarioDocument(pos.text, source=pos.source, unit_ids=[u.id for u in sc.units])
-        mid.apply(changes)
-        now = position_from_text(mid.text, pos.source, folders=pos.folders).scenario
-        again = morale_phase(Battlefield(now), side)
-        return now, again, {c.id: c.modifier for c in again.casualty_tests}
-
     # 2.2.1 IV: the flights of the units still in panic, from the position the reorganisations
     # left (a unit that reorganised stands in normal order and tests when fled through, 6.6.11)
-    now, again, mods_now = position_now()
+    now, again, mods_now = flights.now(side)
     for um in again.units:
         if now.unit(um.id).state is UnitState.PANIC:
-            flee(um, now.unit(um.id), now, mods_now)
+            flights.flee(um, now.unit(um.id), now, mods_now)
     # 2.2.1 IV: "ewentualna ucieczka oddziałów, przez które prowadziła droga ucieczki" — a unit
     # panicked by being fled through flees in this phase too, at once (6.6.2), from where it
     # stands with the fleeing units gone by; its own flight may panic others in turn
-    fled: set[str] = set()
-    while panicked - fled:
-        todo = panicked - fled
-        now, again, mods_now = position_now()
-        for um in again.units:
-            if um.id in todo:
-                flee(um, now.unit(um.id), now, mods_now)
-        fled |= todo
+    flights.chain()
     # 6.8.1 III: the pursuing units that did not reorganise move (and fight, melee --apply)
-    now, again, _mods = position_now()
+    now, again, _mods = flights.now(side)
     for um in again.units:
         if now.unit(um.id).state is UnitState.PURSUIT:
             changes.extend(_pursuit_move(um, now.unit(um.id), now, rng, rolls, notes))
     # 2.2.1 V: "Ruch i walka wręcz wrogich oddziałów ścigających własne oddziały" — the enemy's
     # units pursuing this side's units move too (6.7.3: they fight "w turze przeciwnika")
-    now, _again, _mods = position_now()
+    other = "B" if side == "A" else "A"
+    now, theirs, _mods = flights.now(other)
     own = {u.id for u in now.units if u.side == side}
-    theirs = morale_phase(Battlefield(now), "B" if side == "A" else "A")
     for um in theirs.units:
         if um.pursuit is not None and um.pursuit.target in own and now.unit(um.id).state is UnitState.PURSUIT:
             changes.extend(_pursuit_move(um, now.unit(um.id), now, rng, rolls, notes))

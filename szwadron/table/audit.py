@@ -582,10 +582,14 @@ def _zone_intrusions(
     intrusions: dict[tuple[int, int], ZoneIntrusion] = {}
     zone_neutral = touch.per_base >= s.min_contact_length_cm - eps  # 5.9.3: engaged figures
 
+    units = bf.scenario.units
+
     def consider(intruder: int, owner: int, dist: float, across: str | None) -> None:
         ui, uo = int(unit_of[intruder]), int(unit_of[owner])
         if bf.panicking[uo] or (min(ui, uo), max(ui, uo)) in touch.engaged:
             return  # 1.4.1: no zone; 5.9: engaged with each other
+        if units[uo].pursuing == units[ui].id or units[ui].pursuing == units[uo].id:
+            return  # 6.7.1, 6.7.4: a pursuer runs at the unit it pursues, into contact as a charge does
         if zone_neutral[owner]:
             return  # 5.9.3: an engaged figure's zone is neutralised and lets others pass
         key = (intruder, owner)

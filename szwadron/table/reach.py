@@ -568,7 +568,7 @@ def _path(
         chain.append(parent[chain[-1]])
     pts = [(float(bf.x[b]), float(bf.y[b]))] + [(float(px[k]), float(py[k])) for k in reversed(chain)]
     end_poly = shapely.Polygon(base_corners(*pts[-1], f0, w, d))
-    dx, dy = _into_contact(end_poly, fld.targets, bf.settings.min_contact_length_cm)
+    dx, dy = into_contact(end_poly, fld.targets, bf.settings.min_contact_length_cm)
     if math.hypot(dx, dy) > 0:
         pts.append((pts[-1][0] + dx, pts[-1][1] + dy))
     if method == "index":
@@ -579,7 +579,7 @@ def _path(
     return pts
 
 
-def _into_contact(
+def into_contact(
     base: shapely.Polygon, targets: Sequence[shapely.Geometry], least: float
 ) -> tuple[float, float]:
     """PD-14, 5.3.2 — the shortest straight slide that brings ``base`` into contact with a target
@@ -631,7 +631,7 @@ def _straight_slides(
     start = shapely.Polygon(bf.corners[b])
     ends: list[tuple[tuple[float, float], float]] = []
     for target in fld.targets:  # PD-14: into contact along at least the least length
-        mx, my = _into_contact(start, [target], bf.settings.min_contact_length_cm)
+        mx, my = into_contact(start, [target], bf.settings.min_contact_length_cm)
         ends.append(((x0 + mx, y0 + my), math.hypot(mx, my)))
     # straight ahead: the first point of the ray from the centre on a target grown by the base
     w, d = float(bf.width[b]), float(bf.depth[b])
@@ -744,4 +744,10 @@ def _pull_tight(
     return out
 
 
-__all__ = ["CLEARANCE_CM", "ReachMethod", "ReachResult", "reach"]
+__all__ = [
+    "CLEARANCE_CM",
+    "ReachMethod",
+    "ReachResult",
+    "into_contact",
+    "reach",
+]
