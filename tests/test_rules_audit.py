@@ -8,6 +8,7 @@ from __future__ import annotations
 import tomllib
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -549,3 +550,43 @@ def test_6_6_2_6_7_1_after_a_melee_the_loser_flees_and_the_winner_pursues_at_onc
     replayed = tmp_path / "replayed.toml"
     assert _cli_code(["replay", str(log), "-o", str(replayed)]) == 0
     assert replayed.read_bytes() == out.read_bytes()
+
+
+REPULSE = Path(__file__).parent / "cases" / "repulse"
+
+
+def _repulse_position(tmp_path: Path, case: str) -> tuple[Path, dict[str, Any]]:
+    """A repulse case's scenario as a player's file, and its [check]."""
+    data = tomllib.loads((REPULSE / case).read_text(encoding="utf-8"))
+    check, _expected = data.pop("check"), data.pop("expected")
+    text = (REPULSE / case).read_text(encoding="utf-8")
+    path = tmp_path / "position.toml"
+    path.write_text(text[: text.index("[check]")], encoding="utf-8")
+    return path, check
+
+
+def test_6_5_the_repulse_move_is_applied_at_once(tmp_path: Path) -> None:
+    """6.5.2, 6.5.3 — `move --repulse ENEMY --apply` writes the repulse move (here 9.75 cm back
+    to the fence, the case worked by hand), whoever's turn it is, and the log replays it."""
+    pos, check = _repulse_position(tmp_path, "6_5_2_onto_a_fence_not_blocked.toml")
+    out, log = tmp_path / "next.toml", tmp_path / "game.jsonl"
+    argv = ["move", str(pos), "--unit", check["unit"], "--repulse", check["enemy"], "--apply"]
+    assert _cli_code([*argv, "-o", str(out), "--log", str(log)]) == 0
+    ys = sorted(b.y for b in load_scenario(out).unit(check["unit"]).bases)
+    assert ys == pytest.approx([20.0 - 9.75, 20.0 - 9.75])
+    replayed = tmp_path / "replayed.toml"
+    assert (
+        _cli_code(["replay", str(log), "-o", str(replayed)]) == 0
+        and replayed.read_bytes() == out.read_bytes()
+    )
+
+
+def test_6_5_5_a_blocked_repulse_applied_panics(tmp_path: Path) -> None:
+    """6.5.5 — no legal move away: applied, the unit stays where it is and panics."""
+    pos, check = _repulse_position(tmp_path, "6_5_5_blocked_by_terrain.toml")
+    out = tmp_path / "next.toml"
+    before = [(b.x, b.y) for b in load_scenario(pos).unit(check["unit"]).bases]
+    argv = ["move", str(pos), "--unit", check["unit"], "--repulse", check["enemy"], "--apply", "-o", str(out)]
+    assert _cli_code(argv) == 0
+    after = load_scenario(out).unit(check["unit"])
+    assert after.state.value == "panic" and [(b.x, b.y) for b in after.bases] == before

@@ -88,7 +88,8 @@ def register(subparsers: Any) -> None:
         metavar="ENEMY",
         help="instead of --to: the repulse move of the unit, repulsed by ENEMY in melee or by its "
         "fire (6.5, 5.5.6): its full move directly away, keeping formation, going round what "
-        "bars the way; exit 1 when it cannot move (6.5.5: it panics)",
+        "bars the way; exit 1 when it cannot move (6.5.5: it panics); with --apply, the move (or the panic) "
+        "written to the next position, at once, whoever's turn it is",
     )
     p.add_argument(
         "--reform",
@@ -164,7 +165,6 @@ def _repulse(args: argparse.Namespace) -> int:
         ("--charge", bool(args.charge)),
         ("--march", args.march),
         ("--after-fire", args.after_fire is not None),
-        ("--apply", args.apply),
     ):
         if given:
             raise InvalidDataError(
@@ -184,6 +184,8 @@ def _repulse(args: argparse.Namespace) -> int:
                 enemy=enemy, unit=unit
             )
         )
+    if args.apply:
+        return _apply_repulse(args, unit, enemy)
     r = repulse(bf, unit, enemy)
     if args.json:
         print_json(
@@ -269,6 +271,26 @@ def _reform(args: argparse.Namespace) -> int:
         )
     print(format_report(r.report))
     return 0 if r.legal else 1
+
+
+def _apply_repulse(args: argparse.Namespace, unit: str, enemy: str) -> int:
+    """``--repulse ENEMY --apply``: 6.5 — the repulse move written to the next position, made at
+    once as the result of a fire or melee; blocked, the unit panics (6.5.5)."""
+    from szwadron.cli._common import print_json
+    from szwadron.cli._game import applied_json, format_applied, run_apply
+    from szwadron.game.apply import apply_repulse
+
+    code, applied = run_apply(args, lambda pos: apply_repulse(pos, unit, enemy))
+    if applied is None:
+        return code
+    if args.json:
+        print_json(applied_json(args, applied))
+    else:
+        r = applied.report
+        if r.report is not None and not r.blocked:
+            print(format_report(r.report))
+        print(format_applied(args, applied))
+    return code
 
 
 def _apply_reform(args: argparse.Namespace) -> int:

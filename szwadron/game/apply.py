@@ -47,7 +47,7 @@ from szwadron.rulings import Ruling
 from szwadron.table.fire import FireResult, fire
 from szwadron.table.melee import table_melee
 from szwadron.table.morale_phase import flight_direction, morale_phase
-from szwadron.table.movement import check_move
+from szwadron.table.movement import check_move, repulse
 from szwadron.table.reach import into_contact
 
 if TYPE_CHECKING:
@@ -775,6 +775,55 @@ def apply_melee(
     return _finish(pos, "melee", inputs, dice_json, ruling, changes, notes, (m, roll))
 
 
+def apply_repulse(pos: Position, unit: str, enemy: str) -> Applied:
+    """6.5, 4.8.2, 5.5.6 — a repulsed unit's move, made at once as the result of a fire or a melee
+    (not an action of its own: no turn or action is checked): the full move directly away from
+    ``enemy`` in formation, round what bars it, out of its field of fire where a legal move gets
+    there (:func:`szwadron.table.movement.repulse`); it ends normal (6.5.3) and no longer engaged
+    with ``enemy``. When no legal move is left it panics instead (6.5.5), where it stands."""
+    sc = pos.scenario
+    for role, ident in (("unit", unit), ("enemy", enemy)):
+        if ident not in {u.id for u in sc.units}:
+            raise InvalidArgumentError(role, _("{ident!r}: no such unit in the scenario").format(ident=ident))
+    moving = sc.unit(unit)
+    if moving.side == sc.unit(enemy).side:
+        raise InvalidArgumentError(
+            "enemy",
+            _("{enemy} is on {unit}'s side; name the enemy unit that repulsed it").format(
+                enemy=enemy, unit=unit
+            ),
+        )
+    r = repulse(Battlefield(sc), unit, enemy)
+    changes: list[Change] = []
+    notes: list[str] = []
+    if r.blocked or r.report is None:
+        changes.append({"op": "set", "unit": unit, "field": "state", "value": UnitState.PANIC.value})
+        notes.append(_("{unit} cannot make its repulse move and panics (6.5.5)").format(unit=unit))
+    else:
+        poses = []
+        for b in r.report.bases:
+            k = int(b.base.rpartition("/")[2])
+            x, y, facing = b.poses[-1]
+            poses.append([k, round(float(x), 6), round(float(y), 6), float(facing)])
+        changes += _expand_if_formation(moving)
+        changes.append({"op": "move", "unit": unit, "poses": poses})
+        if enemy in moving.engaged_with:
+            rest = [e for e in moving.engaged_with if e != enemy]
+            changes.append({"op": "set", "unit": unit, "field": "engaged_with", "value": rest or None})
+        notes.append(
+            _("{unit} is repulsed {cm:.2f} cm away from {enemy} (6.5)").format(
+                unit=unit, cm=r.distance, enemy=enemy
+            )
+        )
+    ruling = {
+        "blocked": r.blocked,
+        "distance": round(r.distance, 6),
+        "direction": [round(r.direction[0], 9), round(r.direction[1], 9)],
+        "out_of_fire": r.out_of_fire,
+    }
+    return _finish(pos, "repulse", {"unit": unit, "enemy": enemy}, {}, ruling, changes, notes, r)
+
+
 # --- the morale phase -----------------------------------------------------------------------------
 
 
@@ -1301,6 +1350,7 @@ __all__ = [
     "apply_morale",
     "apply_move",
     "apply_next_phase",
+    "apply_repulse",
     "check_may_act",
     "expand_formations",
     "position_from_text",
