@@ -67,18 +67,7 @@ def test_6_7_1_an_applied_melee_never_puts_a_battery_in_pursuit(tmp_path: Path, 
     """6.7.1 — whatever the dice, a battery that stood its ground is not pursuing afterwards."""
     pos = _position(tmp_path, "6_7_1_artillery_never_pursues.toml")
     out = tmp_path / "next.toml"
-    argv = [
-        "melee",
-        str(pos),
-        "--attacker",
-        "a",
-        "--defender",
-        "gun",
-        "--apply",
-        "--roll",
-        "--seed",
-        str(seed),
-    ]
+    argv = [*_battery_melee(pos), "--roll", "--seed", str(seed)]
     assert main([*argv, "-o", str(out), "--json"]) == 0
     gun = [u for u in load_scenario(out).units if u.id == "gun"]
     assert not gun or (gun[0].state.value != "pursuit" and gun[0].pursuing is None)
@@ -92,17 +81,7 @@ def test_6_7_1_a_battery_rolls_no_pursuit_test(tmp_path: Path, capsys: pytest.Ca
     attackers flee at once (6.6.2): two dice more, 1 + 1 = 4 cm."""
     pos = _position(tmp_path, "6_7_1_artillery_never_pursues.toml")
     out = tmp_path / "next.toml"
-    argv = [
-        "melee",
-        str(pos),
-        "--attacker",
-        "a",
-        "--defender",
-        "gun",
-        "--apply",
-        "--dice",
-        "1,6,6,1,6,1,6,6,1,1",
-    ]
+    argv = [*_battery_melee(pos), "--dice", "1,6,6,1,6,1,6,6,1,1"]
     assert main([*argv, "-o", str(out)]) == 0
     text = capsys.readouterr().out
     assert "outcome: attacker panic, defender held" in text and "pursuit test" not in text
@@ -590,3 +569,8 @@ def test_6_5_5_a_blocked_repulse_applied_panics(tmp_path: Path) -> None:
     assert _cli_code(argv) == 0
     after = load_scenario(out).unit(check["unit"])
     assert after.state.value == "panic" and [(b.x, b.y) for b in after.bases] == before
+
+
+def _battery_melee(position: Path) -> list[str]:
+    """``melee --apply``: the line attacks the battery on ``position`` (dice to follow)."""
+    return ["melee", str(position), "--attacker", "a", "--defender", "gun", "--apply"]

@@ -213,7 +213,7 @@ def plot_move_answer(args: argparse.Namespace, report: Any) -> None:
         None,
         title=f"{', '.join(report.units)}: {what}",
     )
-    _save(fig, args.plot, [p for p in (args.scenario, args.to) if p is not None])  # --repulse: no move file
+    _save(fig, args.plot, (args.scenario, args.to))  # --repulse: no move file (None, left out)
 
 
 def plot_reach_answer(args: argparse.Namespace, result: Any) -> None:

@@ -97,17 +97,7 @@ def _render(report: Any) -> str:
             elif p.target is None:
                 lines.append("  " + _("pursuit: no enemy unit on the table"))
             else:
-                lines.append(
-                    "  "
-                    + _(
-                        "pursuit of {target}, {cm:.2f} cm away: 2d6 × {step} cm; reaches it: {p} (6.7.1)"
-                    ).format(
-                        target=p.target,
-                        cm=p.gap_cm,
-                        step=p.distance.outcomes()[0] // 2,
-                        p=_pct(p.reach_chance),
-                    )
-                )
+                lines.append("  " + _pursuit_line(p, p.reach_chance))
                 for w in p.on_the_way:
                     lines.append(
                         "    "
@@ -255,6 +245,13 @@ def roll_lines(rolls: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def _pursuit_line(p: Any, reach: Any) -> str:
+    """6.7.1 — a pursuit's target, gap, distance rolled and chance ``reach`` to get there."""
+    return _("pursuit of {target}, {cm:.2f} cm away: 2d6 × {step} cm; reaches it: {p} (6.7.1)").format(
+        target=p.target, cm=p.gap_cm, step=p.distance.outcomes()[0] // 2, p=_pct(reach)
+    )
+
+
 def _enemy_pursuers(bf: Any, side: str) -> list[str]:
     """2.2.1 V — the enemy's units pursuing this side's units, which move (and may fight) in this
     phase, with no reorganisation test here: each pursuit and its chance to reach its target."""
@@ -267,15 +264,8 @@ def _enemy_pursuers(bf: Any, side: str) -> list[str]:
         p = u.pursuit
         if p is None or p.distance is None or p.target not in own or p.gap_cm is None:
             continue
-        out.append(
-            f"  {u.id}: "
-            + _("pursuit of {target}, {cm:.2f} cm away: 2d6 × {step} cm; reaches it: {p} (6.7.1)").format(
-                target=p.target,
-                cm=p.gap_cm,
-                step=p.distance.outcomes()[0] // 2,
-                p=_pct(chance_at_least(p.distance, p.gap_cm, bf.settings.distance_epsilon_cm)),
-            )
-        )
+        reach = chance_at_least(p.distance, p.gap_cm, bf.settings.distance_epsilon_cm)
+        out.append(f"  {u.id}: " + _pursuit_line(p, reach))
     return out
 
 

@@ -28,7 +28,7 @@ from szwadron.files import read_input
 from szwadron.game.document import Change, ScenarioDocument, base_entry
 from szwadron.geometry.bases import base_corners
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.geometry.terrain import forbidden_rule
+from szwadron.geometry.terrain import forbidden_rule, terrain_shapes
 from szwadron.i18n import _, ngettext, term
 from szwadron.loading import (
     army_list_search_path,
@@ -915,19 +915,29 @@ def _queued(
         return True
 
     for k, step in sorted(steps, key=lambda ks: (-ks[1], ks[0])):
-        point = at(k, step)
-        if not clear(k, shape(k, point)):
-            lo, hi = 0.0, step
-            point = at(k, 0.0)
-            for _i in range(30):
-                mid = (lo + hi) / 2
-                if clear(k, shape(k, at(k, mid))):
-                    lo, point = mid, at(k, mid)
-                else:
-                    hi = mid
+
+        def free(d: float, k: int = k) -> bool:
+            return clear(k, shape(k, at(k, d)))
+
+        point = at(k, _furthest_free(step, free))
         ends[k] = point
         placed.append(shape(k, point))
     return [(k, ends[k]) for k in sorted(ends)]
+
+
+def _furthest_free(most: float, free: Callable[[float], bool]) -> float:
+    """How far along a way (at most ``most`` cm) a figure gets while ``free`` holds: ``most`` when
+    it holds there, else the bisected boundary from where it stands (0 when nothing is free)."""
+    if free(most):
+        return most
+    lo, hi = 0.0, most
+    for _i in range(30):
+        mid = (lo + hi) / 2
+        if free(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 def _straight_until_blocked(
@@ -950,16 +960,7 @@ def _straight_until_blocked(
         area = shapely.convex_hull(shapely.union(here, there))
         return all(shapely.intersection(area, o).area <= small for o in others)
 
-    if free(most):
-        return most
-    lo, hi = 0.0, most
-    for _i in range(30):
-        mid = (lo + hi) / 2
-        if free(mid):
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    return _furthest_free(most, free)
 
 
 def _pursuit_move(
@@ -992,10 +993,9 @@ def _pursuit_move(
         for i, b in enumerate(target.bases)
     ]
     others = _others(scen, unit.id)
-    bf = Battlefield(scen)
     others += [
-        t.polygon for t in bf.terrain if forbidden_rule(unit.profile.kind, t) is not None
-    ]  # 3.2.4, 3.2.5
+        t.polygon for t in terrain_shapes(scen.terrain) if forbidden_rule(unit.profile.kind, t) is not None
+    ]
     steps: list[tuple[int, float]] = []
     heading: dict[int, tuple[float, float]] = {}
     for k, b in enumerate(unit.bases):
@@ -1123,7 +1123,7 @@ class _Flights:
                 _others(scen, unit.id),
                 [
                     t.polygon
-                    for t in Battlefield(scen).terrain
+                    for t in terrain_shapes(scen.terrain)
                     if t.kind in (TerrainKind.FOREST, TerrainKind.ROUGH)
                 ],
             )
