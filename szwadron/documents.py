@@ -354,6 +354,32 @@ class RepulseDocument(_Document):
     move: MovePart | None
 
 
+class PursuitTestPart(_Part):
+    unit: str
+    branch: str
+    target: int | None
+    pursuit_chance: str
+    pursuit_probability: float
+    rule: str
+
+
+class DisengageDocument(_Document):
+    """``szwadron move SCENARIO --unit U --disengage [--to MOVEFILE] --json`` (5.8)."""
+
+    unit: str
+    enemies: list[str]
+    automatic: bool
+    target: int
+    pass_chance: str
+    pass_probability: float
+    pursuers: list[PursuitTestPart]
+    legal: bool
+    rule: str | None
+    message: str
+    found: bool
+    move: MovePart | None
+
+
 class ProposedPose(_Part):
     index: int
     x: float
@@ -938,6 +964,7 @@ DOCUMENT_MODELS: dict[str, type[BaseModel]] = {
     "melee.schema.json": MeleeDocument,
     "melee-combined.schema.json": CombinedMeleeDocument,
     "move-repulse.schema.json": RepulseDocument,
+    "move-disengage.schema.json": DisengageDocument,
     "move-reform.schema.json": ReformDocument,
     "rule-error.schema.json": RuleErrorDocument,
     "morale.schema.json": MoraleDocument,
@@ -977,6 +1004,8 @@ def document_schema(command: list[str]) -> str:
         name = "move-repulse"
     elif name == "move" and "--reform" in command:
         name = "move-reform"
+    elif name == "move" and "--disengage" in command:
+        name = "move-disengage"
     if "--apply" in command:
         name = "applied"
     elif name == "odds":

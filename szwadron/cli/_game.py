@@ -173,6 +173,41 @@ def format_applied(args: argparse.Namespace, applied: Applied) -> str:
     return "\n".join(lines)
 
 
+def roll_lines(rolls: list[dict[str, Any]]) -> list[str]:
+    """The dice of flights, pursuits and tests an applied action rolled, a line each."""
+    lines: list[str] = []
+    for r in rolls:
+        if r["test"] == "flight":
+            lines.append(
+                "  "
+                + _("{unit} flees: {faces} → {cm} cm, {n} figure(s) removed").format(
+                    unit=r["unit"], faces=" + ".join(map(str, r["faces"])), cm=r["cm"], n=r["removed"]
+                )
+            )
+        elif r["test"] == "pursuit":
+            lines.append(
+                "  "
+                + (
+                    _("{unit} pursues: {faces} → {cm:g} cm, in contact")
+                    if r["contact"]
+                    else _("{unit} pursues: {faces} → {cm:g} cm, not in contact")
+                ).format(unit=r["unit"], faces=" + ".join(map(str, r["faces"])), cm=r["cm"])
+            )
+        elif r.get("automatic"):  # 7.6.1: automatic disengage rolls no die
+            lines.append(
+                f"  {r['unit']} " + _("{test} test: automatic (7.6.1) — pass").format(test=term(r["test"]))
+            )
+        else:
+            verdict = _("pass") if r["passed"] else _("fail")
+            lines.append(
+                f"  {r['unit']} "
+                + _("{test} test: rolled {face} vs ≤{target} — {verdict}").format(
+                    test=term(r["test"]), face=r["face"], target=r["target"], verdict=verdict
+                )
+            )
+    return lines
+
+
 __all__ = [
     "add_apply_options",
     "add_dice_options",
@@ -181,5 +216,6 @@ __all__ = [
     "check_dice_options",
     "dice_list",
     "format_applied",
+    "roll_lines",
     "run_apply",
 ]

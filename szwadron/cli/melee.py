@@ -276,7 +276,7 @@ def _apply(args: argparse.Namespace) -> int:
             attacker=term(out["attacker"]), defender=_defender_outcome(m, out["defender"])
         )
     )
-    from szwadron.cli.morale import roll_lines
+    from szwadron.cli._game import roll_lines
 
     lines += roll_lines(applied.dice.get("after", []))  # 6.6.2, 6.7.1: the flights and pursuits at once
     print("\n".join(lines))

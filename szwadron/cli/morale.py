@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from szwadron.cli._game import add_apply_options, add_dice_options
+from szwadron.cli._game import add_apply_options, add_dice_options, roll_lines
 from szwadron.cli._pictures import add_plot_option
 from szwadron.i18n import _, ngettext, term
 
@@ -212,37 +212,6 @@ def _apply(args: argparse.Namespace) -> int:
     print("\n".join(lines))
     print(format_applied(args, applied))
     return code
-
-
-def roll_lines(rolls: list[dict[str, Any]]) -> list[str]:
-    """The dice of flights, pursuits and tests an applied action rolled, a line each."""
-    lines: list[str] = []
-    for r in rolls:
-        if r["test"] == "flight":
-            lines.append(
-                "  "
-                + _("{unit} flees: {faces} → {cm} cm, {n} figure(s) removed").format(
-                    unit=r["unit"], faces=" + ".join(map(str, r["faces"])), cm=r["cm"], n=r["removed"]
-                )
-            )
-        elif r["test"] == "pursuit":
-            lines.append(
-                "  "
-                + (
-                    _("{unit} pursues: {faces} → {cm:g} cm, in contact")
-                    if r["contact"]
-                    else _("{unit} pursues: {faces} → {cm:g} cm, not in contact")
-                ).format(unit=r["unit"], faces=" + ".join(map(str, r["faces"])), cm=r["cm"])
-            )
-        else:
-            verdict = _("pass") if r["passed"] else _("fail")
-            lines.append(
-                f"  {r['unit']} "
-                + _("{test} test: rolled {face} vs ≤{target} — {verdict}").format(
-                    test=term(r["test"]), face=r["face"], target=r["target"], verdict=verdict
-                )
-            )
-    return lines
 
 
 def _pursuit_line(p: Any, reach: Any) -> str:

@@ -8,6 +8,8 @@ units (5.2). ``--after-fire TARGET`` checks a move after fire (4.9): the unit fi
 turn with the bases of ``--fired`` (default: those that could fire); a declared base may not
 move (4.9.1), no charge (4.9.3), no path into the band of a line of fire of a figure that fired
 (4.9.4); with ``--march`` the fire was on the march, before the half move (4.11.2, 4.11.3).
+``--disengage`` (5.8, :mod:`szwadron.cli._disengage`): the engaged unit's disengagement, its
+odds and its move (``--to``, or directly away), made with ``--apply`` and the dice.
 ``--repulse ENEMY`` finds the repulse move (6.5, 5.5.6,
 :func:`szwadron.table.movement.repulse`): the full move directly away from ENEMY, keeping
 formation, going round what bars the way; exit 1 when no such move is legal (6.5.5: it panics).
@@ -20,6 +22,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from szwadron.cli._common import base_list
+from szwadron.cli._disengage import add_disengage_options, check_disengage_options, run_disengage
 from szwadron.cli._game import add_apply_options
 from szwadron.cli._pictures import add_plot_option
 from szwadron.i18n import _, term
@@ -100,6 +103,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print a JSON document")
     add_apply_options(p, "the move's final poses")
+    add_disengage_options(p)
     add_plot_option(
         p,
         "a close-up of the table with each base's path (PD-6), its final pose "
@@ -120,13 +124,17 @@ def run(args: argparse.Namespace) -> int:
 
     check_plot_option(args)
     check_apply_options(args)
+    check_disengage_options(args)
     if args.fired is not None and args.after_fire is None:
         raise InvalidDataError(_("--fired: name the fire's target with --after-fire TARGET"))
+    if args.disengage:
+        return run_disengage(args)
     if (args.to is not None) + (args.repulse is not None) + bool(args.reform) != 1:
         raise InvalidDataError(
             _(
                 "give the move file with --to MOVEFILE, or --repulse ENEMY for a repulse (6.5), or "
-                "--reform for the move that makes the unit coherent (1.3.2, 6.8.5): one of them"
+                "--reform for the move that makes the unit coherent (1.3.2, 6.8.5), or --disengage "
+                "(5.8): one of them"
             )
         )
     if args.repulse is not None:

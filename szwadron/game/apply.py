@@ -44,6 +44,7 @@ from szwadron.odds.combat import COMBAT_DIE_SIDES, roll_melee
 from szwadron.odds.morale import morale_target
 from szwadron.odds.remainder import die_sides, remainder_roll
 from szwadron.rulings import Ruling
+from szwadron.table.disengage import disengage
 from szwadron.table.fire import FireResult, fire
 from szwadron.table.melee import table_melee
 from szwadron.table.morale_phase import flight_direction, morale_phase
@@ -195,6 +196,13 @@ def check_may_act(scenario: Scenario, unit: Unit, what: str, *, after: UnitActio
             _(
                 "{unit} reorganised in this turn's morale phase: it takes no action in the movement phase"
             ).format(unit=unit.id),
+        )
+    if what in ("move", "fire") and unit.engaged_with:  # 5.8.1: it fights, or disengages instead
+        raise IllegalActionError(
+            "5.8.1",
+            _(
+                "{unit} is engaged in melee with {enemies}: it fights (melee --apply) or disengages (move --disengage), it cannot {what}"
+            ).format(unit=unit.id, enemies=", ".join(unit.engaged_with), what=term(what)),
         )
     if unit.acted is not None and unit.acted is not after:
         raise IllegalActionError(
@@ -824,6 +832,138 @@ def apply_repulse(pos: Position, unit: str, enemy: str) -> Applied:
     return _finish(pos, "repulse", {"unit": unit, "enemy": enemy}, {}, ruling, changes, notes, r)
 
 
+# long: 5.8 in the order of play: the test, the enemies' pursuit tests, the move or the flight, the pursuits.
+def apply_disengage(
+    pos: Position,
+    unit: str,
+    move: MoveFile | Mapping[str, Any] | None = None,
+    *,
+    dice: Sequence[int] | None = None,
+    seed: int | None = None,
+    source: str = "move",
+) -> Applied:
+    """5.8, 6.4.1, 6.4.2, 7.6 — an engaged unit disengages instead of fighting, its action in its
+    movement phase (2.3): the disengagement is checked first (:func:`szwadron.table.disengage.disengage`:
+    engaged, normal, a legal move away that ends out of contact; refused before any die), then the
+    dice, given in the order they are rolled or rolled from ``seed``: its test (none with automatic
+    disengage, 7.6.1), then each engaged enemy's test for uncontrolled pursuit, in file order
+    (5.8.4: whatever the result; none for a panicking or pursuing enemy, nor for artillery, 6.7.1),
+    then, when it failed, its flight at once (5.8.3, 6.6.2: 2d6, and the tests of the own units it
+    passes through), then each new pursuer's move at once (6.7.1, after the flight, 6.7.6).
+    Passed, the unit makes ``move`` (None: the move directly away from the first enemy). Either
+    way it leaves the melee: no enemy stays engaged with it."""
+    if dice is None and seed is None:
+        raise InvalidArgumentError(
+            "dice", _("missing: give the disengagement's dice in the order rolled, or a seed to roll them")
+        )
+    sc = pos.scenario
+    if unit not in {u.id for u in sc.units}:
+        raise InvalidArgumentError("unit", _("{ident!r}: no such unit in the scenario").format(ident=unit))
+    leaving = sc.unit(unit)
+    check_may_act(sc, leaving, "disengage")  # its own movement phase, normal, not acted (2.3, 6.1)
+    r = disengage(Battlefield(sc), unit, move, source=source)
+    if not r.legal:
+        raise IllegalActionError(str(r.rule), r.message)
+    rng: random.Random = (
+        _ScriptedDice("dice", dice, _("the disengagement")) if dice is not None else random.Random(seed)
+    )
+    changes: list[Change] = [
+        {"op": "set", "unit": unit, "field": "acted", "value": UnitAction.DISENGAGE.value}
+    ]
+    notes: list[str] = []
+    rolls: list[dict[str, Any]] = []
+    if r.automatic:  # 7.6.1
+        passed = True
+        rolls.append({"unit": unit, "test": "disengage", "automatic": True, "passed": True})
+    else:
+        face = rng.randint(1, 6)
+        passed = face <= r.target
+        rolls.append({"unit": unit, "test": "disengage", "face": face, "target": r.target, "passed": passed})
+    pursuers: list[str] = []
+    for p in r.pursuers:  # 5.8.4: whatever the result
+        if p.branch != "test" or p.target is None:
+            continue
+        face = rng.randint(1, 6)
+        rolls.append(
+            {
+                "unit": p.unit,
+                "test": "uncontrolled pursuit",
+                "face": face,
+                "target": p.target,
+                "passed": face <= p.target,
+            }
+        )
+        if face > p.target:
+            pursuers.append(p.unit)
+    # it leaves the melee: no engagement on either side (a pursuer may come back into contact)
+    if leaving.engaged_with:
+        changes.append({"op": "set", "unit": unit, "field": "engaged_with", "value": None})
+    for e in r.enemies:
+        rest = [x for x in sc.unit(e).engaged_with if x != unit]
+        if rest != list(sc.unit(e).engaged_with):
+            changes.append({"op": "set", "unit": e, "field": "engaged_with", "value": rest or None})
+    if passed:
+        assert r.move is not None
+        poses = []
+        for b in r.move.bases:
+            x, y, facing = b.poses[-1]
+            poses.append(
+                [int(b.base.rpartition("/")[2]), round(float(x), 6), round(float(y), 6), float(facing)]
+            )
+        changes += _expand_if_formation(leaving)
+        if poses:
+            changes.append({"op": "move", "unit": unit, "poses": poses})
+        if (
+            poses
+            and leaving.prepared
+            and any(leaving.base_profile(i).has("heavy") for i in range(leaving.strength))
+        ):
+            changes.append({"op": "set", "unit": unit, "field": "prepared", "value": False})  # 7.3
+        notes.append(
+            _("{unit} disengages from {enemies} (5.8.2)").format(unit=unit, enemies=", ".join(r.enemies))
+        )
+    else:
+        changes.append({"op": "set", "unit": unit, "field": "state", "value": UnitState.PANIC.value})
+        notes.append(
+            _("{unit} fails to disengage: it panics and flees at once (5.8.3, 6.6.2)").format(unit=unit)
+        )
+    for e in pursuers:
+        changes.append({"op": "set", "unit": e, "field": "state", "value": UnitState.PURSUIT.value})
+        changes.append({"op": "set", "unit": e, "field": "pursuing", "value": unit})
+        notes.append(
+            _("{unit} falls into pursuit of {enemy} and moves at once (5.8.4, 6.7.1)").format(
+                unit=e, enemy=unit
+            )
+        )
+    flights = _Flights(pos, rng, changes, notes, rolls)
+    if not passed:
+        flights.flee_now(unit, leaving.side)
+        flights.chain()
+    for e in pursuers:
+        now, report, _mods = flights.now(sc.unit(e).side)
+        if e in {u.id for u in report.units} and unit in {u.id for u in now.units}:
+            changes.extend(_pursuit_move(report.unit(e), now.unit(e), now, rng, rolls, notes))
+    if isinstance(rng, _ScriptedDice):
+        rng.check_all_used()
+    inputs: dict[str, Any] = {"unit": unit}
+    if move is not None:
+        inputs["move"] = (
+            move.model_dump(mode="json", exclude_none=True) if isinstance(move, MoveFile) else dict(move)
+        )
+    dice_json: dict[str, Any] = {"rolls": rolls}
+    if seed is not None:
+        dice_json["seed"] = seed
+    ruling = {
+        "enemies": list(r.enemies),
+        "passed": passed,
+        "pursuers": pursuers,
+        "distances": {}
+        if r.move is None or not passed
+        else {b.base: round(b.distance, 6) for b in r.move.bases},
+    }
+    return _finish(pos, "disengage", inputs, dice_json, ruling, changes, notes, r)
+
+
 # --- the morale phase -----------------------------------------------------------------------------
 
 
@@ -963,6 +1103,22 @@ def _straight_until_blocked(
     return _furthest_free(most, free)
 
 
+def _pursuit_note(scen: Scenario, unit: str, enemy: str, dist: float, touching: bool) -> str:
+    """6.7.3, 6.7.4 — what a pursuit move did; a pursuer that reaches its target in a movement
+    phase fights it in the next morale phase (a pursuer fights in a morale phase)."""
+    if not touching:
+        return _("{unit} pursues {enemy} {cm:g} cm and does not reach it (6.7.4)").format(
+            unit=unit, enemy=enemy, cm=dist
+        )
+    if scen.turn is not None and scen.turn.phase is Phase.MOVEMENT:
+        return _(
+            "{unit} pursues {enemy} {cm:g} cm and reaches it: the melee (6.7.3) is fought in the next morale phase"
+        ).format(unit=unit, enemy=enemy, cm=dist)
+    return _(
+        "{unit} pursues {enemy} {cm:g} cm and reaches it: the melee (6.7.3) is fought in this phase"
+    ).format(unit=unit, enemy=enemy, cm=dist)
+
+
 def _pursuit_move(
     um: Any,
     unit: Unit,
@@ -1033,13 +1189,7 @@ def _pursuit_move(
         >= least
     )
     rolls.append({"unit": um.id, "test": "pursuit", "faces": pips, "cm": dist, "contact": bool(touching)})
-    notes.append(
-        (
-            _("{unit} pursues {enemy} {cm:g} cm and reaches it: the melee (6.7.3) is fought in this phase")
-            if touching
-            else _("{unit} pursues {enemy} {cm:g} cm and does not reach it (6.7.4)")
-        ).format(unit=um.id, enemy=p.target, cm=dist)
-    )
+    notes.append(_pursuit_note(scen, um.id, p.target, dist, touching))
     return [*_expand_if_formation(unit), {"op": "move", "unit": um.id, "poses": poses}]
 
 
@@ -1230,6 +1380,13 @@ def apply_morale(
                 side=turn.side, value=term(turn.phase.value), round=turn.round, side2=side
             ),
         )
+    if turn is not None and turn.morale_played:  # 2.2: one morale phase a turn
+        raise IllegalActionError(
+            "2.2",
+            _(
+                "side {side}'s morale phase of round {round} has been played already; go on to the movement phase (szwadron turn --apply)"
+            ).format(side=side, round=turn.round),
+        )
     report = morale_phase(Battlefield(sc), side)
     rng: random.Random = (
         _ScriptedDice("dice", dice, _("the morale phase")) if dice is not None else random.Random(seed)
@@ -1288,6 +1445,8 @@ def apply_morale(
             changes.extend(_pursuit_move(um, now.unit(um.id), now, rng, rolls, notes))
     if isinstance(rng, _ScriptedDice):
         rng.check_all_used()
+    if turn is not None:  # 2.2: the phase is played; turn --next goes on to the movement phase
+        changes.insert(0, {"op": "turn", "value": {"morale_played": True}})
     ruling = {"side": side, "units": [u.id for u in report.units]}
     dice_json: dict[str, Any] = {"rolls": rolls}
     if seed is not None:
@@ -1334,10 +1493,13 @@ def apply_next_phase(pos: Position) -> Applied:
                 changes.append({"op": "set", "unit": u.id, "field": "prepared", "value": None})
             if u.acted is not None:
                 changes.append({"op": "set", "unit": u.id, "field": "acted", "value": None})
-    value = {"round": nxt.round, "side": nxt.side, "phase": nxt.phase.value}
+    value: dict[str, Any] = {"round": nxt.round, "side": nxt.side, "phase": nxt.phase.value}
     if nxt.first != "A":
         value["first"] = nxt.first
-    changes.insert(0, {"op": "turn", "value": value})
+    # the played morale phase is forgotten with it (None: the key leaves the file)
+    changes.insert(
+        0, {"op": "turn", "value": {**value, "morale_played": None} if nxt.morale_played else value}
+    )
     ruling = {"turn": value}
     return _finish(pos, "turn", {}, {}, ruling, changes)
 
@@ -1345,6 +1507,7 @@ def apply_next_phase(pos: Position) -> Applied:
 __all__ = [
     "Applied",
     "Position",
+    "apply_disengage",
     "apply_fire",
     "apply_melee",
     "apply_morale",

@@ -1,0 +1,169 @@
+"""``szwadron move SCENARIO --unit UNIT --disengage [--to MOVEFILE]`` — 5.8: may the engaged unit
+disengage, with what chance, and where does it go; with ``--apply`` and the dice (``--dice`` or
+``--roll --seed``), the disengagement made (:func:`szwadron.game.apply.apply_disengage`).
+Exit code 0 when the disengagement may be made (or was), 1 when the rules refuse it, 2 for bad
+input."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from szwadron.i18n import _
+
+if TYPE_CHECKING:
+    from szwadron.table.disengage import DisengageRuling, PursuitTest
+
+DISENGAGE_DICE = (
+    "with --disengage: the unit's test (none with automatic disengage, 7.6), each engaged "
+    "enemy's test for uncontrolled pursuit in file order (5.8.4), then the flight's 2d6 when it "
+    "failed (and the tests of the own units it passes through), then each pursuer's 2d6"
+)
+
+
+def add_disengage_options(p: argparse.ArgumentParser) -> None:
+    """``--disengage`` and its dice (``--dice``, ``--roll``, ``--seed``)."""
+    from szwadron.cli._game import add_dice_options
+
+    p.add_argument(
+        "--disengage",
+        action="store_true",
+        help="the unit, engaged in melee, disengages instead of fighting (5.8): its test, each enemy's "
+        "pursuit test (5.8.4) and its move away (--to, or without it directly away from the enemy); "
+        "with --apply and the dice, made",
+    )
+    add_dice_options(p, DISENGAGE_DICE)
+
+
+def check_disengage_options(args: argparse.Namespace) -> None:
+    """Usage errors of ``--disengage`` and of the dice options, before any work."""
+    from szwadron.cli._game import check_dice_options
+    from szwadron.errors import InvalidDataError
+
+    if not args.disengage:
+        for flag, value in (("--dice", args.dice), ("--roll", args.roll), ("--seed", args.seed is not None)):
+            if value:
+                raise InvalidDataError(
+                    _("{flag}: only with --disengage (the dice of a disengagement, 5.8)").format(flag=flag)
+                )
+        return
+    for flag, given in (
+        ("--charge", bool(args.charge)),
+        ("--march", args.march),
+        ("--after-fire", args.after_fire is not None),
+        ("--repulse", args.repulse is not None),
+        ("--reform", args.reform),
+    ):
+        if given:
+            raise InvalidDataError(
+                _("{flag} does not go with --disengage: disengaging is a move of its own (5.8)").format(
+                    flag=flag
+                )
+            )
+    if len(args.unit) != 1:
+        raise InvalidDataError(_("--disengage: a disengagement is the move of one unit; name one --unit"))
+    check_dice_options(args, _("the disengagement"))
+
+
+def run_disengage(args: argparse.Namespace) -> int:
+    """The question (odds and the move), or ``--apply``."""
+    from szwadron.cli._common import print_json
+    from szwadron.cli._pictures import plot_move_answer
+    from szwadron.geometry.battlefield import Battlefield
+    from szwadron.loading import load_scenario
+    from szwadron.table.disengage import disengage
+    from szwadron.table.movement import load_move_file
+
+    move = None if args.to is None else load_move_file(args.to)
+    if args.apply:
+        return _apply(args, move)
+    r = disengage(
+        Battlefield(load_scenario(args.scenario)), args.unit[0], move, source=str(args.to or "move")
+    )
+    if args.json:
+        print_json(r.to_json())
+    else:
+        print(format_disengage(r))
+    if args.plot is not None and r.move is not None:
+        plot_move_answer(args, r.move)
+    return 0 if r.legal else 1
+
+
+def _pursuit_line(p: PursuitTest) -> str:
+    from szwadron.cli._common import fmt_prob
+
+    if p.branch == "test":
+        return _(
+            "{unit} tests for uncontrolled pursuit (5.8.4): it stays on 1–{target} of a d6, pursues on a higher roll — {p}"
+        ).format(unit=p.unit, target=p.target, p=fmt_prob(float(p.pursuit_chance)))
+    why = {
+        "artillery": _("artillery never pursues (6.7.1)"),
+        "already": _("pursuing already: it keeps pursuing (6.7.7)"),
+        "no_test": _("panicking: no test (6.1.3)"),
+    }[p.branch]
+    return _("{unit}: no pursuit test — {why}").format(unit=p.unit, why=why)
+
+
+def format_disengage(r: DisengageRuling) -> str:
+    """The human answer: verdict, the test, the enemies' pursuit tests, then the move."""
+    from szwadron.cli._common import fmt_prob
+    from szwadron.cli.move import format_report
+
+    verdict = _("LEGAL") if r.legal else _("ILLEGAL") + f" [{r.rule}] {r.message}"
+    lines = [
+        _("{unit}: disengage from {enemies} (5.8) — {verdict}").format(
+            unit=r.unit, enemies=", ".join(r.enemies), verdict=verdict
+        )
+    ]
+    if r.automatic:
+        lines.append("  " + _("automatic disengage (7.6.1): it passes its test"))
+    else:
+        lines.append(
+            "  "
+            + _(
+                "its test (6.4.1): passes on 1–{target} of a d6 — {p}; failed, it panics and flees at once (5.8.3, 6.6.2)"
+            ).format(target=r.target, p=fmt_prob(float(r.pass_chance)))
+        )
+    lines += ["  " + _pursuit_line(p) for p in r.pursuers]
+    if r.move is not None:
+        lines.append("")
+        if r.found:
+            lines.append(
+                _("Its move when it passes: directly away from {enemy} (no --to given)").format(
+                    enemy=r.enemies[0]
+                )
+            )
+        lines.append(format_report(r.move))
+    return "\n".join(lines)
+
+
+def _apply(args: argparse.Namespace, move: Any) -> int:
+    """``--disengage --apply``: the test and the move (or the panic), written to the next position."""
+    from szwadron.cli._common import print_json
+    from szwadron.cli._game import applied_json, format_applied, roll_lines, run_apply
+    from szwadron.game.apply import Applied, Position, apply_disengage
+
+    def compute(pos: Position) -> Applied:
+        return apply_disengage(
+            pos, args.unit[0], move, dice=args.dice, seed=args.seed, source=str(args.to or "move")
+        )
+
+    code, applied = run_apply(args, compute)
+    if applied is None:
+        return code
+    if args.json:
+        print_json(applied_json(args, applied))
+        return code
+    print(format_disengage(applied.report))
+    print("\n".join(["", _("Rolled"), *roll_lines(applied.dice["rolls"])]))
+    print(format_applied(args, applied))
+    return code
+
+
+__all__ = [
+    "DISENGAGE_DICE",
+    "add_disengage_options",
+    "check_disengage_options",
+    "format_disengage",
+    "run_disengage",
+]
