@@ -323,6 +323,8 @@ class MoveDocument(_Document):
     contacts: list[str]
     notes: list[str]
     after_fire: AfterFire | None
+    push_up: str | None = None
+    """5.6: ``--push-up ENEMY``, the unit the push-up moves towards (only then)."""
 
 
 class MovePart(_Part):
@@ -338,6 +340,7 @@ class MovePart(_Part):
     contacts: list[str]
     notes: list[str]
     after_fire: AfterFire | None
+    push_up: str | None = None
 
 
 class RepulseDocument(_Document):

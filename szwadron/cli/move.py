@@ -8,8 +8,9 @@ units (5.2). ``--after-fire TARGET`` checks a move after fire (4.9): the unit fi
 turn with the bases of ``--fired`` (default: those that could fire); a declared base may not
 move (4.9.1), no charge (4.9.3), no path into the band of a line of fire of a figure that fired
 (4.9.4); with ``--march`` the fire was on the march, before the half move (4.11.2, 4.11.3).
-``--disengage`` (5.8, :mod:`szwadron.cli._disengage`): the engaged unit's disengagement, its
-odds and its move (``--to``, or directly away), made with ``--apply`` and the dice.
+``--disengage`` (5.8) and ``--push-up ENEMY`` (5.6), the moves that belong to a melee
+(:mod:`szwadron.cli._melee_moves`): a disengagement's odds and move, made with ``--apply`` and
+the dice; a push-up's check.
 ``--repulse ENEMY`` finds the repulse move (6.5, 5.5.6,
 :func:`szwadron.table.movement.repulse`): the full move directly away from ENEMY, keeping
 formation, going round what bars the way; exit 1 when no such move is legal (6.5.5: it panics).
@@ -22,8 +23,13 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from szwadron.cli._common import base_list
-from szwadron.cli._disengage import add_disengage_options, check_disengage_options, run_disengage
 from szwadron.cli._game import add_apply_options
+from szwadron.cli._melee_moves import (
+    add_melee_move_options,
+    check_melee_move_options,
+    run_disengage,
+    run_push_up,
+)
 from szwadron.cli._pictures import add_plot_option
 from szwadron.i18n import _, term
 
@@ -103,7 +109,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print a JSON document")
     add_apply_options(p, "the move's final poses")
-    add_disengage_options(p)
+    add_melee_move_options(p)
     add_plot_option(
         p,
         "a close-up of the table with each base's path (PD-6), its final pose "
@@ -124,11 +130,13 @@ def run(args: argparse.Namespace) -> int:
 
     check_plot_option(args)
     check_apply_options(args)
-    check_disengage_options(args)
+    check_melee_move_options(args)
     if args.fired is not None and args.after_fire is None:
         raise InvalidDataError(_("--fired: name the fire's target with --after-fire TARGET"))
     if args.disengage:
         return run_disengage(args)
+    if args.push_up is not None:
+        return run_push_up(args)
     if (args.to is not None) + (args.repulse is not None) + bool(args.reform) != 1:
         raise InvalidDataError(
             _(
@@ -323,7 +331,7 @@ def _apply_reform(args: argparse.Namespace) -> int:
             raise IllegalActionError(str(rule), message)
         return apply_move(pos, unit, r.move, source="--reform")
 
-    return _print_applied(args, *run_apply(args, compute))
+    return print_applied(args, *run_apply(args, compute))
 
 
 def _apply(args: argparse.Namespace) -> int:
@@ -345,13 +353,13 @@ def _apply(args: argparse.Namespace) -> int:
         )
 
     code, applied = run_apply(args, compute)
-    _print_applied(args, code, applied)
+    print_applied(args, code, applied)
     if applied is not None and args.plot is not None:
         plot_move_answer(args, applied.report)
     return code
 
 
-def _print_applied(args: argparse.Namespace, code: int, applied: Any) -> int:
+def print_applied(args: argparse.Namespace, code: int, applied: Any) -> int:
     """An applied move (``--apply``, ``--reform --apply``): its report and what was written."""
     from szwadron.cli._common import print_json
     from szwadron.cli._game import applied_json, format_applied
@@ -389,6 +397,8 @@ def _the_fire(bf: Battlefield, args: argparse.Namespace) -> FireResult:
 def format_report(report: MoveReport) -> str:
     """The human report: verdict, violations, then each base's distance and surcharges."""
     what = _("charge on {units}").format(units=", ".join(report.charge)) if report.charge else _("move")
+    if report.push_up is not None:
+        what = _("push-up towards {unit} (5.6)").format(unit=report.push_up)
     units = ", ".join(report.units)
     after = ""
     if report.after_fire is not None:
@@ -432,4 +442,4 @@ def format_report(report: MoveReport) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["format_report", "register", "run"]
+__all__ = ["format_report", "print_applied", "register", "run"]

@@ -727,7 +727,7 @@ def apply_melee(
         ]
         if push:
             notes.append(
-                _("both stood: push up (5.6) — {who}").format(
+                _("both stood: push up (5.6, move --push-up) — {who}").format(
                     who="; ".join(f"{term(str(p['side']))} {p['count']}" for p in push)
                 )
             )
@@ -830,6 +830,48 @@ def apply_repulse(pos: Position, unit: str, enemy: str) -> Applied:
         "out_of_fire": r.out_of_fire,
     }
     return _finish(pos, "repulse", {"unit": unit, "enemy": enemy}, {}, ruling, changes, notes, r)
+
+
+def apply_push_up(
+    pos: Position, unit: str, enemy: str, move: MoveFile | Mapping[str, Any], *, source: str = "move"
+) -> Applied:
+    """5.6 — a push-up after a melee in which both sides stood (5.6.1: they stay engaged): the
+    figures of ``unit`` not engaged move at most 4 cm whatever the terrain towards ``enemy``
+    (:func:`~szwadron.table.movement.check_move` with ``push_up``); part of the melee, not an
+    action (no turn or action is checked, ``acted`` is left alone). The stages and the attacker's
+    count in the first one (5.6.3-5.6.5) are the players' to keep: ``melee --apply`` lists them,
+    a position does not record the last melee's losses."""
+    sc = pos.scenario
+    for role, ident in (("unit", unit), ("enemy", enemy)):
+        if ident not in {u.id for u in sc.units}:
+            raise InvalidArgumentError(role, _("{ident!r}: no such unit in the scenario").format(ident=ident))
+    mover, fought = sc.unit(unit), sc.unit(enemy)
+    if mover.side == fought.side:
+        raise InvalidArgumentError(
+            "enemy",
+            _("{enemy} is on {unit}'s side; name the enemy unit just fought").format(enemy=enemy, unit=unit),
+        )
+    if enemy not in mover.engaged_with and unit not in fought.engaged_with:  # 5.6.1
+        raise IllegalActionError(
+            "5.6.1",
+            _("{unit} is not engaged with {enemy}: a push-up follows a melee in which both stood").format(
+                unit=unit, enemy=enemy
+            ),
+        )
+    if not isinstance(move, MoveFile):
+        move = validate(MoveFile, dict(move), source=source)
+    report = check_move(Battlefield(sc), unit, move, push_up=enemy, source=source)
+    if not report.legal:
+        raise IllegalActionError(str(report.rule), report.message)
+    poses = [[p.index, p.x, p.y, p.facing] for p in move.bases if (p.unit or unit) == unit]
+    changes: list[Change] = [*_expand_if_formation(mover), {"op": "move", "unit": unit, "poses": poses}]
+    ruling = {
+        "legal": True,
+        "distances": {b.base: round(b.distance, 6) for b in report.bases},
+        "contacts": list(report.contacts),
+    }
+    inputs = {"unit": unit, "enemy": enemy, "move": move.model_dump(mode="json", exclude_none=True)}
+    return _finish(pos, "push_up", inputs, {}, ruling, changes, report.notes, report)
 
 
 # long: 5.8 in the order of play: the test, the enemies' pursuit tests, the move or the flight, the pursuits.
@@ -1513,6 +1555,7 @@ __all__ = [
     "apply_morale",
     "apply_move",
     "apply_next_phase",
+    "apply_push_up",
     "apply_repulse",
     "check_may_act",
     "expand_formations",

@@ -63,6 +63,9 @@ class MoveContext:
     speed: dict[int, float]
     order: list[int] | None
     after_fire: FireResult | None = None
+    push_up: bool = False
+    """5.6: a push-up towards the charged (``charge_ids``) unit just fought: at most push_up_cm
+    whatever the terrain (5.6.7), by figures not engaged (5.6.4, 5.6.5), towards it (5.6.6)."""
     after: AfterFire | None = None
     declared_fire: set[int] = field(default_factory=set)
     fire_bands: list[tuple[str, shapely.Geometry]] = field(default_factory=list)
@@ -595,7 +598,10 @@ def within_its_move(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     surcharges."""
     p, b = st.p, st.p.base
     near = st.near(ctx)
-    ctx.surcharges[b] = terrain_surcharges(p.motion, near, ctx.bf.settings) if near else ()
+    # 5.6.7: a push-up "bez względu na teren" (impassable ground is refused by closed_terrain)
+    ctx.surcharges[b] = (
+        terrain_surcharges(p.motion, near, ctx.bf.settings) if near and not ctx.push_up else ()
+    )
     total = p.motion.length + sum(x.cm for x in ctx.surcharges[b])
     allowed = ctx.speed[b]
     if total <= allowed + ctx.eps:
@@ -617,6 +623,34 @@ def within_its_move(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
             ),
         )
     ]
+
+
+def pushes_up(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
+    """5.6.4-5.6.6 — in a push-up the figure was not engaged in melee ("niezwiązane w walce
+    wręcz") and moves towards the unit just fought ("w kierunku jednostek wrogiego oddziału, z
+    którym oddział właśnie stoczył walkę"): Decision, it ends no further from that unit than it
+    started."""
+    if not ctx.push_up:
+        return []
+    bf, p = ctx.bf, st.p
+    targets = [int(o) for k in ctx.charge_ks for o in bf.unit_bases(k)]
+    out: list[Violation] = []
+    if ctx.engaged(p.base):  # in contact (PD-14) with a figure of the other side
+        out.append(ctx.violation(p, "5.6.4", _("it is engaged in melee: only figures not engaged push up")))
+    if targets:
+        before = float(polygon_distance(bf.corners[p.base], bf.corners[targets]).min())
+        after = float(polygon_distance(p.final, bf.corners[targets]).min())
+        if after > before + ctx.eps:
+            out.append(
+                ctx.violation(
+                    p,
+                    "5.6.6",
+                    _(
+                        "it ends {after:.2f} cm from the enemy it fought, {before:.2f} cm before: a push-up moves towards it"
+                    ).format(after=after, before=before),
+                )
+            )
+    return out
 
 
 # --- the whole move, last -------------------------------------------------------------------------
@@ -679,6 +713,7 @@ BASE_STEPS: tuple[BaseStep, ...] = (
     where_it_ends,
     on_the_table,
     within_its_move,
+    pushes_up,
 )
 
 #: The rules of the whole move checked after the bases, reported last.

@@ -1,8 +1,13 @@
-"""``szwadron move SCENARIO --unit UNIT --disengage [--to MOVEFILE]`` — 5.8: may the engaged unit
-disengage, with what chance, and where does it go; with ``--apply`` and the dice (``--dice`` or
-``--roll --seed``), the disengagement made (:func:`szwadron.game.apply.apply_disengage`).
-Exit code 0 when the disengagement may be made (or was), 1 when the rules refuse it, 2 for bad
-input."""
+"""The moves that belong to a melee, options of ``szwadron move``:
+
+- ``--push-up ENEMY --to MOVEFILE`` — 5.6: after a melee in which both stood, figures not engaged
+  move at most 4 cm towards the enemy just fought, whatever the terrain; with ``--apply``
+  written (:func:`szwadron.game.apply.apply_push_up`);
+- ``--disengage [--to MOVEFILE]`` — 5.8: may the engaged unit disengage, with what chance, and
+  where does it go; with ``--apply`` and the dice (``--dice`` or ``--roll --seed``), the
+  disengagement made (:func:`szwadron.game.apply.apply_disengage`).
+
+Exit code 0 when the move may be made (or was), 1 when the rules refuse it, 2 for bad input."""
 
 from __future__ import annotations
 
@@ -21,10 +26,16 @@ DISENGAGE_DICE = (
 )
 
 
-def add_disengage_options(p: argparse.ArgumentParser) -> None:
-    """``--disengage`` and its dice (``--dice``, ``--roll``, ``--seed``)."""
+def add_melee_move_options(p: argparse.ArgumentParser) -> None:
+    """``--push-up ENEMY``, ``--disengage`` and its dice (``--dice``, ``--roll``, ``--seed``)."""
     from szwadron.cli._game import add_dice_options
 
+    p.add_argument(
+        "--push-up",
+        metavar="ENEMY",
+        help="with --to: a push-up after a melee in which both stood (5.6): figures not engaged move "
+        "at most 4 cm whatever the terrain, towards ENEMY, the unit just fought; not an action",
+    )
     p.add_argument(
         "--disengage",
         action="store_true",
@@ -35,11 +46,30 @@ def add_disengage_options(p: argparse.ArgumentParser) -> None:
     add_dice_options(p, DISENGAGE_DICE)
 
 
-def check_disengage_options(args: argparse.Namespace) -> None:
-    """Usage errors of ``--disengage`` and of the dice options, before any work."""
+def check_melee_move_options(args: argparse.Namespace) -> None:
+    """Usage errors of ``--push-up``, ``--disengage`` and the dice options, before any work."""
     from szwadron.cli._game import check_dice_options
     from szwadron.errors import InvalidDataError
 
+    if args.push_up is not None:
+        for flag, given in (
+            ("--charge", bool(args.charge)),
+            ("--march", args.march),
+            ("--after-fire", args.after_fire is not None),
+            ("--repulse", args.repulse is not None),
+            ("--reform", args.reform),
+            ("--disengage", args.disengage),
+        ):
+            if given:
+                raise InvalidDataError(
+                    _("{flag} does not go with --push-up: a push-up is a move of its own (5.6)").format(
+                        flag=flag
+                    )
+                )
+        if args.to is None:
+            raise InvalidDataError(_("--push-up: give the pushed-up figures' poses with --to MOVEFILE"))
+        if len(args.unit) != 1:
+            raise InvalidDataError(_("--push-up: a push-up is the move of one unit; name one --unit"))
     if not args.disengage:
         for flag, value in (("--dice", args.dice), ("--roll", args.roll), ("--seed", args.seed is not None)):
             if value:
@@ -63,6 +93,41 @@ def check_disengage_options(args: argparse.Namespace) -> None:
     if len(args.unit) != 1:
         raise InvalidDataError(_("--disengage: a disengagement is the move of one unit; name one --unit"))
     check_dice_options(args, _("the disengagement"))
+
+
+def run_push_up(args: argparse.Namespace) -> int:
+    """``--push-up ENEMY``: the check, or ``--apply``."""
+    from szwadron.cli._common import print_json
+    from szwadron.cli._pictures import plot_move_answer
+    from szwadron.cli.move import format_report
+    from szwadron.geometry.battlefield import Battlefield
+    from szwadron.loading import load_scenario
+    from szwadron.table.movement import check_move, load_move_file
+
+    move = load_move_file(args.to)
+    unit, enemy = args.unit[0], args.push_up
+    if args.apply:
+        return _apply_push_up(args, unit, enemy, move)
+    bf = Battlefield(load_scenario(args.scenario))
+    bf.resolve(enemy)  # a clear message for an unknown name
+    report = check_move(bf, unit, move, push_up=enemy, source=str(args.to))
+    if args.json:
+        print_json(report.to_json())
+    else:
+        print(format_report(report))
+    if args.plot is not None:
+        plot_move_answer(args, report)
+    return 0 if report.legal else 1
+
+
+def _apply_push_up(args: argparse.Namespace, unit: str, enemy: str, move: Any) -> int:
+    """``--push-up ENEMY --apply``: the push-up written to the next position."""
+    from szwadron.cli._game import run_apply
+    from szwadron.cli.move import print_applied
+    from szwadron.game.apply import apply_push_up
+
+    code, applied = run_apply(args, lambda pos: apply_push_up(pos, unit, enemy, move, source=str(args.to)))
+    return print_applied(args, code, applied)
 
 
 def run_disengage(args: argparse.Namespace) -> int:
@@ -162,8 +227,8 @@ def _apply(args: argparse.Namespace, move: Any) -> int:
 
 __all__ = [
     "DISENGAGE_DICE",
-    "add_disengage_options",
-    "check_disengage_options",
+    "add_melee_move_options",
+    "check_melee_move_options",
     "format_disengage",
     "run_disengage",
 ]
