@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from szwadron.table.fire import FireResult
 
 
+# long: the docstring is the reference of every parameter, with examples; the body is a dozen lines.
 def check_move(
     scenario: Scenario | Battlefield,
     units: str | Sequence[str],
@@ -115,16 +116,20 @@ def check_move(
             )
         charge = (push_up,)
     ctx, speed_notes = _context(bf, units, move, charge, march=march, method=method, source=source)
-    if push_up is not None:  # 5.6.7: at most 4 cm, whatever the terrain
-        ctx.push_up = True
-        ctx.speed = dict.fromkeys(ctx.speed, bf.settings.push_up_cm)
-        speed_notes = [
-            _("push-up (5.6.7): at most {cm:g} cm whatever the terrain").format(cm=bf.settings.push_up_cm)
-        ]
+    if push_up is not None:
+        speed_notes = _as_push_up(ctx)
     if after_fire is not None:
         ctx.after_fire = after_fire
         ctx.after, ctx.declared_fire, ctx.fire_bands = _after_fire_lines(bf, ctx.unit_ids, after_fire)
     return _run(ctx, speed_notes)
+
+
+def _as_push_up(ctx: MoveContext) -> list[str]:
+    """5.6.7 — the move is a push-up: at most ``push_up_cm`` whatever the terrain; its note."""
+    ctx.push_up = True
+    cm = ctx.bf.settings.push_up_cm
+    ctx.speed = dict.fromkeys(ctx.speed, cm)
+    return [_("push-up (5.6.7): at most {cm:g} cm whatever the terrain").format(cm=cm)]
 
 
 def _context(

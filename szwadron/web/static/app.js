@@ -124,7 +124,7 @@ const L_PL = {
   moveCols: ["podstawka", "cm", "dozwolone", "teren"], touching: "stykają się (PD-3)", d6: "K6",
   meleeSides: { attacker: "atakujący", defender: "broniący się" },
   meleeOutcome: { engaged: "związany walką", held: "stoi", repulsed: "odrzucony", panic: "panika", pursuit: "pościg", destroyed: "zniszczony" },
-  actionNames: { move: "ruch", fire: "ostrzał", melee: "walka wręcz", morale: "faza morale", turn: "następna faza", march: "ostrzał w marszu", march_move: "pół ruchu ostrzału w marszu", march_fire: "strzał ostrzału w marszu", fire_move: "ostrzał i ruch po nim", charge: "atak w walce wręcz", disengage: "oderwanie się", push_up: "dosunięcie", reorganise: "reorganizacja" },
+  actionNames: { move: "ruch", fire: "ostrzał", melee: "walka wręcz", morale: "faza morale", turn: "następna faza", march: "ostrzał w marszu", march_move: "pół ruchu ostrzału w marszu", march_fire: "strzał ostrzału w marszu", fire_move: "ostrzał i ruch po nim", charge: "atak w walce wręcz", disengage: "oderwanie się", push_up: "dosuwanie", reorganise: "reorganizacja" },
   volleyMissing: "wpisz wyniki rzutu kośćmi salwy (jedna liczba od 1 do 6 na kość, np. 1,4,6) albo kliknij Rzuć",
   hillLevel: "poziom: wzgórze ma poziom od 1 do 10 (liczba całkowita)",
   tallLevel: "poziom: liczba całkowita od 0 (nie jest wysoki) do 10",
