@@ -73,7 +73,7 @@ def test_points_roster_plot_names_the_roster(
 
     titles: list[str] = []
     monkeypatch.setattr(pp, "plot_breakdown_file", lambda rows, path, *, title: titles.append(title))
-    code, out, _ = run(
+    code, _out, _ = run(
         capsys, "points", "france", "--roster", "corps-1000", "--plot", str(tmp_path / "r.png")
     )
     assert code == 0 and len(titles) == 1
