@@ -363,7 +363,7 @@ def reserve_text(ax: Axes, text: Text) -> None:
     fig = ax.figure
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     # the text's own extent (its frame is laid out only when drawn), widened by a frame's pad
-    pad = (text.get_fontsize() * 0.5 + 2.0) * fig.dpi / 72.0
+    pad = (float(text.get_fontsize()) * 0.5 + 2.0) * fig.dpi / 72.0
     extent = text.get_window_extent(renderer=renderer).padded(pad)
     (x0, y0), (x1, y1) = ax.transData.inverted().transform([[extent.x0, extent.y0], [extent.x1, extent.y1]])
     _state(ax).boxes.append(shapely.box(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
