@@ -157,6 +157,23 @@ def applied_json(args: argparse.Namespace, applied: Applied) -> dict[str, Any]:
     }
 
 
+def show_applied(
+    args: argparse.Namespace, code: int, applied: Applied | None, render: Callable[[Applied], str]
+) -> int:
+    """Print an applied action (:func:`run_apply`'s answer): its ``--json`` document, or
+    ``render``'s text and what was written; ``code`` back (nothing printed when refused)."""
+    from szwadron.cli._common import print_json
+
+    if applied is None:
+        return code
+    if args.json:
+        print_json(applied_json(args, applied))
+        return code
+    print(render(applied))
+    print(format_applied(args, applied))
+    return code
+
+
 def format_applied(args: argparse.Namespace, applied: Applied) -> str:
     """The human lines after the ruling: what changed, where it was written."""
     where = str(args.scenario if args.in_place else args.output)
@@ -218,4 +235,5 @@ __all__ = [
     "format_applied",
     "roll_lines",
     "run_apply",
+    "show_applied",
 ]

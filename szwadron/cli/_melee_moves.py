@@ -46,21 +46,28 @@ def add_melee_move_options(p: argparse.ArgumentParser) -> None:
     add_dice_options(p, DISENGAGE_DICE)
 
 
+def _other_moves(args: argparse.Namespace) -> list[str]:
+    """The options of another kind of move that were given (each names a move of its own)."""
+    given = (
+        ("--charge", bool(args.charge)),
+        ("--march", args.march),
+        ("--after-fire", args.after_fire is not None),
+        ("--repulse", args.repulse is not None),
+        ("--reform", args.reform),
+        ("--disengage", args.disengage),
+        ("--push-up", args.push_up is not None),
+    )
+    return [flag for flag, on in given if on]
+
+
 def check_melee_move_options(args: argparse.Namespace) -> None:
     """Usage errors of ``--push-up``, ``--disengage`` and the dice options, before any work."""
     from szwadron.cli._game import check_dice_options
     from szwadron.errors import InvalidDataError
 
     if args.push_up is not None:
-        for flag, given in (
-            ("--charge", bool(args.charge)),
-            ("--march", args.march),
-            ("--after-fire", args.after_fire is not None),
-            ("--repulse", args.repulse is not None),
-            ("--reform", args.reform),
-            ("--disengage", args.disengage),
-        ):
-            if given:
+        for flag in _other_moves(args):
+            if flag != "--push-up":
                 raise InvalidDataError(
                     _("{flag} does not go with --push-up: a push-up is a move of its own (5.6)").format(
                         flag=flag
@@ -77,14 +84,8 @@ def check_melee_move_options(args: argparse.Namespace) -> None:
                     _("{flag}: only with --disengage (the dice of a disengagement, 5.8)").format(flag=flag)
                 )
         return
-    for flag, given in (
-        ("--charge", bool(args.charge)),
-        ("--march", args.march),
-        ("--after-fire", args.after_fire is not None),
-        ("--repulse", args.repulse is not None),
-        ("--reform", args.reform),
-    ):
-        if given:
+    for flag in _other_moves(args):
+        if flag != "--disengage":
             raise InvalidDataError(
                 _("{flag} does not go with --disengage: disengaging is a move of its own (5.8)").format(
                     flag=flag
@@ -97,9 +98,7 @@ def check_melee_move_options(args: argparse.Namespace) -> None:
 
 def run_push_up(args: argparse.Namespace) -> int:
     """``--push-up ENEMY``: the check, or ``--apply``."""
-    from szwadron.cli._common import print_json
-    from szwadron.cli._pictures import plot_move_answer
-    from szwadron.cli.move import format_report
+    from szwadron.cli.move import answer_move
     from szwadron.geometry.battlefield import Battlefield
     from szwadron.loading import load_scenario
     from szwadron.table.movement import check_move, load_move_file
@@ -110,14 +109,7 @@ def run_push_up(args: argparse.Namespace) -> int:
         return _apply_push_up(args, unit, enemy, move)
     bf = Battlefield(load_scenario(args.scenario))
     bf.resolve(enemy)  # a clear message for an unknown name
-    report = check_move(bf, unit, move, push_up=enemy, source=str(args.to))
-    if args.json:
-        print_json(report.to_json())
-    else:
-        print(format_report(report))
-    if args.plot is not None:
-        plot_move_answer(args, report)
-    return 0 if report.legal else 1
+    return answer_move(args, check_move(bf, unit, move, push_up=enemy, source=str(args.to)))
 
 
 def _apply_push_up(args: argparse.Namespace, unit: str, enemy: str, move: Any) -> int:
@@ -204,8 +196,7 @@ def format_disengage(r: DisengageRuling) -> str:
 
 def _apply(args: argparse.Namespace, move: Any) -> int:
     """``--disengage --apply``: the test and the move (or the panic), written to the next position."""
-    from szwadron.cli._common import print_json
-    from szwadron.cli._game import applied_json, format_applied, roll_lines, run_apply
+    from szwadron.cli._game import roll_lines, run_apply, show_applied
     from szwadron.game.apply import Applied, Position, apply_disengage
 
     def compute(pos: Position) -> Applied:
@@ -213,16 +204,12 @@ def _apply(args: argparse.Namespace, move: Any) -> int:
             pos, args.unit[0], move, dice=args.dice, seed=args.seed, source=str(args.to or "move")
         )
 
-    code, applied = run_apply(args, compute)
-    if applied is None:
-        return code
-    if args.json:
-        print_json(applied_json(args, applied))
-        return code
-    print(format_disengage(applied.report))
-    print("\n".join(["", _("Rolled"), *roll_lines(applied.dice["rolls"])]))
-    print(format_applied(args, applied))
-    return code
+    def render(applied: Applied) -> str:
+        return "\n".join(
+            [format_disengage(applied.report), "", _("Rolled"), *roll_lines(applied.dice["rolls"])]
+        )
+
+    return show_applied(args, *run_apply(args, compute), render)
 
 
 __all__ = [

@@ -192,26 +192,19 @@ def _check_dice(args: argparse.Namespace) -> None:
 
 def _apply(args: argparse.Namespace) -> int:
     """``--apply``: the phase resolved with the dice and written to the next position (issue 17)."""
-    from szwadron.cli._common import print_json
-    from szwadron.cli._game import applied_json, format_applied, run_apply
+    from szwadron.cli._game import run_apply, show_applied
     from szwadron.game.apply import Applied, Position, apply_morale
 
     def compute(pos: Position) -> Applied:
         return apply_morale(pos, args.side, dice=args.dice, seed=args.seed if args.roll else None)
 
-    code, applied = run_apply(args, compute)
-    if applied is None:
-        return code
-    if args.json:
-        print_json(applied_json(args, applied))
-        return code
-    print(_render(applied.report))
-    lines = ["", _("Rolled"), *roll_lines(applied.dice["rolls"])]
-    if not applied.dice["rolls"]:
-        lines.append("  " + _("nothing to roll"))
-    print("\n".join(lines))
-    print(format_applied(args, applied))
-    return code
+    def render(applied: Applied) -> str:
+        lines = [_render(applied.report), "", _("Rolled"), *roll_lines(applied.dice["rolls"])]
+        if not applied.dice["rolls"]:
+            lines.append("  " + _("nothing to roll"))
+        return "\n".join(lines)
+
+    return show_applied(args, *run_apply(args, compute), render)
 
 
 def _pursuit_line(p: Any, reach: Any) -> str:

@@ -120,9 +120,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load, check, print; 0 legal, 1 illegal."""
-    from szwadron.cli._common import print_json
     from szwadron.cli._game import check_apply_options
-    from szwadron.cli._pictures import check_plot_option, plot_move_answer
+    from szwadron.cli._pictures import check_plot_option
     from szwadron.errors import InvalidDataError
     from szwadron.geometry.battlefield import Battlefield
     from szwadron.loading import load_scenario
@@ -159,6 +158,14 @@ def run(args: argparse.Namespace) -> int:
     report = check_move(
         bf, args.unit, move, charge=args.charge, march=args.march, after_fire=after, source=str(args.to)
     )
+    return answer_move(args, report)
+
+
+def answer_move(args: argparse.Namespace, report: MoveReport) -> int:
+    """A checked move printed (``--json`` or the report) and drawn (``--plot``); 0 legal, 1 not."""
+    from szwadron.cli._common import print_json
+    from szwadron.cli._pictures import plot_move_answer
+
     if args.json:
         print_json(report.to_json())
     else:
@@ -292,21 +299,14 @@ def _reform(args: argparse.Namespace) -> int:
 def _apply_repulse(args: argparse.Namespace, unit: str, enemy: str) -> int:
     """``--repulse ENEMY --apply``: 6.5 — the repulse move written to the next position, made at
     once as the result of a fire or melee; blocked, the unit panics (6.5.5)."""
-    from szwadron.cli._common import print_json
-    from szwadron.cli._game import applied_json, format_applied, run_apply
+    from szwadron.cli._game import run_apply, show_applied
     from szwadron.game.apply import apply_repulse
 
-    code, applied = run_apply(args, lambda pos: apply_repulse(pos, unit, enemy))
-    if applied is None:
-        return code
-    if args.json:
-        print_json(applied_json(args, applied))
-    else:
+    def render(applied: Any) -> str:
         r = applied.report
-        if r.report is not None and not r.blocked:
-            print(format_report(r.report))
-        print(format_applied(args, applied))
-    return code
+        return format_report(r.report) if r.report is not None and not r.blocked else ""
+
+    return show_applied(args, *run_apply(args, lambda pos: apply_repulse(pos, unit, enemy)), render)
 
 
 def _apply_reform(args: argparse.Namespace) -> int:
@@ -361,17 +361,9 @@ def _apply(args: argparse.Namespace) -> int:
 
 def print_applied(args: argparse.Namespace, code: int, applied: Any) -> int:
     """An applied move (``--apply``, ``--reform --apply``): its report and what was written."""
-    from szwadron.cli._common import print_json
-    from szwadron.cli._game import applied_json, format_applied
+    from szwadron.cli._game import show_applied
 
-    if applied is None:
-        return code
-    if args.json:
-        print_json(applied_json(args, applied))
-    else:
-        print(format_report(applied.report))
-        print(format_applied(args, applied))
-    return code
+    return show_applied(args, code, applied, lambda a: format_report(a.report))
 
 
 def _the_fire(bf: Battlefield, args: argparse.Namespace) -> FireResult:
@@ -442,4 +434,4 @@ def format_report(report: MoveReport) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["format_report", "print_applied", "register", "run"]
+__all__ = ["answer_move", "format_report", "print_applied", "register", "run"]
