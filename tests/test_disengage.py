@@ -26,10 +26,13 @@ from szwadron.game.apply import (
     apply_next_phase,
     position_from_text,
 )
+from szwadron.geometry.battlefield import Battlefield
+from szwadron.table.audit import engaged_with_bases
 from szwadron.table.disengage import disengage
 
 REPO = Path(__file__).resolve().parents[1]
 CASES = sorted((Path(__file__).parent / "cases" / "disengage").glob("*.toml"))
+PAIR = Path(__file__).parent / "cases" / "disengage" / "5_8_2_passed_moves_away.toml"
 
 
 def _case(path: Path) -> tuple[str, dict[str, Any], dict[str, Any]]:
@@ -49,7 +52,14 @@ def test_5_8_known_answers(path: Path) -> None:
     """5.8 — each hand-worked case: the odds before the dice, then the dice applied."""
     text, case, want = _case(path)
     pos = position_from_text(text, str(path))
-    ruling = disengage(pos.scenario, case["unit"])
+    move = {"bases": case["to"]} if "to" in case else None
+    ruling = disengage(pos.scenario, case["unit"], move)
+    if "refused" in want:  # refused before any die, nothing applied
+        assert ruling.rule == want["refused"], ruling.message
+        with pytest.raises(IllegalActionError) as err:
+            apply_disengage(pos, case["unit"], move, dice=case["dice"])
+        assert err.value.rule == want["refused"]
+        return
     assert ruling.legal, ruling.message
     if "target" in want:
         assert ruling.target == want["target"]
@@ -61,8 +71,11 @@ def test_5_8_known_answers(path: Path) -> None:
         assert {t.unit: t.pursuit_chance for t in ruling.pursuers}[unit] == Fraction(p)
     for unit, branch in want.get("pursuer_branch", {}).items():
         assert {t.unit: t.branch for t in ruling.pursuers}[unit] == branch
-    applied = apply_disengage(pos, case["unit"], dice=case["dice"])
+    applied = apply_disengage(pos, case["unit"], move, dice=case["dice"])
     nxt = position_from_text(applied.text, "next")
+    if "in_contact" in want:  # 5.1.2, PD-14: the pursuer touches the unit along an edge
+        bf = Battlefield(nxt.scenario)
+        assert ("e" in engaged_with_bases(bf, bf.unit_bases("a"))) is want["in_contact"]
     assert applied.ruling["passed"] is want["passed"]
     if "pursuers" in want:
         assert applied.ruling["pursuers"] == want["pursuers"]
@@ -94,7 +107,7 @@ def test_5_8_odds_match_every_die_counted() -> None:
     """5.8.2, 5.8.4 — the chances of the ruling against the dice counted one by one: over every
     pair of faces (the unit's test, the enemy's pursuit test) the applied outcome's shares are
     the ruling's pass and pursuit chances, and the two are independent."""
-    text, _inputs, _want = _case(CASES[0])
+    text, _inputs, _want = _case(PAIR)
     pos = position_from_text(text, "case")
     ruling = disengage(pos.scenario, "a")
     counts: dict[tuple[bool, bool], int] = {}
@@ -127,7 +140,7 @@ def _validates(argv: list[str], doc: Any) -> None:
 
 
 def _engaged_pair() -> str:
-    text, _inputs, _want = _case(CASES[0])
+    text, _inputs, _want = _case(PAIR)
     return text
 
 
@@ -240,7 +253,7 @@ def test_cli_disengage_question_and_apply(tmp_path: Path, capsys: pytest.Capture
         capsys, "move", str(scen), "--unit", "a", "--disengage", "--apply", "-o", str(out), "--dice", "3,2"
     )
     assert code == 0, err
-    assert "disengage test: rolled 3" in out_text and out.exists()
+    assert "break off test: rolled 3" in out_text and out.exists()
 
 
 @pytest.mark.parametrize(

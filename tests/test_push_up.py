@@ -70,12 +70,16 @@ def test_5_6_7_the_wood_would_cost_as_a_move() -> None:
 
 
 def test_5_6_1_only_after_a_melee_both_stood() -> None:
-    """5.6.1 — a push-up needs the two units engaged (both stood): not engaged, it is refused."""
+    """5.6.1 — a push-up needs the two units engaged (both stood: recorded, or touching): apart
+    and not recorded, it is refused, in the question as with ``--apply``."""
     text, case, _want = _case(TOWARDS)
     text = text.replace('engaged_with = ["e"]\n', "").replace('engaged_with = ["a"]\n', "")
-    pos = position_from_text(text, "apart")
+    touching = position_from_text(text, "touching")
+    assert check_move(touching.scenario, "a", {"bases": case["bases"]}, push_up="e").legal
+    apart = position_from_text(text.replace("y = 32.0", "y = 40.0"), "apart")
+    assert check_move(apart.scenario, "a", {"bases": case["bases"]}, push_up="e").rule == "5.6.1"
     with pytest.raises(IllegalActionError) as err:
-        apply_push_up(pos, "a", "e", {"bases": case["bases"]})
+        apply_push_up(apart, "a", "e", {"bases": case["bases"]})
     assert err.value.rule == "5.6.1"
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from szwadron.i18n import _, term
+from szwadron.i18n import _, pgettext, term
 
 if TYPE_CHECKING:
     from szwadron.game.apply import Applied, Position
@@ -190,6 +190,13 @@ def format_applied(args: argparse.Namespace, applied: Applied) -> str:
     return "\n".join(lines)
 
 
+def _test_name(test: str) -> str:
+    """A morale test's name in a line of dice: the state's name would not say which test."""
+    if test == "uncontrolled pursuit":  # 5.8.4, 6.3.6: the test "na niekontrolowany pościg"
+        return pgettext("morale test", "uncontrolled pursuit")
+    return term(test).replace("_", " ")  # break_off: "break off"
+
+
 def roll_lines(rolls: list[dict[str, Any]]) -> list[str]:
     """The dice of flights, pursuits and tests an applied action rolled, a line each."""
     lines: list[str] = []
@@ -212,14 +219,15 @@ def roll_lines(rolls: list[dict[str, Any]]) -> list[str]:
             )
         elif r.get("automatic"):  # 7.6.1: automatic disengage rolls no die
             lines.append(
-                f"  {r['unit']} " + _("{test} test: automatic (7.6.1) — pass").format(test=term(r["test"]))
+                f"  {r['unit']} "
+                + _("{test} test: automatic (7.6.1) — pass").format(test=_test_name(r["test"]))
             )
         else:
             verdict = _("pass") if r["passed"] else _("fail")
             lines.append(
                 f"  {r['unit']} "
                 + _("{test} test: rolled {face} vs ≤{target} — {verdict}").format(
-                    test=term(r["test"]), face=r["face"], target=r["target"], verdict=verdict
+                    test=_test_name(r["test"]), face=r["face"], target=r["target"], verdict=verdict
                 )
             )
     return lines

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from szwadron.i18n import _
+from szwadron.i18n import _, pgettext
 
 if TYPE_CHECKING:
     from szwadron.table.disengage import DisengageRuling, PursuitTest
@@ -123,9 +123,12 @@ def _apply_push_up(args: argparse.Namespace, unit: str, enemy: str, move: Any) -
 
 
 def run_disengage(args: argparse.Namespace) -> int:
-    """The question (odds and the move), or ``--apply``."""
+    """The question (odds and the move), or ``--apply``; 1 when the rules refuse it."""
+    import sys
+
     from szwadron.cli._common import print_json
     from szwadron.cli._pictures import plot_move_answer
+    from szwadron.errors import IllegalActionError
     from szwadron.geometry.battlefield import Battlefield
     from szwadron.loading import load_scenario
     from szwadron.table.disengage import disengage
@@ -134,16 +137,38 @@ def run_disengage(args: argparse.Namespace) -> int:
     move = None if args.to is None else load_move_file(args.to)
     if args.apply:
         return _apply(args, move)
-    r = disengage(
-        Battlefield(load_scenario(args.scenario)), args.unit[0], move, source=str(args.to or "move")
-    )
+    bf = Battlefield(load_scenario(args.scenario))
+    try:
+        r = disengage(bf, args.unit[0], move, source=str(args.to or "move"))
+    except IllegalActionError as exc:  # not engaged, panicking, pursuing: the rules refuse it
+        if args.json:
+            print_json({"error": exc.detail, "rule": exc.rule})
+        else:
+            print(_("no disengagement: {reason}").format(reason=exc), file=sys.stderr)
+        return 1
     if args.json:
         print_json(r.to_json())
     else:
         print(format_disengage(r))
+        later = _not_now(bf, args.unit[0])
+        if later is not None:
+            print(later)
     if args.plot is not None and r.move is not None:
         plot_move_answer(args, r.move)
     return 0 if r.legal else 1
+
+
+def _not_now(bf: Any, unit: str) -> str | None:
+    """2.3, 6.1 — when the position says whose turn it is, why the unit may not disengage now
+    (not its side's movement phase, it has acted): the odds still answer (as ``fire``'s)."""
+    from szwadron.errors import IllegalActionError
+    from szwadron.game.apply import check_may_act
+
+    try:
+        check_may_act(bf.scenario, bf.scenario.unit(unit), "disengage")
+    except IllegalActionError as e:
+        return "  " + _("but not now: {message} (rule {rule})").format(message=e.detail, rule=e.rule)
+    return None
 
 
 def _pursuit_line(p: PursuitTest) -> str:
@@ -156,7 +181,7 @@ def _pursuit_line(p: PursuitTest) -> str:
     why = {
         "artillery": _("artillery never pursues (6.7.1)"),
         "already": _("pursuing already: it keeps pursuing (6.7.7)"),
-        "no_test": _("panicking: no test (6.1.3)"),
+        "no_test": _("panicking (6.1.3)"),
     }[p.branch]
     return _("{unit}: no pursuit test — {why}").format(unit=p.unit, why=why)
 
@@ -166,7 +191,11 @@ def format_disengage(r: DisengageRuling) -> str:
     from szwadron.cli._common import fmt_prob
     from szwadron.cli.move import format_report
 
-    verdict = _("LEGAL") if r.legal else _("ILLEGAL") + f" [{r.rule}] {r.message}"
+    verdict = (
+        pgettext("melee move", "LEGAL")
+        if r.legal
+        else pgettext("melee move", "ILLEGAL") + f" [{r.rule}] {r.message}"
+    )
     lines = [
         _("{unit}: disengage from {enemies} (5.8) — {verdict}").format(
             unit=r.unit, enemies=", ".join(r.enemies), verdict=verdict

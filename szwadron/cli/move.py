@@ -31,7 +31,7 @@ from szwadron.cli._melee_moves import (
     run_push_up,
 )
 from szwadron.cli._pictures import add_plot_option
-from szwadron.i18n import _, term
+from szwadron.i18n import _, pgettext, term
 
 if TYPE_CHECKING:
     from szwadron.geometry.battlefield import Battlefield
@@ -396,9 +396,12 @@ def format_report(report: MoveReport) -> str:
     if report.after_fire is not None:
         after = " " + _("after fire at {target} (4.9)").format(target=report.after_fire.target)
     march = " " + _("(on the march)") if report.march else ""
+    legal, illegal = _("LEGAL"), _("ILLEGAL")
+    if report.push_up is not None:  # "dosuwanie": another word's gender in Polish
+        legal, illegal = pgettext("melee move", "LEGAL"), pgettext("melee move", "ILLEGAL")
     lines = [
         f"{units}: {what}{march}{after} — "
-        + (_("LEGAL") if report.legal else _("ILLEGAL") + f" [{report.rule}] {report.message}")
+        + (legal if report.legal else illegal + f" [{report.rule}] {report.message}")
     ]
     if len(report.violations) > 1:
         lines.append("")

@@ -744,7 +744,11 @@ def apply_melee(
         if out.value == "pursuit":
             now, report, _mods = flights.now(unit.side)
             if unit.id in {u.id for u in report.units}:
-                changes.extend(_pursuit_move(report.unit(unit.id), now.unit(unit.id), now, rng, after, notes))
+                changes.extend(
+                    _pursuit_move(
+                        report.unit(unit.id), now.unit(unit.id), now, rng, after, notes, immediate=True
+                    )
+                )
     if isinstance(rng, _ScriptedDice):
         rng.check_all_used()
     inputs: dict[str, Any] = {"attacker": attacker, "defender": defender}
@@ -841,30 +845,17 @@ def apply_push_up(
     action (no turn or action is checked, ``acted`` is left alone). The stages and the attacker's
     count in the first one (5.6.3-5.6.5) are the players' to keep: ``melee --apply`` lists them,
     a position does not record the last melee's losses."""
-    sc = pos.scenario
-    for role, ident in (("unit", unit), ("enemy", enemy)):
-        if ident not in {u.id for u in sc.units}:
-            raise InvalidArgumentError(role, _("{ident!r}: no such unit in the scenario").format(ident=ident))
-    mover, fought = sc.unit(unit), sc.unit(enemy)
-    if mover.side == fought.side:
-        raise InvalidArgumentError(
-            "enemy",
-            _("{enemy} is on {unit}'s side; name the enemy unit just fought").format(enemy=enemy, unit=unit),
-        )
-    if enemy not in mover.engaged_with and unit not in fought.engaged_with:  # 5.6.1
-        raise IllegalActionError(
-            "5.6.1",
-            _("{unit} is not engaged with {enemy}: a push-up follows a melee in which both stood").format(
-                unit=unit, enemy=enemy
-            ),
-        )
+    sc = pos.scenario  # the unit, the enemy and 5.6.1 are checked by check_move (push_up=)
     if not isinstance(move, MoveFile):
         move = validate(MoveFile, dict(move), source=source)
     report = check_move(Battlefield(sc), unit, move, push_up=enemy, source=source)
     if not report.legal:
         raise IllegalActionError(str(report.rule), report.message)
     poses = [[p.index, p.x, p.y, p.facing] for p in move.bases if (p.unit or unit) == unit]
-    changes: list[Change] = [*_expand_if_formation(mover), {"op": "move", "unit": unit, "poses": poses}]
+    changes: list[Change] = [
+        *_expand_if_formation(sc.unit(unit)),
+        {"op": "move", "unit": unit, "poses": poses},
+    ]
     ruling = {
         "legal": True,
         "distances": {b.base: round(b.distance, 6) for b in report.bases},
@@ -916,11 +907,11 @@ def apply_disengage(
     rolls: list[dict[str, Any]] = []
     if r.automatic:  # 7.6.1
         passed = True
-        rolls.append({"unit": unit, "test": "disengage", "automatic": True, "passed": True})
+        rolls.append({"unit": unit, "test": "break_off", "automatic": True, "passed": True})
     else:
         face = rng.randint(1, 6)
         passed = face <= r.target
-        rolls.append({"unit": unit, "test": "disengage", "face": face, "target": r.target, "passed": passed})
+        rolls.append({"unit": unit, "test": "break_off", "face": face, "target": r.target, "passed": passed})
     pursuers: list[str] = []
     for p in r.pursuers:  # 5.8.4: whatever the result
         if p.branch != "test" or p.target is None:
@@ -983,8 +974,8 @@ def apply_disengage(
         flights.chain()
     for e in pursuers:
         now, report, _mods = flights.now(sc.unit(e).side)
-        if e in {u.id for u in report.units} and unit in {u.id for u in now.units}:
-            changes.extend(_pursuit_move(report.unit(e), now.unit(e), now, rng, rolls, notes))
+        if e in {u.id for u in report.units}:  # its target gone off the table: 6.7.10
+            changes.extend(_pursuit_move(report.unit(e), now.unit(e), now, rng, rolls, notes, immediate=True))
     if isinstance(rng, _ScriptedDice):
         rng.check_all_used()
     inputs: dict[str, Any] = {"unit": unit}
@@ -1145,14 +1136,15 @@ def _straight_until_blocked(
     return _furthest_free(most, free)
 
 
-def _pursuit_note(scen: Scenario, unit: str, enemy: str, dist: float, touching: bool) -> str:
-    """6.7.3, 6.7.4 — what a pursuit move did; a pursuer that reaches its target in a movement
-    phase fights it in the next morale phase (a pursuer fights in a morale phase)."""
+def _pursuit_note(unit: str, enemy: str, dist: float, touching: bool, immediate: bool) -> str:
+    """6.7.1, 6.7.3, 6.7.4 — what a pursuit move did. One made at once after a melee or a
+    disengagement that reaches its target fights it in the next morale phase (6.7.1: "nie
+    rozgrywa się jej w tym momencie"); one made in a morale phase, in that phase (6.7.3)."""
     if not touching:
         return _("{unit} pursues {enemy} {cm:g} cm and does not reach it (6.7.4)").format(
             unit=unit, enemy=enemy, cm=dist
         )
-    if scen.turn is not None and scen.turn.phase is Phase.MOVEMENT:
+    if immediate:
         return _(
             "{unit} pursues {enemy} {cm:g} cm and reaches it: the melee (6.7.3) is fought in the next morale phase"
         ).format(unit=unit, enemy=enemy, cm=dist)
@@ -1168,8 +1160,11 @@ def _pursuit_move(
     rng: random.Random,
     rolls: list[dict[str, Any]],
     notes: list[str],
+    *,
+    immediate: bool = False,
 ) -> list[Change]:
-    """6.7.1, 6.7.4, 6.7.5, 6.8.1 III — a pursuing unit's move in its morale phase: 2d6 × 2
+    """6.7.1, 6.7.4, 6.7.5, 6.8.1 III — a pursuing unit's move in its morale phase (or at once,
+    ``immediate``, after the melee or disengagement that started it): 2d6 × 2
     (infantry) or × 4 (cavalry) cm, each figure straight at the nearest figure of the unit it
     pursues (the morale phase's target), "najkrótszą drogą"; it stops when it touches an enemy
     figure — the pursued unit or another on its way (6.7.5), the melee then fought by ``melee
@@ -1201,11 +1196,15 @@ def _pursuit_move(
         aim = min(aims, key=lambda a: (shapely.distance(here, a), a.centroid.x, a.centroid.y))
         # the shortest straight way into contact along an edge (PD-14), as a charge's (reach)
         dx, dy = into_contact(here, [aim], scen.settings.min_contact_length_cm)
+        contact: tuple[float, float] | None = (dx, dy)
         if math.hypot(dx, dy) < 1e-9:
             dx, dy = aim.centroid.x - b.x, aim.centroid.y - b.y
+            contact = None
         norm = math.hypot(dx, dy) or 1.0
         heading[k] = (dx / norm, dy / norm)
-        steps.append((k, _straight_until_blocked(unit, k, heading[k], dist, others, small)))
+        # it stops where it comes into contact (a figure sliding along a flank never overlaps one)
+        most = dist if contact is None else min(dist, norm)
+        steps.append((k, _straight_until_blocked(unit, k, heading[k], most, others, small)))
 
     def at(k: int, step: float) -> tuple[float, float]:
         b = unit.bases[k]
@@ -1231,8 +1230,20 @@ def _pursuit_move(
         >= least
     )
     rolls.append({"unit": um.id, "test": "pursuit", "faces": pips, "cm": dist, "contact": bool(touching)})
-    notes.append(_pursuit_note(scen, um.id, p.target, dist, touching))
-    return [*_expand_if_formation(unit), {"op": "move", "unit": um.id, "poses": poses}]
+    notes.append(_pursuit_note(um.id, p.target, dist, touching, immediate))
+    out: list[Change] = [*_expand_if_formation(unit), {"op": "move", "unit": um.id, "poses": poses}]
+    if touching and target.state is UnitState.NORMAL:  # 5.1.2: in contact, the two are engaged
+        for one, other in ((unit, target), (target, unit)):
+            if other.id not in one.engaged_with:
+                out.append(
+                    {
+                        "op": "set",
+                        "unit": one.id,
+                        "field": "engaged_with",
+                        "value": [*one.engaged_with, other.id],
+                    }
+                )
+    return out
 
 
 @dataclass

@@ -20,8 +20,9 @@ Decisions where the rulebook is silent (docs/decisions.md):
 - The unit disengages from every enemy unit it is engaged with (5.1.2: touching with at least
   PD-14's contact, across an obstacle too, or recorded in ``engaged_with``): 5.8 speaks of the
   unit leaving the melee, not one enemy of it.
-- Its move must end out of contact with each of them (5.8.2: "odsuwa się od nieprzyjaciela");
-  a move that still touches one is refused under 5.8.2.
+- Its move must end out of contact with each of them and out of their control zones (5.8.2:
+  "odsuwa się od nieprzyjaciela"; 1.4.2: no figure stands in an enemy's zone unless engaged);
+  a move that ends nearer than ``control_zone_cm`` to one is refused under 5.8.2.
 - An enemy tests for pursuit even when it lost nothing (5.8.4: "bez względu na wynik"); a
   panicking enemy takes no test, one already pursuing keeps pursuing, and artillery never
   pursues (6.7.1) — the morale machine's branches (:mod:`szwadron.odds.machine`).
@@ -141,19 +142,21 @@ def _pursuit_test(unit: MoraleUnit, ident: str) -> PursuitTest:
     return PursuitTest(ident, only.branch, None, pursuit, only.rule)
 
 
-def _ends_in_contact(bf: Battlefield, unit: str, report: MoveReport, enemies: tuple[str, ...]) -> list[str]:
-    """The enemies among ``enemies`` the unit still touches (PD-14) after ``report``'s move."""
+def _still_near(bf: Battlefield, unit: str, report: MoveReport, enemies: tuple[str, ...]) -> list[str]:
+    """The enemies among ``enemies`` whose control zone (1.4.1: ``control_zone_cm`` round each
+    base) a base of the unit is still in after ``report``'s move, touching them or not."""
     sc = bf.scenario
-    moving = sc.unit(unit)
-    bases = list(moving.bases)
+    bases = list(sc.unit(unit).bases)
     for b in report.bases:
         k = int(b.base.rpartition("/")[2])
         x, y, facing = b.poses[-1]
         bases[k] = bases[k].model_copy(update={"x": float(x), "y": float(y), "facing": float(facing)})
     units = tuple(u.model_copy(update={"bases": tuple(bases)}) if u.id == unit else u for u in sc.units)
     after = Battlefield(sc.model_copy(update={"units": units}), bf.settings)
-    touching = set(engaged_with_bases(after, after.unit_bases(unit)))
-    return [e for e in enemies if e in touching]
+    zone = after.settings.control_zone_cm - after.settings.distance_epsilon_cm
+    _, near = after.tree.query(after.polygons[after.unit_bases(unit)], predicate="dwithin", distance=zone)
+    found = {after.unit_ids[int(after.unit_of[t])] for t in near.tolist()}
+    return [e for e in enemies if e in found]
 
 
 def _the_move(
@@ -179,14 +182,14 @@ def _the_move(
         )
     if not report.legal:
         return report, str(report.rule), report.message
-    still = _ends_in_contact(bf, unit, report, enemies)
+    still = _still_near(bf, unit, report, enemies)
     if still:
         return (
             report,
             "5.8.2",
-            _("{unit} ends still in contact with {enemies}: a disengaging unit moves away (5.8.2)").format(
-                unit=unit, enemies=", ".join(still)
-            ),
+            _(
+                "{unit} ends still in the control zone of {enemies}: a disengaging unit moves away from the enemy (5.8.2, 1.4.2)"
+            ).format(unit=unit, enemies=", ".join(still)),
         )
     return report, None, report.message
 

@@ -110,6 +110,7 @@ def check_move(
     # the work: _context (what is known before the rules), _run (the steps, in order)
     bf = Battlefield.of(scenario)
     if push_up is not None:
+        _check_push_up_enemy(bf, units, push_up)
         if charge or march or after_fire is not None:
             raise InvalidDataError(
                 _("a push-up (5.6) is a move of its own: no charge, march or move after fire")
@@ -122,6 +123,21 @@ def check_move(
         ctx.after_fire = after_fire
         ctx.after, ctx.declared_fire, ctx.fire_bands = _after_fire_lines(bf, ctx.unit_ids, after_fire)
     return _run(ctx, speed_notes)
+
+
+def _check_push_up_enemy(bf: Battlefield, units: str | Sequence[str], enemy: str) -> None:
+    """5.6 — the unit a push-up moves towards is a known enemy unit (not a base, not a friend)."""
+    bf.resolve(enemy)  # unknown: a message listing the units
+    if enemy not in bf.unit_ids:
+        raise InvalidArgumentError(
+            "push_up",
+            _("{cid!r} is a base; give the unit id {cid2!r}").format(cid=enemy, cid2=enemy.partition("/")[0]),
+        )
+    first = units if isinstance(units, str) else units[0]
+    if first in bf.unit_ids and bf.scenario.unit(first).side == bf.scenario.unit(enemy).side:
+        raise InvalidArgumentError(
+            "push_up", _("{enemy}: a unit pushes up towards the enemy unit it fought").format(enemy=enemy)
+        )
 
 
 def _as_push_up(ctx: MoveContext) -> list[str]:

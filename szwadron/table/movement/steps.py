@@ -34,7 +34,7 @@ from szwadron.geometry.paths import Surcharge, terrain_surcharges
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import _, ngettext, term
 from szwadron.models import Ability, TerrainKind, UnitState
-from szwadron.table.audit import connected_groups, obstacle_zone_core
+from szwadron.table.audit import connected_groups, engaged_with_bases, obstacle_zone_core
 from szwadron.table.movement.plan import Planned, coherent_groups, foot_of_hill, itemise
 from szwadron.table.movement.report import AfterFire, Violation
 
@@ -539,6 +539,8 @@ def where_it_ends(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     3.2.2) and needs the move to fit on a hill to go up (3.2.1; "zejście ze wzgórza nie powoduje
     żadnych utrudnień": going down is no hindrance), so a base that ends with less of it in the
     wood or on the hill than it started with may stop astride the edge."""
+    if ctx.push_up:  # 5.6.7: "bez względu na teren" — only closed ground (closed_terrain) stops it
+        return []
     p, tol = st.p, ctx.tol
     fin_core = _shrunk(p, -1, ctx.shrink)
     final_poly = shapely.Polygon(p.final)
@@ -617,7 +619,7 @@ def within_its_move(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     return [
         ctx.violation(
             p,
-            "3.1.5",
+            "5.6.7" if ctx.push_up else "3.1.5",
             _("moves {total:.2f} cm ({itemise}), more than its {allowed:g} cm").format(
                 total=total, itemise=itemise(p.motion.length, ctx.surcharges[b]), allowed=allowed
             ),
@@ -625,12 +627,17 @@ def within_its_move(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     ]
 
 
+def _unmoved(ctx: MoveContext, st: BaseCheck) -> bool:
+    """The base is listed at the pose it stands in: it does not move."""
+    return st.p.motion.length <= ctx.eps
+
+
 def pushes_up(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     """5.6.4-5.6.6 — in a push-up the figure was not engaged in melee ("niezwiązane w walce
     wręcz") and moves towards the unit just fought ("w kierunku jednostek wrogiego oddziału, z
-    którym oddział właśnie stoczył walkę"): Decision, it ends no further from that unit than it
-    started."""
-    if not ctx.push_up:
+    którym oddział właśnie stoczył walkę"): Decision, it ends nearer that unit than it started. A
+    figure listed where it stands does not move and is not asked."""
+    if not ctx.push_up or _unmoved(ctx, st):
         return []
     bf, p = ctx.bf, st.p
     targets = [int(o) for k in ctx.charge_ks for o in bf.unit_bases(k)]
@@ -640,7 +647,7 @@ def pushes_up(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     if targets:
         before = float(polygon_distance(bf.corners[p.base], bf.corners[targets]).min())
         after = float(polygon_distance(p.final, bf.corners[targets]).min())
-        if after > before + ctx.eps:
+        if after > before - ctx.eps:
             out.append(
                 ctx.violation(
                     p,
@@ -658,7 +665,8 @@ def pushes_up(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
 
 def coherent_at_the_end(ctx: MoveContext) -> list[Violation]:
     """1.3.3 — each moving unit is coherent at the end of the move (not a unit in panic or
-    pursuit, 6.1)."""
+    pursuit, 6.1); a push-up (5.6) only may not leave it in more groups than it was (1.3.2: "Oddział
+    może prowadzić ostrzał oraz kontynuować walkę wręcz bez zachowanej koherencji")."""
     bf = ctx.bf
     final_corners = bf.corners.copy()
     for p in ctx.planned:
@@ -670,7 +678,12 @@ def coherent_at_the_end(ctx: MoveContext) -> list[Violation]:
             continue
         members = bf.unit_bases(k)
         labels = coherent_groups(bf, final_corners[members], unit.has(Ability.SKIRMISH))
-        if len(set(labels.tolist())) > 1:
+        groups = len(set(labels.tolist()))
+        if ctx.push_up:  # 1.3.2: a melee goes on without coherency; a push-up may not split the unit more
+            before = len(set(coherent_groups(bf, bf.corners[members], unit.has(Ability.SKIRMISH)).tolist()))
+            if groups <= before:
+                continue
+        if groups > 1:
             main = int(np.argmax(np.bincount(labels)))
             apart = [bf.base_ids[members[i]] for i in range(len(members)) if labels[i] != main]
             out.append(
@@ -687,6 +700,28 @@ def coherent_at_the_end(ctx: MoveContext) -> list[Violation]:
     return out
 
 
+def push_up_after_melee(ctx: MoveContext) -> list[Violation]:
+    """5.6.1 — a push-up follows a melee in which both stood: the unit and the enemy it pushes up
+    towards are engaged (recorded in ``engaged_with`` either way, or touching, 5.1.2)."""
+    if not ctx.push_up:
+        return []
+    sc = ctx.bf.scenario
+    unit, enemy = sc.units[ctx.unit_ks[0]], ctx.charge_ids[0]
+    if enemy in unit.engaged_with or unit.id in sc.unit(enemy).engaged_with:
+        return []
+    if enemy in engaged_with_bases(ctx.bf, ctx.bf.unit_bases(unit.id)):
+        return []
+    return [
+        Violation(
+            "5.6.1",
+            _("{unit} is not engaged with {enemy}: a push-up follows a melee in which both stood").format(
+                unit=unit.id, enemy=enemy
+            ),
+            (),
+        )
+    ]
+
+
 UnitStep = Callable[[MoveContext], list[Violation]]
 BaseStep = Callable[[MoveContext, BaseCheck], list[Violation]]
 
@@ -697,6 +732,7 @@ UNIT_STEPS_FIRST: tuple[UnitStep, ...] = (
     no_artillery_on_the_march,
     no_charge_in_panic,
     combined_units_touch,
+    push_up_after_melee,
 )
 
 #: The rules checked on each base, in the order its violations are reported.
