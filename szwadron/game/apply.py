@@ -891,7 +891,7 @@ def apply_disengage(
         )
     sc = pos.scenario
     if unit not in {u.id for u in sc.units}:
-        raise InvalidArgumentError("unit", _("{ident!r}: no such unit in the scenario").format(ident=unit))
+        disengage(Battlefield(sc), unit)  # the question's message: unknown, or a base named
     leaving = sc.unit(unit)
     check_may_act(sc, leaving, "disengage")  # its own movement phase, normal, not acted (2.3, 6.1)
     r = disengage(Battlefield(sc), unit, move, source=source)
@@ -1164,13 +1164,11 @@ def _pursuit_move(
     immediate: bool = False,
 ) -> list[Change]:
     """6.7.1, 6.7.4, 6.7.5, 6.8.1 III — a pursuing unit's move in its morale phase (or at once,
-    ``immediate``, after the melee or disengagement that started it): 2d6 × 2
-    (infantry) or × 4 (cavalry) cm, each figure straight at the nearest figure of the unit it
-    pursues (the morale phase's target), "najkrótszą drogą"; it stops when it touches an enemy
-    figure — the pursued unit or another on its way (6.7.5), the melee then fought by ``melee
-    --apply`` in this phase (6.7.3) — or ground closed to it (3.2.4, 3.2.5), and does not pass
-    through own figures (3.1.3), nor end on another of its own. Its facing is kept; terrain costs
-    are not counted. Returns the changes."""
+    ``immediate``, after the melee or disengagement that started it): 2d6 × 2 (infantry) or × 4
+    (cavalry) cm, each figure straight into contact with the nearest figure of the pursued unit,
+    "najkrótszą drogą"; it stops at an enemy figure (6.7.5; the melee: ``melee --apply``, 6.7.3)
+    or ground closed to it (3.2.4, 3.2.5), passes through and ends on no own figure (3.1.3).
+    Facing kept, terrain costs not counted. Returns the changes."""
     p = um.pursuit
     if p is None or p.target is None or p.distance is None:
         notes.append(_("{unit} has no enemy to pursue (6.7.10)").format(unit=um.id))
@@ -1233,17 +1231,17 @@ def _pursuit_move(
     notes.append(_pursuit_note(um.id, p.target, dist, touching, immediate))
     out: list[Change] = [*_expand_if_formation(unit), {"op": "move", "unit": um.id, "poses": poses}]
     if touching and target.state is UnitState.NORMAL:  # 5.1.2: in contact, the two are engaged
-        for one, other in ((unit, target), (target, unit)):
-            if other.id not in one.engaged_with:
-                out.append(
-                    {
-                        "op": "set",
-                        "unit": one.id,
-                        "field": "engaged_with",
-                        "value": [*one.engaged_with, other.id],
-                    }
-                )
+        out += _engage(unit, target)
     return out
+
+
+def _engage(a: Unit, b: Unit) -> list[Change]:
+    """5.1.2 — the two units recorded as engaged with each other (``engaged_with``), where not yet."""
+    return [
+        {"op": "set", "unit": one.id, "field": "engaged_with", "value": [*one.engaged_with, other.id]}
+        for one, other in ((a, b), (b, a))
+        if other.id not in one.engaged_with
+    ]
 
 
 @dataclass
