@@ -832,20 +832,15 @@ def apply_repulse(pos: Position, unit: str, enemy: str) -> Applied:
     return _finish(pos, "repulse", {"unit": unit, "enemy": enemy}, {}, ruling, changes, notes, r)
 
 
-def apply_push_up(
-    pos: Position, unit: str, enemy: str, move: MoveFile | Mapping[str, Any], *, source: str = "move"
-) -> Applied:
-    """5.6 — a push-up after a melee in which both sides stood (5.6.1: they stay engaged): the
-    figures of ``unit`` not engaged move at most 4 cm whatever the terrain towards ``enemy``
-    (:func:`~szwadron.table.movement.check_move` with ``push_up``); part of the melee, not an
-    action (no turn or action is checked, ``acted`` is left alone). The stages and the attacker's
-    count in the first one (5.6.3-5.6.5) are the players' to keep: ``melee --apply`` lists them,
-    a position does not record the last melee's losses."""
-    sc = pos.scenario
+def check_push_up(scenario: Scenario, unit: str, enemy: str) -> None:
+    """5.6.1 — may ``unit`` push up towards ``enemy``: both units known, enemies, and engaged (a
+    push-up follows a melee in which both stood). Raises :class:`InvalidArgumentError` (bad
+    names) or :class:`IllegalActionError` (5.6.1); the move itself is
+    :func:`~szwadron.table.movement.check_move`'s with ``push_up``."""
     for role, ident in (("unit", unit), ("enemy", enemy)):
-        if ident not in {u.id for u in sc.units}:
+        if ident not in {u.id for u in scenario.units}:
             raise InvalidArgumentError(role, _("{ident!r}: no such unit in the scenario").format(ident=ident))
-    mover, fought = sc.unit(unit), sc.unit(enemy)
+    mover, fought = scenario.unit(unit), scenario.unit(enemy)
     if mover.side == fought.side:
         raise InvalidArgumentError(
             "enemy",
@@ -858,6 +853,20 @@ def apply_push_up(
                 unit=unit, enemy=enemy
             ),
         )
+
+
+def apply_push_up(
+    pos: Position, unit: str, enemy: str, move: MoveFile | Mapping[str, Any], *, source: str = "move"
+) -> Applied:
+    """5.6 — a push-up after a melee in which both sides stood (5.6.1: they stay engaged): the
+    figures of ``unit`` not engaged move at most 4 cm whatever the terrain towards ``enemy``
+    (:func:`~szwadron.table.movement.check_move` with ``push_up``); part of the melee, not an
+    action (no turn or action is checked, ``acted`` is left alone). The stages and the attacker's
+    count in the first one (5.6.3-5.6.5) are the players' to keep: ``melee --apply`` lists them,
+    a position does not record the last melee's losses."""
+    sc = pos.scenario
+    check_push_up(sc, unit, enemy)
+    mover = sc.unit(unit)
     if not isinstance(move, MoveFile):
         move = validate(MoveFile, dict(move), source=source)
     report = check_move(Battlefield(sc), unit, move, push_up=enemy, source=source)
@@ -1558,6 +1567,7 @@ __all__ = [
     "apply_push_up",
     "apply_repulse",
     "check_may_act",
+    "check_push_up",
     "expand_formations",
     "position_from_text",
     "read_position",
