@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from szwadron.table.fire import FireResult
 
 
+# long: the docstring (every parameter and a doctest); the work is _context's and _run's.
 def check_move(
     scenario: Scenario | Battlefield,
     units: str | Sequence[str],
