@@ -123,9 +123,9 @@ def test_applied_disengagement_equals_the_cli_apply_and_replays_5_8(
 
     scen = tmp_path / "cli.toml"
     scen.write_text(start, encoding="utf-8")
+    command = ["move", str(scen), "--unit", "a", "--disengage", "--dice", "3,5,4,4"]
     out = subprocess.run(
-        [sys.executable, "-m", "szwadron", "move", str(scen), "--unit", "a", "--disengage"]
-        + ["--apply", "-o", str(tmp_path / "next.toml"), "--dice", "3,5,4,4"],
+        [sys.executable, "-m", "szwadron", *command, "--apply", "-o", str(tmp_path / "next.toml")],
         capture_output=True,
         text=True,
         check=False,
