@@ -44,6 +44,7 @@ from szwadron.odds.combat import COMBAT_DIE_SIDES, roll_melee
 from szwadron.odds.morale import morale_target
 from szwadron.odds.remainder import die_sides, remainder_roll
 from szwadron.rulings import Ruling
+from szwadron.table.audit import engaged_with_bases
 from szwadron.table.disengage import disengage
 from szwadron.table.fire import FireResult, fire
 from szwadron.table.melee import table_melee
@@ -836,6 +837,36 @@ def apply_repulse(pos: Position, unit: str, enemy: str) -> Applied:
     return _finish(pos, "repulse", {"unit": unit, "enemy": enemy}, {}, ruling, changes, notes, r)
 
 
+def check_push_up(scenario: Scenario, unit: str, enemy: str) -> None:
+    """5.6.1 — may ``unit`` push up towards ``enemy`` at all: both known units, enemies, and
+    engaged (recorded either way, or touching: a push-up follows a melee in which both stood), as
+    :func:`~szwadron.table.movement.check_move` with ``push_up`` rules it. Raises
+    :class:`InvalidArgumentError` (bad names) or :class:`IllegalActionError` (5.6.1), for a front
+    end that refuses before it checks the move (the browser table)."""
+    ids = {u.id for u in scenario.units}
+    if unit not in ids:
+        raise InvalidArgumentError("unit", _("{ident!r}: no such unit in the scenario").format(ident=unit))
+    if enemy not in ids:
+        raise InvalidArgumentError(
+            "push_up", _("{ident!r}: no such unit in the scenario").format(ident=enemy)
+        )
+    mover, fought = scenario.unit(unit), scenario.unit(enemy)
+    if mover.side == fought.side:
+        raise InvalidArgumentError(
+            "push_up", _("{enemy}: a unit pushes up towards the enemy unit it fought").format(enemy=enemy)
+        )
+    bf = Battlefield(scenario)
+    if enemy in mover.engaged_with or unit in fought.engaged_with:
+        return
+    if enemy not in engaged_with_bases(bf, bf.unit_bases(unit)):  # 5.6.1
+        raise IllegalActionError(
+            "5.6.1",
+            _("{unit} is not engaged with {enemy}: a push-up follows a melee in which both stood").format(
+                unit=unit, enemy=enemy
+            ),
+        )
+
+
 def apply_push_up(
     pos: Position, unit: str, enemy: str, move: MoveFile | Mapping[str, Any], *, source: str = "move"
 ) -> Applied:
@@ -1567,6 +1598,7 @@ __all__ = [
     "apply_push_up",
     "apply_repulse",
     "check_may_act",
+    "check_push_up",
     "expand_formations",
     "position_from_text",
     "read_position",
