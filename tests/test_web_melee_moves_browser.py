@@ -245,5 +245,5 @@ def test_push_up_after_a_melee_both_stood_5_6(serve: Any, open_page: Any, tmp_pa
 
     page.select_option("#lang", "pl")  # the same page in Polish
     settle(page)
-    assert "dosunięcie" in page.text_content("#log-list")
+    assert "dosuwanie" in page.text_content("#log-list")
     page.screenshot(path=str(tmp_path / "push-up-applied-pl.png"))

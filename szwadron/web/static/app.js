@@ -143,7 +143,7 @@ const L_PL = {
   hillLevel: "poziom: wzgórze ma poziom od 1 do 10 (liczba całkowita)",
   tallLevel: "poziom: liczba całkowita od 0 (nie jest wysoki) do 10",
   disengageTitle: "Oderwanie się od nieprzyjaciela (5.8)", disengageOdds: "Oderwanie się? (5.8)", moveAs: "ten ruch to:", plainMove: "ruch",
-  pushUpAt: "dosunięcie do", disengageMove: "oderwanie się", from: "od", automatic: "automatyczne oderwanie: bez testu (7.6.1)",
+  pushUpAt: "dosuwanie do", disengageMove: "oderwanie się", from: "od", automatic: "automatyczne oderwanie: bez testu (7.6.1)",
   moraleTest: "test morale", passes: "zdany", fails: "niezdany", panicsFlees: "panika i natychmiastowa ucieczka (5.8.3)",
   pursuitTests: "test każdego wrogiego oddziału na niekontrolowany pościg (5.8.4)", pursuitTest: "test", pursues: "pościg",
   noPursuit: { artillery: "artyleria: nigdy nie ściga", already: "już ściga", no_test: "w panice: bez testu" },
