@@ -323,6 +323,8 @@ class MoveDocument(_Document):
     contacts: list[str]
     notes: list[str]
     after_fire: AfterFire | None
+    push_up: str | None = None
+    """5.6: ``--push-up ENEMY``, the unit the push-up moves towards (only then)."""
 
 
 class MovePart(_Part):
@@ -338,6 +340,7 @@ class MovePart(_Part):
     contacts: list[str]
     notes: list[str]
     after_fire: AfterFire | None
+    push_up: str | None = None
 
 
 class RepulseDocument(_Document):
@@ -351,6 +354,32 @@ class RepulseDocument(_Document):
     distance: float
     deflection: float
     out_of_fire: bool
+    move: MovePart | None
+
+
+class PursuitTestPart(_Part):
+    unit: str
+    branch: str
+    target: int | None
+    pursuit_chance: str
+    pursuit_probability: float
+    rule: str
+
+
+class DisengageDocument(_Document):
+    """``szwadron move SCENARIO --unit U --disengage [--to MOVEFILE] --json`` (5.8)."""
+
+    unit: str
+    enemies: list[str]
+    automatic: bool
+    target: int
+    pass_chance: str
+    pass_probability: float
+    pursuers: list[PursuitTestPart]
+    legal: bool
+    rule: str | None
+    message: str
+    found: bool
     move: MovePart | None
 
 
@@ -938,6 +967,7 @@ DOCUMENT_MODELS: dict[str, type[BaseModel]] = {
     "melee.schema.json": MeleeDocument,
     "melee-combined.schema.json": CombinedMeleeDocument,
     "move-repulse.schema.json": RepulseDocument,
+    "move-disengage.schema.json": DisengageDocument,
     "move-reform.schema.json": ReformDocument,
     "rule-error.schema.json": RuleErrorDocument,
     "morale.schema.json": MoraleDocument,
@@ -977,6 +1007,8 @@ def document_schema(command: list[str]) -> str:
         name = "move-repulse"
     elif name == "move" and "--reform" in command:
         name = "move-reform"
+    elif name == "move" and "--disengage" in command:
+        name = "move-disengage"
     if "--apply" in command:
         name = "applied"
     elif name == "odds":

@@ -221,6 +221,8 @@ TERMS: dict[str, str] = {
     "flight": N_("flight"),
     "passed through": N_("passed through"),
     "break_off": N_("break off"),
+    "disengage": N_("disengage"),
+    "push_up": N_("push-up"),
     "pass": N_("pass"),
     # the tests of a rolled melee (5.5, 6.3, 6.6.4)
     "attacker repulse": N_("attacker repulse"),

@@ -132,6 +132,7 @@ class UnitAction(StrEnum):
     FIRE_MOVE = "fire_move"  # 4.9: fired, and the figures that did not fire moved after it
     CHARGE = "charge"  # the move of a charge (2.3 V); its melee follows
     MELEE = "melee"
+    DISENGAGE = "disengage"  # 5.8: instead of fighting, the unit tried to break off from the melee
     REORGANISE = "reorganise"  # 6.8: reorganised in the morale phase, no action in the movement phase
 
 
@@ -897,6 +898,10 @@ class Turn(_Frozen):
     phase: Phase = Field(Phase.MORALE, description="morale (2.2) or movement (2.3).")
     first: Literal["A", "B"] = Field(
         "A", description="The side that moves first in every round (initiative)."
+    )
+    morale_played: bool = Field(
+        False,
+        description="The side's morale phase has been played (morale --apply): it is not played twice (2.2).",
     )
 
 

@@ -64,6 +64,22 @@ def test_points_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
     assert code == 0 and target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_points_roster_plot_names_the_roster(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``points LIST --roster ID --plot``: the picture says which roster its profiles are, and
+    what it costs (the pictures audit: it did not)."""
+    import szwadron.plots.points as pp
+
+    titles: list[str] = []
+    monkeypatch.setattr(pp, "plot_breakdown_file", lambda rows, path, *, title: titles.append(title))
+    code, _out, _ = run(
+        capsys, "points", "france", "--roster", "corps-1000", "--plot", str(tmp_path / "r.png")
+    )
+    assert code == 0 and len(titles) == 1
+    assert "corps-1000" in titles[0] and "points)" in titles[0]
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -199,6 +199,54 @@ def test_3_1_5_violation_in_red(example: Battlefield) -> None:
     assert "[3.1.5]" in art["verdict"][0].get_text() and "[1.3.3]" in art["verdict"][0].get_text()
 
 
+def test_move_verdict_covers_no_distance_label() -> None:
+    """The verdict box in the top left corner is drawn first and reserved: a distance label
+    whose best place was under it goes elsewhere (found by the pictures audit: a long illegal
+    move ending near the corner had its label under the verdict)."""
+    sc = parse_scenario(
+        {
+            "name": "corner",
+            "table": {"width": 60, "depth": 60},
+            "units": [
+                {
+                    "id": "h",
+                    "side": "A",
+                    "profile": {
+                        "id": "hus",
+                        "name": "Hussars",
+                        "kind": "cavalry",
+                        "R": 28,
+                        "W": 2,
+                        "SW": 2,
+                        "SO": 0,
+                        "Z": 0,
+                        "UW": 2,
+                        "C": 0,
+                        "M": 3,
+                    },
+                    "bases": [
+                        {"x": 40.0, "y": 10.0, "facing": 135.0},
+                        {"x": 42.0, "y": 8.0, "facing": 135.0},
+                    ],
+                }
+            ],
+        },
+        source="corner",
+        folders=[],
+    )
+    bf = Battlefield(sc)
+    # one base of two far away: three rules broken, a tall verdict (25 of 27 such moves overlapped)
+    report = check_move(bf, "h", {"bases": [{"index": 0, "x": 16.0, "y": 50.0, "facing": 90.0}]})
+    assert len(report.violations) >= 2
+    ax = table_ax(bf, region=ov.focus_region(bf, ov.move_geometries(bf, report)))
+    art = ov.plot_move(bf, ax, report=report)
+    ax.figure.canvas.draw()  # the frames are laid out when drawn
+    verdict = art["verdict"][0].get_bbox_patch().get_window_extent()
+    assert art["labels"]
+    for label in art["labels"]:
+        assert not verdict.overlaps(label.get_bbox_patch().get_window_extent())
+
+
 def test_reach_path_and_length() -> None:
     from szwadron.table.reach import reach
 

@@ -279,6 +279,7 @@ def test_setup_edits_only_before_the_first_action(client: TestClient) -> None:
         "side": "A",
         "phase": "morale",
         "first": "A",
+        "morale_played": False,
     }
 
 

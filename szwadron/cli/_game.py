@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from szwadron.i18n import _, term
+from szwadron.i18n import _, pgettext, term
 
 if TYPE_CHECKING:
     from szwadron.game.apply import Applied, Position
@@ -157,6 +157,23 @@ def applied_json(args: argparse.Namespace, applied: Applied) -> dict[str, Any]:
     }
 
 
+def show_applied(
+    args: argparse.Namespace, code: int, applied: Applied | None, render: Callable[[Applied], str]
+) -> int:
+    """Print an applied action (:func:`run_apply`'s answer): its ``--json`` document, or
+    ``render``'s text and what was written; ``code`` back (nothing printed when refused)."""
+    from szwadron.cli._common import print_json
+
+    if applied is None:
+        return code
+    if args.json:
+        print_json(applied_json(args, applied))
+        return code
+    print(render(applied))
+    print(format_applied(args, applied))
+    return code
+
+
 def format_applied(args: argparse.Namespace, applied: Applied) -> str:
     """The human lines after the ruling: what changed, where it was written."""
     where = str(args.scenario if args.in_place else args.output)
@@ -173,6 +190,49 @@ def format_applied(args: argparse.Namespace, applied: Applied) -> str:
     return "\n".join(lines)
 
 
+def _test_name(test: str) -> str:
+    """A morale test's name in a line of dice: the state's name would not say which test."""
+    if test == "uncontrolled pursuit":  # 5.8.4, 6.3.6: the test "na niekontrolowany pościg"
+        return pgettext("morale test", "uncontrolled pursuit")
+    return term(test).replace("_", " ")  # break_off: "break off"
+
+
+def roll_lines(rolls: list[dict[str, Any]]) -> list[str]:
+    """The dice of flights, pursuits and tests an applied action rolled, a line each."""
+    lines: list[str] = []
+    for r in rolls:
+        if r["test"] == "flight":
+            lines.append(
+                "  "
+                + _("{unit} flees: {faces} → {cm} cm, {n} figure(s) removed").format(
+                    unit=r["unit"], faces=" + ".join(map(str, r["faces"])), cm=r["cm"], n=r["removed"]
+                )
+            )
+        elif r["test"] == "pursuit":
+            lines.append(
+                "  "
+                + (
+                    _("{unit} pursues: {faces} → {cm:g} cm, in contact")
+                    if r["contact"]
+                    else _("{unit} pursues: {faces} → {cm:g} cm, not in contact")
+                ).format(unit=r["unit"], faces=" + ".join(map(str, r["faces"])), cm=r["cm"])
+            )
+        elif r.get("automatic"):  # 7.6.1: automatic disengage rolls no die
+            lines.append(
+                f"  {r['unit']} "
+                + _("{test} test: automatic (7.6.1) — pass").format(test=_test_name(r["test"]))
+            )
+        else:
+            verdict = _("pass") if r["passed"] else _("fail")
+            lines.append(
+                f"  {r['unit']} "
+                + _("{test} test: rolled {face} vs ≤{target} — {verdict}").format(
+                    test=_test_name(r["test"]), face=r["face"], target=r["target"], verdict=verdict
+                )
+            )
+    return lines
+
+
 __all__ = [
     "add_apply_options",
     "add_dice_options",
@@ -181,5 +241,7 @@ __all__ = [
     "check_dice_options",
     "dice_list",
     "format_applied",
+    "roll_lines",
     "run_apply",
+    "show_applied",
 ]

@@ -205,6 +205,8 @@ def plot_move_answer(args: argparse.Namespace, report: Any) -> None:
 
     region = focus_region(bf, move_geometries(bf, report))
     what = _("charge on {units}").format(units=", ".join(report.charge)) if report.charge else _("move")
+    if report.push_up is not None:
+        what = _("push-up towards {unit} (5.6)").format(unit=report.push_up)
     fig = _table_and_charts(
         bf,
         region,

@@ -20,6 +20,7 @@ from szwadron.cli._pictures import add_plot_option
 from szwadron.i18n import _, ngettext, term
 
 if TYPE_CHECKING:
+    from szwadron.game.apply import Applied
     from szwadron.table.combined import CombinedMelee
     from szwadron.table.melee import TableMelee
 
@@ -219,9 +220,8 @@ def _check_dice(args: argparse.Namespace) -> None:
 
 def _apply(args: argparse.Namespace) -> int:
     """``--apply``: the melee resolved with the dice and written to the next position (issue 17)."""
-    from szwadron.cli._common import print_json
-    from szwadron.cli._game import applied_json, format_applied, run_apply
-    from szwadron.game.apply import Applied, Position, apply_melee
+    from szwadron.cli._game import run_apply, show_applied
+    from szwadron.game.apply import Position, apply_melee
 
     def compute(pos: Position) -> Applied:
         return apply_melee(
@@ -233,15 +233,15 @@ def _apply(args: argparse.Namespace) -> int:
             seed=args.seed if args.roll else None,
         )
 
-    code, applied = run_apply(args, compute)
-    if applied is None:
-        return code
-    if args.json:
-        print_json(applied_json(args, applied))
-        return code
+    return show_applied(args, *run_apply(args, compute), _render_applied)
+
+
+def _render_applied(applied: Applied) -> str:
+    """An applied melee: the question's answer, then the dice rolled and what they did."""
+    from szwadron.cli._game import roll_lines
+
     m, _outcome = applied.report
-    print(format_report(m))
-    lines = ["", _("Rolled")]
+    lines = [format_report(m), "", _("Rolled")]
     for s in applied.dice["strikes"]:
         rem = (
             ", " + _("remainder roll {faces}").format(faces=" ".join(map(str, s["remainder_faces"])))
@@ -276,12 +276,8 @@ def _apply(args: argparse.Namespace) -> int:
             attacker=term(out["attacker"]), defender=_defender_outcome(m, out["defender"])
         )
     )
-    from szwadron.cli.morale import roll_lines
-
     lines += roll_lines(applied.dice.get("after", []))  # 6.6.2, 6.7.1: the flights and pursuits at once
-    print("\n".join(lines))
-    print(format_applied(args, applied))
-    return code
+    return "\n".join(lines)
 
 
 def _defender_outcome(m: TableMelee, outcome: str) -> str:

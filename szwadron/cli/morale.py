@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from szwadron.cli._game import add_apply_options, add_dice_options
+from szwadron.cli._game import add_apply_options, add_dice_options, roll_lines
 from szwadron.cli._pictures import add_plot_option
 from szwadron.i18n import _, ngettext, term
 
@@ -192,57 +192,19 @@ def _check_dice(args: argparse.Namespace) -> None:
 
 def _apply(args: argparse.Namespace) -> int:
     """``--apply``: the phase resolved with the dice and written to the next position (issue 17)."""
-    from szwadron.cli._common import print_json
-    from szwadron.cli._game import applied_json, format_applied, run_apply
+    from szwadron.cli._game import run_apply, show_applied
     from szwadron.game.apply import Applied, Position, apply_morale
 
     def compute(pos: Position) -> Applied:
         return apply_morale(pos, args.side, dice=args.dice, seed=args.seed if args.roll else None)
 
-    code, applied = run_apply(args, compute)
-    if applied is None:
-        return code
-    if args.json:
-        print_json(applied_json(args, applied))
-        return code
-    print(_render(applied.report))
-    lines = ["", _("Rolled"), *roll_lines(applied.dice["rolls"])]
-    if not applied.dice["rolls"]:
-        lines.append("  " + _("nothing to roll"))
-    print("\n".join(lines))
-    print(format_applied(args, applied))
-    return code
+    def render(applied: Applied) -> str:
+        lines = [_render(applied.report), "", _("Rolled"), *roll_lines(applied.dice["rolls"])]
+        if not applied.dice["rolls"]:
+            lines.append("  " + _("nothing to roll"))
+        return "\n".join(lines)
 
-
-def roll_lines(rolls: list[dict[str, Any]]) -> list[str]:
-    """The dice of flights, pursuits and tests an applied action rolled, a line each."""
-    lines: list[str] = []
-    for r in rolls:
-        if r["test"] == "flight":
-            lines.append(
-                "  "
-                + _("{unit} flees: {faces} → {cm} cm, {n} figure(s) removed").format(
-                    unit=r["unit"], faces=" + ".join(map(str, r["faces"])), cm=r["cm"], n=r["removed"]
-                )
-            )
-        elif r["test"] == "pursuit":
-            lines.append(
-                "  "
-                + (
-                    _("{unit} pursues: {faces} → {cm:g} cm, in contact")
-                    if r["contact"]
-                    else _("{unit} pursues: {faces} → {cm:g} cm, not in contact")
-                ).format(unit=r["unit"], faces=" + ".join(map(str, r["faces"])), cm=r["cm"])
-            )
-        else:
-            verdict = _("pass") if r["passed"] else _("fail")
-            lines.append(
-                f"  {r['unit']} "
-                + _("{test} test: rolled {face} vs ≤{target} — {verdict}").format(
-                    test=term(r["test"]), face=r["face"], target=r["target"], verdict=verdict
-                )
-            )
-    return lines
+    return show_applied(args, *run_apply(args, compute), render)
 
 
 def _pursuit_line(p: Any, reach: Any) -> str:

@@ -8,6 +8,9 @@ units (5.2). ``--after-fire TARGET`` checks a move after fire (4.9): the unit fi
 turn with the bases of ``--fired`` (default: those that could fire); a declared base may not
 move (4.9.1), no charge (4.9.3), no path into the band of a line of fire of a figure that fired
 (4.9.4); with ``--march`` the fire was on the march, before the half move (4.11.2, 4.11.3).
+``--disengage`` (5.8) and ``--push-up ENEMY`` (5.6), the moves that belong to a melee
+(:mod:`szwadron.cli._melee_moves`): a disengagement's odds and move, made with ``--apply`` and
+the dice; a push-up's check.
 ``--repulse ENEMY`` finds the repulse move (6.5, 5.5.6,
 :func:`szwadron.table.movement.repulse`): the full move directly away from ENEMY, keeping
 formation, going round what bars the way; exit 1 when no such move is legal (6.5.5: it panics).
@@ -21,8 +24,14 @@ from typing import TYPE_CHECKING, Any
 
 from szwadron.cli._common import base_list
 from szwadron.cli._game import add_apply_options
+from szwadron.cli._melee_moves import (
+    add_melee_move_options,
+    check_melee_move_options,
+    run_disengage,
+    run_push_up,
+)
 from szwadron.cli._pictures import add_plot_option
-from szwadron.i18n import _, term
+from szwadron.i18n import _, pgettext, term
 
 if TYPE_CHECKING:
     from szwadron.geometry.battlefield import Battlefield
@@ -100,6 +109,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print a JSON document")
     add_apply_options(p, "the move's final poses")
+    add_melee_move_options(p)
     add_plot_option(
         p,
         "a close-up of the table with each base's path (PD-6), its final pose "
@@ -110,9 +120,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load, check, print; 0 legal, 1 illegal."""
-    from szwadron.cli._common import print_json
     from szwadron.cli._game import check_apply_options
-    from szwadron.cli._pictures import check_plot_option, plot_move_answer
+    from szwadron.cli._pictures import check_plot_option
     from szwadron.errors import InvalidDataError
     from szwadron.geometry.battlefield import Battlefield
     from szwadron.loading import load_scenario
@@ -120,13 +129,19 @@ def run(args: argparse.Namespace) -> int:
 
     check_plot_option(args)
     check_apply_options(args)
+    check_melee_move_options(args)
     if args.fired is not None and args.after_fire is None:
         raise InvalidDataError(_("--fired: name the fire's target with --after-fire TARGET"))
+    if args.disengage:
+        return run_disengage(args)
+    if args.push_up is not None:
+        return run_push_up(args)
     if (args.to is not None) + (args.repulse is not None) + bool(args.reform) != 1:
         raise InvalidDataError(
             _(
                 "give the move file with --to MOVEFILE, or --repulse ENEMY for a repulse (6.5), or "
-                "--reform for the move that makes the unit coherent (1.3.2, 6.8.5): one of them"
+                "--reform for the move that makes the unit coherent (1.3.2, 6.8.5), or --disengage "
+                "(5.8): one of them"
             )
         )
     if args.repulse is not None:
@@ -143,6 +158,14 @@ def run(args: argparse.Namespace) -> int:
     report = check_move(
         bf, args.unit, move, charge=args.charge, march=args.march, after_fire=after, source=str(args.to)
     )
+    return answer_move(args, report)
+
+
+def answer_move(args: argparse.Namespace, report: MoveReport) -> int:
+    """A checked move printed (``--json`` or the report) and drawn (``--plot``); 0 legal, 1 not."""
+    from szwadron.cli._common import print_json
+    from szwadron.cli._pictures import plot_move_answer
+
     if args.json:
         print_json(report.to_json())
     else:
@@ -276,21 +299,14 @@ def _reform(args: argparse.Namespace) -> int:
 def _apply_repulse(args: argparse.Namespace, unit: str, enemy: str) -> int:
     """``--repulse ENEMY --apply``: 6.5 — the repulse move written to the next position, made at
     once as the result of a fire or melee; blocked, the unit panics (6.5.5)."""
-    from szwadron.cli._common import print_json
-    from szwadron.cli._game import applied_json, format_applied, run_apply
+    from szwadron.cli._game import run_apply, show_applied
     from szwadron.game.apply import apply_repulse
 
-    code, applied = run_apply(args, lambda pos: apply_repulse(pos, unit, enemy))
-    if applied is None:
-        return code
-    if args.json:
-        print_json(applied_json(args, applied))
-    else:
+    def render(applied: Any) -> str:
         r = applied.report
-        if r.report is not None and not r.blocked:
-            print(format_report(r.report))
-        print(format_applied(args, applied))
-    return code
+        return format_report(r.report) if r.report is not None and not r.blocked else ""
+
+    return show_applied(args, *run_apply(args, lambda pos: apply_repulse(pos, unit, enemy)), render)
 
 
 def _apply_reform(args: argparse.Namespace) -> int:
@@ -315,7 +331,7 @@ def _apply_reform(args: argparse.Namespace) -> int:
             raise IllegalActionError(str(rule), message)
         return apply_move(pos, unit, r.move, source="--reform")
 
-    return _print_applied(args, *run_apply(args, compute))
+    return print_applied(args, *run_apply(args, compute))
 
 
 def _apply(args: argparse.Namespace) -> int:
@@ -337,25 +353,17 @@ def _apply(args: argparse.Namespace) -> int:
         )
 
     code, applied = run_apply(args, compute)
-    _print_applied(args, code, applied)
+    print_applied(args, code, applied)
     if applied is not None and args.plot is not None:
         plot_move_answer(args, applied.report)
     return code
 
 
-def _print_applied(args: argparse.Namespace, code: int, applied: Any) -> int:
+def print_applied(args: argparse.Namespace, code: int, applied: Any) -> int:
     """An applied move (``--apply``, ``--reform --apply``): its report and what was written."""
-    from szwadron.cli._common import print_json
-    from szwadron.cli._game import applied_json, format_applied
+    from szwadron.cli._game import show_applied
 
-    if applied is None:
-        return code
-    if args.json:
-        print_json(applied_json(args, applied))
-    else:
-        print(format_report(applied.report))
-        print(format_applied(args, applied))
-    return code
+    return show_applied(args, code, applied, lambda a: format_report(a.report))
 
 
 def _the_fire(bf: Battlefield, args: argparse.Namespace) -> FireResult:
@@ -381,14 +389,19 @@ def _the_fire(bf: Battlefield, args: argparse.Namespace) -> FireResult:
 def format_report(report: MoveReport) -> str:
     """The human report: verdict, violations, then each base's distance and surcharges."""
     what = _("charge on {units}").format(units=", ".join(report.charge)) if report.charge else _("move")
+    if report.push_up is not None:
+        what = _("push-up towards {unit} (5.6)").format(unit=report.push_up)
     units = ", ".join(report.units)
     after = ""
     if report.after_fire is not None:
         after = " " + _("after fire at {target} (4.9)").format(target=report.after_fire.target)
     march = " " + _("(on the march)") if report.march else ""
+    legal, illegal = _("LEGAL"), _("ILLEGAL")
+    if report.push_up is not None:  # "dosuwanie": another word's gender in Polish
+        legal, illegal = pgettext("melee move", "LEGAL"), pgettext("melee move", "ILLEGAL")
     lines = [
         f"{units}: {what}{march}{after} — "
-        + (_("LEGAL") if report.legal else _("ILLEGAL") + f" [{report.rule}] {report.message}")
+        + (legal if report.legal else illegal + f" [{report.rule}] {report.message}")
     ]
     if len(report.violations) > 1:
         lines.append("")
@@ -424,4 +437,4 @@ def format_report(report: MoveReport) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["format_report", "register", "run"]
+__all__ = ["answer_move", "format_report", "print_applied", "register", "run"]

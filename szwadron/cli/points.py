@@ -670,9 +670,14 @@ def _price(args: argparse.Namespace) -> int:
     if args.plot:
         from szwadron.plots.points import plot_breakdown_file
 
-        plot_breakdown_file(
-            [b for _, b, _ in rows], args.plot, title=_("Points per figure: {army}").format(army=army.name)
-        )
+        title = _("Points per figure: {army}").format(army=army.name)
+        if roster is not None:  # the profiles the roster fields, and its cost
+            title = _("Points per figure: {army}\nthe profiles of roster {roster} ({points} points)").format(
+                army=army.name,
+                roster=roster.id,
+                points=f"{report.points:g}" if report and report.points is not None else "?",
+            )
+        plot_breakdown_file([b for _, b, _ in rows], args.plot, title=title)
     if args.json:
         doc: dict[str, Any] = {
             "army": army.id,

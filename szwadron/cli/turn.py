@@ -36,9 +36,10 @@ def register(subparsers: Any) -> None:
 def _describe(turn: Any) -> str:
     if turn is None:
         return _("no game in progress (no [turn]): a set-up")
-    return _("round {round}, side {side}, {phase} phase").format(
+    where = _("round {round}, side {side}, {phase} phase").format(
         round=turn.round, side=turn.side, phase=term(turn.phase.value)
     )
+    return where + (" " + _("(played: go on with turn --apply)") if turn.morale_played else "")
 
 
 def run(args: argparse.Namespace) -> int:

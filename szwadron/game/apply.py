@@ -44,6 +44,8 @@ from szwadron.odds.combat import COMBAT_DIE_SIDES, roll_melee
 from szwadron.odds.morale import morale_target
 from szwadron.odds.remainder import die_sides, remainder_roll
 from szwadron.rulings import Ruling
+from szwadron.table.audit import engaged_with_bases
+from szwadron.table.disengage import disengage
 from szwadron.table.fire import FireResult, fire
 from szwadron.table.melee import table_melee
 from szwadron.table.morale_phase import flight_direction, morale_phase
@@ -195,6 +197,13 @@ def check_may_act(scenario: Scenario, unit: Unit, what: str, *, after: UnitActio
             _(
                 "{unit} reorganised in this turn's morale phase: it takes no action in the movement phase"
             ).format(unit=unit.id),
+        )
+    if what in ("move", "fire") and unit.engaged_with:  # 5.8.1: it fights, or disengages instead
+        raise IllegalActionError(
+            "5.8.1",
+            _(
+                "{unit} is engaged in melee with {enemies}: it fights (melee --apply) or disengages (move --disengage), it cannot {what}"
+            ).format(unit=unit.id, enemies=", ".join(unit.engaged_with), what=term(what)),
         )
     if unit.acted is not None and unit.acted is not after:
         raise IllegalActionError(
@@ -719,7 +728,7 @@ def apply_melee(
         ]
         if push:
             notes.append(
-                _("both stood: push up (5.6) — {who}").format(
+                _("both stood: push up (5.6, move --push-up) — {who}").format(
                     who="; ".join(f"{term(str(p['side']))} {p['count']}" for p in push)
                 )
             )
@@ -736,7 +745,11 @@ def apply_melee(
         if out.value == "pursuit":
             now, report, _mods = flights.now(unit.side)
             if unit.id in {u.id for u in report.units}:
-                changes.extend(_pursuit_move(report.unit(unit.id), now.unit(unit.id), now, rng, after, notes))
+                changes.extend(
+                    _pursuit_move(
+                        report.unit(unit.id), now.unit(unit.id), now, rng, after, notes, immediate=True
+                    )
+                )
     if isinstance(rng, _ScriptedDice):
         rng.check_all_used()
     inputs: dict[str, Any] = {"attacker": attacker, "defender": defender}
@@ -822,6 +835,197 @@ def apply_repulse(pos: Position, unit: str, enemy: str) -> Applied:
         "out_of_fire": r.out_of_fire,
     }
     return _finish(pos, "repulse", {"unit": unit, "enemy": enemy}, {}, ruling, changes, notes, r)
+
+
+def check_push_up(scenario: Scenario, unit: str, enemy: str) -> None:
+    """5.6.1 — may ``unit`` push up towards ``enemy`` at all: both known units, enemies, and
+    engaged (recorded either way, or touching: a push-up follows a melee in which both stood), as
+    :func:`~szwadron.table.movement.check_move` with ``push_up`` rules it. Raises
+    :class:`InvalidArgumentError` (bad names) or :class:`IllegalActionError` (5.6.1), for a front
+    end that refuses before it checks the move (the browser table)."""
+    ids = {u.id for u in scenario.units}
+    if unit not in ids:
+        raise InvalidArgumentError("unit", _("{ident!r}: no such unit in the scenario").format(ident=unit))
+    if enemy not in ids:
+        raise InvalidArgumentError(
+            "push_up", _("{ident!r}: no such unit in the scenario").format(ident=enemy)
+        )
+    mover, fought = scenario.unit(unit), scenario.unit(enemy)
+    if mover.side == fought.side:
+        raise InvalidArgumentError(
+            "push_up", _("{enemy}: a unit pushes up towards the enemy unit it fought").format(enemy=enemy)
+        )
+    bf = Battlefield(scenario)
+    if enemy in mover.engaged_with or unit in fought.engaged_with:
+        return
+    if enemy not in engaged_with_bases(bf, bf.unit_bases(unit)):  # 5.6.1
+        raise IllegalActionError(
+            "5.6.1",
+            _("{unit} is not engaged with {enemy}: a push-up follows a melee in which both stood").format(
+                unit=unit, enemy=enemy
+            ),
+        )
+
+
+def apply_push_up(
+    pos: Position, unit: str, enemy: str, move: MoveFile | Mapping[str, Any], *, source: str = "move"
+) -> Applied:
+    """5.6 — a push-up after a melee in which both sides stood (5.6.1: they stay engaged): the
+    figures of ``unit`` not engaged move at most 4 cm whatever the terrain towards ``enemy``
+    (:func:`~szwadron.table.movement.check_move` with ``push_up``); part of the melee, not an
+    action (no turn or action is checked, ``acted`` is left alone). The stages and the attacker's
+    count in the first one (5.6.3-5.6.5) are the players' to keep: ``melee --apply`` lists them,
+    a position does not record the last melee's losses."""
+    sc = pos.scenario  # the unit, the enemy and 5.6.1 are checked by check_move (push_up=)
+    if not isinstance(move, MoveFile):
+        move = validate(MoveFile, dict(move), source=source)
+    report = check_move(Battlefield(sc), unit, move, push_up=enemy, source=source)
+    if not report.legal:
+        raise IllegalActionError(str(report.rule), report.message)
+    poses = [[p.index, p.x, p.y, p.facing] for p in move.bases if (p.unit or unit) == unit]
+    changes: list[Change] = [
+        *_expand_if_formation(sc.unit(unit)),
+        {"op": "move", "unit": unit, "poses": poses},
+    ]
+    ruling = {
+        "legal": True,
+        "distances": {b.base: round(b.distance, 6) for b in report.bases},
+        "contacts": list(report.contacts),
+    }
+    inputs = {"unit": unit, "enemy": enemy, "move": move.model_dump(mode="json", exclude_none=True)}
+    return _finish(pos, "push_up", inputs, {}, ruling, changes, report.notes, report)
+
+
+# long: 5.8 in the order of play: the test, the enemies' pursuit tests, the move or the flight, the pursuits.
+def apply_disengage(
+    pos: Position,
+    unit: str,
+    move: MoveFile | Mapping[str, Any] | None = None,
+    *,
+    dice: Sequence[int] | None = None,
+    seed: int | None = None,
+    source: str = "move",
+) -> Applied:
+    """5.8, 6.4.1, 6.4.2, 7.6 — an engaged unit disengages instead of fighting, its action in its
+    movement phase (2.3): the disengagement is checked first (:func:`szwadron.table.disengage.disengage`:
+    engaged, normal, a legal move away that ends out of contact; refused before any die), then the
+    dice, given in the order they are rolled or rolled from ``seed``: its test (none with automatic
+    disengage, 7.6.1), then each engaged enemy's test for uncontrolled pursuit, in file order
+    (5.8.4: whatever the result; none for a panicking or pursuing enemy, nor for artillery, 6.7.1),
+    then, when it failed, its flight at once (5.8.3, 6.6.2: 2d6, and the tests of the own units it
+    passes through), then each new pursuer's move at once (6.7.1, after the flight, 6.7.6).
+    Passed, the unit makes ``move`` (None: the move directly away from the first enemy). Either
+    way it leaves the melee: no enemy stays engaged with it."""
+    if dice is None and seed is None:
+        raise InvalidArgumentError(
+            "dice", _("missing: give the disengagement's dice in the order rolled, or a seed to roll them")
+        )
+    sc = pos.scenario
+    if unit not in {u.id for u in sc.units}:
+        disengage(Battlefield(sc), unit)  # the question's message: unknown, or a base named
+    leaving = sc.unit(unit)
+    check_may_act(sc, leaving, "disengage")  # its own movement phase, normal, not acted (2.3, 6.1)
+    r = disengage(Battlefield(sc), unit, move, source=source)
+    if not r.legal:
+        raise IllegalActionError(str(r.rule), r.message)
+    rng: random.Random = (
+        _ScriptedDice("dice", dice, _("the disengagement")) if dice is not None else random.Random(seed)
+    )
+    changes: list[Change] = [
+        {"op": "set", "unit": unit, "field": "acted", "value": UnitAction.DISENGAGE.value}
+    ]
+    notes: list[str] = []
+    rolls: list[dict[str, Any]] = []
+    if r.automatic:  # 7.6.1
+        passed = True
+        rolls.append({"unit": unit, "test": "break_off", "automatic": True, "passed": True})
+    else:
+        face = rng.randint(1, 6)
+        passed = face <= r.target
+        rolls.append({"unit": unit, "test": "break_off", "face": face, "target": r.target, "passed": passed})
+    pursuers: list[str] = []
+    for p in r.pursuers:  # 5.8.4: whatever the result
+        if p.branch != "test" or p.target is None:
+            continue
+        face = rng.randint(1, 6)
+        rolls.append(
+            {
+                "unit": p.unit,
+                "test": "uncontrolled pursuit",
+                "face": face,
+                "target": p.target,
+                "passed": face <= p.target,
+            }
+        )
+        if face > p.target:
+            pursuers.append(p.unit)
+    # it leaves the melee: no engagement on either side (a pursuer may come back into contact)
+    if leaving.engaged_with:
+        changes.append({"op": "set", "unit": unit, "field": "engaged_with", "value": None})
+    for e in r.enemies:
+        rest = [x for x in sc.unit(e).engaged_with if x != unit]
+        if rest != list(sc.unit(e).engaged_with):
+            changes.append({"op": "set", "unit": e, "field": "engaged_with", "value": rest or None})
+    if passed:
+        assert r.move is not None
+        poses = []
+        for b in r.move.bases:
+            x, y, facing = b.poses[-1]
+            poses.append(
+                [int(b.base.rpartition("/")[2]), round(float(x), 6), round(float(y), 6), float(facing)]
+            )
+        changes += _expand_if_formation(leaving)
+        if poses:
+            changes.append({"op": "move", "unit": unit, "poses": poses})
+        if (
+            poses
+            and leaving.prepared
+            and any(leaving.base_profile(i).has("heavy") for i in range(leaving.strength))
+        ):
+            changes.append({"op": "set", "unit": unit, "field": "prepared", "value": False})  # 7.3
+        notes.append(
+            _("{unit} disengages from {enemies} (5.8.2)").format(unit=unit, enemies=", ".join(r.enemies))
+        )
+    else:
+        changes.append({"op": "set", "unit": unit, "field": "state", "value": UnitState.PANIC.value})
+        notes.append(
+            _("{unit} fails to disengage: it panics and flees at once (5.8.3, 6.6.2)").format(unit=unit)
+        )
+    for e in pursuers:
+        changes.append({"op": "set", "unit": e, "field": "state", "value": UnitState.PURSUIT.value})
+        changes.append({"op": "set", "unit": e, "field": "pursuing", "value": unit})
+        notes.append(
+            _("{unit} falls into pursuit of {enemy} and moves at once (5.8.4, 6.7.1)").format(
+                unit=e, enemy=unit
+            )
+        )
+    flights = _Flights(pos, rng, changes, notes, rolls)
+    if not passed:
+        flights.flee_now(unit, leaving.side)
+        flights.chain()
+    for e in pursuers:
+        now, report, _mods = flights.now(sc.unit(e).side)
+        if e in {u.id for u in report.units}:  # its target gone off the table: 6.7.10
+            changes.extend(_pursuit_move(report.unit(e), now.unit(e), now, rng, rolls, notes, immediate=True))
+    if isinstance(rng, _ScriptedDice):
+        rng.check_all_used()
+    inputs: dict[str, Any] = {"unit": unit}
+    if move is not None:
+        inputs["move"] = (
+            move.model_dump(mode="json", exclude_none=True) if isinstance(move, MoveFile) else dict(move)
+        )
+    dice_json: dict[str, Any] = {"rolls": rolls}
+    if seed is not None:
+        dice_json["seed"] = seed
+    ruling = {
+        "enemies": list(r.enemies),
+        "passed": passed,
+        "pursuers": pursuers,
+        "distances": {}
+        if r.move is None or not passed
+        else {b.base: round(b.distance, 6) for b in r.move.bases},
+    }
+    return _finish(pos, "disengage", inputs, dice_json, ruling, changes, notes, r)
 
 
 # --- the morale phase -----------------------------------------------------------------------------
@@ -963,6 +1167,23 @@ def _straight_until_blocked(
     return _furthest_free(most, free)
 
 
+def _pursuit_note(unit: str, enemy: str, dist: float, touching: bool, immediate: bool) -> str:
+    """6.7.1, 6.7.3, 6.7.4 — what a pursuit move did. One made at once after a melee or a
+    disengagement that reaches its target fights it in the next morale phase (6.7.1: "nie
+    rozgrywa się jej w tym momencie"); one made in a morale phase, in that phase (6.7.3)."""
+    if not touching:
+        return _("{unit} pursues {enemy} {cm:g} cm and does not reach it (6.7.4)").format(
+            unit=unit, enemy=enemy, cm=dist
+        )
+    if immediate:
+        return _(
+            "{unit} pursues {enemy} {cm:g} cm and reaches it: the melee (6.7.3) is fought in the next morale phase"
+        ).format(unit=unit, enemy=enemy, cm=dist)
+    return _(
+        "{unit} pursues {enemy} {cm:g} cm and reaches it: the melee (6.7.3) is fought in this phase"
+    ).format(unit=unit, enemy=enemy, cm=dist)
+
+
 def _pursuit_move(
     um: Any,
     unit: Unit,
@@ -970,14 +1191,15 @@ def _pursuit_move(
     rng: random.Random,
     rolls: list[dict[str, Any]],
     notes: list[str],
+    *,
+    immediate: bool = False,
 ) -> list[Change]:
-    """6.7.1, 6.7.4, 6.7.5, 6.8.1 III — a pursuing unit's move in its morale phase: 2d6 × 2
-    (infantry) or × 4 (cavalry) cm, each figure straight at the nearest figure of the unit it
-    pursues (the morale phase's target), "najkrótszą drogą"; it stops when it touches an enemy
-    figure — the pursued unit or another on its way (6.7.5), the melee then fought by ``melee
-    --apply`` in this phase (6.7.3) — or ground closed to it (3.2.4, 3.2.5), and does not pass
-    through own figures (3.1.3), nor end on another of its own. Its facing is kept; terrain costs
-    are not counted. Returns the changes."""
+    """6.7.1, 6.7.4, 6.7.5, 6.8.1 III — a pursuing unit's move in its morale phase (or at once,
+    ``immediate``, after the melee or disengagement that started it): 2d6 × 2 (infantry) or × 4
+    (cavalry) cm, each figure straight into contact with the nearest figure of the pursued unit,
+    "najkrótszą drogą"; it stops at an enemy figure (6.7.5; the melee: ``melee --apply``, 6.7.3)
+    or ground closed to it (3.2.4, 3.2.5), passes through and ends on no own figure (3.1.3).
+    Facing kept, terrain costs not counted. Returns the changes."""
     p = um.pursuit
     if p is None or p.target is None or p.distance is None:
         notes.append(_("{unit} has no enemy to pursue (6.7.10)").format(unit=um.id))
@@ -1003,11 +1225,15 @@ def _pursuit_move(
         aim = min(aims, key=lambda a: (shapely.distance(here, a), a.centroid.x, a.centroid.y))
         # the shortest straight way into contact along an edge (PD-14), as a charge's (reach)
         dx, dy = into_contact(here, [aim], scen.settings.min_contact_length_cm)
+        contact: tuple[float, float] | None = (dx, dy)
         if math.hypot(dx, dy) < 1e-9:
             dx, dy = aim.centroid.x - b.x, aim.centroid.y - b.y
+            contact = None
         norm = math.hypot(dx, dy) or 1.0
         heading[k] = (dx / norm, dy / norm)
-        steps.append((k, _straight_until_blocked(unit, k, heading[k], dist, others, small)))
+        # it stops where it comes into contact (a figure sliding along a flank never overlaps one)
+        most = dist if contact is None else min(dist, norm)
+        steps.append((k, _straight_until_blocked(unit, k, heading[k], most, others, small)))
 
     def at(k: int, step: float) -> tuple[float, float]:
         b = unit.bases[k]
@@ -1033,14 +1259,20 @@ def _pursuit_move(
         >= least
     )
     rolls.append({"unit": um.id, "test": "pursuit", "faces": pips, "cm": dist, "contact": bool(touching)})
-    notes.append(
-        (
-            _("{unit} pursues {enemy} {cm:g} cm and reaches it: the melee (6.7.3) is fought in this phase")
-            if touching
-            else _("{unit} pursues {enemy} {cm:g} cm and does not reach it (6.7.4)")
-        ).format(unit=um.id, enemy=p.target, cm=dist)
-    )
-    return [*_expand_if_formation(unit), {"op": "move", "unit": um.id, "poses": poses}]
+    notes.append(_pursuit_note(um.id, p.target, dist, touching, immediate))
+    out: list[Change] = [*_expand_if_formation(unit), {"op": "move", "unit": um.id, "poses": poses}]
+    if touching and target.state is UnitState.NORMAL:  # 5.1.2: in contact, the two are engaged
+        out += _engage(unit, target)
+    return out
+
+
+def _engage(a: Unit, b: Unit) -> list[Change]:
+    """5.1.2 — the two units recorded as engaged with each other (``engaged_with``), where not yet."""
+    return [
+        {"op": "set", "unit": one.id, "field": "engaged_with", "value": [*one.engaged_with, other.id]}
+        for one, other in ((a, b), (b, a))
+        if other.id not in one.engaged_with
+    ]
 
 
 @dataclass
@@ -1230,6 +1462,13 @@ def apply_morale(
                 side=turn.side, value=term(turn.phase.value), round=turn.round, side2=side
             ),
         )
+    if turn is not None and turn.morale_played:  # 2.2: one morale phase a turn
+        raise IllegalActionError(
+            "2.2",
+            _(
+                "side {side}'s morale phase of round {round} has been played already; go on to the movement phase (szwadron turn --apply)"
+            ).format(side=side, round=turn.round),
+        )
     report = morale_phase(Battlefield(sc), side)
     rng: random.Random = (
         _ScriptedDice("dice", dice, _("the morale phase")) if dice is not None else random.Random(seed)
@@ -1288,6 +1527,8 @@ def apply_morale(
             changes.extend(_pursuit_move(um, now.unit(um.id), now, rng, rolls, notes))
     if isinstance(rng, _ScriptedDice):
         rng.check_all_used()
+    if turn is not None:  # 2.2: the phase is played; turn --next goes on to the movement phase
+        changes.insert(0, {"op": "turn", "value": {"morale_played": True}})
     ruling = {"side": side, "units": [u.id for u in report.units]}
     dice_json: dict[str, Any] = {"rolls": rolls}
     if seed is not None:
@@ -1334,10 +1575,13 @@ def apply_next_phase(pos: Position) -> Applied:
                 changes.append({"op": "set", "unit": u.id, "field": "prepared", "value": None})
             if u.acted is not None:
                 changes.append({"op": "set", "unit": u.id, "field": "acted", "value": None})
-    value = {"round": nxt.round, "side": nxt.side, "phase": nxt.phase.value}
+    value: dict[str, Any] = {"round": nxt.round, "side": nxt.side, "phase": nxt.phase.value}
     if nxt.first != "A":
         value["first"] = nxt.first
-    changes.insert(0, {"op": "turn", "value": value})
+    # the played morale phase is forgotten with it (None: the key leaves the file)
+    changes.insert(
+        0, {"op": "turn", "value": {**value, "morale_played": None} if nxt.morale_played else value}
+    )
     ruling = {"turn": value}
     return _finish(pos, "turn", {}, {}, ruling, changes)
 
@@ -1345,13 +1589,16 @@ def apply_next_phase(pos: Position) -> Applied:
 __all__ = [
     "Applied",
     "Position",
+    "apply_disengage",
     "apply_fire",
     "apply_melee",
     "apply_morale",
     "apply_move",
     "apply_next_phase",
+    "apply_push_up",
     "apply_repulse",
     "check_may_act",
+    "check_push_up",
     "expand_formations",
     "position_from_text",
     "read_position",

@@ -229,19 +229,14 @@ class ScenarioDocument:
     def _set_turn(self, value: Mapping[str, Any]) -> None:
         for seg in self._segments:
             if seg.key == ("turn",):
-                turn = seg.doc["turn"]
-                for key, v in value.items():
-                    turn[key] = v
+                _merge_turn(seg.doc["turn"], value)
                 return
         root = self._segments[0]
         if root.key == () and "turn" in root.doc:
-            turn = root.doc["turn"]
-            for key, v in value.items():
-                turn[key] = v
+            _merge_turn(root.doc["turn"], value)
             return
         table = tomlkit.table()
-        for key, v in value.items():
-            table[key] = v
+        _merge_turn(table, value)
         fresh = tomlkit.document()
         fresh["turn"] = table
         text = tomlkit.dumps(fresh)
@@ -250,6 +245,16 @@ class ScenarioDocument:
             root.settle()
             root._text += "\n" if root._text.endswith("\n") else "\n\n"
         self._segments.insert(at, _Segment(("turn",), text + "\n"))
+
+
+def _merge_turn(turn: Any, value: Mapping[str, Any]) -> None:
+    """The turn table's keys set to ``value``'s; a key set to None is removed."""
+    for key, v in value.items():
+        if v is None:
+            if key in turn:
+                del turn[key]
+        else:
+            turn[key] = v
 
 
 # --- the fast path: a unit's bases one a line, edited as text ------------------------------------

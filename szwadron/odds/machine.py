@@ -46,7 +46,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from szwadron.errors import IllegalActionError, InvalidDataError
-from szwadron.i18n import _
+from szwadron.i18n import N_, _, term
 from szwadron.models import Ability, Kind, Unit
 from szwadron.odds.dice import Distribution
 from szwadron.odds.morale import MORALE_DIE_SIDES, MeleeOutcome, melee_sequence, morale_target
@@ -211,39 +211,45 @@ _REMOVED_RULE = "PD-18, 6.6.12, 6.6.13"
 
 # (state, event) -> (rule, message); states not listed for an event with no transition refuse it.
 _REFUSALS: dict[tuple[MachineState, EventKind], tuple[str, str]] = {
-    (P, E.ORDER): ("6.1.3", "a panicking unit obeys no orders: it cannot be ordered to {action}"),
+    (P, E.ORDER): ("6.1.3", N_("a panicking unit obeys no orders: it cannot be ordered to {action}")),
     (U, E.ORDER): (
         "6.1.4",
-        "a unit in uncontrolled pursuit obeys no orders: it cannot be ordered to {action}",
+        N_("a unit in uncontrolled pursuit obeys no orders: it cannot be ordered to {action}"),
     ),
-    (R, E.ORDER): ("6.7.9", "a repulsed unit makes its retreat move and takes no action this movement phase"),
+    (R, E.ORDER): (
+        "6.7.9",
+        N_("a repulsed unit makes its retreat move and takes no action this movement phase"),
+    ),
     (P, E.DISENGAGE): (
         "6.1.3",
-        "a panicking unit obeys no orders; it keeps fleeing even when engaged (6.6.5)",
+        N_("a panicking unit obeys no orders; it keeps fleeing even when engaged (6.6.5)"),
     ),
     (U, E.DISENGAGE): (
         "6.1.4",
-        "a unit in uncontrolled pursuit takes no action in the movement phase (6.7.2)",
+        N_("a unit in uncontrolled pursuit takes no action in the movement phase (6.7.2)"),
     ),
-    (N, E.REORGANISE): ("6.8.1", "only panicking or pursuing units reorganise"),
-    (P, E.REPULSE): ("6.6.14", "a panicking unit takes no morale tests for losses: it cannot be repulsed"),
-    (N, E.TABLE_EDGE): ("6.6.13", "only a fleeing (panicking) unit is removed at its table edge"),
-    (U, E.TABLE_EDGE): ("6.6.13", "only a fleeing (panicking) unit is removed at its table edge"),
-    (N, E.SURRENDER): ("6.6.12", "only a panicking unit whose flight is blocked surrenders"),
-    (U, E.SURRENDER): ("6.6.12", "only a panicking unit whose flight is blocked surrenders"),
-    (N, E.PURSUED_DESTROYED): ("6.7.10", "only a unit in uncontrolled pursuit has a pursued unit"),
-    (P, E.PURSUED_DESTROYED): ("6.7.10", "only a unit in uncontrolled pursuit has a pursued unit"),
-    (N, E.RETREAT): ("6.5.1", "only a repulsed unit makes a retreat move"),
-    (P, E.RETREAT): ("6.5.1", "only a repulsed unit makes a retreat move"),
-    (U, E.RETREAT): ("6.5.1", "only a repulsed unit makes a retreat move"),
+    (N, E.REORGANISE): ("6.8.1", N_("only panicking or pursuing units reorganise")),
+    (P, E.REPULSE): (
+        "6.6.14",
+        N_("a panicking unit takes no morale tests for losses: it cannot be repulsed"),
+    ),
+    (N, E.TABLE_EDGE): ("6.6.13", N_("only a fleeing (panicking) unit is removed at its table edge")),
+    (U, E.TABLE_EDGE): ("6.6.13", N_("only a fleeing (panicking) unit is removed at its table edge")),
+    (N, E.SURRENDER): ("6.6.12", N_("only a panicking unit whose flight is blocked surrenders")),
+    (U, E.SURRENDER): ("6.6.12", N_("only a panicking unit whose flight is blocked surrenders")),
+    (N, E.PURSUED_DESTROYED): ("6.7.10", N_("only a unit in uncontrolled pursuit has a pursued unit")),
+    (P, E.PURSUED_DESTROYED): ("6.7.10", N_("only a unit in uncontrolled pursuit has a pursued unit")),
+    (N, E.RETREAT): ("6.5.1", N_("only a repulsed unit makes a retreat move")),
+    (P, E.RETREAT): ("6.5.1", N_("only a repulsed unit makes a retreat move")),
+    (U, E.RETREAT): ("6.5.1", N_("only a repulsed unit makes a retreat move")),
 }
 for _event in EventKind:
     if _event is not E.RETREAT:
         _REFUSALS.setdefault(
             (R, _event),
-            ("6.5.3", "a repulsed unit makes its retreat move at once (it then is normal, 6.5.3)"),
+            ("6.5.3", N_("a repulsed unit makes its retreat move at once (it then is normal, 6.5.3)")),
         )
-    _REFUSALS[(X, _event)] = (_REMOVED_RULE, "the unit has been removed from the table")
+    _REFUSALS[(X, _event)] = (_REMOVED_RULE, N_("the unit has been removed from the table"))
 
 
 @dataclass(frozen=True)
@@ -401,7 +407,7 @@ class Event:
 def _refuse(unit_state: MachineState, event: Event) -> None:
     refusal = MACHINE.refusal(unit_state, event.kind)
     if refusal is not None:
-        raise IllegalActionError(refusal.rule, refusal.message.format(action=event.action))
+        raise IllegalActionError(refusal.rule, _(refusal.message).format(action=term(event.action)))
 
 
 def _results(source: MachineState, event: EventKind, weights: dict[str, int]) -> Distribution[Result]:

@@ -70,12 +70,14 @@ from szwadron.plots.table import (
     geometry_path,
     legend_entry,
     place_label,
+    reserve_text,
     table_view,
 )
 from szwadron.table.morale_phase import flight_direction
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.text import Text
 
     from szwadron.table.fire import FireResult
     from szwadron.table.melee import TableMelee
@@ -1022,6 +1024,43 @@ def _ghost(
     return g, f
 
 
+def _move_verdict(ax: Axes, report: MoveReport) -> Text:
+    """The verdict and the first rules broken, in the top left corner; its box is reserved, so
+    the distance labels placed after it keep clear of it."""
+    x0, x1 = ax.get_xlim()
+    chars = max(30, int(abs(x1 - x0) / _cm_per_point(ax) / (0.6 * 7.5)) - 4)
+    if report.legal:
+        verdict = gettext("legal charge") if report.charge else gettext("legal move")
+        if report.push_up is not None:
+            verdict = gettext("legal push-up")
+    else:
+        verdict = (
+            gettext("ILLEGAL")
+            + "\n"
+            + "\n".join(_wrap(f"[{v.rule}] {v.message}", chars) for v in report.violations[:4])
+        )
+    t = ax.text(
+        0.01,
+        0.99,
+        verdict,
+        transform=ax.transAxes,
+        ha="left",
+        va="top",
+        fontsize=7.5,
+        fontweight="bold",
+        color=CLEAR_COLOUR if report.legal else BLOCKED_COLOUR,
+        zorder=ZORDER["labels"],
+        bbox={
+            "boxstyle": "round,pad=0.3",
+            "facecolor": "#ffffff",
+            "alpha": 0.9,
+            "edgecolor": CLEAR_COLOUR if report.legal else BLOCKED_COLOUR,
+        },
+    )
+    reserve_text(ax, t)
+    return t
+
+
 # long: a drawing of a checked move: paths, ghosts, zones entered, surcharges and the first rule broken.
 def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *, report: MoveReport) -> Artists:
     """PD-6, 3.2, section 3 — a checked move: for every base that moves, the path of its
@@ -1044,6 +1083,7 @@ def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *, repor
 
     bf, ax = _prepare(scenario, ax)
     out: Artists = {"paths": [], "centres": [], "ghosts": [], "waypoints": [], "labels": [], "verdict": []}
+    out["verdict"].append(_move_verdict(ax, report))
     bad_bases = {v.base for v in report.violations if v.base}
     label_all = len(report.bases) <= MAX_LINE_LABELS
     longest = max(report.bases, key=lambda b: b.distance, default=None)
@@ -1110,35 +1150,6 @@ def plot_move(scenario: Scenario | Battlefield, ax: Axes | None = None, *, repor
                 out["labels"].append(t)
     out.update(_plot_zones_entered(bf, ax, report))
 
-    x0, x1 = ax.get_xlim()
-    chars = max(30, int(abs(x1 - x0) / _cm_per_point(ax) / (0.6 * 7.5)) - 4)
-    if report.legal:
-        verdict = gettext("legal charge") if report.charge else gettext("legal move")
-    else:
-        verdict = (
-            gettext("ILLEGAL")
-            + "\n"
-            + "\n".join(_wrap(f"[{v.rule}] {v.message}", chars) for v in report.violations[:4])
-        )
-    t = ax.text(
-        0.01,
-        0.99,
-        verdict,
-        transform=ax.transAxes,
-        ha="left",
-        va="top",
-        fontsize=7.5,
-        fontweight="bold",
-        color=CLEAR_COLOUR if report.legal else BLOCKED_COLOUR,
-        zorder=ZORDER["labels"],
-        bbox={
-            "boxstyle": "round,pad=0.3",
-            "facecolor": "#ffffff",
-            "alpha": 0.9,
-            "edgecolor": CLEAR_COLOUR if report.legal else BLOCKED_COLOUR,
-        },
-    )
-    out["verdict"].append(t)
     if out["paths"]:
         legend_entry(
             ax,

@@ -356,6 +356,19 @@ def _state(ax: Axes) -> _AxesState:
     return st
 
 
+def reserve_text(ax: Axes, text: Text) -> None:
+    """Remember the box of ``text`` (drawn already, in any coordinates) so that labels placed
+    later by :func:`place_label` avoid it: a verdict written in a corner of the axes covers no
+    distance label."""
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    # the text's own extent (its frame is laid out only when drawn), widened by a frame's pad
+    pad = (float(text.get_fontsize()) * 0.5 + 2.0) * fig.dpi / 72.0
+    extent = text.get_window_extent(renderer=renderer).padded(pad)
+    (x0, y0), (x1, y1) = ax.transData.inverted().transform([[extent.x0, extent.y0], [extent.x1, extent.y1]])
+    _state(ax).boxes.append(shapely.box(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
+
+
 def legend_entry(ax: Axes, label: str, handle: Artist, order: float = 50.0) -> None:
     """Add an entry to the key of ``ax`` (drawn by :func:`draw_legend`), once per label;
     entries are sorted by ``order`` (sides 0–9, bases 10–19, terrain 20–39, overlays 40+)."""
@@ -1399,6 +1412,7 @@ __all__ = [
     "plot_table",
     "plot_terrain",
     "plot_zones",
+    "reserve_text",
     "setup_table_axes",
     "table_figsize",
     "table_view",

@@ -323,6 +323,25 @@ def engaged_unit_pairs(
     return {(min(u, v), max(u, v)) for (_, u, v), total in per_base.items() if total >= need}
 
 
+def engaged_with_bases(bf: Battlefield, bases: IntArray) -> list[str]:
+    """5.1.2, PD-14 — the enemy units engaged with these bases of one unit (contact lengths summed
+    per base, :func:`engaged_unit_pairs`; across a crossable obstacle too, PD-4), in file order."""
+    if len(bases) == 0:
+        return []
+    own = int(bf.unit_of[bases[0]])
+    q, t = bf.tree.query(bf.polygons[bases], predicate="dwithin", distance=bf.contact_reach_cm)
+    keep = bf.side[t] != bf.side[bases[0]]
+    b, t = bases[q[keep]], t[keep]
+    if b.size == 0:
+        return []
+    lengths = bf.contact_lengths(b, t)
+    units = bf.unit_of[t].tolist()
+    pairs = engaged_unit_pairs(
+        [own] * len(units), units, lengths.tolist(), bf.settings, b.tolist(), t.tolist()
+    )
+    return [bf.unit_ids[u] for u in sorted(v for pair in pairs for v in pair if v != own)]
+
+
 def audit(
     scenario: Scenario | Battlefield,
     *,
@@ -764,5 +783,6 @@ __all__ = [
     "audit",
     "connected_groups",
     "engaged_unit_pairs",
+    "engaged_with_bases",
     "obstacle_zone_core",
 ]

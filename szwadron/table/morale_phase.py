@@ -107,7 +107,7 @@ from szwadron.odds.morale import (
     morale_target,
 )
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
-from szwadron.table.audit import engaged_unit_pairs
+from szwadron.table.audit import engaged_with_bases
 from szwadron.table.flight import (
     AVOID_WEIGHT,
     AVOIDED_KINDS,
@@ -598,19 +598,9 @@ class _Table:
         return out
 
     def engaged_with(self, bases: IntArray) -> list[str]:
-        """5.1.2, PD-14 — enemy units engaged with these bases (contact lengths summed per base)."""
-        bf, s = self.bf, self.s
-        reach = bf.contact_reach_cm  # across an obstacle too (PD-4), as the audit counts it
-        q, t = bf.tree.query(bf.polygons[bases], predicate="dwithin", distance=reach)
-        keep = bf.side[t] != self.side_code
-        b, t = bases[q[keep]], t[keep]
-        if b.size == 0:
-            return []
-        lengths = bf.contact_lengths(b, t)
-        own = int(bf.unit_of[bases[0]])
-        units = bf.unit_of[t].tolist()
-        pairs = engaged_unit_pairs([own] * len(units), units, lengths.tolist(), s, b.tolist(), t.tolist())
-        return [bf.unit_ids[u] for u in sorted(v for pair in pairs for v in pair if v != own)]
+        """5.1.2, PD-14 — enemy units engaged with these bases (:func:`engaged_with_bases`: across an
+        obstacle too, PD-4)."""
+        return engaged_with_bases(self.bf, bases)
 
     def modifier(self, bases: IntArray) -> int:
         """PD-16 — the fortification bonus when every base centre stands in a fortification."""

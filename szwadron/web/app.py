@@ -1,12 +1,13 @@
 """The ASGI application of ``szwadron serve`` (Starlette): the page's static files and the JSON API.
 
 Routes: ``GET /`` the page, ``GET /static/...`` its script and style, ``GET /api/state`` the
-loaded table, ``POST /api/<answer>`` for ``check``, ``measure``, ``targets``, ``fire``, ``move``,
-``reach``, ``melee``, ``morale`` (the bodies are :mod:`szwadron.web.session`'s requests, the
-answers the ``--json`` documents of the commands of the same names), ``POST /api/toml`` the
-scenario file as it stands (to download), ``POST /api/save`` and ``POST /api/open``; the
-actions that change the scenario (:data:`ACTIONS`, :mod:`szwadron.web.play`): ``apply-move``,
-``apply-fire``, ``apply-melee``, ``apply-morale``, ``next-phase``, ``undo``, ``place``,
+loaded table, ``POST /api/<answer>`` for ``check``, ``measure``, ``targets``, ``fire``, ``move``
+(with ``push_up``: ``move --push-up``), ``reach``, ``melee``, ``disengage`` (``move
+--disengage``), ``morale`` (the bodies are :mod:`szwadron.web.session`'s requests, the answers
+the ``--json`` documents of the commands of the same names), ``POST /api/toml`` the scenario
+file as it stands (to download), ``POST /api/save`` and ``POST /api/open``; the actions that
+change the scenario (:data:`ACTIONS`, :mod:`szwadron.web.play`): ``apply-move`` (a push-up too),
+``apply-fire``, ``apply-melee``, ``apply-disengage``, ``apply-morale``, ``next-phase``, ``undo``, ``place``,
 ``terrain-add``, ``terrain-edit``, ``terrain-delete``; ``GET /api/log`` the game log (JSON
 lines), ``POST /api/save-log`` the log saved beside the scenario, ``GET /api/armylists`` the army
 lists a unit may be placed from.
@@ -48,11 +49,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.i18n import LANGUAGES, current_language, language
 from szwadron.web.requests import (
+    ApplyDisengageRequest,
     ApplyFireRequest,
     ApplyMeleeRequest,
     ApplyMoraleRequest,
     ApplyMoveRequest,
     CheckRequest,
+    DisengageRequest,
     FireRequest,
     MeasureRequest,
     MeleeRequest,
@@ -190,6 +193,7 @@ ANSWERS: dict[str, tuple[type[Any], Answer]] = {
     "move": (MoveRequest, Session.move),
     "reach": (ReachRequest, Session.reach),
     "melee": (MeleeRequest, Session.melee),
+    "disengage": (DisengageRequest, Session.disengage),
     "morale": (MoraleRequest, Session.morale),
 }
 
@@ -200,6 +204,7 @@ ACTIONS: dict[str, tuple[type[Any], Answer]] = {
     "apply-move": (ApplyMoveRequest, Session.apply_move),
     "apply-fire": (ApplyFireRequest, Session.apply_fire),
     "apply-melee": (ApplyMeleeRequest, Session.apply_melee),
+    "apply-disengage": (ApplyDisengageRequest, Session.apply_disengage),
     "apply-morale": (ApplyMoraleRequest, Session.apply_morale),
     "next-phase": (NextPhaseRequest, Session.next_phase),
     "undo": (UndoRequest, Session.undo),

@@ -1,10 +1,10 @@
 """The game and the set-up on the page (issue 18, after issue 17): apply and undo actions, place
 units from army lists in formations, draw and edit terrain.
 
-**Actions** (move, fire, melee, morale phase, next phase) go through the functions the command
-line's ``--apply`` calls (:mod:`szwadron.game.apply`): the session's scenario text becomes the
-action's next position (changed in place by :mod:`szwadron.game.document`, comments kept) and the
-action is appended to the session's game log (:mod:`szwadron.game.log`); *undo* drops the log's
+**Actions** (move, fire, melee, push-up, disengagement, morale phase, next phase) go through the
+functions the command line's ``--apply`` calls (:mod:`szwadron.game.apply`): the session's
+scenario text becomes the action's next position (changed in place by
+:mod:`szwadron.game.document`, comments kept) and the action is appended to the session's game log (:mod:`szwadron.game.log`); *undo* drops the log's
 last line and goes back to the position before it (the log's replay). An action the rules forbid
 raises :class:`~szwadron.errors.IllegalActionError` with its rule and changes nothing.
 

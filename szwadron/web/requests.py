@@ -62,6 +62,21 @@ class MoveRequest(_Request):
     to: tuple[Pose, ...] = Field(min_length=1)
     charge: tuple[str, ...] = ()
     march: bool = False
+    push_up: str | None = Field(
+        None,
+        min_length=1,
+        max_length=200,
+        description="A push-up (5.6, ``move --push-up``) towards this enemy, the unit just fought.",
+    )
+
+
+class DisengageRequest(_Request):
+    """``disengage`` (``move --disengage``, 5.8): ``positions`` is the table before the move,
+    ``to`` the unit's poses the player dragged (none: the move found directly away from the
+    enemy)."""
+
+    unit: str = Field(min_length=1, max_length=200)
+    to: tuple[Pose, ...] | None = Field(None, min_length=1)
 
 
 class ReachRequest(_Request):
@@ -126,7 +141,8 @@ class _Dice(BaseModel):
 
 
 class ApplyMoveRequest(MoveRequest):
-    """Apply a move (section 3): ``positions`` the table before it, ``to`` the unit's poses."""
+    """Apply a move (section 3): ``positions`` the table before it, ``to`` the unit's poses; with
+    ``push_up``, the push-up after a melee both stood (5.6), not an action."""
 
 
 class ApplyFireRequest(FireRequest):
@@ -141,6 +157,11 @@ class ApplyFireRequest(FireRequest):
 
 class ApplyMeleeRequest(MeleeRequest, _Dice):
     """Apply a melee (5.3-5.6): its dice in the order rolled, or a seed."""
+
+
+class ApplyDisengageRequest(DisengageRequest, _Dice):
+    """Apply a disengagement (5.8): its dice in the order rolled (the unit's test, each enemy's
+    pursuit test, the flight's and each pursuit's 2d6), or a seed."""
 
 
 class ApplyMoraleRequest(MoraleRequest, _Dice):

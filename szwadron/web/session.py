@@ -1,8 +1,8 @@
 """The engine behind ``szwadron serve``: one loaded scenario and the answers the page asks for.
 
 Every answer comes from the library functions the command line calls (``check``, ``measure``,
-``fire``, ``targets``, ``move``, ``reach``, ``melee``, ``morale``), on the scenario as the page
-shows it: the page sends, with each request, the positions of the units it has moved (a *patch*
+``fire``, ``targets``, ``move``, ``reach``, ``melee``, ``disengage``, ``morale``), on the scenario
+as the page shows it: the page sends, with each request, the positions of the units it has moved (a *patch*
 over the loaded file, every base of each unit as ``[x, y, facing]``). The patch is validated by
 the same field types as a scenario file (finite coordinates within the table limits, known units,
 one pose per base), so bad input is one :class:`~szwadron.errors.InvalidDataError` naming the
@@ -34,11 +34,14 @@ from szwadron.files import read_input, write_atomic
 from szwadron.game.apply import (
     Position,
     _expand_if_formation,
+    apply_disengage,
     apply_fire,
     apply_melee,
     apply_morale,
     apply_move,
     apply_next_phase,
+    apply_push_up,
+    check_push_up,
     position_from_text,
 )
 from szwadron.game.document import ScenarioDocument
@@ -55,6 +58,7 @@ from szwadron.loading import (
 )
 from szwadron.models import Profile, Scenario
 from szwadron.table.audit import audit
+from szwadron.table.disengage import disengage
 from szwadron.table.fire import fire, targets
 from szwadron.table.melee import table_melee
 from szwadron.table.morale_phase import morale_phase
@@ -64,11 +68,13 @@ from szwadron.table.reach import reach
 from szwadron.web.play import add_terrain, delete_terrain, edit_terrain, formation_entry, fresh_id, unit_block
 from szwadron.web.requests import (
     POSE_DIGITS,
+    ApplyDisengageRequest,
     ApplyFireRequest,
     ApplyMeleeRequest,
     ApplyMoraleRequest,
     ApplyMoveRequest,
     CheckRequest,
+    DisengageRequest,
     FireRequest,
     MeasureRequest,
     MeleeRequest,
@@ -269,8 +275,24 @@ class Session:
 
         bf = self.battlefield(req.positions)
         moved = _moved(bf, req.unit, req.to)
-        report = check_move(bf, req.unit, {"bases": moved}, charge=req.charge, march=req.march)
+        if req.push_up is not None:  # 5.6.1: only after a melee in which both stood
+            check_push_up(bf.scenario, req.unit, req.push_up)
+        report = check_move(
+            bf, req.unit, {"bases": moved}, charge=req.charge, march=req.march, push_up=req.push_up
+        )
         return report.to_json()
+
+    def disengage(self, req: DisengageRequest) -> dict[str, Any]:
+        """The ``move --disengage --json`` document (5.8): the test, each enemy's pursuit test
+        and the move away (``to``, or the one found); a unit that may not disengage (5.8.1, 6.1)
+        is ``{"error", "rule"}`` as the CLI prints it."""
+
+        bf = self.battlefield(req.positions)
+        try:
+            move = None if req.to is None else {"bases": _moved(bf, req.unit, req.to)}
+            return disengage(bf, req.unit, move).to_json()
+        except IllegalActionError as exc:
+            return {"error": exc.detail, "rule": exc.rule}
 
     def reach(self, req: ReachRequest) -> dict[str, Any]:
         """The ``reach --json`` document."""
@@ -348,7 +370,28 @@ class Session:
 
         self._start_from(req.positions)
         moved = _moved(Battlefield(self.scenario), req.unit, req.to)
-        applied = apply_move(self._position(), req.unit, {"bases": moved}, charge=req.charge, march=req.march)
+        if req.push_up is None:
+            applied = apply_move(
+                self._position(), req.unit, {"bases": moved}, charge=req.charge, march=req.march
+            )
+        elif req.charge or req.march:
+            raise InvalidDataError(
+                _("a push-up (5.6) is a move of its own: no charge, march or move after fire"),
+                source="request",
+            )
+        else:  # 5.6: part of the melee, not an action (move --push-up --apply)
+            applied = apply_push_up(self._position(), req.unit, req.push_up, {"bases": moved})
+        return self._advance(applied)
+
+    def apply_disengage(self, req: ApplyDisengageRequest) -> dict[str, Any]:
+        """5.8 — the disengagement applied with its dice (``move --disengage --apply``):
+        ``positions`` the table before it, ``to`` the dragged move (none: the one found)."""
+
+        self._start_from(req.positions)
+        move = None if req.to is None else {"bases": _moved(Battlefield(self.scenario), req.unit, req.to)}
+        applied = apply_disengage(
+            self._position(), req.unit, move, dice=req.dice, seed=req.seed if req.dice is None else None
+        )
         return self._advance(applied)
 
     def apply_fire(self, req: ApplyFireRequest) -> dict[str, Any]:
@@ -661,6 +704,7 @@ def arcs(bf: Battlefield, unit: str) -> list[dict[str, Any]]:
 
 __all__ = [
     "CheckRequest",
+    "DisengageRequest",
     "FireRequest",
     "MeasureRequest",
     "MeleeRequest",

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from szwadron.table.fire import FireResult
 
 
+# long: the docstring is the reference of every parameter, with examples; the body is a dozen lines.
 def check_move(
     scenario: Scenario | Battlefield,
     units: str | Sequence[str],
@@ -42,8 +43,9 @@ def check_move(
     after_fire: FireResult | None = None,
     method: PairMethod = "index",
     source: str = "move",
+    push_up: str | None = None,
 ) -> MoveReport:
-    """Section 3, 1.3.3, 1.4.2, 4.9, 4.11, 5.9 — check a proposed move (see :mod:`szwadron.table.movement`).
+    """Section 3, 1.3.3, 1.4.2, 4.9, 4.11, 5.6, 5.9 — check a proposed move (see :mod:`szwadron.table.movement`).
 
     Parameters
     ----------
@@ -76,6 +78,11 @@ def check_move(
         and feature (the naive reference; same answer).
     source:
         Name of the move file in error messages.
+    push_up:
+        5.6 — the move is a push-up towards this enemy unit, just fought with both standing:
+        every base at most ``push_up_cm`` (4) whatever the terrain but not into impassable
+        ground (5.6.7), only figures not engaged (5.6.4, 5.6.5), each ending no further from
+        that unit (5.6.6); its zone may be entered, to end in contact (5.9.2), as a charge's.
 
     Raises
     ------
@@ -102,11 +109,43 @@ def check_move(
     """
     # the work: _context (what is known before the rules), _run (the steps, in order)
     bf = Battlefield.of(scenario)
+    if push_up is not None:
+        _check_push_up_enemy(bf, units, push_up)
+        if charge or march or after_fire is not None:
+            raise InvalidDataError(
+                _("a push-up (5.6) is a move of its own: no charge, march or move after fire")
+            )
+        charge = (push_up,)
     ctx, speed_notes = _context(bf, units, move, charge, march=march, method=method, source=source)
+    if push_up is not None:
+        speed_notes = _as_push_up(ctx)
     if after_fire is not None:
         ctx.after_fire = after_fire
         ctx.after, ctx.declared_fire, ctx.fire_bands = _after_fire_lines(bf, ctx.unit_ids, after_fire)
     return _run(ctx, speed_notes)
+
+
+def _check_push_up_enemy(bf: Battlefield, units: str | Sequence[str], enemy: str) -> None:
+    """5.6 — the unit a push-up moves towards is a known enemy unit (not a base, not a friend)."""
+    bf.resolve(enemy)  # unknown: a message listing the units
+    if enemy not in bf.unit_ids:
+        raise InvalidArgumentError(
+            "push_up",
+            _("{cid!r} is a base; give the unit id {cid2!r}").format(cid=enemy, cid2=enemy.partition("/")[0]),
+        )
+    first = units if isinstance(units, str) else units[0]
+    if first in bf.unit_ids and bf.scenario.unit(first).side == bf.scenario.unit(enemy).side:
+        raise InvalidArgumentError(
+            "push_up", _("{enemy}: a unit pushes up towards the enemy unit it fought").format(enemy=enemy)
+        )
+
+
+def _as_push_up(ctx: MoveContext) -> list[str]:
+    """5.6.7 — the move is a push-up: at most ``push_up_cm`` whatever the terrain; its note."""
+    ctx.push_up = True
+    cm = ctx.bf.settings.push_up_cm
+    ctx.speed = dict.fromkeys(ctx.speed, cm)
+    return [_("push-up (5.6.7): at most {cm:g} cm whatever the terrain").format(cm=cm)]
 
 
 def _context(
@@ -167,11 +206,11 @@ def _run(ctx: MoveContext, speed_notes: list[str]) -> MoveReport:
         )
     tail = [v for step in UNIT_STEPS_LAST for v in step(ctx)]
     per_base = [v for k in order for v in found[planned[k].base]]
-    if ctx.charge_ids and not ctx.contacts:
+    if ctx.charge_ids and not ctx.contacts and not ctx.push_up:
         ctx.notes.append(_("no base ends in contact with the charged unit: the charge falls short"))
     return MoveReport(
         units=ctx.unit_ids,
-        charge=ctx.charge_ids,
+        charge=() if ctx.push_up else ctx.charge_ids,
         march=ctx.march,
         violations=tuple(head + per_base + tail),
         bases=tuple(
@@ -189,6 +228,7 @@ def _run(ctx: MoveContext, speed_notes: list[str]) -> MoveReport:
         contacts=tuple(bf.base_ids[b] for b in sorted(ctx.contacts)),
         notes=tuple(ctx.notes),
         after_fire=ctx.after,
+        push_up=ctx.charge_ids[0] if ctx.push_up else None,
         table=bf,
     )
 

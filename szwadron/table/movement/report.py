@@ -91,6 +91,8 @@ class MoveReport:
     contacts: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
     after_fire: AfterFire | None = None
+    push_up: str | None = None
+    """5.6: the move is a push-up towards this unit (``charge`` is then empty)."""
     table: Battlefield | None = field(default=None, repr=False, compare=False)
     """The table it was computed on (for plotting; not part of the JSON)."""
 
@@ -113,6 +115,12 @@ class MoveReport:
         if most is None:
             return _("legal charge: no base moves") if self.charge else _("legal move: no base moves")
         n = len(self.bases)
+        if self.push_up is not None:
+            return ngettext(
+                "legal push-up: {n} base, the longest {base} {distance:.2f} of {allowed:g} cm",
+                "legal push-up: {n} bases, the longest {base} {distance:.2f} of {allowed:g} cm",
+                n,
+            ).format(n=n, base=most.base, distance=most.distance, allowed=most.allowed)
         return (
             ngettext(
                 "legal charge: {n} base, the longest {base} {distance:.2f} of {allowed:g} cm",
@@ -128,8 +136,9 @@ class MoveReport:
         ).format(n=n, base=most.base, distance=most.distance, allowed=most.allowed)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"legal", "rule", "message", "bases", "violations", "order", ...}``."""
-        return {
+        """``{"legal", "rule", "message", "bases", "violations", "order", ...}`` (``push_up`` only
+        for a push-up)."""
+        doc = {
             "legal": self.legal,
             "rule": self.rule,
             "message": self.message,
@@ -143,6 +152,9 @@ class MoveReport:
             "notes": list(self.notes),
             "after_fire": None if self.after_fire is None else self.after_fire.to_json(),
         }
+        if self.push_up is not None:
+            doc["push_up"] = self.push_up
+        return doc
 
 
 __all__ = ["AfterFire", "BaseMove", "MoveReport", "Violation"]

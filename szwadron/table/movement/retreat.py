@@ -137,6 +137,7 @@ def repulse(
     enemy: str,
     *,
     distance: float | None = None,
+    leave_fire: bool = True,
 ) -> RepulseCheck:
     """6.5 — a repulse: the full move directly away from ``enemy``, keeping formation and facing.
 
@@ -149,8 +150,8 @@ def repulse(
     6.5.2: the move must also take it out of the enemy's field of fire (:func:`in_field_of_fire`).
     Decision: of the legal moves in the order of :data:`REPULSE_DEFLECTIONS_DEG`, the first that
     ends out of it; when none does (the move is too short to leave it), the first legal move,
-    with ``out_of_fire`` false — it still moves (6.5.5 makes it panic only when it cannot move).
-    """
+    with ``out_of_fire`` false — it still moves (6.5.5 makes it panic only when it cannot move);
+    ``leave_fire=False``: the first legal move (a disengagement, 5.8.2, only moves away)."""
     bf = Battlefield.of(scenario)
     u_k = bf.unit_ids.index(unit)
     members = bf.unit_bases(u_k)
@@ -200,6 +201,8 @@ def repulse(
                 found = RepulseCheck(False, (dx, dy), lo, deflection, best)
         if found is None:
             continue
+        if not leave_fire:
+            return replace(found, out_of_fire=ends_out_of_fire(dx, dy, found.distance))
         if ends_out_of_fire(dx, dy, found.distance):
             return found
         if first is None:

@@ -34,7 +34,7 @@ from szwadron.geometry.paths import Surcharge, terrain_surcharges
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import _, ngettext, term
 from szwadron.models import Ability, TerrainKind, UnitState
-from szwadron.table.audit import connected_groups, obstacle_zone_core
+from szwadron.table.audit import connected_groups, engaged_with_bases, obstacle_zone_core
 from szwadron.table.movement.plan import Planned, coherent_groups, foot_of_hill, itemise
 from szwadron.table.movement.report import AfterFire, Violation
 
@@ -63,6 +63,9 @@ class MoveContext:
     speed: dict[int, float]
     order: list[int] | None
     after_fire: FireResult | None = None
+    push_up: bool = False
+    """5.6: a push-up towards the charged (``charge_ids``) unit just fought: at most push_up_cm
+    whatever the terrain (5.6.7), by figures not engaged (5.6.4, 5.6.5), towards it (5.6.6)."""
     after: AfterFire | None = None
     declared_fire: set[int] = field(default_factory=set)
     fire_bands: list[tuple[str, shapely.Geometry]] = field(default_factory=list)
@@ -536,6 +539,8 @@ def where_it_ends(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     3.2.2) and needs the move to fit on a hill to go up (3.2.1; "zejście ze wzgórza nie powoduje
     żadnych utrudnień": going down is no hindrance), so a base that ends with less of it in the
     wood or on the hill than it started with may stop astride the edge."""
+    if ctx.push_up:  # 5.6.7: "bez względu na teren" — only closed ground (closed_terrain) stops it
+        return []
     p, tol = st.p, ctx.tol
     fin_core = _shrunk(p, -1, ctx.shrink)
     final_poly = shapely.Polygon(p.final)
@@ -595,7 +600,10 @@ def within_its_move(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     surcharges."""
     p, b = st.p, st.p.base
     near = st.near(ctx)
-    ctx.surcharges[b] = terrain_surcharges(p.motion, near, ctx.bf.settings) if near else ()
+    # 5.6.7: a push-up "bez względu na teren" (impassable ground is refused by closed_terrain)
+    ctx.surcharges[b] = (
+        terrain_surcharges(p.motion, near, ctx.bf.settings) if near and not ctx.push_up else ()
+    )
     total = p.motion.length + sum(x.cm for x in ctx.surcharges[b])
     allowed = ctx.speed[b]
     if total <= allowed + ctx.eps:
@@ -611,7 +619,7 @@ def within_its_move(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     return [
         ctx.violation(
             p,
-            "3.1.5",
+            "5.6.7" if ctx.push_up else "3.1.5",
             _("moves {total:.2f} cm ({itemise}), more than its {allowed:g} cm").format(
                 total=total, itemise=itemise(p.motion.length, ctx.surcharges[b]), allowed=allowed
             ),
@@ -619,12 +627,46 @@ def within_its_move(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     ]
 
 
+def _unmoved(ctx: MoveContext, st: BaseCheck) -> bool:
+    """The base is listed at the pose it stands in: it does not move."""
+    return st.p.motion.length <= ctx.eps
+
+
+def pushes_up(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
+    """5.6.4-5.6.6 — in a push-up the figure was not engaged in melee ("niezwiązane w walce
+    wręcz") and moves towards the unit just fought ("w kierunku jednostek wrogiego oddziału, z
+    którym oddział właśnie stoczył walkę"): Decision, it ends nearer that unit than it started. A
+    figure listed where it stands does not move and is not asked."""
+    if not ctx.push_up or _unmoved(ctx, st):
+        return []
+    bf, p = ctx.bf, st.p
+    targets = [int(o) for k in ctx.charge_ks for o in bf.unit_bases(k)]
+    out: list[Violation] = []
+    if ctx.engaged(p.base):  # in contact (PD-14) with a figure of the other side
+        out.append(ctx.violation(p, "5.6.4", _("it is engaged in melee: only figures not engaged push up")))
+    if targets:
+        before = float(polygon_distance(bf.corners[p.base], bf.corners[targets]).min())
+        after = float(polygon_distance(p.final, bf.corners[targets]).min())
+        if after > before - ctx.eps:
+            out.append(
+                ctx.violation(
+                    p,
+                    "5.6.6",
+                    _(
+                        "it ends {after:.2f} cm from the enemy it fought, {before:.2f} cm before: a push-up moves towards it"
+                    ).format(after=after, before=before),
+                )
+            )
+    return out
+
+
 # --- the whole move, last -------------------------------------------------------------------------
 
 
 def coherent_at_the_end(ctx: MoveContext) -> list[Violation]:
     """1.3.3 — each moving unit is coherent at the end of the move (not a unit in panic or
-    pursuit, 6.1)."""
+    pursuit, 6.1); a push-up (5.6) only may not leave it in more groups than it was (1.3.2: "Oddział
+    może prowadzić ostrzał oraz kontynuować walkę wręcz bez zachowanej koherencji")."""
     bf = ctx.bf
     final_corners = bf.corners.copy()
     for p in ctx.planned:
@@ -636,7 +678,12 @@ def coherent_at_the_end(ctx: MoveContext) -> list[Violation]:
             continue
         members = bf.unit_bases(k)
         labels = coherent_groups(bf, final_corners[members], unit.has(Ability.SKIRMISH))
-        if len(set(labels.tolist())) > 1:
+        groups = len(set(labels.tolist()))
+        if ctx.push_up:  # 1.3.2: a melee goes on without coherency; a push-up may not split the unit more
+            before = len(set(coherent_groups(bf, bf.corners[members], unit.has(Ability.SKIRMISH)).tolist()))
+            if groups <= before:
+                continue
+        if groups > 1:
             main = int(np.argmax(np.bincount(labels)))
             apart = [bf.base_ids[members[i]] for i in range(len(members)) if labels[i] != main]
             out.append(
@@ -653,6 +700,28 @@ def coherent_at_the_end(ctx: MoveContext) -> list[Violation]:
     return out
 
 
+def push_up_after_melee(ctx: MoveContext) -> list[Violation]:
+    """5.6.1 — a push-up follows a melee in which both stood: the unit and the enemy it pushes up
+    towards are engaged (recorded in ``engaged_with`` either way, or touching, 5.1.2)."""
+    if not ctx.push_up:
+        return []
+    sc = ctx.bf.scenario
+    unit, enemy = sc.units[ctx.unit_ks[0]], ctx.charge_ids[0]
+    if enemy in unit.engaged_with or unit.id in sc.unit(enemy).engaged_with:
+        return []
+    if enemy in engaged_with_bases(ctx.bf, ctx.bf.unit_bases(unit.id)):
+        return []
+    return [
+        Violation(
+            "5.6.1",
+            _("{unit} is not engaged with {enemy}: a push-up follows a melee in which both stood").format(
+                unit=unit.id, enemy=enemy
+            ),
+            (),
+        )
+    ]
+
+
 UnitStep = Callable[[MoveContext], list[Violation]]
 BaseStep = Callable[[MoveContext, BaseCheck], list[Violation]]
 
@@ -663,6 +732,7 @@ UNIT_STEPS_FIRST: tuple[UnitStep, ...] = (
     no_artillery_on_the_march,
     no_charge_in_panic,
     combined_units_touch,
+    push_up_after_melee,
 )
 
 #: The rules checked on each base, in the order its violations are reported.
@@ -679,6 +749,7 @@ BASE_STEPS: tuple[BaseStep, ...] = (
     where_it_ends,
     on_the_table,
     within_its_move,
+    pushes_up,
 )
 
 #: The rules of the whole move checked after the bases, reported last.

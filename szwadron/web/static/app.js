@@ -62,10 +62,24 @@ const L_EN = {
   moveCols: ["base", "cm", "of", "terrain"], touching: "touching (PD-3)", d6: "d6",
   meleeSides: { attacker: "attacker", defender: "defender" },
   meleeOutcome: { engaged: "engaged", held: "held", repulsed: "repulsed", panic: "panic", pursuit: "pursuit", destroyed: "destroyed" },
-  actionNames: { move: "move", fire: "fire", melee: "melee", morale: "morale", turn: "turn", march: "fire on the march", march_move: "the half move of a fire on the march", march_fire: "the fire of a fire on the march", fire_move: "fire and a move after it", charge: "charge", reorganise: "reorganise" },
+  actionNames: { move: "move", fire: "fire", melee: "melee", morale: "morale", turn: "turn", march: "fire on the march", march_move: "the half move of a fire on the march", march_fire: "the fire of a fire on the march", fire_move: "fire and a move after it", charge: "charge", disengage: "disengage", push_up: "push-up", reorganise: "reorganise" },
   volleyMissing: "type the dice you rolled for the volley (one number 1 to 6 a die, e.g. 1,4,6), or click Roll",
   hillLevel: "level: a hill is of level 1 to 10 (a whole number)",
   tallLevel: "level: a whole number from 0 (not tall) to 10",
+  // the moves of a melee: disengaging (5.8), the push-up (5.6)
+  disengageTitle: "Disengage (5.8)", disengageOdds: "Disengage? (5.8)", moveAs: "this move is:", plainMove: "a move",
+  pushUpAt: "push-up towards", disengageMove: "disengaging", from: "from", automatic: "automatic disengage: no test (7.6.1)",
+  moraleTest: "morale test", passes: "passes", fails: "fails", panicsFlees: "panics and flees at once (5.8.3)",
+  pursuitTests: "each enemy's test for uncontrolled pursuit (5.8.4)", pursuitTest: "test", pursues: "pursues",
+  noPursuit: { artillery: "artillery: never pursues", already: "pursuing already", no_test: "panicking: no test" },
+  moveAway: "the move away", found: "found straight away from the enemy", dragged: "as dragged",
+  disengageHint: "To give your own move away: Move mode, drag the unit (this move is: disengaging).",
+  disengageDrag: "Drag the unit away from the enemy: the disengagement (5.8) below checks this move and is applied there, with its dice.",
+  disengageDiceHint: "in the order rolled: the unit's test, each enemy's pursuit test, then the flight's 2d6 if it failed, then each pursuer's 2d6",
+  disengageMissing: "type the dice you rolled (the unit's test first, e.g. 3,5), or click Roll",
+  disengaged: "disengaged", notDisengaged: "failed: panic",
+  pushUpTitle: "the push-up, in this order (5.6.2):", pushUpOf: "Push up", towards: "towards", figures: "figures", upTo: "up to",
+  pushUpHint: "Drag the figures not engaged towards the enemy just fought (Shift-drag: one base); at most 4 cm whatever the terrain (5.6.7).",
 };
 
 // The same strings in the rulebook's Polish (issue 19; docs/glossary.md).
@@ -124,10 +138,23 @@ const L_PL = {
   moveCols: ["podstawka", "cm", "dozwolone", "teren"], touching: "stykają się (PD-3)", d6: "K6",
   meleeSides: { attacker: "atakujący", defender: "broniący się" },
   meleeOutcome: { engaged: "związany walką", held: "stoi", repulsed: "odrzucony", panic: "panika", pursuit: "pościg", destroyed: "zniszczony" },
-  actionNames: { move: "ruch", fire: "ostrzał", melee: "walka wręcz", morale: "faza morale", turn: "następna faza", march: "ostrzał w marszu", march_move: "pół ruchu ostrzału w marszu", march_fire: "strzał ostrzału w marszu", fire_move: "ostrzał i ruch po nim", charge: "atak w walce wręcz", reorganise: "reorganizacja" },
+  actionNames: { move: "ruch", fire: "ostrzał", melee: "walka wręcz", morale: "faza morale", turn: "następna faza", march: "ostrzał w marszu", march_move: "pół ruchu ostrzału w marszu", march_fire: "strzał ostrzału w marszu", fire_move: "ostrzał i ruch po nim", charge: "atak w walce wręcz", disengage: "oderwanie się", push_up: "dosuwanie", reorganise: "reorganizacja" },
   volleyMissing: "wpisz wyniki rzutu kośćmi salwy (jedna liczba od 1 do 6 na kość, np. 1,4,6) albo kliknij Rzuć",
   hillLevel: "poziom: wzgórze ma poziom od 1 do 10 (liczba całkowita)",
   tallLevel: "poziom: liczba całkowita od 0 (nie jest wysoki) do 10",
+  disengageTitle: "Oderwanie się od nieprzyjaciela (5.8)", disengageOdds: "Oderwanie się? (5.8)", moveAs: "ten ruch to:", plainMove: "ruch",
+  pushUpAt: "dosuwanie do", disengageMove: "oderwanie się", from: "od", automatic: "automatyczne oderwanie: bez testu (7.6.1)",
+  moraleTest: "test morale", passes: "zdany", fails: "niezdany", panicsFlees: "panika i natychmiastowa ucieczka (5.8.3)",
+  pursuitTests: "test każdego wrogiego oddziału na niekontrolowany pościg (5.8.4)", pursuitTest: "test", pursues: "pościg",
+  noPursuit: { artillery: "artyleria: nigdy nie ściga", already: "już ściga", no_test: "w panice: bez testu" },
+  moveAway: "odsunięcie się", found: "wyznaczone prosto od nieprzyjaciela", dragged: "jak przeciągnięto",
+  disengageHint: "Własne odsunięcie się: tryb Ruch, przeciągnij oddział (ten ruch to: oderwanie się).",
+  disengageDrag: "Przeciągnij oddział od nieprzyjaciela: oderwanie się (5.8) poniżej sprawdza ten ruch i tam się je stosuje, z kośćmi.",
+  disengageDiceHint: "w kolejności rzutów: test oddziału, test każdego wroga na pościg, potem 2K6 ucieczki, jeśli test niezdany, potem 2K6 każdego ścigającego",
+  disengageMissing: "wpisz wyniki rzutów (najpierw test oddziału, np. 3,5) albo kliknij Rzuć",
+  disengaged: "oderwał się", notDisengaged: "niezdany: panika",
+  pushUpTitle: "dosuwanie jednostek, w tej kolejności (5.6.2):", pushUpOf: "Dosuń", towards: "do", figures: "figurki", upTo: "najwyżej",
+  pushUpHint: "Przeciągnij jednostki niezwiązane w walce wręcz w kierunku nieprzyjaciela, z którym oddział stoczył walkę (Shift: jedna podstawka); najwyżej 4 cm bez względu na teren (5.6.7).",
 };
 
 const LANGS = { en: L_EN, pl: L_PL };
@@ -180,6 +207,8 @@ const S = {
   before: null, moving: null, moveReport: null,   // move mode
   ruler: [], measure: null,
   reachDoc: null, meleeDoc: null,
+  disengage: null, disengageDoc: null,  // the unit whose disengagement is shown (5.8), its answer
+  pushUp: null,       // {unit, enemy, candidates}: the push-up a melee named (5.6)
   moraleSide: null, armies: null,
   draft: [], terrainSel: null,  // terrain mode: corners clicked, the feature selected
   view: { k: 5, tx: 20, ty: 20 },
@@ -334,6 +363,7 @@ function drawBases() {
       const cls = ["base", u.side, u.state === "panic" ? "panic" : "", u.state === "pursuit" ? "pursuit" : ""];
       if (uid === S.selected) cls.push("sel");
       if (uid === S.target) cls.push("target");
+      if (S.pushUp && S.mode === "move" && S.pushUp.candidates.includes(id)) cls.push("candidate");
       for (const m of marks[id] || []) cls.push(m);
       el("polygon", { points: pts(c), class: cls.join(" "), "data-base": id, "data-unit": uid, "data-index": i }, g);
       // a strip along the front edge shows the facing
@@ -349,12 +379,22 @@ function drawBases() {
 function drawUnitLabels() {
   const lg = $("#labels");
   lg.querySelectorAll(".unitlabel").forEach((n) => n.remove());
+  // each unit's outline box, to keep a label off another unit's bases (a melee's: front to front)
+  const boxes = S.doc.units.map((u) => {
+    const cs = S.pos[u.id].flatMap((_, i) => baseCorners(u.id, i));
+    return { id: u.id, x0: Math.min(...cs.map((c) => c[0])), x1: Math.max(...cs.map((c) => c[0])),
+      y0: Math.min(...cs.map((c) => c[1])), y1: Math.max(...cs.map((c) => c[1])) };
+  });
+  const covered = (uid, x, y, w) => boxes.some((b) => b.id !== uid && x + w > b.x0 && x < b.x1 && y + 1.3 > b.y0 && y - 0.4 < b.y1);
   for (const u of S.doc.units) {
-    const ps = S.pos[u.id];
-    const x = Math.min(...ps.map((p) => p[0])) - 1, y = Math.max(...ps.map((p) => p[1])) + 2.6;
     const bits = [u.id];
     if (u.lost > 0) bits.push(`−${u.lost}`);
     if (u.state !== "normal") bits.push(stateName(u.state) + (u.pursuing ? ` → ${u.pursuing}` : ""));
+    const ps = S.pos[u.id], own = boxes.find((b) => b.id === u.id);
+    const x = Math.min(...ps.map((p) => p[0])) - 1;
+    let y = Math.max(...ps.map((p) => p[1])) + 2.6;
+    // above is another unit (front to front in a melee): the label goes below its own bases
+    if (covered(u.id, x, y, 0.9 * bits.join(" ").length)) y = own.y0 - 2.2;
     label(bits.join(" "), x, y, "unitlabel", lg).setAttribute("data-unit-label", u.id);
   }
 }
@@ -418,6 +458,16 @@ function drawMarks() {
     for (const b of S.moveReport.bases) {
       if (b.poses && b.poses.length > 1) {
         el("polyline", { points: pts(b.poses), class: `path ${S.moveReport.legal ? "legal" : ""}` }, g);
+      }
+    }
+  }
+  const away = S.disengage && S.disengageDoc && S.disengageDoc.move;
+  if (away) {  // 5.8.2: the move away, its paths; the found one also its end (the unit stays drawn where it is)
+    for (const b of away.bases) {
+      el("polyline", { points: pts(b.poses), class: `path away ${S.disengageDoc.legal ? "legal" : ""}` }, g);
+      if (S.disengageDoc.found) {
+        const [uid, i] = splitBase(b.base), [x, y, f] = b.poses.at(-1), s = S.kinds[uid].sizes[i];
+        el("polygon", { points: pts(corners(x, y, f, s[0], s[1])), class: "ghost away", "data-away": b.base }, g);
       }
     }
   }
@@ -487,12 +537,21 @@ function refresh() {
   if (S.selected && S.target) {
     jobs.push(api("/api/fire", { positions, shooter: S.selected, target: S.target }).then((d) => { S.fire = d; }, (e) => { S.fire = { error: e.message }; }));
   }
+  const as = moveAs();
   if (S.mode === "move" && S.moving && S.before) {
-    if (samePoses(S.pos[S.moving], S.before[S.moving])) S.moveReport = null;  // clicked, not moved yet
+    // clicked, not moved yet; or the disengagement's move (5.8), checked by its own answer below
+    if (samePoses(S.pos[S.moving], S.before[S.moving]) || as === "disengage") S.moveReport = null;
     else {
-      jobs.push(api("/api/move", { positions: patch(S.before), unit: S.moving, to: S.pos[S.moving] })
+      const body = { positions: patch(S.before), unit: S.moving, to: S.pos[S.moving] };
+      if (as.startsWith("push:")) body.push_up = as.slice(5);  // 5.6
+      jobs.push(api("/api/move", body)
         .then((d) => { S.moveReport = d; }, (e) => { S.moveReport = { error: e.message, rule: e.rule }; }));
     }
+  }
+  if (S.disengage) {
+    const uid = S.disengage;  // an answer that comes back after the disengagement was applied or closed is dropped
+    jobs.push(api("/api/disengage", disengageBody()).then((d) => { if (S.disengage === uid) S.disengageDoc = d; },
+      (e) => { if (S.disengage === uid) S.disengageDoc = { error: e.message, rule: e.rule }; }));
   }
   if (S.ruler.length === 2) {
     jobs.push(api("/api/measure", { positions, a: S.ruler[0], b: S.ruler[1] }).then((d) => { S.measure = d; }));
@@ -525,6 +584,7 @@ function renderPanel() {
   renderSelection();
   renderFire();
   renderMove();
+  renderDisengage();
   renderRuler();
 }
 
@@ -559,6 +619,9 @@ function renderSelection() {
   parts.push(h("div", { id: "unit-state", "data-state": u.state, "data-lost": String(u.lost), "data-acted": u.acted || "" }, st.join(" · ")));
   if (rep && !rep.coherent) parts.push(h("div", { class: "bad" }, `${L.notCoherent} (1.3): ${rep.groups.map((g) => g.join(", ")).join(" | ")}`));
   if (rep && rep.engaged_with.length) parts.push(h("div", {}, `${L.engaged} ${rep.engaged_with.join(", ")} (5.1.2)`));
+  if (engagedEnemies(S.selected).length) {
+    parts.push(h("div", { class: "row" }, h("button", { id: "disengage-btn", onclick: () => openDisengage(S.selected) }, L.disengageOdds)));
+  }
   const t = S.targets;
   if (t && t.targets) {
     parts.push(h("h3", {}, L.targets));
@@ -637,8 +700,13 @@ function renderMove() {
   if (box.hidden) return;
   const m = S.moveReport;
   const body = $("#move-body");
-  if (!S.moving) { body.replaceChildren(h("div", { class: "help" }, L.nothingSelected)); return; }
-  if (!m) { body.replaceChildren(h("div", { class: "help", id: "move-hint" }, `${S.moving}: ${L.moveHint}`)); return; }
+  const as = moveAs();
+  $("#move-charge-row").hidden = as !== "";
+  $("#move-apply").hidden = as === "disengage";  // applied with its dice in the disengagement's box
+  if (!S.moving) { $("#move-as-l").hidden = true; body.replaceChildren(h("div", { class: "help" }, L.nothingSelected)); return; }
+  if (as === "disengage") { body.replaceChildren(h("div", { class: "help", id: "move-hint" }, `${S.moving}: ${L.disengageDrag}`)); return; }
+  const hint = as.startsWith("push:") ? L.pushUpHint : L.moveHint;
+  if (!m) { body.replaceChildren(h("div", { class: "help", id: "move-hint" }, `${S.moving}: ${hint}`)); return; }
   if (m.error) {  // the move refused (3.1.4: off the table) or not understood: no verdict stays behind
     body.replaceChildren(h("div", { id: "move-verdict", "data-legal": "false", "data-rule": m.rule || "" },
       `${S.moving}: `, h("span", { class: "bad" }, L.illegal), m.rule ? h("span", {}, " ", ruleSpan(m.rule)) : null, ` ${m.error}`));
@@ -651,8 +719,40 @@ function renderMove() {
     h("td", {}, b.surcharges.map((s) => `+${s.cm.toFixed(2)} ${s.rule}`).join(" "))));
   parts.push(h("table", { class: "small" }, h("tr", {}, ...L.moveCols.map((c) => h("th", {}, c))), ...rows));
   const acted = unitDoc(S.moving).acted;
-  if (acted) parts.push(h("div", { class: "bad", id: "move-acted" }, ruleSpan("2.3"), ` ${L.acted}: ${actionName(acted)}`));
+  if (acted && !as.startsWith("push:")) parts.push(h("div", { class: "bad", id: "move-acted" }, ruleSpan("2.3"), ` ${L.acted}: ${actionName(acted)}`));
   if (m.violations.length > 1) parts.push(h("ul", {}, ...m.violations.map((v) => h("li", {}, ruleSpan(v.rule), ` ${v.message}`))));
+  body.replaceChildren(...parts);
+}
+
+function renderDisengage() {
+  const box = $("#disengagebox");
+  box.hidden = !S.disengage && !$("#disengage-msg").childElementCount;
+  const d = S.disengageDoc, body = $("#disengage-body");
+  $("#disengage-apply-box").hidden = !(S.disengage && d && d.legal);
+  if (!S.disengage || !d) { body.replaceChildren(); return; }
+  if (d.error) {  // may not disengage (5.8.1: not engaged; 6.1: panicking or pursuing) or a refused drag
+    body.replaceChildren(h("div", { id: "disengage-answer", class: "bad", "data-rule": d.rule || "" },
+      `${S.disengage}: ${L.refused}: `, d.rule ? ruleSpan(d.rule) : null, ` ${d.error}`));
+    return;
+  }
+  const test = d.automatic ? [h("span", { class: "ok" }, L.automatic)]
+    : [`${L.moraleTest} ${L.d6} ≤ ${d.target}: ${L.passes} `, h("b", {}, pct(d.pass_probability)),
+      ` · ${L.fails} ${pct(1 - d.pass_probability)}: ${L.panicsFlees}`];
+  const parts = [h("div", { id: "disengage-answer", "data-pass": d.pass_chance },
+    h("b", {}, d.unit), ` ${L.from} ${d.enemies.join(", ")} — `, ...test)];
+  parts.push(h("div", {}, `${L.pursuitTests}:`), h("ul", { id: "disengage-pursuers" }, ...d.pursuers.map((p) => h("li", {
+    "data-unit": p.unit, "data-branch": p.branch, "data-pursuit": p.pursuit_chance,
+  }, h("b", {}, p.unit), ": ", p.branch === "test" ? `${L.pursuitTest} ${L.d6} ≤ ${p.target}, ${L.pursues} ${pct(p.pursuit_probability)} `
+    : `${L.noPursuit[p.branch] || p.branch} `, ruleSpan(p.rule)))));
+  parts.push(h("div", { id: "disengage-verdict", "data-legal": String(d.legal), "data-rule": d.rule || "", "data-found": String(d.found) },
+    `${L.moveAway} (${d.found ? L.found : L.dragged}): `, h("span", { class: d.legal ? "ok" : "bad" }, d.legal ? L.legal : L.illegal),
+    d.rule ? h("span", {}, " ", ruleSpan(d.rule)) : null, ` ${d.message}`));
+  if (d.move) {
+    const rows = d.move.bases.map((b) => h("tr", {}, h("td", {}, b.base), h("td", {}, b.distance.toFixed(2)), h("td", {}, String(b.allowed)),
+      h("td", {}, b.surcharges.map((s) => `+${s.cm.toFixed(2)} ${s.rule}`).join(" "))));
+    parts.push(h("table", { class: "small" }, h("tr", {}, ...L.moveCols.map((c) => h("th", {}, c))), ...rows));
+  }
+  if (d.found) parts.push(h("div", { class: "help" }, L.disengageHint));
   body.replaceChildren(...parts);
 }
 
@@ -672,6 +772,7 @@ function renderRuler() {
 function selectUnit(uid) {
   S.selected = uid; S.target = null; S.fire = null; S.targets = null; S.reachDoc = null; S.meleeDoc = null;
   $("#meleebox").hidden = true;
+  if (S.disengage !== uid) closeDisengage();
   redraw(); renderPanel(); refresh();
 }
 
@@ -772,6 +873,7 @@ function pivotOf(uid, which) {
 function startMove(uid) {
   // a move not applied is put back when another unit is moved (moves are applied one by one)
   if (S.moving && S.moving !== uid) S.pos[S.moving] = structuredClone(S.before[S.moving]);
+  if (S.moving !== uid) fillMoveAs(uid);
   S.moving = uid;
 }
 
@@ -836,7 +938,7 @@ function onMove(ev) {
   if (S.mode === "ruler") return;
   if (!drag.moved) {
     drag.moved = true;
-    if (S.mode === "move") { startMove(drag.uid); drag.from = structuredClone(S.pos[drag.uid]); }
+    if (S.mode === "move") { startMove(drag.uid); drag.from = structuredClone(S.pos[drag.uid]); unsay("#move-msg"); }
   }
   const now = toTable(ev.clientX, ev.clientY);
   const grid = Number($("#snap-grid").value);
@@ -925,6 +1027,11 @@ function summary(a) {
   if (a.action === "fire") return `${i.shooter} → ${i.target}: ${r.damage} ${L.damage}, ${(r.removed || []).length} ${L.removed}, ${L.outcome[r.morale] || r.morale}`;
   if (a.action === "melee") return `${i.attacker} × ${i.defender}: ${r.outcome ? `${outcomeName(r.outcome.attacker)} / ${outcomeName(r.outcome.defender)}` : ""}`;
   if (a.action === "morale") return `${L.moraleOf} ${r.side}`;
+  if (a.action === "disengage") {
+    return `${i.unit} ${L.from} ${(r.enemies || []).join(", ")}: ${r.passed ? L.disengaged : L.notDisengaged}` +
+      ((r.pursuers || []).length ? `; ${L.pursuit}: ${r.pursuers.join(", ")}` : "");
+  }
+  if (a.action === "push_up") return `${i.unit} → ${i.enemy}: ${Math.max(0, ...Object.values(r.distances || {})).toFixed(2)} cm`;
   if (a.action === "turn") return `${L.round} ${r.turn.round}, ${L.side} ${r.turn.side}, ${L.phaseName[r.turn.phase] || r.turn.phase}`;
   return "";
 }
@@ -958,8 +1065,112 @@ function seedOf(sel) {
 
 function applyMove() {
   if (!S.moving) { say("#move-msg", false, () => [L.nothingSelected]); return; }
-  const charge = $("#move-charge").value;
-  act("/api/apply-move", { positions: patch(S.before), unit: S.moving, to: S.pos[S.moving], charge: charge ? [charge] : [] }, "#move-msg");
+  const body = { positions: patch(S.before), unit: S.moving, to: S.pos[S.moving] }, as = moveAs();
+  if (as.startsWith("push:")) body.push_up = as.slice(5);  // 5.6: not an action
+  else { const charge = $("#move-charge").value; body.charge = charge ? [charge] : []; }
+  act("/api/apply-move", body, "#move-msg").then((r) => { if (r && body.push_up) S.pushUp = null; });
+}
+
+// the moves of a melee: what the moving unit's drag is (a move, a push-up towards an enemy it is
+// engaged with, 5.6, or its disengagement, 5.8)
+function moveAs() {
+  const sel = $("#move-as");
+  return S.mode === "move" && S.moving && !$("#move-as-l").hidden ? sel.value : "";
+}
+
+/** The enemies ``uid`` is engaged with: recorded (``engaged_with``, either way) or touching (5.1.2, ``check``). */
+function engagedEnemies(uid) {
+  const me = unitDoc(uid);
+  if (!me) return [];
+  const rep = S.check && S.check.units.find((x) => x.id === uid);
+  const ids = new Set([...me.engaged_with, ...(rep ? rep.engaged_with : [])]);
+  for (const u of S.doc.units) if (u.engaged_with.includes(uid)) ids.add(u.id);
+  return S.doc.units.filter((u) => ids.has(u.id) && u.side !== me.side).map((u) => u.id);
+}
+
+function fillMoveAs(uid) {
+  const sel = $("#move-as"), was = sel.dataset.unit === uid ? sel.value : "", enemies = engagedEnemies(uid);
+  sel.dataset.unit = uid;
+  const values = ["", ...enemies.map((e) => `push:${e}`), ...(enemies.length ? ["disengage"] : [])];
+  sel.replaceChildren(...values.map((v) => h("option", { value: v }, moveAsLabel(v))));
+  const want = S.disengage === uid ? "disengage" : S.pushUp && S.pushUp.unit === uid ? `push:${S.pushUp.enemy}` : was;
+  sel.value = [...sel.options].some((o) => o.value === want) ? want : "";
+  $("#move-as-l").hidden = !enemies.length;
+}
+
+function moveAsLabel(v) {
+  return v === "" ? L.plainMove : v === "disengage" ? `${L.disengageMove} (5.8)` : `${L.pushUpAt} ${v.slice(5)} (5.6)`;
+}
+
+function moveAsChanged() {
+  const as = $("#move-as").value;
+  if (as === "disengage") openDisengage(S.moving);
+  else if (S.disengage && S.disengage === S.moving) closeDisengage();
+  if (!as.startsWith("push:")) S.pushUp = null;
+  S.moveReport = null;
+  redraw(); renderPanel(); refresh();
+}
+
+// 5.8: disengaging
+function openDisengage(uid) {
+  S.disengage = uid; S.disengageDoc = null;
+  unsay("#disengage-msg");
+  renderDisengage(); refresh();
+}
+
+function closeDisengage() {
+  S.disengage = null; S.disengageDoc = null;
+  unsay("#disengage-msg");
+  renderDisengage(); drawMarks();
+}
+
+/** The disengagement asked or applied: the dragged poses (move mode), else the move found. */
+function disengageBody() {
+  const uid = S.disengage;
+  const dragged = S.mode === "move" && S.moving === uid && S.before && !samePoses(S.pos[uid], S.before[uid]);
+  return dragged ? { positions: patch(S.before), unit: uid, to: S.pos[uid] } : { positions: patch(), unit: uid };
+}
+
+function applyDisengage(rolled) {
+  if (!S.disengage) return;
+  const body = disengageBody();
+  if (rolled) body.seed = seedOf("#disengage-seed");
+  else {
+    body.dice = diceOf("#disengage-dice");
+    if (!body.dice) { say("#disengage-msg", false, () => [L.disengageMissing]); return; }
+  }
+  act("/api/apply-disengage", body, "#disengage-msg").then((r) => {
+    if (!r) return;
+    S.disengage = null; S.disengageDoc = null;  // done: the answer stays, the odds go
+    redraw(); renderPanel();
+  });
+}
+
+// 5.6: the push-up a melee in which both stood names, one button a unit
+function pushUpOffer(a) {
+  const steps = (a.ruling && a.ruling.push_up) || [];
+  const units = { attacker: a.inputs.attacker, defender: a.inputs.defender };
+  const other = { attacker: units.defender, defender: units.attacker };
+  const seen = new Set();
+  const offers = steps.filter((st) => !seen.has(st.side) && seen.add(st.side));
+  if (!offers.length) { unsay("#melee-push"); return; }
+  said["#melee-push"] = () => $("#melee-push").replaceChildren(h("div", { class: "help" }, L.pushUpTitle),
+    ...offers.map((st) => {
+      const cand = steps.filter((x) => x.side === st.side).flatMap((x) => x.candidates);
+      const unit = units[st.side], enemy = other[st.side];
+      return h("div", { class: "row" }, h("button", { "data-push-up": unit, onclick: () => startPushUp(unit, enemy, cand) },
+        `${L.pushUpOf} ${unit} ${L.towards} ${enemy}`), h("span", { class: "help" }, `${L.figures}: ${[...new Set(cand)].join(", ")}; ${L.upTo} ${st.max_cm} cm`));
+    }));
+  said["#melee-push"]();
+}
+
+function startPushUp(unit, enemy, candidates) {
+  S.pushUp = { unit, enemy, candidates };
+  setMode("move");
+  startMove(unit);
+  S.selected = unit;
+  fillCharge(unit);
+  redraw(); renderPanel(); refresh();
 }
 
 function fillCharge(uid) {
@@ -968,6 +1179,7 @@ function fillCharge(uid) {
   const was = sel.value;
   sel.replaceChildren(h("option", { value: "" }, L.noCharge), ...S.doc.units.filter((u) => u.side !== side).map((u) => h("option", { value: u.id }, u.id)));
   if ([...sel.options].some((o) => o.value === was)) sel.value = was;
+  fillMoveAs(uid);
 }
 
 function applyFire(rolled) {
@@ -986,8 +1198,10 @@ function applyFire(rolled) {
 function applyMelee(rolled) {
   const body = { positions: patch(), attacker: S.selected, defender: S.target };
   if (rolled) body.seed = seedOf("#melee-seed"); else body.dice = diceOf("#melee-dice");
+  unsay("#melee-push");
   act("/api/apply-melee", body, "#melee-msg").then((r) => {
     $("#meleebox").hidden = false;
+    if (r) pushUpOffer(r.applied);
     if (r && S.selected && S.target) doMelee();  // the odds of the next exchange, if any
   });
 }
@@ -1252,7 +1466,9 @@ function reload(doc) {
   if (!has(S.selected)) S.selected = null;
   if (!has(S.target)) S.target = null;
   if (!doc.terrain.some((t) => t.id === S.terrainSel)) S.terrainSel = null;
-  S.check = S.targets = S.fire = S.reachDoc = S.meleeDoc = S.moveReport = null;
+  S.check = S.targets = S.fire = S.reachDoc = S.meleeDoc = S.moveReport = S.disengageDoc = null;
+  if (!has(S.disengage)) S.disengage = null;
+  if (S.pushUp && !(has(S.pushUp.unit) && has(S.pushUp.enemy))) S.pushUp = null;
   S.moving = null; S.before = S.mode === "move" ? structuredClone(S.pos) : null;
   S.draft = [];
   $("#meleebox").hidden = true;
@@ -1281,8 +1497,10 @@ function texts() {
   document.querySelectorAll("#ruler-of option, #pivot option").forEach((o) => { o.textContent = L[o.value]; });
   document.querySelectorAll("#phase button").forEach((b) => { b.textContent = `${L.moraleOf} ${b.dataset.side}`; });
   $("#move-apply").textContent = L.applyMove; $("#move-back").textContent = L.back;
+  for (const o of $("#move-as").options) o.textContent = moveAsLabel(o.value);
+  if ($("#move-charge").options.length) $("#move-charge").options[0].textContent = L.noCharge;
   $("#next-phase").textContent = L.nextPhase; $("#undo").textContent = L.undo; $("#download-log").textContent = L.downloadLog; $("#save-log").textContent = L.saveLog;
-  for (const w of ["fire", "melee", "morale"]) { $(`#${w}-apply`).textContent = w === "morale" ? L.applyPhase : L.applyDice; $(`#${w}-roll`).textContent = L.roll; }
+  for (const w of ["fire", "melee", "morale", "disengage"]) { $(`#${w}-apply`).textContent = w === "morale" ? L.applyPhase : L.applyDice; $(`#${w}-roll`).textContent = L.roll; }
   document.querySelectorAll("#place-kind option").forEach((o) => { o.textContent = L.formations[o.value]; });
   document.querySelectorAll("#terrain-kind option").forEach((o) => { o.textContent = L.terrainKinds[o.value]; });
   $("#terrain-finish").textContent = L.finish; $("#terrain-cancel").textContent = L.cancel; $("#terrain-delete").textContent = L.deleteFeature;
@@ -1308,6 +1526,9 @@ function wire() {
   $("#fire-roll").onclick = () => applyFire(true);
   $("#melee-apply").onclick = () => applyMelee(false);
   $("#melee-roll").onclick = () => applyMelee(true);
+  $("#disengage-apply").onclick = () => applyDisengage(false);
+  $("#disengage-roll").onclick = () => applyDisengage(true);
+  $("#move-as").onchange = moveAsChanged;
   $("#morale-apply").onclick = () => applyMorale(false);
   $("#morale-roll").onclick = () => applyMorale(true);
   $("#place-army").onchange = fillProfiles;

@@ -1,0 +1,261 @@
+"""5.8, 6.4.1, 6.4.2, 7.6 — disengaging from melee, before the dice (``szwadron move --unit U
+--disengage``).
+
+"Oddziały związane walką wręcz mogą zamiast walki wykonać manewr oderwania" (5.8.1): a unit
+engaged in melee may, instead of fighting, disengage. Its morale is tested (6.4.1, 6.2: one d6,
+pass on at most M after the modifiers); passed, it moves away from the enemy up to its move R,
+terrain counting (5.8.2); failed, it panics (5.8.3, 6.4.2) and flees at once (6.6.2). A unit
+with automatic disengage passes the test (7.6.1). Whatever the result, each enemy unit engaged
+with it tests for uncontrolled pursuit (5.8.4, 7.6.2).
+
+:func:`disengage` answers the question for one unit: the enemies it leaves, its chance to pass,
+each enemy's chance to fall into pursuit, and the move it makes when it passes — the move the
+player gives, checked by :func:`~szwadron.table.movement.check_move`, or, when none is given, the
+move directly away from the first enemy (:func:`~szwadron.table.movement.repulse`'s way: the
+full move, in formation, round what bars it, but not turned aside to leave a field of fire: that
+is 6.5.2's demand of a repulse, not 5.8.2's).
+
+Decisions where the rulebook is silent (docs/decisions.md):
+
+- The unit disengages from every enemy unit it is engaged with (5.1.2: touching with at least
+  PD-14's contact, across an obstacle too, or recorded in ``engaged_with``): 5.8 speaks of the
+  unit leaving the melee, not one enemy of it.
+- Its move must end out of contact with each of them and out of their control zones (5.8.2:
+  "odsuwa się od nieprzyjaciela"; 1.4.2: no figure stands in an enemy's zone unless engaged);
+  a move that ends nearer than ``control_zone_cm`` to one is refused under 5.8.2.
+- An enemy tests for pursuit even when it lost nothing (5.8.4: "bez względu na wynik"); a
+  panicking enemy takes no test, one already pursuing keeps pursuing, and artillery never
+  pursues (6.7.1) — the morale machine's branches (:mod:`szwadron.odds.machine`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from szwadron.errors import IllegalActionError, InvalidArgumentError
+from szwadron.geometry.battlefield import Battlefield
+from szwadron.i18n import _
+from szwadron.models import Ability, Scenario
+from szwadron.movefile import MoveFile
+from szwadron.odds.machine import EventKind, MachineState, MoraleUnit, chance, step
+from szwadron.table.audit import engaged_with_bases
+from szwadron.table.morale_phase import morale_phase
+from szwadron.table.movement import check_move, repulse
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from szwadron.table.movement import MoveReport
+
+
+@dataclass(frozen=True)
+class PursuitTest:
+    """5.8.4, 6.3.6 — an enemy engaged with the disengaging unit, and its test for uncontrolled
+    pursuit: ``branch`` is ``"test"`` (one d6, it passes on at most ``target`` and stays normal),
+    ``"artillery"`` (6.7.1: never pursues), ``"already"`` (pursuing already, 6.7.7) or
+    ``"no_test"`` (panicking, 6.1.3)."""
+
+    unit: str
+    branch: str
+    target: int | None
+    pursuit_chance: Fraction
+    rule: str
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict (the chance as a fraction string and a float)."""
+        return {
+            "unit": self.unit,
+            "branch": self.branch,
+            "target": self.target,
+            "pursuit_chance": str(self.pursuit_chance),
+            "pursuit_probability": float(self.pursuit_chance),
+            "rule": self.rule,
+        }
+
+
+@dataclass(frozen=True)
+class DisengageRuling:
+    """5.8 — one unit's disengagement: whom it leaves, its test, the enemies' pursuit tests and
+    the move it makes when it passes (``move``: None when no legal move was found)."""
+
+    unit: str
+    enemies: tuple[str, ...]
+    automatic: bool
+    target: int
+    pass_chance: Fraction
+    pursuers: tuple[PursuitTest, ...]
+    move: MoveReport | None
+    found: bool
+    """The move was found (directly away from the first enemy), not given."""
+    rule: str | None
+    """The first rule the move breaks (None: the disengagement may be made)."""
+    message: str
+
+    @property
+    def legal(self) -> bool:
+        """The move may be made when the test passes."""
+        return self.rule is None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {
+            "unit": self.unit,
+            "enemies": list(self.enemies),
+            "automatic": self.automatic,
+            "target": self.target,
+            "pass_chance": str(self.pass_chance),
+            "pass_probability": float(self.pass_chance),
+            "pursuers": [p.to_json() for p in self.pursuers],
+            "legal": self.legal,
+            "rule": self.rule,
+            "message": self.message,
+            "found": self.found,
+            "move": None if self.move is None else self.move.to_json(),
+        }
+
+
+def engaged_enemies(bf: Battlefield, unit: str) -> tuple[str, ...]:
+    """5.1.2 — the enemy units ``unit`` is engaged with, in file order: those it touches
+    (:func:`~szwadron.table.audit.engaged_with_bases`) and those its ``engaged_with`` records."""
+    touching = set(engaged_with_bases(bf, bf.unit_bases(unit)))
+    recorded = set(bf.scenario.unit(unit).engaged_with)
+    return tuple(u.id for u in bf.scenario.units if u.id in touching | recorded)
+
+
+def _modifiers(bf: Battlefield) -> dict[str, int]:
+    """PD-16 — every unit's morale modifier (the fortification bonus), as the morale phase has it."""
+    out: dict[str, int] = {}
+    for side in ("A", "B"):
+        out.update({c.id: c.modifier for c in morale_phase(bf, side).casualty_tests})
+    return out
+
+
+def _pursuit_test(unit: MoraleUnit, ident: str) -> PursuitTest:
+    results = step(unit, EventKind.OPPONENT_LEFT)
+    pursuit = chance(results, MachineState.PURSUIT)
+    outcomes = results.outcomes()
+    if {r.branch for r in outcomes} <= {"passed", "failed"}:
+        return PursuitTest(ident, "test", unit.target(), pursuit, "5.8.4")
+    (only,) = outcomes
+    return PursuitTest(ident, only.branch, None, pursuit, only.rule)
+
+
+def _still_near(bf: Battlefield, unit: str, report: MoveReport, enemies: tuple[str, ...]) -> list[str]:
+    """The enemies among ``enemies`` whose control zone (1.4.1: ``control_zone_cm`` round each
+    base) a base of the unit is still in after ``report``'s move, touching them or not."""
+    sc = bf.scenario
+    bases = list(sc.unit(unit).bases)
+    for b in report.bases:
+        k = int(b.base.rpartition("/")[2])
+        x, y, facing = b.poses[-1]
+        bases[k] = bases[k].model_copy(update={"x": float(x), "y": float(y), "facing": float(facing)})
+    units = tuple(u.model_copy(update={"bases": tuple(bases)}) if u.id == unit else u for u in sc.units)
+    after = Battlefield(sc.model_copy(update={"units": units}), bf.settings)
+    zone = after.settings.control_zone_cm - after.settings.distance_epsilon_cm
+    _, near = after.tree.query(after.polygons[after.unit_bases(unit)], predicate="dwithin", distance=zone)
+    found = {after.unit_ids[int(after.unit_of[t])] for t in near.tolist()}
+    return [e for e in enemies if e in found]
+
+
+def _the_move(
+    bf: Battlefield,
+    unit: str,
+    move: MoveFile | Mapping[str, Any] | None,
+    enemies: tuple[str, ...],
+    source: str,
+) -> tuple[MoveReport | None, str | None, str]:
+    """5.8.2 — the move away (given, or found straight away from the first enemy), the first rule
+    it breaks (None: none) and its message."""
+    if move is None:
+        report = repulse(bf, unit, enemies[0], leave_fire=False).report
+    else:
+        report = check_move(bf, unit, move, source=source)
+    if report is None:
+        return (
+            None,
+            "5.8.2",
+            _("no legal move takes {unit} away from {enemy}: give its move with --to").format(
+                unit=unit, enemy=enemies[0]
+            ),
+        )
+    if not report.legal:
+        return report, str(report.rule), report.message
+    still = _still_near(bf, unit, report, enemies)
+    if still:
+        return (
+            report,
+            "5.8.2",
+            _(
+                "{unit} ends still in the control zone of {enemies}: a disengaging unit moves away from the enemy (5.8.2, 1.4.2)"
+            ).format(unit=unit, enemies=", ".join(still)),
+        )
+    return report, None, report.message
+
+
+def disengage(
+    scenario: Scenario | Battlefield,
+    unit: str,
+    move: MoveFile | Mapping[str, Any] | None = None,
+    *,
+    source: str = "move",
+) -> DisengageRuling:
+    """5.8 — may ``unit`` disengage, with what chance, and where does it go?
+
+    Parameters
+    ----------
+    scenario:
+        The table (a built Battlefield is reused).
+    unit:
+        The engaged unit's id.
+    move:
+        Its move away when it passes (a move file's data); None: the move directly away from
+        the first enemy it is engaged with, found as a repulse's is.
+    source:
+        The move file's name in messages.
+
+    Raises
+    ------
+    IllegalActionError
+        The unit is not engaged (5.8.1), or panicking or pursuing (6.1.3, 6.1.4: the morale
+        machine's refusals).
+    InvalidArgumentError
+        An unknown unit, or a base named instead of a unit.
+    """
+    bf = Battlefield.of(scenario)
+    if unit not in bf.unit_ids:
+        bf.resolve(unit)  # a clear message for an unknown name
+        raise InvalidArgumentError(
+            "unit",
+            _("{unit!r} is a base; give the unit id {uid!r}").format(unit=unit, uid=unit.partition("/")[0]),
+        )
+    sc = bf.scenario
+    u = sc.unit(unit)
+    mods = _modifiers(bf)
+    me = MoraleUnit.of(u, modifier=mods.get(unit, 0))
+    results = step(me, EventKind.DISENGAGE)  # refuses a panicking or pursuing unit (6.1)
+    enemies = engaged_enemies(bf, unit)
+    if not enemies:
+        raise IllegalActionError(
+            "5.8.1",
+            _("{unit} is not engaged in melee (5.1.2): there is nothing to disengage from").format(unit=unit),
+        )
+    passed = chance(results, MachineState.NORMAL)
+    pursuers = tuple(_pursuit_test(MoraleUnit.of(sc.unit(e), modifier=mods.get(e, 0)), e) for e in enemies)
+    report, rule, message = _the_move(bf, unit, move, enemies, source)
+    return DisengageRuling(
+        unit,
+        enemies,
+        u.has(Ability.AUTO_DISENGAGE),
+        me.target(),
+        passed,
+        pursuers,
+        report,
+        move is None,
+        rule,
+        message,
+    )
+
+
+__all__ = ["DisengageRuling", "PursuitTest", "disengage", "engaged_enemies"]
