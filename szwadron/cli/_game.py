@@ -79,13 +79,29 @@ def add_dice_options(p: argparse.ArgumentParser, order: str) -> None:
     p.add_argument("--seed", type=int, metavar="N", help="with --roll: the seed of the dice")
 
 
+def add_pursue_option(p: argparse.ArgumentParser, who: str) -> None:
+    """``--pursue``: 6.3.6's choice, pursuit without the test."""
+    p.add_argument(
+        "--pursue",
+        action="store_true",
+        help=f"with --apply: {who} skips the test for uncontrolled pursuit and pursues (6.3.6: the "
+        "player may forgo the roll; 5.5.8); artillery never pursues",
+    )
+
+
 def check_dice_options(args: argparse.Namespace, what: str) -> None:
     """Usage errors of the apply and dice options (melee, morale), before any work."""
     from szwadron.errors import InvalidDataError
 
     check_apply_options(args)
     if not args.apply:
-        for flag, value in (("--dice", args.dice), ("--roll", args.roll), ("--seed", args.seed is not None)):
+        pursue = getattr(args, "pursue", False)
+        for flag, value in (
+            ("--dice", args.dice),
+            ("--roll", args.roll),
+            ("--seed", args.seed is not None),
+            ("--pursue", pursue),
+        ):
             if value:
                 raise InvalidDataError(
                     _("{flag}: only with --apply (apply {what} to the table)").format(flag=flag, what=what)
@@ -236,6 +252,7 @@ def roll_lines(rolls: list[dict[str, Any]]) -> list[str]:
 __all__ = [
     "add_apply_options",
     "add_dice_options",
+    "add_pursue_option",
     "applied_json",
     "check_apply_options",
     "check_dice_options",

@@ -28,7 +28,7 @@ DISENGAGE_DICE = (
 
 def add_melee_move_options(p: argparse.ArgumentParser) -> None:
     """``--push-up ENEMY``, ``--disengage`` and its dice (``--dice``, ``--roll``, ``--seed``)."""
-    from szwadron.cli._game import add_dice_options
+    from szwadron.cli._game import add_dice_options, add_pursue_option
 
     p.add_argument(
         "--push-up",
@@ -44,6 +44,7 @@ def add_melee_move_options(p: argparse.ArgumentParser) -> None:
         "with --apply and the dice, made",
     )
     add_dice_options(p, DISENGAGE_DICE)
+    add_pursue_option(p, "with --disengage: each engaged enemy that may pursue")
 
 
 def _other_moves(args: argparse.Namespace) -> list[str]:
@@ -78,7 +79,12 @@ def check_melee_move_options(args: argparse.Namespace) -> None:
         if len(args.unit) != 1:
             raise InvalidDataError(_("--push-up: a push-up is the move of one unit; name one --unit"))
     if not args.disengage:
-        for flag, value in (("--dice", args.dice), ("--roll", args.roll), ("--seed", args.seed is not None)):
+        for flag, value in (
+            ("--dice", args.dice),
+            ("--roll", args.roll),
+            ("--seed", args.seed is not None),
+            ("--pursue", args.pursue),
+        ):
             if value:
                 raise InvalidDataError(
                     _("{flag}: only with --disengage (the dice of a disengagement, 5.8)").format(flag=flag)
@@ -230,7 +236,13 @@ def _apply(args: argparse.Namespace, move: Any) -> int:
 
     def compute(pos: Position) -> Applied:
         return apply_disengage(
-            pos, args.unit[0], move, dice=args.dice, seed=args.seed, source=str(args.to or "move")
+            pos,
+            args.unit[0],
+            move,
+            dice=args.dice,
+            seed=args.seed,
+            source=str(args.to or "move"),
+            pursue=args.pursue,
         )
 
     def render(applied: Applied) -> str:

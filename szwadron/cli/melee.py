@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from szwadron.cli._game import add_apply_options, add_dice_options
+from szwadron.cli._game import add_apply_options, add_dice_options, add_pursue_option
 from szwadron.cli._pictures import add_plot_option
 from szwadron.i18n import _, ngettext, term
 
@@ -71,6 +71,7 @@ def register(subparsers: Any) -> None:
         "a panicking defender's strike-back test; each side's groups, each with its remainder "
         "roll; the 5.5 morale tests",
     )
+    add_pursue_option(p, "the side whose opponent is repulsed or panics")
     add_plot_option(
         p,
         "a close-up of the figures in contact beside the joint-loss heatmap and "
@@ -231,6 +232,7 @@ def _apply(args: argparse.Namespace) -> int:
             continuing=args.continuing,
             dice=args.dice,
             seed=args.seed if args.roll else None,
+            pursue=args.pursue,
         )
 
     return show_applied(args, *run_apply(args, compute), _render_applied)

@@ -630,6 +630,7 @@ def apply_melee(
     continuing: bool = False,
     dice: Sequence[int] | None = None,
     seed: int | None = None,
+    pursue: bool = False,
 ) -> Applied:
     """5.3-5.6 — one melee exchange resolved with dice, given in the order they are rolled
     (a panicking defender's strike-back test, 6.6; each side's dice group by group, each
@@ -637,7 +638,8 @@ def apply_melee(
     rolled from ``seed``. Figures are removed in the order of 5.4 (those touching most enemies
     first); states are set (5.5: repulsed ends normal, 6.5.3; panic; uncontrolled pursuit of the
     enemy, 6.7); both standing stay engaged (5.5.7), except a defender whose every figure holds an
-    advantageous position, which does not count as engaged (5.7.3). The push-up of 5.6 and the retreat and
+    advantageous position, which does not count as engaged (5.7.3). ``pursue``: the side whose
+    opponent is repulsed or panics chooses pursuit without its test (6.3.6, 5.5.8). The push-up of 5.6 and the retreat and
     flight moves are the players' next moves: the ruling lists who pushes up. A unit whose last
     figure is removed leaves the table (PD-18)."""
 
@@ -656,7 +658,16 @@ def apply_melee(
     rng: random.Random = (
         _ScriptedDice("dice", dice, _("the melee")) if dice is not None else random.Random(seed)
     )
-    roll = roll_melee(m.sides[0], m.sides[1], rng, first_strike=m.first_strike, die=sc.settings.remainder_die)
+    # 6.3.6, 5.5.8: with ``pursue`` the side that beats its opponent chooses pursuit, no roll
+    chosen = frozenset(("attacker", "defender")) if pursue else frozenset()
+    roll = roll_melee(
+        m.sides[0],
+        m.sides[1],
+        rng,
+        first_strike=m.first_strike,
+        die=sc.settings.remainder_die,
+        chosen_pursuit=chosen,
+    )
     a_out, d_out = roll.outcome
     changes: list[Change] = [
         {"op": "set", "unit": attacker, "field": "acted", "value": UnitAction.MELEE.value}
@@ -702,6 +713,8 @@ def apply_melee(
             notes.append(_("{unit} panics and flees at once (5.5.6, 6.6.2)").format(unit=unit.id))
         elif out.value == "pursuit":
             state, pursuing = UnitState.PURSUIT, enemy.id
+            if pursue:  # no test was rolled for it
+                notes.append(_("{unit} chooses pursuit without the test (6.3.6)").format(unit=unit.id))
             notes.append(
                 _("{unit} falls into pursuit of {enemy} and moves at once (6.7.1)").format(
                     unit=unit.id, enemy=enemy.id
@@ -755,6 +768,8 @@ def apply_melee(
     inputs: dict[str, Any] = {"attacker": attacker, "defender": defender}
     if continuing:
         inputs["continuing"] = True
+    if pursue:
+        inputs["pursue"] = True
     dice_json: dict[str, Any] = {
         "strikes": [
             {
@@ -905,6 +920,7 @@ def apply_disengage(
     dice: Sequence[int] | None = None,
     seed: int | None = None,
     source: str = "move",
+    pursue: bool = False,
 ) -> Applied:
     """5.8, 6.4.1, 6.4.2, 7.6 — an engaged unit disengages instead of fighting, its action in its
     movement phase (2.3): the disengagement is checked first (:func:`szwadron.table.disengage.disengage`:
@@ -946,6 +962,10 @@ def apply_disengage(
     pursuers: list[str] = []
     for p in r.pursuers:  # 5.8.4: whatever the result
         if p.branch != "test" or p.target is None:
+            continue
+        if pursue:  # 6.3.6: the enemy's player skips the roll and chooses pursuit
+            pursuers.append(p.unit)
+            notes.append(_("{unit} chooses pursuit without the test (6.3.6)").format(unit=p.unit))
             continue
         face = rng.randint(1, 6)
         rolls.append(
@@ -1010,6 +1030,8 @@ def apply_disengage(
     if isinstance(rng, _ScriptedDice):
         rng.check_all_used()
     inputs: dict[str, Any] = {"unit": unit}
+    if pursue:
+        inputs["pursue"] = True
     if move is not None:
         inputs["move"] = (
             move.model_dump(mode="json", exclude_none=True) if isinstance(move, MoveFile) else dict(move)

@@ -928,8 +928,11 @@ def roll_melee(
     *,
     first_strike: Side | None = None,
     die: str = "d6",
+    chosen_pursuit: frozenset[str] = frozenset(),
 ) -> MeleeRoll:
-    """5.3–5.5, 6.6, 7.7 — resolve one melee exchange with dice, as :func:`melee` counts it.
+    """5.3–5.5, 6.6, 7.7 — resolve one melee exchange with dice, as :func:`melee` counts it; a
+    side in ``chosen_pursuit`` pursues a beaten opponent without its test (6.3.6, 5.5.8,
+    :func:`~szwadron.odds.morale.roll_melee_sequence`).
 
     >>> a = MeleeSide.uniform(3, melee=1, skill=6, wounds=1, morale=6)
     >>> roll_melee(a, a, random.Random(1)).outcome[0]     # all dice hit: both destroyed
@@ -975,6 +978,7 @@ def roll_melee(
         defender_panicking=defender.morale.panicking,
         attacker_pursues=attacker.morale.pursues,
         defender_pursues=defender.morale.pursues,
+        chosen_pursuit=chosen_pursuit,
     )
     return MeleeRoll(tuple(strikes), back_test, a_removed, d_removed, a_hit, d_hit, tuple(tests), outcome)
 

@@ -514,8 +514,13 @@ def roll_melee_sequence(
     defender_panicking: bool = False,
     attacker_pursues: bool = True,
     defender_pursues: bool = True,
+    chosen_pursuit: frozenset[str] = frozenset(),
 ) -> tuple[Pair, list[MoraleRoll]]:
     """5.5 — roll the melee morale sequence once, with the same rules as :func:`melee_sequence`.
+    A side in ``chosen_pursuit`` (``"attacker"``, ``"defender"``) whose opponent is repulsed or
+    panics pursues without a roll: its player skips the test and chooses pursuit (6.3.6: "Gracz
+    może zaniechać tego rzutu i zdecydować, że oddział wpada w niekontrolowany pościg"; 5.5.8,
+    a side without losses may choose to pursue too); artillery never pursues (6.7.1).
 
     Returns the (attacker, defender) outcome and the tests rolled, in order.
 
@@ -535,6 +540,8 @@ def roll_melee_sequence(
         return MeleeOutcome.REPULSED if second.passed else MeleeOutcome.PANIC
 
     def pursuit(who: str, target: int, hit: bool, pursues: bool) -> MeleeOutcome:
+        if pursues and who in chosen_pursuit:  # 6.3.6, 5.5.8: the player chooses pursuit, no roll
+            return MeleeOutcome.PURSUIT
         if not hit or not pursues:  # 6.3.6: no losses, no test; 6.7.1: artillery never pursues
             return MeleeOutcome.HELD
         test = roll_test(f"{who} pursuit", target, rng)
