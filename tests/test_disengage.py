@@ -292,3 +292,39 @@ def test_cli_disengage_refused_exit_1(tmp_path: Path, capsys: pytest.CaptureFixt
         capsys, "move", str(scen), "--unit", "a", "--disengage", "--apply", "-o", str(out), "--dice", "1,1"
     )
     assert code == 1 and "5.8.1" in err and not out.exists()
+
+
+def test_5_8_2_the_found_move_goes_away_from_every_enemy() -> None:
+    """5.8.2 — beset in front (e1) and on the flank (e2), the unit's found move goes away from both
+    (before, away from the first in file order: along e1's front when e2 came first), whatever the
+    order of the file."""
+    profile = '{ id = "inf", name = "Line", kind = "infantry", R = 12, W = 2, SW = 1, SO = 1, Z = 24, UW = 3, C = 3, M = 4 }'
+    units = {
+        "a": f'id = "a"\nside = "A"\nprofile = {profile}\n'
+        "bases = [ { x = 49.0, y = 30.0, facing = 90.0 }, { x = 51.0, y = 30.0, facing = 90.0 } ]\n",
+        "e1": f'id = "e1"\nside = "B"\nprofile = {profile}\n'
+        "bases = [ { x = 49.0, y = 32.0, facing = 270.0 }, { x = 51.0, y = 32.0, facing = 270.0 } ]\n",
+        "e2": f'id = "e2"\nside = "B"\nprofile = {profile}\n'
+        "bases = [ { x = 53.0, y = 30.0, facing = 180.0 }, { x = 55.0, y = 30.0, facing = 180.0 } ]\n",
+    }
+    ends = []
+    for order in (("a", "e1", "e2"), ("a", "e2", "e1")):
+        text = 'name = "beset"\n\n[table]\nwidth = 100.0\ndepth = 100.0\n' + "".join(
+            "\n[[units]]\n" + units[u] for u in order
+        )
+        r = disengage(position_from_text(text, "beset").scenario, "a")
+        assert r.legal and r.move is not None, r.message
+        ends.append([tuple(round(v, 6) for v in b.poses[-1][:2]) for b in r.move.bases])
+        x, y = r.move.bases[0].poses[-1][:2]
+        assert x < 49.0 and y < 30.0  # away from e2 (east) and from e1 (north)
+    assert ends[0] == ends[1]
+
+
+def test_5_8_2_the_found_move_stops_at_the_table_edge() -> None:
+    """5.8.2 ("na odległość nieprzekraczającą cechy Ruch"): 8 cm from its own table edge the unit
+    cannot back its full 12 cm; the found move goes as far as the table allows (a repulse could
+    not, 6.5.5), and out of the enemy's zone."""
+    text = _engaged_pair().replace("y = 30.0", "y = 8.0").replace("y = 32.0", "y = 10.0")
+    r = disengage(position_from_text(text, "edge").scenario, "a")
+    assert r.legal, r.message
+    assert r.move is not None and 2.0 < max(b.distance for b in r.move.bases) < 12.0

@@ -160,7 +160,8 @@ def run_disengage(args: argparse.Namespace) -> int:
         if later is not None:
             print(later)
     if args.plot is not None and r.move is not None:
-        plot_move_answer(args, r.move)
+        named = _("disengage from {enemies} (5.8)").format(enemies=", ".join(r.enemies))
+        plot_move_answer(args, r.move, named)
     return 0 if r.legal else 1
 
 

@@ -194,8 +194,9 @@ def plot_melee_answer(args: argparse.Namespace, melee: Any) -> None:
     _save(fig, args.plot, (args.scenario,))
 
 
-def plot_move_answer(args: argparse.Namespace, report: Any) -> None:
-    """``move --plot``: the close-up with the paths, ghosts and distances."""
+def plot_move_answer(args: argparse.Namespace, report: Any, named: str | None = None) -> None:
+    """``move --plot``: the close-up with the paths, ghosts and distances; ``named`` names the
+    move in the title (default: move, charge or push-up)."""
     from szwadron.plots._io import use_agg
 
     use_agg()
@@ -207,6 +208,8 @@ def plot_move_answer(args: argparse.Namespace, report: Any) -> None:
     what = _("charge on {units}").format(units=", ".join(report.charge)) if report.charge else _("move")
     if report.push_up is not None:
         what = _("push-up towards {unit} (5.6)").format(unit=report.push_up)
+    if named is not None:
+        what = named
     fig = _table_and_charts(
         bf,
         region,

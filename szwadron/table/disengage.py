@@ -11,9 +11,9 @@ with it tests for uncontrolled pursuit (5.8.4, 7.6.2).
 :func:`disengage` answers the question for one unit: the enemies it leaves, its chance to pass,
 each enemy's chance to fall into pursuit, and the move it makes when it passes — the move the
 player gives, checked by :func:`~szwadron.table.movement.check_move`, or, when none is given, the
-move directly away from the first enemy (:func:`~szwadron.table.movement.repulse`'s way: the
-full move, in formation, round what bars it, but not turned aside to leave a field of fire: that
-is 6.5.2's demand of a repulse, not 5.8.2's).
+move directly away from the enemies (:func:`~szwadron.table.movement.repulse`'s way: the full
+move, in formation, round what bars it, but not turned aside to leave a field of fire: that is
+6.5.2's demand of a repulse, not 5.8.2's; cut short at the table's edge, as 5.8.2 allows).
 
 Decisions where the rulebook is silent (docs/decisions.md):
 
@@ -30,6 +30,7 @@ Decisions where the rulebook is silent (docs/decisions.md):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -42,7 +43,7 @@ from szwadron.movefile import MoveFile
 from szwadron.odds.machine import EventKind, MachineState, MoraleUnit, chance, step
 from szwadron.table.audit import engaged_with_bases
 from szwadron.table.morale_phase import morale_phase
-from szwadron.table.movement import check_move, repulse
+from szwadron.table.movement import away_direction, check_move, repulse
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -159,6 +160,16 @@ def _still_near(bf: Battlefield, unit: str, report: MoveReport, enemies: tuple[s
     return [e for e in enemies if e in found]
 
 
+def _away_from_all(bf: Battlefield, unit: str, enemies: tuple[str, ...]) -> tuple[float, float] | None:
+    """Away from every enemy it leaves: the sum of the ways directly away from each (6.5's
+    :func:`~szwadron.table.movement.away_direction`); None when they cancel out (it is beset
+    from opposite sides), and the way away from the first is taken."""
+    ways = [away_direction(bf, unit, e) for e in enemies]
+    x, y = sum(w[0] for w in ways), sum(w[1] for w in ways)
+    norm = math.hypot(x, y)
+    return None if norm < 0.2 else (x / norm, y / norm)
+
+
 def _the_move(
     bf: Battlefield,
     unit: str,
@@ -169,7 +180,9 @@ def _the_move(
     """5.8.2 — the move away (given, or found straight away from the first enemy), the first rule
     it breaks (None: none) and its message."""
     if move is None:
-        report = repulse(bf, unit, enemies[0], leave_fire=False).report
+        report = repulse(
+            bf, unit, enemies[0], leave_fire=False, direction=_away_from_all(bf, unit, enemies)
+        ).report
     else:
         report = check_move(bf, unit, move, source=source)
     if report is None:

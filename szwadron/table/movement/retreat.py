@@ -3,7 +3,9 @@ checked by :func:`~szwadron.table.movement.check_move`."""
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -131,6 +133,24 @@ def _onto_obstacles(report: MoveReport) -> MoveReport:
     return replace(report, violations=kept, notes=report.notes + notes)
 
 
+def _furthest_legal(attempt: Callable[[float], MoveReport], full: float) -> tuple[float, MoveReport] | None:
+    """The longest legal move of ``attempt`` (a length, bisected: terrain costs or the table's
+    edge cut it short), or None; a pose off the table is not legal."""
+    lo, hi = 0.0, full
+    best: MoveReport | None = None
+    for _ in range(20):
+        mid = (lo + hi) / 2.0
+        try:
+            r = attempt(mid)
+        except InvalidDataError:
+            r = None
+        if r is not None and r.legal:
+            lo, best = mid, r
+        else:
+            hi = mid
+    return None if best is None else (lo, best)
+
+
 def repulse(
     scenario: Scenario | Battlefield,
     unit: str,
@@ -138,6 +158,7 @@ def repulse(
     *,
     distance: float | None = None,
     leave_fire: bool = True,
+    direction: tuple[float, float] | None = None,
 ) -> RepulseCheck:
     """6.5 — a repulse: the full move directly away from ``enemy``, keeping formation and facing.
 
@@ -151,12 +172,13 @@ def repulse(
     Decision: of the legal moves in the order of :data:`REPULSE_DEFLECTIONS_DEG`, the first that
     ends out of it; when none does (the move is too short to leave it), the first legal move,
     with ``out_of_fire`` false — it still moves (6.5.5 makes it panic only when it cannot move);
-    ``leave_fire=False``: the first legal move (a disengagement, 5.8.2, only moves away)."""
+    ``leave_fire=False``: the first legal move, as far as it goes up to the table's edge too (a
+    disengagement, 5.8.2, only moves away, up to R); ``direction`` replaces "away from ``enemy``"."""
     bf = Battlefield.of(scenario)
     u_k = bf.unit_ids.index(unit)
     members = bf.unit_bases(u_k)
     full = distance if distance is not None else min(base_speeds(bf, u_k).values())
-    ux, uy = away_direction(bf, unit, enemy)
+    ux, uy = direction if direction is not None else away_direction(bf, unit, enemy)
 
     def attempt(dx: float, dy: float, length: float) -> MoveReport:
         poses = [
@@ -180,25 +202,19 @@ def repulse(
         a = math.radians(deflection)
         dx = ux * math.cos(a) - uy * math.sin(a)
         dy = ux * math.sin(a) + uy * math.cos(a)
+        report: MoveReport | None = None
         try:
             report = attempt(dx, dy, full)
-        except InvalidDataError:  # off the table
-            continue
+        except InvalidDataError:  # off the table: a repulse cannot; a disengagement goes less far
+            if leave_fire:
+                continue
         found: RepulseCheck | None = None
-        if report.legal:
+        if report is not None and report.legal:
             found = RepulseCheck(False, (dx, dy), full, deflection, report)
-        elif {v.rule for v in report.violations} == {"3.1.5"}:
-            lo, hi = 0.0, full
-            best: MoveReport | None = None
-            for _ in range(20):
-                mid = (lo + hi) / 2.0
-                r = attempt(dx, dy, mid)
-                if r.legal:
-                    lo, best = mid, r
-                else:
-                    hi = mid
+        elif report is None or {v.rule for v in report.violations} == {"3.1.5"}:
+            best = _furthest_legal(functools.partial(attempt, dx, dy), full)
             if best is not None:
-                found = RepulseCheck(False, (dx, dy), lo, deflection, best)
+                found = RepulseCheck(False, (dx, dy), best[0], deflection, best[1])
         if found is None:
             continue
         if not leave_fire:

@@ -25,7 +25,7 @@ const L_EN = {
   side: "side", engaged: "engaged with", notCoherent: "not coherent", targets: "Targets, best first",
   cannot: "Cannot fire at", expected: "expected", repulsePanic: "repulse or panic", canFire: "can fire",
   cannotFire: "CANNOT fire", removed: "figures removed", morale: "target's morale test",
-  reach: "Can it reach?", meleeOdds: "Melee odds", legal: "LEGAL", illegal: "ILLEGAL",
+  reach: "Can it reach?", meleeOdds: "Melee odds", legal: "LEGAL", illegal: "ILLEGAL", legalN: "LEGAL", illegalN: "ILLEGAL",
   reachable: "can reach", unreachable: "cannot reach", attackerRemoved: "attacker loses",
   defenderRemoved: "defender loses", saved: "saved as", opened: "opened", working: "…",
   zoneOf: "in the zone of", at: "at", ok: "no problems", bases: "bases", units: "units",
@@ -102,7 +102,7 @@ const L_PL = {
   side: "strona", engaged: "związany w walce wręcz z", notCoherent: "brak koherencji", targets: "Cele, najlepsze najpierw",
   cannot: "Nie może ostrzelać", expected: "oczekiwane", repulsePanic: "odrzucenie lub panika", canFire: "może prowadzić ostrzał",
   cannotFire: "NIE MOŻE prowadzić ostrzału", removed: "zdjęte figurki", morale: "test morale celu",
-  reach: "Czy dojdzie?", meleeOdds: "Szanse walki wręcz", legal: "DOZWOLONY", illegal: "NIEDOZWOLONY",
+  reach: "Czy dojdzie?", meleeOdds: "Szanse walki wręcz", legal: "DOZWOLONY", illegal: "NIEDOZWOLONY", legalN: "DOZWOLONE", illegalN: "NIEDOZWOLONE",
   reachable: "może dojść do", unreachable: "nie może dojść do", attackerRemoved: "straty atakującego",
   defenderRemoved: "straty broniącego się", saved: "zapisano jako", opened: "otwarto", working: "…",
   zoneOf: "w strefie kontroli", at: "w odległości", ok: "brak problemów", bases: "podstawki", units: "oddziały",
@@ -745,7 +745,7 @@ function renderDisengage() {
   }, h("b", {}, p.unit), ": ", p.branch === "test" ? `${L.pursuitTest} ${L.d6} ≤ ${p.target}, ${L.pursues} ${pct(p.pursuit_probability)} `
     : `${L.noPursuit[p.branch] || p.branch} `, ruleSpan(p.rule)))));
   parts.push(h("div", { id: "disengage-verdict", "data-legal": String(d.legal), "data-rule": d.rule || "", "data-found": String(d.found) },
-    `${L.moveAway} (${d.found ? L.found : L.dragged}): `, h("span", { class: d.legal ? "ok" : "bad" }, d.legal ? L.legal : L.illegal),
+    `${L.moveAway} (${d.found ? L.found : L.dragged}): `, h("span", { class: d.legal ? "ok" : "bad" }, d.legal ? L.legalN : L.illegalN),
     d.rule ? h("span", {}, " ", ruleSpan(d.rule)) : null, ` ${d.message}`));
   if (d.move) {
     const rows = d.move.bases.map((b) => h("tr", {}, h("td", {}, b.base), h("td", {}, b.distance.toFixed(2)), h("td", {}, String(b.allowed)),
