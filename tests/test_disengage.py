@@ -328,3 +328,16 @@ def test_5_8_2_the_found_move_stops_at_the_table_edge() -> None:
     r = disengage(position_from_text(text, "edge").scenario, "a")
     assert r.legal, r.message
     assert r.move is not None and 2.0 < max(b.distance for b in r.move.bases) < 12.0
+
+
+def test_5_8_1_the_move_question_says_but_not_now(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """5.8.1 — ``move`` (the question) of a unit the game records as engaged still measures the
+    move, and says it may not make it now (as ``fire`` does for a unit that may not fire)."""
+    scen, movefile = tmp_path / "pair.toml", tmp_path / "back.toml"
+    scen.write_text(_engaged_pair(), encoding="utf-8")
+    movefile.write_text(
+        "".join(f"[[bases]]\nindex = {k}\nx = {49.0 + 2 * k}\ny = 25.0\nfacing = 90.0\n" for k in range(2)),
+        encoding="utf-8",
+    )
+    code, out, _err = run_cli(capsys, "move", str(scen), "--unit", "a", "--to", str(movefile))
+    assert code == 0 and "but not now" in out and "5.8.1" in out

@@ -173,6 +173,20 @@ def applied_json(args: argparse.Namespace, applied: Applied) -> dict[str, Any]:
     }
 
 
+def may_not_act(scenario: Any, unit: str, what: str, after: Any = None) -> str | None:
+    """2.3, 5.8.1, 6.1 — the line a question adds when the position does not let ``unit`` take
+    this action now (not its side's phase, it has acted, it is engaged, ...): the rules'
+    answer still stands ("but not now"); None when it may."""
+    from szwadron.errors import IllegalActionError
+    from szwadron.game.apply import check_may_act
+
+    try:
+        check_may_act(scenario, scenario.unit(unit), what, after=after)
+    except IllegalActionError as e:
+        return "  " + _("but not now: {message} (rule {rule})").format(message=e.detail, rule=e.rule)
+    return None
+
+
 def show_applied(
     args: argparse.Namespace, code: int, applied: Applied | None, render: Callable[[Applied], str]
 ) -> int:
@@ -258,6 +272,7 @@ __all__ = [
     "check_dice_options",
     "dice_list",
     "format_applied",
+    "may_not_act",
     "roll_lines",
     "run_apply",
     "show_applied",

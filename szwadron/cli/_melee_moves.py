@@ -168,14 +168,9 @@ def run_disengage(args: argparse.Namespace) -> int:
 def _not_now(bf: Any, unit: str) -> str | None:
     """2.3, 6.1 — when the position says whose turn it is, why the unit may not disengage now
     (not its side's movement phase, it has acted): the odds still answer (as ``fire``'s)."""
-    from szwadron.errors import IllegalActionError
-    from szwadron.game.apply import check_may_act
+    from szwadron.cli._game import may_not_act
 
-    try:
-        check_may_act(bf.scenario, bf.scenario.unit(unit), "disengage")
-    except IllegalActionError as e:
-        return "  " + _("but not now: {message} (rule {rule})").format(message=e.detail, rule=e.rule)
-    return None
+    return may_not_act(bf.scenario, unit, "disengage")
 
 
 def _pursuit_line(p: PursuitTest) -> str:

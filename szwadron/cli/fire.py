@@ -157,16 +157,10 @@ def run(args: argparse.Namespace) -> int:
 def _may_not_act(bf: Any, args: argparse.Namespace) -> str | None:
     """2.3, 4.1.1, 6.1 — when the position says whose turn it is, why the shooter may not fire now
     (it has acted, it is not its side's movement phase, ...): the geometry still answers."""
-    from szwadron.errors import IllegalActionError
-    from szwadron.game.apply import check_may_act
+    from szwadron.cli._game import may_not_act
     from szwadron.models import UnitAction
 
-    sc = bf.scenario
-    try:
-        check_may_act(sc, sc.unit(args.shooter), "fire", after=UnitAction.MARCH_MOVE if args.march else None)
-    except IllegalActionError as e:
-        return "  " + _("but not now: {message} (rule {rule})").format(message=e.detail, rule=e.rule)
-    return None
+    return may_not_act(bf.scenario, args.shooter, "fire", UnitAction.MARCH_MOVE if args.march else None)
 
 
 def _check_dice_options(args: argparse.Namespace) -> None:

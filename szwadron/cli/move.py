@@ -120,11 +120,12 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load, check, print; 0 legal, 1 illegal."""
-    from szwadron.cli._game import check_apply_options
+    from szwadron.cli._game import check_apply_options, may_not_act
     from szwadron.cli._pictures import check_plot_option
     from szwadron.errors import InvalidDataError
     from szwadron.geometry.battlefield import Battlefield
     from szwadron.loading import load_scenario
+    from szwadron.models import UnitAction
     from szwadron.table.movement import check_move, load_move_file
 
     check_plot_option(args)
@@ -158,7 +159,12 @@ def run(args: argparse.Namespace) -> int:
     report = check_move(
         bf, args.unit, move, charge=args.charge, march=args.march, after_fire=after, source=str(args.to)
     )
-    return answer_move(args, report)
+    code = answer_move(args, report)
+    if not args.json:  # 2.3, 5.8.1: the move is legal on the table, but may the unit make it now?
+        acted = UnitAction.FIRE if after is not None else (UnitAction.MARCH_FIRE if args.march else None)
+        for line in filter(None, (may_not_act(bf.scenario, u, "move", acted) for u in args.unit)):
+            print(line)
+    return code
 
 
 def answer_move(args: argparse.Namespace, report: MoveReport) -> int:
