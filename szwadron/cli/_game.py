@@ -173,6 +173,18 @@ def applied_json(args: argparse.Namespace, applied: Applied) -> dict[str, Any]:
     }
 
 
+def print_refusal(args: argparse.Namespace, exc: Any, line: str) -> int:
+    """A question the rules refuse (an :class:`~szwadron.errors.IllegalActionError`): ``{"error",
+    "rule"}`` with ``--json`` (the rule-error document), else ``line`` on standard error; exit 1."""
+    from szwadron.cli._common import print_json
+
+    if args.json:
+        print_json({"error": exc.detail, "rule": exc.rule})
+    else:
+        print(line, file=sys.stderr)
+    return 1
+
+
 def may_not_act(scenario: Any, unit: str, what: str, after: Any = None) -> str | None:
     """2.3, 5.8.1, 6.1 — the line a question adds when the position does not let ``unit`` take
     this action now (not its side's phase, it has acted, it is engaged, ...): the rules'
@@ -273,6 +285,7 @@ __all__ = [
     "dice_list",
     "format_applied",
     "may_not_act",
+    "print_refusal",
     "roll_lines",
     "run_apply",
     "show_applied",

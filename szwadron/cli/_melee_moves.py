@@ -130,9 +130,8 @@ def _apply_push_up(args: argparse.Namespace, unit: str, enemy: str, move: Any) -
 
 def run_disengage(args: argparse.Namespace) -> int:
     """The question (odds and the move), or ``--apply``; 1 when the rules refuse it."""
-    import sys
-
     from szwadron.cli._common import print_json
+    from szwadron.cli._game import print_refusal
     from szwadron.cli._pictures import plot_move_answer
     from szwadron.errors import IllegalActionError
     from szwadron.geometry.battlefield import Battlefield
@@ -147,11 +146,7 @@ def run_disengage(args: argparse.Namespace) -> int:
     try:
         r = disengage(bf, args.unit[0], move, source=str(args.to or "move"))
     except IllegalActionError as exc:  # not engaged, panicking, pursuing: the rules refuse it
-        if args.json:
-            print_json({"error": exc.detail, "rule": exc.rule})
-        else:
-            print(_("no disengagement: {reason}").format(reason=exc), file=sys.stderr)
-        return 1
+        return print_refusal(args, exc, _("no disengagement: {reason}").format(reason=exc))
     if args.json:
         print_json(r.to_json())
     else:

@@ -116,9 +116,8 @@ def run(args: argparse.Namespace) -> int:
 def _answer(args: argparse.Namespace, ask: Any, fmt: Any) -> int:
     """The melee on the scenario's table (``ask``), printed by ``fmt`` or as JSON, and its
     picture with ``--plot``; no melee (no figure in contact, 5.3.2) is exit 1 with its reason."""
-    import sys
-
     from szwadron.cli._common import print_json
+    from szwadron.cli._game import print_refusal
     from szwadron.cli._pictures import plot_melee_answer
     from szwadron.errors import IllegalActionError
     from szwadron.geometry.battlefield import Battlefield
@@ -128,11 +127,7 @@ def _answer(args: argparse.Namespace, ask: Any, fmt: Any) -> int:
     try:
         m = ask(bf)
     except IllegalActionError as exc:
-        if args.json:
-            print_json({"error": exc.detail, "rule": exc.rule})
-        else:
-            print(_("no melee: {reason}").format(reason=exc), file=sys.stderr)
-        return 1
+        return print_refusal(args, exc, _("no melee: {reason}").format(reason=exc))
     if args.json:
         print_json(m.to_json())
     else:
