@@ -69,14 +69,16 @@ def _pct(p: Any) -> str:
 
 
 # long: the morale phase report: per unit its reorganisation, flight, pursuit and the casualty-test table.
-def _render(report: Any) -> str:
+def _render(report: Any, enemy_moves: bool = False) -> str:
     lines = [
         _("Morale phase of side {side} — {scenario} (2.2, 6.8)").format(
             side=report.side, scenario=report.scenario
         )
     ]
-    if not report.units:
+    if not report.units and not enemy_moves:
         lines.append(_("Every unit of the side is in the normal state: nothing to do."))
+    elif not report.units:  # 2.2.1 V: the enemy's pursuers move all the same
+        lines.append(_("Every unit of the side is in the normal state."))
     for u in report.units:
         lines.append("")
         figures = ngettext("{n} figure", "{n} figures", u.strength).format(n=u.strength)
@@ -248,8 +250,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_json())
     else:
-        print(_render(report))
         enemy = _enemy_pursuers(bf, args.side)
+        print(_render(report, bool(enemy)))
         if enemy:
             print()
             print(_("the enemy's units pursuing this side's units move in this phase too (2.2.1 V):"))

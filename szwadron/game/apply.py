@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import shapely
+import shapely.affinity
 
 from szwadron.errors import IllegalActionError, InvalidArgumentError
 from szwadron.files import read_input
@@ -1095,12 +1096,12 @@ def along(
     return (x + beyond[0] * left, y + beyond[1] * left)
 
 
-def _others(scen: Scenario, unit: str) -> list[shapely.Polygon]:
-    """The bases of every unit but ``unit`` on the table."""
+def _others(scen: Scenario, unit: str, *but: str) -> list[shapely.Polygon]:
+    """The bases of every unit but ``unit`` (and ``but``) on the table."""
     return [
         shapely.Polygon(base_corners(b.x, b.y, b.facing, *u.base_size(i)))
         for u in scen.units
-        if u.id != unit
+        if u.id != unit and u.id not in but
         for i, b in enumerate(u.bases)
     ]
 
@@ -1112,6 +1113,7 @@ def _queued(
     tolerance: float,
     standing: Sequence[shapely.Polygon] = (),
     rough: Sequence[shapely.Geometry] = (),
+    first: Sequence[int] | None = None,
 ) -> list[tuple[int, tuple[float, float]]]:
     """3.1.3, 6.1.3 — where each fleeing figure ends: ``steps`` is how far each would go along
     its way (``at``: the point that far along), but no figure ends on another of its unit
@@ -1121,7 +1123,10 @@ def _queued(
     tolerance) stops short, as far along its way as leaves it clear — at worst where it stood.
     ``standing``: the bases of the other units, which a flight may pass through (6.6.11) but not
     end on; ``rough``: woods and rough ground, which a figure enters with its whole base or
-    stops before (3.2.2). Returns ``(figure, end point)`` in figure order."""
+    stops before (3.2.2). ``first``: the order the figures move in instead (a pursuit's: the
+    nearest the enemy first), each ending clear of the places of those still to move too, so the
+    ranks behind close up and never end on a figure that could not leave. Returns ``(figure, end
+    point)`` in figure order."""
     placed: list[shapely.Polygon] = list(standing)
     ends: dict[int, tuple[float, float]] = {}
 
@@ -1140,12 +1145,19 @@ def _queued(
                 return False
         return True
 
-    for k, step in sorted(steps, key=lambda ks: (-ks[1], ks[0])):
+    how_far = dict(steps)
+    order = (
+        list(first) if first is not None else [k for k, _ in sorted(steps, key=lambda ks: (-ks[1], ks[0]))]
+    )
+    for n, k in enumerate(order):
+        waiting = [shape(j, at(j, 0.0)) for j in order[n + 1 :]] if first is not None else []
 
-        def free(d: float, k: int = k) -> bool:
-            return clear(k, shape(k, at(k, d)))
+        def free(d: float, k: int = k, waiting: list[shapely.Polygon] = waiting) -> bool:
+            poly = shape(k, at(k, d))
+            small = tolerance * tolerance
+            return clear(k, poly) and all(poly.intersection(w).area <= small for w in waiting)
 
-        point = at(k, _furthest_free(step, free))
+        point = at(k, _furthest_free(how_far[k], free))
         ends[k] = point
         placed.append(shape(k, point))
     return [(k, ends[k]) for k in sorted(ends)]
@@ -1206,6 +1218,31 @@ def _pursuit_note(unit: str, enemy: str, dist: float, touching: bool, immediate:
     ).format(unit=unit, enemy=enemy, cm=dist)
 
 
+def _edge_touch(base: shapely.Polygon, figures: Sequence[shapely.Polygon], tol: float) -> float:
+    """PD-14 — how many cm of ``base``'s edge touch ``figures`` (within ``tol``)."""
+    return float(
+        sum(
+            shapely.length(shapely.intersection(shapely.boundary(base), shapely.buffer(a, tol)))
+            for a in figures
+        )
+    )
+
+
+def _into_contact_or_at(
+    here: shapely.Polygon, aims: Sequence[shapely.Polygon], contact_cm: float, tol: float, least: float
+) -> tuple[tuple[float, float], bool]:
+    """6.7.1, PD-14 — a pursuing figure's way: the shortest straight slide into edge contact with
+    any figure of the pursued unit, as a charge's (:func:`~szwadron.table.reach.into_contact`),
+    and True; when no slide gives one (a corner only), straight at the nearest figure's centre,
+    and False."""
+    dx, dy = into_contact(here, aims, contact_cm)
+    if _edge_touch(shapely.affinity.translate(here, dx, dy), aims, tol) >= least:
+        return (dx, dy), True
+    aim = min(aims, key=lambda a: (shapely.distance(here, a), a.centroid.x, a.centroid.y))
+    c = here.centroid
+    return (aim.centroid.x - c.x, aim.centroid.y - c.y), False
+
+
 def _pursuit_move(
     um: Any,
     unit: Unit,
@@ -1236,53 +1273,51 @@ def _pursuit_move(
         shapely.Polygon(base_corners(b.x, b.y, b.facing, *target.base_size(i)))
         for i, b in enumerate(target.bases)
     ]
-    others = _others(scen, unit.id)
-    others += [
+    least = scen.settings.min_contact_length_cm - scen.settings.distance_epsilon_cm
+    closed = [
         t.polygon for t in terrain_shapes(scen.terrain) if forbidden_rule(unit.profile.kind, t) is not None
     ]
+    others = _others(scen, unit.id) + closed
+    # a figure that reaches its contact goes the whole way into it (6.7.4): the pursued unit's own
+    # bases do not stop it short at a corner on the way (others and closed ground do)
+    others_but_target = _others(scen, unit.id, target.id) + closed
     steps: list[tuple[int, float]] = []
     heading: dict[int, tuple[float, float]] = {}
+    need: dict[int, float] = {}
     for k, b in enumerate(unit.bases):
         here = shapely.Polygon(base_corners(b.x, b.y, b.facing, *unit.base_size(k)))
-        aim = min(aims, key=lambda a: (shapely.distance(here, a), a.centroid.x, a.centroid.y))
-        # the shortest straight way into contact along an edge (PD-14), as a charge's (reach)
-        dx, dy = into_contact(here, [aim], scen.settings.min_contact_length_cm)
-        contact: tuple[float, float] | None = (dx, dy)
-        if math.hypot(dx, dy) < 1e-9:
-            dx, dy = aim.centroid.x - b.x, aim.centroid.y - b.y
-            contact = None
+        (dx, dy), contact = _into_contact_or_at(here, aims, scen.settings.min_contact_length_cm, tol, least)
         norm = math.hypot(dx, dy) or 1.0
         heading[k] = (dx / norm, dy / norm)
-        # it stops where it comes into contact (a figure sliding along a flank never overlaps one)
-        most = dist if contact is None else min(dist, norm)
-        steps.append((k, _straight_until_blocked(unit, k, heading[k], most, others, small)))
+        need[k] = norm
+        if contact and norm <= dist + 1e-9:  # it reaches its contact, and stops there
+            steps.append((k, _straight_until_blocked(unit, k, heading[k], norm, others_but_target, small)))
+        else:  # it uses its whole move to close on the enemy, short of touching it
+            steps.append((k, _straight_until_blocked(unit, k, heading[k], dist, others, small)))
 
     def at(k: int, step: float) -> tuple[float, float]:
         b = unit.bases[k]
         ux, uy = heading[k]
         return (b.x + ux * step, b.y + uy * step)
 
-    ends = _queued(unit, steps, at, scen.settings.overlap_tolerance_cm)
+    ends = _queued(
+        unit, steps, at, scen.settings.overlap_tolerance_cm, first=sorted(need, key=lambda k: (need[k], k))
+    )
     poses = [[k, round(x, 6), round(y, 6), unit.bases[k].facing] for k, (x, y) in ends]
-    least = scen.settings.min_contact_length_cm - scen.settings.distance_epsilon_cm
     touching = (  # PD-14: along at least 1 cm of edge in all, as a melee needs
         sum(
-            shapely.length(
-                shapely.intersection(
-                    shapely.boundary(
-                        shapely.Polygon(base_corners(x, y, unit.bases[k].facing, *unit.base_size(k)))
-                    ),
-                    shapely.buffer(a, tol),
-                )
+            _edge_touch(
+                shapely.Polygon(base_corners(x, y, unit.bases[k].facing, *unit.base_size(k))), aims, tol
             )
             for k, (x, y) in ends
-            for a in aims
         )
         >= least
     )
     rolls.append({"unit": um.id, "test": "pursuit", "faces": pips, "cm": dist, "contact": bool(touching)})
     notes.append(_pursuit_note(um.id, p.target, dist, touching, immediate))
     out: list[Change] = [*_expand_if_formation(unit), {"op": "move", "unit": um.id, "poses": poses}]
+    if unit.pursuing != target.id:  # 6.7.10: after the one it pursued is gone, the next nearest
+        out.append({"op": "set", "unit": um.id, "field": "pursuing", "value": target.id})
     if touching and target.state is UnitState.NORMAL:  # 5.1.2: in contact, the two are engaged
         out += _engage(unit, target)
     return out

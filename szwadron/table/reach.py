@@ -598,11 +598,19 @@ def into_contact(
             if norm <= 0:
                 continue
             nx, ny = ey / norm, -ex / norm  # one of the two normals; the other side's below
+            ux, uy = ex / norm, ey / norm
             for sx, sy in ((nx, ny), (-nx, -ny)):
                 pts = shapely.get_coordinates(base.exterior)
                 gap = min((px - x0) * sx + (py - y0) * sy for px, py in pts)  # base's near side
                 if gap >= -1e-9:  # the base stands on this side of the edge's line
                     moves.append((-sx * gap, -sy * gap))
+                    # and slid along the edge as little as brings ``least`` cm of it face to face
+                    # (a base beside the edge's end would touch it corner to corner only)
+                    along = [(px - x0) * ux + (py - y0) * uy for px, py in pts]
+                    lo, hi = min(along), max(along)
+                    if min(hi, norm) - max(lo, 0.0) < least and least <= min(norm, hi - lo):
+                        shift = min((least - hi, norm - least - lo), key=abs)  # to one end or the other
+                        moves.append((-sx * gap + ux * shift, -sy * gap + uy * shift))
         for mx, my in moves:
             moved = shapely.affinity.translate(base, mx, my)
             touch = shapely.length(

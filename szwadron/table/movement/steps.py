@@ -635,8 +635,8 @@ def _unmoved(ctx: MoveContext, st: BaseCheck) -> bool:
 def pushes_up(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     """5.6.4-5.6.6 — in a push-up the figure was not engaged in melee ("niezwiązane w walce
     wręcz") and moves towards the unit just fought ("w kierunku jednostek wrogiego oddziału, z
-    którym oddział właśnie stoczył walkę"): Decision, it ends nearer that unit than it started. A
-    figure listed where it stands does not move and is not asked."""
+    którym oddział właśnie stoczył walkę"): Decision, its centre ends nearer that unit's figures
+    than it started. A figure listed where it stands does not move and is not asked."""
     if not ctx.push_up or _unmoved(ctx, st):
         return []
     bf, p = ctx.bf, st.p
@@ -645,15 +645,18 @@ def pushes_up(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     if ctx.engaged(p.base):  # in contact (PD-14) with a figure of the other side
         out.append(ctx.violation(p, "5.6.4", _("it is engaged in melee: only figures not engaged push up")))
     if targets:
-        before = float(polygon_distance(bf.corners[p.base], bf.corners[targets]).min())
-        after = float(polygon_distance(p.final, bf.corners[targets]).min())
+        # the figure's centre comes nearer the enemy's figures: from a corner touch into an edge
+        # contact the gap stays 0 but the centre closes in
+        foes = bf.polygons[targets]
+        before = float(shapely.distance(shapely.points(bf.corners[p.base].mean(axis=0)), foes).min())
+        after = float(shapely.distance(shapely.points(np.asarray(p.final).mean(axis=0)), foes).min())
         if after > before - ctx.eps:
             out.append(
                 ctx.violation(
                     p,
                     "5.6.6",
                     _(
-                        "it ends {after:.2f} cm from the enemy it fought, {before:.2f} cm before: a push-up moves towards it"
+                        "its centre ends {after:.2f} cm from the enemy it fought, {before:.2f} cm before: a push-up moves towards it"
                     ).format(after=after, before=before),
                 )
             )
