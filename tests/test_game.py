@@ -250,7 +250,7 @@ def test_log_of_another_position_is_refused(tmp_path: Path, monkeypatch: pytest.
         (["--dice", "1,2,7"], "--dice die 3 is 7, not a face of a d6"),
         (["--dice", "1,1,2", "--morale-dice", "5,2"], "--remainder-dice missing: 3 damage leaves a remainder"),
         (["--dice", "1,1,2", "--remainder-dice", "3", "--morale-dice", "5,2,1"], "--morale-dice gives 3 dice"),
-        (["--dice", "1,1,2", "--remainder-dice", "3", "--morale-dice", "5"], "--morale-dice gives 1 dice, but the panic test"),
+        (["--dice", "1,1,2", "--remainder-dice", "3", "--morale-dice", "5"], "--morale-dice gives 1 die, but the panic test"),
     ],
 )  # fmt: skip
 def test_dice_that_do_not_match_the_volley(

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from szwadron.i18n import _, pgettext, term
+from szwadron.i18n import _, ngettext, pgettext, term
 
 if TYPE_CHECKING:
     from szwadron.game.apply import Applied, Position
@@ -246,9 +246,11 @@ def roll_lines(rolls: list[dict[str, Any]]) -> list[str]:
         if r["test"] == "flight":
             lines.append(
                 "  "
-                + _("{unit} flees: {faces} → {cm} cm, {n} figure(s) removed").format(
-                    unit=r["unit"], faces=" + ".join(map(str, r["faces"])), cm=r["cm"], n=r["removed"]
-                )
+                + ngettext(
+                    "{unit} flees: {faces} → {cm} cm, {n} figure removed",
+                    "{unit} flees: {faces} → {cm} cm, {n} figures removed",
+                    r["removed"],
+                ).format(unit=r["unit"], faces=" + ".join(map(str, r["faces"])), cm=r["cm"], n=r["removed"])
             )
         elif r["test"] == "pursuit":
             lines.append(

@@ -212,8 +212,8 @@ def format_disengage(r: DisengageRuling) -> str:
         lines.append("")
         if r.found:
             lines.append(
-                _("Its move when it passes: directly away from {enemy} (no --to given)").format(
-                    enemy=r.enemies[0]
+                _("Its move when it passes: away from {enemies} (no --to given)").format(
+                    enemies=", ".join(r.enemies)
                 )
             )
         lines.append(format_report(r.move))

@@ -310,9 +310,11 @@ class _Dice:
             if len(self.used) >= len(self.given):
                 raise InvalidArgumentError(
                     self.name,
-                    _("gives {given} dice, but {why} needs another one").format(
-                        given=len(self.given), why=why
-                    ),
+                    ngettext(
+                        "gives {given} die, but {why} needs another one",
+                        "gives {given} dice, but {why} needs another one",
+                        len(self.given),
+                    ).format(given=len(self.given), why=why),
                 )
             face = self.given[len(self.used)]
             if not 1 <= face <= sides:
@@ -329,9 +331,11 @@ class _Dice:
         if self.given is not None and len(self.used) != len(self.given):
             raise InvalidArgumentError(
                 self.name,
-                _("gives {given} dice, {what} used {used}").format(
-                    given=len(self.given), what=what, used=len(self.used)
-                ),
+                ngettext(
+                    "gives {given} die, {what} used {used}",
+                    "gives {given} dice, {what} used {used}",
+                    len(self.given),
+                ).format(given=len(self.given), what=what, used=len(self.used)),
             )
 
 
@@ -599,7 +603,11 @@ class _ScriptedDice(random.Random):
         if self.used >= len(self.faces):
             raise InvalidArgumentError(
                 self.name,
-                _("gives {faces} dice, but {what} rolls more").format(faces=len(self.faces), what=self.what),
+                ngettext(
+                    "gives {faces} die, but {what} rolls more",
+                    "gives {faces} dice, but {what} rolls more",
+                    len(self.faces),
+                ).format(faces=len(self.faces), what=self.what),
             )
         face = self.faces[self.used]
         if not a <= face <= b:
@@ -616,9 +624,11 @@ class _ScriptedDice(random.Random):
         if self.used != len(self.faces):
             raise InvalidArgumentError(
                 self.name,
-                _("gives {faces} dice, {what} rolled {used}").format(
-                    faces=len(self.faces), what=self.what, used=self.used
-                ),
+                ngettext(
+                    "gives {faces} die, {what} rolled {used}",
+                    "gives {faces} dice, {what} rolled {used}",
+                    len(self.faces),
+                ).format(faces=len(self.faces), what=self.what, used=self.used),
             )
 
 
@@ -931,7 +941,7 @@ def apply_disengage(
     (5.8.4: whatever the result; none for a panicking or pursuing enemy, nor for artillery, 6.7.1),
     then, when it failed, its flight at once (5.8.3, 6.6.2: 2d6, and the tests of the own units it
     passes through), then each new pursuer's move at once (6.7.1, after the flight, 6.7.6).
-    Passed, the unit makes ``move`` (None: the move directly away from the first enemy). Either
+    Passed, the unit makes ``move`` (None: the move found away from the enemies). Either
     way it leaves the melee: no enemy stays engaged with it."""
     if dice is None and seed is None:
         raise InvalidArgumentError(

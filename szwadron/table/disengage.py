@@ -89,7 +89,7 @@ class DisengageRuling:
     pursuers: tuple[PursuitTest, ...]
     move: MoveReport | None
     found: bool
-    """The move was found (directly away from the first enemy), not given."""
+    """The move was found (away from the enemies, :func:`disengage`), not given."""
     rule: str | None
     """The first rule the move breaks (None: the disengagement may be made)."""
     message: str
@@ -177,8 +177,8 @@ def _the_move(
     enemies: tuple[str, ...],
     source: str,
 ) -> tuple[MoveReport | None, str | None, str]:
-    """5.8.2 — the move away (given, or found straight away from the first enemy), the first rule
-    it breaks (None: none) and its message."""
+    """5.8.2 — the move away (given, or found away from every enemy left, up to R or the table's
+    edge), the first rule it breaks (None: none) and its message."""
     if move is None:
         report = repulse(
             bf, unit, enemies[0], leave_fire=False, direction=_away_from_all(bf, unit, enemies)
@@ -223,8 +223,8 @@ def disengage(
     unit:
         The engaged unit's id.
     move:
-        Its move away when it passes (a move file's data); None: the move directly away from
-        the first enemy it is engaged with, found as a repulse's is.
+        Its move away when it passes (a move file's data); None: the move found away from every
+        enemy it is engaged with (:func:`_away_from_all`), as a repulse's way is found.
     source:
         The move file's name in messages.
 

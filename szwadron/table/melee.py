@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from szwadron.errors import IllegalActionError, InvalidDataError
+from szwadron.errors import IllegalActionError, InvalidArgumentError, InvalidDataError
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import polygon_distance
 from szwadron.i18n import _, term
@@ -308,8 +308,14 @@ class _Contacts:
         """Check the two units (6.1: a panicking unit does not attack) and measure."""
         s = bf.settings
         ia, idf = bf.resolve(attacker), bf.resolve(defender)
-        if attacker not in bf.unit_ids or defender not in bf.unit_ids:
-            raise InvalidDataError(_("the attacker and the defender name units, not bases"))
+        for role, ident in (("attacker", attacker), ("defender", defender)):
+            if ident not in bf.unit_ids:
+                raise InvalidArgumentError(
+                    role,
+                    _("{ident!r} is a base; give the unit id {uid!r}").format(
+                        ident=ident, uid=ident.partition("/")[0]
+                    ),
+                )
         ua, ud = bf.scenario.unit(attacker), bf.scenario.unit(defender)
         if ua.side == ud.side:
             raise InvalidDataError(
