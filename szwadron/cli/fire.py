@@ -45,14 +45,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
     p.add_argument("--shooter", required=True, metavar="UNIT", help="the firing unit")
-    p.add_argument("--target", metavar="UNIT", help="the enemy unit fired at (required but with --declare)")
-    p.add_argument(
-        "--declare",
-        action="store_true",
-        help="with --apply: instead of firing now, the shooter declares fire in the opponent's turn "
-        "(4.12.2), its action; it fires it with --reaction declared --apply in the opponent's "
-        "movement phase, or loses it at that phase's end (4.12.5)",
-    )
+    _add_target_and_declare(p)
     p.add_argument(
         "--bases",
         type=base_list,
@@ -116,6 +109,18 @@ def register(subparsers: Any) -> None:
         "and their blockers in red, beside the volley and morale charts",
     )
     p.set_defaults(func=run)
+
+
+def _add_target_and_declare(p: argparse.ArgumentParser) -> None:
+    """``--target``, or ``--declare`` (4.12.2) instead."""
+    p.add_argument("--target", metavar="UNIT", help="the enemy unit fired at (required but with --declare)")
+    p.add_argument(
+        "--declare",
+        action="store_true",
+        help="with --apply: instead of firing now, the shooter declares fire in the opponent's turn "
+        "(4.12.2), its action; it fires it with --reaction declared --apply in the opponent's "
+        "movement phase, or loses it at that phase's end (4.12.5)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
