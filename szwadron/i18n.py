@@ -222,6 +222,7 @@ TERMS: dict[str, str] = {
     "passed through": N_("passed through"),
     "break_off": N_("break off"),
     "disengage": N_("disengage"),
+    "declare": N_("declared fire"),
     "push_up": N_("push-up"),
     "pass": N_("pass"),
     # the tests of a rolled melee (5.5, 6.3, 6.6.4)

@@ -133,6 +133,7 @@ class UnitAction(StrEnum):
     CHARGE = "charge"  # the move of a charge (2.3 V); its melee follows
     MELEE = "melee"
     DISENGAGE = "disengage"  # 5.8: instead of fighting, the unit tried to break off from the melee
+    DECLARE = "declare"  # 4.12.2: instead of acting, it declared fire in the opponent's turn
     REORGANISE = "reorganise"  # 6.8: reorganised in the morale phase, no action in the movement phase
 
 
@@ -767,6 +768,9 @@ class Unit(_Frozen):
     initial_strength: WholeNumber | None = Field(None, ge=1, description="Starting figures (default: bases).")
     state: UnitState = UnitState.NORMAL
     prepared: Flag = Field(True, description="7.3: heavy artillery has prepared its firing position.")
+    declared: Flag = Field(
+        False, description="4.12.2: it declared fire in the opponent's turn and has not fired it yet."
+    )
     pursuing: Identifier | None = Field(
         None, description="6.7: the enemy unit this unit pursues (state 'pursuit' only)."
     )

@@ -45,7 +45,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
     p.add_argument("--shooter", required=True, metavar="UNIT", help="the firing unit")
-    p.add_argument("--target", required=True, metavar="UNIT", help="the enemy unit fired at")
+    _add_target_and_declare(p)
     p.add_argument(
         "--bases",
         type=base_list,
@@ -109,6 +109,18 @@ def register(subparsers: Any) -> None:
         "and their blockers in red, beside the volley and morale charts",
     )
     p.set_defaults(func=run)
+
+
+def _add_target_and_declare(p: argparse.ArgumentParser) -> None:
+    """``--target``, or ``--declare`` (4.12.2) instead."""
+    p.add_argument("--target", metavar="UNIT", help="the enemy unit fired at (required but with --declare)")
+    p.add_argument(
+        "--declare",
+        action="store_true",
+        help="with --apply: instead of firing now, the shooter declares fire in the opponent's turn "
+        "(4.12.2), its action; it fires it with --reaction declared --apply in the opponent's "
+        "movement phase, or loses it at that phase's end (4.12.5)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -179,6 +191,21 @@ def _check_dice_options(args: argparse.Namespace) -> None:
         )
         if v
     ]
+    if args.declare:  # 4.12.2: an action without a target or dice
+        if not args.apply:
+            raise InvalidDataError(
+                _("--declare: only with --apply (the declaration is written to the table)")
+            )
+        extra = [*given, *(f for f, v in (("--target", args.target), ("--reaction", args.reaction)) if v)]
+        if extra:
+            raise InvalidDataError(
+                _("{flag} does not go with --declare: a declaration names no target and rolls no die").format(
+                    flag=extra[0]
+                )
+            )
+        return
+    if args.target is None:
+        raise InvalidDataError(_("--target: name the enemy unit fired at (or --declare, 4.12.2)"))
     if not args.apply:
         if given:
             raise InvalidDataError(
@@ -197,9 +224,13 @@ def _check_dice_options(args: argparse.Namespace) -> None:
         raise InvalidDataError(_("--seed: only with --roll"))
     if args.roll and args.seed is None:
         raise InvalidDataError(_("--roll: give --seed N, so that the game log can tell the dice"))
-    if args.target_at is not None or args.reaction is not None:
+    if args.target_at is not None or args.reaction == "charged":
         raise InvalidDataError(
-            _("--apply: fire in the opponent's turn (--target-at, --reaction, 4.12) is not applied")
+            _(
+                "--apply: the fire at an interrupted move (--target-at, 4.12.3) and at a charger (--reaction "
+                "charged, 4.12.6) are not applied; a declared fire is applied where the target stands "
+                "(--reaction declared)"
+            )
         )
 
 
@@ -207,9 +238,11 @@ def _apply(args: argparse.Namespace) -> int:
     """``--apply``: the fire resolved with the dice and written to the next position (issue 17)."""
     from szwadron.cli._common import print_json
     from szwadron.cli._game import applied_json, format_applied, run_apply
-    from szwadron.game.apply import Applied, Position, apply_fire
+    from szwadron.game.apply import Applied, Position, apply_declare, apply_fire
 
     def compute(pos: Position) -> Applied:
+        if args.declare:
+            return apply_declare(pos, args.shooter)
         return apply_fire(
             pos,
             args.shooter,
@@ -221,6 +254,7 @@ def _apply(args: argparse.Namespace) -> int:
             remainder_dice=args.remainder_dice,
             morale_dice=args.morale_dice,
             seed=args.seed if args.roll else None,
+            declared=args.reaction == "declared",
         )
 
     code, applied = run_apply(args, compute)
@@ -229,9 +263,10 @@ def _apply(args: argparse.Namespace) -> int:
     if args.json:
         print_json(applied_json(args, applied))
     else:
-        print(format_result(applied.report))
-        if "lost" not in applied.ruling:  # 4.5.5: out of range, nothing rolled
-            print(format_rolled(applied))
+        if applied.report is not None:  # a declaration has no fire to show
+            print(format_result(applied.report))
+            if "lost" not in applied.ruling:  # 4.5.5: out of range, nothing rolled
+                print(format_rolled(applied))
         print(format_applied(args, applied))
     return code
 

@@ -362,17 +362,78 @@ def _out_of_range(
     ammunition: str | None,
     reason: Ruling,
     result: FireResult,
+    declared: bool = False,
 ) -> Applied:
     """4.5.5 — fire declared at a target out of range: no die is rolled and the unit's action is
     lost ("Brak zasięgu do celu powoduje utratę akcji danym oddziałem"), unlike a target out of
-    sight, which leaves it free to act otherwise (4.3.6)."""
+    sight, which leaves it free to act otherwise (4.3.6); a fire declared for the opponent's turn
+    is lost the same way (4.12.4)."""
     inputs = _fire_inputs(shooter, target, bases, march, ammunition)
     changes: list[Change] = [{"op": "set", "unit": shooter, "field": "acted", "value": UnitAction.FIRE.value}]
     note = _("{unit} fired at {target} out of range: no die is rolled and its action is lost (4.5.5)").format(
         unit=shooter, target=target
     )
+    if declared:
+        inputs["declared"] = True
+        changes = [{"op": "set", "unit": shooter, "field": "declared", "value": None}]
+        note = _("{unit} fired at {target} out of range: its declared fire is lost (4.12.4)").format(
+            unit=shooter, target=target
+        )
     ruling = {"lost": "4.5.5", "reason": reason.to_json()}
     return _finish(pos, "fire", inputs, {}, ruling, changes, [note], result)
+
+
+def _check_declared_fire(sc: Scenario, unit: Unit, march: bool) -> None:
+    """4.12.2-4.12.5 — may ``unit`` fire the fire it declared now: it declared it, in normal order
+    and not engaged (6.1, 4.1.1), in the opponent's movement phase (when the position says whose
+    turn it is), not on the march. Raises :class:`IllegalActionError` with the rule."""
+    if not unit.declared:
+        raise IllegalActionError(
+            "4.12.2",
+            _(
+                "{unit} declared no fire in its own turn (fire --declare): it cannot fire in the opponent's"
+            ).format(unit=unit.id),
+        )
+    if march:
+        raise IllegalActionError("4.12.3", _("a declared fire is fired normally, not on the march"))
+    turn = sc.turn
+    if turn is not None and (turn.side == unit.side or turn.phase is not Phase.MOVEMENT):
+        raise IllegalActionError(
+            "4.12.3",
+            _(
+                "{unit}'s declared fire goes off in the opponent's movement phase (it is side {side}'s {phase} phase)"
+            ).format(unit=unit.id, side=turn.side, phase=term(turn.phase.value)),
+        )
+    if unit.state is not UnitState.NORMAL or unit.engaged_with:
+        raise IllegalActionError(
+            "6.1" if unit.state is not UnitState.NORMAL else "4.1.1",
+            _("{unit} is in {value} or engaged: it cannot fire").format(
+                unit=unit.id, value=term(unit.state.value)
+            ),
+        )
+
+
+def apply_declare(pos: Position, shooter: str) -> Applied:
+    """4.12.2 — instead of acting in its movement phase, the unit declares that it will fire in
+    the opponent's turn: its action (``acted = "declare"``), and ``declared`` until it fires
+    (``fire --declared --apply``) or the opponent's movement phase ends (4.12.5: then it is lost)."""
+    sc = pos.scenario
+    if shooter not in {u.id for u in sc.units}:
+        raise InvalidArgumentError(
+            "shooter", _("{ident!r}: no such unit in the scenario").format(ident=shooter)
+        )
+    unit = sc.unit(shooter)
+    check_may_act(sc, unit, "fire")
+    if not any(unit.base_profile(i).fire > 0 for i in range(unit.strength)):
+        raise IllegalActionError(
+            "4.1", _("{unit} has no fire (SO 0): it has nothing to declare").format(unit=shooter)
+        )
+    changes: list[Change] = [
+        {"op": "set", "unit": shooter, "field": "acted", "value": UnitAction.DECLARE.value},
+        {"op": "set", "unit": shooter, "field": "declared", "value": True},
+    ]
+    note = _("{unit} declares fire in the opponent's turn (4.12.2)").format(unit=shooter)
+    return _finish(pos, "declare", {"shooter": shooter}, {}, {"declared": True}, changes, [note])
 
 
 # long: section 4 in the order of play: dice checked, casualties (4.7), remainder (1.5.1), morale (4.8), states set, each a few lines.
@@ -388,6 +449,7 @@ def apply_fire(
     remainder_dice: Sequence[int] | None = None,
     morale_dice: Sequence[int] | None = None,
     seed: int | None = None,
+    declared: bool = False,
 ) -> Applied:
     """Section 4 — fire resolved with dice: given (``dice`` the volley's d6 in the order of its
     groups, ``remainder_dice`` for the remainder roll of 1.5.1, ``morale_dice`` for the test of
@@ -407,7 +469,10 @@ def apply_fire(
         if ident not in {u.id for u in sc.units}:
             raise InvalidArgumentError(role, _("{ident!r}: no such unit in the scenario").format(ident=ident))
     su, tu = sc.unit(shooter), sc.unit(target)
-    check_may_act(sc, su, "fire", after=UnitAction.MARCH_MOVE if march else None)
+    if declared:  # 4.12.2-4.12.5: the fire it declared, in the opponent's turn
+        _check_declared_fire(sc, su, march)
+    else:
+        check_may_act(sc, su, "fire", after=UnitAction.MARCH_MOVE if march else None)
     bf = Battlefield(sc)
     result = fire(bf, shooter, target, bases=bases, march=march, ammunition=ammunition)
     if not result.legal or result.odds is None:
@@ -417,7 +482,7 @@ def apply_fire(
                 raise InvalidArgumentError(
                     "dice", _("out of range (4.5.5): no die is rolled; give no dice (or --roll)")
                 )
-            return _out_of_range(pos, shooter, target, bases, march, ammunition, reason, result)
+            return _out_of_range(pos, shooter, target, bases, march, ammunition, reason, result, declared)
         raise IllegalActionError(
             reason.rule if reason else "4", reason.message if reason else _("cannot fire")
         )
@@ -528,6 +593,8 @@ def apply_fire(
     if march:  # 4.11.2: the fire before or after the half move
         done = UnitAction.MARCH if su.acted is UnitAction.MARCH_MOVE else UnitAction.MARCH_FIRE
     changes: list[Change] = [{"op": "set", "unit": shooter, "field": "acted", "value": done.value}]
+    if declared:  # 4.12: its declared fire is spent; its action was the declaration
+        changes = [{"op": "set", "unit": shooter, "field": "declared", "value": None}]
     notes: list[str] = []
     if strength_after == 0:
         changes.append({"op": "drop", "unit": target})
@@ -554,6 +621,8 @@ def apply_fire(
     elif outcome == "panic":
         notes.append(_("{unit} panics: its flight (4.8.3, 6.6) is its next move").format(unit=target))
     inputs = _fire_inputs(shooter, target, bases, march, result.ammunition)
+    if declared:
+        inputs["declared"] = True
     dice_json: dict[str, Any] = {"volley": rolled_groups}
     if remainder_json is not None:
         dice_json["remainder"] = remainder_json
@@ -1642,6 +1711,8 @@ def apply_next_phase(pos: Position) -> Applied:
                 changes.append({"op": "set", "unit": u.id, "field": "prepared", "value": None})
             if u.acted is not None:
                 changes.append({"op": "set", "unit": u.id, "field": "acted", "value": None})
+            if u.declared and u.side != turn.side:  # 4.12.5: not fired by the end of this phase, lost
+                changes.append({"op": "set", "unit": u.id, "field": "declared", "value": None})
     value: dict[str, Any] = {"round": nxt.round, "side": nxt.side, "phase": nxt.phase.value}
     if nxt.first != "A":
         value["first"] = nxt.first
@@ -1656,6 +1727,7 @@ def apply_next_phase(pos: Position) -> Applied:
 __all__ = [
     "Applied",
     "Position",
+    "apply_declare",
     "apply_disengage",
     "apply_fire",
     "apply_melee",
