@@ -7,7 +7,7 @@ loaded table, ``POST /api/<answer>`` for ``check``, ``measure``, ``targets``, ``
 the ``--json`` documents of the commands of the same names), ``POST /api/toml`` the scenario
 file as it stands (to download), ``POST /api/save`` and ``POST /api/open``; the actions that
 change the scenario (:data:`ACTIONS`, :mod:`szwadron.web.play`): ``apply-move`` (a push-up too),
-``apply-fire``, ``apply-melee``, ``apply-disengage``, ``apply-morale``, ``next-phase``, ``undo``, ``place``,
+``apply-fire``, ``apply-declare``, ``apply-melee``, ``apply-disengage``, ``apply-morale``, ``next-phase``, ``undo``, ``place``,
 ``terrain-add``, ``terrain-edit``, ``terrain-delete``; ``GET /api/log`` the game log (JSON
 lines), ``POST /api/save-log`` the log saved beside the scenario, ``GET /api/armylists`` the army
 lists a unit may be placed from.
@@ -49,6 +49,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.i18n import LANGUAGES, current_language, language
 from szwadron.web.requests import (
+    ApplyDeclareRequest,
     ApplyDisengageRequest,
     ApplyFireRequest,
     ApplyMeleeRequest,
@@ -203,6 +204,7 @@ ANSWERS: dict[str, tuple[type[Any], Answer]] = {
 ACTIONS: dict[str, tuple[type[Any], Answer]] = {
     "apply-move": (ApplyMoveRequest, Session.apply_move),
     "apply-fire": (ApplyFireRequest, Session.apply_fire),
+    "apply-declare": (ApplyDeclareRequest, Session.apply_declare),
     "apply-melee": (ApplyMeleeRequest, Session.apply_melee),
     "apply-disengage": (ApplyDisengageRequest, Session.apply_disengage),
     "apply-morale": (ApplyMoraleRequest, Session.apply_morale),

@@ -50,9 +50,11 @@ class TargetsRequest(_Request):
 
 
 class FireRequest(TargetsRequest):
-    """``fire``: the shooter at one target."""
+    """``fire``: the shooter at one target; ``declared``: the fire it declared in its own turn,
+    in the opponent's movement phase (4.12.2-4.12.5, ``fire --reaction declared``)."""
 
     target: str = Field(min_length=1, max_length=200)
+    declared: bool = False
 
 
 class MoveRequest(_Request):
@@ -153,6 +155,13 @@ class ApplyFireRequest(FireRequest):
     remainder_dice: tuple[Die, ...] | None = Field(None, max_length=MAX_DICE)
     morale_dice: tuple[Die, ...] | None = Field(None, max_length=MAX_DICE)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
+
+
+class ApplyDeclareRequest(_Request):
+    """Declare fire in the opponent's turn (4.12.2, ``fire --declare --apply``): the unit's
+    action in its own movement phase."""
+
+    shooter: str = Field(min_length=1, max_length=200)
 
 
 class ApplyMeleeRequest(MeleeRequest, _Dice):

@@ -34,6 +34,7 @@ from szwadron.files import read_input, write_atomic
 from szwadron.game.apply import (
     Position,
     _expand_if_formation,
+    apply_declare,
     apply_disengage,
     apply_fire,
     apply_melee,
@@ -68,6 +69,7 @@ from szwadron.table.reach import reach
 from szwadron.web.play import add_terrain, delete_terrain, edit_terrain, formation_entry, fresh_id, unit_block
 from szwadron.web.requests import (
     POSE_DIGITS,
+    ApplyDeclareRequest,
     ApplyDisengageRequest,
     ApplyFireRequest,
     ApplyMeleeRequest,
@@ -215,6 +217,7 @@ class Session:
                     "pursuing": unit.pursuing,
                     "engaged_with": list(unit.engaged_with),
                     "acted": None if unit.acted is None else unit.acted.value,
+                    "declared": unit.declared,
                     "strength": unit.strength,
                     "lost": unit.figures_lost,
                     "range": _reach_of_fire(unit.profile),
@@ -267,7 +270,10 @@ class Session:
         """The ``fire --json`` document."""
 
         bf = self.battlefield(req.positions)
-        return fire(bf, req.shooter, req.target, march=req.march, ammunition=req.ammo).to_json()
+        reaction = "declared" if req.declared else None
+        return fire(
+            bf, req.shooter, req.target, march=req.march, ammunition=req.ammo, reaction=reaction
+        ).to_json()
 
     def move(self, req: MoveRequest) -> dict[str, Any]:
         """The ``move --json`` document: ``positions`` before, ``to`` the moving unit's poses
@@ -408,8 +414,15 @@ class Session:
             remainder_dice=req.remainder_dice,
             morale_dice=req.morale_dice,
             seed=req.seed if req.dice is None else None,
+            declared=req.declared,
         )
         return self._advance(applied)
+
+    def apply_declare(self, req: ApplyDeclareRequest) -> dict[str, Any]:
+        """4.12.2 — the unit declares fire in the opponent's turn (``fire --declare --apply``)."""
+
+        self._start_from(req.positions)
+        return self._advance(apply_declare(self._position(), req.shooter))
 
     def apply_melee(self, req: ApplyMeleeRequest) -> dict[str, Any]:
         """5.3-5.6 — the melee applied with its dice (``melee --apply``)."""

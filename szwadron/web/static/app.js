@@ -67,6 +67,9 @@ const L_EN = {
   hillLevel: "level: a hill is of level 1 to 10 (a whole number)",
   tallLevel: "level: a whole number from 0 (not tall) to 10",
   // the moves of a melee: disengaging (5.8), the push-up (5.6)
+  declareFire: "Declare fire (4.12.2)", declaredFire: "declared fire (4.12.2)",
+  declareHint: "instead of acting now: it fires in the opponent's movement phase (4.12.5)",
+  declaredNow: "the fire it declared (4.12.2), in the opponent's movement phase, at the target where it stands (4.12.5)",
   disengageTitle: "Disengage (5.8)", disengageOdds: "Disengage? (5.8)", moveAs: "this move is:", plainMove: "a move",
   pushUpAt: "push-up towards", disengageMove: "disengaging", from: "from", automatic: "automatic disengage: no test (7.6.1)",
   moraleTest: "morale test", passes: "passes", fails: "fails", panicsFlees: "panics and flees at once (5.8.3)",
@@ -142,6 +145,9 @@ const L_PL = {
   volleyMissing: "wpisz wyniki rzutu kośćmi salwy (jedna liczba od 1 do 6 na kość, np. 1,4,6) albo kliknij Rzuć",
   hillLevel: "poziom: wzgórze ma poziom od 1 do 10 (liczba całkowita)",
   tallLevel: "poziom: liczba całkowita od 0 (nie jest wysoki) do 10",
+  declareFire: "Zadeklaruj ostrzał (4.12.2)", declaredFire: "zadeklarowany ostrzał (4.12.2)",
+  declareHint: "zamiast akcji teraz: strzela w fazie ruchu przeciwnika (4.12.5)",
+  declaredNow: "ostrzał zadeklarowany (4.12.2), w fazie ruchu przeciwnika, do celu tam, gdzie stoi (4.12.5)",
   disengageTitle: "Oderwanie się od nieprzyjaciela (5.8)", disengageOdds: "Oderwanie się? (5.8)", moveAs: "ten ruch to:", plainMove: "ruch",
   pushUpAt: "dosuwanie do", disengageMove: "oderwanie się", from: "od", automatic: "automatyczne oderwanie: bez testu (7.6.1)",
   moraleTest: "test morale", passes: "zdany", fails: "niezdany", panicsFlees: "panika i natychmiastowa ucieczka (5.8.3)",
@@ -535,7 +541,7 @@ function refresh() {
     jobs.push(api("/api/targets", { positions, shooter: S.selected }).then((d) => { S.targets = d; }, () => { S.targets = null; }));
   }
   if (S.selected && S.target) {
-    jobs.push(api("/api/fire", { positions, shooter: S.selected, target: S.target }).then((d) => { S.fire = d; }, (e) => { S.fire = { error: e.message }; }));
+    jobs.push(api("/api/fire", fireBody(positions)).then((d) => { S.fire = d; }, (e) => { S.fire = { error: e.message }; }));
   }
   const as = moveAs();
   if (S.mode === "move" && S.moving && S.before) {
@@ -582,6 +588,7 @@ const pct = (p) => (p <= 0 ? "0" : p >= 1 ? "100%" : p < 0.001 ? `${(100 * p).to
 function renderPanel() {
   renderChecks();
   renderSelection();
+  renderDeclare();
   renderFire();
   renderMove();
   renderDisengage();
@@ -616,7 +623,8 @@ function renderSelection() {
   const st = [`${L.strength} ${u.strength}`, `${L.lost} ${u.lost}`];
   if (u.pursuing) st.push(`${L.pursuing} ${u.pursuing}`);
   if (u.acted) st.push(`${L.acted}: ${actionName(u.acted)}`);
-  parts.push(h("div", { id: "unit-state", "data-state": u.state, "data-lost": String(u.lost), "data-acted": u.acted || "" }, st.join(" · ")));
+  if (u.declared && u.acted !== "declare") st.push(L.declaredFire);  // 4.12.5: kept into the opponent's turn
+  parts.push(h("div", { id: "unit-state", "data-state": u.state, "data-lost": String(u.lost), "data-acted": u.acted || "", "data-declared": String(!!u.declared) }, st.join(" · ")));
   if (rep && !rep.coherent) parts.push(h("div", { class: "bad" }, `${L.notCoherent} (1.3): ${rep.groups.map((g) => g.join(", ")).join(" | ")}`));
   if (rep && rep.engaged_with.length) parts.push(h("div", {}, `${L.engaged} ${rep.engaged_with.join(", ")} (5.1.2)`));
   if (engagedEnemies(S.selected).length) {
@@ -648,6 +656,34 @@ function renderSelection() {
   body.replaceChildren(...parts);
 }
 
+// 4.12.2-4.12.5: declared fire — declared in the unit's own movement phase (its action), fired in
+// the opponent's movement phase at the target where it stands
+function mayDeclare(u) {
+  const t = S.doc.turn;
+  return !!(u && t && t.side === u.side && t.phase === "movement" && !u.acted && !u.declared);
+}
+
+function firesDeclared(uid) {
+  const u = unitDoc(uid), t = S.doc.turn;
+  return !!(u && u.declared && t && t.side !== u.side && t.phase === "movement");
+}
+
+function fireBody(positions) {
+  const body = { positions, shooter: S.selected, target: S.target };
+  if (firesDeclared(S.selected)) body.declared = true;
+  return body;
+}
+
+function renderDeclare() {
+  const u = S.selected && unitDoc(S.selected);
+  $("#declare-row").hidden = !mayDeclare(u);
+}
+
+function applyDeclare() {
+  if (!S.selected) return;
+  act("/api/apply-declare", { positions: patch(), shooter: S.selected }, "#declare-msg");
+}
+
 function renderFire() {
   const box = $("#firebox");
   const f = S.fire;
@@ -659,6 +695,7 @@ function renderFire() {
     `${f.shooter} → ${f.target}${f.ammunition ? " (" + f.ammunition + ")" : ""}: `,
     h("span", { class: f.legal ? "ok" : "bad" }, f.legal ? L.canFire : L.cannotFire));
   const parts = [head];
+  if (f.reaction && f.reaction.kind === "declared") parts.push(h("div", { id: "fire-declared", class: "help" }, L.declaredNow));
   if (f.reason) parts.push(h("div", { id: "fire-reason", "data-rule": f.reason.rule }, ruleSpan(f.reason.rule), ` ${f.reason.message}`));
   if (f.legal) {
     parts.push(h("div", {}, `${L.expected} ${f.expected.toFixed(3)}; ` + f.volley.map((v) => `${v.dice} ${L.d6} ≤${v.accuracy}`).join(" + ")));
@@ -770,6 +807,7 @@ function renderRuler() {
 // ------------------------------------------------------------------------------------------
 // actions
 function selectUnit(uid) {
+  if (uid !== S.selected) unsay("#declare-msg");  // the declaration's answer is the selected unit's
   S.selected = uid; S.target = null; S.fire = null; S.targets = null; S.reachDoc = null; S.meleeDoc = null;
   $("#meleebox").hidden = true;
   if (S.disengage !== uid) closeDisengage();
@@ -1024,7 +1062,8 @@ function fileMsg(ok, text) {
 function summary(a) {
   const r = a.ruling || {}, i = a.inputs || {};
   if (a.action === "move") return `${(i.units || []).join(", ")}: ${Math.max(0, ...Object.values(r.distances || {})).toFixed(2)} cm`;
-  if (a.action === "fire") return `${i.shooter} → ${i.target}: ${r.damage} ${L.damage}, ${(r.removed || []).length} ${L.removed}, ${L.outcome[r.morale] || r.morale}`;
+  if (a.action === "declare") return i.shooter;
+  if (a.action === "fire") return `${i.shooter} → ${i.target}${i.declared ? ` (${L.declaredFire})` : ""}: ${r.damage} ${L.damage}, ${(r.removed || []).length} ${L.removed}, ${L.outcome[r.morale] || r.morale}`;
   if (a.action === "melee") return `${i.attacker} × ${i.defender}: ${r.outcome ? `${outcomeName(r.outcome.attacker)} / ${outcomeName(r.outcome.defender)}` : ""}`;
   if (a.action === "morale") return `${L.moraleOf} ${r.side}`;
   if (a.action === "disengage") {
@@ -1038,6 +1077,7 @@ function summary(a) {
 
 async function act(path, body, sel) {
   unsay(sel);
+  if (sel !== "#declare-msg") unsay("#declare-msg");  // said of the last action only
   try {
     const r = await api(path, body);
     reload(r.state);
@@ -1183,7 +1223,7 @@ function fillCharge(uid) {
 }
 
 function applyFire(rolled) {
-  const body = { positions: patch(), shooter: S.selected, target: S.target };
+  const body = fireBody(patch());
   if (rolled) body.seed = seedOf("#fire-seed");
   else {
     body.dice = diceOf("#fire-dice");
@@ -1522,6 +1562,7 @@ function wire() {
   $("#undo").onclick = doUndo;
   $("#download-log").onclick = doDownloadLog;
   $("#save-log").onclick = doSaveLog;
+  $("#declare-btn").onclick = applyDeclare;
   $("#fire-apply").onclick = () => applyFire(false);
   $("#fire-roll").onclick = () => applyFire(true);
   $("#melee-apply").onclick = () => applyMelee(false);
