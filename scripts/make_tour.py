@@ -148,6 +148,16 @@ TOUR: tuple[Shot, ...] = (
         "the same on any picture, with `--arcs`, `--fire` and `--reach` beside it.",
     ),
     Shot(
+        "disengage.png",
+        ("move", "scenarios/example.toml", "--unit", "au-chevaulegers", "--disengage", "--plot", "{out}"),
+        "Breaking off a melee, drawn",
+        "`move --disengage` answers 5.8 for a unit engaged in melee: its test, each enemy's chance "
+        "to fall into uncontrolled pursuit (5.8.4), and the move away — here the one found "
+        "straight back from the French cuirassiers, its full move, out of their control zone. "
+        "With `--apply` and the dice it is made; a failed test panics the unit and it flees at "
+        "once (5.8.3), and a pursuer moves at once after it (6.7.1).",
+    ),
+    Shot(
         "machine.png",
         ("plot", "morale", "-o", "{out}", "--scenario", "scenarios/example.toml", "--unit", "au-cuirassiers"),
         "Morale as a state machine",
