@@ -15,8 +15,8 @@ from typing import Any
 
 import jsonschema
 import pytest
+from clirun import run_cli
 
-from szwadron.cli import main
 from szwadron.documents import document_schema
 from szwadron.errors import IllegalActionError, InvalidArgumentError
 from szwadron.game.apply import (
@@ -120,16 +120,6 @@ def test_5_8_odds_match_every_die_counted() -> None:
     assert passed == ruling.pass_chance
     assert pursued == ruling.pursuers[0].pursuit_chance
     assert Fraction(counts.get((True, True), 0), 36) == passed * pursued
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """The command in-process: ``(exit code, stdout, stderr)`` (argparse's usage errors exit 2 too)."""
-    try:
-        code = main(list(args))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def _validates(argv: list[str], doc: Any) -> None:

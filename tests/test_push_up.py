@@ -13,8 +13,8 @@ from typing import Any
 
 import jsonschema
 import pytest
+from clirun import run_cli as _cli
 
-from szwadron.cli import main
 from szwadron.documents import document_schema
 from szwadron.errors import IllegalActionError
 from szwadron.game.apply import apply_melee, apply_push_up, position_from_text
@@ -95,15 +95,6 @@ def test_5_6_after_melee_apply_both_stood() -> None:
     after = position_from_text(applied.text, "after")
     pushed = apply_push_up(after, "a", "e", {"bases": case["bases"]})
     assert "push_up" == pushed.action
-
-
-def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_cli_push_up(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

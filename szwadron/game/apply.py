@@ -45,7 +45,7 @@ from szwadron.odds.combat import COMBAT_DIE_SIDES, roll_melee
 from szwadron.odds.morale import morale_target
 from szwadron.odds.remainder import die_sides, remainder_roll
 from szwadron.rulings import Ruling
-from szwadron.table.audit import engaged_with_bases
+from szwadron.table.audit import engaged_or_recorded
 from szwadron.table.disengage import disengage
 from szwadron.table.fire import FireResult, fire
 from szwadron.table.melee import table_melee
@@ -950,10 +950,7 @@ def check_push_up(scenario: Scenario, unit: str, enemy: str) -> None:
         raise InvalidArgumentError(
             "push_up", _("{enemy}: a unit pushes up towards the enemy unit it fought").format(enemy=enemy)
         )
-    bf = Battlefield(scenario)
-    if enemy in mover.engaged_with or unit in fought.engaged_with:
-        return
-    if enemy not in engaged_with_bases(bf, bf.unit_bases(unit)):  # 5.6.1
+    if not engaged_or_recorded(Battlefield(scenario), unit, enemy):  # 5.6.1
         raise IllegalActionError(
             "5.6.1",
             _("{unit} is not engaged with {enemy}: a push-up follows a melee in which both stood").format(

@@ -342,6 +342,15 @@ def engaged_with_bases(bf: Battlefield, bases: IntArray) -> list[str]:
     return [bf.unit_ids[u] for u in sorted(v for pair in pairs for v in pair if v != own)]
 
 
+def engaged_or_recorded(bf: Battlefield, unit: str, enemy: str) -> bool:
+    """5.1.2 — ``unit`` and ``enemy`` are engaged: the game records it (``engaged_with``, either
+    way) or they touch (:func:`engaged_with_bases`)."""
+    sc = bf.scenario
+    if enemy in sc.unit(unit).engaged_with or unit in sc.unit(enemy).engaged_with:
+        return True
+    return enemy in engaged_with_bases(bf, bf.unit_bases(unit))
+
+
 def audit(
     scenario: Scenario | Battlefield,
     *,
@@ -782,6 +791,7 @@ __all__ = [
     "ZoneIntrusion",
     "audit",
     "connected_groups",
+    "engaged_or_recorded",
     "engaged_unit_pairs",
     "engaged_with_bases",
     "obstacle_zone_core",

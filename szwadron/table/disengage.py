@@ -42,7 +42,7 @@ from szwadron.models import Ability, Scenario
 from szwadron.movefile import MoveFile
 from szwadron.odds.machine import EventKind, MachineState, MoraleUnit, chance, step
 from szwadron.table.audit import engaged_with_bases
-from szwadron.table.morale_phase import morale_phase
+from szwadron.table.morale_phase import morale_modifier
 from szwadron.table.movement import away_direction, check_move, repulse
 
 if TYPE_CHECKING:
@@ -123,14 +123,6 @@ def engaged_enemies(bf: Battlefield, unit: str) -> tuple[str, ...]:
     touching = set(engaged_with_bases(bf, bf.unit_bases(unit)))
     recorded = set(bf.scenario.unit(unit).engaged_with)
     return tuple(u.id for u in bf.scenario.units if u.id in touching | recorded)
-
-
-def _modifiers(bf: Battlefield) -> dict[str, int]:
-    """PD-16 — every unit's morale modifier (the fortification bonus), as the morale phase has it."""
-    out: dict[str, int] = {}
-    for side in ("A", "B"):
-        out.update({c.id: c.modifier for c in morale_phase(bf, side).casualty_tests})
-    return out
 
 
 def _pursuit_test(unit: MoraleUnit, ident: str) -> PursuitTest:
@@ -245,8 +237,7 @@ def disengage(
         )
     sc = bf.scenario
     u = sc.unit(unit)
-    mods = _modifiers(bf)
-    me = MoraleUnit.of(u, modifier=mods.get(unit, 0))
+    me = MoraleUnit.of(u, modifier=morale_modifier(bf, bf.unit_bases(unit)))  # PD-16
     results = step(me, EventKind.DISENGAGE)  # refuses a panicking or pursuing unit (6.1)
     enemies = engaged_enemies(bf, unit)
     if not enemies:
@@ -255,7 +246,10 @@ def disengage(
             _("{unit} is not engaged in melee (5.1.2): there is nothing to disengage from").format(unit=unit),
         )
     passed = chance(results, MachineState.NORMAL)
-    pursuers = tuple(_pursuit_test(MoraleUnit.of(sc.unit(e), modifier=mods.get(e, 0)), e) for e in enemies)
+    pursuers = tuple(
+        _pursuit_test(MoraleUnit.of(sc.unit(e), modifier=morale_modifier(bf, bf.unit_bases(e))), e)
+        for e in enemies
+    )
     report, rule, message = _the_move(bf, unit, move, enemies, source)
     return DisengageRuling(
         unit,

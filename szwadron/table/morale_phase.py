@@ -563,7 +563,6 @@ class _Table:
         )
         self.unit_panicking = bf.panicking
         self._terrain_segments: dict[int, FloatArray] = {}
-        self._forts = [t.polygon for t in bf.terrain if t.kind is TerrainKind.FORTIFICATION]
         self._fields: dict[tuple[float, float, tuple[bool, ...]], FlightField] = {}
         fleeing = np.flatnonzero((bf.side == self.side_code) & bf.panicking[bf.unit_of])
         to_edge = bf.y[fleeing] if self.side_code == 0 else bf.scenario.table.depth - bf.y[fleeing]
@@ -603,14 +602,8 @@ class _Table:
         return engaged_with_bases(self.bf, bases)
 
     def modifier(self, bases: IntArray) -> int:
-        """PD-16 — the fortification bonus when every base centre stands in a fortification."""
-        if not self._forts:
-            return 0
-        pts = shapely.points(np.stack([self.bf.x[bases], self.bf.y[bases]], axis=-1))
-        inside = np.zeros(len(bases), dtype=bool)
-        for poly in self._forts:
-            inside |= shapely.covers(poly, pts)
-        return self.s.fortification_morale_bonus if bool(inside.all()) else 0
+        """PD-16 — the fortification bonus (:func:`morale_modifier`)."""
+        return morale_modifier(self.bf, bases)
 
     def edge_distance(self, corners: FloatArray) -> FloatArray:
         """Decision (6.6.13) — straight distance from each base's point nearest its own edge."""
@@ -846,6 +839,19 @@ class _Table:
             ways[k] = wc.points
             costs[k] = wc.costs
         return costs
+
+
+def morale_modifier(bf: Battlefield, bases: IntArray) -> int:
+    """PD-16 — a unit's morale modifier: the fortification bonus when every base centre of
+    ``bases`` stands in a fortification, else 0."""
+    forts = [t.polygon for t in bf.terrain if t.kind is TerrainKind.FORTIFICATION]
+    if not forts:
+        return 0
+    pts = shapely.points(np.stack([bf.x[bases], bf.y[bases]], axis=-1))
+    inside = np.zeros(len(bases), dtype=bool)
+    for poly in forts:
+        inside |= shapely.covers(poly, pts)
+    return bf.settings.fortification_morale_bonus if bool(inside.all()) else 0
 
 
 def _casualty_tests(
@@ -1173,6 +1179,7 @@ __all__ = [
     "flight_direction",
     "flight_distribution",
     "flight_multiplier",
+    "morale_modifier",
     "morale_phase",
     "pursuit_distribution",
 ]

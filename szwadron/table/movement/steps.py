@@ -34,7 +34,7 @@ from szwadron.geometry.paths import Surcharge, terrain_surcharges
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import _, ngettext, term
 from szwadron.models import Ability, TerrainKind, UnitState
-from szwadron.table.audit import connected_groups, engaged_with_bases, obstacle_zone_core
+from szwadron.table.audit import connected_groups, engaged_or_recorded, obstacle_zone_core
 from szwadron.table.movement.plan import Planned, coherent_groups, foot_of_hill, itemise
 from szwadron.table.movement.report import AfterFire, Violation
 
@@ -708,17 +708,14 @@ def push_up_after_melee(ctx: MoveContext) -> list[Violation]:
     towards are engaged (recorded in ``engaged_with`` either way, or touching, 5.1.2)."""
     if not ctx.push_up:
         return []
-    sc = ctx.bf.scenario
-    unit, enemy = sc.units[ctx.unit_ks[0]], ctx.charge_ids[0]
-    if enemy in unit.engaged_with or unit.id in sc.unit(enemy).engaged_with:
-        return []
-    if enemy in engaged_with_bases(ctx.bf, ctx.bf.unit_bases(unit.id)):
+    unit, enemy = ctx.unit_ids[0], ctx.charge_ids[0]
+    if engaged_or_recorded(ctx.bf, unit, enemy):
         return []
     return [
         Violation(
             "5.6.1",
             _("{unit} is not engaged with {enemy}: a push-up follows a melee in which both stood").format(
-                unit=unit.id, enemy=enemy
+                unit=unit, enemy=enemy
             ),
             (),
         )
