@@ -67,22 +67,7 @@ def register(subparsers: Any) -> None:
         help="the guns' ammunition, named as in their profile (roundshot, canister, ...), each with its "
         "own range, SO and C (7.1.3); default: the one expected to remove most",
     )
-    p.add_argument(
-        "--target-at",
-        metavar="MOVEFILE",
-        help="fire at an enemy whose move you interrupt (4.12.3) or at a charger before its contact "
-        "(4.12.6): first place the target's bases where you fire at it, from a move file ([[bases]] "
-        "with index, x, y, facing; bases not listed stay); with --apply a target repulsed or "
-        "panicking stops there, one that stands goes on with its move",
-    )
-    p.add_argument(
-        "--reaction",
-        choices=("declared", "charged"),
-        help="fire in the opponent's turn (4.12): 'declared': the shooter declared it in its own "
-        "turn and fires at the enemy whose move it interrupts (with --target-at; lost if out of "
-        "range, 4.12.4) or at the end of the opponent's phase (4.12.5); 'charged': undeclared, "
-        "at the first unit charging it, only in normal morale and not engaged (4.12.6)",
-    )
+    _add_reaction_options(p)
     p.add_argument("--json", action="store_true", help="print a JSON document")
     add_apply_options(p, "casualties removed in the order of 4.7, the morale test of 4.8.1, states set")
     p.add_argument(
@@ -112,6 +97,26 @@ def register(subparsers: Any) -> None:
         "and their blockers in red, beside the volley and morale charts",
     )
     p.set_defaults(func=run)
+
+
+def _add_reaction_options(p: argparse.ArgumentParser) -> None:
+    """``--target-at`` and ``--reaction``: fire in the opponent's turn (4.12)."""
+    p.add_argument(
+        "--target-at",
+        metavar="MOVEFILE",
+        help="fire at an enemy whose move you interrupt (4.12.3) or at a charger before its contact "
+        "(4.12.6): first place the target's bases where you fire at it, from a move file ([[bases]] "
+        "with index, x, y, facing; bases not listed stay); with --apply a target repulsed or "
+        "panicking stops there, one that stands goes on with its move",
+    )
+    p.add_argument(
+        "--reaction",
+        choices=("declared", "charged"),
+        help="fire in the opponent's turn (4.12): 'declared': the shooter declared it in its own "
+        "turn and fires at the enemy whose move it interrupts (with --target-at; lost if out of "
+        "range, 4.12.4) or at the end of the opponent's phase (4.12.5); 'charged': undeclared, "
+        "at the first unit charging it, only in normal morale and not engaged (4.12.6)",
+    )
 
 
 def _add_target_and_declare(p: argparse.ArgumentParser) -> None:
