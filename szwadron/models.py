@@ -757,8 +757,9 @@ class Unit(_Frozen):
     The bases are given one by one (``bases``) or as a ``formation``, expanded into bases here
     (:mod:`szwadron.formations`). The state of the game: the morale ``state`` (6.1), the unit it
     is ``pursuing`` (6.7), the enemy units it is ``engaged_with`` in melee (5.1.2), the action it
-    took in this movement phase (``acted``, 2.3), figures lost (``initial_strength`` less the
-    bases on the table, 6.2).
+    took in this movement phase (``acted``, 2.3), a fire it ``declared`` for the opponent's turn
+    (4.12.2) or, having ``stood`` without acting, its fire at a charger still to come (4.12.6),
+    figures lost (``initial_strength`` less the bases on the table, 6.2).
     """
 
     id: Identifier
@@ -770,6 +771,11 @@ class Unit(_Frozen):
     prepared: Flag = Field(True, description="7.3: heavy artillery has prepared its firing position.")
     declared: Flag = Field(
         False, description="4.12.2: it declared fire in the opponent's turn and has not fired it yet."
+    )
+    stood: Flag = Field(
+        False,
+        description="4.12.6: it took no action in its side's last movement phase and declared no fire; "
+        "until the end of the opponent's movement phase it may fire at the first unit that charges it.",
     )
     pursuing: Identifier | None = Field(
         None, description="6.7: the enemy unit this unit pursues (state 'pursuit' only)."

@@ -123,7 +123,6 @@ def test_4_1_a_unit_without_fire_declares_nothing() -> None:
         (["--declare"], "--declare: only with --apply"),
         (["--declare", "--apply", "-o", "X", "--target", "e"], "--target does not go with --declare"),
         ([], "--target: name the enemy unit"),
-        (["--target", "e", "--reaction", "charged", "--apply", "-o", "X", "--roll", "--seed", "1"], "4.12.6"),
     ],
 )
 def test_cli_declare_usage(

@@ -8,7 +8,9 @@ Fire in the opponent's turn (4.12): ``--target-at MOVEFILE`` places the target's
 poses of a move file (the point at which its move is interrupted, 4.12.3) before the fire;
 ``--reaction declared`` applies 4.12.2-4.12.5 (out of range at the interrupt point: the fire is
 lost, 4.12.4), ``--reaction charged`` the undeclared fire at a charging unit, 4.12.6 (the shooter
-in normal morale and not engaged).
+in normal morale and not engaged, having stood without acting in its own turn). With
+``--apply`` both are rolled and written: a target fired at ``--target-at`` that is repulsed or
+panics stops there; one that stands goes on with its move.
 
 Exit codes: 0 the unit can fire, 1 it cannot (the JSON or report says which rule stops it),
 2 bad input (unknown ids, an ally as target, an unknown ammunition, a move file for another
@@ -65,21 +67,7 @@ def register(subparsers: Any) -> None:
         help="the guns' ammunition, named as in their profile (roundshot, canister, ...), each with its "
         "own range, SO and C (7.1.3); default: the one expected to remove most",
     )
-    p.add_argument(
-        "--target-at",
-        metavar="MOVEFILE",
-        help="fire at an enemy whose move you interrupt (4.12.3): first place the target's bases "
-        "where you stop it, from a move file ([[bases]] with index, x, y, facing; bases not "
-        "listed stay)",
-    )
-    p.add_argument(
-        "--reaction",
-        choices=("declared", "charged"),
-        help="fire in the opponent's turn (4.12): 'declared': the shooter declared it in its own "
-        "turn and fires at the enemy whose move it interrupts (with --target-at; lost if out of "
-        "range, 4.12.4) or at the end of the opponent's phase (4.12.5); 'charged': undeclared, "
-        "at the first unit charging it, only in normal morale and not engaged (4.12.6)",
-    )
+    _add_reaction_options(p)
     p.add_argument("--json", action="store_true", help="print a JSON document")
     add_apply_options(p, "casualties removed in the order of 4.7, the morale test of 4.8.1, states set")
     p.add_argument(
@@ -109,6 +97,26 @@ def register(subparsers: Any) -> None:
         "and their blockers in red, beside the volley and morale charts",
     )
     p.set_defaults(func=run)
+
+
+def _add_reaction_options(p: argparse.ArgumentParser) -> None:
+    """``--target-at`` and ``--reaction``: fire in the opponent's turn (4.12)."""
+    p.add_argument(
+        "--target-at",
+        metavar="MOVEFILE",
+        help="fire at an enemy whose move you interrupt (4.12.3) or at a charger before its contact "
+        "(4.12.6): first place the target's bases where you fire at it, from a move file ([[bases]] "
+        "with index, x, y, facing; bases not listed stay); with --apply a target repulsed or "
+        "panicking stops there, one that stands goes on with its move",
+    )
+    p.add_argument(
+        "--reaction",
+        choices=("declared", "charged"),
+        help="fire in the opponent's turn (4.12): 'declared': the shooter declared it in its own "
+        "turn and fires at the enemy whose move it interrupts (with --target-at; lost if out of "
+        "range, 4.12.4) or at the end of the opponent's phase (4.12.5); 'charged': undeclared, "
+        "at the first unit charging it, only in normal morale and not engaged (4.12.6)",
+    )
 
 
 def _add_target_and_declare(p: argparse.ArgumentParser) -> None:
@@ -224,12 +232,11 @@ def _check_dice_options(args: argparse.Namespace) -> None:
         raise InvalidDataError(_("--seed: only with --roll"))
     if args.roll and args.seed is None:
         raise InvalidDataError(_("--roll: give --seed N, so that the game log can tell the dice"))
-    if args.target_at is not None or args.reaction == "charged":
+    if args.target_at is not None and args.reaction is None:
         raise InvalidDataError(
             _(
-                "--apply: the fire at an interrupted move (--target-at, 4.12.3) and at a charger (--reaction "
-                "charged, 4.12.6) are not applied; a declared fire is applied where the target stands "
-                "(--reaction declared)"
+                "--target-at with --apply: only for a fire in the opponent's turn (--reaction declared, "
+                "4.12.3, or --reaction charged, 4.12.6)"
             )
         )
 
@@ -239,6 +246,9 @@ def _apply(args: argparse.Namespace) -> int:
     from szwadron.cli._common import print_json
     from szwadron.cli._game import applied_json, format_applied, run_apply
     from szwadron.game.apply import Applied, Position, apply_declare, apply_fire
+    from szwadron.movefile import load_move_file
+
+    move = None if args.target_at is None else load_move_file(args.target_at)
 
     def compute(pos: Position) -> Applied:
         if args.declare:
@@ -255,6 +265,8 @@ def _apply(args: argparse.Namespace) -> int:
             morale_dice=args.morale_dice,
             seed=args.seed if args.roll else None,
             declared=args.reaction == "declared",
+            charged=args.reaction == "charged",
+            target_at=move,
         )
 
     code, applied = run_apply(args, compute)

@@ -362,23 +362,27 @@ def _out_of_range(
     ammunition: str | None,
     reason: Ruling,
     result: FireResult,
-    declared: bool = False,
+    reaction: str | None = None,
 ) -> Applied:
     """4.5.5 — fire declared at a target out of range: no die is rolled and the unit's action is
     lost ("Brak zasięgu do celu powoduje utratę akcji danym oddziałem"), unlike a target out of
     sight, which leaves it free to act otherwise (4.3.6); a fire declared for the opponent's turn
-    is lost the same way (4.12.4)."""
+    is lost the same way (4.12.4), and so is the fire at a charger (4.12.6)."""
     inputs = _fire_inputs(shooter, target, bases, march, ammunition)
     changes: list[Change] = [{"op": "set", "unit": shooter, "field": "acted", "value": UnitAction.FIRE.value}]
     note = _("{unit} fired at {target} out of range: no die is rolled and its action is lost (4.5.5)").format(
         unit=shooter, target=target
     )
-    if declared:
-        inputs["declared"] = True
-        changes = [{"op": "set", "unit": shooter, "field": "declared", "value": None}]
-        note = _("{unit} fired at {target} out of range: its declared fire is lost (4.12.4)").format(
-            unit=shooter, target=target
-        )
+    if reaction is not None:
+        inputs[reaction] = True
+        if result.target_at:
+            inputs["target_at"] = [list(p) for p in result.target_at]
+        changes = [_spent(shooter, reaction)]
+        note = (
+            _("{unit} fired at {target} out of range: its declared fire is lost (4.12.4)")
+            if reaction == "declared"
+            else _("{unit} fired at {target} out of range: its fire at the charger is lost (4.5.5, 4.12.6)")
+        ).format(unit=shooter, target=target)
     ruling = {"lost": "4.5.5", "reason": reason.to_json()}
     return _finish(pos, "fire", inputs, {}, ruling, changes, [note], result)
 
@@ -411,6 +415,110 @@ def _check_declared_fire(sc: Scenario, unit: Unit, march: bool) -> None:
                 unit=unit.id, value=term(unit.state.value)
             ),
         )
+
+
+def _check_charged_fire(sc: Scenario, unit: Unit, target: Unit) -> None:
+    """4.12.6 — may ``unit`` fire at ``target``, charging it: in the opponent's turn (when the
+    position says whose turn it is), having stood (``stood``: no action and no declaration in its
+    own last movement phase, and its fire at a charger not yet spent), in normal order and engaged
+    in no melee already fought. Contact with the charger itself is its charge, not an engagement
+    before it. Raises :class:`IllegalActionError` with the rule."""
+    turn = sc.turn
+    if turn is not None and turn.side == unit.side:
+        raise IllegalActionError(
+            "4.12.6",
+            _("{unit} fires at a charger in the opponent's turn; it is side {side}'s own turn").format(
+                unit=unit.id, side=turn.side
+            ),
+        )
+    if turn is not None and not unit.stood:
+        raise IllegalActionError(
+            "4.12.6",
+            _(
+                "{unit} did not stand without acting in its own movement phase (it acted or declared fire), or has fired at a charger already: it may not fire at a charging unit"
+            ).format(unit=unit.id),
+        )
+    if unit.state is not UnitState.NORMAL:
+        raise IllegalActionError(
+            "4.12.6",
+            _("{unit} is in {value}, not in normal morale: it may not fire at a charging unit").format(
+                unit=unit.id, value=term(unit.state.value)
+            ),
+        )
+    if unit.engaged_with:
+        raise IllegalActionError(
+            "4.12.6",
+            _("{unit} is engaged in melee with {engaged} (5.1.2): it may not fire at a charging unit").format(
+                unit=unit.id, engaged=", ".join(unit.engaged_with)
+            ),
+        )
+    if target.side == unit.side:
+        raise InvalidArgumentError(
+            "target", _("{target} is on {unit}'s side").format(target=target.id, unit=unit.id)
+        )
+
+
+def _check_reaction(
+    sc: Scenario,
+    su: Unit,
+    tu: Unit,
+    march: bool,
+    declared: bool,
+    charged: bool,
+    target_at: MoveFile | Mapping[str, Any] | None,
+) -> str | None:
+    """The form of the fire (4.12.1: ``"declared"``, ``"charged"``, or None for a fire in the
+    unit's own movement phase), its conditions checked; raises with the rule broken."""
+    if declared and charged:
+        raise InvalidArgumentError(
+            "reaction",
+            _("a fire in the opponent's turn is declared (4.12.2) or at a charger (4.12.6), not both"),
+        )
+    if declared:  # 4.12.2-4.12.5: the fire it declared, in the opponent's turn
+        _check_declared_fire(sc, su, march)
+        return "declared"
+    if charged:
+        if march:
+            raise IllegalActionError("4.12.6", _("the fire at a charger is fired normally, not on the march"))
+        _check_charged_fire(sc, su, tu)
+        return "charged"
+    if target_at is not None:
+        raise InvalidArgumentError(
+            "target_at",
+            _(
+                "the target is placed elsewhere only for a fire in the opponent's turn (declared, 4.12.3, or at a charger, 4.12.6)"
+            ),
+        )
+    check_may_act(sc, su, "fire", after=UnitAction.MARCH_MOVE if march else None)
+    return None
+
+
+def _spent(shooter: str, reaction: str) -> Change:
+    """4.12 — the shooter's fire in the opponent's turn is spent: its declaration (4.12.2) or its
+    fire at the first charger (4.12.6)."""
+    return {
+        "op": "set",
+        "unit": shooter,
+        "field": "declared" if reaction == "declared" else "stood",
+        "value": None,
+    }
+
+
+def _stopped(
+    target: Unit, result: FireResult, reaction: str | None, outcome: str, turn: Turn | None
+) -> list[Change]:
+    """4.12.3, 4.8.2, 4.8.3 — a target fired at where its move was interrupted (``result.target_at``)
+    that is repulsed or panics stops there: its listed bases written at those poses, and its move
+    is its action (``charge`` for a charger, ``move`` otherwise) when it had not acted yet. A
+    target that stands is left where the position has it (its move goes on)."""
+    if reaction is None or not result.target_at or outcome not in ("repulsed", "panic"):
+        return []
+    poses = [[int(b.rpartition("/")[2]), round(x, 6), round(y, 6), f] for b, x, y, f in result.target_at]
+    changes: list[Change] = [{"op": "move", "unit": target.id, "poses": poses}]
+    if target.acted is None and (turn is None or turn.side == target.side):
+        acted = UnitAction.CHARGE if reaction == "charged" else UnitAction.MOVE
+        changes.append({"op": "set", "unit": target.id, "field": "acted", "value": acted.value})
+    return changes
 
 
 def apply_declare(pos: Position, shooter: str) -> Applied:
@@ -450,6 +558,8 @@ def apply_fire(
     morale_dice: Sequence[int] | None = None,
     seed: int | None = None,
     declared: bool = False,
+    charged: bool = False,
+    target_at: MoveFile | Mapping[str, Any] | None = None,
 ) -> Applied:
     """Section 4 — fire resolved with dice: given (``dice`` the volley's d6 in the order of its
     groups, ``remainder_dice`` for the remainder roll of 1.5.1, ``morale_dice`` for the test of
@@ -461,7 +571,15 @@ def apply_fire(
     panicking target takes no test (6.6); a destroyed unit leaves the table (PD-18).
     The volley's dice must match its size; the dice of a test must be those it uses. A target
     out of range (4.5.1) costs the shooter its action and rolls nothing (4.5.5); any other
-    refusal (no sight, no arc, ...) changes nothing and raises :class:`IllegalActionError`."""
+    refusal (no sight, no arc, ...) changes nothing and raises :class:`IllegalActionError`.
+
+    Fire in the opponent's turn (4.12): ``declared`` fires the fire the unit declared (4.12.2),
+    ``charged`` the undeclared fire at the first unit that charges it (4.12.6; only a unit that
+    ``stood``, when the position says whose turn it is). ``target_at`` (a move file's poses)
+    places the target where its move is interrupted (4.12.3) or where its charge is fired at:
+    the fire is resolved there; a target repulsed or panicking stops there (its bases are written
+    at those poses and its move is its action), one that stands goes on with its move from where
+    the position has it."""
 
     rng = random.Random(seed) if seed is not None else None
     sc = pos.scenario
@@ -469,20 +587,27 @@ def apply_fire(
         if ident not in {u.id for u in sc.units}:
             raise InvalidArgumentError(role, _("{ident!r}: no such unit in the scenario").format(ident=ident))
     su, tu = sc.unit(shooter), sc.unit(target)
-    if declared:  # 4.12.2-4.12.5: the fire it declared, in the opponent's turn
-        _check_declared_fire(sc, su, march)
-    else:
-        check_may_act(sc, su, "fire", after=UnitAction.MARCH_MOVE if march else None)
+    reaction = _check_reaction(sc, su, tu, march, declared, charged, target_at)
     bf = Battlefield(sc)
-    result = fire(bf, shooter, target, bases=bases, march=march, ammunition=ammunition)
+    result = fire(
+        bf,
+        shooter,
+        target,
+        bases=bases,
+        march=march,
+        ammunition=ammunition,
+        target_poses=target_at,
+        reaction=reaction,
+        source="target_at",
+    )
     if not result.legal or result.odds is None:
         reason = result.reason
-        if reason is not None and reason.rule == "4.5.1":  # 4.5.5: out of range, the action is lost
+        if reason is not None and reason.rule in ("4.5.1", "4.12.4"):  # 4.5.5, 4.12.4: out of range, lost
             if dice or remainder_dice or morale_dice:
                 raise InvalidArgumentError(
                     "dice", _("out of range (4.5.5): no die is rolled; give no dice (or --roll)")
                 )
-            return _out_of_range(pos, shooter, target, bases, march, ammunition, reason, result, declared)
+            return _out_of_range(pos, shooter, target, bases, march, ammunition, reason, result, reaction)
         raise IllegalActionError(
             reason.rule if reason else "4", reason.message if reason else _("cannot fire")
         )
@@ -593,15 +718,17 @@ def apply_fire(
     if march:  # 4.11.2: the fire before or after the half move
         done = UnitAction.MARCH if su.acted is UnitAction.MARCH_MOVE else UnitAction.MARCH_FIRE
     changes: list[Change] = [{"op": "set", "unit": shooter, "field": "acted", "value": done.value}]
-    if declared:  # 4.12: its declared fire is spent; its action was the declaration
-        changes = [{"op": "set", "unit": shooter, "field": "declared", "value": None}]
+    if reaction is not None:  # 4.12: the fire it had in the opponent's turn is spent
+        changes = [_spent(shooter, reaction)]
     notes: list[str] = []
+    stopped = _stopped(tu, result, reaction, outcome, sc.turn) if strength_after else []
     if strength_after == 0:
         changes.append({"op": "drop", "unit": target})
         changes += _forget(sc, target)
         notes.append(_("{unit} is destroyed and leaves the table (PD-18)").format(unit=target))
-    elif gone or state is not tu.state:
+    elif gone or state is not tu.state or stopped:
         changes += _expand_if_formation(tu)
+        changes += stopped  # 4.12.3: where its move was interrupted, before its figures are removed
         if gone:
             changes.append({"op": "remove", "unit": target, "bases": gone})
             if tu.initial_strength is None:
@@ -620,9 +747,21 @@ def apply_fire(
         )
     elif outcome == "panic":
         notes.append(_("{unit} panics: its flight (4.8.3, 6.6) is its next move").format(unit=target))
+    if stopped:
+        notes.append(
+            _("{target}'s move stops where it was fired at (4.12.3): it stands there").format(target=target)
+        )
+    elif target_at is not None and strength_after:
+        notes.append(
+            _("{target} stands the fire: its move goes on from where the position has it (4.12.3)").format(
+                target=target
+            )
+        )
     inputs = _fire_inputs(shooter, target, bases, march, result.ammunition)
-    if declared:
-        inputs["declared"] = True
+    if reaction is not None:
+        inputs[reaction] = True
+    if target_at is not None:
+        inputs["target_at"] = [list(p) for p in result.target_at]
     dice_json: dict[str, Any] = {"volley": rolled_groups}
     if remainder_json is not None:
         dice_json["remainder"] = remainder_json
@@ -1685,15 +1824,34 @@ def expand_formations(pos: Position) -> Applied:
 # --- the turn -------------------------------------------------------------------------------------
 
 
+def _stood(unit: Unit) -> bool:
+    """4.12.6 — "nie wykonała żadnej akcji w fazie ruchu swojej tury i nie zadeklarowała ostrzału
+    w turze przeciwnika": at the end of its side's movement phase, the unit took no action,
+    declared none and is in normal morale, not engaged (it may then fire at the first unit that
+    charges it in the opponent's turn)."""
+    return (
+        unit.acted is None
+        and not unit.declared
+        and unit.state is UnitState.NORMAL
+        and not unit.engaged_with
+        and not unit.stood
+    )
+
+
 def apply_next_phase(pos: Position) -> Applied:
     """2, 2.1 — the game moves on: a side's morale phase to its movement phase; its movement
     phase to the other side's morale phase (a new round after both sides). A scenario without
     a ``[turn]`` starts at round 1, side A's morale phase. At the end of a movement phase every
     unit's action is forgotten (2.3) and the side's heavy artillery that took no action has
-    prepared its position (7.3)."""
+    prepared its position (7.3); the side's units that took no action and declared none are
+    marked ``stood`` (4.12.6: they may fire at the first unit that charges them in the
+    opponent's turn), and the other side's marks and declarations of fire (4.12.5) are
+    forgotten."""
     sc = pos.scenario
     turn = sc.turn
     changes: list[Change] = []
+    stood: list[str] = []
+    declared: list[str] = []
     if turn is None:
         nxt = Turn()
     elif turn.phase is Phase.MORALE:
@@ -1710,6 +1868,13 @@ def apply_next_phase(pos: Position) -> Applied:
                 changes.append({"op": "set", "unit": u.id, "field": "acted", "value": None})
             if u.declared and u.side != turn.side:  # 4.12.5: not fired by the end of this phase, lost
                 changes.append({"op": "set", "unit": u.id, "field": "declared", "value": None})
+            if u.side != turn.side and u.stood:  # 4.12.6: the opponent's turn it could fire in is over
+                changes.append({"op": "set", "unit": u.id, "field": "stood", "value": None})
+            elif u.side == turn.side and _stood(u):  # 4.12.6: no action, no declaration
+                changes.append({"op": "set", "unit": u.id, "field": "stood", "value": True})
+                stood.append(u.id)
+            if u.side == turn.side and u.declared:
+                declared.append(u.id)
     value: dict[str, Any] = {"round": nxt.round, "side": nxt.side, "phase": nxt.phase.value}
     if nxt.first != "A":
         value["first"] = nxt.first
@@ -1718,7 +1883,18 @@ def apply_next_phase(pos: Position) -> Applied:
         0, {"op": "turn", "value": {**value, "morale_played": None} if nxt.morale_played else value}
     )
     ruling = {"turn": value}
-    return _finish(pos, "turn", {}, {}, ruling, changes)
+    notes = []
+    if declared:
+        notes.append(
+            _("fire declared for side {side}'s movement phase (4.12.3, 4.12.5): {units}").format(
+                side=nxt.side, units=", ".join(declared)
+            )
+        )
+    if stood:
+        notes.append(
+            _("may fire at the first unit that charges it (4.12.6): {units}").format(units=", ".join(stood))
+        )
+    return _finish(pos, "turn", {}, {}, ruling, changes, notes)
 
 
 __all__ = [

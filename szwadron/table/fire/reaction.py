@@ -14,10 +14,12 @@ placed at the point of its move (4.12.3), then applies the conditions of the rea
   at).
 
 Decision: the charge itself is the players' statement (``reaction="charged"`` says the target
-charges the shooter, 5.2, and is the first to do so); so is that the shooter took no action and
-did not declare (4.12.6): the table shows neither, the answer notes them. A charger placed in
-contact engages the shooter, which then cannot fire (4.1.1); the note says to place it before
-contact. Fire in the opponent's turn is never fire on the march (``march`` with a reaction is bad
+charges the shooter, 5.2, and is the first to do so). That the shooter took no action and did
+not declare (4.12.6) is the position's ``stood`` mark when it records whose turn it is (the note
+says so), the players' statement otherwise. The charger's own contact with the shooter is its
+charge, not an engagement before it; a melee already fought (``engaged_with``) is. A charger
+placed in contact engages the shooter, which then cannot fire (4.1.1); the note says to place it
+at a point of its charge before contact. Fire in the opponent's turn is never fire on the march (``march`` with a reaction is bad
 input).
 """
 
@@ -190,19 +192,26 @@ def charged_fire(before: Battlefield, shooter_k: int, result: FireResult, method
                 shooter=shooter, value=term(su.state.value)
             ),
         )
-    elif engaged := engaged_units(before, shooter_k, method):
+    elif engaged := _engaged_before(before, shooter_k, target, method):
         refusal = Ruling(
             "4.12.6",
             _(
                 "{shooter} is engaged in melee with {engaged} (5.1.2): it may not fire at a charging unit"
             ).format(shooter=shooter, engaged=", ".join(engaged)),
         )
-    notes = [
-        *result.notes,
-        _(
-            "4.12.6: only if {shooter} took no action in its own movement phase, did not declare fire in the opponent's turn, and {target} is the first unit to charge it"
-        ).format(shooter=shooter, target=target),
-    ]
+    notes = [*result.notes]
+    if before.scenario.turn is None or not su.stood:
+        notes.append(
+            _(
+                "4.12.6: only if {shooter} took no action in its own movement phase, did not declare fire in the opponent's turn, and {target} is the first unit to charge it"
+            ).format(shooter=shooter, target=target)
+        )
+    else:
+        notes.append(
+            _(
+                "4.12.6: {shooter} stood without acting in its own movement phase; {target} must be the first unit to charge it"
+            ).format(shooter=shooter, target=target)
+        )
     reaction = Reaction(ReactionKind.CHARGED, "4.12.6")
     if refusal is not None:
         return replace(refuse(result, refusal), notes=tuple(notes), reaction=reaction)
@@ -213,6 +222,15 @@ def charged_fire(before: Battlefield, shooter_k: int, result: FireResult, method
             ).format(target=target, shooter=shooter)
         )
     return replace(result, notes=tuple(notes), reaction=reaction)
+
+
+def _engaged_before(before: Battlefield, shooter_k: int, charger: str, method: PairMethod) -> tuple[str, ...]:
+    """4.12.6 — the enemy units the shooter is engaged with before the charge: those it touches
+    (5.1.2, PD-14) but the charger, whose contact is the charge itself, and those the position
+    records from a melee already fought (``engaged_with``), the charger too."""
+    recorded = before.scenario.units[shooter_k].engaged_with
+    touching = [u for u in engaged_units(before, shooter_k, method) if u != charger]
+    return tuple(sorted({*touching, *recorded}))
 
 
 def any_in_range(bf: Battlefield, result: FireResult) -> bool:
