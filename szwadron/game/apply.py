@@ -178,6 +178,13 @@ def check_may_act(scenario: Scenario, unit: Unit, what: str, *, after: UnitActio
             )
         if turn.phase is Phase.MORALE and what == "move" and unit.acted is UnitAction.REORGANISE:
             return  # 2.2.1 III, 6.8.5: the re-forming of a unit that reorganised
+        if turn.phase_ended:
+            raise IllegalActionError(
+                "4.12.5",
+                _(
+                    "side {side}'s movement phase has ended: a declared fire went off at its end; go on with turn --apply"
+                ).format(side=turn.side),
+            )
         if turn.phase is not Phase.MOVEMENT:
             raise IllegalActionError(
                 "2.2",
@@ -377,7 +384,7 @@ def _out_of_range(
         inputs[reaction] = True
         if result.target_at:
             inputs["target_at"] = [list(p) for p in result.target_at]
-        changes = [_spent(shooter, reaction)]
+        changes = [_spent(shooter, reaction), *_phase_end(pos.scenario, reaction, result.target_at)]
         note = (
             _("{unit} fired at {target} out of range: its declared fire is lost (4.12.4)")
             if reaction == "declared"
@@ -387,20 +394,31 @@ def _out_of_range(
     return _finish(pos, "fire", inputs, {}, ruling, changes, [note], result)
 
 
-def _check_declared_fire(sc: Scenario, unit: Unit, march: bool) -> None:
-    """4.12.2-4.12.5 — may ``unit`` fire the fire it declared now: it declared it, in normal order
-    and not engaged (6.1, 4.1.1), in the opponent's movement phase (when the position says whose
-    turn it is), not on the march. Raises :class:`IllegalActionError` with the rule."""
+def _check_declared_fire(sc: Scenario, unit: Unit, march: bool, interrupt: bool) -> None:
+    """4.12.2-4.12.5 — may ``unit`` fire the fire it declared now: it declared it and has not
+    fired it (4.12.4: one move interrupted), in normal order and not engaged (6.1, 4.1.1), in the
+    opponent's movement phase (when the position says whose turn it is), not on the march; an
+    ``interrupt`` (4.12.3) only while the phase's moves go on (not after a fire at its end,
+    4.12.5). Raises :class:`IllegalActionError` with the rule."""
+    if march:
+        raise InvalidArgumentError(
+            "march", _("does not apply: a declared fire is fired normally, not on the march")
+        )
     if not unit.declared:
         raise IllegalActionError(
             "4.12.2",
             _(
-                "{unit} declared no fire in its own turn (fire --declare): it cannot fire in the opponent's"
+                "{unit} has no declared fire to fire: it declared none in its own turn (fire --declare), or has fired it already (one move interrupted, 4.12.4)"
             ).format(unit=unit.id),
         )
-    if march:
-        raise IllegalActionError("4.12.3", _("a declared fire is fired normally, not on the march"))
     turn = sc.turn
+    if interrupt and turn is not None and turn.phase_ended:
+        raise IllegalActionError(
+            "4.12.5",
+            _(
+                "side {side}'s movement phase has ended (a declared fire went off at its end): there is no move left to interrupt"
+            ).format(side=turn.side),
+        )
     if turn is not None and (turn.side == unit.side or turn.phase is not Phase.MOVEMENT):
         raise IllegalActionError(
             "4.12.3",
@@ -424,19 +442,16 @@ def _check_charged_fire(sc: Scenario, unit: Unit, target: Unit) -> None:
     in no melee already fought. Contact with the charger itself is its charge, not an engagement
     before it. Raises :class:`IllegalActionError` with the rule."""
     turn = sc.turn
+    if target.side == unit.side:
+        raise InvalidArgumentError(
+            "target", _("{target} is on {unit}'s side").format(target=target.id, unit=unit.id)
+        )
     if turn is not None and turn.side == unit.side:
         raise IllegalActionError(
             "4.12.6",
             _("{unit} fires at a charger in the opponent's turn; it is side {side}'s own turn").format(
                 unit=unit.id, side=turn.side
             ),
-        )
-    if turn is not None and not unit.stood:
-        raise IllegalActionError(
-            "4.12.6",
-            _(
-                "{unit} did not stand without acting in its own movement phase (it acted or declared fire), or has fired at a charger already: it may not fire at a charging unit"
-            ).format(unit=unit.id),
         )
     if unit.state is not UnitState.NORMAL:
         raise IllegalActionError(
@@ -452,9 +467,21 @@ def _check_charged_fire(sc: Scenario, unit: Unit, target: Unit) -> None:
                 unit=unit.id, engaged=", ".join(unit.engaged_with)
             ),
         )
-    if target.side == unit.side:
-        raise InvalidArgumentError(
-            "target", _("{target} is on {unit}'s side").format(target=target.id, unit=unit.id)
+    if turn is not None and not unit.stood:
+        message = _(
+            "{unit} did not stand without acting in its own movement phase (it acted or declared fire), or has fired at a charger or been attacked already: it may not fire at a charging unit"
+        )
+        if turn.round == 1 and turn.side == turn.first:
+            message = _(
+                "{unit} has had no movement phase of its own yet (round 1): it did not stand without acting, and may not fire at a charging unit"
+            )
+        raise IllegalActionError("4.12.6", message.format(unit=unit.id))
+    if target.acted is not None and target.acted is not UnitAction.CHARGE:
+        raise IllegalActionError(
+            "4.12.6",
+            _(
+                "{target} made its action in this phase ({value}), not a charge: it is not charging {unit}"
+            ).format(target=target.id, value=term(target.acted.value), unit=unit.id),
         )
 
 
@@ -475,11 +502,13 @@ def _check_reaction(
             _("a fire in the opponent's turn is declared (4.12.2) or at a charger (4.12.6), not both"),
         )
     if declared:  # 4.12.2-4.12.5: the fire it declared, in the opponent's turn
-        _check_declared_fire(sc, su, march)
+        _check_declared_fire(sc, su, march, target_at is not None)
         return "declared"
     if charged:
         if march:
-            raise IllegalActionError("4.12.6", _("the fire at a charger is fired normally, not on the march"))
+            raise InvalidArgumentError(
+                "march", _("does not apply: the fire at a charger is fired normally, not on the march")
+            )
         _check_charged_fire(sc, su, tu)
         return "charged"
     if target_at is not None:
@@ -491,6 +520,32 @@ def _check_reaction(
         )
     check_may_act(sc, su, "fire", after=UnitAction.MARCH_MOVE if march else None)
     return None
+
+
+def _every_base_if_moved(target: Unit, target_at: MoveFile | Mapping[str, Any], source: str) -> MoveFile:
+    """4.12.3 — the poses the target is fired at; a target that has made its move already (it
+    acted in this phase) must list every base: one not listed would be taken at the end of its
+    move, where it had not come yet when the move was interrupted."""
+    move = (
+        target_at if isinstance(target_at, MoveFile) else validate(MoveFile, dict(target_at), source=source)
+    )
+    listed = {b.index for b in move.bases}
+    if target.acted is not None and len(listed) < target.strength:
+        raise InvalidArgumentError(
+            "target_at",
+            _(
+                "{target} has made its move already: list all its {n} bases where it is fired at ({k} listed); one not listed would stand at the end of its move"
+            ).format(target=target.id, n=target.strength, k=len(listed)),
+        )
+    return move
+
+
+def _phase_end(sc: Scenario, reaction: str, target_at: object) -> list[Change]:
+    """4.12.5 — a declared fire that interrupted no move goes off at the end of the opponent's
+    movement phase: the position records that the phase has ended (its side acts no more)."""
+    if reaction != "declared" or target_at or sc.turn is None:
+        return []
+    return [{"op": "turn", "value": {"phase_ended": True}}]
 
 
 def _spent(shooter: str, reaction: str) -> Change:
@@ -560,6 +615,7 @@ def apply_fire(
     declared: bool = False,
     charged: bool = False,
     target_at: MoveFile | Mapping[str, Any] | None = None,
+    source: str = "target_at",
 ) -> Applied:
     """Section 4 — fire resolved with dice: given (``dice`` the volley's d6 in the order of its
     groups, ``remainder_dice`` for the remainder roll of 1.5.1, ``morale_dice`` for the test of
@@ -579,7 +635,10 @@ def apply_fire(
     places the target where its move is interrupted (4.12.3) or where its charge is fired at:
     the fire is resolved there; a target repulsed or panicking stops there (its bases are written
     at those poses and its move is its action), one that stands goes on with its move from where
-    the position has it."""
+    the position has it. A target that has made its move already lists every base (those not
+    listed would stand at its end). ``source`` names ``target_at`` in messages. A declared fire
+    without ``target_at`` goes off at the end of the opponent's movement phase (4.12.5): the
+    position records that the phase has ended (``[turn] phase_ended``)."""
 
     rng = random.Random(seed) if seed is not None else None
     sc = pos.scenario
@@ -588,6 +647,8 @@ def apply_fire(
             raise InvalidArgumentError(role, _("{ident!r}: no such unit in the scenario").format(ident=ident))
     su, tu = sc.unit(shooter), sc.unit(target)
     reaction = _check_reaction(sc, su, tu, march, declared, charged, target_at)
+    if target_at is not None:
+        target_at = _every_base_if_moved(tu, target_at, source)
     bf = Battlefield(sc)
     result = fire(
         bf,
@@ -598,14 +659,17 @@ def apply_fire(
         ammunition=ammunition,
         target_poses=target_at,
         reaction=reaction,
-        source="target_at",
+        source=source,
     )
     if not result.legal or result.odds is None:
         reason = result.reason
         if reason is not None and reason.rule in ("4.5.1", "4.12.4"):  # 4.5.5, 4.12.4: out of range, lost
             if dice or remainder_dice or morale_dice:
                 raise InvalidArgumentError(
-                    "dice", _("out of range (4.5.5): no die is rolled; give no dice (or --roll)")
+                    "dice",
+                    _(
+                        "must not be given: the target is out of range (4.5.5) and no die is rolled (--roll is fine)"
+                    ),
                 )
             return _out_of_range(pos, shooter, target, bases, march, ammunition, reason, result, reaction)
         raise IllegalActionError(
@@ -719,7 +783,7 @@ def apply_fire(
         done = UnitAction.MARCH if su.acted is UnitAction.MARCH_MOVE else UnitAction.MARCH_FIRE
     changes: list[Change] = [{"op": "set", "unit": shooter, "field": "acted", "value": done.value}]
     if reaction is not None:  # 4.12: the fire it had in the opponent's turn is spent
-        changes = [_spent(shooter, reaction)]
+        changes = [_spent(shooter, reaction), *_phase_end(sc, reaction, target_at)]
     notes: list[str] = []
     stopped = _stopped(tu, result, reaction, outcome, sc.turn) if strength_after else []
     if strength_after == 0:
@@ -757,6 +821,12 @@ def apply_fire(
                 target=target
             )
         )
+        if gone:
+            notes.append(
+                _(
+                    "{target}'s figures are numbered again after its losses: give its move by the new numbers"
+                ).format(target=target)
+            )
     inputs = _fire_inputs(shooter, target, bases, march, result.ammunition)
     if reaction is not None:
         inputs[reaction] = True
@@ -904,6 +974,8 @@ def apply_melee(
             changes += _forget(sc, unit.id)
             notes.append(_("{unit} is destroyed and leaves the table (PD-18)").format(unit=unit.id))
             continue
+        if unit.stood:  # 4.12.6: attacked in melee, its fire at the first charger is gone
+            changes.append({"op": "set", "unit": unit.id, "field": "stood", "value": None})
         changes += _expand_if_formation(unit) if gone_ids else []
         if gone_ids:
             changes.append(
@@ -1828,9 +1900,10 @@ def _stood(unit: Unit) -> bool:
     """4.12.6 — "nie wykonała żadnej akcji w fazie ruchu swojej tury i nie zadeklarowała ostrzału
     w turze przeciwnika": at the end of its side's movement phase, the unit took no action,
     declared none and is in normal morale, not engaged (it may then fire at the first unit that
-    charges it in the opponent's turn)."""
+    charges it in the opponent's turn). A unit that reorganised in the morale phase took none in
+    its movement phase (6.8.6) and "od następnej tury działa ona normalnie": it has stood too."""
     return (
-        unit.acted is None
+        unit.acted in (None, UnitAction.REORGANISE)  # 6.8.6: it takes no action in the movement phase
         and not unit.declared
         and unit.state is UnitState.NORMAL
         and not unit.engaged_with
@@ -1879,9 +1952,8 @@ def apply_next_phase(pos: Position) -> Applied:
     if nxt.first != "A":
         value["first"] = nxt.first
     # the played morale phase is forgotten with it (None: the key leaves the file)
-    changes.insert(
-        0, {"op": "turn", "value": {**value, "morale_played": None} if nxt.morale_played else value}
-    )
+    forget = {k: None for k in ("morale_played", "phase_ended") if getattr(nxt, k)}
+    changes.insert(0, {"op": "turn", "value": {**value, **forget}})
     ruling = {"turn": value}
     notes = []
     if declared:
