@@ -42,10 +42,12 @@ from szwadron.loading import (
 from szwadron.models import Phase, Scenario, TerrainKind, Turn, Unit, UnitAction, UnitState
 from szwadron.movefile import MoveFile
 from szwadron.odds.combat import COMBAT_DIE_SIDES, roll_melee
-from szwadron.odds.morale import morale_target
+from szwadron.odds.joint import CombinedRoll, roll_combined
+from szwadron.odds.morale import MeleeOutcome, morale_target
 from szwadron.odds.remainder import die_sides, remainder_roll
 from szwadron.rulings import Ruling
 from szwadron.table.audit import engaged_or_recorded
+from szwadron.table.combined import combined_melee
 from szwadron.table.disengage import disengage
 from szwadron.table.fire import FireResult, fire
 from szwadron.table.melee import table_melee
@@ -989,41 +991,8 @@ def apply_melee(
                 changes.append(
                     {"op": "set", "unit": unit.id, "field": "initial_strength", "value": unit.strength}
                 )
-        engaged = [e for e in unit.engaged_with if e != enemy.id]
-        state, pursuing = unit.state, unit.pursuing
-        if out.value == "engaged" and side == "defender" and m.all_defenders_advantaged:
-            notes.append(  # 5.7.3: the attacker stays engaged with it
-                _(
-                    "{unit} holds an advantageous position with every figure: it does not count as engaged (5.7.3)"
-                ).format(unit=unit.id)
-            )
-        elif out.value == "engaged":
-            engaged.append(enemy.id)
-        elif out.value == "panic":
-            state, pursuing = UnitState.PANIC, None
-            notes.append(_("{unit} panics and flees at once (5.5.6, 6.6.2)").format(unit=unit.id))
-        elif out.value == "pursuit":
-            state, pursuing = UnitState.PURSUIT, enemy.id
-            if pursue:  # no test was rolled for it
-                notes.append(_("{unit} chooses pursuit without the test (6.3.6)").format(unit=unit.id))
-            notes.append(
-                _("{unit} falls into pursuit of {enemy} and moves at once (6.7.1)").format(
-                    unit=unit.id, enemy=enemy.id
-                )
-            )
-        elif out.value == "repulsed":
-            state, pursuing = UnitState.NORMAL, None
-            notes.append(
-                _("{unit} is repulsed: it moves away from the enemy (5.5.6, 6.5) as its next move").format(
-                    unit=unit.id
-                )
-            )
-        if engaged != list(unit.engaged_with):
-            changes.append({"op": "set", "unit": unit.id, "field": "engaged_with", "value": engaged or None})
-        if state is not unit.state:
-            changes.append({"op": "set", "unit": unit.id, "field": "state", "value": state.value})
-        if pursuing != unit.pursuing:
-            changes.append({"op": "set", "unit": unit.id, "field": "pursuing", "value": pursuing})
+        holds = side == "defender" and m.all_defenders_advantaged
+        changes += _melee_state(unit, out, [enemy.id], [enemy.id], enemy.id, pursue, holds, notes)
     push = []
     if a_out.value == "engaged" and d_out.value == "engaged":
         push = [
@@ -1092,6 +1061,221 @@ def apply_melee(
         "push_up": push,
     }
     return _finish(pos, "melee", inputs, dice_json, ruling, changes, notes, (m, roll))
+
+
+# long: 5.10 in the order of play: units checked, the dice (5.10.3-5.10.5), each unit's removal and state, the flights and pursuits at once.
+def apply_combined_melee(
+    pos: Position,
+    attackers: Sequence[str],
+    defenders: Sequence[str],
+    *,
+    continuing: bool = False,
+    declare_defence: bool = False,
+    dice: Sequence[int] | None = None,
+    seed: int | None = None,
+    pursue: bool = False,
+) -> Applied:
+    """5.10, 5.7.4 — a combined melee of several units on a side resolved with dice, given in the
+    order they are rolled (each panicking unit's strike-back test, 6.6; the side striking first,
+    then the other, struck unit by struck unit, each group of 5.10.3 followed by its remainder
+    roll, 1.5.1, 5.10.4; then the morale tests in the order of 5.10.5), or rolled from ``seed``
+    (:func:`szwadron.odds.joint.roll_combined`, the exact odds' procedure). Each unit loses the
+    figures of its removal order (5.4), its state is set (engaged with the opponents that stand
+    too, 5.5.7; repulsed, 6.5.3; panic, fleeing at once, 6.6.2; uncontrolled pursuit of an
+    opponent that fled, moving at once, 6.7.1); each attacker's action is the melee (2.3).
+    Pushing up is done separately, pair by pair (5.10, 5.6)."""
+    if dice is None and seed is None:
+        raise InvalidArgumentError(
+            "dice", _("missing: give the melee's dice in the order rolled, or a seed to roll them")
+        )
+    sc = pos.scenario
+    for role, idents in (("attacker", attackers), ("defender", defenders)):
+        for ident in idents:
+            if ident not in {u.id for u in sc.units}:
+                raise InvalidArgumentError(
+                    role, _("{ident!r}: no such unit in the scenario").format(ident=ident)
+                )
+    for a in attackers:
+        check_may_act(sc, sc.unit(a), "fight", after=UnitAction.CHARGE)  # 2.3 V: a charge, then its melee
+    m = combined_melee(
+        Battlefield(sc), attackers, defenders, continuing=continuing, declare_defence=declare_defence
+    )
+    assert m.engine is not None
+    names = m.units
+    at = {u: k for k, u in enumerate(names)}
+    opp = [frozenset(at[v] for v in m.opponents[u]) for u in names]
+    first = None if m.first_strike is None else (0 if m.first_strike == "attacker" else 1)
+    rng: random.Random = (
+        _ScriptedDice("dice", dice, _("the melee")) if dice is not None else random.Random(seed)
+    )
+    roll = roll_combined(m.engine, first, opp, rng, swap=m.declared_defence, chosen_pursuit=pursue)
+    changes: list[Change] = [
+        {"op": "set", "unit": a, "field": "acted", "value": UnitAction.MELEE.value} for a in attackers
+    ]
+    notes: list[str] = []
+    removed: dict[str, list[str]] = {}
+    fled = (MeleeOutcome.REPULSED, MeleeOutcome.PANIC)
+    for k, u in enumerate(names):
+        unit, out = sc.unit(u), roll.outcomes[k]
+        removed[u] = list(m.removal_order[u][: roll.losses[k][0]])
+        if out is MeleeOutcome.DESTROYED:
+            changes += [{"op": "drop", "unit": u}, *_forget(sc, u)]
+            notes.append(_("{unit} is destroyed and leaves the table (PD-18)").format(unit=u))
+            continue
+        if unit.stood:  # 4.12.6: attacked in melee, its fire at the first charger is gone
+            changes.append({"op": "set", "unit": u, "field": "stood", "value": None})
+        changes += _removal_changes(unit, removed[u])
+        holds = u in defenders and all(
+            f.bonus > 0 for f in m.figures if f.unit == u and f.strikes is not None
+        )
+        stay = [names[v] for v in sorted(opp[k]) if roll.outcomes[v] is MeleeOutcome.ENGAGED]
+        pursued = next((names[v] for v in sorted(opp[k]) if roll.outcomes[v] in fled), None)
+        changes += _melee_state(unit, out, m.opponents[u], stay, pursued, pursue, holds, notes)
+    pairs = sorted(
+        {
+            (a, d)
+            for a in attackers
+            for d in m.opponents[a]
+            if roll.outcomes[at[a]] is MeleeOutcome.ENGAGED and roll.outcomes[at[d]] is MeleeOutcome.ENGAGED
+        }
+    )
+    if pairs:
+        notes.append(
+            _("both stood: push up pair by pair (5.10, 5.6, move --push-up) — {pairs}").format(
+                pairs=", ".join(f"{a}/{d}" for a, d in pairs)
+            )
+        )
+    after: list[dict[str, Any]] = []  # 6.6.2, 6.7.1: the flights, then the pursuits, at once
+    flights = _Flights(pos, rng, changes, notes, after)
+    for k, u in enumerate(names):
+        if roll.outcomes[k] is MeleeOutcome.PANIC:
+            flights.flee_now(u, sc.unit(u).side)
+    flights.chain()
+    for k, u in enumerate(names):
+        if roll.outcomes[k] is MeleeOutcome.PURSUIT:
+            now, report, _mods = flights.now(sc.unit(u).side)
+            if u in {x.id for x in report.units}:
+                changes.extend(
+                    _pursuit_move(report.unit(u), now.unit(u), now, rng, after, notes, immediate=True)
+                )
+    if isinstance(rng, _ScriptedDice):
+        rng.check_all_used()
+    inputs: dict[str, Any] = {"attackers": list(attackers), "defenders": list(defenders)}
+    if continuing:
+        inputs["continuing"] = True
+    if declare_defence:
+        inputs["declare_defence"] = True
+    if pursue:
+        inputs["pursue"] = True
+    dice_json = _combined_dice(roll, names, after, seed)
+    ruling = {
+        "removed": removed,
+        "outcomes": {u: roll.outcomes[k].value for k, u in enumerate(names)},
+        "push_up": [list(p) for p in pairs],
+    }
+    return _finish(pos, "melee", inputs, dice_json, ruling, changes, notes, (m, roll))
+
+
+def _removal_changes(unit: Unit, gone_ids: Sequence[str]) -> list[Change]:
+    """5.4 — the figures removed from a unit (its bases written out first when given as a
+    formation; its starting strength kept, 6.2)."""
+    if not gone_ids:
+        return []
+    changes = [
+        *_expand_if_formation(unit),
+        {"op": "remove", "unit": unit.id, "bases": sorted(int(b.rpartition("/")[2]) for b in gone_ids)},
+    ]
+    if unit.initial_strength is None:
+        changes.append({"op": "set", "unit": unit.id, "field": "initial_strength", "value": unit.strength})
+    return changes
+
+
+def _combined_dice(
+    roll: CombinedRoll, names: Sequence[str], after: list[dict[str, Any]], seed: int | None
+) -> dict[str, Any]:
+    """A combined melee's dice in the game log: strike-back tests, groups, tests, what followed."""
+    out: dict[str, Any] = {
+        "strikes": [
+            {
+                "side": "attacker" if s.side == 0 else "defender",
+                "target": names[s.target],
+                "dice": s.roll.dice,
+                "skill": s.roll.at_most,
+                "target_bonus": s.roll.target_bonus,
+                "faces": list(s.roll.faces),
+                "scored": s.roll.scored,
+                "removed": s.removal.removed,
+                "remainder_faces": list(s.removal.faces),
+            }
+            for s in roll.strikes
+        ],
+        "tests": [
+            {"unit": names[u], "test": t.kind, "face": t.face, "target": t.target, "passed": t.passed}
+            for u, t in roll.tests
+        ],
+    }
+    if roll.strike_back:
+        out["strike_back"] = [
+            {"unit": names[u], "face": t.face, "target": t.target, "passed": t.passed}
+            for u, t in roll.strike_back
+        ]
+    if after:
+        out["after"] = after
+    if seed is not None:
+        out["seed"] = seed
+    return out
+
+
+def _melee_state(
+    unit: Unit,
+    out: MeleeOutcome,
+    fought: Sequence[str],
+    stay: Sequence[str],
+    pursued: str | None,
+    pursue: bool,
+    holds: bool,
+    notes: list[str],
+) -> list[Change]:
+    """5.5, 5.10.5, 6.5-6.7 — a unit's state after a melee against the units ``fought``: engaged
+    with those of them that ``stay`` (5.5.7; not when it holds an advantageous position with
+    every figure, 5.7.3), panicking, pursuing ``pursued`` (6.7), or repulsed (normal, 6.5.3)."""
+    engaged = [e for e in unit.engaged_with if e not in fought]
+    state, pursuing = unit.state, unit.pursuing
+    if out is MeleeOutcome.ENGAGED and holds:
+        notes.append(  # 5.7.3: the attacker stays engaged with it
+            _(
+                "{unit} holds an advantageous position with every figure: it does not count as engaged (5.7.3)"
+            ).format(unit=unit.id)
+        )
+    elif out is MeleeOutcome.ENGAGED:
+        engaged += [e for e in stay if e not in engaged]
+    elif out is MeleeOutcome.PANIC:
+        state, pursuing = UnitState.PANIC, None
+        notes.append(_("{unit} panics and flees at once (5.5.6, 6.6.2)").format(unit=unit.id))
+    elif out is MeleeOutcome.PURSUIT:
+        state, pursuing = UnitState.PURSUIT, pursued
+        if pursue:  # no test was rolled for it
+            notes.append(_("{unit} chooses pursuit without the test (6.3.6)").format(unit=unit.id))
+        notes.append(
+            _("{unit} falls into pursuit of {enemy} and moves at once (6.7.1)").format(
+                unit=unit.id, enemy=pursued
+            )
+        )
+    elif out is MeleeOutcome.REPULSED:
+        state, pursuing = UnitState.NORMAL, None
+        notes.append(
+            _("{unit} is repulsed: it moves away from the enemy (5.5.6, 6.5) as its next move").format(
+                unit=unit.id
+            )
+        )
+    changes: list[Change] = []
+    if engaged != list(unit.engaged_with):
+        changes.append({"op": "set", "unit": unit.id, "field": "engaged_with", "value": engaged or None})
+    if state is not unit.state:
+        changes.append({"op": "set", "unit": unit.id, "field": "state", "value": state.value})
+    if pursuing != unit.pursuing:
+        changes.append({"op": "set", "unit": unit.id, "field": "pursuing", "value": pursuing})
+    return changes
 
 
 def apply_repulse(pos: Position, unit: str, enemy: str) -> Applied:
@@ -1972,6 +2156,7 @@ def apply_next_phase(pos: Position) -> Applied:
 __all__ = [
     "Applied",
     "Position",
+    "apply_combined_melee",
     "apply_declare",
     "apply_disengage",
     "apply_fire",
