@@ -51,10 +51,19 @@ class TargetsRequest(_Request):
 
 class FireRequest(TargetsRequest):
     """``fire``: the shooter at one target; ``declared``: the fire it declared in its own turn,
-    in the opponent's movement phase (4.12.2-4.12.5, ``fire --reaction declared``)."""
+    in the opponent's movement phase (4.12.2-4.12.5, ``fire --reaction declared``); ``charged``:
+    the fire at the first unit charging it (4.12.6, ``fire --reaction charged``); ``target_at``:
+    the target's bases where it is fired at, a point of its move (4.12.3) or of its charge
+    (``--target-at``)."""
 
     target: str = Field(min_length=1, max_length=200)
     declared: bool = False
+    charged: bool = False
+    target_at: tuple[Pose, ...] | None = Field(
+        None,
+        min_length=1,
+        description="The target where it is fired at (4.12.3, 4.12.6): every base's [x, y, facing].",
+    )
 
 
 class MoveRequest(_Request):

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import shapely
 
-from szwadron.errors import IllegalActionError, InvalidDataError
+from szwadron.errors import IllegalActionError, InvalidArgumentError, InvalidDataError
 from szwadron.files import read_input, write_atomic
 from szwadron.game.apply import (
     Position,
@@ -218,6 +218,7 @@ class Session:
                     "engaged_with": list(unit.engaged_with),
                     "acted": None if unit.acted is None else unit.acted.value,
                     "declared": unit.declared,
+                    "stood": unit.stood,
                     "strength": unit.strength,
                     "lost": unit.figures_lost,
                     "range": _reach_of_fire(unit.profile),
@@ -267,12 +268,19 @@ class Session:
         return doc
 
     def fire(self, req: FireRequest) -> dict[str, Any]:
-        """The ``fire --json`` document."""
+        """The ``fire --json`` document; in the opponent's turn (4.12) ``fire --reaction declared``
+        or ``charged``, the target placed at ``target_at`` (``--target-at``)."""
 
         bf = self.battlefield(req.positions)
-        reaction = "declared" if req.declared else None
         return fire(
-            bf, req.shooter, req.target, march=req.march, ammunition=req.ammo, reaction=reaction
+            bf,
+            req.shooter,
+            req.target,
+            march=req.march,
+            ammunition=req.ammo,
+            reaction=_reaction(req),
+            target_poses=_target_at(bf, req),
+            source="target_at",
         ).to_json()
 
     def move(self, req: MoveRequest) -> dict[str, Any]:
@@ -401,9 +409,14 @@ class Session:
         return self._advance(applied)
 
     def apply_fire(self, req: ApplyFireRequest) -> dict[str, Any]:
-        """Section 4 — the volley applied with its dice (``fire --apply``)."""
+        """Section 4 — the volley applied with its dice (``fire --apply``); in the opponent's turn
+        the declared fire (4.12.2) or the fire at a charger (4.12.6), the target placed at
+        ``target_at`` (4.12.3: a target repulsed or panicking stops there). Out of range the fire
+        is lost with no dice (4.5.5, 4.12.4)."""
 
         self._start_from(req.positions)
+        _reaction(req)  # one form (4.12.1) before the poses are read
+        target_at = _target_at(Battlefield(self.scenario), req)
         applied = apply_fire(
             self._position(),
             req.shooter,
@@ -415,6 +428,8 @@ class Session:
             morale_dice=req.morale_dice,
             seed=req.seed if req.dice is None else None,
             declared=req.declared,
+            charged=req.charged,
+            target_at=target_at,
         )
         return self._advance(applied)
 
@@ -620,8 +635,38 @@ class Session:
         return Session.load(target)
 
 
-def _moved(bf: Battlefield, unit: str, to: tuple[Pose, ...]) -> list[dict[str, Any]]:
-    """The bases of ``unit`` that ``to`` moves, as a move file's ``bases`` (the others stay)."""
+def _reaction(req: FireRequest) -> str | None:
+    """4.12.1 — the form of a fire in the opponent's turn the request asks for: ``declared``
+    (4.12.2), ``charged`` (4.12.6) or none."""
+    if req.declared and req.charged:
+        raise InvalidArgumentError(
+            "reaction",
+            _("a fire in the opponent's turn is declared (4.12.2) or at a charger (4.12.6), not both"),
+        )
+    return "declared" if req.declared else "charged" if req.charged else None
+
+
+def _target_at(bf: Battlefield, req: FireRequest) -> dict[str, Any] | None:
+    """4.12.3, 4.12.6 — the target where it is fired at, as a move file (``--target-at``): the
+    bases ``target_at`` moves (every base when none moves: the rules then say whether a fire
+    there is a fire at a point of its move)."""
+    if req.target_at is None:
+        return None
+    ks = bf.resolve(req.target)
+    if "/" in req.target or len(ks) != len(req.target_at):
+        raise InvalidDataError(
+            _(
+                "target_at: {n} poses; give one [x, y, facing] per base of the target {unit!r} ({bases})"
+            ).format(n=len(req.target_at), unit=req.target, bases=len(ks)),
+            source="request",
+        )
+    bases = _moved(bf, req.target, req.target_at, every=True)
+    return {"unit": req.target, "bases": bases}
+
+
+def _moved(bf: Battlefield, unit: str, to: tuple[Pose, ...], *, every: bool = False) -> list[dict[str, Any]]:
+    """The bases of ``unit`` that ``to`` moves, as a move file's ``bases`` (the others stay);
+    none moving is bad input, or with ``every`` all of them listed where they stand."""
     ks = bf.resolve(unit)
     if "/" in unit or len(ks) != len(to):
         raise InvalidDataError(
@@ -630,16 +675,21 @@ def _moved(bf: Battlefield, unit: str, to: tuple[Pose, ...]) -> list[dict[str, A
             ),
             source="request",
         )
-    moved = [
-        {
-            "index": i,
-            "x": round(p[0], POSE_DIGITS),
-            "y": round(p[1], POSE_DIGITS),
-            "facing": round(p[2], POSE_DIGITS),
-        }
+    listed = [
+        (
+            {
+                "index": i,
+                "x": round(p[0], POSE_DIGITS),
+                "y": round(p[1], POSE_DIGITS),
+                "facing": round(p[2], POSE_DIGITS),
+            },
+            _same(p, (float(bf.x[k]), float(bf.y[k]), float(bf.facing[k]))),
+        )
         for i, (k, p) in enumerate(zip(ks.tolist(), to, strict=True))
-        if not _same(p, (float(bf.x[k]), float(bf.y[k]), float(bf.facing[k])))
     ]
+    moved = [entry for entry, same in listed if not same]
+    if not moved and every:
+        moved = [entry for entry, _same_pose in listed]
     if not moved:
         raise InvalidDataError(_("to: no base moves; drag the unit to a new pose"), source="request")
     # 3.1.4: a pose off the table is a move the rules refuse (with its rule), not bad data

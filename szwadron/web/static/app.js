@@ -70,6 +70,16 @@ const L_EN = {
   declareFire: "Declare fire (4.12.2)", declaredFire: "declared fire (4.12.2)",
   declareHint: "instead of acting now: it fires in the opponent's movement phase (4.12.5)",
   declaredNow: "the fire it declared (4.12.2), in the opponent's movement phase, at the target where it stands (4.12.5)",
+  // fire in the opponent's turn (4.12): at the first charger (4.12.6), at the point of a move (4.12.3)
+  chargedFire: "fire at a charger (4.12.6)", mayFireCharger: "may fire at the first unit charging it (4.12.6)",
+  chargedNow: "the fire at the first unit charging it (4.12.6), in the opponent's turn: place the charger at the point of its charge where it is fired at, before contact",
+  declaredAt: "the fire it declared (4.12.2), interrupting the target's move at the point where it is placed (4.12.3); out of range there, it is lost (4.12.4)",
+  placeTarget: "Place the target where it is fired at (4.12.3)", fireWhereStands: "Put it back: fire where it stands",
+  placeTargetHint: "Move mode: drag the target to the point of its move (or its charge) where it is fired at; a target repulsed or panicking stops there (4.12.3)",
+  placingHint: "drag it to the point of its move where it is fired at (4.12.3, 4.12.6): not a move; the fire panel fires at it there",
+  firedAt: "fired at where it is placed:", fireLostDeclared: "Fire (lost: out of range, 4.12.4)",
+  fireLostCharged: "Fire (lost: out of range, 4.5.5)", lostOut: "lost: out of range, no die rolled",
+  lostHint: "out of range: no die is rolled; the fire is spent",
   disengageTitle: "Disengage (5.8)", disengageOdds: "Disengage? (5.8)", moveAs: "this move is:", plainMove: "a move",
   pushUpAt: "push-up towards", disengageMove: "disengaging", from: "from", automatic: "automatic disengage: no test (7.6.1)",
   moraleTest: "morale test", passes: "passes", fails: "fails", panicsFlees: "panics and flees at once (5.8.3)",
@@ -148,6 +158,15 @@ const L_PL = {
   declareFire: "Zadeklaruj ostrzał (4.12.2)", declaredFire: "zadeklarowany ostrzał (4.12.2)",
   declareHint: "zamiast akcji teraz: strzela w fazie ruchu przeciwnika (4.12.5)",
   declaredNow: "ostrzał zadeklarowany (4.12.2), w fazie ruchu przeciwnika, do celu tam, gdzie stoi (4.12.5)",
+  chargedFire: "ostrzał atakującego oddziału (4.12.6)", mayFireCharger: "może ostrzelać pierwszą jednostkę, która zaatakuje go w walce wręcz (4.12.6)",
+  chargedNow: "ostrzał atakującego oddziału (4.12.6), w turze przeciwnika: ustaw atakującego w punkcie jego ataku, w którym jest ostrzeliwany, przed zetknięciem",
+  declaredAt: "ostrzał zadeklarowany (4.12.2), przerywający ruch celu w punkcie, w którym go ustawiono (4.12.3); poza zasięgiem tam — stracony (4.12.4)",
+  placeTarget: "Ustaw cel tam, gdzie jest ostrzeliwany (4.12.3)", fireWhereStands: "Cofnij: strzelaj tam, gdzie stoi",
+  placeTargetHint: "Tryb Ruch: przeciągnij cel do punktu jego ruchu (lub ataku), w którym jest ostrzeliwany; odrzucony lub w panice zatrzymuje się tam (4.12.3)",
+  placingHint: "przeciągnij go do punktu jego ruchu, w którym jest ostrzeliwany (4.12.3, 4.12.6): to nie ruch; panel ostrzału strzela do niego tam",
+  firedAt: "ostrzeliwany tam, gdzie go ustawiono:", fireLostDeclared: "Strzelaj (stracony: poza zasięgiem, 4.12.4)",
+  fireLostCharged: "Strzelaj (stracony: poza zasięgiem, 4.5.5)", lostOut: "stracony: poza zasięgiem, bez rzutu kośćmi",
+  lostHint: "poza zasięgiem: bez rzutu kośćmi; ostrzał zostaje zużyty",
   disengageTitle: "Oderwanie się od nieprzyjaciela (5.8)", disengageOdds: "Oderwanie się? (5.8)", moveAs: "ten ruch to:", plainMove: "ruch",
   pushUpAt: "dosuwanie do", disengageMove: "oderwanie się", from: "od", automatic: "automatyczne oderwanie: bez testu (7.6.1)",
   moraleTest: "test morale", passes: "zdany", fails: "niezdany", panicsFlees: "panika i natychmiastowa ucieczka (5.8.3)",
@@ -215,6 +234,7 @@ const S = {
   reachDoc: null, meleeDoc: null,
   disengage: null, disengageDoc: null,  // the unit whose disengagement is shown (5.8), its answer
   pushUp: null,       // {unit, enemy, candidates}: the push-up a melee named (5.6)
+  fireAt: null,       // {shooter, target}: the target dragged to where it is fired at (4.12.3, 4.12.6)
   moraleSide: null, armies: null,
   draft: [], terrainSel: null,  // terrain mode: corners clicked, the feature selected
   view: { k: 5, tx: 20, ty: 20 },
@@ -546,7 +566,8 @@ function refresh() {
   const as = moveAs();
   if (S.mode === "move" && S.moving && S.before) {
     // clicked, not moved yet; or the disengagement's move (5.8), checked by its own answer below
-    if (samePoses(S.pos[S.moving], S.before[S.moving]) || as === "disengage") S.moveReport = null;
+    const placing = S.fireAt && S.fireAt.target === S.moving;  // 4.12.3: placed where it is fired at, not moved
+    if (samePoses(S.pos[S.moving], S.before[S.moving]) || as === "disengage" || placing) S.moveReport = null;
     else {
       const body = { positions: patch(S.before), unit: S.moving, to: S.pos[S.moving] };
       if (as.startsWith("push:")) body.push_up = as.slice(5);  // 5.6
@@ -624,7 +645,9 @@ function renderSelection() {
   if (u.pursuing) st.push(`${L.pursuing} ${u.pursuing}`);
   if (u.acted) st.push(`${L.acted}: ${actionName(u.acted)}`);
   if (u.declared && u.acted !== "declare") st.push(L.declaredFire);  // 4.12.5: kept into the opponent's turn
-  parts.push(h("div", { id: "unit-state", "data-state": u.state, "data-lost": String(u.lost), "data-acted": u.acted || "", "data-declared": String(!!u.declared) }, st.join(" · ")));
+  if (u.stood) st.push(L.mayFireCharger);  // 4.12.6: stood without acting in its own movement phase
+  parts.push(h("div", { id: "unit-state", "data-state": u.state, "data-lost": String(u.lost), "data-acted": u.acted || "",
+    "data-declared": String(!!u.declared), "data-stood": String(!!u.stood) }, st.join(" · ")));
   if (rep && !rep.coherent) parts.push(h("div", { class: "bad" }, `${L.notCoherent} (1.3): ${rep.groups.map((g) => g.join(", ")).join(" | ")}`));
   if (rep && rep.engaged_with.length) parts.push(h("div", {}, `${L.engaged} ${rep.engaged_with.join(", ")} (5.1.2)`));
   if (engagedEnemies(S.selected).length) {
@@ -668,10 +691,50 @@ function firesDeclared(uid) {
   return !!(u && u.declared && t && t.side !== u.side && t.phase === "movement");
 }
 
+// 4.12.6: the fire at the first unit charging it, in the opponent's turn, by a unit that stood
+function firesCharged(uid) {
+  const u = unitDoc(uid), t = S.doc.turn;
+  return !!(u && u.stood && !u.declared && t && t.side !== u.side && t.phase === "movement");
+}
+
+/** The fire in the opponent's turn the selected unit has (4.12): "declared", "charged" or "". */
+function reactionOf(uid) { return firesDeclared(uid) ? "declared" : firesCharged(uid) ? "charged" : ""; }
+
+/** 4.12.3: the target dragged (Move mode) to the point of its move where it is fired at. */
+function placedAt() {
+  const p = S.fireAt;
+  return !!(p && p.shooter === S.selected && p.target === S.target && S.mode === "move" && S.before &&
+    S.pos[p.target] && !samePoses(S.pos[p.target], S.before[p.target]));
+}
+
 function fireBody(positions) {
   const body = { positions, shooter: S.selected, target: S.target };
-  if (firesDeclared(S.selected)) body.declared = true;
+  const kind = reactionOf(S.selected);
+  if (kind) body[kind] = true;
+  if (kind && placedAt()) {  // the table before the drag, the target placed where it is fired at
+    body.positions = patch(S.before);
+    body.target_at = S.pos[S.target];
+  }
   return body;
+}
+
+function startFireAt() {
+  const shooter = S.selected, target = S.target;
+  if (!shooter || !target) return;
+  setMode("move");
+  S.selected = shooter; S.target = target;
+  S.fireAt = { shooter, target };
+  startMove(target);
+  redraw(); renderPanel(); refresh();
+}
+
+/** The target back where it stands, Select mode again. */
+function endFireAt() {
+  const p = S.fireAt;
+  if (p && S.before && S.before[p.target]) S.pos[p.target] = structuredClone(S.before[p.target]);
+  S.fireAt = null;
+  if (S.mode === "move") setMode("select"); else { redraw(); renderPanel(); }
+  refresh();
 }
 
 function renderDeclare() {
@@ -689,13 +752,18 @@ function renderFire() {
   const f = S.fire;
   box.hidden = !(S.selected && S.target && f);
   if (box.hidden) return;
-  $("#fire-apply-box").hidden = !f.legal;
+  // 4.5.5, 4.12.4: a fire in the opponent's turn out of range is spent with no die
+  const lost = !!(!f.legal && f.reaction && f.reason && ["4.5.1", "4.12.4"].includes(f.reason.rule));
+  $("#fire-apply-box").hidden = !(f.legal || lost || said["#fire-msg"]);  // the last answer stays in view
+  $("#fire-dice-box").hidden = !f.legal;
+  $("#fire-lost-row").hidden = !lost;
+  if (lost) $("#fire-lost").textContent = f.reaction.kind === "declared" ? L.fireLostDeclared : L.fireLostCharged;
   if (f.error) { $("#fire-body").replaceChildren(h("div", { class: "bad" }, f.error)); $("#chart-removed").replaceChildren(); $("#chart-morale").replaceChildren(); return; }
   const head = h("div", { id: "fire-verdict", "data-legal": String(f.legal) },
     `${f.shooter} → ${f.target}${f.ammunition ? " (" + f.ammunition + ")" : ""}: `,
     h("span", { class: f.legal ? "ok" : "bad" }, f.legal ? L.canFire : L.cannotFire));
   const parts = [head];
-  if (f.reaction && f.reaction.kind === "declared") parts.push(h("div", { id: "fire-declared", class: "help" }, L.declaredNow));
+  if (f.reaction) parts.push(...reactionLines(f));
   if (f.reason) parts.push(h("div", { id: "fire-reason", "data-rule": f.reason.rule }, ruleSpan(f.reason.rule), ` ${f.reason.message}`));
   if (f.legal) {
     parts.push(h("div", {}, `${L.expected} ${f.expected.toFixed(3)}; ` + f.volley.map((v) => `${v.dice} ${L.d6} ≤${v.accuracy}`).join(" + ")));
@@ -710,6 +778,28 @@ function renderFire() {
     $("#chart-removed").replaceChildren();
     $("#chart-morale").replaceChildren();
   }
+}
+
+/** 4.12: the fire in the opponent's turn — its kind, where the target is fired at, the button that
+places it there (Move mode) or puts it back. */
+function reactionLines(f) {
+  const out = [];
+  if (f.reaction.kind === "declared") {
+    out.push(h("div", { id: "fire-declared", class: "help", "data-rule": f.reaction.rule }, f.reaction.rule === "4.12.3" ? L.declaredAt : L.declaredNow));
+  } else if (f.reaction.kind === "charged") {
+    out.push(h("div", { id: "fire-charged", class: "help", "data-rule": f.reaction.rule }, L.chargedNow));
+  }
+  if (f.target_at && placedAt()) {
+    out.push(h("div", { id: "fire-target-at" }, `${L.firedAt} `,
+      f.target_at.map((b) => `${b.base} (${b.x.toFixed(2)}, ${b.y.toFixed(2)}, ${Math.round(b.facing)}°)`).join("; ")));
+  }
+  if (S.fireAt && S.fireAt.target === S.target && S.mode === "move") {
+    out.push(h("div", { class: "row" }, h("button", { id: "fire-stands", onclick: endFireAt }, L.fireWhereStands)));
+  } else {
+    out.push(h("div", { class: "row" }, h("button", { id: "fire-place", onclick: startFireAt }, L.placeTarget)),
+      h("div", { class: "help" }, L.placeTargetHint));
+  }
+  return out;
 }
 
 function barChart(container, title, labels, values, name, keys) {
@@ -742,6 +832,11 @@ function renderMove() {
   $("#move-apply").hidden = as === "disengage";  // applied with its dice in the disengagement's box
   if (!S.moving) { $("#move-as-l").hidden = true; body.replaceChildren(h("div", { class: "help" }, L.nothingSelected)); return; }
   if (as === "disengage") { body.replaceChildren(h("div", { class: "help", id: "move-hint" }, `${S.moving}: ${L.disengageDrag}`)); return; }
+  if (S.fireAt && S.fireAt.target === S.moving) {  // 4.12.3, 4.12.6: placed where it is fired at, not a move
+    $("#move-charge-row").hidden = true; $("#move-apply").hidden = true; $("#move-as-l").hidden = true;
+    body.replaceChildren(h("div", { class: "help", id: "move-hint", "data-fire-at": S.fireAt.shooter }, `${S.moving} (${S.fireAt.shooter}): ${L.placingHint}`));
+    return;
+  }
   const hint = as.startsWith("push:") ? L.pushUpHint : L.moveHint;
   if (!m) { body.replaceChildren(h("div", { class: "help", id: "move-hint" }, `${S.moving}: ${hint}`)); return; }
   if (m.error) {  // the move refused (3.1.4: off the table) or not understood: no verdict stays behind
@@ -868,6 +963,8 @@ async function doMorale(side) {
 }
 
 function setMode(mode) {
+  if (S.fireAt && S.before && S.before[S.fireAt.target]) S.pos[S.fireAt.target] = structuredClone(S.before[S.fireAt.target]);
+  S.fireAt = null;  // 4.12.3: the target placed where it is fired at goes back where it stands
   S.mode = mode;
   document.querySelectorAll("#modes button").forEach((b) => b.classList.toggle("on", b.dataset.mode === mode));
   S.before = mode === "move" ? structuredClone(S.pos) : null;
@@ -909,6 +1006,7 @@ function pivotOf(uid, which) {
 }
 
 function startMove(uid) {
+  if (S.fireAt && S.fireAt.target !== uid) S.fireAt = null;  // another unit moved: not the placed target
   // a move not applied is put back when another unit is moved (moves are applied one by one)
   if (S.moving && S.moving !== uid) S.pos[S.moving] = structuredClone(S.before[S.moving]);
   if (S.moving !== uid) fillMoveAs(uid);
@@ -1013,7 +1111,12 @@ function onUp(ev) {
     if (S.ruler.length === 2) refresh();
     return;
   }
-  if (S.mode === "move") { startMove(d.uid); S.selected = d.uid; redraw(); renderPanel(); refresh(); return; }
+  if (S.mode === "move") {
+    const placing = S.fireAt && S.fireAt.target === d.uid;  // the shooter stays selected
+    startMove(d.uid);
+    if (!placing) S.selected = d.uid;
+    redraw(); renderPanel(); refresh(); return;
+  }
   const side = unitDoc(d.uid).side;
   if (S.selected && d.uid !== S.selected && side !== unitDoc(S.selected).side) pickTarget(d.uid);
   else selectUnit(d.uid);
@@ -1063,7 +1166,11 @@ function summary(a) {
   const r = a.ruling || {}, i = a.inputs || {};
   if (a.action === "move") return `${(i.units || []).join(", ")}: ${Math.max(0, ...Object.values(r.distances || {})).toFixed(2)} cm`;
   if (a.action === "declare") return i.shooter;
-  if (a.action === "fire") return `${i.shooter} → ${i.target}${i.declared ? ` (${L.declaredFire})` : ""}: ${r.damage} ${L.damage}, ${(r.removed || []).length} ${L.removed}, ${L.outcome[r.morale] || r.morale}`;
+  if (a.action === "fire") {
+    const how = i.declared ? ` (${L.declaredFire})` : i.charged ? ` (${L.chargedFire})` : "";
+    if (r.lost) return `${i.shooter} → ${i.target}${how}: ${L.lostOut} (${(r.reason && r.reason.rule) || r.lost})`;
+    return `${i.shooter} → ${i.target}${how}: ${r.damage} ${L.damage}, ${(r.removed || []).length} ${L.removed}, ${L.outcome[r.morale] || r.morale}`;
+  }
   if (a.action === "melee") return `${i.attacker} × ${i.defender}: ${r.outcome ? `${outcomeName(r.outcome.attacker)} / ${outcomeName(r.outcome.defender)}` : ""}`;
   if (a.action === "morale") return `${L.moraleOf} ${r.side}`;
   if (a.action === "disengage") {
@@ -1222,8 +1329,11 @@ function fillCharge(uid) {
   fillMoveAs(uid);
 }
 
-function applyFire(rolled) {
+function applyFire(rolled, lost) {
   const body = fireBody(patch());
+  const placed = placedAt();
+  const done = (r) => { if (r && placed) { S.fireAt = null; setMode("select"); refresh(); } };
+  if (lost) { act("/api/apply-fire", body, "#fire-msg").then(done); return; }  // 4.5.5, 4.12.4: no die
   if (rolled) body.seed = seedOf("#fire-seed");
   else {
     body.dice = diceOf("#fire-dice");
@@ -1232,7 +1342,7 @@ function applyFire(rolled) {
     if (mor) body.morale_dice = mor;
     if (!body.dice) { say("#fire-msg", false, () => [L.volleyMissing]); return; }
   }
-  act("/api/apply-fire", body, "#fire-msg");
+  act("/api/apply-fire", body, "#fire-msg").then(done);
 }
 
 function applyMelee(rolled) {
@@ -1510,6 +1620,7 @@ function reload(doc) {
   if (!has(S.disengage)) S.disengage = null;
   if (S.pushUp && !(has(S.pushUp.unit) && has(S.pushUp.enemy))) S.pushUp = null;
   S.moving = null; S.before = S.mode === "move" ? structuredClone(S.pos) : null;
+  S.fireAt = null;
   S.draft = [];
   $("#meleebox").hidden = true;
   $("#labels").replaceChildren();
@@ -1565,6 +1676,7 @@ function wire() {
   $("#declare-btn").onclick = applyDeclare;
   $("#fire-apply").onclick = () => applyFire(false);
   $("#fire-roll").onclick = () => applyFire(true);
+  $("#fire-lost").onclick = () => applyFire(false, true);
   $("#melee-apply").onclick = () => applyMelee(false);
   $("#melee-roll").onclick = () => applyMelee(true);
   $("#disengage-apply").onclick = () => applyDisengage(false);
@@ -1578,7 +1690,7 @@ function wire() {
   $("#terrain-finish").onclick = finishTerrain;
   $("#terrain-cancel").onclick = () => { S.draft = []; S.terrainSel = null; drawTerrain(); drawDraft(); renderTerrainBox(); };
   $("#terrain-delete").onclick = deleteTerrain;
-  $("#move-back").onclick = () => { if (S.before) S.pos = structuredClone(S.before); S.moving = null; S.moveReport = null; redraw(); renderPanel(); refresh(); };
+  $("#move-back").onclick = () => { if (S.before) S.pos = structuredClone(S.before); S.moving = null; S.fireAt = null; S.moveReport = null; redraw(); renderPanel(); refresh(); };
   $("#save").onclick = doSave;
   $("#download").onclick = doDownload;
   $("#open").onclick = doOpen;
@@ -1588,7 +1700,7 @@ function wire() {
     if (ev.key === "[") turn(1);
     else if (ev.key === "]") turn(-1);
     else if (ev.key === "Enter" && S.mode === "terrain") finishTerrain();
-    else if (ev.key === "Escape") { S.selected = S.target = null; S.fire = S.targets = null; S.ruler = []; S.measure = null; redraw(); renderPanel(); }
+    else if (ev.key === "Escape") { if (S.fireAt) { endFireAt(); return; } S.selected = S.target = null; S.fire = S.targets = null; S.ruler = []; S.measure = null; redraw(); renderPanel(); }
   });
 }
 
