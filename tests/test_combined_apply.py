@@ -158,3 +158,62 @@ def test_5_10_battlefield_answer_unchanged_by_the_engine_field() -> None:
     bf = Battlefield(position_from_text(_text(), "case").scenario)
     m = combined_melee(bf, ["a", "b"], ["d"])
     assert "engine" not in m.to_json()
+
+
+APPLY_CASES = Path(__file__).parent / "cases" / "melee_combined_apply"
+
+
+def test_case_files_cite_the_rule() -> None:
+    for path in sorted(APPLY_CASES.glob("*.toml")):
+        assert path.read_text(encoding="utf-8").startswith("# Rule"), f"{path.name}: cite the rule"
+
+
+def test_5_10_5_step_two_before_step_three() -> None:
+    """5.10.5 II before III: a2 (fighting d2, which did not flee) tests before a1, named first,
+    tests for pursuit."""
+    text = (APPLY_CASES / "5_10_5_order_of_tests.toml").read_text(encoding="utf-8")
+    dice = [1, 5, 2, 2, 6, 2, 6, 1, 6, 5, 3, 2, 4, 5, 3, 3]
+    for attackers in (["a1", "a2"],):
+        applied = apply_combined_melee(position_from_text(text, "case"), attackers, ["d1", "d2"], dice=dice)
+        tests = [(t["unit"], t["test"], t["face"]) for t in applied.dice["tests"]]
+        assert tests == [
+            ("d1", "repulse", 3),
+            ("d1", "panic", 2),
+            ("a2", "repulse", 4),
+            ("a1", "uncontrolled pursuit", 5),
+        ]
+        assert applied.ruling["outcomes"] == {
+            **{a: o for a, o in (("a1", "pursuit"), ("a2", "engaged"))},
+            "d1": "repulsed",
+            "d2": "engaged",
+        }
+
+
+def test_6_6_5_a_unit_already_panicking_does_not_flee_again_at_once() -> None:
+    """6.6.5: d2, panicking before the melee, passes its strike-back test (2 vs 4), is not hurt and
+    does not flee at once (no flight dice follow the melee's); it stays in panic."""
+    text = (APPLY_CASES / "6_6_5_already_panicking.toml").read_text(encoding="utf-8")
+    applied = apply_combined_melee(
+        position_from_text(text, "case"), ["a1", "a2"], ["d1", "d2"], dice=[2, 6, 6, 6, 6, 6, 6]
+    )
+    assert applied.dice["strike_back"] == [{"unit": "d2", "face": 2, "target": 4, "passed": True}]
+    assert "after" not in applied.dice and applied.ruling["outcomes"]["d2"] == "panic"
+    nxt = position_from_text(applied.text, "next")
+    assert [b.x for b in nxt.scenario.unit("d2").bases] == [11.0]
+    assert any("6.6.5" in n for n in applied.notes)
+
+
+def test_5_7_3_the_declaring_side_holding_the_terrain_is_not_engaged() -> None:
+    """5.7.4: the side declaring defence counts as the defender, so 5.7.3 frees it, not d."""
+    text = (APPLY_CASES / "5_7_4_declared_defence_holds.toml").read_text(encoding="utf-8")
+    applied = apply_combined_melee(
+        position_from_text(text, "case"),
+        ["a1", "a2"],
+        ["d"],
+        continuing=True,
+        declare_defence=True,
+        dice=[1, 2, 2, 3, 3, 4, 5, 3],
+    )
+    assert applied.ruling["outcomes"] == {"a1": "destroyed", "a2": "engaged", "d": "engaged"}
+    nxt = position_from_text(applied.text, "next")
+    assert nxt.scenario.unit("a2").engaged_with == () and nxt.scenario.unit("d").engaged_with == ("a2",)

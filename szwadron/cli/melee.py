@@ -308,6 +308,11 @@ def _render_applied(applied: Applied) -> str:
 
     m, _outcome = applied.report
     lines = [format_report(m), "", _("Rolled")]
+    if "strike_back" in applied.dice:  # 6.6: the panicking defender's test, rolled first
+        lines.append(
+            "  "
+            + _test_line(applied.dice["strike_back"], _("{unit}: strike back (6.6)").format(unit=m.defender))
+        )
     for s in applied.dice["strikes"]:
         lines.append(f"  {term(s['side'])}: " + _strike_text(s))
     for t in applied.dice["tests"]:

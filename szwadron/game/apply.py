@@ -1011,7 +1011,9 @@ def apply_melee(
     after: list[dict[str, Any]] = []
     flights = _Flights(pos, rng, changes, notes, after)
     for unit, out in ((ua, a_out), (ud, d_out)):
-        if out.value == "panic":
+        if (
+            out.value == "panic" and unit.state is not UnitState.PANIC
+        ):  # 6.6.5: one already fleeing flees on later
             flights.flee_now(unit.id, unit.side)
     flights.chain()
     for unit, out in ((ua, a_out), (ud, d_out)):
@@ -1125,7 +1127,8 @@ def apply_combined_melee(
         if unit.stood:  # 4.12.6: attacked in melee, its fire at the first charger is gone
             changes.append({"op": "set", "unit": u, "field": "stood", "value": None})
         changes += _removal_changes(unit, removed[u])
-        holds = u in defenders and all(
+        # 5.7.3: the side counting as the defender (the declaring one, 5.7.4) holding the terrain
+        holds = (u in defenders) != m.declared_defence and all(
             f.bonus > 0 for f in m.figures if f.unit == u and f.strikes is not None
         )
         stay = [names[v] for v in sorted(opp[k]) if roll.outcomes[v] is MeleeOutcome.ENGAGED]
@@ -1148,7 +1151,7 @@ def apply_combined_melee(
     after: list[dict[str, Any]] = []  # 6.6.2, 6.7.1: the flights, then the pursuits, at once
     flights = _Flights(pos, rng, changes, notes, after)
     for k, u in enumerate(names):
-        if roll.outcomes[k] is MeleeOutcome.PANIC:
+        if roll.outcomes[k] is MeleeOutcome.PANIC and sc.unit(u).state is not UnitState.PANIC:  # 6.6.5
             flights.flee_now(u, sc.unit(u).side)
     flights.chain()
     for k, u in enumerate(names):
@@ -1249,6 +1252,10 @@ def _melee_state(
         )
     elif out is MeleeOutcome.ENGAGED:
         engaged += [e for e in stay if e not in engaged]
+    elif out is MeleeOutcome.PANIC and unit.state is UnitState.PANIC:
+        notes.append(  # 6.6.5: it keeps fleeing, in its own morale phase, though engaged
+            _("{unit} stays in panic: it flees on in its side's morale phase (6.6.5)").format(unit=unit.id)
+        )
     elif out is MeleeOutcome.PANIC:
         state, pursuing = UnitState.PANIC, None
         notes.append(_("{unit} panics and flees at once (5.5.6, 6.6.2)").format(unit=unit.id))

@@ -344,7 +344,7 @@ def roll_combined(
             return MeleeOutcome.PURSUIT
         if not losses[u][1]:  # 6.3.6: no losses, no test
             return MeleeOutcome.HELD
-        t = roll_test("pursuit", target(u), rng)
+        t = roll_test("uncontrolled pursuit", target(u), rng)
         tests.append((u, t))
         return MeleeOutcome.HELD if t.passed else MeleeOutcome.PURSUIT
 
@@ -359,15 +359,18 @@ def roll_combined(
             res[u] = test63(u)
         else:
             res[u] = None
-    for u in (v for v in range(n) if v not in first_side):  # steps II and III
+    second = [v for v in range(n) if v not in first_side]
+    beaten = {
+        u for u in second if losses[u][0] < morale[u].strength and all(res[v] in fled for v in opponents[u])
+    }
+    for u in second:  # step II: those still fighting an opponent that did not flee
         if losses[u][0] == morale[u].strength:
             res[u] = MeleeOutcome.DESTROYED
-        elif all(res[v] in fled for v in opponents[u]):
+        elif u not in beaten:
+            res[u] = test63(u) if losses[u][1] else None
+    for u in second:  # step III: those whose opponents all fled test for pursuit
+        if u in beaten:
             res[u] = pursuit(u)
-        elif losses[u][1]:
-            res[u] = test63(u)
-        else:
-            res[u] = None
     outcomes: list[MeleeOutcome] = []
     for u in range(n):  # step IV and the units left standing
         o = res[u]
