@@ -206,3 +206,13 @@ def test_single_melee_request_takes_pursue_6_3_6(tmp_path: Path) -> None:
     r = client.post("/api/apply-melee", json={"attacker": "a", "defender": "d", "seed": 3, "pursue": True})
     assert r.status_code == 200, r.text
     assert r.json()["applied"]["inputs"].get("pursue") is True
+
+
+def test_declared_defence_reaches_the_rules_5_7_4(client: TestClient) -> None:
+    """5.7.4 — in a continuing melee the attackers may declare defence only holding the terrain's
+    advantage: on open ground the odds answer the rule, the apply is refused with it."""
+    body = {**BOTH, "continuing": True, "declare_defence": True}
+    r = client.post("/api/melee-combined", json=body)
+    assert r.status_code == 200 and r.json()["rule"] == "5.7.4", r.text
+    r = client.post("/api/apply-melee-combined", json={**body, "dice": DICE})
+    assert r.status_code == 422 and r.json()["rule"] == "5.7.4", r.text
