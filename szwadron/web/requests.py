@@ -6,14 +6,15 @@ are answered by :mod:`szwadron.web.session`; the actions of the game (``apply/*`
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from szwadron.errors import InvalidDataError
 from szwadron.formations import FormationKind
 from szwadron.loading import validation_message
 from szwadron.models import Coordinate, FiniteFloat, Identifier, Point, TerrainKind
+from szwadron.table.combined import MAX_COMBINED_UNITS
 
 #: A pose as the page sends it: ``[x, y, facing]`` (cm, cm, degrees counter-clockwise from +x).
 Pose = tuple[Coordinate, Coordinate, FiniteFloat]
@@ -105,6 +106,21 @@ class MeleeRequest(_Request):
     continuing: bool = False
 
 
+#: A unit's id as a request names it.
+UnitName = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+class CombinedMeleeRequest(_Request):
+    """``melee-combined``: the combined melee of several units on a side (5.10, ``melee
+    --attacker A B --defender D``); ``declare_defence``: the attackers declare defence in a
+    continuing melee (5.7.4)."""
+
+    attackers: tuple[UnitName, ...] = Field(min_length=1, max_length=MAX_COMBINED_UNITS)
+    defenders: tuple[UnitName, ...] = Field(min_length=1, max_length=MAX_COMBINED_UNITS)
+    continuing: bool = False
+    declare_defence: bool = False
+
+
 class MoraleRequest(_Request):
     """``morale``: the morale phase of one side."""
 
@@ -174,7 +190,18 @@ class ApplyDeclareRequest(_Request):
 
 
 class ApplyMeleeRequest(MeleeRequest, _Dice):
-    """Apply a melee (5.3-5.6): its dice in the order rolled, or a seed."""
+    """Apply a melee (5.3-5.6): its dice in the order rolled, or a seed; ``pursue``: the side
+    whose opponent is repulsed or panics chooses pursuit, no test (6.3.6, 5.5.8)."""
+
+    pursue: bool = False
+
+
+class ApplyCombinedMeleeRequest(CombinedMeleeRequest, _Dice):
+    """Apply a combined melee (5.10, ``melee --attacker A B --defender D --apply``): its dice in
+    the order rolled (``dice_order`` of the ``melee-combined`` answer), or a seed; ``pursue`` as
+    in :class:`ApplyMeleeRequest`."""
+
+    pursue: bool = False
 
 
 class ApplyDisengageRequest(DisengageRequest, _Dice):

@@ -34,6 +34,7 @@ from szwadron.files import read_input, write_atomic
 from szwadron.game.apply import (
     Position,
     _expand_if_formation,
+    apply_combined_melee,
     apply_declare,
     apply_disengage,
     apply_fire,
@@ -59,6 +60,7 @@ from szwadron.loading import (
 )
 from szwadron.models import Profile, Scenario
 from szwadron.table.audit import audit
+from szwadron.table.combined import CombinedMelee, combined_melee
 from szwadron.table.disengage import disengage
 from szwadron.table.fire import fire, targets
 from szwadron.table.melee import table_melee
@@ -69,6 +71,7 @@ from szwadron.table.reach import reach
 from szwadron.web.play import add_terrain, delete_terrain, edit_terrain, formation_entry, fresh_id, unit_block
 from szwadron.web.requests import (
     POSE_DIGITS,
+    ApplyCombinedMeleeRequest,
     ApplyDeclareRequest,
     ApplyDisengageRequest,
     ApplyFireRequest,
@@ -76,6 +79,7 @@ from szwadron.web.requests import (
     ApplyMoraleRequest,
     ApplyMoveRequest,
     CheckRequest,
+    CombinedMeleeRequest,
     DisengageRequest,
     FireRequest,
     MeasureRequest,
@@ -323,6 +327,25 @@ class Session:
         except IllegalActionError as exc:
             return {"error": exc.detail, "rule": exc.rule}
 
+    def melee_combined(self, req: CombinedMeleeRequest) -> dict[str, Any]:
+        """The combined ``melee --attacker A B --defender D --json`` document (5.10), with
+        ``dice_order``: the steps in which its dice are rolled (:func:`combined_dice_order`); no
+        melee (5.3.2) or a declared defence the rules refuse (5.7.4) is ``{"error", "rule"}``."""
+
+        _declared_in_continuing(req)
+        bf = self.battlefield(req.positions)
+        try:
+            m = combined_melee(
+                bf,
+                req.attackers,
+                req.defenders,
+                continuing=req.continuing,
+                declare_defence=req.declare_defence,
+            )
+        except IllegalActionError as exc:
+            return {"error": exc.detail, "rule": exc.rule}
+        return {**m.to_json(), "dice_order": combined_dice_order(m)}
+
     def morale(self, req: MoraleRequest) -> dict[str, Any]:
         """The ``morale --json`` document."""
 
@@ -450,6 +473,25 @@ class Session:
             continuing=req.continuing,
             dice=req.dice,
             seed=req.seed if req.dice is None else None,
+            pursue=req.pursue,
+        )
+        return self._advance(applied)
+
+    def apply_melee_combined(self, req: ApplyCombinedMeleeRequest) -> dict[str, Any]:
+        """5.10 — the combined melee applied with its dice (``melee --attacker A B --defender D
+        --apply``), in the order of ``dice_order``."""
+
+        _declared_in_continuing(req)
+        self._start_from(req.positions)
+        applied = apply_combined_melee(
+            self._position(),
+            req.attackers,
+            req.defenders,
+            continuing=req.continuing,
+            declare_defence=req.declare_defence,
+            dice=req.dice,
+            seed=req.seed if req.dice is None else None,
+            pursue=req.pursue,
         )
         return self._advance(applied)
 
@@ -633,6 +675,52 @@ class Session:
                 _("name: no file {name!r} in the scenario's folder").format(name=req.name), source="request"
             )
         return Session.load(target)
+
+
+def _declared_in_continuing(req: CombinedMeleeRequest) -> None:
+    """5.7.4 — defence is declared instead of an attack only when the melee continues: the
+    page's wording of the refusal (the command line's names its option)."""
+    if req.declare_defence and not req.continuing:
+        raise InvalidDataError(
+            _(
+                "declare_defence: a side declares defence (5.7.4) only in a continuing melee: tick 'continuing melee'"
+            ),
+            source="request",
+        )
+
+
+def combined_dice_order(m: CombinedMelee) -> list[dict[str, Any]]:
+    """5.10, 6.6 — the order in which a combined melee's dice are rolled (the order
+    ``apply-melee-combined`` reads typed dice in, :func:`szwadron.odds.joint.roll_combined`), as
+    steps the page words in its language: ``strike_back`` (a panicking unit's test, 6.6: one d6),
+    ``group`` (a dice group of 5.10.3 against a struck unit, then the remainder die when hits are
+    left over, 1.5.1, 5.10.4; the side striking second with its figures left, 7.7), ``tests`` (the
+    morale tests of 5.10.5: ``first`` the side that tests first, the defenders or, declaring
+    defence, the attackers, 5.7.4; ``then`` the other side), ``after`` (each flight's and pursuit's
+    2d6, 6.6.2, 6.7.1)."""
+    assert m.engine is not None
+    names = m.units
+    steps: list[dict[str, Any]] = [
+        {"step": "strike_back", "unit": u} for k, u in enumerate(names) if m.engine.morale[k].panicking
+    ]
+    order = ["attacker", "defender"] if m.first_strike != "defender" else ["defender", "attacker"]
+    for side in order:
+        for g in sorted((g for g in m.groups if g.side == side), key=lambda g: names.index(g.target)):
+            steps.append(
+                {
+                    "step": "group",
+                    "side": side,
+                    "target": g.target,
+                    "dice": g.dice,
+                    "uw": g.skill,
+                    "figures": list(g.figures),
+                    "second": m.first_strike is not None and side != m.first_strike,
+                }
+            )
+    first, then = (m.attackers, m.defenders) if m.declared_defence else (m.defenders, m.attackers)
+    steps.append({"step": "tests", "first": list(first), "then": list(then)})
+    steps.append({"step": "after"})
+    return steps
 
 
 def _reaction(req: FireRequest) -> str | None:

@@ -93,6 +93,18 @@ const L_EN = {
   disengaged: "disengaged", notDisengaged: "failed: panic",
   pushUpTitle: "the push-up, in this order (5.6.2):", pushUpOf: "Push up", towards: "towards", figures: "figures", upTo: "up to",
   pushUpHint: "Drag the figures not engaged towards the enemy just fought (Shift-drag: one base); at most 4 cm whatever the terrain (5.6.7).",
+  // the combined melee (5.10): several units on a side
+  combined: "combined melee (5.10)", attackersOf: "attacking:", defendersOf: "defending:",
+  addToMelee: "+ add to this melee", addHint: "or Shift-click a unit on the table", noneToAdd: "no other unit touches an enemy of this melee",
+  dropFromMelee: "take out of this melee", meleeContinuing: "continuing melee (5.7.4)",
+  meleeDeclare: "the attackers declare defence (5.7.4)", meleePursue: "pursue without the test (6.3.6, 5.5.8)",
+  meleeOrderTitle: "type the dice in this order (each group's remainder die right after it, when its hits leave a remainder: 1.5.1, 5.10.4):", strikesFirst: "strikes first (7.7)", expectedLoss: "expected loss",
+  loses: "{u} loses", jointOutcomes: "outcomes together, most likely first", withLeft: "with the figures left",
+  orderStrikeBack: "{u}: the strike-back test of a unit in panic, 1 d6 (6.6.4)",
+  orderGroup: "{side} → {target}: {n} d6 on ≤ {uw} ({figures})",
+  orderTests: "the morale tests (5.10.5), 1 d6 each: first {first} (the repulse test, then the panic test if it fails), then {then} (the repulse test, or the pursuit test when every opponent fled); a unit with no losses rolls none (5.5.1)",
+  orderAfter: "then 2d6 for each flight and each pursuit (6.6.2, 6.7.1)",
+  pushUpPair: "the push-up, pair by pair (5.10.6, 5.6):",
 };
 
 // The same strings in the rulebook's Polish (issue 19; docs/glossary.md).
@@ -180,6 +192,17 @@ const L_PL = {
   disengaged: "oderwał się", notDisengaged: "niezdany: panika",
   pushUpTitle: "dosuwanie jednostek, w tej kolejności (5.6.2):", pushUpOf: "Dosuń", towards: "do", figures: "figurki", upTo: "najwyżej",
   pushUpHint: "Przeciągnij jednostki niezwiązane w walce wręcz w kierunku nieprzyjaciela, z którym oddział stoczył walkę (Shift: jedna podstawka); najwyżej 4 cm bez względu na teren (5.6.7).",
+  combined: "łączona walka wręcz (5.10)", attackersOf: "atakujący:", defendersOf: "broniący się:",
+  addToMelee: "+ dołącz do tej walki", addHint: "albo kliknij oddział na stole z klawiszem Shift", noneToAdd: "żaden inny oddział nie styka się z wrogiem w tej walce",
+  dropFromMelee: "wyłącz z tej walki", meleeContinuing: "walka wręcz kontynuowana (5.7.4)",
+  meleeDeclare: "atakujący deklarują obronę zamiast ataku (5.7.4)", meleePursue: "pościg bez rzutu (6.3.6, 5.5.8)",
+  meleeOrderTitle: "wpisz wyniki kości w tej kolejności (kość reszty każdej grupy zaraz po niej, gdy z jej trafień zostaje reszta: 1.5.1, 5.10.4):", strikesFirst: "uderza pierwszy (7.7)", expectedLoss: "oczekiwane straty",
+  loses: "straty {u}", jointOutcomes: "wyniki razem, najbardziej prawdopodobne najpierw", withLeft: "pozostałymi figurkami",
+  orderStrikeBack: "{u}: test oddziału w panice, czy odpiera, 1 K6 (6.6.4)",
+  orderGroup: "{side} → {target}: {n} K6 na ≤ {uw} ({figures})",
+  orderTests: "testy morale (5.10.5), po 1 K6: najpierw {first} (test „na odrzucenie”, po nim test „na panikę”, jeśli niezdany), potem {then} (test „na odrzucenie” albo test „na niekontrolowany pościg”, gdy wszyscy przeciwnicy uciekli); oddział bez strat nie testuje (5.5.1)",
+  orderAfter: "potem 2K6 każdej ucieczki i każdego pościgu (6.6.2, 6.7.1)",
+  pushUpPair: "dosuwanie jednostek, parami (5.10.6, 5.6):",
 };
 
 const LANGS = { en: L_EN, pl: L_PL };
@@ -232,6 +255,7 @@ const S = {
   before: null, moving: null, moveReport: null,   // move mode
   ruler: [], measure: null,
   reachDoc: null, meleeDoc: null,
+  meleeMore: [],      // the units added to the selected unit's melee with its target (5.10)
   disengage: null, disengageDoc: null,  // the unit whose disengagement is shown (5.8), its answer
   pushUp: null,       // {unit, enemy, candidates}: the push-up a melee named (5.6)
   fireAt: null,       // {shooter, target}: the target dragged to where it is fired at (4.12.3, 4.12.6)
@@ -389,6 +413,7 @@ function drawBases() {
       const cls = ["base", u.side, u.state === "panic" ? "panic" : "", u.state === "pursuit" ? "pursuit" : ""];
       if (uid === S.selected) cls.push("sel");
       if (uid === S.target) cls.push("target");
+      if (S.selected && S.meleeMore.includes(uid)) cls.push(u.side === S.kinds[S.selected].side ? "sel" : "target", "joined");
       if (S.pushUp && S.mode === "move" && S.pushUp.candidates.includes(id)) cls.push("candidate");
       for (const m of marks[id] || []) cls.push(m);
       el("polygon", { points: pts(c), class: cls.join(" "), "data-base": id, "data-unit": uid, "data-index": i }, g);
@@ -904,6 +929,7 @@ function renderRuler() {
 function selectUnit(uid) {
   if (uid !== S.selected) unsay("#declare-msg");  // the declaration's answer is the selected unit's
   S.selected = uid; S.target = null; S.fire = null; S.targets = null; S.reachDoc = null; S.meleeDoc = null;
+  S.meleeMore = [];
   $("#meleebox").hidden = true;
   if (S.disengage !== uid) closeDisengage();
   redraw(); renderPanel(); refresh();
@@ -911,6 +937,7 @@ function selectUnit(uid) {
 
 function pickTarget(uid) {
   S.target = uid; S.fire = null; S.reachDoc = null; S.meleeDoc = null;
+  S.meleeMore = [];
   $("#meleebox").hidden = true;
   redraw(); refresh();
 }
@@ -922,12 +949,67 @@ async function doReach() {
   } catch (e) { status(e.message); }
 }
 
+/** The melee the panel asks about: the selected unit and its target, with the units added (5.10). */
+function meleeUnits() {
+  const side = unitDoc(S.selected).side, more = S.meleeMore.filter((u) => unitDoc(u));
+  return {
+    attackers: [S.selected, ...more.filter((u) => unitDoc(u).side === side)],
+    defenders: [S.target, ...more.filter((u) => unitDoc(u).side !== side)],
+  };
+}
+
+const meleeCombined = () => S.meleeMore.length > 0;
+const fill = (text, vars) => text.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
+
+/** 5.10: a unit added to the melee, or taken out of it (the "+" control, or Shift-click on the table). */
+function toggleMeleeUnit(uid) {
+  if (!uid || uid === S.selected || uid === S.target) return;
+  S.meleeMore = S.meleeMore.includes(uid) ? S.meleeMore.filter((u) => u !== uid) : [...S.meleeMore, uid];
+  unsay("#melee-msg"); unsay("#melee-push");
+  redraw();
+  doMelee();
+}
+
+/** The units that may join: not in the melee yet, touching an enemy that is (``check``'s contacts, 5.1.2). */
+function meleeCandidates(units) {
+  const inMelee = new Set([...units.attackers, ...units.defenders]);
+  const touching = (uid) => {
+    const rep = S.check && S.check.units.find((x) => x.id === uid);
+    return rep ? rep.engaged_with : [];
+  };
+  return S.doc.units.filter((u) => !inMelee.has(u.id) && touching(u.id).some((e) => inMelee.has(e))).map((u) => u.id);
+}
+
+function renderMeleeUnits() {
+  const units = meleeUnits();
+  const chip = (uid) => h("span", { class: "chip", "data-melee-unit": uid }, uid,
+    S.meleeMore.includes(uid) ? h("button", { title: L.dropFromMelee, "data-drop": uid, onclick: () => toggleMeleeUnit(uid) }, "×") : null);
+  const cand = meleeCandidates(units);
+  const pick = h("select", { id: "melee-add" }, ...cand.map((u) => h("option", { value: u }, `${u} (${L.meleeSides[unitDoc(u).side === unitDoc(S.selected).side ? "attacker" : "defender"]})`)));
+  const add = h("button", { id: "melee-add-btn", onclick: () => toggleMeleeUnit($("#melee-add").value) }, L.addToMelee);
+  if (!cand.length) { pick.disabled = true; add.disabled = true; }
+  $("#melee-units").replaceChildren(
+    h("div", {}, h("b", {}, L.attackersOf), " ", ...units.attackers.map(chip), " ", h("b", {}, L.defendersOf), " ", ...units.defenders.map(chip)),
+    h("div", { class: "row" }, cand.length ? pick : null, add, h("span", { class: "help" }, cand.length ? L.addHint : L.noneToAdd)));
+  $("#melee-declare-l").hidden = !(meleeCombined() && $("#melee-continuing").checked);
+}
+
+function meleeFlags() {
+  const continuing = $("#melee-continuing").checked;
+  return { continuing, declare_defence: continuing && meleeCombined() && $("#melee-declare").checked };
+}
+
 async function doMelee() {
+  if (meleeCombined()) { doCombinedMelee(); return; }
   try {
-    const m = await api("/api/melee", { positions: patch(), attacker: S.selected, defender: S.target });
+    const body = { positions: patch(), attacker: S.selected, defender: S.target };
+    if (meleeFlags().continuing) body.continuing = true;
+    const m = await api("/api/melee", body);
     S.meleeDoc = m;
     const box = $("#meleebox");
     box.hidden = false;
+    renderMeleeUnits();
+    $("#melee-order-box").hidden = true;
     if (m.error) {
       $("#melee-body").replaceChildren(h("div", { id: "melee-answer", class: "bad" }, `${L.noMelee}: `, ruleSpan(m.rule), ` ${m.error}`));
       $("#chart-melee").replaceChildren();
@@ -941,6 +1023,58 @@ async function doMelee() {
     barChart(d, L.defenderRemoved, m.defender_removed_pmf.map((_, k) => String(k)), m.defender_removed_pmf, "melee-defender");
     $("#chart-melee").replaceChildren(a, d);
   } catch (e) { status(e.message); }
+}
+
+// 5.10: the combined melee — every unit's losses and outcome, the dice groups, the dice's order
+async function doCombinedMelee() {
+  const units = meleeUnits();
+  try {
+    const m = await api("/api/melee-combined", { positions: patch(), ...units, ...meleeFlags() });
+    S.meleeDoc = m;
+    $("#meleebox").hidden = false;
+    renderMeleeUnits();
+    if (m.error) {
+      $("#melee-body").replaceChildren(h("div", { id: "melee-answer", class: "bad", "data-combined": "true", "data-rule": m.rule },
+        `${L.noMelee}: `, ruleSpan(m.rule), ` ${m.error}`));
+      $("#chart-melee").replaceChildren();
+      $("#melee-order-box").hidden = true;
+      return;
+    }
+    const first = m.first_strike ? ` · ${L.meleeSides[m.first_strike]} ${L.strikesFirst}` : "";
+    const bonus = (g) => (g.target_bonus ? `, W+${g.target_bonus}` : "");
+    $("#melee-body").replaceChildren(
+      h("div", { id: "melee-answer", "data-combined": "true" }, h("b", {}, L.combined), `: ${m.attackers.join(", ")} → ${m.defenders.join(", ")}${first}`),
+      h("ul", { id: "melee-groups" }, ...m.groups.map((g) => h("li", { "data-side": g.side, "data-target": g.target },
+        `${L.meleeSides[g.side] || g.side} → ${g.target}: ${g.dice} ${L.d6}, UW ${g.uw}${bonus(g)} (${g.figures.join(", ")})`))),
+      h("ul", { id: "melee-unit-odds" }, ...m.units.map((u) => h("li", { "data-unit": u.unit, "data-side": u.side },
+        h("b", {}, u.unit), ` (${L.meleeSides[u.side] || u.side}): ${L.expectedLoss} ${u.expected_removed.toFixed(2)} — `,
+        u.outcomes.map((o) => `${outcomeName(o.outcome)} ${pct(o.p)}`).join(", ")))),
+      h("details", { id: "melee-joint" }, h("summary", {}, L.jointOutcomes), h("ul", {}, ...m.joint_outcomes.slice(0, 8).map((j) =>
+        h("li", {}, `${pct(j.p)} ` + Object.entries(j.outcomes).map(([u, o]) => `${u} ${outcomeName(o)}`).join(", "))))));
+    const charts = m.units.map((u) => {
+      const div = h("div");
+      barChart(div, fill(L.loses, { u: u.unit }), u.removed_pmf.map((_, k) => String(k)), u.removed_pmf, `melee-unit-${u.unit}`);
+      return div;
+    });
+    $("#chart-melee").replaceChildren(...charts);
+    renderMeleeOrder(m.dice_order);
+  } catch (e) { status(e.message); }
+}
+
+/** The order the combined melee's dice are typed in (the server's ``dice_order``, worded here). */
+function renderMeleeOrder(steps) {
+  const side = (s) => L.meleeSides[s] || s;
+  $("#melee-order").replaceChildren(...steps.map((st) => {
+    let text = "";
+    if (st.step === "strike_back") text = fill(L.orderStrikeBack, { u: st.unit });
+    else if (st.step === "group") {
+      text = fill(L.orderGroup, { side: side(st.side), target: st.target, n: st.dice, uw: st.uw, figures: st.figures.join(", ") });
+      if (st.second) text += ` — ${L.withLeft}`;
+    } else if (st.step === "tests") text = fill(L.orderTests, { first: st.first.join(", "), then: st.then.join(", ") });
+    else if (st.step === "after") text = L.orderAfter;
+    return h("li", { "data-step": st.step }, text);
+  }));
+  $("#melee-order-box").hidden = false;
 }
 
 async function doMorale(side) {
@@ -1097,7 +1231,7 @@ function onUp(ev) {
   if (d.kind === "pan" && !d.moved && S.mode === "place") { doPlace(toTable(ev.clientX, ev.clientY)); return; }
   if (d.kind === "pan" && !d.moved && S.mode === "terrain") { terrainClick(ev, d.hit); return; }
   if (d.kind === "pan") {
-    if (!d.moved && S.mode === "select") { S.selected = null; S.target = null; S.fire = null; S.targets = null; S.reachDoc = null; redraw(); renderPanel(); }
+    if (!d.moved && S.mode === "select") { S.selected = null; S.target = null; S.meleeMore = []; S.fire = null; S.targets = null; S.reachDoc = null; redraw(); renderPanel(); }
     return;
   }
   if (d.moved) { refresh(); return; }
@@ -1118,6 +1252,7 @@ function onUp(ev) {
     redraw(); renderPanel(); refresh(); return;
   }
   const side = unitDoc(d.uid).side;
+  if (ev.shiftKey && S.selected && S.target && d.uid !== S.selected && d.uid !== S.target) { toggleMeleeUnit(d.uid); return; }  // 5.10
   if (S.selected && d.uid !== S.selected && side !== unitDoc(S.selected).side) pickTarget(d.uid);
   else selectUnit(d.uid);
 }
@@ -1170,6 +1305,12 @@ function summary(a) {
     const how = i.declared ? ` (${L.declaredFire})` : i.charged ? ` (${L.chargedFire})` : "";
     if (r.lost) return `${i.shooter} → ${i.target}${how}: ${L.lostOut} (${(r.reason && r.reason.rule) || r.lost})`;
     return `${i.shooter} → ${i.target}${how}: ${r.damage} ${L.damage}, ${(r.removed || []).length} ${L.removed}, ${L.outcome[r.morale] || r.morale}`;
+  }
+  if (a.action === "melee" && i.attackers) {  // 5.10: what happened to every unit
+    return `${i.attackers.join(", ")} × ${i.defenders.join(", ")}: ` + Object.entries(r.outcomes || {}).map(([u, o]) => {
+      const gone = (r.removed || {})[u] || [];
+      return `${u} ${outcomeName(o)}` + (gone.length ? ` (${L.lost}: ${gone.length}, ${gone.join(", ")})` : "");
+    }).join("; ");
   }
   if (a.action === "melee") return `${i.attacker} × ${i.defender}: ${r.outcome ? `${outcomeName(r.outcome.attacker)} / ${outcomeName(r.outcome.defender)}` : ""}`;
   if (a.action === "morale") return `${L.moraleOf} ${r.side}`;
@@ -1295,6 +1436,7 @@ function applyDisengage(rolled) {
 
 // 5.6: the push-up a melee in which both stood names, one button a unit
 function pushUpOffer(a) {
+  if (a.inputs.attackers) { pushUpPairs(a); return; }
   const steps = (a.ruling && a.ruling.push_up) || [];
   const units = { attacker: a.inputs.attacker, defender: a.inputs.defender };
   const other = { attacker: units.defender, defender: units.attacker };
@@ -1308,6 +1450,17 @@ function pushUpOffer(a) {
       return h("div", { class: "row" }, h("button", { "data-push-up": unit, onclick: () => startPushUp(unit, enemy, cand) },
         `${L.pushUpOf} ${unit} ${L.towards} ${enemy}`), h("span", { class: "help" }, `${L.figures}: ${[...new Set(cand)].join(", ")}; ${L.upTo} ${st.max_cm} cm`));
     }));
+  said["#melee-push"]();
+}
+
+// 5.10.6: after a combined melee each pair in which both stood pushes up on its own, either way
+function pushUpPairs(a) {
+  const pairs = (a.ruling && a.ruling.push_up) || [];
+  if (!pairs.length) { unsay("#melee-push"); return; }
+  said["#melee-push"] = () => $("#melee-push").replaceChildren(h("div", { class: "help" }, L.pushUpPair),
+    ...pairs.map(([att, def]) => h("div", { class: "row" },
+      ...[[att, def], [def, att]].map(([unit, enemy]) => h("button", { "data-push-up": unit, "data-towards": enemy,
+        onclick: () => startPushUp(unit, enemy, []) }, `${L.pushUpOf} ${unit} ${L.towards} ${enemy}`)))));
   said["#melee-push"]();
 }
 
@@ -1346,13 +1499,21 @@ function applyFire(rolled, lost) {
 }
 
 function applyMelee(rolled) {
-  const body = { positions: patch(), attacker: S.selected, defender: S.target };
+  const combined = meleeCombined(), flags = meleeFlags();
+  const body = combined ? { positions: patch(), ...meleeUnits(), ...flags }
+    : { positions: patch(), attacker: S.selected, defender: S.target };
+  if (!combined && flags.continuing) body.continuing = true;
+  if ($("#melee-pursue").checked) body.pursue = true;
   if (rolled) body.seed = seedOf("#melee-seed"); else body.dice = diceOf("#melee-dice");
   unsay("#melee-push");
-  act("/api/apply-melee", body, "#melee-msg").then((r) => {
+  act(combined ? "/api/apply-melee-combined" : "/api/apply-melee", body, "#melee-msg").then((r) => {
     $("#meleebox").hidden = false;
     if (r) pushUpOffer(r.applied);
     if (r && S.selected && S.target) doMelee();  // the odds of the next exchange, if any
+    else if (r) {  // no next exchange (a side left the table): the answer stays, the odds go
+      for (const sel of ["#melee-units", "#melee-body", "#chart-melee"]) $(sel).replaceChildren();
+      $("#melee-order-box").hidden = true; $("#melee-declare-l").hidden = true;
+    }
   });
 }
 
@@ -1615,6 +1776,7 @@ function reload(doc) {
   const has = (id) => doc.units.some((u) => u.id === id);
   if (!has(S.selected)) S.selected = null;
   if (!has(S.target)) S.target = null;
+  S.meleeMore = S.selected && S.target ? S.meleeMore.filter(has) : [];
   if (!doc.terrain.some((t) => t.id === S.terrainSel)) S.terrainSel = null;
   S.check = S.targets = S.fire = S.reachDoc = S.meleeDoc = S.moveReport = S.disengageDoc = null;
   if (!has(S.disengage)) S.disengage = null;
@@ -1679,6 +1841,8 @@ function wire() {
   $("#fire-lost").onclick = () => applyFire(false, true);
   $("#melee-apply").onclick = () => applyMelee(false);
   $("#melee-roll").onclick = () => applyMelee(true);
+  $("#melee-continuing").onchange = () => { if (!$("#meleebox").hidden && S.selected && S.target) doMelee(); };
+  $("#melee-declare").onchange = () => { if (!$("#meleebox").hidden && S.selected && S.target) doMelee(); };
   $("#disengage-apply").onclick = () => applyDisengage(false);
   $("#disengage-roll").onclick = () => applyDisengage(true);
   $("#move-as").onchange = moveAsChanged;
@@ -1700,7 +1864,7 @@ function wire() {
     if (ev.key === "[") turn(1);
     else if (ev.key === "]") turn(-1);
     else if (ev.key === "Enter" && S.mode === "terrain") finishTerrain();
-    else if (ev.key === "Escape") { if (S.fireAt) { endFireAt(); return; } S.selected = S.target = null; S.fire = S.targets = null; S.ruler = []; S.measure = null; redraw(); renderPanel(); }
+    else if (ev.key === "Escape") { if (S.fireAt) { endFireAt(); return; } S.selected = S.target = null; S.meleeMore = []; S.fire = S.targets = null; S.ruler = []; S.measure = null; redraw(); renderPanel(); }
   });
 }
 
