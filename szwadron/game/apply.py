@@ -978,19 +978,7 @@ def apply_melee(
             continue
         if unit.stood:  # 4.12.6: attacked in melee, its fire at the first charger is gone
             changes.append({"op": "set", "unit": unit.id, "field": "stood", "value": None})
-        changes += _expand_if_formation(unit) if gone_ids else []
-        if gone_ids:
-            changes.append(
-                {
-                    "op": "remove",
-                    "unit": unit.id,
-                    "bases": sorted(int(b.rpartition("/")[2]) for b in gone_ids),
-                }
-            )
-            if unit.initial_strength is None:
-                changes.append(
-                    {"op": "set", "unit": unit.id, "field": "initial_strength", "value": unit.strength}
-                )
+        changes += _removal_changes(unit, gone_ids)
         holds = side == "defender" and m.all_defenders_advantaged
         changes += _melee_state(unit, out, [enemy.id], [enemy.id], enemy.id, pursue, holds, notes)
     push = []
