@@ -735,9 +735,9 @@ def _reaction(req: FireRequest) -> str | None:
 
 
 def _target_at(bf: Battlefield, req: FireRequest) -> dict[str, Any] | None:
-    """4.12.3, 4.12.6 — the target where it is fired at, as a move file (``--target-at``): the
-    bases ``target_at`` moves (every base when none moves: the rules then say whether a fire
-    there is a fire at a point of its move)."""
+    """4.12.3, 4.12.6 — the target where it is fired at, as a move file (``--target-at``): every
+    base at its pose (a target that has made its move must list every base; the rules then say
+    whether a fire there is a fire at a point of its move)."""
     if req.target_at is None:
         return None
     ks = bf.resolve(req.target)
@@ -754,7 +754,7 @@ def _target_at(bf: Battlefield, req: FireRequest) -> dict[str, Any] | None:
 
 def _moved(bf: Battlefield, unit: str, to: tuple[Pose, ...], *, every: bool = False) -> list[dict[str, Any]]:
     """The bases of ``unit`` that ``to`` moves, as a move file's ``bases`` (the others stay);
-    none moving is bad input, or with ``every`` all of them listed where they stand."""
+    none moving is bad input; with ``every``, every base listed at its pose."""
     ks = bf.resolve(unit)
     if "/" in unit or len(ks) != len(to):
         raise InvalidDataError(
@@ -776,7 +776,7 @@ def _moved(bf: Battlefield, unit: str, to: tuple[Pose, ...], *, every: bool = Fa
         for i, (k, p) in enumerate(zip(ks.tolist(), to, strict=True))
     ]
     moved = [entry for entry, same in listed if not same]
-    if not moved and every:
+    if every:
         moved = [entry for entry, _same_pose in listed]
     if not moved:
         raise InvalidDataError(_("to: no base moves; drag the unit to a new pose"), source="request")
