@@ -913,6 +913,11 @@ class Turn(_Frozen):
         False,
         description="The side's morale phase has been played (morale --apply): it is not played twice (2.2).",
     )
+    phase_ended: bool = Field(
+        False,
+        description="4.12.5: a declared fire at the end of the movement phase has been fired: the side "
+        "whose phase it is acts no more in it.",
+    )
 
 
 class Scenario(_Frozen):

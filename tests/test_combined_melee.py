@@ -176,9 +176,9 @@ def test_5_10_cli_json_and_text(tmp_path: Path) -> None:
         (["--attacker", "a", "b", "--defender", "d", "a"], 2, "cannot attack and defend"),
         (["--attacker", "a", "d", "--defender", "b"], 2, "not all on one side"),
         (
-            ["--attacker", "a", "b", "--defender", "d", "--apply", "-o", "{d}/next.toml"],
+            ["--attacker", "a", "b", "--defender", "d", "--plot", "{d}/m.png"],
             2,
-            "--apply takes one",
+            "--plot takes one",
         ),
         (["--attacker", "a", "far", "--defender", "d"], 1, "no melee"),
         (["--attacker", "a", "--defender", "d", "--declare-defence"], 2, "--continuing"),

@@ -17,6 +17,7 @@ from szwadron.game.apply import (
     Position,
     apply_declare,
     apply_fire,
+    apply_melee,
     apply_move,
     apply_next_phase,
     position_from_text,
@@ -367,3 +368,105 @@ def test_json_output_names_the_reaction(tmp_path: Path, capsys: pytest.CaptureFi
     )
     doc = json.loads(capsys.readouterr().out)
     assert code == 0 and doc["reaction"]["rule"] == "4.12.6" and doc["legal"]
+
+
+def test_4_12_6_a_melee_spends_the_fire_at_the_first_charger() -> None:
+    """4.12.6 "pierwszą jednostkę": once b's charge has been fought, a second charger is not the
+    first, whatever came of the melee (a is no longer marked)."""
+    pos = _charged()
+    fought = position_from_text(apply_melee(pos, "b", "a", seed=2059).text, "fought")
+    assert not fought.scenario.unit("a").stood
+    if fought.scenario.unit("a").engaged_with:
+        return  # still engaged: refused under 4.1.1 anyway (tested above)
+    with pytest.raises(IllegalActionError) as err:
+        apply_fire(
+            fought,
+            "a",
+            "c",
+            dice=[1, 1],
+            charged=True,
+            target_at={"unit": "c", "bases": [{"index": 0, "x": 14.0, "y": 16.0, "facing": 270.0}]},
+        )
+    assert err.value.rule == "4.12.6"
+
+
+def test_4_12_6_a_unit_that_only_moved_is_not_a_charger() -> None:
+    """The position shows c's action was a move, not a charge: no fire at it under 4.12.6."""
+    pos = _charged(move_first=False)
+    step = {
+        "unit": "c",
+        "bases": [{"index": k, "x": 40.0 + 2 * k, "y": 20.0, "facing": 270.0} for k in range(2)],
+    }
+    moved = position_from_text(apply_move(pos, "c", step).text, "moved")
+    with pytest.raises(IllegalActionError) as err:
+        apply_fire(moved, "a", "c", dice=[1, 1], charged=True)
+    assert err.value.rule == "4.12.6" and "not a charge" in str(err.value)
+
+
+def test_4_12_3_a_target_that_has_moved_lists_every_base() -> None:
+    """The charge already moved: b/1 not listed would be taken in contact, where it had not come
+    yet at the point of the fire; every base must be listed (bad input, nothing applied)."""
+    one = {"unit": "b", "bases": [{"index": 0, "x": 10.0, "y": 16.0, "facing": 270.0}]}
+    with pytest.raises(InvalidArgumentError) as err:
+        apply_fire(_charged(), "a", "b", dice=[1, 1], charged=True, target_at=one)
+    assert err.value.parameter == "target_at" and "2 bases" in str(err.value)
+    # before its move, the base not listed has not moved yet: it stays at its start
+    applied = apply_fire(_charged(move_first=False), "a", "b", dice=[4, 5], charged=True, target_at=one)
+    assert applied.ruling["morale"] == "no_test"
+
+
+def test_6_8_6_a_unit_that_reorganised_has_stood() -> None:
+    """6.8.6 "nie wykonuje żadnych akcji w fazie ruchu tej tury. Od następnej tury działa ona
+    normalnie": it took no action in its movement phase, so it may fire at a charger (4.12.6)."""
+    text = (CASES / "4_12_6_charger.toml").read_text(encoding="utf-8")
+    text = text.replace('id = "a"\nside = "A"\n', 'id = "a"\nside = "A"\nacted = "reorganise"\n')
+    pos = _next(position_from_text(text, "reorganised"))
+    assert pos.scenario.unit("a").stood
+
+
+def test_4_12_6_round_one_the_second_side_has_not_stood() -> None:
+    """Round 1, the first side's turn: the second side had no movement phase of its own yet."""
+    text = (CASES / "4_12_6_charger.toml").read_text(encoding="utf-8")
+    pos = position_from_text(text, "start")
+    step = {
+        "unit": "a",
+        "bases": [{"index": k, "x": 10.0 + 2 * k, "y": 20.0, "facing": 90.0} for k in range(2)],
+    }
+    with pytest.raises(IllegalActionError) as err:
+        apply_fire(pos, "b", "a", dice=[1, 1], charged=True, target_at=step)
+    assert err.value.rule == "4.12.6" and "round 1" in str(err.value)
+
+
+def test_4_12_5_a_declared_fire_at_the_phase_end_ends_the_phase() -> None:
+    """4.12.5 "na koniec fazy ruchu przeciwnika": once it has gone off, side B acts no more in
+    that phase (its move and a further interrupt refused) until turn --apply."""
+    applied = apply_fire(_declared(), "a", "b", declared=True)  # 28 cm: out of range, lost (4.12.4)
+    assert applied.ruling["lost"] == "4.5.5"
+    ended = position_from_text(applied.text, "ended")
+    assert ended.scenario.turn is not None and ended.scenario.turn.phase_ended
+    with pytest.raises(IllegalActionError) as err:
+        apply_move(ended, "b", load_move_file(MOVES / "interrupt_point.toml"))
+    assert err.value.rule == "4.12.5"
+    nxt = _next(ended)
+    assert nxt.scenario.turn is not None and not nxt.scenario.turn.phase_ended
+    assert "phase_ended" not in nxt.text
+
+
+def test_march_with_a_reaction_is_bad_input() -> None:
+    with pytest.raises(InvalidArgumentError) as err:
+        apply_fire(_charged(), "a", "b", dice=[1], charged=True, march=True)
+    assert err.value.parameter == "march"
+    with pytest.raises(InvalidArgumentError) as err:
+        apply_fire(_declared(), "a", "b", dice=[1], declared=True, march=True)
+    assert err.value.parameter == "march"
+
+
+def test_cli_polish_names_the_tests(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """6.3: the tests „na odrzucenie” and „na panikę” by the rulebook's names."""
+    p = tmp_path / "p.toml"
+    p.write_text(_charged().text, encoding="utf-8")
+    argv = ["--lang", "pl", "fire", str(p), "--shooter", "a", "--target", "b", "--reaction", "charged"]
+    argv += ["--target-at", str(MOVES / "charge_point.toml"), "--apply", "-o", str(tmp_path / "n.toml")]
+    assert main([*argv, "--dice", "1,2", "--morale-dice", "6,6"]) == 0
+    out = capsys.readouterr().out
+    assert "„na odrzucenie”" in out and "„na panikę”" in out

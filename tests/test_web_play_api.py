@@ -280,6 +280,7 @@ def test_setup_edits_only_before_the_first_action(client: TestClient) -> None:
         "phase": "morale",
         "first": "A",
         "morale_played": False,
+        "phase_ended": False,
     }
 
 

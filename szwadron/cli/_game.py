@@ -232,10 +232,15 @@ def format_applied(args: argparse.Namespace, applied: Applied) -> str:
     return "\n".join(lines)
 
 
-def _test_name(test: str) -> str:
-    """A morale test's name in a line of dice: the state's name would not say which test."""
+def morale_test_name(test: str) -> str:
+    """A morale test's name in a line of dice: the state's name would not say which test (6.3:
+    the tests „na odrzucenie”, „na panikę”, „na niekontrolowany pościg”)."""
     if test == "uncontrolled pursuit":  # 5.8.4, 6.3.6: the test "na niekontrolowany pościg"
         return pgettext("morale test", "uncontrolled pursuit")
+    if test == "repulse":  # 6.3.1
+        return pgettext("morale test", "repulse")
+    if test == "panic":  # 6.3.3
+        return pgettext("morale test", "panic")
     return term(test).replace("_", " ")  # break_off: "break off"
 
 
@@ -264,14 +269,14 @@ def roll_lines(rolls: list[dict[str, Any]]) -> list[str]:
         elif r.get("automatic"):  # 7.6.1: automatic disengage rolls no die
             lines.append(
                 f"  {r['unit']} "
-                + _("{test} test: automatic (7.6.1) — pass").format(test=_test_name(r["test"]))
+                + _("{test} test: automatic (7.6.1) — pass").format(test=morale_test_name(r["test"]))
             )
         else:
             verdict = _("pass") if r["passed"] else _("fail")
             lines.append(
                 f"  {r['unit']} "
                 + _("{test} test: rolled {face} vs ≤{target} — {verdict}").format(
-                    test=_test_name(r["test"]), face=r["face"], target=r["target"], verdict=verdict
+                    test=morale_test_name(r["test"]), face=r["face"], target=r["target"], verdict=verdict
                 )
             )
     return lines

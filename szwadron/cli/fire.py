@@ -23,7 +23,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from szwadron.cli._common import base_list, fmt_prob, format_pmf_table, print_json
-from szwadron.cli._game import add_apply_options, dice_list
+from szwadron.cli._game import add_apply_options, dice_list, morale_test_name
 from szwadron.cli._pictures import add_plot_option
 from szwadron.i18n import _, ngettext, term
 
@@ -267,6 +267,7 @@ def _apply(args: argparse.Namespace) -> int:
             declared=args.reaction == "declared",
             charged=args.reaction == "charged",
             target_at=move,
+            source=str(args.target_at),
         )
 
     code, applied = run_apply(args, compute)
@@ -312,13 +313,14 @@ def format_rolled(applied: Any) -> str:
         lines.append(
             "  "
             + _("{test} test: rolled {face} vs ≤{target} — {verdict}").format(
-                test=term(t["test"]),
+                test=morale_test_name(t["test"]),
                 face=t["face"],
                 target=t["target"],
                 verdict=_("pass") if t["passed"] else _("fail"),
             )
         )
-    lines.append("  " + _("morale: {outcome}").format(outcome=term(ruling["morale"])))
+    outcome = _("no test") if ruling["morale"] == "no_test" else term(ruling["morale"])
+    lines.append("  " + _("morale: {outcome}").format(outcome=outcome))
     return "\n".join(lines)
 
 

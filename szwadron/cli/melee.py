@@ -42,15 +42,17 @@ def register(subparsers: Any) -> None:
         "--attacker",
         required=True,
         nargs="+",
+        action="extend",
         metavar="UNIT",
-        help="the attacking unit; several: a combined melee (5.10)",
+        help="the attacking unit; several (--attacker A B, or the option repeated): a combined melee (5.10)",
     )
     p.add_argument(
         "--defender",
         required=True,
         nargs="+",
+        action="extend",
         metavar="UNIT",
-        help="the defending unit; several: a combined melee (5.10)",
+        help="the defending unit; several (--defender A B, or the option repeated): a combined melee (5.10)",
     )
     p.add_argument(
         "--continuing",
@@ -91,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
     if combined:
         _one_a_side_only(args)
     _check_dice(args)
+    if combined and args.apply:
+        return _apply_combined(args)
     if combined:  # 5.10, 5.7.4 — several units on a side (or defence declared)
         return _answer(
             args,
@@ -138,18 +142,17 @@ def _answer(args: argparse.Namespace, ask: Any, fmt: Any) -> int:
 
 
 def _one_a_side_only(args: argparse.Namespace) -> None:
-    """--apply and --plot answer one attacking and one defending unit (exit 2 otherwise)."""
+    """--plot answers one attacking and one defending unit (exit 2 otherwise)."""
     from szwadron.errors import InvalidDataError
 
-    for option in ("apply", "plot"):
-        if getattr(args, option, None):
-            raise InvalidDataError(
-                _(
-                    "--{option} takes one attacking and one defending unit; a combined melee (5.10) is "
-                    "answered without it"
-                ).format(option=option),
-                parameter="--attacker/--defender",
-            )
+    if getattr(args, "plot", None):
+        raise InvalidDataError(
+            _(
+                "--{option} takes one attacking and one defending unit; a combined melee (5.10) is "
+                "answered without it"
+            ).format(option="plot"),
+            parameter="--attacker/--defender",
+        )
 
 
 def format_combined(m: CombinedMelee) -> str:
@@ -233,27 +236,85 @@ def _apply(args: argparse.Namespace) -> int:
     return show_applied(args, *run_apply(args, compute), _render_applied)
 
 
+def _apply_combined(args: argparse.Namespace) -> int:
+    """``--apply`` with several units on a side: the combined melee (5.10) resolved with the dice
+    and written to the next position."""
+    from szwadron.cli._game import run_apply, show_applied
+    from szwadron.game.apply import Position, apply_combined_melee
+
+    def compute(pos: Position) -> Applied:
+        return apply_combined_melee(
+            pos,
+            args.attacker,
+            args.defender,
+            continuing=args.continuing,
+            declare_defence=args.declare_defence,
+            dice=args.dice,
+            seed=args.seed if args.roll else None,
+            pursue=args.pursue,
+        )
+
+    return show_applied(args, *run_apply(args, compute), _render_combined_applied)
+
+
+def _render_combined_applied(applied: Applied) -> str:
+    """An applied combined melee: the question's answer, then every die and what it did."""
+    from szwadron.cli._game import morale_test_name, roll_lines
+
+    m, _roll = applied.report
+    lines = [format_combined(m), "", _("Rolled")]
+    for t in applied.dice.get("strike_back", []):
+        lines.append("  " + _test_line(t, _("{unit}: strike back (6.6)").format(unit=t["unit"])))
+    for s in applied.dice["strikes"]:
+        lines.append(f"  {term(s['side'])} → {s['target']}: " + _strike_text(s))
+    for t in applied.dice["tests"]:
+        name = _("{test} test").format(test=morale_test_name(t["test"]))
+        lines.append("  " + _test_line(t, f"{t['unit']}: {name}"))
+    removed = ", ".join(b for bases in applied.ruling["removed"].values() for b in bases)
+    lines.append("  " + _("removed: {bases}").format(bases=removed or _("none")))
+    outcomes = ", ".join(f"{u} {term(o)}" for u, o in applied.ruling["outcomes"].items())
+    lines.append("  " + _("outcome: {outcomes}").format(outcomes=outcomes))
+    lines += roll_lines(applied.dice.get("after", []))  # 6.6.2, 6.7.1: the flights and pursuits at once
+    return "\n".join(lines)
+
+
+def _strike_text(s: dict[str, Any]) -> str:
+    """One group's dice: how many on what, the faces, the hits, the remainder roll, the removed."""
+    rem = (
+        ", " + _("remainder roll {faces}").format(faces=" ".join(map(str, s["remainder_faces"])))
+        if s["remainder_faces"]
+        else ""
+    )
+    return (
+        _("{n} d6 on ≤{c}").format(n=s["dice"], c=s["skill"])
+        + f": {' '.join(map(str, s['faces']))} — "
+        + ngettext("{n} scored", "{n} scored", s["scored"]).format(n=s["scored"])
+        + rem
+        + "; "
+        + _("{n} removed").format(n=s["removed"])
+    )
+
+
+def _test_line(t: dict[str, Any], name: str) -> str:
+    """One test: its name, the face against the target, pass or fail."""
+    return _("{name}: rolled {face} vs ≤{target} — {verdict}").format(
+        name=name, face=t["face"], target=t["target"], verdict=_("pass") if t["passed"] else _("fail")
+    )
+
+
 def _render_applied(applied: Applied) -> str:
     """An applied melee: the question's answer, then the dice rolled and what they did."""
     from szwadron.cli._game import roll_lines
 
     m, _outcome = applied.report
     lines = [format_report(m), "", _("Rolled")]
-    for s in applied.dice["strikes"]:
-        rem = (
-            ", " + _("remainder roll {faces}").format(faces=" ".join(map(str, s["remainder_faces"])))
-            if s["remainder_faces"]
-            else ""
-        )
+    if "strike_back" in applied.dice:  # 6.6: the panicking defender's test, rolled first
         lines.append(
-            f"  {term(s['side'])}: "
-            + _("{n} d6 on ≤{c}").format(n=s["dice"], c=s["skill"])
-            + f": {' '.join(map(str, s['faces']))} — "
-            + ngettext("{n} scored", "{n} scored", s["scored"]).format(n=s["scored"])
-            + rem
-            + "; "
-            + _("{n} removed").format(n=s["removed"])
+            "  "
+            + _test_line(applied.dice["strike_back"], _("{unit}: strike back (6.6)").format(unit=m.defender))
         )
+    for s in applied.dice["strikes"]:
+        lines.append(f"  {term(s['side'])}: " + _strike_text(s))
     for t in applied.dice["tests"]:
         lines.append(
             "  "

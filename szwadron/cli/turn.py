@@ -39,6 +39,8 @@ def _describe(turn: Any) -> str:
     where = _("round {round}, side {side}, {phase} phase").format(
         round=turn.round, side=turn.side, phase=term(turn.phase.value)
     )
+    if turn.phase_ended:  # 4.12.5: a declared fire went off at the phase's end
+        return where + " " + _("(ended by a declared fire, 4.12.5: go on with turn --apply)")
     return where + (" " + _("(played: go on with turn --apply)") if turn.morale_played else "")
 
 

@@ -42,10 +42,12 @@ from szwadron.loading import (
 from szwadron.models import Phase, Scenario, TerrainKind, Turn, Unit, UnitAction, UnitState
 from szwadron.movefile import MoveFile
 from szwadron.odds.combat import COMBAT_DIE_SIDES, roll_melee
-from szwadron.odds.morale import morale_target
+from szwadron.odds.joint import CombinedRoll, roll_combined
+from szwadron.odds.morale import MeleeOutcome, morale_target
 from szwadron.odds.remainder import die_sides, remainder_roll
 from szwadron.rulings import Ruling
 from szwadron.table.audit import engaged_or_recorded
+from szwadron.table.combined import combined_melee
 from szwadron.table.disengage import disengage
 from szwadron.table.fire import FireResult, fire
 from szwadron.table.melee import table_melee
@@ -178,6 +180,13 @@ def check_may_act(scenario: Scenario, unit: Unit, what: str, *, after: UnitActio
             )
         if turn.phase is Phase.MORALE and what == "move" and unit.acted is UnitAction.REORGANISE:
             return  # 2.2.1 III, 6.8.5: the re-forming of a unit that reorganised
+        if turn.phase_ended:
+            raise IllegalActionError(
+                "4.12.5",
+                _(
+                    "side {side}'s movement phase has ended: a declared fire went off at its end; go on with turn --apply"
+                ).format(side=turn.side),
+            )
         if turn.phase is not Phase.MOVEMENT:
             raise IllegalActionError(
                 "2.2",
@@ -377,7 +386,7 @@ def _out_of_range(
         inputs[reaction] = True
         if result.target_at:
             inputs["target_at"] = [list(p) for p in result.target_at]
-        changes = [_spent(shooter, reaction)]
+        changes = [_spent(shooter, reaction), *_phase_end(pos.scenario, reaction, result.target_at)]
         note = (
             _("{unit} fired at {target} out of range: its declared fire is lost (4.12.4)")
             if reaction == "declared"
@@ -387,20 +396,31 @@ def _out_of_range(
     return _finish(pos, "fire", inputs, {}, ruling, changes, [note], result)
 
 
-def _check_declared_fire(sc: Scenario, unit: Unit, march: bool) -> None:
-    """4.12.2-4.12.5 — may ``unit`` fire the fire it declared now: it declared it, in normal order
-    and not engaged (6.1, 4.1.1), in the opponent's movement phase (when the position says whose
-    turn it is), not on the march. Raises :class:`IllegalActionError` with the rule."""
+def _check_declared_fire(sc: Scenario, unit: Unit, march: bool, interrupt: bool) -> None:
+    """4.12.2-4.12.5 — may ``unit`` fire the fire it declared now: it declared it and has not
+    fired it (4.12.4: one move interrupted), in normal order and not engaged (6.1, 4.1.1), in the
+    opponent's movement phase (when the position says whose turn it is), not on the march; an
+    ``interrupt`` (4.12.3) only while the phase's moves go on (not after a fire at its end,
+    4.12.5). Raises :class:`IllegalActionError` with the rule."""
+    if march:
+        raise InvalidArgumentError(
+            "march", _("does not apply: a declared fire is fired normally, not on the march")
+        )
     if not unit.declared:
         raise IllegalActionError(
             "4.12.2",
             _(
-                "{unit} declared no fire in its own turn (fire --declare): it cannot fire in the opponent's"
+                "{unit} has no declared fire to fire: it declared none in its own turn (fire --declare), or has fired it already (one move interrupted, 4.12.4)"
             ).format(unit=unit.id),
         )
-    if march:
-        raise IllegalActionError("4.12.3", _("a declared fire is fired normally, not on the march"))
     turn = sc.turn
+    if interrupt and turn is not None and turn.phase_ended:
+        raise IllegalActionError(
+            "4.12.5",
+            _(
+                "side {side}'s movement phase has ended (a declared fire went off at its end): there is no move left to interrupt"
+            ).format(side=turn.side),
+        )
     if turn is not None and (turn.side == unit.side or turn.phase is not Phase.MOVEMENT):
         raise IllegalActionError(
             "4.12.3",
@@ -424,19 +444,16 @@ def _check_charged_fire(sc: Scenario, unit: Unit, target: Unit) -> None:
     in no melee already fought. Contact with the charger itself is its charge, not an engagement
     before it. Raises :class:`IllegalActionError` with the rule."""
     turn = sc.turn
+    if target.side == unit.side:
+        raise InvalidArgumentError(
+            "target", _("{target} is on {unit}'s side").format(target=target.id, unit=unit.id)
+        )
     if turn is not None and turn.side == unit.side:
         raise IllegalActionError(
             "4.12.6",
             _("{unit} fires at a charger in the opponent's turn; it is side {side}'s own turn").format(
                 unit=unit.id, side=turn.side
             ),
-        )
-    if turn is not None and not unit.stood:
-        raise IllegalActionError(
-            "4.12.6",
-            _(
-                "{unit} did not stand without acting in its own movement phase (it acted or declared fire), or has fired at a charger already: it may not fire at a charging unit"
-            ).format(unit=unit.id),
         )
     if unit.state is not UnitState.NORMAL:
         raise IllegalActionError(
@@ -452,9 +469,21 @@ def _check_charged_fire(sc: Scenario, unit: Unit, target: Unit) -> None:
                 unit=unit.id, engaged=", ".join(unit.engaged_with)
             ),
         )
-    if target.side == unit.side:
-        raise InvalidArgumentError(
-            "target", _("{target} is on {unit}'s side").format(target=target.id, unit=unit.id)
+    if turn is not None and not unit.stood:
+        message = _(
+            "{unit} did not stand without acting in its own movement phase (it acted or declared fire), or has fired at a charger or been attacked already: it may not fire at a charging unit"
+        )
+        if turn.round == 1 and turn.side == turn.first:
+            message = _(
+                "{unit} has had no movement phase of its own yet (round 1): it did not stand without acting, and may not fire at a charging unit"
+            )
+        raise IllegalActionError("4.12.6", message.format(unit=unit.id))
+    if target.acted is not None and target.acted is not UnitAction.CHARGE:
+        raise IllegalActionError(
+            "4.12.6",
+            _(
+                "{target} made its action in this phase ({value}), not a charge: it is not charging {unit}"
+            ).format(target=target.id, value=term(target.acted.value), unit=unit.id),
         )
 
 
@@ -475,11 +504,13 @@ def _check_reaction(
             _("a fire in the opponent's turn is declared (4.12.2) or at a charger (4.12.6), not both"),
         )
     if declared:  # 4.12.2-4.12.5: the fire it declared, in the opponent's turn
-        _check_declared_fire(sc, su, march)
+        _check_declared_fire(sc, su, march, target_at is not None)
         return "declared"
     if charged:
         if march:
-            raise IllegalActionError("4.12.6", _("the fire at a charger is fired normally, not on the march"))
+            raise InvalidArgumentError(
+                "march", _("does not apply: the fire at a charger is fired normally, not on the march")
+            )
         _check_charged_fire(sc, su, tu)
         return "charged"
     if target_at is not None:
@@ -491,6 +522,32 @@ def _check_reaction(
         )
     check_may_act(sc, su, "fire", after=UnitAction.MARCH_MOVE if march else None)
     return None
+
+
+def _every_base_if_moved(target: Unit, target_at: MoveFile | Mapping[str, Any], source: str) -> MoveFile:
+    """4.12.3 — the poses the target is fired at; a target that has made its move already (it
+    acted in this phase) must list every base: one not listed would be taken at the end of its
+    move, where it had not come yet when the move was interrupted."""
+    move = (
+        target_at if isinstance(target_at, MoveFile) else validate(MoveFile, dict(target_at), source=source)
+    )
+    listed = {b.index for b in move.bases}
+    if target.acted is not None and len(listed) < target.strength:
+        raise InvalidArgumentError(
+            "target_at",
+            _(
+                "{target} has made its move already: list all its {n} bases where it is fired at ({k} listed); one not listed would stand at the end of its move"
+            ).format(target=target.id, n=target.strength, k=len(listed)),
+        )
+    return move
+
+
+def _phase_end(sc: Scenario, reaction: str, target_at: object) -> list[Change]:
+    """4.12.5 — a declared fire that interrupted no move goes off at the end of the opponent's
+    movement phase: the position records that the phase has ended (its side acts no more)."""
+    if reaction != "declared" or target_at or sc.turn is None:
+        return []
+    return [{"op": "turn", "value": {"phase_ended": True}}]
 
 
 def _spent(shooter: str, reaction: str) -> Change:
@@ -560,6 +617,7 @@ def apply_fire(
     declared: bool = False,
     charged: bool = False,
     target_at: MoveFile | Mapping[str, Any] | None = None,
+    source: str = "target_at",
 ) -> Applied:
     """Section 4 — fire resolved with dice: given (``dice`` the volley's d6 in the order of its
     groups, ``remainder_dice`` for the remainder roll of 1.5.1, ``morale_dice`` for the test of
@@ -579,7 +637,10 @@ def apply_fire(
     places the target where its move is interrupted (4.12.3) or where its charge is fired at:
     the fire is resolved there; a target repulsed or panicking stops there (its bases are written
     at those poses and its move is its action), one that stands goes on with its move from where
-    the position has it."""
+    the position has it. A target that has made its move already lists every base (those not
+    listed would stand at its end). ``source`` names ``target_at`` in messages. A declared fire
+    without ``target_at`` goes off at the end of the opponent's movement phase (4.12.5): the
+    position records that the phase has ended (``[turn] phase_ended``)."""
 
     rng = random.Random(seed) if seed is not None else None
     sc = pos.scenario
@@ -588,6 +649,8 @@ def apply_fire(
             raise InvalidArgumentError(role, _("{ident!r}: no such unit in the scenario").format(ident=ident))
     su, tu = sc.unit(shooter), sc.unit(target)
     reaction = _check_reaction(sc, su, tu, march, declared, charged, target_at)
+    if target_at is not None:
+        target_at = _every_base_if_moved(tu, target_at, source)
     bf = Battlefield(sc)
     result = fire(
         bf,
@@ -598,14 +661,17 @@ def apply_fire(
         ammunition=ammunition,
         target_poses=target_at,
         reaction=reaction,
-        source="target_at",
+        source=source,
     )
     if not result.legal or result.odds is None:
         reason = result.reason
         if reason is not None and reason.rule in ("4.5.1", "4.12.4"):  # 4.5.5, 4.12.4: out of range, lost
             if dice or remainder_dice or morale_dice:
                 raise InvalidArgumentError(
-                    "dice", _("out of range (4.5.5): no die is rolled; give no dice (or --roll)")
+                    "dice",
+                    _(
+                        "must not be given: the target is out of range (4.5.5) and no die is rolled (--roll is fine)"
+                    ),
                 )
             return _out_of_range(pos, shooter, target, bases, march, ammunition, reason, result, reaction)
         raise IllegalActionError(
@@ -719,7 +785,7 @@ def apply_fire(
         done = UnitAction.MARCH if su.acted is UnitAction.MARCH_MOVE else UnitAction.MARCH_FIRE
     changes: list[Change] = [{"op": "set", "unit": shooter, "field": "acted", "value": done.value}]
     if reaction is not None:  # 4.12: the fire it had in the opponent's turn is spent
-        changes = [_spent(shooter, reaction)]
+        changes = [_spent(shooter, reaction), *_phase_end(sc, reaction, target_at)]
     notes: list[str] = []
     stopped = _stopped(tu, result, reaction, outcome, sc.turn) if strength_after else []
     if strength_after == 0:
@@ -757,6 +823,12 @@ def apply_fire(
                 target=target
             )
         )
+        if gone:
+            notes.append(
+                _(
+                    "{target}'s figures are numbered again after its losses: give its move by the new numbers"
+                ).format(target=target)
+            )
     inputs = _fire_inputs(shooter, target, bases, march, result.ammunition)
     if reaction is not None:
         inputs[reaction] = True
@@ -904,54 +976,11 @@ def apply_melee(
             changes += _forget(sc, unit.id)
             notes.append(_("{unit} is destroyed and leaves the table (PD-18)").format(unit=unit.id))
             continue
-        changes += _expand_if_formation(unit) if gone_ids else []
-        if gone_ids:
-            changes.append(
-                {
-                    "op": "remove",
-                    "unit": unit.id,
-                    "bases": sorted(int(b.rpartition("/")[2]) for b in gone_ids),
-                }
-            )
-            if unit.initial_strength is None:
-                changes.append(
-                    {"op": "set", "unit": unit.id, "field": "initial_strength", "value": unit.strength}
-                )
-        engaged = [e for e in unit.engaged_with if e != enemy.id]
-        state, pursuing = unit.state, unit.pursuing
-        if out.value == "engaged" and side == "defender" and m.all_defenders_advantaged:
-            notes.append(  # 5.7.3: the attacker stays engaged with it
-                _(
-                    "{unit} holds an advantageous position with every figure: it does not count as engaged (5.7.3)"
-                ).format(unit=unit.id)
-            )
-        elif out.value == "engaged":
-            engaged.append(enemy.id)
-        elif out.value == "panic":
-            state, pursuing = UnitState.PANIC, None
-            notes.append(_("{unit} panics and flees at once (5.5.6, 6.6.2)").format(unit=unit.id))
-        elif out.value == "pursuit":
-            state, pursuing = UnitState.PURSUIT, enemy.id
-            if pursue:  # no test was rolled for it
-                notes.append(_("{unit} chooses pursuit without the test (6.3.6)").format(unit=unit.id))
-            notes.append(
-                _("{unit} falls into pursuit of {enemy} and moves at once (6.7.1)").format(
-                    unit=unit.id, enemy=enemy.id
-                )
-            )
-        elif out.value == "repulsed":
-            state, pursuing = UnitState.NORMAL, None
-            notes.append(
-                _("{unit} is repulsed: it moves away from the enemy (5.5.6, 6.5) as its next move").format(
-                    unit=unit.id
-                )
-            )
-        if engaged != list(unit.engaged_with):
-            changes.append({"op": "set", "unit": unit.id, "field": "engaged_with", "value": engaged or None})
-        if state is not unit.state:
-            changes.append({"op": "set", "unit": unit.id, "field": "state", "value": state.value})
-        if pursuing != unit.pursuing:
-            changes.append({"op": "set", "unit": unit.id, "field": "pursuing", "value": pursuing})
+        if unit.stood:  # 4.12.6: attacked in melee, its fire at the first charger is gone
+            changes.append({"op": "set", "unit": unit.id, "field": "stood", "value": None})
+        changes += _removal_changes(unit, gone_ids)
+        holds = side == "defender" and m.all_defenders_advantaged
+        changes += _melee_state(unit, out, [enemy.id], [enemy.id], enemy.id, pursue, holds, notes)
     push = []
     if a_out.value == "engaged" and d_out.value == "engaged":
         push = [
@@ -970,7 +999,9 @@ def apply_melee(
     after: list[dict[str, Any]] = []
     flights = _Flights(pos, rng, changes, notes, after)
     for unit, out in ((ua, a_out), (ud, d_out)):
-        if out.value == "panic":
+        if (
+            out.value == "panic" and unit.state is not UnitState.PANIC
+        ):  # 6.6.5: one already fleeing flees on later
             flights.flee_now(unit.id, unit.side)
     flights.chain()
     for unit, out in ((ua, a_out), (ud, d_out)):
@@ -1020,6 +1051,226 @@ def apply_melee(
         "push_up": push,
     }
     return _finish(pos, "melee", inputs, dice_json, ruling, changes, notes, (m, roll))
+
+
+# long: 5.10 in the order of play: units checked, the dice (5.10.3-5.10.5), each unit's removal and state, the flights and pursuits at once.
+def apply_combined_melee(
+    pos: Position,
+    attackers: Sequence[str],
+    defenders: Sequence[str],
+    *,
+    continuing: bool = False,
+    declare_defence: bool = False,
+    dice: Sequence[int] | None = None,
+    seed: int | None = None,
+    pursue: bool = False,
+) -> Applied:
+    """5.10, 5.7.4 — a combined melee of several units on a side resolved with dice, given in the
+    order they are rolled (each panicking unit's strike-back test, 6.6; the side striking first,
+    then the other, struck unit by struck unit, each group of 5.10.3 followed by its remainder
+    roll, 1.5.1, 5.10.4; then the morale tests in the order of 5.10.5), or rolled from ``seed``
+    (:func:`szwadron.odds.joint.roll_combined`, the exact odds' procedure). Each unit loses the
+    figures of its removal order (5.4), its state is set (engaged with the opponents that stand
+    too, 5.5.7; repulsed, 6.5.3; panic, fleeing at once, 6.6.2; uncontrolled pursuit of an
+    opponent that fled, moving at once, 6.7.1); each attacker's action is the melee (2.3).
+    Pushing up is done separately, pair by pair (5.10, 5.6)."""
+    if dice is None and seed is None:
+        raise InvalidArgumentError(
+            "dice", _("missing: give the melee's dice in the order rolled, or a seed to roll them")
+        )
+    sc = pos.scenario
+    for role, idents in (("attacker", attackers), ("defender", defenders)):
+        for ident in idents:
+            if ident not in {u.id for u in sc.units}:
+                raise InvalidArgumentError(
+                    role, _("{ident!r}: no such unit in the scenario").format(ident=ident)
+                )
+    for a in attackers:
+        check_may_act(sc, sc.unit(a), "fight", after=UnitAction.CHARGE)  # 2.3 V: a charge, then its melee
+    m = combined_melee(
+        Battlefield(sc), attackers, defenders, continuing=continuing, declare_defence=declare_defence
+    )
+    assert m.engine is not None
+    names = m.units
+    at = {u: k for k, u in enumerate(names)}
+    opp = [frozenset(at[v] for v in m.opponents[u]) for u in names]
+    first = None if m.first_strike is None else (0 if m.first_strike == "attacker" else 1)
+    rng: random.Random = (
+        _ScriptedDice("dice", dice, _("the melee")) if dice is not None else random.Random(seed)
+    )
+    roll = roll_combined(m.engine, first, opp, rng, swap=m.declared_defence, chosen_pursuit=pursue)
+    changes: list[Change] = [
+        {"op": "set", "unit": a, "field": "acted", "value": UnitAction.MELEE.value} for a in attackers
+    ]
+    notes: list[str] = []
+    removed: dict[str, list[str]] = {}
+    fled = (MeleeOutcome.REPULSED, MeleeOutcome.PANIC)
+    for k, u in enumerate(names):
+        unit, out = sc.unit(u), roll.outcomes[k]
+        removed[u] = list(m.removal_order[u][: roll.losses[k][0]])
+        if out is MeleeOutcome.DESTROYED:
+            changes += [{"op": "drop", "unit": u}, *_forget(sc, u)]
+            notes.append(_("{unit} is destroyed and leaves the table (PD-18)").format(unit=u))
+            continue
+        if unit.stood:  # 4.12.6: attacked in melee, its fire at the first charger is gone
+            changes.append({"op": "set", "unit": u, "field": "stood", "value": None})
+        changes += _removal_changes(unit, removed[u])
+        # 5.7.3: the side counting as the defender (the declaring one, 5.7.4) holding the terrain
+        holds = (u in defenders) != m.declared_defence and all(
+            f.bonus > 0 for f in m.figures if f.unit == u and f.strikes is not None
+        )
+        stay = [names[v] for v in sorted(opp[k]) if roll.outcomes[v] is MeleeOutcome.ENGAGED]
+        pursued = next((names[v] for v in sorted(opp[k]) if roll.outcomes[v] in fled), None)
+        changes += _melee_state(unit, out, m.opponents[u], stay, pursued, pursue, holds, notes)
+    pairs = sorted(
+        {
+            (a, d)
+            for a in attackers
+            for d in m.opponents[a]
+            if roll.outcomes[at[a]] is MeleeOutcome.ENGAGED and roll.outcomes[at[d]] is MeleeOutcome.ENGAGED
+        }
+    )
+    if pairs:
+        notes.append(
+            _("both stood: push up pair by pair (5.10, 5.6, move --push-up) — {pairs}").format(
+                pairs=", ".join(f"{a}/{d}" for a, d in pairs)
+            )
+        )
+    after: list[dict[str, Any]] = []  # 6.6.2, 6.7.1: the flights, then the pursuits, at once
+    flights = _Flights(pos, rng, changes, notes, after)
+    for k, u in enumerate(names):
+        if roll.outcomes[k] is MeleeOutcome.PANIC and sc.unit(u).state is not UnitState.PANIC:  # 6.6.5
+            flights.flee_now(u, sc.unit(u).side)
+    flights.chain()
+    for k, u in enumerate(names):
+        if roll.outcomes[k] is MeleeOutcome.PURSUIT:
+            now, report, _mods = flights.now(sc.unit(u).side)
+            if u in {x.id for x in report.units}:
+                changes.extend(
+                    _pursuit_move(report.unit(u), now.unit(u), now, rng, after, notes, immediate=True)
+                )
+    if isinstance(rng, _ScriptedDice):
+        rng.check_all_used()
+    inputs: dict[str, Any] = {"attackers": list(attackers), "defenders": list(defenders)}
+    if continuing:
+        inputs["continuing"] = True
+    if declare_defence:
+        inputs["declare_defence"] = True
+    if pursue:
+        inputs["pursue"] = True
+    dice_json = _combined_dice(roll, names, after, seed)
+    ruling = {
+        "removed": removed,
+        "outcomes": {u: roll.outcomes[k].value for k, u in enumerate(names)},
+        "push_up": [list(p) for p in pairs],
+    }
+    return _finish(pos, "melee", inputs, dice_json, ruling, changes, notes, (m, roll))
+
+
+def _removal_changes(unit: Unit, gone_ids: Sequence[str]) -> list[Change]:
+    """5.4 — the figures removed from a unit (its bases written out first when given as a
+    formation; its starting strength kept, 6.2)."""
+    if not gone_ids:
+        return []
+    changes = [
+        *_expand_if_formation(unit),
+        {"op": "remove", "unit": unit.id, "bases": sorted(int(b.rpartition("/")[2]) for b in gone_ids)},
+    ]
+    if unit.initial_strength is None:
+        changes.append({"op": "set", "unit": unit.id, "field": "initial_strength", "value": unit.strength})
+    return changes
+
+
+def _combined_dice(
+    roll: CombinedRoll, names: Sequence[str], after: list[dict[str, Any]], seed: int | None
+) -> dict[str, Any]:
+    """A combined melee's dice in the game log: strike-back tests, groups, tests, what followed."""
+    out: dict[str, Any] = {
+        "strikes": [
+            {
+                "side": "attacker" if s.side == 0 else "defender",
+                "target": names[s.target],
+                "dice": s.roll.dice,
+                "skill": s.roll.at_most,
+                "target_bonus": s.roll.target_bonus,
+                "faces": list(s.roll.faces),
+                "scored": s.roll.scored,
+                "removed": s.removal.removed,
+                "remainder_faces": list(s.removal.faces),
+            }
+            for s in roll.strikes
+        ],
+        "tests": [
+            {"unit": names[u], "test": t.kind, "face": t.face, "target": t.target, "passed": t.passed}
+            for u, t in roll.tests
+        ],
+    }
+    if roll.strike_back:
+        out["strike_back"] = [
+            {"unit": names[u], "face": t.face, "target": t.target, "passed": t.passed}
+            for u, t in roll.strike_back
+        ]
+    if after:
+        out["after"] = after
+    if seed is not None:
+        out["seed"] = seed
+    return out
+
+
+def _melee_state(
+    unit: Unit,
+    out: MeleeOutcome,
+    fought: Sequence[str],
+    stay: Sequence[str],
+    pursued: str | None,
+    pursue: bool,
+    holds: bool,
+    notes: list[str],
+) -> list[Change]:
+    """5.5, 5.10.5, 6.5-6.7 — a unit's state after a melee against the units ``fought``: engaged
+    with those of them that ``stay`` (5.5.7; not when it holds an advantageous position with
+    every figure, 5.7.3), panicking, pursuing ``pursued`` (6.7), or repulsed (normal, 6.5.3)."""
+    engaged = [e for e in unit.engaged_with if e not in fought]
+    state, pursuing = unit.state, unit.pursuing
+    if out is MeleeOutcome.ENGAGED and holds:
+        notes.append(  # 5.7.3: the attacker stays engaged with it
+            _(
+                "{unit} holds an advantageous position with every figure: it does not count as engaged (5.7.3)"
+            ).format(unit=unit.id)
+        )
+    elif out is MeleeOutcome.ENGAGED:
+        engaged += [e for e in stay if e not in engaged]
+    elif out is MeleeOutcome.PANIC and unit.state is UnitState.PANIC:
+        notes.append(  # 6.6.5: it keeps fleeing, in its own morale phase, though engaged
+            _("{unit} stays in panic: it flees on in its side's morale phase (6.6.5)").format(unit=unit.id)
+        )
+    elif out is MeleeOutcome.PANIC:
+        state, pursuing = UnitState.PANIC, None
+        notes.append(_("{unit} panics and flees at once (5.5.6, 6.6.2)").format(unit=unit.id))
+    elif out is MeleeOutcome.PURSUIT:
+        state, pursuing = UnitState.PURSUIT, pursued
+        if pursue:  # no test was rolled for it
+            notes.append(_("{unit} chooses pursuit without the test (6.3.6)").format(unit=unit.id))
+        notes.append(
+            _("{unit} falls into pursuit of {enemy} and moves at once (6.7.1)").format(
+                unit=unit.id, enemy=pursued
+            )
+        )
+    elif out is MeleeOutcome.REPULSED:
+        state, pursuing = UnitState.NORMAL, None
+        notes.append(
+            _("{unit} is repulsed: it moves away from the enemy (5.5.6, 6.5) as its next move").format(
+                unit=unit.id
+            )
+        )
+    changes: list[Change] = []
+    if engaged != list(unit.engaged_with):
+        changes.append({"op": "set", "unit": unit.id, "field": "engaged_with", "value": engaged or None})
+    if state is not unit.state:
+        changes.append({"op": "set", "unit": unit.id, "field": "state", "value": state.value})
+    if pursuing != unit.pursuing:
+        changes.append({"op": "set", "unit": unit.id, "field": "pursuing", "value": pursuing})
+    return changes
 
 
 def apply_repulse(pos: Position, unit: str, enemy: str) -> Applied:
@@ -1828,9 +2079,10 @@ def _stood(unit: Unit) -> bool:
     """4.12.6 — "nie wykonała żadnej akcji w fazie ruchu swojej tury i nie zadeklarowała ostrzału
     w turze przeciwnika": at the end of its side's movement phase, the unit took no action,
     declared none and is in normal morale, not engaged (it may then fire at the first unit that
-    charges it in the opponent's turn)."""
+    charges it in the opponent's turn). A unit that reorganised in the morale phase took none in
+    its movement phase (6.8.6) and "od następnej tury działa ona normalnie": it has stood too."""
     return (
-        unit.acted is None
+        unit.acted in (None, UnitAction.REORGANISE)  # 6.8.6: it takes no action in the movement phase
         and not unit.declared
         and unit.state is UnitState.NORMAL
         and not unit.engaged_with
@@ -1879,9 +2131,8 @@ def apply_next_phase(pos: Position) -> Applied:
     if nxt.first != "A":
         value["first"] = nxt.first
     # the played morale phase is forgotten with it (None: the key leaves the file)
-    changes.insert(
-        0, {"op": "turn", "value": {**value, "morale_played": None} if nxt.morale_played else value}
-    )
+    forget = {k: None for k in ("morale_played", "phase_ended") if getattr(nxt, k)}
+    changes.insert(0, {"op": "turn", "value": {**value, **forget}})
     ruling = {"turn": value}
     notes = []
     if declared:
@@ -1900,6 +2151,7 @@ def apply_next_phase(pos: Position) -> Applied:
 __all__ = [
     "Applied",
     "Position",
+    "apply_combined_melee",
     "apply_declare",
     "apply_disengage",
     "apply_fire",

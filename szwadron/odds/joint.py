@@ -4,21 +4,38 @@ Several units strike at once: every figure that fights strikes one enemy unit, t
 the figures of one side striking one unit summed per UW and terrain bonus (5.10.3), each such
 group rolling and removing separately along the struck unit's removal order (5.10.4); each
 defending unit strikes back once (5.10.2); the morale tests follow 5.10.5's order
-(:func:`combined_outcomes`). :mod:`szwadron.table.combined` measures who touches whom on the
+(:func:`combined_outcomes`); :func:`roll_combined` resolves it with dice in the same order (the
+table's ``melee --apply``). :mod:`szwadron.table.combined` measures who touches whom on the
 table and hands the figures to :class:`CombinedEngine`; the simulated battle
 (:mod:`szwadron.armies.duel`, issue 14) hands it one unit's engagement against several.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 
-from szwadron.odds.combat import Fighter, MeleeSide, group_losses
+from szwadron.odds.combat import (
+    Fighter,
+    GroupRoll,
+    MeleeSide,
+    RolledRemoval,
+    group_losses,
+    roll_dice,
+    roll_removal,
+)
 from szwadron.odds.dice import Distribution
-from szwadron.odds.morale import MORALE_DIE_SIDES, MeleeMorale, MeleeOutcome, morale_pass_chance
+from szwadron.odds.morale import (
+    MORALE_DIE_SIDES,
+    MeleeMorale,
+    MeleeOutcome,
+    MoraleRoll,
+    morale_pass_chance,
+    roll_test,
+)
 
 Loss = tuple[int, bool]
 
@@ -216,4 +233,164 @@ def combined_outcomes(
     return Distribution.from_probabilities({k: v for k, v in acc.items() if v})
 
 
-__all__ = ["CombinedEngine", "Loss", "Striker", "combined_outcomes"]
+@dataclass(frozen=True)
+class CombinedStrike:
+    """5.10.3, 5.10.4 — one group's dice rolled against one unit, and the figures they removed."""
+
+    side: int
+    target: int
+    roll: GroupRoll
+    removal: RolledRemoval
+
+
+@dataclass(frozen=True)
+class CombinedRoll:
+    """5.10 — one combined melee rolled: the strike-back tests of panicking units (6.6), every
+    group's dice, each unit's (removed, took damage), the morale tests in 5.10.5's order, each
+    unit's outcome (attackers then defenders, as in :class:`CombinedEngine`)."""
+
+    strike_back: tuple[tuple[int, MoraleRoll], ...]
+    strikes: tuple[CombinedStrike, ...]
+    losses: tuple[Loss, ...]
+    tests: tuple[tuple[int, MoraleRoll], ...]
+    outcomes: tuple[MeleeOutcome, ...]
+
+
+def _roll_strikes(
+    engine: CombinedEngine,
+    side: int,
+    removed: list[int],
+    rng: random.Random,
+    silent: frozenset[int],
+    strikes: list[CombinedStrike],
+) -> dict[int, Loss]:
+    """:meth:`CombinedEngine.strike` rolled: struck unit by struck unit, each group of ``side``'s
+    dice (``silent`` units strike not: they failed their strike-back test, 6.6) and its removal
+    along the struck unit's order."""
+    groups = engine.groups(side, removed, silent)
+    out: dict[int, Loss] = {}
+    for t in engine.side_units(1 - side):
+        gone, hit = 0, False
+        for dice, skill, bonus in groups.get(t, []):
+            faces, scored = roll_dice(dice, skill, rng)
+            remaining = tuple(w + bonus for w in engine.wounds[t][gone:])
+            removal = roll_removal(scored, remaining, rng, die=engine.die)
+            strikes.append(
+                CombinedStrike(side, t, GroupRoll(dice, skill, tuple(faces), scored, bonus), removal)
+            )
+            gone += removal.removed
+            hit = hit or scored > 0
+        out[t] = (gone, hit)
+    return out
+
+
+# long: 5.10.5's four steps in order, each unit's test rolled as combined_outcomes integrates it.
+def roll_combined(
+    engine: CombinedEngine,
+    first: int | None,
+    opponents: Sequence[frozenset[int]],
+    rng: random.Random,
+    *,
+    swap: bool = False,
+    chosen_pursuit: bool = False,
+) -> CombinedRoll:
+    """5.10, 6.6, 6.3 — a combined melee resolved with dice, as :meth:`CombinedEngine.losses` and
+    :func:`combined_outcomes` count it: the side striking first (``first``: 0 attackers, 1
+    defenders, None together) rolls, then the other with its figures left; then the tests of
+    5.10.5 — the first side's repulse or flight tests (the defenders; the attackers with
+    ``swap``, 5.7.4), the other side's (a unit whose every opponent fled tests for pursuit
+    instead), then the pursuit tests of the first side's units whose opponents all fled. With
+    ``chosen_pursuit`` every unit that would test for pursuit, or whose opponents all fled without
+    its losses (5.5.8), pursues without a roll (6.3.6); artillery never does (6.7.1)."""
+    n = len(engine.wounds)
+    na = engine.na
+    backs: list[tuple[int, MoraleRoll]] = []
+    for u in range(n):  # 6.6: a panicking unit strikes back only if it passes a test, rolled first
+        m = engine.morale[u]
+        if m.panicking:
+            backs.append((u, roll_test("strike back (6.6)", m.target_after(0), rng)))
+    silent = frozenset(u for u, test in backs if not test.passed)
+    strikes: list[CombinedStrike] = []
+    removed = [0] * n
+    if first is None:
+        hits = _roll_strikes(engine, 0, removed, rng, silent, strikes)
+        hits |= _roll_strikes(engine, 1, removed, rng, silent, strikes)
+    else:
+        hits = _roll_strikes(engine, first, removed, rng, silent, strikes)
+        for t, (r, _hit) in hits.items():
+            removed[t] = r
+        hits |= _roll_strikes(engine, 1 - first, removed, rng, silent, strikes)
+    losses = tuple(hits[u] for u in range(n))
+    morale = engine.morale
+    tests: list[tuple[int, MoraleRoll]] = []
+    fled = (MeleeOutcome.REPULSED, MeleeOutcome.PANIC)
+
+    def target(u: int) -> int:
+        return morale[u].target_after(losses[u][0])
+
+    def test63(u: int) -> MeleeOutcome | None:
+        one = roll_test("repulse", target(u), rng)
+        tests.append((u, one))
+        if one.passed:
+            return None
+        two = roll_test("panic", target(u), rng)
+        tests.append((u, two))
+        return MeleeOutcome.REPULSED if two.passed else MeleeOutcome.PANIC
+
+    def pursuit(u: int) -> MeleeOutcome:
+        if not morale[u].pursues:  # 6.7.1
+            return MeleeOutcome.HELD
+        if chosen_pursuit:  # 6.3.6, 5.5.8: the player chooses pursuit, no roll
+            return MeleeOutcome.PURSUIT
+        if not losses[u][1]:  # 6.3.6: no losses, no test
+            return MeleeOutcome.HELD
+        t = roll_test("uncontrolled pursuit", target(u), rng)
+        tests.append((u, t))
+        return MeleeOutcome.HELD if t.passed else MeleeOutcome.PURSUIT
+
+    first_side = list(range(na)) if swap else list(range(na, n))
+    res: dict[int, MeleeOutcome | None] = {}
+    for u in first_side:  # step I
+        if losses[u][0] == morale[u].strength:
+            res[u] = MeleeOutcome.DESTROYED
+        elif morale[u].panicking:
+            res[u] = MeleeOutcome.PANIC
+        elif losses[u][1]:
+            res[u] = test63(u)
+        else:
+            res[u] = None
+    second = [v for v in range(n) if v not in first_side]
+    beaten = {
+        u for u in second if losses[u][0] < morale[u].strength and all(res[v] in fled for v in opponents[u])
+    }
+    for u in second:  # step II: those still fighting an opponent that did not flee
+        if losses[u][0] == morale[u].strength:
+            res[u] = MeleeOutcome.DESTROYED
+        elif u not in beaten:
+            res[u] = test63(u) if losses[u][1] else None
+    for u in second:  # step III: those whose opponents all fled test for pursuit
+        if u in beaten:
+            res[u] = pursuit(u)
+    outcomes: list[MeleeOutcome] = []
+    for u in range(n):  # step IV and the units left standing
+        o = res[u]
+        if o is None:
+            if any(res[v] is None for v in opponents[u]):
+                o = MeleeOutcome.ENGAGED
+            elif u in first_side and any(res[v] in fled for v in opponents[u]):
+                o = pursuit(u)
+            else:
+                o = MeleeOutcome.HELD
+        outcomes.append(o)
+    return CombinedRoll(tuple(backs), tuple(strikes), losses, tuple(tests), tuple(outcomes))
+
+
+__all__ = [
+    "CombinedEngine",
+    "CombinedRoll",
+    "CombinedStrike",
+    "Loss",
+    "Striker",
+    "combined_outcomes",
+    "roll_combined",
+]

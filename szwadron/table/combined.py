@@ -39,7 +39,7 @@ Decisions where the rulebook is silent (docs/decisions.md, "Combined melee"):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -103,6 +103,8 @@ class CombinedMelee:
     declared_defence: bool
     losses: Distribution[tuple[Loss, ...]]
     outcomes: Distribution[tuple[MeleeOutcome, ...]]
+    engine: CombinedEngine | None = field(default=None, repr=False, compare=False)
+    """The engine the odds were computed with: :func:`szwadron.odds.joint.roll_combined` rolls it."""
 
     @property
     def units(self) -> tuple[str, ...]:
@@ -340,6 +342,7 @@ def combined_melee(
         declare_defence,
         losses,
         outcomes,
+        engine,
     )
 
 

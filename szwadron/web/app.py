@@ -2,12 +2,13 @@
 
 Routes: ``GET /`` the page, ``GET /static/...`` its script and style, ``GET /api/state`` the
 loaded table, ``POST /api/<answer>`` for ``check``, ``measure``, ``targets``, ``fire``, ``move``
-(with ``push_up``: ``move --push-up``), ``reach``, ``melee``, ``disengage`` (``move
+(with ``push_up``: ``move --push-up``), ``reach``, ``melee``, ``melee-combined`` (``melee
+--attacker A B --defender D``, 5.10), ``disengage`` (``move
 --disengage``), ``morale`` (the bodies are :mod:`szwadron.web.session`'s requests, the answers
 the ``--json`` documents of the commands of the same names), ``POST /api/toml`` the scenario
 file as it stands (to download), ``POST /api/save`` and ``POST /api/open``; the actions that
 change the scenario (:data:`ACTIONS`, :mod:`szwadron.web.play`): ``apply-move`` (a push-up too),
-``apply-fire``, ``apply-declare``, ``apply-melee``, ``apply-disengage``, ``apply-morale``, ``next-phase``, ``undo``, ``place``,
+``apply-fire``, ``apply-declare``, ``apply-melee``, ``apply-melee-combined``, ``apply-disengage``, ``apply-morale``, ``next-phase``, ``undo``, ``place``,
 ``terrain-add``, ``terrain-edit``, ``terrain-delete``; ``GET /api/log`` the game log (JSON
 lines), ``POST /api/save-log`` the log saved beside the scenario, ``GET /api/armylists`` the army
 lists a unit may be placed from.
@@ -49,6 +50,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.i18n import LANGUAGES, current_language, language
 from szwadron.web.requests import (
+    ApplyCombinedMeleeRequest,
     ApplyDeclareRequest,
     ApplyDisengageRequest,
     ApplyFireRequest,
@@ -56,6 +58,7 @@ from szwadron.web.requests import (
     ApplyMoraleRequest,
     ApplyMoveRequest,
     CheckRequest,
+    CombinedMeleeRequest,
     DisengageRequest,
     FireRequest,
     MeasureRequest,
@@ -194,6 +197,7 @@ ANSWERS: dict[str, tuple[type[Any], Answer]] = {
     "move": (MoveRequest, Session.move),
     "reach": (ReachRequest, Session.reach),
     "melee": (MeleeRequest, Session.melee),
+    "melee-combined": (CombinedMeleeRequest, Session.melee_combined),
     "disengage": (DisengageRequest, Session.disengage),
     "morale": (MoraleRequest, Session.morale),
 }
@@ -206,6 +210,7 @@ ACTIONS: dict[str, tuple[type[Any], Answer]] = {
     "apply-fire": (ApplyFireRequest, Session.apply_fire),
     "apply-declare": (ApplyDeclareRequest, Session.apply_declare),
     "apply-melee": (ApplyMeleeRequest, Session.apply_melee),
+    "apply-melee-combined": (ApplyCombinedMeleeRequest, Session.apply_melee_combined),
     "apply-disengage": (ApplyDisengageRequest, Session.apply_disengage),
     "apply-morale": (ApplyMoraleRequest, Session.apply_morale),
     "next-phase": (NextPhaseRequest, Session.next_phase),

@@ -6,14 +6,15 @@ are answered by :mod:`szwadron.web.session`; the actions of the game (``apply/*`
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from szwadron.errors import InvalidDataError
 from szwadron.formations import FormationKind
 from szwadron.loading import validation_message
 from szwadron.models import Coordinate, FiniteFloat, Identifier, Point, TerrainKind
+from szwadron.table.combined import MAX_COMBINED_UNITS
 
 #: A pose as the page sends it: ``[x, y, facing]`` (cm, cm, degrees counter-clockwise from +x).
 Pose = tuple[Coordinate, Coordinate, FiniteFloat]
@@ -51,10 +52,19 @@ class TargetsRequest(_Request):
 
 class FireRequest(TargetsRequest):
     """``fire``: the shooter at one target; ``declared``: the fire it declared in its own turn,
-    in the opponent's movement phase (4.12.2-4.12.5, ``fire --reaction declared``)."""
+    in the opponent's movement phase (4.12.2-4.12.5, ``fire --reaction declared``); ``charged``:
+    the fire at the first unit charging it (4.12.6, ``fire --reaction charged``); ``target_at``:
+    the target's bases where it is fired at, a point of its move (4.12.3) or of its charge
+    (``--target-at``)."""
 
     target: str = Field(min_length=1, max_length=200)
     declared: bool = False
+    charged: bool = False
+    target_at: tuple[Pose, ...] | None = Field(
+        None,
+        min_length=1,
+        description="The target where it is fired at (4.12.3, 4.12.6): every base's [x, y, facing].",
+    )
 
 
 class MoveRequest(_Request):
@@ -94,6 +104,21 @@ class MeleeRequest(_Request):
     attacker: str = Field(min_length=1, max_length=200)
     defender: str = Field(min_length=1, max_length=200)
     continuing: bool = False
+
+
+#: A unit's id as a request names it.
+UnitName = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+class CombinedMeleeRequest(_Request):
+    """``melee-combined``: the combined melee of several units on a side (5.10, ``melee
+    --attacker A B --defender D``); ``declare_defence``: the attackers declare defence in a
+    continuing melee (5.7.4)."""
+
+    attackers: tuple[UnitName, ...] = Field(min_length=1, max_length=MAX_COMBINED_UNITS)
+    defenders: tuple[UnitName, ...] = Field(min_length=1, max_length=MAX_COMBINED_UNITS)
+    continuing: bool = False
+    declare_defence: bool = False
 
 
 class MoraleRequest(_Request):
@@ -165,7 +190,18 @@ class ApplyDeclareRequest(_Request):
 
 
 class ApplyMeleeRequest(MeleeRequest, _Dice):
-    """Apply a melee (5.3-5.6): its dice in the order rolled, or a seed."""
+    """Apply a melee (5.3-5.6): its dice in the order rolled, or a seed; ``pursue``: the side
+    whose opponent is repulsed or panics chooses pursuit, no test (6.3.6, 5.5.8)."""
+
+    pursue: bool = False
+
+
+class ApplyCombinedMeleeRequest(CombinedMeleeRequest, _Dice):
+    """Apply a combined melee (5.10, ``melee --attacker A B --defender D --apply``): its dice in
+    the order rolled (``dice_order`` of the ``melee-combined`` answer), or a seed; ``pursue`` as
+    in :class:`ApplyMeleeRequest`."""
+
+    pursue: bool = False
 
 
 class ApplyDisengageRequest(DisengageRequest, _Dice):

@@ -29,11 +29,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import shapely
 
-from szwadron.errors import IllegalActionError, InvalidDataError
+from szwadron.errors import IllegalActionError, InvalidArgumentError, InvalidDataError
 from szwadron.files import read_input, write_atomic
 from szwadron.game.apply import (
     Position,
     _expand_if_formation,
+    apply_combined_melee,
     apply_declare,
     apply_disengage,
     apply_fire,
@@ -59,6 +60,7 @@ from szwadron.loading import (
 )
 from szwadron.models import Profile, Scenario
 from szwadron.table.audit import audit
+from szwadron.table.combined import CombinedMelee, combined_melee
 from szwadron.table.disengage import disengage
 from szwadron.table.fire import fire, targets
 from szwadron.table.melee import table_melee
@@ -69,6 +71,7 @@ from szwadron.table.reach import reach
 from szwadron.web.play import add_terrain, delete_terrain, edit_terrain, formation_entry, fresh_id, unit_block
 from szwadron.web.requests import (
     POSE_DIGITS,
+    ApplyCombinedMeleeRequest,
     ApplyDeclareRequest,
     ApplyDisengageRequest,
     ApplyFireRequest,
@@ -76,6 +79,7 @@ from szwadron.web.requests import (
     ApplyMoraleRequest,
     ApplyMoveRequest,
     CheckRequest,
+    CombinedMeleeRequest,
     DisengageRequest,
     FireRequest,
     MeasureRequest,
@@ -218,6 +222,7 @@ class Session:
                     "engaged_with": list(unit.engaged_with),
                     "acted": None if unit.acted is None else unit.acted.value,
                     "declared": unit.declared,
+                    "stood": unit.stood,
                     "strength": unit.strength,
                     "lost": unit.figures_lost,
                     "range": _reach_of_fire(unit.profile),
@@ -267,12 +272,19 @@ class Session:
         return doc
 
     def fire(self, req: FireRequest) -> dict[str, Any]:
-        """The ``fire --json`` document."""
+        """The ``fire --json`` document; in the opponent's turn (4.12) ``fire --reaction declared``
+        or ``charged``, the target placed at ``target_at`` (``--target-at``)."""
 
         bf = self.battlefield(req.positions)
-        reaction = "declared" if req.declared else None
         return fire(
-            bf, req.shooter, req.target, march=req.march, ammunition=req.ammo, reaction=reaction
+            bf,
+            req.shooter,
+            req.target,
+            march=req.march,
+            ammunition=req.ammo,
+            reaction=_reaction(req),
+            target_poses=_target_at(bf, req),
+            source="target_at",
         ).to_json()
 
     def move(self, req: MoveRequest) -> dict[str, Any]:
@@ -314,6 +326,25 @@ class Session:
             return table_melee(bf, req.attacker, req.defender, continuing=req.continuing).to_json()
         except IllegalActionError as exc:
             return {"error": exc.detail, "rule": exc.rule}
+
+    def melee_combined(self, req: CombinedMeleeRequest) -> dict[str, Any]:
+        """The combined ``melee --attacker A B --defender D --json`` document (5.10), with
+        ``dice_order``: the steps in which its dice are rolled (:func:`combined_dice_order`); no
+        melee (5.3.2) or a declared defence the rules refuse (5.7.4) is ``{"error", "rule"}``."""
+
+        _declared_in_continuing(req)
+        bf = self.battlefield(req.positions)
+        try:
+            m = combined_melee(
+                bf,
+                req.attackers,
+                req.defenders,
+                continuing=req.continuing,
+                declare_defence=req.declare_defence,
+            )
+        except IllegalActionError as exc:
+            return {"error": exc.detail, "rule": exc.rule}
+        return {**m.to_json(), "dice_order": combined_dice_order(m)}
 
     def morale(self, req: MoraleRequest) -> dict[str, Any]:
         """The ``morale --json`` document."""
@@ -401,9 +432,14 @@ class Session:
         return self._advance(applied)
 
     def apply_fire(self, req: ApplyFireRequest) -> dict[str, Any]:
-        """Section 4 — the volley applied with its dice (``fire --apply``)."""
+        """Section 4 — the volley applied with its dice (``fire --apply``); in the opponent's turn
+        the declared fire (4.12.2) or the fire at a charger (4.12.6), the target placed at
+        ``target_at`` (4.12.3: a target repulsed or panicking stops there). Out of range the fire
+        is lost with no dice (4.5.5, 4.12.4)."""
 
         self._start_from(req.positions)
+        _reaction(req)  # one form (4.12.1) before the poses are read
+        target_at = _target_at(Battlefield(self.scenario), req)
         applied = apply_fire(
             self._position(),
             req.shooter,
@@ -415,6 +451,8 @@ class Session:
             morale_dice=req.morale_dice,
             seed=req.seed if req.dice is None else None,
             declared=req.declared,
+            charged=req.charged,
+            target_at=target_at,
         )
         return self._advance(applied)
 
@@ -435,6 +473,25 @@ class Session:
             continuing=req.continuing,
             dice=req.dice,
             seed=req.seed if req.dice is None else None,
+            pursue=req.pursue,
+        )
+        return self._advance(applied)
+
+    def apply_melee_combined(self, req: ApplyCombinedMeleeRequest) -> dict[str, Any]:
+        """5.10 — the combined melee applied with its dice (``melee --attacker A B --defender D
+        --apply``), in the order of ``dice_order``."""
+
+        _declared_in_continuing(req)
+        self._start_from(req.positions)
+        applied = apply_combined_melee(
+            self._position(),
+            req.attackers,
+            req.defenders,
+            continuing=req.continuing,
+            declare_defence=req.declare_defence,
+            dice=req.dice,
+            seed=req.seed if req.dice is None else None,
+            pursue=req.pursue,
         )
         return self._advance(applied)
 
@@ -620,8 +677,84 @@ class Session:
         return Session.load(target)
 
 
-def _moved(bf: Battlefield, unit: str, to: tuple[Pose, ...]) -> list[dict[str, Any]]:
-    """The bases of ``unit`` that ``to`` moves, as a move file's ``bases`` (the others stay)."""
+def _declared_in_continuing(req: CombinedMeleeRequest) -> None:
+    """5.7.4 — defence is declared instead of an attack only when the melee continues: the
+    page's wording of the refusal (the command line's names its option)."""
+    if req.declare_defence and not req.continuing:
+        raise InvalidDataError(
+            _(
+                "declare_defence: a side declares defence (5.7.4) only in a continuing melee: tick 'continuing melee'"
+            ),
+            source="request",
+        )
+
+
+def combined_dice_order(m: CombinedMelee) -> list[dict[str, Any]]:
+    """5.10, 6.6 — the order in which a combined melee's dice are rolled (the order
+    ``apply-melee-combined`` reads typed dice in, :func:`szwadron.odds.joint.roll_combined`), as
+    steps the page words in its language: ``strike_back`` (a panicking unit's test, 6.6: one d6),
+    ``group`` (a dice group of 5.10.3 against a struck unit, then the remainder die when hits are
+    left over, 1.5.1, 5.10.4; the side striking second with its figures left, 7.7), ``tests`` (the
+    morale tests of 5.10.5: ``first`` the side that tests first, the defenders or, declaring
+    defence, the attackers, 5.7.4; ``then`` the other side), ``after`` (each flight's and pursuit's
+    2d6, 6.6.2, 6.7.1)."""
+    assert m.engine is not None
+    names = m.units
+    steps: list[dict[str, Any]] = [
+        {"step": "strike_back", "unit": u} for k, u in enumerate(names) if m.engine.morale[k].panicking
+    ]
+    order = ["attacker", "defender"] if m.first_strike != "defender" else ["defender", "attacker"]
+    for side in order:
+        for g in sorted((g for g in m.groups if g.side == side), key=lambda g: names.index(g.target)):
+            steps.append(
+                {
+                    "step": "group",
+                    "side": side,
+                    "target": g.target,
+                    "dice": g.dice,
+                    "uw": g.skill,
+                    "figures": list(g.figures),
+                    "second": m.first_strike is not None and side != m.first_strike,
+                }
+            )
+    first, then = (m.attackers, m.defenders) if m.declared_defence else (m.defenders, m.attackers)
+    steps.append({"step": "tests", "first": list(first), "then": list(then)})
+    steps.append({"step": "after"})
+    return steps
+
+
+def _reaction(req: FireRequest) -> str | None:
+    """4.12.1 — the form of a fire in the opponent's turn the request asks for: ``declared``
+    (4.12.2), ``charged`` (4.12.6) or none."""
+    if req.declared and req.charged:
+        raise InvalidArgumentError(
+            "reaction",
+            _("a fire in the opponent's turn is declared (4.12.2) or at a charger (4.12.6), not both"),
+        )
+    return "declared" if req.declared else "charged" if req.charged else None
+
+
+def _target_at(bf: Battlefield, req: FireRequest) -> dict[str, Any] | None:
+    """4.12.3, 4.12.6 — the target where it is fired at, as a move file (``--target-at``): every
+    base at its pose (a target that has made its move must list every base; the rules then say
+    whether a fire there is a fire at a point of its move)."""
+    if req.target_at is None:
+        return None
+    ks = bf.resolve(req.target)
+    if "/" in req.target or len(ks) != len(req.target_at):
+        raise InvalidDataError(
+            _(
+                "target_at: {n} poses; give one [x, y, facing] per base of the target {unit!r} ({bases})"
+            ).format(n=len(req.target_at), unit=req.target, bases=len(ks)),
+            source="request",
+        )
+    bases = _moved(bf, req.target, req.target_at, every=True)
+    return {"unit": req.target, "bases": bases}
+
+
+def _moved(bf: Battlefield, unit: str, to: tuple[Pose, ...], *, every: bool = False) -> list[dict[str, Any]]:
+    """The bases of ``unit`` that ``to`` moves, as a move file's ``bases`` (the others stay);
+    none moving is bad input; with ``every``, every base listed at its pose."""
     ks = bf.resolve(unit)
     if "/" in unit or len(ks) != len(to):
         raise InvalidDataError(
@@ -630,16 +763,21 @@ def _moved(bf: Battlefield, unit: str, to: tuple[Pose, ...]) -> list[dict[str, A
             ),
             source="request",
         )
-    moved = [
-        {
-            "index": i,
-            "x": round(p[0], POSE_DIGITS),
-            "y": round(p[1], POSE_DIGITS),
-            "facing": round(p[2], POSE_DIGITS),
-        }
+    listed = [
+        (
+            {
+                "index": i,
+                "x": round(p[0], POSE_DIGITS),
+                "y": round(p[1], POSE_DIGITS),
+                "facing": round(p[2], POSE_DIGITS),
+            },
+            _same(p, (float(bf.x[k]), float(bf.y[k]), float(bf.facing[k]))),
+        )
         for i, (k, p) in enumerate(zip(ks.tolist(), to, strict=True))
-        if not _same(p, (float(bf.x[k]), float(bf.y[k]), float(bf.facing[k])))
     ]
+    moved = [entry for entry, same in listed if not same]
+    if every:
+        moved = [entry for entry, _same_pose in listed]
     if not moved:
         raise InvalidDataError(_("to: no base moves; drag the unit to a new pose"), source="request")
     # 3.1.4: a pose off the table is a move the rules refuse (with its rule), not bad data

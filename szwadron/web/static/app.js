@@ -70,6 +70,16 @@ const L_EN = {
   declareFire: "Declare fire (4.12.2)", declaredFire: "declared fire (4.12.2)",
   declareHint: "instead of acting now: it fires in the opponent's movement phase (4.12.5)",
   declaredNow: "the fire it declared (4.12.2), in the opponent's movement phase, at the target where it stands (4.12.5)",
+  // fire in the opponent's turn (4.12): at the first charger (4.12.6), at the point of a move (4.12.3)
+  chargedFire: "fire at a charger (4.12.6)", mayFireCharger: "may fire at the first unit charging it (4.12.6)",
+  chargedNow: "the fire at the first unit charging it (4.12.6), in the opponent's turn: place the charger at the point of its charge where it is fired at, before contact",
+  declaredAt: "the fire it declared (4.12.2), interrupting the target's move at the point where it is placed (4.12.3); out of range there, it is lost (4.12.4)",
+  placeTarget: "Place the target where it is fired at (4.12.3)", fireWhereStands: "Put it back: fire where it stands",
+  placeTargetHint: "Move mode: drag the target to the point of its move (or its charge) where it is fired at; a target repulsed or panicking stops there (4.12.3)",
+  placingHint: "drag it to the point of its move where it is fired at (4.12.3, 4.12.6): not a move; the fire panel fires at it there",
+  firedAt: "fired at where it is placed:", fireLostDeclared: "Fire (lost: out of range, 4.12.4)",
+  fireLostCharged: "Fire (lost: out of range, 4.5.5)", lostOut: "lost: out of range, no die rolled",
+  lostHint: "out of range: no die is rolled; the fire is spent",
   disengageTitle: "Disengage (5.8)", disengageOdds: "Disengage? (5.8)", moveAs: "this move is:", plainMove: "a move",
   pushUpAt: "push-up towards", disengageMove: "disengaging", from: "from", automatic: "automatic disengage: no test (7.6.1)",
   moraleTest: "morale test", passes: "passes", fails: "fails", panicsFlees: "panics and flees at once (5.8.3)",
@@ -83,6 +93,18 @@ const L_EN = {
   disengaged: "disengaged", notDisengaged: "failed: panic",
   pushUpTitle: "the push-up, in this order (5.6.2):", pushUpOf: "Push up", towards: "towards", figures: "figures", upTo: "up to",
   pushUpHint: "Drag the figures not engaged towards the enemy just fought (Shift-drag: one base); at most 4 cm whatever the terrain (5.6.7).",
+  // the combined melee (5.10): several units on a side
+  combined: "combined melee (5.10)", attackersOf: "attacking:", defendersOf: "defending:",
+  addToMelee: "+ add to this melee", addHint: "or Shift-click a unit on the table", noneToAdd: "no other unit touches an enemy of this melee",
+  dropFromMelee: "take out of this melee", meleeContinuing: "continuing melee (5.7.4)",
+  meleeDeclare: "the attackers declare defence (5.7.4)", meleePursue: "pursue without the test (6.3.6, 5.5.8)",
+  meleeOrderTitle: "type the dice in this order (each group's remainder die right after it, when its hits leave a remainder: 1.5.1, 5.10.4):", strikesFirst: "strikes first (7.7)", expectedLoss: "expected loss",
+  loses: "{u} loses", jointOutcomes: "outcomes together, most likely first", withLeft: "with the figures left",
+  orderStrikeBack: "{u}: the strike-back test of a unit in panic, 1 d6 (6.6.4)",
+  orderGroup: "{side} → {target}: {n} d6 on ≤ {uw} ({figures})",
+  orderTests: "the morale tests (5.10.5), 1 d6 each: first {first} (the repulse test, then the panic test if it fails), then {then} (the repulse test, or the pursuit test when every opponent fled); a unit with no losses rolls none (5.5.1)",
+  orderAfter: "then 2d6 for each flight and each pursuit (6.6.2, 6.7.1)",
+  pushUpPair: "the push-up, pair by pair (5.10.6, 5.6):",
 };
 
 // The same strings in the rulebook's Polish (issue 19; docs/glossary.md).
@@ -148,6 +170,15 @@ const L_PL = {
   declareFire: "Zadeklaruj ostrzał (4.12.2)", declaredFire: "zadeklarowany ostrzał (4.12.2)",
   declareHint: "zamiast akcji teraz: strzela w fazie ruchu przeciwnika (4.12.5)",
   declaredNow: "ostrzał zadeklarowany (4.12.2), w fazie ruchu przeciwnika, do celu tam, gdzie stoi (4.12.5)",
+  chargedFire: "ostrzał atakującego oddziału (4.12.6)", mayFireCharger: "może ostrzelać pierwszą jednostkę, która zaatakuje go w walce wręcz (4.12.6)",
+  chargedNow: "ostrzał atakującego oddziału (4.12.6), w turze przeciwnika: ustaw atakującego w punkcie jego ataku, w którym jest ostrzeliwany, przed zetknięciem",
+  declaredAt: "ostrzał zadeklarowany (4.12.2), przerywający ruch celu w punkcie, w którym go ustawiono (4.12.3); poza zasięgiem tam — stracony (4.12.4)",
+  placeTarget: "Ustaw cel tam, gdzie jest ostrzeliwany (4.12.3)", fireWhereStands: "Cofnij: strzelaj tam, gdzie stoi",
+  placeTargetHint: "Tryb Ruch: przeciągnij cel do punktu jego ruchu (lub ataku), w którym jest ostrzeliwany; odrzucony lub w panice zatrzymuje się tam (4.12.3)",
+  placingHint: "przeciągnij go do punktu jego ruchu, w którym jest ostrzeliwany (4.12.3, 4.12.6): to nie ruch; panel ostrzału strzela do niego tam",
+  firedAt: "ostrzeliwany tam, gdzie go ustawiono:", fireLostDeclared: "Strzelaj (stracony: poza zasięgiem, 4.12.4)",
+  fireLostCharged: "Strzelaj (stracony: poza zasięgiem, 4.5.5)", lostOut: "stracony: poza zasięgiem, bez rzutu kośćmi",
+  lostHint: "poza zasięgiem: bez rzutu kośćmi; ostrzał zostaje zużyty",
   disengageTitle: "Oderwanie się od nieprzyjaciela (5.8)", disengageOdds: "Oderwanie się? (5.8)", moveAs: "ten ruch to:", plainMove: "ruch",
   pushUpAt: "dosuwanie do", disengageMove: "oderwanie się", from: "od", automatic: "automatyczne oderwanie: bez testu (7.6.1)",
   moraleTest: "test morale", passes: "zdany", fails: "niezdany", panicsFlees: "panika i natychmiastowa ucieczka (5.8.3)",
@@ -161,6 +192,17 @@ const L_PL = {
   disengaged: "oderwał się", notDisengaged: "niezdany: panika",
   pushUpTitle: "dosuwanie jednostek, w tej kolejności (5.6.2):", pushUpOf: "Dosuń", towards: "do", figures: "figurki", upTo: "najwyżej",
   pushUpHint: "Przeciągnij jednostki niezwiązane w walce wręcz w kierunku nieprzyjaciela, z którym oddział stoczył walkę (Shift: jedna podstawka); najwyżej 4 cm bez względu na teren (5.6.7).",
+  combined: "łączona walka wręcz (5.10)", attackersOf: "atakujący:", defendersOf: "broniący się:",
+  addToMelee: "+ dołącz do tej walki", addHint: "albo kliknij oddział na stole z klawiszem Shift", noneToAdd: "żaden inny oddział nie styka się z wrogiem w tej walce",
+  dropFromMelee: "wyłącz z tej walki", meleeContinuing: "walka wręcz kontynuowana (5.7.4)",
+  meleeDeclare: "atakujący deklarują obronę zamiast ataku (5.7.4)", meleePursue: "pościg bez rzutu (6.3.6, 5.5.8)",
+  meleeOrderTitle: "wpisz wyniki kości w tej kolejności (kość reszty każdej grupy zaraz po niej, gdy z jej trafień zostaje reszta: 1.5.1, 5.10.4):", strikesFirst: "uderza pierwszy (7.7)", expectedLoss: "oczekiwane straty",
+  loses: "straty {u}", jointOutcomes: "wyniki razem, najbardziej prawdopodobne najpierw", withLeft: "pozostałymi figurkami",
+  orderStrikeBack: "{u}: test oddziału w panice, czy odpiera, 1 K6 (6.6.4)",
+  orderGroup: "{side} → {target}: {n} K6 na ≤ {uw} ({figures})",
+  orderTests: "testy morale (5.10.5), po 1 K6: najpierw {first} (test „na odrzucenie”, po nim test „na panikę”, jeśli niezdany), potem {then} (test „na odrzucenie” albo test „na niekontrolowany pościg”, gdy wszyscy przeciwnicy uciekli); oddział bez strat nie testuje (5.5.1)",
+  orderAfter: "potem 2K6 każdej ucieczki i każdego pościgu (6.6.2, 6.7.1)",
+  pushUpPair: "dosuwanie jednostek, parami (5.10.6, 5.6):",
 };
 
 const LANGS = { en: L_EN, pl: L_PL };
@@ -213,8 +255,10 @@ const S = {
   before: null, moving: null, moveReport: null,   // move mode
   ruler: [], measure: null,
   reachDoc: null, meleeDoc: null,
+  meleeMore: [],      // the units added to the selected unit's melee with its target (5.10)
   disengage: null, disengageDoc: null,  // the unit whose disengagement is shown (5.8), its answer
   pushUp: null,       // {unit, enemy, candidates}: the push-up a melee named (5.6)
+  fireAt: null,       // {shooter, target}: the target dragged to where it is fired at (4.12.3, 4.12.6)
   moraleSide: null, armies: null,
   draft: [], terrainSel: null,  // terrain mode: corners clicked, the feature selected
   view: { k: 5, tx: 20, ty: 20 },
@@ -369,6 +413,7 @@ function drawBases() {
       const cls = ["base", u.side, u.state === "panic" ? "panic" : "", u.state === "pursuit" ? "pursuit" : ""];
       if (uid === S.selected) cls.push("sel");
       if (uid === S.target) cls.push("target");
+      if (S.selected && S.meleeMore.includes(uid)) cls.push(u.side === S.kinds[S.selected].side ? "sel" : "target", "joined");
       if (S.pushUp && S.mode === "move" && S.pushUp.candidates.includes(id)) cls.push("candidate");
       for (const m of marks[id] || []) cls.push(m);
       el("polygon", { points: pts(c), class: cls.join(" "), "data-base": id, "data-unit": uid, "data-index": i }, g);
@@ -546,7 +591,8 @@ function refresh() {
   const as = moveAs();
   if (S.mode === "move" && S.moving && S.before) {
     // clicked, not moved yet; or the disengagement's move (5.8), checked by its own answer below
-    if (samePoses(S.pos[S.moving], S.before[S.moving]) || as === "disengage") S.moveReport = null;
+    const placing = S.fireAt && S.fireAt.target === S.moving;  // 4.12.3: placed where it is fired at, not moved
+    if (samePoses(S.pos[S.moving], S.before[S.moving]) || as === "disengage" || placing) S.moveReport = null;
     else {
       const body = { positions: patch(S.before), unit: S.moving, to: S.pos[S.moving] };
       if (as.startsWith("push:")) body.push_up = as.slice(5);  // 5.6
@@ -624,7 +670,9 @@ function renderSelection() {
   if (u.pursuing) st.push(`${L.pursuing} ${u.pursuing}`);
   if (u.acted) st.push(`${L.acted}: ${actionName(u.acted)}`);
   if (u.declared && u.acted !== "declare") st.push(L.declaredFire);  // 4.12.5: kept into the opponent's turn
-  parts.push(h("div", { id: "unit-state", "data-state": u.state, "data-lost": String(u.lost), "data-acted": u.acted || "", "data-declared": String(!!u.declared) }, st.join(" · ")));
+  if (u.stood) st.push(L.mayFireCharger);  // 4.12.6: stood without acting in its own movement phase
+  parts.push(h("div", { id: "unit-state", "data-state": u.state, "data-lost": String(u.lost), "data-acted": u.acted || "",
+    "data-declared": String(!!u.declared), "data-stood": String(!!u.stood) }, st.join(" · ")));
   if (rep && !rep.coherent) parts.push(h("div", { class: "bad" }, `${L.notCoherent} (1.3): ${rep.groups.map((g) => g.join(", ")).join(" | ")}`));
   if (rep && rep.engaged_with.length) parts.push(h("div", {}, `${L.engaged} ${rep.engaged_with.join(", ")} (5.1.2)`));
   if (engagedEnemies(S.selected).length) {
@@ -668,10 +716,50 @@ function firesDeclared(uid) {
   return !!(u && u.declared && t && t.side !== u.side && t.phase === "movement");
 }
 
+// 4.12.6: the fire at the first unit charging it, in the opponent's turn, by a unit that stood
+function firesCharged(uid) {
+  const u = unitDoc(uid), t = S.doc.turn;
+  return !!(u && u.stood && !u.declared && t && t.side !== u.side && t.phase === "movement");
+}
+
+/** The fire in the opponent's turn the selected unit has (4.12): "declared", "charged" or "". */
+function reactionOf(uid) { return firesDeclared(uid) ? "declared" : firesCharged(uid) ? "charged" : ""; }
+
+/** 4.12.3: the target dragged (Move mode) to the point of its move where it is fired at. */
+function placedAt() {
+  const p = S.fireAt;
+  return !!(p && p.shooter === S.selected && p.target === S.target && S.mode === "move" && S.before &&
+    S.pos[p.target] && !samePoses(S.pos[p.target], S.before[p.target]));
+}
+
 function fireBody(positions) {
   const body = { positions, shooter: S.selected, target: S.target };
-  if (firesDeclared(S.selected)) body.declared = true;
+  const kind = reactionOf(S.selected);
+  if (kind) body[kind] = true;
+  if (kind && placedAt()) {  // the table before the drag, the target placed where it is fired at
+    body.positions = patch(S.before);
+    body.target_at = S.pos[S.target];
+  }
   return body;
+}
+
+function startFireAt() {
+  const shooter = S.selected, target = S.target;
+  if (!shooter || !target) return;
+  setMode("move");
+  S.selected = shooter; S.target = target;
+  S.fireAt = { shooter, target };
+  startMove(target);
+  redraw(); renderPanel(); refresh();
+}
+
+/** The target back where it stands, Select mode again. */
+function endFireAt() {
+  const p = S.fireAt;
+  if (p && S.before && S.before[p.target]) S.pos[p.target] = structuredClone(S.before[p.target]);
+  S.fireAt = null;
+  if (S.mode === "move") setMode("select"); else { redraw(); renderPanel(); }
+  refresh();
 }
 
 function renderDeclare() {
@@ -689,13 +777,18 @@ function renderFire() {
   const f = S.fire;
   box.hidden = !(S.selected && S.target && f);
   if (box.hidden) return;
-  $("#fire-apply-box").hidden = !f.legal;
+  // 4.5.5, 4.12.4: a fire in the opponent's turn out of range is spent with no die
+  const lost = !!(!f.legal && f.reaction && f.reason && ["4.5.1", "4.12.4"].includes(f.reason.rule));
+  $("#fire-apply-box").hidden = !(f.legal || lost || said["#fire-msg"]);  // the last answer stays in view
+  $("#fire-dice-box").hidden = !f.legal;
+  $("#fire-lost-row").hidden = !lost;
+  if (lost) $("#fire-lost").textContent = f.reaction.kind === "declared" ? L.fireLostDeclared : L.fireLostCharged;
   if (f.error) { $("#fire-body").replaceChildren(h("div", { class: "bad" }, f.error)); $("#chart-removed").replaceChildren(); $("#chart-morale").replaceChildren(); return; }
   const head = h("div", { id: "fire-verdict", "data-legal": String(f.legal) },
     `${f.shooter} → ${f.target}${f.ammunition ? " (" + f.ammunition + ")" : ""}: `,
     h("span", { class: f.legal ? "ok" : "bad" }, f.legal ? L.canFire : L.cannotFire));
   const parts = [head];
-  if (f.reaction && f.reaction.kind === "declared") parts.push(h("div", { id: "fire-declared", class: "help" }, L.declaredNow));
+  if (f.reaction) parts.push(...reactionLines(f));
   if (f.reason) parts.push(h("div", { id: "fire-reason", "data-rule": f.reason.rule }, ruleSpan(f.reason.rule), ` ${f.reason.message}`));
   if (f.legal) {
     parts.push(h("div", {}, `${L.expected} ${f.expected.toFixed(3)}; ` + f.volley.map((v) => `${v.dice} ${L.d6} ≤${v.accuracy}`).join(" + ")));
@@ -710,6 +803,28 @@ function renderFire() {
     $("#chart-removed").replaceChildren();
     $("#chart-morale").replaceChildren();
   }
+}
+
+/** 4.12: the fire in the opponent's turn — its kind, where the target is fired at, the button that
+places it there (Move mode) or puts it back. */
+function reactionLines(f) {
+  const out = [];
+  if (f.reaction.kind === "declared") {
+    out.push(h("div", { id: "fire-declared", class: "help", "data-rule": f.reaction.rule }, f.reaction.rule === "4.12.3" ? L.declaredAt : L.declaredNow));
+  } else if (f.reaction.kind === "charged") {
+    out.push(h("div", { id: "fire-charged", class: "help", "data-rule": f.reaction.rule }, L.chargedNow));
+  }
+  if (f.target_at && placedAt()) {
+    out.push(h("div", { id: "fire-target-at" }, `${L.firedAt} `,
+      f.target_at.map((b) => `${b.base} (${b.x.toFixed(2)}, ${b.y.toFixed(2)}, ${Math.round(b.facing)}°)`).join("; ")));
+  }
+  if (S.fireAt && S.fireAt.target === S.target && S.mode === "move") {
+    out.push(h("div", { class: "row" }, h("button", { id: "fire-stands", onclick: endFireAt }, L.fireWhereStands)));
+  } else {
+    out.push(h("div", { class: "row" }, h("button", { id: "fire-place", onclick: startFireAt }, L.placeTarget)),
+      h("div", { class: "help" }, L.placeTargetHint));
+  }
+  return out;
 }
 
 function barChart(container, title, labels, values, name, keys) {
@@ -742,6 +857,11 @@ function renderMove() {
   $("#move-apply").hidden = as === "disengage";  // applied with its dice in the disengagement's box
   if (!S.moving) { $("#move-as-l").hidden = true; body.replaceChildren(h("div", { class: "help" }, L.nothingSelected)); return; }
   if (as === "disengage") { body.replaceChildren(h("div", { class: "help", id: "move-hint" }, `${S.moving}: ${L.disengageDrag}`)); return; }
+  if (S.fireAt && S.fireAt.target === S.moving) {  // 4.12.3, 4.12.6: placed where it is fired at, not a move
+    $("#move-charge-row").hidden = true; $("#move-apply").hidden = true; $("#move-as-l").hidden = true;
+    body.replaceChildren(h("div", { class: "help", id: "move-hint", "data-fire-at": S.fireAt.shooter }, `${S.moving} (${S.fireAt.shooter}): ${L.placingHint}`));
+    return;
+  }
   const hint = as.startsWith("push:") ? L.pushUpHint : L.moveHint;
   if (!m) { body.replaceChildren(h("div", { class: "help", id: "move-hint" }, `${S.moving}: ${hint}`)); return; }
   if (m.error) {  // the move refused (3.1.4: off the table) or not understood: no verdict stays behind
@@ -809,6 +929,7 @@ function renderRuler() {
 function selectUnit(uid) {
   if (uid !== S.selected) unsay("#declare-msg");  // the declaration's answer is the selected unit's
   S.selected = uid; S.target = null; S.fire = null; S.targets = null; S.reachDoc = null; S.meleeDoc = null;
+  S.meleeMore = [];
   $("#meleebox").hidden = true;
   if (S.disengage !== uid) closeDisengage();
   redraw(); renderPanel(); refresh();
@@ -816,6 +937,7 @@ function selectUnit(uid) {
 
 function pickTarget(uid) {
   S.target = uid; S.fire = null; S.reachDoc = null; S.meleeDoc = null;
+  S.meleeMore = [];
   $("#meleebox").hidden = true;
   redraw(); refresh();
 }
@@ -827,12 +949,67 @@ async function doReach() {
   } catch (e) { status(e.message); }
 }
 
+/** The melee the panel asks about: the selected unit and its target, with the units added (5.10). */
+function meleeUnits() {
+  const side = unitDoc(S.selected).side, more = S.meleeMore.filter((u) => unitDoc(u));
+  return {
+    attackers: [S.selected, ...more.filter((u) => unitDoc(u).side === side)],
+    defenders: [S.target, ...more.filter((u) => unitDoc(u).side !== side)],
+  };
+}
+
+const meleeCombined = () => S.meleeMore.length > 0;
+const fill = (text, vars) => text.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
+
+/** 5.10: a unit added to the melee, or taken out of it (the "+" control, or Shift-click on the table). */
+function toggleMeleeUnit(uid) {
+  if (!uid || uid === S.selected || uid === S.target) return;
+  S.meleeMore = S.meleeMore.includes(uid) ? S.meleeMore.filter((u) => u !== uid) : [...S.meleeMore, uid];
+  unsay("#melee-msg"); unsay("#melee-push");
+  redraw();
+  doMelee();
+}
+
+/** The units that may join: not in the melee yet, touching an enemy that is (``check``'s contacts, 5.1.2). */
+function meleeCandidates(units) {
+  const inMelee = new Set([...units.attackers, ...units.defenders]);
+  const touching = (uid) => {
+    const rep = S.check && S.check.units.find((x) => x.id === uid);
+    return rep ? rep.engaged_with : [];
+  };
+  return S.doc.units.filter((u) => !inMelee.has(u.id) && touching(u.id).some((e) => inMelee.has(e))).map((u) => u.id);
+}
+
+function renderMeleeUnits() {
+  const units = meleeUnits();
+  const chip = (uid) => h("span", { class: "chip", "data-melee-unit": uid }, uid,
+    S.meleeMore.includes(uid) ? h("button", { title: L.dropFromMelee, "data-drop": uid, onclick: () => toggleMeleeUnit(uid) }, "×") : null);
+  const cand = meleeCandidates(units);
+  const pick = h("select", { id: "melee-add" }, ...cand.map((u) => h("option", { value: u }, `${u} (${L.meleeSides[unitDoc(u).side === unitDoc(S.selected).side ? "attacker" : "defender"]})`)));
+  const add = h("button", { id: "melee-add-btn", onclick: () => toggleMeleeUnit($("#melee-add").value) }, L.addToMelee);
+  if (!cand.length) { pick.disabled = true; add.disabled = true; }
+  $("#melee-units").replaceChildren(
+    h("div", {}, h("b", {}, L.attackersOf), " ", ...units.attackers.map(chip), " ", h("b", {}, L.defendersOf), " ", ...units.defenders.map(chip)),
+    h("div", { class: "row" }, cand.length ? pick : null, add, h("span", { class: "help" }, cand.length ? L.addHint : L.noneToAdd)));
+  $("#melee-declare-l").hidden = !(meleeCombined() && $("#melee-continuing").checked);
+}
+
+function meleeFlags() {
+  const continuing = $("#melee-continuing").checked;
+  return { continuing, declare_defence: continuing && meleeCombined() && $("#melee-declare").checked };
+}
+
 async function doMelee() {
+  if (meleeCombined()) { doCombinedMelee(); return; }
   try {
-    const m = await api("/api/melee", { positions: patch(), attacker: S.selected, defender: S.target });
+    const body = { positions: patch(), attacker: S.selected, defender: S.target };
+    if (meleeFlags().continuing) body.continuing = true;
+    const m = await api("/api/melee", body);
     S.meleeDoc = m;
     const box = $("#meleebox");
     box.hidden = false;
+    renderMeleeUnits();
+    $("#melee-order-box").hidden = true;
     if (m.error) {
       $("#melee-body").replaceChildren(h("div", { id: "melee-answer", class: "bad" }, `${L.noMelee}: `, ruleSpan(m.rule), ` ${m.error}`));
       $("#chart-melee").replaceChildren();
@@ -846,6 +1023,58 @@ async function doMelee() {
     barChart(d, L.defenderRemoved, m.defender_removed_pmf.map((_, k) => String(k)), m.defender_removed_pmf, "melee-defender");
     $("#chart-melee").replaceChildren(a, d);
   } catch (e) { status(e.message); }
+}
+
+// 5.10: the combined melee — every unit's losses and outcome, the dice groups, the dice's order
+async function doCombinedMelee() {
+  const units = meleeUnits();
+  try {
+    const m = await api("/api/melee-combined", { positions: patch(), ...units, ...meleeFlags() });
+    S.meleeDoc = m;
+    $("#meleebox").hidden = false;
+    renderMeleeUnits();
+    if (m.error) {
+      $("#melee-body").replaceChildren(h("div", { id: "melee-answer", class: "bad", "data-combined": "true", "data-rule": m.rule },
+        `${L.noMelee}: `, ruleSpan(m.rule), ` ${m.error}`));
+      $("#chart-melee").replaceChildren();
+      $("#melee-order-box").hidden = true;
+      return;
+    }
+    const first = m.first_strike ? ` · ${L.meleeSides[m.first_strike]} ${L.strikesFirst}` : "";
+    const bonus = (g) => (g.target_bonus ? `, W+${g.target_bonus}` : "");
+    $("#melee-body").replaceChildren(
+      h("div", { id: "melee-answer", "data-combined": "true" }, h("b", {}, L.combined), `: ${m.attackers.join(", ")} → ${m.defenders.join(", ")}${first}`),
+      h("ul", { id: "melee-groups" }, ...m.groups.map((g) => h("li", { "data-side": g.side, "data-target": g.target },
+        `${L.meleeSides[g.side] || g.side} → ${g.target}: ${g.dice} ${L.d6}, UW ${g.uw}${bonus(g)} (${g.figures.join(", ")})`))),
+      h("ul", { id: "melee-unit-odds" }, ...m.units.map((u) => h("li", { "data-unit": u.unit, "data-side": u.side },
+        h("b", {}, u.unit), ` (${L.meleeSides[u.side] || u.side}): ${L.expectedLoss} ${u.expected_removed.toFixed(2)} — `,
+        u.outcomes.map((o) => `${outcomeName(o.outcome)} ${pct(o.p)}`).join(", ")))),
+      h("details", { id: "melee-joint" }, h("summary", {}, L.jointOutcomes), h("ul", {}, ...m.joint_outcomes.slice(0, 8).map((j) =>
+        h("li", {}, `${pct(j.p)} ` + Object.entries(j.outcomes).map(([u, o]) => `${u} ${outcomeName(o)}`).join(", "))))));
+    const charts = m.units.map((u) => {
+      const div = h("div");
+      barChart(div, fill(L.loses, { u: u.unit }), u.removed_pmf.map((_, k) => String(k)), u.removed_pmf, `melee-unit-${u.unit}`);
+      return div;
+    });
+    $("#chart-melee").replaceChildren(...charts);
+    renderMeleeOrder(m.dice_order);
+  } catch (e) { status(e.message); }
+}
+
+/** The order the combined melee's dice are typed in (the server's ``dice_order``, worded here). */
+function renderMeleeOrder(steps) {
+  const side = (s) => L.meleeSides[s] || s;
+  $("#melee-order").replaceChildren(...steps.map((st) => {
+    let text = "";
+    if (st.step === "strike_back") text = fill(L.orderStrikeBack, { u: st.unit });
+    else if (st.step === "group") {
+      text = fill(L.orderGroup, { side: side(st.side), target: st.target, n: st.dice, uw: st.uw, figures: st.figures.join(", ") });
+      if (st.second) text += ` — ${L.withLeft}`;
+    } else if (st.step === "tests") text = fill(L.orderTests, { first: st.first.join(", "), then: st.then.join(", ") });
+    else if (st.step === "after") text = L.orderAfter;
+    return h("li", { "data-step": st.step }, text);
+  }));
+  $("#melee-order-box").hidden = false;
 }
 
 async function doMorale(side) {
@@ -868,6 +1097,8 @@ async function doMorale(side) {
 }
 
 function setMode(mode) {
+  if (S.fireAt && S.before && S.before[S.fireAt.target]) S.pos[S.fireAt.target] = structuredClone(S.before[S.fireAt.target]);
+  S.fireAt = null;  // 4.12.3: the target placed where it is fired at goes back where it stands
   S.mode = mode;
   document.querySelectorAll("#modes button").forEach((b) => b.classList.toggle("on", b.dataset.mode === mode));
   S.before = mode === "move" ? structuredClone(S.pos) : null;
@@ -909,6 +1140,7 @@ function pivotOf(uid, which) {
 }
 
 function startMove(uid) {
+  if (S.fireAt && S.fireAt.target !== uid) S.fireAt = null;  // another unit moved: not the placed target
   // a move not applied is put back when another unit is moved (moves are applied one by one)
   if (S.moving && S.moving !== uid) S.pos[S.moving] = structuredClone(S.before[S.moving]);
   if (S.moving !== uid) fillMoveAs(uid);
@@ -999,7 +1231,7 @@ function onUp(ev) {
   if (d.kind === "pan" && !d.moved && S.mode === "place") { doPlace(toTable(ev.clientX, ev.clientY)); return; }
   if (d.kind === "pan" && !d.moved && S.mode === "terrain") { terrainClick(ev, d.hit); return; }
   if (d.kind === "pan") {
-    if (!d.moved && S.mode === "select") { S.selected = null; S.target = null; S.fire = null; S.targets = null; S.reachDoc = null; redraw(); renderPanel(); }
+    if (!d.moved && S.mode === "select") { S.selected = null; S.target = null; S.meleeMore = []; S.fire = null; S.targets = null; S.reachDoc = null; redraw(); renderPanel(); }
     return;
   }
   if (d.moved) { refresh(); return; }
@@ -1013,8 +1245,14 @@ function onUp(ev) {
     if (S.ruler.length === 2) refresh();
     return;
   }
-  if (S.mode === "move") { startMove(d.uid); S.selected = d.uid; redraw(); renderPanel(); refresh(); return; }
+  if (S.mode === "move") {
+    const placing = S.fireAt && S.fireAt.target === d.uid;  // the shooter stays selected
+    startMove(d.uid);
+    if (!placing) S.selected = d.uid;
+    redraw(); renderPanel(); refresh(); return;
+  }
   const side = unitDoc(d.uid).side;
+  if (ev.shiftKey && S.selected && S.target && d.uid !== S.selected && d.uid !== S.target) { toggleMeleeUnit(d.uid); return; }  // 5.10
   if (S.selected && d.uid !== S.selected && side !== unitDoc(S.selected).side) pickTarget(d.uid);
   else selectUnit(d.uid);
 }
@@ -1063,7 +1301,17 @@ function summary(a) {
   const r = a.ruling || {}, i = a.inputs || {};
   if (a.action === "move") return `${(i.units || []).join(", ")}: ${Math.max(0, ...Object.values(r.distances || {})).toFixed(2)} cm`;
   if (a.action === "declare") return i.shooter;
-  if (a.action === "fire") return `${i.shooter} → ${i.target}${i.declared ? ` (${L.declaredFire})` : ""}: ${r.damage} ${L.damage}, ${(r.removed || []).length} ${L.removed}, ${L.outcome[r.morale] || r.morale}`;
+  if (a.action === "fire") {
+    const how = i.declared ? ` (${L.declaredFire})` : i.charged ? ` (${L.chargedFire})` : "";
+    if (r.lost) return `${i.shooter} → ${i.target}${how}: ${L.lostOut} (${(r.reason && r.reason.rule) || r.lost})`;
+    return `${i.shooter} → ${i.target}${how}: ${r.damage} ${L.damage}, ${(r.removed || []).length} ${L.removed}, ${L.outcome[r.morale] || r.morale}`;
+  }
+  if (a.action === "melee" && i.attackers) {  // 5.10: what happened to every unit
+    return `${i.attackers.join(", ")} × ${i.defenders.join(", ")}: ` + Object.entries(r.outcomes || {}).map(([u, o]) => {
+      const gone = (r.removed || {})[u] || [];
+      return `${u} ${outcomeName(o)}` + (gone.length ? ` (${L.lost}: ${gone.length}, ${gone.join(", ")})` : "");
+    }).join("; ");
+  }
   if (a.action === "melee") return `${i.attacker} × ${i.defender}: ${r.outcome ? `${outcomeName(r.outcome.attacker)} / ${outcomeName(r.outcome.defender)}` : ""}`;
   if (a.action === "morale") return `${L.moraleOf} ${r.side}`;
   if (a.action === "disengage") {
@@ -1188,6 +1436,7 @@ function applyDisengage(rolled) {
 
 // 5.6: the push-up a melee in which both stood names, one button a unit
 function pushUpOffer(a) {
+  if (a.inputs.attackers) { pushUpPairs(a); return; }
   const steps = (a.ruling && a.ruling.push_up) || [];
   const units = { attacker: a.inputs.attacker, defender: a.inputs.defender };
   const other = { attacker: units.defender, defender: units.attacker };
@@ -1201,6 +1450,17 @@ function pushUpOffer(a) {
       return h("div", { class: "row" }, h("button", { "data-push-up": unit, onclick: () => startPushUp(unit, enemy, cand) },
         `${L.pushUpOf} ${unit} ${L.towards} ${enemy}`), h("span", { class: "help" }, `${L.figures}: ${[...new Set(cand)].join(", ")}; ${L.upTo} ${st.max_cm} cm`));
     }));
+  said["#melee-push"]();
+}
+
+// 5.10.6: after a combined melee each pair in which both stood pushes up on its own, either way
+function pushUpPairs(a) {
+  const pairs = (a.ruling && a.ruling.push_up) || [];
+  if (!pairs.length) { unsay("#melee-push"); return; }
+  said["#melee-push"] = () => $("#melee-push").replaceChildren(h("div", { class: "help" }, L.pushUpPair),
+    ...pairs.map(([att, def]) => h("div", { class: "row" },
+      ...[[att, def], [def, att]].map(([unit, enemy]) => h("button", { "data-push-up": unit, "data-towards": enemy,
+        onclick: () => startPushUp(unit, enemy, []) }, `${L.pushUpOf} ${unit} ${L.towards} ${enemy}`)))));
   said["#melee-push"]();
 }
 
@@ -1222,8 +1482,11 @@ function fillCharge(uid) {
   fillMoveAs(uid);
 }
 
-function applyFire(rolled) {
+function applyFire(rolled, lost) {
   const body = fireBody(patch());
+  const placed = placedAt();
+  const done = (r) => { if (r && placed) { S.fireAt = null; setMode("select"); refresh(); } };
+  if (lost) { act("/api/apply-fire", body, "#fire-msg").then(done); return; }  // 4.5.5, 4.12.4: no die
   if (rolled) body.seed = seedOf("#fire-seed");
   else {
     body.dice = diceOf("#fire-dice");
@@ -1232,17 +1495,25 @@ function applyFire(rolled) {
     if (mor) body.morale_dice = mor;
     if (!body.dice) { say("#fire-msg", false, () => [L.volleyMissing]); return; }
   }
-  act("/api/apply-fire", body, "#fire-msg");
+  act("/api/apply-fire", body, "#fire-msg").then(done);
 }
 
 function applyMelee(rolled) {
-  const body = { positions: patch(), attacker: S.selected, defender: S.target };
+  const combined = meleeCombined(), flags = meleeFlags();
+  const body = combined ? { positions: patch(), ...meleeUnits(), ...flags }
+    : { positions: patch(), attacker: S.selected, defender: S.target };
+  if (!combined && flags.continuing) body.continuing = true;
+  if ($("#melee-pursue").checked) body.pursue = true;
   if (rolled) body.seed = seedOf("#melee-seed"); else body.dice = diceOf("#melee-dice");
   unsay("#melee-push");
-  act("/api/apply-melee", body, "#melee-msg").then((r) => {
+  act(combined ? "/api/apply-melee-combined" : "/api/apply-melee", body, "#melee-msg").then((r) => {
     $("#meleebox").hidden = false;
     if (r) pushUpOffer(r.applied);
     if (r && S.selected && S.target) doMelee();  // the odds of the next exchange, if any
+    else if (r) {  // no next exchange (a side left the table): the answer stays, the odds go
+      for (const sel of ["#melee-units", "#melee-body", "#chart-melee"]) $(sel).replaceChildren();
+      $("#melee-order-box").hidden = true; $("#melee-declare-l").hidden = true;
+    }
   });
 }
 
@@ -1505,11 +1776,13 @@ function reload(doc) {
   const has = (id) => doc.units.some((u) => u.id === id);
   if (!has(S.selected)) S.selected = null;
   if (!has(S.target)) S.target = null;
+  S.meleeMore = S.selected && S.target ? S.meleeMore.filter(has) : [];
   if (!doc.terrain.some((t) => t.id === S.terrainSel)) S.terrainSel = null;
   S.check = S.targets = S.fire = S.reachDoc = S.meleeDoc = S.moveReport = S.disengageDoc = null;
   if (!has(S.disengage)) S.disengage = null;
   if (S.pushUp && !(has(S.pushUp.unit) && has(S.pushUp.enemy))) S.pushUp = null;
   S.moving = null; S.before = S.mode === "move" ? structuredClone(S.pos) : null;
+  S.fireAt = null;
   S.draft = [];
   $("#meleebox").hidden = true;
   $("#labels").replaceChildren();
@@ -1565,8 +1838,11 @@ function wire() {
   $("#declare-btn").onclick = applyDeclare;
   $("#fire-apply").onclick = () => applyFire(false);
   $("#fire-roll").onclick = () => applyFire(true);
+  $("#fire-lost").onclick = () => applyFire(false, true);
   $("#melee-apply").onclick = () => applyMelee(false);
   $("#melee-roll").onclick = () => applyMelee(true);
+  $("#melee-continuing").onchange = () => { if (!$("#meleebox").hidden && S.selected && S.target) doMelee(); };
+  $("#melee-declare").onchange = () => { if (!$("#meleebox").hidden && S.selected && S.target) doMelee(); };
   $("#disengage-apply").onclick = () => applyDisengage(false);
   $("#disengage-roll").onclick = () => applyDisengage(true);
   $("#move-as").onchange = moveAsChanged;
@@ -1578,7 +1854,7 @@ function wire() {
   $("#terrain-finish").onclick = finishTerrain;
   $("#terrain-cancel").onclick = () => { S.draft = []; S.terrainSel = null; drawTerrain(); drawDraft(); renderTerrainBox(); };
   $("#terrain-delete").onclick = deleteTerrain;
-  $("#move-back").onclick = () => { if (S.before) S.pos = structuredClone(S.before); S.moving = null; S.moveReport = null; redraw(); renderPanel(); refresh(); };
+  $("#move-back").onclick = () => { if (S.before) S.pos = structuredClone(S.before); S.moving = null; S.fireAt = null; S.moveReport = null; redraw(); renderPanel(); refresh(); };
   $("#save").onclick = doSave;
   $("#download").onclick = doDownload;
   $("#open").onclick = doOpen;
@@ -1588,7 +1864,7 @@ function wire() {
     if (ev.key === "[") turn(1);
     else if (ev.key === "]") turn(-1);
     else if (ev.key === "Enter" && S.mode === "terrain") finishTerrain();
-    else if (ev.key === "Escape") { S.selected = S.target = null; S.fire = S.targets = null; S.ruler = []; S.measure = null; redraw(); renderPanel(); }
+    else if (ev.key === "Escape") { if (S.fireAt) { endFireAt(); return; } S.selected = S.target = null; S.meleeMore = []; S.fire = S.targets = null; S.ruler = []; S.measure = null; redraw(); renderPanel(); }
   });
 }
 
