@@ -438,11 +438,10 @@ def _check_declared_fire(sc: Scenario, unit: Unit, march: bool, interrupt: bool)
 
 
 def _check_charged_fire(sc: Scenario, unit: Unit, target: Unit) -> None:
-    """4.12.6 — may ``unit`` fire at ``target``, charging it: in the opponent's turn (when the
-    position says whose turn it is), having stood (``stood``: no action and no declaration in its
-    own last movement phase, and its fire at a charger not yet spent), in normal order and engaged
-    in no melee already fought. Contact with the charger itself is its charge, not an engagement
-    before it. Raises :class:`IllegalActionError` with the rule."""
+    """4.12.6 — before the fire: ``target`` is an enemy, and it is the opponent's turn (when the
+    position says whose turn it is). The shooter's morale and engagement are refused by the fire
+    question (:func:`~szwadron.table.fire.reaction.charged_fire`); having stood by :func:`_check_stood`.
+    Raises with the rule."""
     turn = sc.turn
     if target.side == unit.side:
         raise InvalidArgumentError(
@@ -455,20 +454,13 @@ def _check_charged_fire(sc: Scenario, unit: Unit, target: Unit) -> None:
                 unit=unit.id, side=turn.side
             ),
         )
-    if unit.state is not UnitState.NORMAL:
-        raise IllegalActionError(
-            "4.12.6",
-            _("{unit} is in {value}, not in normal morale: it may not fire at a charging unit").format(
-                unit=unit.id, value=term(unit.state.value)
-            ),
-        )
-    if unit.engaged_with:
-        raise IllegalActionError(
-            "4.12.6",
-            _("{unit} is engaged in melee with {engaged} (5.1.2): it may not fire at a charging unit").format(
-                unit=unit.id, engaged=", ".join(unit.engaged_with)
-            ),
-        )
+
+
+def _check_stood(sc: Scenario, unit: Unit, target: Unit) -> None:
+    """4.12.6 — for a shooter in normal order and engaged in no melee fought: with a ``[turn]`` it
+    has stood (``stood``: no action and no declaration in its own last movement phase, its fire
+    at a charger not yet spent), and the target's action this phase, if any, is a charge."""
+    turn = sc.turn
     if turn is not None and not unit.stood:
         message = _(
             "{unit} did not stand without acting in its own movement phase (it acted or declared fire), or has fired at a charger or been attacked already: it may not fire at a charging unit"
@@ -649,6 +641,8 @@ def apply_fire(
             raise InvalidArgumentError(role, _("{ident!r}: no such unit in the scenario").format(ident=ident))
     su, tu = sc.unit(shooter), sc.unit(target)
     reaction = _check_reaction(sc, su, tu, march, declared, charged, target_at)
+    if reaction == "charged" and su.state is UnitState.NORMAL and not su.engaged_with:
+        _check_stood(sc, su, tu)  # panic and engagement: the question's own refusals (charged_fire)
     if target_at is not None:
         target_at = _every_base_if_moved(tu, target_at, source)
     bf = Battlefield(sc)
