@@ -429,6 +429,9 @@ class MeleeGroup(_Part):
     target_bonus: int
     dice: int
     figures: list[str]
+    fight: int = Field(
+        description="5.7.2: the separate fight the dice belong to (0 when the melee is one fight)"
+    )
 
 
 class MeleeOutcome(_Part):
@@ -503,6 +506,9 @@ class CombinedGroup(_Part):
     target_bonus: int
     dice: int
     figures: list[str]
+    fight: int = Field(
+        description="5.7.2: the separate fight the dice belong to (0 when the melee is one fight)"
+    )
 
 
 class OutcomeChance(_Part):

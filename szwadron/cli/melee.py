@@ -178,6 +178,9 @@ def format_combined(m: CombinedMelee) -> str:
             + f"; {act}{adv}"
         )
     lines += ["", _("Dice (5.10.3: summed against each unit, one group per UW and terrain bonus)")]
+    split = any(g.fight for g in m.groups)
+    if split:
+        lines.append("  " + _fights_apart())
     width = max([8, *(len(term(g.side)) for g in m.groups)])
     for g in m.groups:
         bonus = " " + _("against W +{bonus}").format(bonus=g.target_bonus) if g.target_bonus else ""
@@ -186,7 +189,7 @@ def format_combined(m: CombinedMelee) -> str:
             + _("{n} d6 on ≤{c}").format(n=g.dice, c=g.skill)
             + " "
             + _("at {unit}").format(unit=g.target)
-            + f"{bonus}: {', '.join(g.figures)}"
+            + f"{bonus}{_fight_label(g.fight, split)}: {', '.join(g.figures)}"
         )
     lines += ["", _("Each unit (removal order 5.4.3; outcome 5.10.5)")]
     width = max([8, *(len(term(u["side"])) for u in doc["units"])])
@@ -278,6 +281,19 @@ def _render_combined_applied(applied: Applied) -> str:
     return "\n".join(lines)
 
 
+def _fight_label(fight: int, split: bool) -> str:
+    """5.7.2 — ", fight N" after a dice group when the melee is split into fights (else "")."""
+    return ", " + _("fight {n}").format(n=fight + 1) if split else ""
+
+
+def _fights_apart() -> str:
+    """5.7.2 — the line said once above the dice of a melee split into fights."""
+    return _(
+        "only part of a unit holds the terrain: each fight is played apart, its dice remove only "
+        "figures of that fight (5.7.2, 5.4.2); morale once for the whole melee"
+    )
+
+
 def _strike_text(s: dict[str, Any]) -> str:
     """One group's dice: how many on what, the faces, the hits, the remainder roll, the removed."""
     rem = (
@@ -287,6 +303,7 @@ def _strike_text(s: dict[str, Any]) -> str:
     )
     return (
         _("{n} d6 on ≤{c}").format(n=s["dice"], c=s["skill"])
+        + _fight_label(s.get("fight", 1) - 1, "fight" in s)
         + f": {' '.join(map(str, s['faces']))} — "
         + ngettext("{n} scored", "{n} scored", s["scored"]).format(n=s["scored"])
         + rem
@@ -373,13 +390,16 @@ def format_report(m: TableMelee) -> str:
         )
     lines.append("")
     lines.append(_("Dice (5.10.3: one group per UW and terrain bonus)"))
+    split = m.fights > 1
+    if split:
+        lines.append("  " + _fights_apart())
     width = max((len(term(g.side)) for g in m.groups), default=8)
     for g in m.groups:
         bonus = " " + _("against W +{bonus}").format(bonus=g.target_bonus) if g.target_bonus else ""
         lines.append(
             f"  {term(g.side):{width}} "
             + _("{n} d6 on ≤{c}").format(n=g.dice, c=g.skill)
-            + f"{bonus}: {', '.join(g.figures)}"
+            + f"{bonus}{_fight_label(g.fight, split)}: {', '.join(g.figures)}"
         )
     a_rem, d_rem = m.odds.attacker_removed, m.odds.defender_removed
     lines.append("")
@@ -402,25 +422,33 @@ def format_report(m: TableMelee) -> str:
     lines.append(_("Removal order (5.4.3: most enemies touched first, not side by side)"))
     lines.append("  " + _("attacker: {bases}").format(bases=", ".join(m.removal_order["attacker"])))
     lines.append("  " + _("defender: {bases}").format(bases=", ".join(m.removal_order["defender"])))
-    joint = m.odds.joint_pmf()
-    a_left, d_left = (s.morale.strength for s in m.sides) if m.sides else (len(joint), len(joint[0]))
-    standing = [(i, j) for i in range(min(len(joint), a_left)) for j in range(min(len(joint[i]), d_left))]
-    if not standing or not any(joint[i][j] for i, j in standing):  # 5.6: no losses leave both standing
-        return "\n".join(lines)
-    i, j = max(standing, key=lambda ij: joint[ij[0]][ij[1]])  # the likeliest losses both survive
-    lines.append("")
-    lines.append(
-        _(
-            "Pushing up (5.6) if both stand, after the likeliest losses ({attacker} attacker, {defender} defender, {p}):"
-        ).format(attacker=i, defender=j, p=fmt_prob(joint[i][j]))
-    )
-    steps = m.push_up(i, j)
-    lines += [
+    return "\n".join(lines + _push_lines(m))
+
+
+def _push_lines(m: TableMelee) -> list[str]:
+    """5.6 — who pushes up if both stand, after the likeliest losses that leave both standing
+    (which figures, per fight where the melee is split, 5.7.2)."""
+    from szwadron.cli._common import fmt_prob
+    from szwadron.odds.combat import count_removed
+
+    a_left, d_left = (s.morale.strength for s in m.sides) if m.sides else (1 << 30, 1 << 30)
+    standing = [  # 5.6: losses that leave both standing
+        (ij, p)
+        for ij, p in m.removal_chances()
+        if p > 0 and count_removed(ij[0]) < a_left and count_removed(ij[1]) < d_left
+    ]
+    if not standing:
+        return []
+    (i, j), p = max(standing, key=lambda kv: kv[1])  # the likeliest losses both survive
+    head = _(
+        "Pushing up (5.6) if both stand, after the likeliest losses ({attacker} attacker, {defender} defender, {p}):"
+    ).format(attacker=count_removed(i), defender=count_removed(j), p=fmt_prob(p))
+    steps = [
         f"  {term(s.side)}: "
         + _("{n} of {bases}, up to {cm:g} cm").format(n=s.count, bases=", ".join(s.candidates), cm=s.max_cm)
-        for s in steps
-    ] or ["  " + _("nobody: every figure left is still in contact")]
-    return "\n".join(lines)
+        for s in m.push_up(i, j)
+    ]
+    return ["", head, *(steps or ["  " + _("nobody: every figure left is still in contact")])]
 
 
 __all__ = ["format_combined", "format_report", "register", "run"]

@@ -41,7 +41,7 @@ from szwadron.loading import (
 )
 from szwadron.models import Phase, Scenario, TerrainKind, Turn, Unit, UnitAction, UnitState
 from szwadron.movefile import MoveFile
-from szwadron.odds.combat import COMBAT_DIE_SIDES, roll_melee
+from szwadron.odds.combat import COMBAT_DIE_SIDES, Removed, Side, roll_melee
 from szwadron.odds.joint import CombinedRoll, roll_combined
 from szwadron.odds.morale import MeleeOutcome, morale_target
 from szwadron.odds.remainder import die_sides, remainder_roll
@@ -959,11 +959,12 @@ def apply_melee(
     ]
     notes: list[str] = []
     removed: dict[str, list[str]] = {}
-    for unit, side, lost, out, enemy in (
-        (ua, "attacker", roll.attacker_removed, a_out, ud),
-        (ud, "defender", roll.defender_removed, d_out, ua),
-    ):
-        gone_ids = list(m.removal_order[side][:lost])
+    sides: tuple[tuple[Unit, Side, Removed, MeleeOutcome, Unit], ...] = (
+        (ua, "attacker", roll.gone[0], a_out, ud),
+        (ud, "defender", roll.gone[1], d_out, ua),
+    )
+    for unit, side, lost, out, enemy in sides:
+        gone_ids = list(m.removed_bases(side, lost))
         removed[side] = gone_ids
         if out.value == "destroyed":
             changes.append({"op": "drop", "unit": unit.id})
@@ -979,7 +980,7 @@ def apply_melee(
     if a_out.value == "engaged" and d_out.value == "engaged":
         push = [
             {"side": p.side, "count": p.count, "candidates": list(p.candidates), "max_cm": p.max_cm}
-            for p in m.push_up(roll.attacker_removed, roll.defender_removed)
+            for p in m.push_up(*roll.gone)
         ]
         if push:
             notes.append(
@@ -1025,6 +1026,7 @@ def apply_melee(
                 "scored": g.scored,
                 "removed": r.removed,
                 "remainder_faces": list(r.faces),
+                **({"fight": g.part + 1} if m.fights > 1 else {}),  # 5.7.2: fights counted from 1
             }
             for side, g, r in roll.strikes
         ],
@@ -1101,7 +1103,7 @@ def apply_combined_melee(
     fled = (MeleeOutcome.REPULSED, MeleeOutcome.PANIC)
     for k, u in enumerate(names):
         unit, out = sc.unit(u), roll.outcomes[k]
-        removed[u] = list(m.removal_order[u][: roll.losses[k][0]])
+        removed[u] = list(m.removed_bases(u, roll.gone[k]))
         if out is MeleeOutcome.DESTROYED:
             changes += [{"op": "drop", "unit": u}, *_forget(sc, u)]
             notes.append(_("{unit} is destroyed and leaves the table (PD-18)").format(unit=u))
@@ -1179,6 +1181,7 @@ def _combined_dice(
     roll: CombinedRoll, names: Sequence[str], after: list[dict[str, Any]], seed: int | None
 ) -> dict[str, Any]:
     """A combined melee's dice in the game log: strike-back tests, groups, tests, what followed."""
+    split = any(s.roll.part for s in roll.strikes)  # 5.7.2: several fights
     out: dict[str, Any] = {
         "strikes": [
             {
@@ -1191,6 +1194,7 @@ def _combined_dice(
                 "scored": s.roll.scored,
                 "removed": s.removal.removed,
                 "remainder_faces": list(s.removal.faces),
+                **({"fight": s.roll.part + 1} if split else {}),  # 5.7.2: fights counted from 1
             }
             for s in roll.strikes
         ],

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from itertools import accumulate
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, cast
 
 from szwadron.errors import InvalidDataError
 from szwadron.i18n import gettext
@@ -440,7 +440,7 @@ def clear_caches(*, rule_tables: bool = True) -> None:
     r < W ≤ max W) and clears only the distributions.
     """
 
-    for fn in (_damage_weights, _volley_weights, _side_losses_cached):
+    for fn in (_damage_weights, _volley_weights, _side_losses_cached, _parted_losses_cached):
         fn.cache_clear()
     hit_weights.cache_clear()
     hits.cache_clear()
@@ -465,12 +465,19 @@ class Fighter:
     target_bonus:
         The terrain W bonus (PD-15) of the enemy figures *it* strikes; its dice form a separate
         group for each (UW, bonus) (5.7.2, 5.10.3).
+    part:
+        5.7.2 — the separate fight it is in, where only part of a unit holds the advantageous
+        position ("rozgrywa się osobno każdą walkę dla jednostek walczących z różnymi
+        współczynnikami terenu"): a small whole number, the same on both sides of one fight. Its
+        dice form groups of their own, which remove only enemy figures of the same fight (5.4.2:
+        only figures that took part in that fight). 0 everywhere when the melee is one fight.
     """
 
     wounds: int
     melee: int
     skill: int
     target_bonus: int = 0
+    part: int = 0
 
 
 @dataclass(frozen=True)
@@ -581,26 +588,83 @@ class MeleeSide:
         )
 
     def strike_groups(self, removed: int = 0) -> tuple[tuple[int, int, int], ...]:
-        """5.3, 5.10.3, 7.5 — ``(dice, UW, target bonus)`` of the figures left after ``removed``.
+        """5.3, 5.10.3, 7.5 — ``(dice, UW, target bonus)`` of the figures left after ``removed``
+        (a melee of one fight: every figure's ``part`` 0; else :meth:`part_groups`).
 
         Examples
         --------
         >>> MeleeSide.uniform(5, melee=1, skill=3, wounds=1, morale=4, skirmish=True).strike_groups()
         ((2, 3, 0),)
         """
-        acc: dict[tuple[int, int], int] = {}
-        for f in self.fighters[removed:]:
-            key = (clamp(f.skill, 0, COMBAT_DIE_SIDES), f.target_bonus)
+        return tuple((n, skill, bonus) for n, skill, bonus, _part in self.part_groups(removed))
+
+    def part_groups(self, removed: Removed = 0) -> tuple[tuple[int, int, int, int], ...]:
+        """5.3, 5.7.2, 5.10.3, 7.5 — ``(dice, UW, target bonus, part)`` of the figures left after
+        ``removed`` (a count along the removal order, or a count per part: :func:`left_after`).
+
+        Examples
+        --------
+        >>> f = (Fighter(1, 1, 4, 1, part=1), Fighter(1, 1, 4, 0, part=0), Fighter(1, 2, 4, 0))
+        >>> MeleeSide(f, MeleeMorale(4, 3, 3)).part_groups()
+        ((1, 4, 1, 1), (3, 4, 0, 0))
+        >>> MeleeSide(f, MeleeMorale(4, 3, 3)).part_groups((1, 1))
+        ((2, 4, 0, 0),)
+        """
+        acc: dict[tuple[int, int, int], int] = {}
+        for f in left_after(self.fighters, removed):
+            key = (clamp(f.skill, 0, COMBAT_DIE_SIDES), f.target_bonus, f.part)
             acc[key] = acc.get(key, 0) + f.melee
         counts = dict(acc)
         if self.skirmish:
             # PD-17: the side's SW summed, then halved and rounded down. Decision (as fire on the
             # march, 4.11): halves left by odd groups are pooled into whole dice, best UW first.
             counts = {k: n // 2 for k, n in acc.items()}
-            odd = sorted((k for k, n in acc.items() if n % 2), key=lambda k: (-k[0], k[1]))
+            odd = sorted((k for k, n in acc.items() if n % 2), key=lambda k: (-k[0], k[1], k[2]))
             for k in odd[: len(odd) // 2]:
                 counts[k] += 1
-        return tuple((n, skill, bonus) for (skill, bonus), n in counts.items() if n)
+        return tuple((n, skill, bonus, part) for (skill, bonus, part), n in counts.items() if n)
+
+    @property
+    def parts(self) -> int:
+        """5.7.2 — how many separate fights its figures' ``part`` numbers span (1: one fight)."""
+        return 1 + max((f.part for f in self.fighters), default=0)
+
+
+#: Figures removed from one side: a count along its removal order (one fight), or a count per
+#: fight (5.7.2), indexed by :attr:`Fighter.part`.
+Removed = int | tuple[int, ...]
+
+
+def kept_indices(parts: Sequence[int], removed: Removed) -> list[int]:
+    """5.4.2, 5.7.2 — which figures (by their fight ``parts``, in removal order) are left after
+    ``removed``: all but the first ``removed``, or, per fight ``p``, all but the first
+    ``removed[p]`` figures of that fight.
+
+    >>> kept_indices([1, 0, 1], 1), kept_indices([1, 0, 1], (0, 1)), kept_indices([1, 0, 1], (1, 0))
+    ([1, 2], [1, 2], [0, 2])
+    """
+    if isinstance(removed, int):
+        return list(range(removed, len(parts)))
+    seen = [0] * len(removed)
+    out: list[int] = []
+    for i, p in enumerate(parts):
+        if p < len(removed) and seen[p] < removed[p]:
+            seen[p] += 1
+        else:
+            out.append(i)
+    return out
+
+
+def left_after(fighters: Sequence[Fighter], removed: Removed) -> tuple[Fighter, ...]:
+    """5.4.2, 5.7.2 — the figures left after ``removed`` (:func:`kept_indices`)."""
+    if isinstance(removed, int):
+        return tuple(fighters[removed:])
+    return tuple(fighters[i] for i in kept_indices([f.part for f in fighters], removed))
+
+
+def count_removed(removed: Removed) -> int:
+    """Figures removed in all (a count, or the sum of the counts per fight)."""
+    return removed if isinstance(removed, int) else sum(removed)
 
 
 #: A state of one side's losses: (figures removed, took damage).
@@ -611,23 +675,10 @@ Loss = tuple[int, bool]
 def _side_losses_cached(
     groups: tuple[tuple[int, int, int], ...], wounds: tuple[int, ...], die: str
 ) -> tuple[tuple[Loss, int], ...]:
-    """Losses (removed, damaged) of figures with ``wounds`` struck by ``groups``, in order."""
-    state: dict[Loss, int] = {(0, False): 1}
-    for dice, skill, bonus in groups:
-        dmg = hit_weights(dice, skill, COMBAT_DIE_SIDES)
-        new: dict[Loss, int] = {}
-        for (k, hit), w in state.items():
-            remaining = tuple(x + bonus for x in wounds[k:])
-            # damage ≥ 1 is a hit (5.5.1); damage 0 removes nothing and adds no hit.
-            rem, scale = removal_weights((0, *dmg[1:]), remaining, die=die)
-            zero = w * dmg[0] * scale
-            new[(k, hit)] = new.get((k, hit), 0) + zero
-            for r, rw in enumerate(rem):
-                if rw:
-                    key = (k + r, True)
-                    new[key] = new.get(key, 0) + w * rw
-        state = new
-    return tuple(state.items())
+    """Losses (removed, damaged) of figures with ``wounds`` struck by ``groups``, in order: the
+    melee of one fight (:func:`_parted_losses_cached` with every figure in fight 0)."""
+    table = _parted_losses_cached(tuple((*g, 0) for g in groups), tuple((w, 0) for w in wounds), 1, die)
+    return tuple(((gone[0], hit), w) for (gone, hit), w in table)
 
 
 def group_losses(
@@ -646,10 +697,80 @@ def group_losses(
     return Distribution(dict(_side_losses_cached(tuple(groups), tuple(wounds), die)))
 
 
-def _side_losses(striker: MeleeSide, struck: MeleeSide, striker_removed: int, die: str) -> Distribution[Loss]:
-    groups = striker.strike_groups(striker_removed)
-    wounds = tuple(f.wounds + struck.wound_bonus for f in struck.fighters)
-    losses: Distribution[Loss] = Distribution(dict(_side_losses_cached(groups, wounds, die)))
+@lru_cache(maxsize=4096)
+def _parted_losses_cached(
+    groups: tuple[tuple[int, int, int, int], ...], struck: tuple[tuple[int, int], ...], parts: int, die: str
+) -> tuple[tuple[tuple[tuple[int, ...], bool], int], ...]:
+    """5.7.2, 5.4.2 — as :func:`_side_losses_cached`, the melee split into separate fights:
+    ``groups`` of ``(dice, UW, W bonus, part)`` each remove only ``struck`` figures ``(W, part)``
+    of their own part, in removal order. The state counts the figures removed per part."""
+    state: dict[tuple[tuple[int, ...], bool], int] = {((0,) * parts, False): 1}
+    for dice, skill, bonus, part in groups:
+        dmg = hit_weights(dice, skill, COMBAT_DIE_SIDES)
+        mine = tuple(w for w, p in struck if p == part)
+        # damage ≥ 1 is a hit (5.5.1); damage 0 removes nothing and adds no hit. Each state's
+        # removal weights come on their own scale (the remainder's denominators of the figures
+        # left): brought to a common one, so that the states keep their relative weights.
+        steps = {
+            gone: removal_weights((0, *dmg[1:]), tuple(x + bonus for x in mine[gone[part] :]), die=die)
+            for gone, _hit in state
+        }
+        common = math.lcm(*(scale for _rem, scale in steps.values()))
+        new: dict[tuple[tuple[int, ...], bool], int] = {}
+        for (gone, hit), w in state.items():
+            rem, scale = steps[gone]
+            w *= common // scale
+            k = gone[part]
+            new[(gone, hit)] = new.get((gone, hit), 0) + w * dmg[0] * scale
+            for r, rw in enumerate(rem):
+                if rw:
+                    key = ((*gone[:part], k + r, *gone[part + 1 :]), True)
+                    new[key] = new.get(key, 0) + w * rw
+        state = new
+    return tuple(state.items())
+
+
+def parted_group_losses(
+    groups: Sequence[tuple[int, int, int, int]],
+    wounds: Sequence[int],
+    parts_of: Sequence[int],
+    parts: int,
+    die: str = "d6",
+) -> Distribution[tuple[tuple[int, ...], bool]]:
+    """5.7.2, 5.10.3, 5.10.4, 5.4.2 — (figures removed per fight, took damage) of figures with
+    ``wounds`` (in removal order; figure ``i`` fights in fight ``parts_of[i]``) struck by
+    ``groups`` of ``(dice, UW, W bonus, fight)``: each group rolls and removes separately, only
+    figures of its own fight.
+
+    >>> d = parted_group_losses([(1, 6, 0, 1)], [1, 1], [0, 1], 2)   # a sure hit in fight 1
+    >>> d.outcomes()                                                  # removes the figure of fight 1
+    [((0, 1), True)]
+    """
+    die_sides(die)
+    struck = tuple(zip(wounds, parts_of, strict=True))
+    return Distribution(dict(_parted_losses_cached(tuple(groups), struck, parts, die)))
+
+
+def _side_losses(
+    striker: MeleeSide, struck: MeleeSide, striker_removed: Removed, die: str, parts: int = 1
+) -> Distribution[tuple[Removed, bool]]:
+    """5.3, 5.4, 6.6 — what ``striker`` (its figures left after ``striker_removed``) deals to
+    ``struck``: removed as a count (one fight) or, with ``parts`` > 1, a count per fight (5.7.2)."""
+    table: Sequence[tuple[tuple[Removed, bool], int]]
+    if parts == 1:
+        groups = striker.strike_groups(count_removed(striker_removed))
+        wounds = tuple(f.wounds + struck.wound_bonus for f in struck.fighters)
+        table = _side_losses_cached(groups, wounds, die)
+        nothing: tuple[Removed, bool] = (0, False)
+    else:
+        table = _parted_losses_cached(
+            striker.part_groups(striker_removed),
+            tuple((f.wounds + struck.wound_bonus, f.part) for f in struck.fighters),
+            parts,
+            die,
+        )
+        nothing = ((0,) * parts, False)
+    losses: Distribution[tuple[Removed, bool]] = Distribution(((r, h), w) for (r, h), w in table)
     if striker.morale.panicking:
         # 6.6: a panicking unit tests at each attack; fail → it deals no losses.
         p = morale_pass_chance(
@@ -658,7 +779,7 @@ def _side_losses(striker: MeleeSide, struck: MeleeSide, striker_removed: int, di
             striker.morale.initial,
             striker.morale.modifier,
         )
-        losses = Distribution.mixture([(losses, p), (Distribution.point((0, False)), 1 - p)])
+        losses = Distribution.mixture([(losses, p), (Distribution.point(nothing), 1 - p)])
     return losses
 
 
@@ -681,6 +802,9 @@ class MeleeOdds:
     outcomes: Distribution[tuple[MeleeOutcome, MeleeOutcome]]
     attacker_figures: int
     defender_figures: int
+    by_fight: Distribution[tuple[Removed, Removed]] | None = None
+    """Where the melee is split into fights (5.7.2): the joint figures removed per fight
+    (attacker, defender), which say *which* figures go; None for one fight."""
 
     @property
     def joint(self) -> Distribution[tuple[int, int]]:
@@ -715,6 +839,37 @@ class MeleeOdds:
         return rows
 
 
+def _joint_losses(
+    attacker: MeleeSide, defender: MeleeSide, first_strike: Side | None, die: str, parts: int
+) -> Distribution[tuple[Removed, bool, Removed, bool]]:
+    """5.3, 7.7 — both sides' (removed, took damage): both strike before any removal, or the side
+    with first strike deals its losses first and the other strikes with the figures left."""
+    joint: Distribution[tuple[Removed, bool, Removed, bool]]
+    if first_strike is None:
+        a_loss = _side_losses(defender, attacker, 0, die, parts)
+        d_loss = _side_losses(attacker, defender, 0, die, parts)
+        joint = Distribution(
+            ((ar, ah, dr, dh), wa * wd) for (ar, ah), wa in a_loss.items() for (dr, dh), wd in d_loss.items()
+        )
+    elif first_strike == "attacker":
+        d_first = _side_losses(attacker, defender, 0, die, parts)
+
+        def then_attacker(dl: tuple[Removed, bool]) -> Distribution[tuple[Removed, bool, Removed, bool]]:
+            back = _side_losses(defender, attacker, dl[0], die, parts)
+            return Distribution(((ar, ah, dl[0], dl[1]), w) for (ar, ah), w in back.items())
+
+        joint = d_first.bind(then_attacker)
+    else:
+        a_first = _side_losses(defender, attacker, 0, die, parts)
+
+        def then_defender(al: tuple[Removed, bool]) -> Distribution[tuple[Removed, bool, Removed, bool]]:
+            back = _side_losses(attacker, defender, al[0], die, parts)
+            return Distribution(((al[0], al[1], dr, dh), w) for (dr, dh), w in back.items())
+
+        joint = a_first.bind(then_defender)
+    return joint
+
+
 def melee(
     attacker: MeleeSide,
     defender: MeleeSide,
@@ -727,7 +882,8 @@ def melee(
     Each side's dice form groups by UW and by the terrain bonus of the figures they strike
     (5.10.3); each group rolls and removes separately (5.10.4), in the order of the striking
     side's fighters, along the struck side's removal order; only figures that fought can be
-    removed (5.4.2). Both sides strike before any removal (5.3), unless one has first strike
+    removed (5.4.2). Where only part of a unit holds the terrain, each fight is played apart
+    (5.7.2, :attr:`Fighter.part`): a group removes only figures of its own fight. Both sides strike before any removal (5.3), unless one has first strike
     (7.7): it deals its losses first and the enemy strikes with the figures left. A panicking
     defender tests before it strikes back (6.6) and deals nothing on a failure.
 
@@ -764,31 +920,16 @@ def melee(
         raise InvalidDataError(f"first_strike must be 'attacker', 'defender' or None, got {first_strike!r}")
     if attacker.morale.panicking:
         raise InvalidDataError("a panicking unit cannot attack (6.1)")
-    losses: Distribution[tuple[int, bool, int, bool]]
-    if first_strike is None:
-        a_loss = _side_losses(defender, attacker, 0, die)
-        d_loss = _side_losses(attacker, defender, 0, die)
-        losses = Distribution(
-            ((ar, ah, dr, dh), wa * wd) for (ar, ah), wa in a_loss.items() for (dr, dh), wd in d_loss.items()
-        )
-    elif first_strike == "attacker":
-        d_first = _side_losses(attacker, defender, 0, die)
-
-        def then_attacker(dl: Loss) -> Distribution[tuple[int, bool, int, bool]]:
-            back = _side_losses(defender, attacker, dl[0], die)
-            return Distribution(((ar, ah, dl[0], dl[1]), w) for (ar, ah), w in back.items())
-
-        losses = d_first.bind(then_attacker)
-    else:
-        a_first = _side_losses(defender, attacker, 0, die)
-
-        def then_defender(al: Loss) -> Distribution[tuple[int, bool, int, bool]]:
-            back = _side_losses(attacker, defender, al[0], die)
-            return Distribution(((al[0], al[1], dr, dh), w) for (dr, dh), w in back.items())
-
-        losses = a_first.bind(then_defender)
+    parts = max(attacker.parts, defender.parts)  # 5.7.2: fights counted apart
+    joint = _joint_losses(attacker, defender, first_strike, die, parts)
+    losses = (
+        cast(Distribution[tuple[int, bool, int, bool]], joint)  # one fight: counts already
+        if parts == 1
+        else joint.map(lambda x: (count_removed(x[0]), x[1], count_removed(x[2]), x[3]))
+    )
     outcomes = melee_outcomes(losses, attacker.morale, defender.morale)
-    return MeleeOdds(losses, outcomes, len(attacker.fighters), len(defender.fighters))
+    by_fight = None if parts == 1 else joint.map(lambda x: (x[0], x[2]))
+    return MeleeOdds(losses, outcomes, len(attacker.fighters), len(defender.fighters), by_fight)
 
 
 # --- one seeded resolution (for a referee: --roll) ---------------------------------------------
@@ -871,6 +1012,7 @@ class GroupRoll:
     faces: tuple[int, ...]
     scored: int
     target_bonus: int = 0
+    part: int = 0
 
 
 @dataclass(frozen=True)
@@ -919,6 +1061,9 @@ class MeleeRoll:
     defender_hit: bool
     tests: tuple[MoraleRoll, ...]
     outcome: tuple[MeleeOutcome, MeleeOutcome]
+    gone: tuple[Removed, Removed] = (0, 0)
+    """Which figures each side lost (attacker, defender): a count along its removal order, or a
+    count per fight where the melee was split (5.7.2, :func:`kept_indices`)."""
 
 
 def roll_melee(
@@ -938,33 +1083,14 @@ def roll_melee(
     >>> roll_melee(a, a, random.Random(1)).outcome[0]     # all dice hit: both destroyed
     <MeleeOutcome.DESTROYED: 'destroyed'>
     """
-    strikes: list[tuple[Side, GroupRoll, RolledRemoval]] = []
     back_test: MoraleRoll | None = None
     if defender.morale.panicking:
         back_test = roll_test("strike back (6.6)", defender.morale.target_after(0), rng)
-
-    def strike(side: Side, striker: MeleeSide, struck: MeleeSide, lost: int) -> tuple[int, bool]:
-        if side == "defender" and back_test is not None and not back_test.passed:
-            return 0, False
-        removed, hit = 0, False
-        for dice, skill, bonus in striker.strike_groups(lost):
-            faces, scored = roll_dice(dice, skill, rng)
-            remaining = tuple(f.wounds + struck.wound_bonus + bonus for f in struck.fighters[removed:])
-            removal = roll_removal(scored, remaining, rng, die=die)
-            strikes.append((side, GroupRoll(dice, skill, tuple(faces), scored, bonus), removal))
-            removed += removal.removed
-            hit = hit or scored > 0
-        return removed, hit
-
-    if first_strike == "attacker":
-        d_removed, d_hit = strike("attacker", attacker, defender, 0)
-        a_removed, a_hit = strike("defender", defender, attacker, d_removed)
-    elif first_strike == "defender":
-        a_removed, a_hit = strike("defender", defender, attacker, 0)
-        d_removed, d_hit = strike("attacker", attacker, defender, a_removed)
-    else:
-        d_removed, d_hit = strike("attacker", attacker, defender, 0)
-        a_removed, a_hit = strike("defender", defender, attacker, 0)
+    silent = back_test is not None and not back_test.passed
+    strikes, (a_gone, a_hit), (d_gone, d_hit) = roll_strikes(
+        attacker, defender, rng, first_strike=first_strike, die=die, defender_silent=silent
+    )
+    a_removed, d_removed = count_removed(a_gone), count_removed(d_gone)
     a_dest = a_removed == attacker.morale.strength
     d_dest = d_removed == defender.morale.strength
     outcome, tests = roll_melee_sequence(
@@ -980,7 +1106,60 @@ def roll_melee(
         defender_pursues=defender.morale.pursues,
         chosen_pursuit=chosen_pursuit,
     )
-    return MeleeRoll(tuple(strikes), back_test, a_removed, d_removed, a_hit, d_hit, tuple(tests), outcome)
+    return MeleeRoll(
+        tuple(strikes),
+        back_test,
+        a_removed,
+        d_removed,
+        a_hit,
+        d_hit,
+        tuple(tests),
+        outcome,
+        (a_gone, d_gone),
+    )
+
+
+def roll_strikes(
+    attacker: MeleeSide,
+    defender: MeleeSide,
+    rng: random.Random,
+    *,
+    first_strike: Side | None = None,
+    die: str = "d6",
+    defender_silent: bool = False,
+) -> tuple[tuple[tuple[Side, GroupRoll, RolledRemoval], ...], tuple[Removed, bool], tuple[Removed, bool]]:
+    """5.3, 5.4, 5.7.2, 7.7 — the strikes of one melee exchange rolled, as :func:`melee` counts
+    them: each side's groups (the side with first strike first, the other with its figures
+    left), each group's dice and its removal along the struck side's order among the figures of
+    its own fight. ``defender_silent``: a panicking defender failed its strike-back test (6.6).
+    Returns the strikes, then (removed, took damage) of the attacker and of the defender."""
+    parts = max(attacker.parts, defender.parts)
+    strikes: list[tuple[Side, GroupRoll, RolledRemoval]] = []
+
+    def strike(side: Side, striker: MeleeSide, struck: MeleeSide, lost: Removed) -> tuple[Removed, bool]:
+        gone, hit = [0] * parts, False
+        if side == "defender" and defender_silent:
+            return (0 if parts == 1 else tuple(gone)), hit
+        for dice, skill, bonus, part in striker.part_groups(lost):
+            faces, scored = roll_dice(dice, skill, rng)
+            mine = [f for f in left_after(struck.fighters, tuple(gone)) if f.part == part]
+            remaining = tuple(f.wounds + struck.wound_bonus + bonus for f in mine)
+            removal = roll_removal(scored, remaining, rng, die=die)
+            strikes.append((side, GroupRoll(dice, skill, tuple(faces), scored, bonus, part), removal))
+            gone[part] += removal.removed
+            hit = hit or scored > 0
+        return (gone[0] if parts == 1 else tuple(gone)), hit
+
+    if first_strike == "attacker":
+        d_loss = strike("attacker", attacker, defender, 0)
+        a_loss = strike("defender", defender, attacker, d_loss[0])
+    elif first_strike == "defender":
+        a_loss = strike("defender", defender, attacker, 0)
+        d_loss = strike("attacker", attacker, defender, a_loss[0])
+    else:
+        d_loss = strike("attacker", attacker, defender, 0)
+        a_loss = strike("defender", defender, attacker, 0)
+    return tuple(strikes), a_loss, d_loss
 
 
 __all__ = [
@@ -991,16 +1170,22 @@ __all__ = [
     "MeleeOdds",
     "MeleeRoll",
     "MeleeSide",
+    "Removed",
     "RolledRemoval",
     "VolleyOdds",
     "VolleyRoll",
     "clear_caches",
+    "count_removed",
     "group_losses",
+    "kept_indices",
+    "left_after",
     "melee",
+    "parted_group_losses",
     "removal_weights",
     "roll_dice",
     "roll_melee",
     "roll_removal",
+    "roll_strikes",
     "roll_volley",
     "volley",
 ]

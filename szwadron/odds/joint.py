@@ -17,13 +17,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
+from typing import cast
 
 from szwadron.odds.combat import (
     Fighter,
     GroupRoll,
     MeleeSide,
+    Removed,
     RolledRemoval,
+    count_removed,
     group_losses,
+    kept_indices,
+    parted_group_losses,
     roll_dice,
     roll_removal,
 )
@@ -52,7 +57,13 @@ class Striker:
 
 @dataclass
 class CombinedEngine:
-    """The exact joint losses of a combined melee (5.10.3, 5.10.4, 7.7, 6.6.4)."""
+    """The exact joint losses of a combined melee (5.10.3, 5.10.4, 5.7.2, 7.7, 6.6.4).
+
+    ``wounds[u]`` are the W of unit ``u``'s figures that fight, in its removal order; its
+    strikers (in ``strikers``, in the same order) are those figures. Where only part of a unit
+    holds the terrain, each striker's :attr:`~szwadron.odds.combat.Fighter.part` numbers the
+    separate fight it is in (5.7.2): a group of dice removes only figures of its own fight.
+    """
 
     strikers: list[Striker]
     wounds: list[tuple[int, ...]]
@@ -61,33 +72,44 @@ class CombinedEngine:
     na: int
     die: str
 
+    @property
+    def parts(self) -> int:
+        """How many separate fights (5.7.2) the figures span; 1 when the melee is one fight."""
+        return 1 + max((st.fighter.part for st in self.strikers), default=0)
+
+    def parts_of(self, unit: int) -> tuple[int, ...]:
+        """The fight of each of ``unit``'s figures, in its removal order."""
+        return tuple(st.fighter.part for st in self.strikers if st.unit == unit)
+
     def side_units(self, side: int) -> range:
         return range(self.na) if side == 0 else range(self.na, len(self.wounds))
 
     def groups(
-        self, side: int, removed: Sequence[int], silent: frozenset[int]
-    ) -> dict[int, list[tuple[int, int, int]]]:
-        """Per struck unit: the (dice, UW, bonus) groups of ``side``'s figures left (5.10.3),
-        each striking unit's SW halved in open skirmish order (PD-17)."""
-        per_target: dict[int, dict[tuple[int, int], int]] = {}
+        self, side: int, removed: Sequence[Removed], silent: frozenset[int]
+    ) -> dict[int, list[tuple[int, int, int, int]]]:
+        """Per struck unit: the (dice, UW, bonus, fight) groups of ``side``'s figures left
+        (5.10.3, 5.7.2), each striking unit's SW halved in open skirmish order (PD-17)."""
+        per_target: dict[int, dict[tuple[int, int, int], int]] = {}
         for u in self.side_units(side):
             if u in silent:
                 continue
             mine = [st for st in self.strikers if st.unit == u]
-            left = mine[removed[u] :]
+            left = [mine[i] for i in kept_indices([st.fighter.part for st in mine], removed[u])]
             for target in sorted({st.target for st in left}):
                 figs = tuple(st.fighter for st in left if st.target == target)
                 ms = MeleeSide(figs, self.morale[u], skirmish=self.skirmish[u])
                 acc = per_target.setdefault(target, {})
-                for dice, skill, b in ms.strike_groups():
-                    acc[(skill, b)] = acc.get((skill, b), 0) + dice
-        return {t: [(n, k, b) for (k, b), n in acc.items() if n] for t, acc in per_target.items()}
+                for dice, skill, b, part in ms.part_groups():
+                    acc[(skill, b, part)] = acc.get((skill, b, part), 0) + dice
+        return {t: [(n, k, b, p) for (k, b, p), n in acc.items() if n] for t, acc in per_target.items()}
 
-    def strike(self, side: int, removed: Sequence[int]) -> Distribution[tuple[Loss, ...]]:
-        """The losses ``side``'s strikes deal to every unit of the other side."""
+    def strike(self, side: int, removed: Sequence[Removed]) -> Distribution[tuple[tuple[Removed, bool], ...]]:
+        """The losses ``side``'s strikes deal to every unit of the other side: removed as a count
+        (one fight) or a count per fight (5.7.2)."""
         targets = list(self.side_units(1 - side))
         panicking = [u for u in self.side_units(side) if self.morale[u].panicking]
-        parts: list[tuple[Distribution[tuple[Loss, ...]], Fraction]] = []
+        parts = self.parts
+        out: list[tuple[Distribution[tuple[tuple[Removed, bool], ...]], Fraction]] = []
         for fails in product((False, True), repeat=len(panicking)):
             p = Fraction(1)
             for u, fail in zip(panicking, fails, strict=True):
@@ -98,32 +120,49 @@ class CombinedEngine:
                 continue
             silent = frozenset(u for u, fail in zip(panicking, fails, strict=True) if fail)
             groups = self.groups(side, removed, silent)
-            dist: Distribution[tuple[Loss, ...]] = Distribution.point(())
+            dist: Distribution[tuple[tuple[Removed, bool], ...]] = Distribution.point(())
             for t in targets:
-                one = group_losses(groups.get(t, []), self.wounds[t], self.die)
+                one: Distribution[tuple[Removed, bool]]
+                if parts == 1:
+                    plain = [(n, k, b) for n, k, b, _part in groups.get(t, [])]
+                    one = cast(
+                        Distribution[tuple[Removed, bool]], group_losses(plain, self.wounds[t], self.die)
+                    )
+                else:
+                    one = cast(
+                        Distribution[tuple[Removed, bool]],
+                        parted_group_losses(
+                            groups.get(t, []), self.wounds[t], self.parts_of(t), parts, self.die
+                        ),
+                    )
                 dist = dist.joint(one).map(lambda x: (*x[0], x[1]))
-            parts.append((dist, p))
-        return Distribution.mixture(parts)
+            out.append((dist, p))
+        return Distribution.mixture(out)
 
     def losses(self, first: int | None) -> Distribution[tuple[Loss, ...]]:
         """Joint (removed, took damage) of every unit, attackers then defenders."""
         n = len(self.wounds)
-        zero = [0] * n
+        zero: list[Removed] = [0] * n
+        joint: Distribution[tuple[tuple[Removed, bool], ...]]
         if first is None:
             to_def = self.strike(0, zero)
             to_att = self.strike(1, zero)
-            return to_att.joint(to_def).map(lambda x: (*x[0], *x[1]))
-        f = first
-        first_hits = self.strike(f, zero)
+            joint = to_att.joint(to_def).map(lambda x: (*x[0], *x[1]))
+        else:
+            f = first
+            first_hits = self.strike(f, zero)
 
-        def back(hit: tuple[Loss, ...]) -> Distribution[tuple[Loss, ...]]:
-            removed = [0] * n
-            for t, (r, _unused) in zip(self.side_units(1 - f), hit, strict=True):
-                removed[t] = r
-            answer = self.strike(1 - f, removed)
-            return answer.map(lambda a: (*hit, *a) if f == 1 else (*a, *hit))
+            def back(hit: tuple[tuple[Removed, bool], ...]) -> Distribution[tuple[tuple[Removed, bool], ...]]:
+                removed: list[Removed] = [0] * n
+                for t, (r, _unused) in zip(self.side_units(1 - f), hit, strict=True):
+                    removed[t] = r
+                answer = self.strike(1 - f, removed)
+                return answer.map(lambda a: (*hit, *a) if f == 1 else (*a, *hit))
 
-        return first_hits.bind(back)
+            joint = first_hits.bind(back)
+        if self.parts == 1:
+            return cast(Distribution[tuple[Loss, ...]], joint)  # counts already
+        return joint.map(lambda x: tuple((count_removed(r), h) for r, h in x))
 
 
 def _test63(target: int) -> list[tuple[MeleeOutcome | None, Fraction]]:
@@ -254,33 +293,39 @@ class CombinedRoll:
     losses: tuple[Loss, ...]
     tests: tuple[tuple[int, MoraleRoll], ...]
     outcomes: tuple[MeleeOutcome, ...]
+    gone: tuple[Removed, ...] = ()
+    """Which figures each unit lost: a count along its removal order, or a count per fight where
+    the melee was split (5.7.2, :func:`~szwadron.odds.combat.kept_indices`)."""
 
 
 def _roll_strikes(
     engine: CombinedEngine,
     side: int,
-    removed: list[int],
+    removed: list[Removed],
     rng: random.Random,
     silent: frozenset[int],
     strikes: list[CombinedStrike],
-) -> dict[int, Loss]:
+) -> dict[int, tuple[Removed, bool]]:
     """:meth:`CombinedEngine.strike` rolled: struck unit by struck unit, each group of ``side``'s
     dice (``silent`` units strike not: they failed their strike-back test, 6.6) and its removal
-    along the struck unit's order."""
+    along the struck unit's order, among the figures of the group's own fight (5.7.2)."""
     groups = engine.groups(side, removed, silent)
-    out: dict[int, Loss] = {}
+    parts = engine.parts
+    out: dict[int, tuple[Removed, bool]] = {}
     for t in engine.side_units(1 - side):
-        gone, hit = 0, False
-        for dice, skill, bonus in groups.get(t, []):
+        gone, hit = [0] * parts, False
+        of = engine.parts_of(t)
+        for dice, skill, bonus, part in groups.get(t, []):
             faces, scored = roll_dice(dice, skill, rng)
-            remaining = tuple(w + bonus for w in engine.wounds[t][gone:])
+            left = [i for i in kept_indices(of, tuple(gone)) if of[i] == part]
+            remaining = tuple(engine.wounds[t][i] + bonus for i in left)
             removal = roll_removal(scored, remaining, rng, die=engine.die)
             strikes.append(
-                CombinedStrike(side, t, GroupRoll(dice, skill, tuple(faces), scored, bonus), removal)
+                CombinedStrike(side, t, GroupRoll(dice, skill, tuple(faces), scored, bonus, part), removal)
             )
-            gone += removal.removed
+            gone[part] += removal.removed
             hit = hit or scored > 0
-        out[t] = (gone, hit)
+        out[t] = (gone[0] if parts == 1 else tuple(gone), hit)
     return out
 
 
@@ -311,7 +356,7 @@ def roll_combined(
             backs.append((u, roll_test("strike back (6.6)", m.target_after(0), rng)))
     silent = frozenset(u for u, test in backs if not test.passed)
     strikes: list[CombinedStrike] = []
-    removed = [0] * n
+    removed: list[Removed] = [0] * n
     if first is None:
         hits = _roll_strikes(engine, 0, removed, rng, silent, strikes)
         hits |= _roll_strikes(engine, 1, removed, rng, silent, strikes)
@@ -320,7 +365,7 @@ def roll_combined(
         for t, (r, _hit) in hits.items():
             removed[t] = r
         hits |= _roll_strikes(engine, 1 - first, removed, rng, silent, strikes)
-    losses = tuple(hits[u] for u in range(n))
+    losses = tuple((count_removed(hits[u][0]), hits[u][1]) for u in range(n))
     morale = engine.morale
     tests: list[tuple[int, MoraleRoll]] = []
     fled = (MeleeOutcome.REPULSED, MeleeOutcome.PANIC)
@@ -382,7 +427,8 @@ def roll_combined(
             else:
                 o = MeleeOutcome.HELD
         outcomes.append(o)
-    return CombinedRoll(tuple(backs), tuple(strikes), losses, tuple(tests), tuple(outcomes))
+    gone = tuple(hits[u][0] for u in range(n))
+    return CombinedRoll(tuple(backs), tuple(strikes), losses, tuple(tests), tuple(outcomes), gone)
 
 
 __all__ = [

@@ -39,7 +39,7 @@ Decisions where the rulebook is silent (docs/decisions.md, "Combined melee"):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -50,10 +50,18 @@ from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.i18n import _, ngettext
 from szwadron.models import Ability, Scenario, TerrainKind, Unit, UnitState
+from szwadron.odds.combat import Removed, count_removed, kept_indices
 from szwadron.odds.dice import Distribution
 from szwadron.odds.joint import CombinedEngine, Striker, combined_outcomes
 from szwadron.odds.morale import MeleeMorale, MeleeOutcome
-from szwadron.table.melee import _advantage, _contact_lengths, _fighter, _open_order, _removal_order
+from szwadron.table.melee import (
+    _advantage,
+    _contact_lengths,
+    _fighter,
+    _open_order,
+    _removal_order,
+    fight_numbers,
+)
 
 #: Most units in one combined melee (the exact joint losses multiply per unit).
 MAX_COMBINED_UNITS = 6
@@ -86,6 +94,8 @@ class CombinedGroup:
     target_bonus: int
     dice: int
     figures: tuple[str, ...]
+    fight: int = 0
+    """5.7.2 — the separate fight its dice belong to (0 when the melee is one fight)."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +125,15 @@ class CombinedMelee:
         """Figures of ``unit`` removed."""
         k = self.units.index(unit)
         return self.losses.map(lambda s: s[k][0])
+
+    def removed_bases(self, unit: str, removed: Removed) -> tuple[str, ...]:
+        """5.4.3, 5.7.2 — the figures of ``unit`` that ``removed`` takes (a count along its removal
+        order, or a count per fight: the first of each fight's figures in that order)."""
+        order = self.removal_order[unit]
+        if isinstance(removed, int) or self.engine is None:
+            return order[: count_removed(removed)]
+        kept = set(kept_indices(self.engine.parts_of(self.units.index(unit)), removed))
+        return tuple(b for i, b in enumerate(order) if i not in kept)
 
     def outcome(self, unit: str) -> Distribution[MeleeOutcome]:
         """``unit``'s morale outcome (5.10.5)."""
@@ -179,6 +198,7 @@ class CombinedMelee:
                     "target_bonus": g.target_bonus,
                     "dice": g.dice,
                     "figures": list(g.figures),
+                    "fight": g.fight,
                 }
                 for g in self.groups
             ],
@@ -254,6 +274,7 @@ def combined_melee(
     ids = bf.base_ids
     links: dict[str, dict[str, float]] = {}
     strikers: list[Striker] = []
+    keys: list[tuple[int, int]] = []
     figures: list[CombinedFigure] = []
     fights_of = {int(ia[k]): bool(a_fights[k]) for k in range(len(ia))}
     fights_of |= {int(idf[k]): bool(d_fights[k]) for k in range(len(idf))}
@@ -289,6 +310,13 @@ def combined_melee(
             if fights:
                 t_bonus = their_bonus.get(target, (0, None))[0]
                 strikers.append(Striker(owner[b], ids[b], owner[target], _fighter(bf, b, t_bonus)))
+                # 5.7.2: the fight's terrain coefficients (attacking side's bonus, defending side's)
+                keys.append((own_bonus[0], t_bonus) if row == 0 else (t_bonus, own_bonus[0]))
+    fight = fight_numbers(keys)
+    strikers = [
+        replace(st, fighter=replace(st.fighter, part=fight[key]))
+        for st, key in zip(strikers, keys, strict=True)
+    ]
     opponents: dict[int, set[int]] = {k: set() for k in range(len(names))}
     for f in figures:
         if f.strikes is None:
@@ -482,17 +510,20 @@ def _groups(engine: CombinedEngine, names: list[str], side_of: list[str]) -> tup
     for side in (0, 1):
         groups = engine.groups(side, zero, frozenset())
         for target, gs in groups.items():
-            for dice, skill, b in gs:
+            for dice, skill, b, part in gs:
                 figs = tuple(
                     st.base
                     for st in engine.strikers
                     if st.target == target
                     and st.fighter.skill == skill
                     and st.fighter.target_bonus == b
+                    and st.fighter.part == part
                     and (st.unit < engine.na) == (side == 0)
                 )
                 out.append(
-                    CombinedGroup(side_of[0 if side == 0 else engine.na], names[target], skill, b, dice, figs)
+                    CombinedGroup(
+                        side_of[0 if side == 0 else engine.na], names[target], skill, b, dice, figs, part
+                    )
                 )
     return tuple(out)
 

@@ -20,6 +20,12 @@ Decisions where the rulebook is silent:
   when its level (PD-11) is higher than that of every attacker figure it touches.
 - An attacker figure touching defenders with different bonuses strikes the one it touches along
   the greater length (on a tie, the smaller bonus); its dice join that group (5.10.3).
+- Where only part of the defender holds the terrain, each terrain coefficient is a fight of its
+  own (5.7.2, :func:`fight_numbers`): an attacker figure fights in the fight of the defender it
+  strikes, a defender figure in that of its own bonus. Each fight's dice remove only figures of
+  that fight (5.4.2: "tylko te jednostki, które uczestniczyły w tej walce"), along the removal
+  order; a defender figure strikes back once, in its own fight; morale is settled once for the
+  whole melee.
 - Morale modifiers (PD-16): the defender adds the terrain bonus when every defender figure in
   contact holds an advantageous position (5.7.3), and the fortification bonus when every one is
   in a fortification.
@@ -45,7 +51,7 @@ from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import polygon_distance
 from szwadron.i18n import _, term
 from szwadron.models import Ability, Scenario, TerrainKind, Unit, UnitState
-from szwadron.odds.combat import Fighter, MeleeOdds, MeleeSide, melee
+from szwadron.odds.combat import Fighter, MeleeOdds, MeleeSide, Removed, count_removed, kept_indices, melee
 from szwadron.odds.morale import MeleeMorale
 
 Side = Literal["attacker", "defender"]
@@ -73,6 +79,8 @@ class StrikeGroup:
     target_bonus: int
     dice: int
     figures: tuple[str, ...]
+    fight: int = 0
+    """5.7.2 — the separate fight its dice belong to (0 when the melee is one fight)."""
 
 
 @dataclass(frozen=True)
@@ -115,7 +123,22 @@ class TableMelee:
         """Defending figures that fight, in file order."""
         return tuple(f.base for f in self.fighting if f.side == "defender")
 
-    def push_up(self, attacker_removed: int, defender_removed: int) -> tuple[PushStep, ...]:
+    @property
+    def fights(self) -> int:
+        """5.7.2 — how many separate fights the melee is split into (1: one fight)."""
+        return 1 if self.sides is None else max(side.parts for side in self.sides)
+
+    def removed_bases(self, side: Side, removed: Removed) -> tuple[str, ...]:
+        """5.4.3, 5.7.2 — the figures of ``side`` that ``removed`` takes (a count along its
+        removal order, or a count per fight: the first of each fight's figures in that order)."""
+        order = self.removal_order[side]
+        if isinstance(removed, int) or self.sides is None:
+            return order[: count_removed(removed)]
+        parts = [f.part for f in self.sides[0 if side == "attacker" else 1].fighters]
+        kept = set(kept_indices(parts, removed))
+        return tuple(b for i, b in enumerate(order) if i not in kept)
+
+    def push_up(self, attacker_removed: Removed, defender_removed: Removed) -> tuple[PushStep, ...]:
         """5.6 — when both sides stood: who pushes up after these losses, in order.
 
         ``links`` maps each fighting figure to the enemy figures it touches (contact cm);
@@ -125,12 +148,14 @@ class TableMelee:
         lost more; then the defender moves all its figures no longer engaged; then the attacker
         moves the rest. Each moves at most ``push_up_cm`` (4) towards the enemy just fought,
         whatever the terrain, but not into impassable terrain. Removed figures are the first of
-        each removal order. Decision: a figure may push up when after the removal it touches no
-        enemy figure that is left.
+        each removal order (of each fight's figures in it, 5.7.2: :meth:`removed_bases`).
+        Decision: a figure may push up when after the removal it touches no enemy figure that is
+        left.
         """
-        gone = set(self.removal_order["attacker"][:attacker_removed]) | set(
-            self.removal_order["defender"][:defender_removed]
+        gone = set(self.removed_bases("attacker", attacker_removed)) | set(
+            self.removed_bases("defender", defender_removed)
         )
+        attacker_removed, defender_removed = count_removed(attacker_removed), count_removed(defender_removed)
         free: dict[Side, list[str]] = {"attacker": [], "defender": []}
         for f in self.fighting:
             if f.base in gone:
@@ -151,30 +176,39 @@ class TableMelee:
             steps.append(PushStep("attacker", rest, tuple(free["attacker"]), self.push_cm))
         return tuple(steps)
 
+    def removal_chances(self) -> list[tuple[tuple[Removed, Removed], float]]:
+        """5.4, 5.7.2 — every (attacker removed, defender removed) with its chance: counts along
+        the removal orders, or counts per fight where the melee is split (which figures go)."""
+        if self.odds.by_fight is not None:
+            return [(k, float(p)) for k, p in self.odds.by_fight.probabilities().items()]
+        joint = self.odds.joint_pmf()
+        return [
+            ((i, j), p)
+            for i, row in enumerate(joint)
+            for j, p in enumerate(row)
+            if p > 0 and i < self.odds.attacker_figures + 1 and j < self.odds.defender_figures + 1
+        ]
+
     def to_json(self) -> dict[str, Any]:
         """The ``melee --json`` document (odds keys as in ``odds melee``)."""
         a_rem, d_rem = self.odds.attacker_removed, self.odds.defender_removed
-        joint = self.odds.joint_pmf()
-        push = []
-        for i, row in enumerate(joint):
-            for j, p in enumerate(row):
-                if p > 0 and i < self.odds.attacker_figures + 1 and j < self.odds.defender_figures + 1:
-                    push.append(
-                        {
-                            "attacker_removed": i,
-                            "defender_removed": j,
-                            "p": p,
-                            "steps": [
-                                {
-                                    "side": s.side,
-                                    "count": s.count,
-                                    "candidates": list(s.candidates),
-                                    "max_cm": s.max_cm,
-                                }
-                                for s in self.push_up(i, j)
-                            ],
-                        }
-                    )
+        push = [
+            {
+                "attacker_removed": count_removed(i),
+                "defender_removed": count_removed(j),
+                "p": p,
+                "steps": [
+                    {
+                        "side": s.side,
+                        "count": s.count,
+                        "candidates": list(s.candidates),
+                        "max_cm": s.max_cm,
+                    }
+                    for s in self.push_up(i, j)
+                ],
+            }
+            for (i, j), p in self.removal_chances()
+        ]
         return {
             "attacker_in_contact": list(self.attacker_in_contact),
             "defender_in_contact": list(self.defender_in_contact),
@@ -185,10 +219,11 @@ class TableMelee:
                     "target_bonus": g.target_bonus,
                     "dice": g.dice,
                     "figures": list(g.figures),
+                    "fight": g.fight,
                 }
                 for g in self.groups
             ],
-            "joint_pmf": joint,
+            "joint_pmf": self.odds.joint_pmf(),
             "attacker_removed_pmf": a_rem.pmf(self.odds.attacker_figures + 1),
             "defender_removed_pmf": d_rem.pmf(self.odds.defender_figures + 1),
             "outcomes": self.odds.outcome_list(),
@@ -262,8 +297,11 @@ def table_melee(
     links = _links(bf, c)
     a_order = _removal_order(bf, [int(c.ia[k]) for k in c.a_in], links)
     d_order = _removal_order(bf, [int(c.idf[k]) for k in c.d_in], links)
-    a_fighters = tuple(_fighter(bf, b, _strikes_at(bf, b, links, bonus)) for b in a_order)
-    d_fighters = tuple(_fighter(bf, b, 0) for b in d_order)
+    a_struck = [_strikes_at(bf, b, links, bonus) for b in a_order]
+    d_own = [bonus[b][0] for b in d_order]
+    fight = fight_numbers([(0, t) for t in a_struck] + [(0, o) for o in d_own])
+    a_fighters = tuple(_fighter(bf, b, t, fight[(0, t)]) for b, t in zip(a_order, a_struck, strict=True))
+    d_fighters = tuple(_fighter(bf, b, 0, fight[(0, o)]) for b, o in zip(d_order, d_own, strict=True))
     ua, ud = bf.scenario.unit(attacker), bf.scenario.unit(defender)
     a_side, d_side = _sides(bf, (ua, ud), (a_fighters, d_fighters), all_adv, _in_fortification(bf, judged))
     first = _first_strike(ua, ud, continuing=continuing, all_adv=all_adv)
@@ -459,11 +497,25 @@ def _strikes_at(
     return bonus[int(bf.resolve(ranked[0][0])[0])][0]
 
 
-def _fighter(bf: Battlefield, unit_base: int, target_bonus: int) -> Fighter:
-    """5.3 — a figure's wounds, melee dice and UW, against a defender's W bonus."""
+def _fighter(bf: Battlefield, unit_base: int, target_bonus: int, part: int = 0) -> Fighter:
+    """5.3 — a figure's wounds, melee dice and UW, against a defender's W bonus, in fight
+    ``part`` (5.7.2)."""
     unit = bf.scenario.units[int(bf.unit_of[unit_base])]
     p = unit.base_profile(int(bf.index_in_unit[unit_base]))
-    return Fighter(p.wounds, p.melee, p.melee_skill, target_bonus)
+    return Fighter(p.wounds, p.melee, p.melee_skill, target_bonus, part)
+
+
+def fight_numbers(keys: Iterable[tuple[int, int]]) -> dict[tuple[int, int], int]:
+    """5.7.2 — the separate fights of a melee where only part of a unit holds the terrain
+    ("rozgrywa się osobno każdą walkę dla jednostek walczących z różnymi współczynnikami
+    terenu"), numbered 0, 1, ... by their terrain coefficients ``(W bonus of the attacking side's
+    figure, W bonus of the defending side's figure)`` of each pair of figures that fight, smallest
+    first. One coefficient (the whole unit holds the terrain, or none of it does): one fight, 0.
+
+    >>> fight_numbers([(0, 1), (0, 0), (0, 1)])
+    {(0, 0): 0, (0, 1): 1}
+    """
+    return {k: i for i, k in enumerate(sorted(set(keys)))}
 
 
 def _sides(
@@ -514,19 +566,19 @@ def _first_strike(ua: Unit, ud: Unit, *, continuing: bool, all_adv: bool) -> Sid
 def _strike_groups(
     bf: Battlefield, orders: tuple[list[int], list[int]], sides: tuple[MeleeSide, MeleeSide]
 ) -> tuple[StrikeGroup, ...]:
-    """5.10.3, 7.5, PD-17 — each side's figures grouped by UW and target bonus, with the dice
-    each group rolls as the odds engine counts them (halved sum pooled)."""
-    groups: dict[tuple[Side, int, int], list[str]] = {}
+    """5.10.3, 5.7.2, 7.5, PD-17 — each side's figures grouped by UW, target bonus and fight, with
+    the dice each group rolls as the odds engine counts them (halved sum pooled)."""
+    groups: dict[tuple[Side, int, int, int], list[str]] = {}
     names: tuple[Side, Side] = ("attacker", "defender")
     for side_name, bases, side in zip(names, orders, sides, strict=True):
         for b, fig in zip(bases, side.fighters, strict=True):
-            groups.setdefault((side_name, fig.skill, fig.target_bonus), []).append(bf.base_ids[b])
+            groups.setdefault((side_name, fig.skill, fig.target_bonus, fig.part), []).append(bf.base_ids[b])
     rolled = {
-        (side_name, skill, bonus): n
+        (side_name, skill, bonus, part): n
         for side_name, side in zip(names, sides, strict=True)
-        for n, skill, bonus in side.strike_groups()
+        for n, skill, bonus, part in side.part_groups()
     }
-    return tuple(StrikeGroup(k[0], k[1], k[2], rolled.get(k, 0), tuple(v)) for k, v in groups.items())
+    return tuple(StrikeGroup(k[0], k[1], k[2], rolled.get(k, 0), tuple(v), k[3]) for k, v in groups.items())
 
 
 def _fighting(

@@ -704,6 +704,7 @@ def combined_dice_order(m: CombinedMelee) -> list[dict[str, Any]]:
         {"step": "strike_back", "unit": u} for k, u in enumerate(names) if m.engine.morale[k].panicking
     ]
     order = ["attacker", "defender"] if m.first_strike != "defender" else ["defender", "attacker"]
+    split = any(g.fight for g in m.groups)
     for side in order:
         for g in sorted((g for g in m.groups if g.side == side), key=lambda g: names.index(g.target)):
             steps.append(
@@ -715,6 +716,7 @@ def combined_dice_order(m: CombinedMelee) -> list[dict[str, Any]]:
                     "uw": g.skill,
                     "figures": list(g.figures),
                     "second": m.first_strike is not None and side != m.first_strike,
+                    **({"fight": g.fight} if split else {}),  # 5.7.2: the melee split into fights
                 }
             )
     first, then = (m.attackers, m.defenders) if m.declared_defence else (m.defenders, m.attackers)

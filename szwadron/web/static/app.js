@@ -60,7 +60,7 @@ const L_EN = {
   selectedFeature: "selected (drag its corners, or delete it):", corners: "corners", featureName: "name",
   moveHint: "Drag the unit (or turn it with [ and ]) to check its move.",
   moveCols: ["base", "cm", "of", "terrain"], touching: "touching (PD-3)", d6: "d6",
-  meleeSides: { attacker: "attacker", defender: "defender" },
+  meleeSides: { attacker: "attacker", defender: "defender" }, fight: "fight",
   meleeOutcome: { engaged: "engaged", held: "held", repulsed: "repulsed", panic: "panic", pursuit: "pursuit", destroyed: "destroyed" },
   actionNames: { move: "move", fire: "fire", melee: "melee", morale: "morale", turn: "turn", march: "fire on the march", march_move: "the half move of a fire on the march", march_fire: "the fire of a fire on the march", fire_move: "fire and a move after it", charge: "charge", disengage: "disengage", push_up: "push-up", declare: "declared fire (4.12.2)", reorganise: "reorganise" },
   volleyMissing: "type the dice you rolled for the volley (one number 1 to 6 a die, e.g. 1,4,6), or click Roll",
@@ -161,7 +161,7 @@ const L_PL = {
   counted: { units: ["oddział", "oddziały", "oddziałów"], bases: ["podstawka", "podstawki", "podstawek"], problems: ["problem", "problemy", "problemów"] },
   moveHint: "Przeciągnij oddział (albo obróć go klawiszami [ i ]), by sprawdzić jego ruch.",
   moveCols: ["podstawka", "cm", "dozwolone", "teren"], touching: "stykają się (PD-3)", d6: "K6",
-  meleeSides: { attacker: "atakujący", defender: "broniący się" },
+  meleeSides: { attacker: "atakujący", defender: "broniący się" }, fight: "walka",
   meleeOutcome: { engaged: "związany walką", held: "stoi", repulsed: "odrzucony", panic: "panika", pursuit: "pościg", destroyed: "zniszczony" },
   actionNames: { move: "ruch", fire: "ostrzał", melee: "walka wręcz", morale: "faza morale", turn: "następna faza", march: "ostrzał w marszu", march_move: "pół ruchu ostrzału w marszu", march_fire: "strzał ostrzału w marszu", fire_move: "ostrzał i ruch po nim", charge: "atak w walce wręcz", disengage: "oderwanie się", push_up: "dosuwanie", declare: "deklaracja ostrzału (4.12.2)", reorganise: "reorganizacja" },
   volleyMissing: "wpisz wyniki rzutu kośćmi salwy (jedna liczba od 1 do 6 na kość, np. 1,4,6) albo kliknij Rzuć",
@@ -1016,13 +1016,19 @@ async function doMelee() {
       return;
     }
     $("#melee-body").replaceChildren(h("div", { id: "melee-answer" }, `${m.attacker} → ${m.defender}: ` +
-      m.groups.map((g) => `${L.meleeSides[g.side] || g.side} ${g.dice} ${L.d6}, UW ${g.uw}`).join(", ")),
+      m.groups.map((g) => `${L.meleeSides[g.side] || g.side} ${g.dice} ${L.d6}, UW ${g.uw}${groupTerrain(g, m.groups)}`).join(", ")),
     h("ul", { id: "melee-outcomes" }, ...m.outcomes.slice(0, 5).map((o) => h("li", {}, `${pct(o.p)} ${outcomeName(o.attacker)} / ${outcomeName(o.defender)}`))));
     const a = h("div"), d = h("div");
     barChart(a, L.attackerRemoved, m.attacker_removed_pmf.map((_, k) => String(k)), m.attacker_removed_pmf, "melee-attacker");
     barChart(d, L.defenderRemoved, m.defender_removed_pmf.map((_, k) => String(k)), m.defender_removed_pmf, "melee-defender");
     $("#chart-melee").replaceChildren(a, d);
   } catch (e) { status(e.message); }
+}
+
+/** 5.7, 5.7.2: a dice group's terrain: the W bonus it strikes, and its fight where the melee is split. */
+function groupTerrain(g, groups) {
+  const split = groups.some((x) => x.fight);
+  return (g.target_bonus ? `, W+${g.target_bonus}` : "") + (split ? `, ${L.fight} ${g.fight + 1}` : "");
 }
 
 // 5.10: the combined melee — every unit's losses and outcome, the dice groups, the dice's order
@@ -1041,7 +1047,7 @@ async function doCombinedMelee() {
       return;
     }
     const first = m.first_strike ? ` · ${L.meleeSides[m.first_strike]} ${L.strikesFirst}` : "";
-    const bonus = (g) => (g.target_bonus ? `, W+${g.target_bonus}` : "");
+    const bonus = (g) => groupTerrain(g, m.groups);
     $("#melee-body").replaceChildren(
       h("div", { id: "melee-answer", "data-combined": "true" }, h("b", {}, L.combined), `: ${m.attackers.join(", ")} → ${m.defenders.join(", ")}${first}`),
       h("ul", { id: "melee-groups" }, ...m.groups.map((g) => h("li", { "data-side": g.side, "data-target": g.target },
@@ -1069,6 +1075,7 @@ function renderMeleeOrder(steps) {
     if (st.step === "strike_back") text = fill(L.orderStrikeBack, { u: st.unit });
     else if (st.step === "group") {
       text = fill(L.orderGroup, { side: side(st.side), target: st.target, n: st.dice, uw: st.uw, figures: st.figures.join(", ") });
+      if (st.fight !== undefined) text += ` (${L.fight} ${st.fight + 1})`;
       if (st.second) text += ` — ${L.withLeft}`;
     } else if (st.step === "tests") text = fill(L.orderTests, { first: st.first.join(", "), then: st.then.join(", ") });
     else if (st.step === "after") text = L.orderAfter;
