@@ -267,3 +267,18 @@ def test_6_7_5_the_way_round_is_the_shortest_against_the_grid_planner() -> None:
         touch = shapely.length(shapely.intersection(shapely.boundary(end), shapely.buffer(aims, 1e-6)))
         assert touch >= scen.settings.min_contact_length_cm - 1e-6
     assert turned >= 4  # ways that go round, not only straight slides
+
+
+def test_6_7_4_a_figure_that_cannot_meet_an_edge_goes_round_until_it_touches() -> None:
+    """PD-14 with the facing kept: a hussar turned 45° cannot meet the pursued figure's edges
+    (none parallel to its own), so its straight pursuit ends at a corner; round an own line, its
+    way ends where its base first touches the pursued figure, overlapping nothing."""
+    aim = shapely.Polygon(base_corners(50.0, 50.0, 270.0, 2.0, 2.0))
+    line = shapely.box(44.0, 37.0, 56.0, 39.0)
+    way = pursuit_way((49.0, 30.0), 45.0, (2.0, 4.0), [aim], [line], (100.0, 100.0))
+    assert way is not None and len(way.points) > 2
+    end = shapely.Polygon(base_corners(*way.points[-1], 45.0, 2.0, 4.0))
+    assert shapely.distance(end, aim) < 1e-9 and shapely.intersection(end, aim).area < 1e-9
+    for i in range(int(way.length / 0.1) + 1):
+        x, y = along(way.points, min(i * 0.1, way.length))
+        assert shapely.intersection(shapely.Polygon(base_corners(x, y, 45.0, 2.0, 4.0)), line).area < 1e-6

@@ -21,7 +21,9 @@ How the way is found (decisions, docs/decisions.md "Pursuit round own units"):
   heuristic). Exact, no grid: a way round a corner is as long as a hand measures it.
 - From each corner reached, the last stretch is the shortest straight slide into edge contact
   with each figure of the pursued unit (:func:`~szwadron.table.reach.into_contact`, as the
-  straight pursuit and a charge slide), where it is free; the shortest way in all is kept.
+  straight pursuit and a charge slide), where it is free; the shortest way in all is kept. A
+  figure whose edges cannot meet a pursued figure's with its facing kept (not parallel: the
+  straight pursuit then stops at a corner) takes the shortest way until its base touches one.
 - Blockers: the bases of the other own units, ground closed to the figure's kind and the pursued
   unit's own bases (the way runs round them to the side it makes contact on). Enemy units are not
   gone round: the shortest way is the way (6.7.5), and an enemy figure on it stops the figure
@@ -234,9 +236,8 @@ def pursuit_way(
     nodes = np.vstack([np.asarray([start], dtype=float), corners])
     n = len(nodes)
     polys = polygons_from_corners(base_corners(nodes[:, 0], nodes[:, 1], facing, *size)).reshape(-1)
-    h = np.asarray(
-        shapely.distance(polys, shapely.union_all(plan.aims)), dtype=float
-    )  # the gap: a slide is no shorter
+    # A*'s estimate: the gap to the pursued unit, which no slide into contact is shorter than
+    h = np.asarray(shapely.distance(polys, shapely.union_all(plan.aims)), dtype=float)
     g = np.full(n, math.inf)
     g[0] = 0.0
     prev = np.full(n, -1, dtype=np.intp)
