@@ -489,6 +489,8 @@ _EXPORTS: dict[str, str] = {
     "check_move": "szwadron.table.movement",
     "place": "szwadron.table.movement",
     "repulse": "szwadron.table.movement",
+    "PursuitWay": "szwadron.table.pursuit",
+    "pursuit_way": "szwadron.table.pursuit",
     "CLEARANCE_CM": "szwadron.table.reach",
     "ReachMethod": "szwadron.table.reach",
     "ReachResult": "szwadron.table.reach",
@@ -1986,6 +1988,12 @@ if TYPE_CHECKING:
     )
     from szwadron.table.movement import (
         repulse as repulse,
+    )
+    from szwadron.table.pursuit import (
+        PursuitWay as PursuitWay,
+    )
+    from szwadron.table.pursuit import (
+        pursuit_way as pursuit_way,
     )
     from szwadron.table.reach import (
         CLEARANCE_CM as CLEARANCE_CM,

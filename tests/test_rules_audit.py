@@ -5,6 +5,7 @@ known-answer files of tests/cases/melee/, which cite their rules and source."""
 
 from __future__ import annotations
 
+import math
 import tomllib
 from fractions import Fraction
 from pathlib import Path
@@ -449,9 +450,14 @@ def test_2_3_a_pursuer_fights_one_melee_a_phase(tmp_path: Path) -> None:
     assert not (tmp_path / "p2.toml").exists()
 
 
-def test_3_2_4_a_pursuit_move_stops_at_impassable_ground(tmp_path: Path) -> None:
-    """3.2.4, 6.7.4 — impassable ground across the pursuer's way (from y 56): 3 + 4 = 14 cm
-    would reach `rep`; the pursuer stops with its front edge on the ground's edge (centre y 55)."""
+def test_3_2_4_a_pursuit_move_goes_round_impassable_ground(tmp_path: Path) -> None:
+    """3.2.4, 6.7.4, 6.7.5 — impassable ground across the pursuer's way (x 40..80, y 56..58): it
+    used to stop the pursuer at its edge (centre y 55); now the pursuer goes round it
+    (docs/decisions.md "Pursuit round own units"). Worked by hand: the ground grown by the base is
+    the box of centres x 39..81, y 55..59; the two ends are equally far, sqrt(21² + 5²) cm to the
+    corner (39, 55) or (81, 55), and the way round the west end is taken (the first found; round
+    the east end `pan` would stop it). Its 3 + 4 = 14 cm take it 14 cm towards that corner, short
+    of the ground, not reaching `rep`."""
     text = (MORALE / "pursuit_move.toml").read_text(encoding="utf-8")
     text = text.replace(
         "[[units]]",
@@ -463,7 +469,8 @@ def test_3_2_4_a_pursuit_move_stops_at_impassable_ground(tmp_path: Path) -> None
     out = tmp_path / "next.toml"
     assert _cli_code(["morale", str(case), "--side", "A", "--apply", "--dice", "5,3,4", "-o", str(out)]) == 0
     (base,) = load_scenario(out).unit("pursuer").bases
-    assert base.y == pytest.approx(55.0, abs=0.01)
+    leg = math.hypot(21.0, 5.0)
+    assert (base.x, base.y) == pytest.approx((60.0 - 14.0 * 21.0 / leg, 50.0 + 14.0 * 5.0 / leg), abs=1e-5)
 
 
 def test_2_2_1_v_the_phase_question_lists_the_enemys_pursuers(capsys: pytest.CaptureFixture[str]) -> None:

@@ -53,6 +53,7 @@ from szwadron.table.fire import FireResult, fire
 from szwadron.table.melee import table_melee
 from szwadron.table.morale_phase import flight_direction, morale_phase
 from szwadron.table.movement import check_move, repulse
+from szwadron.table.pursuit import PursuitWay, edge_touch, pursuit_way
 from szwadron.table.reach import into_contact
 
 if TYPE_CHECKING:
@@ -1665,10 +1666,69 @@ def _straight_until_blocked(
     return _furthest_free(most, free)
 
 
-def _pursuit_note(unit: str, enemy: str, dist: float, touching: bool, immediate: bool) -> str:
+def _along_until_blocked(
+    unit: Unit,
+    k: int,
+    points: Sequence[tuple[float, float]],
+    most: float,
+    others: Sequence[shapely.Polygon],
+    small: float,
+) -> float:
+    """6.7.5 — how far base ``k`` slides along the broken line ``points`` (its centre's way,
+    facing kept; at most ``most`` cm) before its swept area would overlap one of ``others``
+    (beyond ``small`` cm²): it stops touching the first, as :func:`_straight_until_blocked`."""
+    b = unit.bases[k]
+    size = unit.base_size(k)
+    reach = math.hypot(*size)  # the base reaches half its diagonal from the centre's way: ample
+    near = [o for o in others if shapely.distance(o, shapely.LineString(points)) <= reach]
+    if not near:
+        return most
+    stops = [0.0]  # cm along the way at each point
+    for p, q in itertools.pairwise(points):
+        stops.append(stops[-1] + math.hypot(q[0] - p[0], q[1] - p[1]))
+
+    def base(point: tuple[float, float]) -> shapely.Polygon:
+        return shapely.Polygon(base_corners(point[0], point[1], b.facing, *size))
+
+    def free(step: float) -> bool:
+        legs = [
+            points[0],
+            *(points[i] for i in range(1, len(points)) if stops[i] < step),
+            along(points, step),
+        ]
+        for p, q in itertools.pairwise(legs):
+            area = shapely.convex_hull(shapely.union(base(p), base(q)))
+            if any(shapely.intersection(area, o).area > small for o in near):
+                return False
+        return True
+
+    return _furthest_free(most, free)
+
+
+def _pursuit_note(
+    unit: str, enemy: str, dist: float, touching: bool, immediate: bool, went_round: bool = False
+) -> str:
     """6.7.1, 6.7.3, 6.7.4 — what a pursuit move did. One made at once after a melee or a
     disengagement that reaches its target fights it in the next morale phase (6.7.1: "nie
-    rozgrywa się jej w tym momencie"); one made in a morale phase, in that phase (6.7.3)."""
+    rozgrywa się jej w tym momencie"); one made in a morale phase, in that phase (6.7.3).
+    ``went_round``: some figure took the way round an own unit or closed ground (3.1.3)."""
+    if went_round:
+        if not touching:
+            text = _(
+                "{unit} pursues {enemy} {cm:g} cm round own units or closed ground (3.1.3) and does not "
+                "reach it (6.7.4)"
+            )
+        elif immediate:
+            text = _(
+                "{unit} pursues {enemy} {cm:g} cm round own units or closed ground (3.1.3) and reaches it: "
+                "the melee (6.7.3) is fought in the next morale phase"
+            )
+        else:
+            text = _(
+                "{unit} pursues {enemy} {cm:g} cm round own units or closed ground (3.1.3) and reaches it: "
+                "the melee (6.7.3) is fought in this phase"
+            )
+        return text.format(unit=unit, enemy=enemy, cm=dist)
     if not touching:
         return _("{unit} pursues {enemy} {cm:g} cm and does not reach it (6.7.4)").format(
             unit=unit, enemy=enemy, cm=dist
@@ -1682,16 +1742,6 @@ def _pursuit_note(unit: str, enemy: str, dist: float, touching: bool, immediate:
     ).format(unit=unit, enemy=enemy, cm=dist)
 
 
-def _edge_touch(base: shapely.Polygon, figures: Sequence[shapely.Polygon], tol: float) -> float:
-    """PD-14 — how many cm of ``base``'s edge touch ``figures`` (within ``tol``)."""
-    return float(
-        sum(
-            shapely.length(shapely.intersection(shapely.boundary(base), shapely.buffer(a, tol)))
-            for a in figures
-        )
-    )
-
-
 def _into_contact_or_at(
     here: shapely.Polygon, aims: Sequence[shapely.Polygon], contact_cm: float, tol: float, least: float
 ) -> tuple[tuple[float, float], bool]:
@@ -1700,11 +1750,107 @@ def _into_contact_or_at(
     and True; when no slide gives one (a corner only), straight at the nearest figure's centre,
     and False."""
     dx, dy = into_contact(here, aims, contact_cm)
-    if _edge_touch(shapely.affinity.translate(here, dx, dy), aims, tol) >= least:
+    if edge_touch(shapely.affinity.translate(here, dx, dy), aims, tol) >= least:
         return (dx, dy), True
     aim = min(aims, key=lambda a: (shapely.distance(here, a), a.centroid.x, a.centroid.y))
     c = here.centroid
     return (aim.centroid.x - c.x, aim.centroid.y - c.y), False
+
+
+def _side_bases(scen: Scenario, unit: Unit, *, own: bool, but: str | None = None) -> list[shapely.Polygon]:
+    """The bases of the other units of ``unit``'s side (``own``) or of the enemy's (but ``but``)."""
+    return [
+        shapely.Polygon(base_corners(b.x, b.y, b.facing, *u.base_size(i)))
+        for u in scen.units
+        if u.id != unit.id and u.id != but and (u.side == unit.side) is own
+        for i, b in enumerate(u.bases)
+    ]
+
+
+def _barred(
+    unit: Unit,
+    k: int,
+    heading: tuple[float, float],
+    way: tuple[float, bool],
+    aims: Sequence[shapely.Polygon],
+    friends: Sequence[shapely.Polygon],
+    foes: Sequence[shapely.Polygon],
+    small: float,
+) -> bool:
+    """3.1.3, 3.2.4, 3.2.5, 6.7.5 — does an own unit or closed ground (``friends``) bar the
+    straight way of figure ``k`` along ``heading`` to the pursued unit, before any enemy figure
+    of another unit (``foes``) stands on it? ``way``: its length and whether it ends in edge
+    contact; when not (a corner only), it ends where the figure touches a pursued figure. The
+    rolled distance does not matter (6.7.5: "najkrótszą drogą" is the way to the enemy)."""
+    length, contact = way
+    full = length if contact else _straight_until_blocked(unit, k, heading, length, aims, small)
+    met = _straight_until_blocked(unit, k, heading, full, friends, small)
+    return met < full and _straight_until_blocked(unit, k, heading, full, foes, small) > met + 1e-9
+
+
+def _pursuit_steps(
+    unit: Unit, scen: Scenario, target: Unit, aims: Sequence[shapely.Polygon], dist: float
+) -> tuple[
+    list[tuple[int, float]],
+    dict[int, float],
+    Callable[[int, float], tuple[float, float]],
+    dict[int, PursuitWay],
+]:
+    """6.7.4, 6.7.5, 3.1.3 — how far each pursuing figure gets on its way (``dist`` cm rolled),
+    how long its way into contact is (the nearest move first), the point ``step`` cm along it
+    (``at``), and the ways round (:func:`~szwadron.table.pursuit.pursuit_way`), by figure.
+
+    Each figure slides straight into contact with the nearest figure of the pursued unit, or
+    straight at it when it cannot reach (:func:`_into_contact_or_at`). Where an own unit or ground
+    closed to it (3.2.4, 3.2.5) bars that straight way into contact before any enemy figure does
+    (:func:`_barred`), it takes the shortest way round into contact instead, as far along it as
+    ``dist`` allows, and an enemy figure on that way still stops it (6.7.5). Where the straight
+    way is clear, or an enemy figure stands on it first, or there is no way round, it goes
+    straight, as before."""
+    tol = scen.settings.contact_tolerance_cm + scen.settings.distance_epsilon_cm
+    small = scen.settings.overlap_tolerance_cm**2
+    least = scen.settings.min_contact_length_cm - scen.settings.distance_epsilon_cm
+    closed = [
+        t.polygon for t in terrain_shapes(scen.terrain) if forbidden_rule(unit.profile.kind, t) is not None
+    ]
+    others = _others(scen, unit.id) + closed
+    # a figure that reaches its contact goes the whole way into it (6.7.4): the pursued unit's own
+    # bases do not stop it short at a corner on the way (others and closed ground do)
+    others_but_target = _others(scen, unit.id, target.id) + closed
+    friends = _side_bases(scen, unit, own=True) + closed  # gone round (3.1.3, 3.2.4, 3.2.5)
+    foes = _side_bases(scen, unit, own=False, but=target.id)  # not gone round (6.7.5)
+    table = (scen.table.width, scen.table.depth)
+    steps: list[tuple[int, float]] = []
+    heading: dict[int, tuple[float, float]] = {}
+    need: dict[int, float] = {}
+    ways: dict[int, PursuitWay] = {}
+    for k, b in enumerate(unit.bases):
+        here = shapely.Polygon(base_corners(b.x, b.y, b.facing, *unit.base_size(k)))
+        (dx, dy), contact = _into_contact_or_at(here, aims, scen.settings.min_contact_length_cm, tol, least)
+        norm = math.hypot(dx, dy) or 1.0
+        heading[k] = (dx / norm, dy / norm)
+        need[k] = norm
+        way = None
+        if _barred(unit, k, heading[k], (norm, contact), aims, friends, foes, small):
+            way = pursuit_way((b.x, b.y), b.facing, unit.base_size(k), aims, friends, table, scen.settings)
+        if way is not None:  # round the own unit or closed ground (3.1.3, 6.7.4)
+            ways[k] = way
+            need[k] = way.length
+            steps.append((k, _along_until_blocked(unit, k, way.points, min(dist, way.length), foes, small)))
+        elif contact and norm <= dist + 1e-9:  # it reaches its contact, and stops there
+            steps.append((k, _straight_until_blocked(unit, k, heading[k], norm, others_but_target, small)))
+        else:  # it uses its whole move to close on the enemy, short of touching it
+            steps.append((k, _straight_until_blocked(unit, k, heading[k], dist, others, small)))
+
+    def at(k: int, step: float) -> tuple[float, float]:
+        if k in ways:  # its end exactly at the end of the way (no rounding error)
+            way = ways[k]
+            return way.points[-1] if step >= way.length - 1e-9 else along(way.points, step)
+        b = unit.bases[k]
+        ux, uy = heading[k]
+        return (b.x + ux * step, b.y + uy * step)
+
+    return steps, need, at, ways
 
 
 def _pursuit_move(
@@ -1720,9 +1866,10 @@ def _pursuit_move(
     """6.7.1, 6.7.4, 6.7.5, 6.8.1 III — a pursuing unit's move in its morale phase (or at once,
     ``immediate``, after the melee or disengagement that started it): 2d6 × 2 (infantry) or × 4
     (cavalry) cm, each figure straight into contact with the nearest figure of the pursued unit,
-    "najkrótszą drogą"; it stops at an enemy figure (6.7.5; the melee: ``melee --apply``, 6.7.3)
-    or ground closed to it (3.2.4, 3.2.5), passes through and ends on no own figure (3.1.3).
-    Facing kept, terrain costs not counted. Returns the changes."""
+    "najkrótszą drogą"; it stops at an enemy figure (6.7.5; the melee: ``melee --apply``, 6.7.3),
+    passes through and ends on no own figure (3.1.3) and enters no ground closed to it (3.2.4,
+    3.2.5): where those bar the straight way it takes the shortest way round them
+    (:func:`_pursuit_steps`, 6.7.4). Facing kept, terrain costs not counted. Returns the changes."""
     p = um.pursuit
     if p is None or p.target is None or p.distance is None:
         notes.append(_("{unit} has no enemy to pursue (6.7.10)").format(unit=um.id))
@@ -1731,54 +1878,37 @@ def _pursuit_move(
     per_pip = min(p.distance.outcomes()) // 2  # 2d6 × 2 or × 4 (pursuit_distribution)
     dist = float(sum(pips) * per_pip)
     tol = scen.settings.contact_tolerance_cm + scen.settings.distance_epsilon_cm
-    small = scen.settings.overlap_tolerance_cm**2
     target = scen.unit(p.target)
     aims = [
         shapely.Polygon(base_corners(b.x, b.y, b.facing, *target.base_size(i)))
         for i, b in enumerate(target.bases)
     ]
     least = scen.settings.min_contact_length_cm - scen.settings.distance_epsilon_cm
-    closed = [
-        t.polygon for t in terrain_shapes(scen.terrain) if forbidden_rule(unit.profile.kind, t) is not None
-    ]
-    others = _others(scen, unit.id) + closed
-    # a figure that reaches its contact goes the whole way into it (6.7.4): the pursued unit's own
-    # bases do not stop it short at a corner on the way (others and closed ground do)
-    others_but_target = _others(scen, unit.id, target.id) + closed
-    steps: list[tuple[int, float]] = []
-    heading: dict[int, tuple[float, float]] = {}
-    need: dict[int, float] = {}
-    for k, b in enumerate(unit.bases):
-        here = shapely.Polygon(base_corners(b.x, b.y, b.facing, *unit.base_size(k)))
-        (dx, dy), contact = _into_contact_or_at(here, aims, scen.settings.min_contact_length_cm, tol, least)
-        norm = math.hypot(dx, dy) or 1.0
-        heading[k] = (dx / norm, dy / norm)
-        need[k] = norm
-        if contact and norm <= dist + 1e-9:  # it reaches its contact, and stops there
-            steps.append((k, _straight_until_blocked(unit, k, heading[k], norm, others_but_target, small)))
-        else:  # it uses its whole move to close on the enemy, short of touching it
-            steps.append((k, _straight_until_blocked(unit, k, heading[k], dist, others, small)))
-
-    def at(k: int, step: float) -> tuple[float, float]:
-        b = unit.bases[k]
-        ux, uy = heading[k]
-        return (b.x + ux * step, b.y + uy * step)
-
+    steps, need, at, ways = _pursuit_steps(unit, scen, target, aims, dist)
     ends = _queued(
         unit, steps, at, scen.settings.overlap_tolerance_cm, first=sorted(need, key=lambda k: (need[k], k))
     )
     poses = [[k, round(x, 6), round(y, 6), unit.bases[k].facing] for k, (x, y) in ends]
     touching = (  # PD-14: along at least 1 cm of edge in all, as a melee needs
         sum(
-            _edge_touch(
+            edge_touch(
                 shapely.Polygon(base_corners(x, y, unit.bases[k].facing, *unit.base_size(k))), aims, tol
             )
             for k, (x, y) in ends
         )
         >= least
     )
-    rolls.append({"unit": um.id, "test": "pursuit", "faces": pips, "cm": dist, "contact": bool(touching)})
-    notes.append(_pursuit_note(um.id, p.target, dist, touching, immediate))
+    roll: dict[str, Any] = {
+        "unit": um.id,
+        "test": "pursuit",
+        "faces": pips,
+        "cm": dist,
+        "contact": bool(touching),
+    }
+    if ways:  # 3.1.3, 6.7.4: the figures that went round an own unit or closed ground
+        roll["round"] = sorted(ways)
+    rolls.append(roll)
+    notes.append(_pursuit_note(um.id, p.target, dist, touching, immediate, bool(ways)))
     out: list[Change] = [*_expand_if_formation(unit), {"op": "move", "unit": um.id, "poses": poses}]
     if unit.pursuing != target.id:  # 6.7.10: after the one it pursued is gone, the next nearest
         out.append({"op": "set", "unit": um.id, "field": "pursuing", "value": target.id})

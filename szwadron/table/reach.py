@@ -135,9 +135,10 @@ class ReachResult:
         }
 
 
-def _grown(polygon: shapely.Geometry, offsets: FloatArray) -> list[shapely.Geometry]:
-    """Minkowski sum of a polygon with ``-offsets`` (a convex base outline around 0), by convex
-    pieces (triangles of non-convex polygons)."""
+def grown_by_base(polygon: shapely.Geometry, offsets: FloatArray) -> list[shapely.Geometry]:
+    """The centres at which a base of outline ``offsets`` (convex, round 0) meets ``polygon``: the
+    Minkowski sum of the polygon with ``-offsets``, by convex pieces (triangles of non-convex
+    polygons). Used by :func:`reach` and the pursuit's way round (:mod:`szwadron.table.pursuit`)."""
     hull = shapely.convex_hull(polygon)
     if abs(hull.area - polygon.area) <= 1e-9 * max(hull.area, 1.0):
         pieces = [polygon]
@@ -460,21 +461,23 @@ def _configuration_space(bf: Battlefield, b: int, px: FloatArray, py: FloatArray
     each node tested as a point."""
     off_full, off_core, off_cost = _offsets(bf, b)
     radius = bf.settings.control_zone_cm
-    grown = [p for g in fld.blockers for p in _grown(g, off_core)]
+    grown = [p for g in fld.blockers for p in grown_by_base(g, off_core)]
     # round zones drawn as polygons *around* the circle (never inside it)
     zone_r = (radius + CLEARANCE_CM) / math.cos(math.pi / (4 * _ZONE_QUAD_SEGS))
     grown += [
-        shapely.buffer(p, zone_r, quad_segs=_ZONE_QUAD_SEGS) for g in fld.zones for p in _grown(g, off_full)
+        shapely.buffer(p, zone_r, quad_segs=_ZONE_QUAD_SEGS)
+        for g in fld.zones
+        for p in grown_by_base(g, off_full)
     ]
     block = shapely.union_all(grown) if grown else shapely.Polygon()
     shapely.prepare(block)
     free = ~np.asarray(shapely.contains_xy(block, px, py))
     in_w = []
     for f in fld.weighted:
-        region = shapely.union_all(_grown(f.polygon, off_cost))
+        region = shapely.union_all(grown_by_base(f.polygon, off_cost))
         shapely.prepare(region)
         in_w.append(np.asarray(shapely.contains_xy(region, px, py)))
-    tgt = shapely.union_all([p for g in fld.targets for p in _grown(g, off_full)])
+    tgt = shapely.union_all([p for g in fld.targets for p in grown_by_base(g, off_full)])
     return free, in_w, np.asarray(shapely.distance(shapely.points(px, py), tgt)), block
 
 
@@ -643,7 +646,9 @@ def _straight_slides(
         ends.append(((x0 + mx, y0 + my), math.hypot(mx, my)))
     # straight ahead: the first point of the ray from the centre on a target grown by the base
     w, d = float(bf.width[b]), float(bf.depth[b])
-    grown = shapely.union_all([p for g in fld.targets for p in _grown(g, base_corners(0.0, 0.0, f0, w, d))])
+    grown = shapely.union_all(
+        [p for g in fld.targets for p in grown_by_base(g, base_corners(0.0, 0.0, f0, w, d))]
+    )
     a = math.radians(f0)
     ray = shapely.LineString([(x0, y0), (x0 + limit * math.cos(a), y0 + limit * math.sin(a))])
     if not shapely.contains_xy(grown, x0, y0):
@@ -756,6 +761,7 @@ __all__ = [
     "CLEARANCE_CM",
     "ReachMethod",
     "ReachResult",
+    "grown_by_base",
     "into_contact",
     "reach",
 ]
