@@ -345,10 +345,10 @@ def test_5_7_2_cli_shows_the_fights(tmp_path: Path) -> None:
     code, out, _ = _cli("melee", str(f), "--attacker", "a", "--defender", "d", "--json")
     doc = json.loads(out)
     assert [(g["side"], g["fight"], g["figures"]) for g in doc["groups"]] == [
-        ("attacker", 1, ["a/0"]),
-        ("attacker", 0, ["a/1"]),
-        ("defender", 1, ["d/0"]),
-        ("defender", 0, ["d/1"]),
+        ("attacker", 2, ["a/0"]),
+        ("attacker", 1, ["a/1"]),
+        ("defender", 2, ["d/0"]),
+        ("defender", 1, ["d/1"]),
     ]
     nxt = tmp_path / "next.toml"
     code, out, err = _cli(
@@ -412,14 +412,14 @@ def test_5_7_2_the_page_gets_the_fights(tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     client = TestClient(create_app(path))
     single = client.post("/api/melee", json={"attacker": "a", "defender": "d"}).json()
-    assert [g["fight"] for g in single["groups"]] == [1, 0, 1, 0]
+    assert [g["fight"] for g in single["groups"]] == [2, 1, 2, 1]
     both = client.post("/api/melee-combined", json={"attackers": ["a"], "defenders": ["d"]}).json()
     groups = [st for st in both["dice_order"] if st["step"] == "group"]
     assert [(st["side"], st["fight"], st["figures"]) for st in groups] == [
-        ("attacker", 1, ["a/0"]),
-        ("attacker", 0, ["a/1"]),
-        ("defender", 1, ["d/0"]),
-        ("defender", 0, ["d/1"]),
+        ("attacker", 2, ["a/0"]),
+        ("attacker", 1, ["a/1"]),
+        ("defender", 2, ["d/0"]),
+        ("defender", 1, ["d/1"]),
     ]
     r = client.post(
         "/api/apply-melee-combined",
@@ -427,3 +427,18 @@ def test_5_7_2_the_page_gets_the_fights(tmp_path: Path) -> None:
     )
     assert r.status_code == 200, r.text
     assert r.json()["applied"]["ruling"]["removed"] == {"a": [], "d": ["d/1"]}
+
+
+def test_5_7_2_groups_keep_their_order_when_figures_are_lost_first() -> None:
+    """7.7, 5.10.3 — with first strike, the side struck first rolls its groups in the order the
+    question lists them (the order of their first figure before any removal), whichever figures
+    it lost: dice typed for "fight 2" go to fight 2 (a second reader typed dice by the listed
+    order and saw them go to the other fight when fight 2 had lost its first figure)."""
+    side = _side([Fig(1, 1, 3, 0, 1), Fig(1, 1, 3, 0, 0), Fig(1, 1, 3, 0, 1)])
+    assert side.part_groups() == ((2, 3, 0, 1), (1, 3, 0, 0))
+    assert side.part_groups((0, 1)) == (
+        (1, 3, 0, 1),
+        (1, 3, 0, 0),
+    )  # d/0 of fight 2 lost: fight 2 still first
+    uw = _side([Fig(1, 1, 3), Fig(1, 1, 5), Fig(1, 1, 3)])
+    assert uw.strike_groups(1) == ((1, 3, 0), (1, 5, 0))  # the first UW 3 figure lost: UW 3 still first
