@@ -15,13 +15,13 @@ import json
 import random
 import tomllib
 from collections import Counter
-from collections.abc import Callable
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from every_face import every_face
 
 from szwadron.cli import main
 from szwadron.game.apply import apply_combined_melee, apply_melee, position_from_text
@@ -201,40 +201,6 @@ def test_5_7_2_one_unit_a_side_combined_is_the_single_melee() -> None:
     assert [g.fight for g in both.groups] == [g.fight for g in single.groups]
 
 
-class _Need(Exception):
-    def __init__(self, sides: int) -> None:
-        self.sides = sides
-
-
-class _Prefix(random.Random):
-    """Hands out the faces of a prefix, then asks for one more."""
-
-    def __init__(self, faces: tuple[int, ...]) -> None:
-        super().__init__(0)
-        self.faces, self.used = faces, 0
-
-    def randint(self, a: int, b: int) -> int:
-        if self.used == len(self.faces):
-            raise _Need(b)
-        self.used += 1
-        return self.faces[self.used - 1]
-
-
-def _every_face(roll: Callable[[random.Random], object]) -> dict[object, Fraction]:
-    """The exact distribution of ``roll(rng)``'s answer, every die's every face tried."""
-    seen: Counter[object] = Counter()
-    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
-    while stack:
-        faces, p = stack.pop()
-        try:
-            answer = roll(_Prefix(faces))
-        except _Need as need:
-            stack += [((*faces, f), p / need.sides) for f in range(1, need.sides + 1)]
-            continue
-        seen[answer] += p  # type: ignore[operator]
-    return dict(seen)
-
-
 # Small enough for every face of every die (at most six d6): two fights, one at W + 1.
 SMALL_A = [Fig(1, 1, 4, 1, 1), Fig(1, 1, 3, 0, 0)]
 SMALL_D = [Fig(1, 1, 3, 0, 1), Fig(1, 1, 2, 0, 0), Fig(1, 0, 2, 0, 1)]
@@ -257,8 +223,8 @@ def test_5_7_2_the_rolled_strikes_are_the_exact_ones(first: Side | None) -> None
         _s, (ag, ah), (dg, dh) = roll_strikes(a, d, rng, first_strike=first)
         return (count_removed(ag), ah, count_removed(dg), dh)
 
-    assert _every_face(gone) == odds.by_fight.probabilities()
-    assert _every_face(losses) == odds.losses.probabilities() == _brute(SMALL_A, SMALL_D, first)
+    assert every_face(gone) == odds.by_fight.probabilities()
+    assert every_face(losses) == odds.losses.probabilities() == _brute(SMALL_A, SMALL_D, first)
 
 
 @pytest.mark.parametrize("first", [None, 0, 1])
@@ -299,7 +265,7 @@ def test_5_7_2_the_rolled_combined_strikes_are_the_exact_ones(first: int | None)
         return tuple((count_removed(hits[u][0]), hits[u][1]) for u in (0, 1))
 
     exact = engine.losses(first)
-    assert _every_face(both) == exact.probabilities()
+    assert every_face(both) == exact.probabilities()
     assert exact.map(lambda s: (s[0][0], s[0][1], s[1][0], s[1][1])) == single.losses
 
 
