@@ -430,7 +430,7 @@ class MeleeGroup(_Part):
     dice: int
     figures: list[str]
     fight: int = Field(
-        description="5.7.2: the separate fight the dice belong to (0 when the melee is one fight)"
+        description="5.7.2: the separate fight the dice belong to, from 1 (1 when the melee is one fight)"
     )
 
 
@@ -507,7 +507,7 @@ class CombinedGroup(_Part):
     dice: int
     figures: list[str]
     fight: int = Field(
-        description="5.7.2: the separate fight the dice belong to (0 when the melee is one fight)"
+        description="5.7.2: the separate fight the dice belong to, from 1 (1 when the melee is one fight)"
     )
 
 

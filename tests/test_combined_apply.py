@@ -6,18 +6,17 @@ odds by brute force over every face of every die; the known-answer scenario
 
 from __future__ import annotations
 
-import random
-from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from every_face import every_face
 
 from szwadron.cli import main
 from szwadron.errors import IllegalActionError, InvalidArgumentError
 from szwadron.game.apply import apply_combined_melee, position_from_text
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.odds.joint import roll_combined
+from szwadron.odds.joint import CombinedRoll, roll_combined
 from szwadron.table.combined import CombinedMelee, combined_melee
 
 CASE = Path(__file__).parent / "cases" / "melee_combined" / "5_10_two_attackers_one_defender.toml"
@@ -29,44 +28,21 @@ def _text() -> str:
     return text[: text.index("[check]")]
 
 
-class _Need(Exception):
-    def __init__(self, sides: int) -> None:
-        self.sides = sides
-
-
-class _Prefix(random.Random):
-    """Hands out the faces of a prefix, then asks for one more (brute force)."""
-
-    def __init__(self, faces: tuple[int, ...]) -> None:
-        super().__init__(0)
-        self.faces, self.used = faces, 0
-
-    def randint(self, a: int, b: int) -> int:
-        if self.used == len(self.faces):
-            raise _Need(b)
-        self.used += 1
-        return self.faces[self.used - 1]
-
-
 def _every_roll(m: CombinedMelee) -> tuple[dict[object, Fraction], dict[object, Fraction]]:
     """The exact distributions of the rolled losses and outcomes, every die's every face tried."""
     assert m.engine is not None
+    engine = m.engine
     at = {u: k for k, u in enumerate(m.units)}
     opp = [frozenset(at[v] for v in m.opponents[u]) for u in m.units]
     first = None if m.first_strike is None else (0 if m.first_strike == "attacker" else 1)
-    losses: Counter[object] = Counter()
-    outcomes: Counter[object] = Counter()
-    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
-    while stack:
-        faces, p = stack.pop()
-        try:
-            r = roll_combined(m.engine, first, opp, _Prefix(faces), swap=m.declared_defence)
-        except _Need as need:
-            stack += [((*faces, f), p / need.sides) for f in range(1, need.sides + 1)]
-            continue
-        losses[r.losses] += p  # type: ignore[operator]
-        outcomes[r.outcomes] += p  # type: ignore[operator]
-    return dict(losses), dict(outcomes)
+    both = every_face(lambda rng: roll_combined(engine, first, opp, rng, swap=m.declared_defence))
+    losses: dict[object, Fraction] = {}
+    outcomes: dict[object, Fraction] = {}
+    for r, p in both.items():
+        assert isinstance(r, CombinedRoll)
+        losses[r.losses] = losses.get(r.losses, Fraction(0)) + p
+        outcomes[r.outcomes] = outcomes.get(r.outcomes, Fraction(0)) + p
+    return losses, outcomes
 
 
 def test_5_10_the_rolled_melee_is_the_exact_one_brute_force() -> None:

@@ -491,7 +491,7 @@ def test_a_game_played_in_polish_writes_the_same_log(
     text = "\n".join(said)
     assert "fr-line-1 jest odrzucony: jego następnym ruchem jest wycofanie się poza zasięg au-battery" in text
     assert "au-battery wpada w panikę: jego następnym ruchem jest ucieczka (4.8.3, 6.6)" in text
-    assert "obie strony wytrzymały: dosuwanie jednostek (5.6, move --push-up) — atakujący 1" in text
+    assert "obie strony wytrzymały: dosuwanie jednostek (5.6, move --push-up) — atakujący 1 (" in text
     assert "au-cuirassiers ucieka 28 cm i opuszcza planszę (6.6)" in text
     assert "au-battery reorganizuje się (6.8)" in text
     code, _out, err = _run(

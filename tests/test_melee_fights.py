@@ -15,13 +15,13 @@ import json
 import random
 import tomllib
 from collections import Counter
-from collections.abc import Callable
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from every_face import every_face
 
 from szwadron.cli import main
 from szwadron.game.apply import apply_combined_melee, apply_melee, position_from_text
@@ -201,40 +201,6 @@ def test_5_7_2_one_unit_a_side_combined_is_the_single_melee() -> None:
     assert [g.fight for g in both.groups] == [g.fight for g in single.groups]
 
 
-class _Need(Exception):
-    def __init__(self, sides: int) -> None:
-        self.sides = sides
-
-
-class _Prefix(random.Random):
-    """Hands out the faces of a prefix, then asks for one more."""
-
-    def __init__(self, faces: tuple[int, ...]) -> None:
-        super().__init__(0)
-        self.faces, self.used = faces, 0
-
-    def randint(self, a: int, b: int) -> int:
-        if self.used == len(self.faces):
-            raise _Need(b)
-        self.used += 1
-        return self.faces[self.used - 1]
-
-
-def _every_face(roll: Callable[[random.Random], object]) -> dict[object, Fraction]:
-    """The exact distribution of ``roll(rng)``'s answer, every die's every face tried."""
-    seen: Counter[object] = Counter()
-    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
-    while stack:
-        faces, p = stack.pop()
-        try:
-            answer = roll(_Prefix(faces))
-        except _Need as need:
-            stack += [((*faces, f), p / need.sides) for f in range(1, need.sides + 1)]
-            continue
-        seen[answer] += p  # type: ignore[operator]
-    return dict(seen)
-
-
 # Small enough for every face of every die (at most six d6): two fights, one at W + 1.
 SMALL_A = [Fig(1, 1, 4, 1, 1), Fig(1, 1, 3, 0, 0)]
 SMALL_D = [Fig(1, 1, 3, 0, 1), Fig(1, 1, 2, 0, 0), Fig(1, 0, 2, 0, 1)]
@@ -257,8 +223,8 @@ def test_5_7_2_the_rolled_strikes_are_the_exact_ones(first: Side | None) -> None
         _s, (ag, ah), (dg, dh) = roll_strikes(a, d, rng, first_strike=first)
         return (count_removed(ag), ah, count_removed(dg), dh)
 
-    assert _every_face(gone) == odds.by_fight.probabilities()
-    assert _every_face(losses) == odds.losses.probabilities() == _brute(SMALL_A, SMALL_D, first)
+    assert every_face(gone) == odds.by_fight.probabilities()
+    assert every_face(losses) == odds.losses.probabilities() == _brute(SMALL_A, SMALL_D, first)
 
 
 @pytest.mark.parametrize("first", [None, 0, 1])
@@ -299,7 +265,7 @@ def test_5_7_2_the_rolled_combined_strikes_are_the_exact_ones(first: int | None)
         return tuple((count_removed(hits[u][0]), hits[u][1]) for u in (0, 1))
 
     exact = engine.losses(first)
-    assert _every_face(both) == exact.probabilities()
+    assert every_face(both) == exact.probabilities()
     assert exact.map(lambda s: (s[0][0], s[0][1], s[1][0], s[1][1])) == single.losses
 
 
@@ -345,10 +311,10 @@ def test_5_7_2_cli_shows_the_fights(tmp_path: Path) -> None:
     code, out, _ = _cli("melee", str(f), "--attacker", "a", "--defender", "d", "--json")
     doc = json.loads(out)
     assert [(g["side"], g["fight"], g["figures"]) for g in doc["groups"]] == [
-        ("attacker", 1, ["a/0"]),
-        ("attacker", 0, ["a/1"]),
-        ("defender", 1, ["d/0"]),
-        ("defender", 0, ["d/1"]),
+        ("attacker", 2, ["a/0"]),
+        ("attacker", 1, ["a/1"]),
+        ("defender", 2, ["d/0"]),
+        ("defender", 1, ["d/1"]),
     ]
     nxt = tmp_path / "next.toml"
     code, out, err = _cli(
@@ -412,14 +378,14 @@ def test_5_7_2_the_page_gets_the_fights(tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     client = TestClient(create_app(path))
     single = client.post("/api/melee", json={"attacker": "a", "defender": "d"}).json()
-    assert [g["fight"] for g in single["groups"]] == [1, 0, 1, 0]
+    assert [g["fight"] for g in single["groups"]] == [2, 1, 2, 1]
     both = client.post("/api/melee-combined", json={"attackers": ["a"], "defenders": ["d"]}).json()
     groups = [st for st in both["dice_order"] if st["step"] == "group"]
     assert [(st["side"], st["fight"], st["figures"]) for st in groups] == [
-        ("attacker", 1, ["a/0"]),
-        ("attacker", 0, ["a/1"]),
-        ("defender", 1, ["d/0"]),
-        ("defender", 0, ["d/1"]),
+        ("attacker", 2, ["a/0"]),
+        ("attacker", 1, ["a/1"]),
+        ("defender", 2, ["d/0"]),
+        ("defender", 1, ["d/1"]),
     ]
     r = client.post(
         "/api/apply-melee-combined",
@@ -427,3 +393,18 @@ def test_5_7_2_the_page_gets_the_fights(tmp_path: Path) -> None:
     )
     assert r.status_code == 200, r.text
     assert r.json()["applied"]["ruling"]["removed"] == {"a": [], "d": ["d/1"]}
+
+
+def test_5_7_2_groups_keep_their_order_when_figures_are_lost_first() -> None:
+    """7.7, 5.10.3 — with first strike, the side struck first rolls its groups in the order the
+    question lists them (the order of their first figure before any removal), whichever figures
+    it lost: dice typed for "fight 2" go to fight 2 (a second reader typed dice by the listed
+    order and saw them go to the other fight when fight 2 had lost its first figure)."""
+    side = _side([Fig(1, 1, 3, 0, 1), Fig(1, 1, 3, 0, 0), Fig(1, 1, 3, 0, 1)])
+    assert side.part_groups() == ((2, 3, 0, 1), (1, 3, 0, 0))
+    assert side.part_groups((0, 1)) == (
+        (1, 3, 0, 1),
+        (1, 3, 0, 0),
+    )  # d/0 of fight 2 lost: fight 2 still first
+    uw = _side([Fig(1, 1, 3), Fig(1, 1, 5), Fig(1, 1, 3)])
+    assert uw.strike_groups(1) == ((1, 3, 0), (1, 5, 0))  # the first UW 3 figure lost: UW 3 still first

@@ -440,9 +440,18 @@ def _push_lines(m: TableMelee) -> list[str]:
     if not standing:
         return []
     (i, j), p = max(standing, key=lambda kv: kv[1])  # the likeliest losses both survive
-    head = _(
-        "Pushing up (5.6) if both stand, after the likeliest losses ({attacker} attacker, {defender} defender, {p}):"
-    ).format(attacker=count_removed(i), defender=count_removed(j), p=fmt_prob(p))
+    if m.fights > 1:  # 5.7.2: the likeliest figures removed, fight by fight
+        head = _(
+            "Pushing up (5.6) if both stand, after the likeliest losses (attacker: {attacker}; defender: {defender}; {p}):"
+        ).format(
+            attacker=", ".join(m.removed_bases("attacker", i)) or _("none"),
+            defender=", ".join(m.removed_bases("defender", j)) or _("none"),
+            p=fmt_prob(p),
+        )
+    else:
+        head = _(
+            "Pushing up (5.6) if both stand, after the likeliest losses ({attacker} attacker, {defender} defender, {p}):"
+        ).format(attacker=count_removed(i), defender=count_removed(j), p=fmt_prob(p))
     steps = [
         f"  {term(s.side)}: "
         + _("{n} of {bases}, up to {cm:g} cm").format(n=s.count, bases=", ".join(s.candidates), cm=s.max_cm)

@@ -979,14 +979,15 @@ def apply_melee(
         changes += _melee_state(unit, out, [enemy.id], [enemy.id], enemy.id, pursue, holds, notes)
     push = []
     if a_out.value == "engaged" and d_out.value == "engaged":
+        steps = m.push_up(*roll.gone)
         push = [
             {"side": p.side, "count": p.count, "candidates": list(p.candidates), "max_cm": p.max_cm}
-            for p in m.push_up(*roll.gone)
+            for p in steps
         ]
-        if push:
+        if steps:
             notes.append(
                 _("both stood: push up (5.6, move --push-up) — {who}").format(
-                    who="; ".join(f"{term(str(p['side']))} {p['count']}" for p in push)
+                    who="; ".join(f"{term(p.side)} {p.count} ({', '.join(p.candidates)})" for p in steps)
                 )
             )
     # 6.6.2, 6.7.1 ("natychmiast"): a unit that panicked flees at once, then one that fell into

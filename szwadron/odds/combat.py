@@ -610,10 +610,11 @@ class MeleeSide:
         >>> MeleeSide(f, MeleeMorale(4, 3, 3)).part_groups((1, 1))
         ((2, 4, 0, 0),)
         """
-        acc: dict[tuple[int, int, int], int] = {}
+        # the groups in the order of their first figure before any removal (the order the
+        # question lists them and the dice are typed in), whichever figures are left
+        acc: dict[tuple[int, int, int], int] = {group_key(f): 0 for f in self.fighters}
         for f in left_after(self.fighters, removed):
-            key = (clamp(f.skill, 0, COMBAT_DIE_SIDES), f.target_bonus, f.part)
-            acc[key] = acc.get(key, 0) + f.melee
+            acc[group_key(f)] += f.melee
         counts = dict(acc)
         if self.skirmish:
             # PD-17: the side's SW summed, then halved and rounded down. Decision (as fire on the
@@ -628,6 +629,11 @@ class MeleeSide:
     def parts(self) -> int:
         """5.7.2 — how many separate fights its figures' ``part`` numbers span (1: one fight)."""
         return 1 + max((f.part for f in self.fighters), default=0)
+
+
+def group_key(f: Fighter) -> tuple[int, int, int]:
+    """5.10.3, 5.7.2 — the dice group of a figure: its UW, the W bonus it strikes, its fight."""
+    return (clamp(f.skill, 0, COMBAT_DIE_SIDES), f.target_bonus, f.part)
 
 
 #: Figures removed from one side: a count along its removal order (one fight), or a count per
@@ -1176,6 +1182,7 @@ __all__ = [
     "VolleyRoll",
     "clear_caches",
     "count_removed",
+    "group_key",
     "group_losses",
     "kept_indices",
     "left_after",

@@ -26,6 +26,7 @@ from szwadron.odds.combat import (
     Removed,
     RolledRemoval,
     count_removed,
+    group_key,
     group_losses,
     kept_indices,
     parted_group_losses,
@@ -89,7 +90,12 @@ class CombinedEngine:
     ) -> dict[int, list[tuple[int, int, int, int]]]:
         """Per struck unit: the (dice, UW, bonus, fight) groups of ``side``'s figures left
         (5.10.3, 5.7.2), each striking unit's SW halved in open skirmish order (PD-17)."""
-        per_target: dict[int, dict[tuple[int, int, int], int]] = {}
+        # the groups in the order of their first figure before any removal (the order the
+        # question lists them and the dice are typed in), whichever figures are left
+        per_target: dict[int, dict[tuple[int, int, int], int]] = {t: {} for t in self.side_units(1 - side)}
+        for st in self.strikers:
+            if st.unit in self.side_units(side):
+                per_target[st.target].setdefault(group_key(st.fighter), 0)
         for u in self.side_units(side):
             if u in silent:
                 continue

@@ -198,7 +198,7 @@ class CombinedMelee:
                     "target_bonus": g.target_bonus,
                     "dice": g.dice,
                     "figures": list(g.figures),
-                    "fight": g.fight,
+                    "fight": g.fight + 1,  # 5.7.2: fights counted from 1, as the text says them
                 }
                 for g in self.groups
             ],

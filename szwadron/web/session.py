@@ -716,7 +716,7 @@ def combined_dice_order(m: CombinedMelee) -> list[dict[str, Any]]:
                     "uw": g.skill,
                     "figures": list(g.figures),
                     "second": m.first_strike is not None and side != m.first_strike,
-                    **({"fight": g.fight} if split else {}),  # 5.7.2: the melee split into fights
+                    **({"fight": g.fight + 1} if split else {}),  # 5.7.2: the melee split into fights
                 }
             )
     first, then = (m.attackers, m.defenders) if m.declared_defence else (m.defenders, m.attackers)

@@ -1027,8 +1027,8 @@ async function doMelee() {
 
 /** 5.7, 5.7.2: a dice group's terrain: the W bonus it strikes, and its fight where the melee is split. */
 function groupTerrain(g, groups) {
-  const split = groups.some((x) => x.fight);
-  return (g.target_bonus ? `, W+${g.target_bonus}` : "") + (split ? `, ${L.fight} ${g.fight + 1}` : "");
+  const split = groups.some((x) => x.fight > 1);
+  return (g.target_bonus ? `, W+${g.target_bonus}` : "") + (split ? `, ${L.fight} ${g.fight}` : "");
 }
 
 // 5.10: the combined melee — every unit's losses and outcome, the dice groups, the dice's order
@@ -1075,7 +1075,7 @@ function renderMeleeOrder(steps) {
     if (st.step === "strike_back") text = fill(L.orderStrikeBack, { u: st.unit });
     else if (st.step === "group") {
       text = fill(L.orderGroup, { side: side(st.side), target: st.target, n: st.dice, uw: st.uw, figures: st.figures.join(", ") });
-      if (st.fight !== undefined) text += ` (${L.fight} ${st.fight + 1})`;
+      if (st.fight !== undefined) text += ` (${L.fight} ${st.fight})`;
       if (st.second) text += ` — ${L.withLeft}`;
     } else if (st.step === "tests") text = fill(L.orderTests, { first: st.first.join(", "), then: st.then.join(", ") });
     else if (st.step === "after") text = L.orderAfter;
