@@ -188,3 +188,38 @@ def test_6_7_1_a_battery_in_melee_never_pursues() -> None:
             for (a2, d), p in could.probabilities().items()
             if a2 is a and d in (MeleeOutcome.HELD, MeleeOutcome.PURSUIT)
         )
+
+
+def _cli_case(tmp_path: Path, *argv: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    from szwadron.cli import main
+
+    text = (CASES / "5_7_part_uphill.toml").read_text(encoding="utf-8")
+    f = tmp_path / "t.toml"
+    f.write_text(text[: text.index("[check]")], encoding="utf-8")
+    code = main(["melee", str(f), *argv])
+    return code, capsys.readouterr().err
+
+
+def test_5_2_one_unit_named_as_both_sides_is_one_clear_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A unit cannot attack itself: bad input (exit 2), said as the combined melee says it."""
+    code, err = _cli_case(tmp_path, "--attacker", "a", "--defender", "a", capsys=capsys)
+    assert code == 2
+    assert "a cannot attack and defend in one melee" in err and "same side" not in err
+
+
+def test_5_3_no_contact_says_no_melee_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = (CASES / "5_7_part_uphill.toml").read_text(encoding="utf-8")
+    far = (
+        text[: text.index("[check]")]
+        .replace("{ x = 10.0, y = 13.0,", "{ x = 60.0, y = 63.0,")
+        .replace("{ x = 12.0, y = 13.0,", "{ x = 62.0, y = 63.0,")
+    )
+    f = tmp_path / "far.toml"
+    f.write_text(far, encoding="utf-8")
+    from szwadron.cli import main
+
+    assert main(["melee", str(f), "--attacker", "a", "--defender", "d"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("no melee") == 1 and "(rule 5.3)" in err, err

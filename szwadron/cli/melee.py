@@ -131,6 +131,8 @@ def _answer(args: argparse.Namespace, ask: Any, fmt: Any) -> int:
     try:
         m = ask(bf)
     except IllegalActionError as exc:
+        if exc.rule == "5.3":  # no figure in contact: the reason already ends "no melee"
+            return print_refusal(args, exc, str(exc))
         return print_refusal(args, exc, _("no melee: {reason}").format(reason=exc))
     if args.json:
         print_json(m.to_json())

@@ -355,6 +355,8 @@ class _Contacts:
                     ),
                 )
         ua, ud = bf.scenario.unit(attacker), bf.scenario.unit(defender)
+        if attacker == defender:
+            raise InvalidDataError(_("{units} cannot attack and defend in one melee").format(units=attacker))
         if ua.side == ud.side:
             raise InvalidDataError(
                 _("{attacker} and {defender} are on the same side").format(

@@ -1011,7 +1011,7 @@ async function doMelee() {
     renderMeleeUnits();
     $("#melee-order-box").hidden = true;
     if (m.error) {
-      $("#melee-body").replaceChildren(h("div", { id: "melee-answer", class: "bad" }, `${L.noMelee}: `, ruleSpan(m.rule), ` ${m.error}`));
+      $("#melee-body").replaceChildren(h("div", { id: "melee-answer", class: "bad" }, noMeleeLabel(m), ruleSpan(m.rule), ` ${m.error}`));
       $("#chart-melee").replaceChildren();
       return;
     }
@@ -1023,6 +1023,11 @@ async function doMelee() {
     barChart(d, L.defenderRemoved, m.defender_removed_pmf.map((_, k) => String(k)), m.defender_removed_pmf, "melee-defender");
     $("#chart-melee").replaceChildren(a, d);
   } catch (e) { status(e.message); }
+}
+
+/** "no melee:" before a refusal, except where its reason already says so (5.3: no figure in contact). */
+function noMeleeLabel(m) {
+  return m.rule === "5.3" ? "" : `${L.noMelee}: `;
 }
 
 /** 5.7, 5.7.2: a dice group's terrain: the W bonus it strikes, and its fight where the melee is split. */
@@ -1041,7 +1046,7 @@ async function doCombinedMelee() {
     renderMeleeUnits();
     if (m.error) {
       $("#melee-body").replaceChildren(h("div", { id: "melee-answer", class: "bad", "data-combined": "true", "data-rule": m.rule },
-        `${L.noMelee}: `, ruleSpan(m.rule), ` ${m.error}`));
+        noMeleeLabel(m), ruleSpan(m.rule), ` ${m.error}`));
       $("#chart-melee").replaceChildren();
       $("#melee-order-box").hidden = true;
       return;
