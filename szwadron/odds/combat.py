@@ -736,25 +736,56 @@ def _parted_losses_cached(
     return tuple(state.items())
 
 
-def parted_group_losses(
+def fight_losses(
     groups: Sequence[tuple[int, int, int, int]],
     wounds: Sequence[int],
     parts_of: Sequence[int],
     parts: int,
     die: str = "d6",
-) -> Distribution[tuple[tuple[int, ...], bool]]:
-    """5.7.2, 5.10.3, 5.10.4, 5.4.2 — (figures removed per fight, took damage) of figures with
-    ``wounds`` (in removal order; figure ``i`` fights in fight ``parts_of[i]``) struck by
-    ``groups`` of ``(dice, UW, W bonus, fight)``: each group rolls and removes separately, only
-    figures of its own fight.
+) -> Distribution[tuple[Removed, bool]]:
+    """5.7.2, 5.10.3, 5.10.4, 5.4.2 — (figures removed, took damage) of figures with ``wounds``
+    (in removal order; figure ``i`` fights in fight ``parts_of[i]``) struck by ``groups`` of
+    ``(dice, UW, W bonus, fight)``: each group rolls and removes separately, only figures of its
+    own fight. Removed is a count when the melee is one fight (``parts`` 1), else a count per
+    fight.
 
-    >>> d = parted_group_losses([(1, 6, 0, 1)], [1, 1], [0, 1], 2)   # a sure hit in fight 1
-    >>> d.outcomes()                                                  # removes the figure of fight 1
+    >>> fight_losses([(1, 6, 0, 1)], [1, 1], [0, 1], 2).outcomes()   # a sure hit in fight 1
     [((0, 1), True)]
+    >>> fight_losses([(2, 6, 0, 0)], [1, 1], [0, 0], 1).outcomes()   # one fight: a count
+    [(2, True)]
     """
     die_sides(die)
-    struck = tuple(zip(wounds, parts_of, strict=True))
-    return Distribution(dict(_parted_losses_cached(tuple(groups), struck, parts, die)))
+    table: Sequence[tuple[tuple[Removed, bool], int]]
+    if parts == 1:  # the cache the simulated battles share (:mod:`szwadron.odds.sample`)
+        table = _side_losses_cached(tuple(g[:3] for g in groups), tuple(wounds), die)
+    else:
+        struck = tuple(zip(wounds, parts_of, strict=True))
+        table = _parted_losses_cached(tuple(groups), struck, parts, die)
+    return Distribution(((r, h), w) for (r, h), w in table)
+
+
+def roll_groups(
+    groups: Sequence[tuple[int, int, int, int]],
+    wounds: Sequence[int],
+    parts_of: Sequence[int],
+    parts: int,
+    rng: random.Random,
+    die: str = "d6",
+) -> tuple[list[tuple[GroupRoll, RolledRemoval]], Removed, bool]:
+    """5.3, 5.10.4, 5.7.2, 1.5.1 — :func:`fight_losses` rolled: each group's dice, then its
+    removal along the struck figures of its own fight not yet removed (its remainder roll after
+    it). Returns each group's roll and removal, the figures removed (a count, or a count per
+    fight) and whether any die scored."""
+    gone, hit = [0] * parts, False
+    rolled: list[tuple[GroupRoll, RolledRemoval]] = []
+    for dice, skill, bonus, part in groups:
+        faces, scored = roll_dice(dice, skill, rng)
+        left = [i for i in kept_indices(parts_of, tuple(gone)) if parts_of[i] == part]
+        removal = roll_removal(scored, tuple(wounds[i] + bonus for i in left), rng, die=die)
+        rolled.append((GroupRoll(dice, skill, tuple(faces), scored, bonus, part), removal))
+        gone[part] += removal.removed
+        hit = hit or scored > 0
+    return rolled, (gone[0] if parts == 1 else tuple(gone)), hit
 
 
 def _side_losses(
@@ -762,21 +793,13 @@ def _side_losses(
 ) -> Distribution[tuple[Removed, bool]]:
     """5.3, 5.4, 6.6 — what ``striker`` (its figures left after ``striker_removed``) deals to
     ``struck``: removed as a count (one fight) or, with ``parts`` > 1, a count per fight (5.7.2)."""
-    table: Sequence[tuple[tuple[Removed, bool], int]]
-    if parts == 1:
-        groups = striker.strike_groups(count_removed(striker_removed))
-        wounds = tuple(f.wounds + struck.wound_bonus for f in struck.fighters)
-        table = _side_losses_cached(groups, wounds, die)
-        nothing: tuple[Removed, bool] = (0, False)
-    else:
-        table = _parted_losses_cached(
-            striker.part_groups(striker_removed),
-            tuple((f.wounds + struck.wound_bonus, f.part) for f in struck.fighters),
-            parts,
-            die,
-        )
-        nothing = ((0,) * parts, False)
-    losses: Distribution[tuple[Removed, bool]] = Distribution(((r, h), w) for (r, h), w in table)
+    losses = fight_losses(
+        striker.part_groups(striker_removed),
+        [f.wounds + struck.wound_bonus for f in struck.fighters],
+        [f.part for f in struck.fighters],
+        parts,
+        die,
+    )
     if striker.morale.panicking:
         # 6.6: a panicking unit tests at each attack; fail → it deals no losses.
         p = morale_pass_chance(
@@ -785,6 +808,7 @@ def _side_losses(
             striker.morale.initial,
             striker.morale.modifier,
         )
+        nothing: tuple[Removed, bool] = (0 if parts == 1 else (0,) * parts, False)
         losses = Distribution.mixture([(losses, p), (Distribution.point(nothing), 1 - p)])
     return losses
 
@@ -1143,18 +1167,18 @@ def roll_strikes(
     strikes: list[tuple[Side, GroupRoll, RolledRemoval]] = []
 
     def strike(side: Side, striker: MeleeSide, struck: MeleeSide, lost: Removed) -> tuple[Removed, bool]:
-        gone, hit = [0] * parts, False
         if side == "defender" and defender_silent:
-            return (0 if parts == 1 else tuple(gone)), hit
-        for dice, skill, bonus, part in striker.part_groups(lost):
-            faces, scored = roll_dice(dice, skill, rng)
-            mine = [f for f in left_after(struck.fighters, tuple(gone)) if f.part == part]
-            remaining = tuple(f.wounds + struck.wound_bonus + bonus for f in mine)
-            removal = roll_removal(scored, remaining, rng, die=die)
-            strikes.append((side, GroupRoll(dice, skill, tuple(faces), scored, bonus, part), removal))
-            gone[part] += removal.removed
-            hit = hit or scored > 0
-        return (gone[0] if parts == 1 else tuple(gone)), hit
+            return (0 if parts == 1 else (0,) * parts), False
+        rolled, gone, hit = roll_groups(
+            striker.part_groups(lost),
+            [f.wounds + struck.wound_bonus for f in struck.fighters],
+            [f.part for f in struck.fighters],
+            parts,
+            rng,
+            die,
+        )
+        strikes.extend((side, g, r) for g, r in rolled)
+        return gone, hit
 
     if first_strike == "attacker":
         d_loss = strike("attacker", attacker, defender, 0)
@@ -1182,14 +1206,15 @@ __all__ = [
     "VolleyRoll",
     "clear_caches",
     "count_removed",
+    "fight_losses",
     "group_key",
     "group_losses",
     "kept_indices",
     "left_after",
     "melee",
-    "parted_group_losses",
     "removal_weights",
     "roll_dice",
+    "roll_groups",
     "roll_melee",
     "roll_removal",
     "roll_strikes",

@@ -26,12 +26,10 @@ from szwadron.odds.combat import (
     Removed,
     RolledRemoval,
     count_removed,
+    fight_losses,
     group_key,
-    group_losses,
     kept_indices,
-    parted_group_losses,
-    roll_dice,
-    roll_removal,
+    roll_groups,
 )
 from szwadron.odds.dice import Distribution
 from szwadron.odds.morale import (
@@ -128,19 +126,7 @@ class CombinedEngine:
             groups = self.groups(side, removed, silent)
             dist: Distribution[tuple[tuple[Removed, bool], ...]] = Distribution.point(())
             for t in targets:
-                one: Distribution[tuple[Removed, bool]]
-                if parts == 1:
-                    plain = [(n, k, b) for n, k, b, _part in groups.get(t, [])]
-                    one = cast(
-                        Distribution[tuple[Removed, bool]], group_losses(plain, self.wounds[t], self.die)
-                    )
-                else:
-                    one = cast(
-                        Distribution[tuple[Removed, bool]],
-                        parted_group_losses(
-                            groups.get(t, []), self.wounds[t], self.parts_of(t), parts, self.die
-                        ),
-                    )
+                one = fight_losses(groups.get(t, []), self.wounds[t], self.parts_of(t), parts, self.die)
                 dist = dist.joint(one).map(lambda x: (*x[0], x[1]))
             out.append((dist, p))
         return Distribution.mixture(out)
@@ -319,19 +305,11 @@ def _roll_strikes(
     parts = engine.parts
     out: dict[int, tuple[Removed, bool]] = {}
     for t in engine.side_units(1 - side):
-        gone, hit = [0] * parts, False
-        of = engine.parts_of(t)
-        for dice, skill, bonus, part in groups.get(t, []):
-            faces, scored = roll_dice(dice, skill, rng)
-            left = [i for i in kept_indices(of, tuple(gone)) if of[i] == part]
-            remaining = tuple(engine.wounds[t][i] + bonus for i in left)
-            removal = roll_removal(scored, remaining, rng, die=engine.die)
-            strikes.append(
-                CombinedStrike(side, t, GroupRoll(dice, skill, tuple(faces), scored, bonus, part), removal)
-            )
-            gone[part] += removal.removed
-            hit = hit or scored > 0
-        out[t] = (gone[0] if parts == 1 else tuple(gone), hit)
+        rolled, gone, hit = roll_groups(
+            groups.get(t, []), engine.wounds[t], engine.parts_of(t), parts, rng, engine.die
+        )
+        strikes.extend(CombinedStrike(side, t, g, r) for g, r in rolled)
+        out[t] = (gone, hit)
     return out
 
 
