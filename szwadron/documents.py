@@ -509,6 +509,10 @@ class CombinedGroup(_Part):
     fight: int = Field(
         description="5.7.2: the separate fight the dice belong to, from 1 (1 when the melee is one fight)"
     )
+    first: bool = Field(
+        description="7.7: the figures strike first (their unit has first strike, the struck unit not); "
+        "the other groups strike after, with the figures left"
+    )
 
 
 class OutcomeChance(_Part):
@@ -543,7 +547,14 @@ class CombinedMeleeDocument(_Document):
 
     attackers: list[str]
     defenders: list[str]
-    first_strike: str | None
+    first_strike: str | None = Field(
+        description="7.7: the side whose every unit strikes first, no enemy unit having first strike; "
+        "null otherwise (see first_strike_units)"
+    )
+    first_strike_units: list[str] = Field(
+        description="7.7: the units that strike first at one enemy unit or more (pair by pair: a unit "
+        "with first strike against a unit without it)"
+    )
     declared_defence: bool
     figures: list[CombinedFigure]
     groups: list[CombinedGroup]

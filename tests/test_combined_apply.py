@@ -34,8 +34,7 @@ def _every_roll(m: CombinedMelee) -> tuple[dict[object, Fraction], dict[object, 
     engine = m.engine
     at = {u: k for k, u in enumerate(m.units)}
     opp = [frozenset(at[v] for v in m.opponents[u]) for u in m.units]
-    first = None if m.first_strike is None else (0 if m.first_strike == "attacker" else 1)
-    both = every_face(lambda rng: roll_combined(engine, first, opp, rng, swap=m.declared_defence))
+    both = every_face(lambda rng: roll_combined(engine, opp, rng, swap=m.declared_defence))
     losses: dict[object, Fraction] = {}
     outcomes: dict[object, Fraction] = {}
     for r, p in both.items():

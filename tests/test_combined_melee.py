@@ -42,9 +42,14 @@ def _load(case: Path) -> tuple[Scenario, dict[str, Any], dict[str, Any]]:
 def test_known_answer_cases(case: Path) -> None:
     sc, check, expected = _load(case)
     m = combined_melee(sc, check["attackers"], check["defenders"], continuing=check.get("continuing", False))
-    if "groups" in expected:
-        got = [[g.side, g.target, g.skill, g.target_bonus, g.dice] for g in m.groups]
+    if "groups" in expected:  # 5.10.3; a sixth column: the group strikes first (7.7)
+        got = [
+            [g.side, g.target, g.skill, g.target_bonus, g.dice, g.first][: len(want)]
+            for g, want in zip(m.groups, expected["groups"], strict=True)
+        ]
         assert got == expected["groups"]
+    if "first_strike_units" in expected:
+        assert list(m.first_strike_units) == expected["first_strike_units"]
     for unit, want in expected["units"].items():
         if "removal_order" in want:
             assert list(m.removal_order[unit]) == want["removal_order"]

@@ -26,8 +26,8 @@ from every_face import every_face
 from szwadron.cli import main
 from szwadron.game.apply import apply_combined_melee, apply_melee, position_from_text
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.odds.combat import Fighter, MeleeSide, Removed, Side, count_removed, melee, roll_strikes
-from szwadron.odds.joint import CombinedEngine, Striker, _roll_strikes
+from szwadron.odds.combat import Fighter, MeleeSide, Side, count_removed, melee, roll_strikes
+from szwadron.odds.joint import CombinedEngine, Striker, roll_exchange
 from szwadron.odds.morale import MeleeMorale
 from szwadron.table.combined import combined_melee
 from szwadron.table.melee import table_melee
@@ -245,6 +245,7 @@ def test_5_7_2_the_rolled_combined_strikes_are_the_exact_ones(first: int | None)
         [False, False],
         1,
         "d6",
+        () if first is None else (first == 0, first == 1),
     )
     single = melee(
         _side(SMALL_A),
@@ -253,18 +254,10 @@ def test_5_7_2_the_rolled_combined_strikes_are_the_exact_ones(first: int | None)
     )  # type: ignore[arg-type]
 
     def both(rng: random.Random) -> object:
-        removed: list[Removed] = [0, 0]
-        if first is None:
-            hits = _roll_strikes(engine, 0, removed, rng, frozenset(), [])
-            hits |= _roll_strikes(engine, 1, removed, rng, frozenset(), [])
-        else:
-            hits = _roll_strikes(engine, first, removed, rng, frozenset(), [])
-            for t, (r, _h) in hits.items():
-                removed[t] = r
-            hits |= _roll_strikes(engine, 1 - first, removed, rng, frozenset(), [])
+        hits = roll_exchange(engine, rng, frozenset(), [])
         return tuple((count_removed(hits[u][0]), hits[u][1]) for u in (0, 1))
 
-    exact = engine.losses(first)
+    exact = engine.losses()
     assert every_face(both) == exact.probabilities()
     assert exact.map(lambda s: (s[0][0], s[0][1], s[1][0], s[1][1])) == single.losses
 

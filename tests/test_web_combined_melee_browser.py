@@ -232,3 +232,42 @@ def test_combined_melee_in_polish_rolled_5_10(serve: Running, open_page: Any, tm
     page.locator("#melee-msg").scroll_into_view_if_needed()
     page.screenshot(path=str(tmp_path / "combined-pl-applied.png"))
     page.locator("#meleebox").screenshot(path=str(tmp_path / "combined-pl-applied-box.png"))
+
+
+FIRST = Path(__file__).parent / "cases" / "melee_combined" / "7_7_first_strike_pair_by_pair.toml"
+
+
+@pytest.fixture()
+def serve_first(tmp_path: Path) -> Iterator[Running]:
+    folder = tmp_path / "first"
+    folder.mkdir()
+    text = FIRST.read_text(encoding="utf-8")
+    (folder / "table.toml").write_text(text[: text.index("[check]")], encoding="utf-8")
+    running = start(folder / "table.toml")
+    yield running
+    running.stop()
+
+
+def test_first_strike_pair_by_pair_on_the_page_7_7(
+    serve_first: Running, open_page: Any, tmp_path: Path
+) -> None:
+    """7.7 pair by pair: a (first strike on the charge) and b (none) attack d (none). The page says
+    a strikes first, marks a's group, lists its dice first and the rest "with the figures left",
+    and shows the hand-worked odds (a destroyed 25.0%, d held 6.9%)."""
+    page = open_page(serve_first.url)
+    click_base(page, "a/0")
+    click_base(page, "d/0")
+    page.click("#melee-btn")
+    page.wait_for_selector('[data-chart="melee-defender"]')
+    page.click("#melee-add-btn")
+    answer = combined_odds(page)
+    settle(page)
+    assert "a strikes first (7.7)" in answer.inner_text(), answer.inner_text()
+    first = page.query_selector_all('#melee-groups li[data-first="true"]')
+    assert [li.inner_text() for li in first] == ["attacker → d: 1 d6, UW 3 (a/0) — strikes first (7.7)"]
+    assert "destroyed 25.0%" in page.inner_text('#melee-unit-odds li[data-unit="a"]')
+    assert "held 6.9%" in page.inner_text('#melee-unit-odds li[data-unit="d"]')
+    order = [li.inner_text() for li in page.query_selector_all("#melee-order li")]
+    assert order[0].startswith("attacker → d: 1 d6 on ≤ 3 (a/0)") and "strikes first (7.7)" in order[0], order
+    assert all("with the figures left" in o for o in order[1:4]), order
+    page.locator("#meleebox").screenshot(path=str(tmp_path / "first-strike-box.png"))

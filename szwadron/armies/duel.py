@@ -2451,18 +2451,15 @@ def _cumulative(weights: Sequence[int]) -> list[float]:
 
 def _exchange_sides(
     attackers: Sequence[MeleeUnit], defenders: Sequence[MeleeUnit]
-) -> tuple[list[MeleeSide], int | None]:
+) -> tuple[list[MeleeSide], tuple[bool, ...]]:
     """Every unit's side of the exchange (:func:`_melee_side`: its figures in contact, its elite
-    company's last) and the side striking first (7.7: 0 the attackers, 1 the defenders)."""
-    sides = [_melee_side(u[0], u[1], u[2], u[3], u[4], u[5]) for u in (*attackers, *defenders)]
-    a_fs = [u[6] for u in attackers]
-    d_fs = [u[6] for u in defenders]
-    first = 0 if all(a_fs) and not any(d_fs) else 1 if all(d_fs) and not any(a_fs) else None
-    return sides, first
+    company's last) and which units have first strike this round (7.7)."""
+    units = (*attackers, *defenders)
+    return [_melee_side(u[0], u[1], u[2], u[3], u[4], u[5]) for u in units], tuple(u[6] for u in units)
 
 
 def _exchange_losses(
-    sides: Sequence[MeleeSide], na: int, struck: Sequence[int], first: int | None
+    sides: Sequence[MeleeSide], na: int, struck: Sequence[int], first: tuple[bool, ...]
 ) -> Distribution[tuple[Loss, ...]]:
     """The joint losses of :func:`combined_exchange` (:class:`szwadron.odds.joint.CombinedEngine`)."""
     strikers: list[Striker] = []
@@ -2475,8 +2472,9 @@ def _exchange_losses(
         [side.skirmish for side in sides],
         na,
         DEFAULT_SETTINGS.remainder_die,
+        first,
     )
-    return engine.losses(first)
+    return engine.losses()
 
 
 def _opponents(struck: Sequence[int]) -> list[frozenset[int]]:
@@ -2496,8 +2494,8 @@ def combined_exchange(
     names (an index into attackers + defenders); their dice against one unit are summed per UW
     (5.10.3, :class:`szwadron.odds.joint.CombinedEngine`), each group rolling and removing along
     the struck unit's figures that fought (5.10.4, 5.4.2), the unit's own before its elite
-    company (5.4.3, 1.1). First strike (7.7) counts for a side when every one of its units has it
-    and no enemy unit does. Returns the losses (``(removed, took damage)`` per unit), the
+    company (5.4.3, 1.1). First strike (7.7) counts pair by pair: a unit that has it strikes
+    first at a unit that has not, as on the table. Returns the losses (``(removed, took damage)`` per unit), the
     units' morale profiles and their opponents, for :func:`szwadron.odds.joint.combined_outcomes`."""
     sides, first = _exchange_sides(attackers, defenders)
     losses = _exchange_losses(sides, len(attackers), struck, first)

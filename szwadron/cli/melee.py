@@ -167,6 +167,11 @@ def format_combined(m: CombinedMelee) -> str:
             attackers=", ".join(m.attackers), defenders=", ".join(m.defenders)
         )
         + (", " + _("first strike: {side}").format(side=term(m.first_strike)) if m.first_strike else "")
+        + (
+            ", " + _("first strike: {units}").format(units=", ".join(m.first_strike_units))
+            if m.pairwise_first_strike
+            else ""
+        )
         + (", " + _("defence declared by the attackers (5.7.4)") if m.declared_defence else "")
     ]
     lines += ["", _("Figures touching the enemy (PD-14: at least 1 cm in all to fight)")]
@@ -183,6 +188,8 @@ def format_combined(m: CombinedMelee) -> str:
     split = any(g.fight for g in m.groups)
     if split:
         lines.append("  " + _fights_apart())
+    if m.pairwise_first_strike:
+        lines.append("  " + _pairwise_first())
     width = max([8, *(len(term(g.side)) for g in m.groups)])
     for g in m.groups:
         bonus = " " + _("against W +{bonus}").format(bonus=g.target_bonus) if g.target_bonus else ""
@@ -191,7 +198,8 @@ def format_combined(m: CombinedMelee) -> str:
             + _("{n} d6 on ≤{c}").format(n=g.dice, c=g.skill)
             + " "
             + _("at {unit}").format(unit=g.target)
-            + f"{bonus}{_fight_label(g.fight, split)}: {', '.join(g.figures)}"
+            + f"{bonus}{_fight_label(g.fight, split)}{_first_label(g.first, m.pairwise_first_strike)}"
+            + f": {', '.join(g.figures)}"
         )
     lines += ["", _("Each unit (removal order 5.4.3; outcome 5.10.5)")]
     width = max([8, *(len(term(u["side"])) for u in doc["units"])])
@@ -296,6 +304,19 @@ def _fights_apart() -> str:
     )
 
 
+def _pairwise_first() -> str:
+    """7.7 — the line said once above the dice when first strike counts pair by pair."""
+    return _(
+        "first strike pair by pair (7.7): the groups marked first strike before the units they "
+        "strike can strike back; the rest strike after, with the figures left"
+    )
+
+
+def _first_label(first: bool, pairwise: bool) -> str:
+    """7.7 — ", first" after a dice group that strikes first when first strike counts pair by pair."""
+    return ", " + _("first") if first and pairwise else ""
+
+
 def _strike_text(s: dict[str, Any]) -> str:
     """One group's dice: how many on what, the faces, the hits, the remainder roll, the removed."""
     rem = (
@@ -306,6 +327,7 @@ def _strike_text(s: dict[str, Any]) -> str:
     return (
         _("{n} d6 on ≤{c}").format(n=s["dice"], c=s["skill"])
         + _fight_label(s.get("fight", 1) - 1, "fight" in s)
+        + _first_label(s.get("first", False), True)
         + f": {' '.join(map(str, s['faces']))} — "
         + ngettext("{n} scored", "{n} scored", s["scored"]).format(n=s["scored"])
         + rem

@@ -1092,11 +1092,10 @@ def apply_combined_melee(
     names = m.units
     at = {u: k for k, u in enumerate(names)}
     opp = [frozenset(at[v] for v in m.opponents[u]) for u in names]
-    first = None if m.first_strike is None else (0 if m.first_strike == "attacker" else 1)
     rng: random.Random = (
         _ScriptedDice("dice", dice, _("the melee")) if dice is not None else random.Random(seed)
     )
-    roll = roll_combined(m.engine, first, opp, rng, swap=m.declared_defence, chosen_pursuit=pursue)
+    roll = roll_combined(m.engine, opp, rng, swap=m.declared_defence, chosen_pursuit=pursue)
     changes: list[Change] = [
         {"op": "set", "unit": a, "field": "acted", "value": UnitAction.MELEE.value} for a in attackers
     ]
@@ -1156,7 +1155,7 @@ def apply_combined_melee(
         inputs["declare_defence"] = True
     if pursue:
         inputs["pursue"] = True
-    dice_json = _combined_dice(roll, names, after, seed)
+    dice_json = _combined_dice(roll, names, after, seed, pairwise=m.pairwise_first_strike)
     ruling = {
         "removed": removed,
         "outcomes": {u: roll.outcomes[k].value for k, u in enumerate(names)},
@@ -1180,9 +1179,11 @@ def _removal_changes(unit: Unit, gone_ids: Sequence[str]) -> list[Change]:
 
 
 def _combined_dice(
-    roll: CombinedRoll, names: Sequence[str], after: list[dict[str, Any]], seed: int | None
+    roll: CombinedRoll, names: Sequence[str], after: list[dict[str, Any]], seed: int | None, *, pairwise: bool
 ) -> dict[str, Any]:
-    """A combined melee's dice in the game log: strike-back tests, groups, tests, what followed."""
+    """A combined melee's dice in the game log: strike-back tests, groups, tests, what followed;
+    with first strike pair by pair (7.7), the first step's groups say ``first`` (one whole side
+    striking first is logged as it always was)."""
     split = any(s.roll.part for s in roll.strikes)  # 5.7.2: several fights
     out: dict[str, Any] = {
         "strikes": [
@@ -1197,6 +1198,7 @@ def _combined_dice(
                 "removed": s.removal.removed,
                 "remainder_faces": list(s.removal.faces),
                 **({"fight": s.roll.part + 1} if split else {}),  # 5.7.2: fights counted from 1
+                **({"first": True} if s.first and pairwise else {}),  # 7.7 pair by pair
             }
             for s in roll.strikes
         ],

@@ -668,6 +668,11 @@ def left_after(fighters: Sequence[Fighter], removed: Removed) -> tuple[Fighter, 
     return tuple(fighters[i] for i in kept_indices([f.part for f in fighters], removed))
 
 
+def _per_part(removed: Removed, parts: int) -> tuple[int, ...]:
+    """``removed`` as a count per fight: a count is of fight 0 (a melee of one fight)."""
+    return (removed, *(0,) * (parts - 1)) if isinstance(removed, int) else removed
+
+
 def count_removed(removed: Removed) -> int:
     """Figures removed in all (a count, or the sum of the counts per fight)."""
     return removed if isinstance(removed, int) else sum(removed)
@@ -679,11 +684,14 @@ Loss = tuple[int, bool]
 
 @lru_cache(maxsize=4096)
 def _side_losses_cached(
-    groups: tuple[tuple[int, int, int], ...], wounds: tuple[int, ...], die: str
+    groups: tuple[tuple[int, int, int], ...], wounds: tuple[int, ...], die: str, start: int = 0
 ) -> tuple[tuple[Loss, int], ...]:
-    """Losses (removed, damaged) of figures with ``wounds`` struck by ``groups``, in order: the
-    melee of one fight (:func:`_parted_losses_cached` with every figure in fight 0)."""
-    table = _parted_losses_cached(tuple((*g, 0) for g in groups), tuple((w, 0) for w in wounds), 1, die)
+    """Losses (removed, damaged) of figures with ``wounds`` struck by ``groups``, in order, the
+    first ``start`` already removed: the melee of one fight (:func:`_parted_losses_cached` with
+    every figure in fight 0)."""
+    table = _parted_losses_cached(
+        tuple((*g, 0) for g in groups), tuple((w, 0) for w in wounds), 1, die, (start,)
+    )
     return tuple(((gone[0], hit), w) for (gone, hit), w in table)
 
 
@@ -705,12 +713,17 @@ def group_losses(
 
 @lru_cache(maxsize=4096)
 def _parted_losses_cached(
-    groups: tuple[tuple[int, int, int, int], ...], struck: tuple[tuple[int, int], ...], parts: int, die: str
+    groups: tuple[tuple[int, int, int, int], ...],
+    struck: tuple[tuple[int, int], ...],
+    parts: int,
+    die: str,
+    start: tuple[int, ...] | None = None,
 ) -> tuple[tuple[tuple[tuple[int, ...], bool], int], ...]:
     """5.7.2, 5.4.2 — as :func:`_side_losses_cached`, the melee split into separate fights:
     ``groups`` of ``(dice, UW, W bonus, part)`` each remove only ``struck`` figures ``(W, part)``
-    of their own part, in removal order. The state counts the figures removed per part."""
-    state: dict[tuple[tuple[int, ...], bool], int] = {((0,) * parts, False): 1}
+    of their own part, in removal order, from the ``start`` figures of each part already removed
+    (7.7: the strikes after the first strikes). The state counts the figures removed per part."""
+    state: dict[tuple[tuple[int, ...], bool], int] = {(start or (0,) * parts, False): 1}
     for dice, skill, bonus, part in groups:
         dmg = hit_weights(dice, skill, COMBAT_DIE_SIDES)
         mine = tuple(w for w, p in struck if p == part)
@@ -742,12 +755,14 @@ def fight_losses(
     parts_of: Sequence[int],
     parts: int,
     die: str = "d6",
+    start: Removed = 0,
 ) -> Distribution[tuple[Removed, bool]]:
     """5.7.2, 5.10.3, 5.10.4, 5.4.2 — (figures removed, took damage) of figures with ``wounds``
     (in removal order; figure ``i`` fights in fight ``parts_of[i]``) struck by ``groups`` of
     ``(dice, UW, W bonus, fight)``: each group rolls and removes separately, only figures of its
     own fight. Removed is a count when the melee is one fight (``parts`` 1), else a count per
-    fight.
+    fight; it counts the ``start`` figures already removed (by first strikes, 7.7), on top of
+    which the groups remove, and took damage is of these groups alone.
 
     >>> fight_losses([(1, 6, 0, 1)], [1, 1], [0, 1], 2).outcomes()   # a sure hit in fight 1
     [((0, 1), True)]
@@ -757,10 +772,10 @@ def fight_losses(
     die_sides(die)
     table: Sequence[tuple[tuple[Removed, bool], int]]
     if parts == 1:  # the cache the simulated battles share (:mod:`szwadron.odds.sample`)
-        table = _side_losses_cached(tuple(g[:3] for g in groups), tuple(wounds), die)
+        table = _side_losses_cached(tuple(g[:3] for g in groups), tuple(wounds), die, count_removed(start))
     else:
         struck = tuple(zip(wounds, parts_of, strict=True))
-        table = _parted_losses_cached(tuple(groups), struck, parts, die)
+        table = _parted_losses_cached(tuple(groups), struck, parts, die, _per_part(start, parts))
     return Distribution(((r, h), w) for (r, h), w in table)
 
 
@@ -771,12 +786,14 @@ def roll_groups(
     parts: int,
     rng: random.Random,
     die: str = "d6",
+    start: Removed = 0,
 ) -> tuple[list[tuple[GroupRoll, RolledRemoval]], Removed, bool]:
     """5.3, 5.10.4, 5.7.2, 1.5.1 — :func:`fight_losses` rolled: each group's dice, then its
     removal along the struck figures of its own fight not yet removed (its remainder roll after
-    it). Returns each group's roll and removal, the figures removed (a count, or a count per
-    fight) and whether any die scored."""
-    gone, hit = [0] * parts, False
+    it), on top of the ``start`` figures already removed. Returns each group's roll and removal,
+    the figures removed (a count, or a count per fight; ``start`` included) and whether any die
+    of these groups scored."""
+    gone, hit = list(_per_part(start, parts)), False
     rolled: list[tuple[GroupRoll, RolledRemoval]] = []
     for dice, skill, bonus, part in groups:
         faces, scored = roll_dice(dice, skill, rng)

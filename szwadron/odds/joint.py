@@ -46,7 +46,8 @@ Loss = tuple[int, bool]
 
 @dataclass(frozen=True)
 class Striker:
-    """One fighting figure: its unit index, base name, the unit index it strikes, its Fighter."""
+    """One fighting figure: its unit index, base name, the unit index it strikes, its Fighter.
+    Whether it strikes first is the engine's (:meth:`CombinedEngine.strikes_first`)."""
 
     unit: int
     base: str
@@ -62,6 +63,13 @@ class CombinedEngine:
     strikers (in ``strikers``, in the same order) are those figures. Where only part of a unit
     holds the terrain, each striker's :attr:`~szwadron.odds.combat.Fighter.part` numbers the
     separate fight it is in (5.7.2): a group of dice removes only figures of its own fight.
+
+    ``first_strike[u]`` says unit ``u`` has first strike this round (7.7, as 7.7.2 limits it; no
+    flags: nobody). First strike is counted pair by pair (7.7.1: the unit "zadaje straty zanim
+    oddział przeciwnika będzie miał szansę oddać"): a figure strikes first when its unit has it
+    and the unit it strikes has not; every other figure strikes after, with the figures the first
+    strikes left, and removes on top of them. When one side's units all have it and the other's
+    none, that side strikes first and the other back, as in the melee of one unit a side.
     """
 
     strikers: list[Striker]
@@ -70,6 +78,17 @@ class CombinedEngine:
     skirmish: list[bool]
     na: int
     die: str
+    first_strike: tuple[bool, ...] = ()
+
+    def strikes_first(self, st: Striker) -> bool:
+        """7.7 — ``st`` strikes before the unit it strikes can strike back."""
+        fs = self.first_strike
+        return bool(fs) and fs[st.unit] and not fs[st.target]
+
+    @property
+    def phased(self) -> bool:
+        """Some figures strike first (7.7): the exchange is in two steps."""
+        return any(self.strikes_first(st) for st in self.strikers)
 
     @property
     def parts(self) -> int:
@@ -84,21 +103,28 @@ class CombinedEngine:
         return range(self.na) if side == 0 else range(self.na, len(self.wounds))
 
     def groups(
-        self, side: int, removed: Sequence[Removed], silent: frozenset[int]
+        self, side: int, removed: Sequence[Removed], silent: frozenset[int], first: bool | None = None
     ) -> dict[int, list[tuple[int, int, int, int]]]:
         """Per struck unit: the (dice, UW, bonus, fight) groups of ``side``'s figures left
-        (5.10.3, 5.7.2), each striking unit's SW halved in open skirmish order (PD-17)."""
+        (5.10.3, 5.7.2), each striking unit's SW halved in open skirmish order (PD-17); with
+        ``first``, only the figures that strike first (True) or after (False), 7.7."""
         # the groups in the order of their first figure before any removal (the order the
         # question lists them and the dice are typed in), whichever figures are left
         per_target: dict[int, dict[tuple[int, int, int], int]] = {t: {} for t in self.side_units(1 - side)}
-        for st in self.strikers:
-            if st.unit in self.side_units(side):
-                per_target[st.target].setdefault(group_key(st.fighter), 0)
+        mine_side = [
+            st
+            for st in self.strikers
+            if st.unit in self.side_units(side) and (first is None or self.strikes_first(st) == first)
+        ]
+        for st in mine_side:
+            per_target[st.target].setdefault(group_key(st.fighter), 0)
         for u in self.side_units(side):
             if u in silent:
                 continue
             mine = [st for st in self.strikers if st.unit == u]
             left = [mine[i] for i in kept_indices([st.fighter.part for st in mine], removed[u])]
+            if first is not None:
+                left = [st for st in left if self.strikes_first(st) == first]
             for target in sorted({st.target for st in left}):
                 figs = tuple(st.fighter for st in left if st.target == target)
                 ms = MeleeSide(figs, self.morale[u], skirmish=self.skirmish[u])
@@ -107,12 +133,54 @@ class CombinedEngine:
                     acc[(skill, b, part)] = acc.get((skill, b, part), 0) + dice
         return {t: [(n, k, b, p) for (k, b, p), n in acc.items() if n] for t, acc in per_target.items()}
 
-    def strike(self, side: int, removed: Sequence[Removed]) -> Distribution[tuple[tuple[Removed, bool], ...]]:
-        """The losses ``side``'s strikes deal to every unit of the other side: removed as a count
-        (one fight) or a count per fight (5.7.2)."""
-        targets = list(self.side_units(1 - side))
-        panicking = [u for u in self.side_units(side) if self.morale[u].panicking]
+    def strike(
+        self, side: int, removed: Sequence[Removed], silent: frozenset[int], first: bool | None = None
+    ) -> Distribution[tuple[tuple[Removed, bool], ...]]:
+        """The losses ``side``'s strikes (``first``: only those striking first, or after, 7.7)
+        deal to every unit of the other side, on top of the figures ``removed`` already (counts,
+        or counts per fight, 5.7.2); took damage is of these strikes. ``silent`` units strike
+        not (they failed their strike-back test, 6.6)."""
+        groups = self.groups(side, removed, silent, first)
         parts = self.parts
+        dist: Distribution[tuple[tuple[Removed, bool], ...]] = Distribution.point(())
+        for t in self.side_units(1 - side):
+            mine = groups.get(t, [])
+            one = (
+                fight_losses(mine, self.wounds[t], self.parts_of(t), parts, self.die, removed[t])
+                if mine or not count_removed(removed[t])
+                else Distribution.point((removed[t], False))
+            )
+            dist = dist.joint(one).map(lambda x: (*x[0], x[1]))
+        return dist
+
+    def _exchange(self, silent: frozenset[int]) -> Distribution[tuple[tuple[Removed, bool], ...]]:
+        """Both sides' strikes with ``silent`` units not striking: together, or the first
+        strikes (7.7) and then the rest with the figures left, removing on top of them."""
+        n = len(self.wounds)
+        zero: list[Removed] = [0] * n
+
+        def both(
+            removed: Sequence[Removed], first: bool | None
+        ) -> Distribution[tuple[tuple[Removed, bool], ...]]:
+            to_def = self.strike(0, removed, silent, first)
+            to_att = self.strike(1, removed, silent, first)
+            return to_att.joint(to_def).map(lambda x: (*x[0], *x[1]))
+
+        if not self.phased:
+            return both(zero, None)
+
+        def after(hit: tuple[tuple[Removed, bool], ...]) -> Distribution[tuple[tuple[Removed, bool], ...]]:
+            rest = both([r for r, _h in hit], False)
+            return rest.map(lambda b: tuple((r, h or h1) for (r, h), (_r1, h1) in zip(b, hit, strict=True)))
+
+        return both(zero, True).bind(after)
+
+    def losses(self) -> Distribution[tuple[Loss, ...]]:
+        """Joint (removed, took damage) of every unit, attackers then defenders: the strikes
+        (7.7's first ones before the rest) under every outcome of the panicking units'
+        strike-back tests (6.6)."""
+        n = len(self.wounds)
+        panicking = [u for u in range(n) if self.morale[u].panicking]
         out: list[tuple[Distribution[tuple[tuple[Removed, bool], ...]], Fraction]] = []
         for fails in product((False, True), repeat=len(panicking)):
             p = Fraction(1)
@@ -123,35 +191,8 @@ class CombinedEngine:
             if p == 0:
                 continue
             silent = frozenset(u for u, fail in zip(panicking, fails, strict=True) if fail)
-            groups = self.groups(side, removed, silent)
-            dist: Distribution[tuple[tuple[Removed, bool], ...]] = Distribution.point(())
-            for t in targets:
-                one = fight_losses(groups.get(t, []), self.wounds[t], self.parts_of(t), parts, self.die)
-                dist = dist.joint(one).map(lambda x: (*x[0], x[1]))
-            out.append((dist, p))
-        return Distribution.mixture(out)
-
-    def losses(self, first: int | None) -> Distribution[tuple[Loss, ...]]:
-        """Joint (removed, took damage) of every unit, attackers then defenders."""
-        n = len(self.wounds)
-        zero: list[Removed] = [0] * n
-        joint: Distribution[tuple[tuple[Removed, bool], ...]]
-        if first is None:
-            to_def = self.strike(0, zero)
-            to_att = self.strike(1, zero)
-            joint = to_att.joint(to_def).map(lambda x: (*x[0], *x[1]))
-        else:
-            f = first
-            first_hits = self.strike(f, zero)
-
-            def back(hit: tuple[tuple[Removed, bool], ...]) -> Distribution[tuple[tuple[Removed, bool], ...]]:
-                removed: list[Removed] = [0] * n
-                for t, (r, _unused) in zip(self.side_units(1 - f), hit, strict=True):
-                    removed[t] = r
-                answer = self.strike(1 - f, removed)
-                return answer.map(lambda a: (*hit, *a) if f == 1 else (*a, *hit))
-
-            joint = first_hits.bind(back)
+            out.append((self._exchange(silent), p))
+        joint = Distribution.mixture(out)
         if self.parts == 1:
             return cast(Distribution[tuple[Loss, ...]], joint)  # counts already
         return joint.map(lambda x: tuple((count_removed(r), h) for r, h in x))
@@ -272,6 +313,8 @@ class CombinedStrike:
     target: int
     roll: GroupRoll
     removal: RolledRemoval
+    first: bool = False
+    """7.7 — struck before the struck unit could strike back (the exchange's first step)."""
 
 
 @dataclass(frozen=True)
@@ -297,26 +340,46 @@ def _roll_strikes(
     rng: random.Random,
     silent: frozenset[int],
     strikes: list[CombinedStrike],
+    first: bool | None,
 ) -> dict[int, tuple[Removed, bool]]:
     """:meth:`CombinedEngine.strike` rolled: struck unit by struck unit, each group of ``side``'s
-    dice (``silent`` units strike not: they failed their strike-back test, 6.6) and its removal
-    along the struck unit's order, among the figures of the group's own fight (5.7.2)."""
-    groups = engine.groups(side, removed, silent)
+    dice (``silent`` units strike not: they failed their strike-back test, 6.6; ``first``: only
+    the figures striking first, or after, 7.7) and its removal along the struck unit's order,
+    among the figures of the group's own fight (5.7.2) not yet ``removed``."""
+    groups = engine.groups(side, removed, silent, first)
     parts = engine.parts
     out: dict[int, tuple[Removed, bool]] = {}
     for t in engine.side_units(1 - side):
         rolled, gone, hit = roll_groups(
-            groups.get(t, []), engine.wounds[t], engine.parts_of(t), parts, rng, engine.die
+            groups.get(t, []), engine.wounds[t], engine.parts_of(t), parts, rng, engine.die, removed[t]
         )
-        strikes.extend(CombinedStrike(side, t, g, r) for g, r in rolled)
+        strikes.extend(CombinedStrike(side, t, g, r, first is True) for g, r in rolled)
         out[t] = (gone, hit)
     return out
+
+
+def roll_exchange(
+    engine: CombinedEngine, rng: random.Random, silent: frozenset[int], strikes: list[CombinedStrike]
+) -> dict[int, tuple[Removed, bool]]:
+    """:meth:`CombinedEngine.losses` rolled for ``silent`` units: the attackers' groups, then the
+    defenders'; where some figures strike first (7.7), theirs (attackers', defenders'), then the
+    rest with the figures left, removing on top of them. Each unit's (removed, took damage)."""
+    n = len(engine.wounds)
+    removed: list[Removed] = [0] * n
+    if not engine.phased:
+        hits = _roll_strikes(engine, 0, removed, rng, silent, strikes, None)
+        return hits | _roll_strikes(engine, 1, removed, rng, silent, strikes, None)
+    hits = _roll_strikes(engine, 0, removed, rng, silent, strikes, True)
+    hits |= _roll_strikes(engine, 1, removed, rng, silent, strikes, True)
+    removed = [hits[u][0] for u in range(n)]
+    rest = _roll_strikes(engine, 0, removed, rng, silent, strikes, False)
+    rest |= _roll_strikes(engine, 1, removed, rng, silent, strikes, False)
+    return {u: (rest[u][0], rest[u][1] or hits[u][1]) for u in range(n)}
 
 
 # long: 5.10.5's four steps in order, each unit's test rolled as combined_outcomes integrates it.
 def roll_combined(
     engine: CombinedEngine,
-    first: int | None,
     opponents: Sequence[frozenset[int]],
     rng: random.Random,
     *,
@@ -324,8 +387,8 @@ def roll_combined(
     chosen_pursuit: bool = False,
 ) -> CombinedRoll:
     """5.10, 6.6, 6.3 — a combined melee resolved with dice, as :meth:`CombinedEngine.losses` and
-    :func:`combined_outcomes` count it: the side striking first (``first``: 0 attackers, 1
-    defenders, None together) rolls, then the other with its figures left; then the tests of
+    :func:`combined_outcomes` count it: the figures striking first (7.7, pair by pair) roll,
+    then the rest with their figures left (:func:`roll_exchange`); then the tests of
     5.10.5 — the first side's repulse or flight tests (the defenders; the attackers with
     ``swap``, 5.7.4), the other side's (a unit whose every opponent fled tests for pursuit
     instead), then the pursuit tests of the first side's units whose opponents all fled. With
@@ -340,15 +403,7 @@ def roll_combined(
             backs.append((u, roll_test("strike back (6.6)", m.target_after(0), rng)))
     silent = frozenset(u for u, test in backs if not test.passed)
     strikes: list[CombinedStrike] = []
-    removed: list[Removed] = [0] * n
-    if first is None:
-        hits = _roll_strikes(engine, 0, removed, rng, silent, strikes)
-        hits |= _roll_strikes(engine, 1, removed, rng, silent, strikes)
-    else:
-        hits = _roll_strikes(engine, first, removed, rng, silent, strikes)
-        for t, (r, _hit) in hits.items():
-            removed[t] = r
-        hits |= _roll_strikes(engine, 1 - first, removed, rng, silent, strikes)
+    hits = roll_exchange(engine, rng, silent, strikes)
     losses = tuple((count_removed(hits[u][0]), hits[u][1]) for u in range(n))
     morale = engine.morale
     tests: list[tuple[int, MoraleRoll]] = []
@@ -423,4 +478,5 @@ __all__ = [
     "Striker",
     "combined_outcomes",
     "roll_combined",
+    "roll_exchange",
 ]

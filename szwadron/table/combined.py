@@ -96,6 +96,8 @@ class CombinedGroup:
     figures: tuple[str, ...]
     fight: int = 0
     """5.7.2 — the separate fight its dice belong to (0 when the melee is one fight)."""
+    first: bool = False
+    """7.7 — its figures strike first: their unit has first strike and the struck unit has not."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,17 @@ class CombinedMelee:
     def units(self) -> tuple[str, ...]:
         """Attacking units, then defending units: the order of the tuples in ``losses``."""
         return self.attackers + self.defenders
+
+    @property
+    def first_strike_units(self) -> tuple[str, ...]:
+        """7.7 — the units whose figures strike first at one enemy unit or more."""
+        firsts = {f for g in self.groups if g.first for f in g.figures}
+        return tuple(u for u in self.units if any(f.unit == u and f.base in firsts for f in self.figures))
+
+    @property
+    def pairwise_first_strike(self) -> bool:
+        """7.7 counted pair by pair: some figures strike first, but not one whole side."""
+        return self.first_strike is None and any(g.first for g in self.groups)
 
     def removed(self, unit: str) -> Distribution[int]:
         """Figures of ``unit`` removed."""
@@ -175,6 +188,7 @@ class CombinedMelee:
             "attackers": list(self.attackers),
             "defenders": list(self.defenders),
             "first_strike": self.first_strike,
+            "first_strike_units": list(self.first_strike_units),
             "declared_defence": self.declared_defence,
             "figures": [
                 {
@@ -199,6 +213,7 @@ class CombinedMelee:
                     "dice": g.dice,
                     "figures": list(g.figures),
                     "fight": g.fight + 1,  # 5.7.2: fights counted from 1, as the text says them
+                    "first": g.first,
                 }
                 for g in self.groups
             ],
@@ -350,11 +365,15 @@ def combined_melee(
         for k, u in enumerate(units)
     ]
     wounds = [tuple(_fighter(bf, b, 0).wounds for b in orders[k]) for k in range(len(names))]
-    first = _first_strike(
-        units, na, continuing=continuing, holds=_holds(bonus, orders[na:]), declared=declare_defence
+    fs = _first_strike(
+        units,
+        na,
+        continuing=continuing,
+        holds=[_holds(bonus, [orders[k]]) for k in range(na, len(units))],
+        declared=declare_defence,
     )
-    engine = CombinedEngine(strikers, wounds, morale, skirmish, na, s.remainder_die)
-    losses = engine.losses(first)
+    engine = CombinedEngine(strikers, wounds, morale, skirmish, na, s.remainder_die, fs)
+    losses = engine.losses()
     opp = [frozenset(opponents[k]) for k in range(len(names))]
     defending_first = declare_defence  # 5.7.4: the declaring side tests as the defender
     outcomes = combined_outcomes(losses, morale, opp, na, swap=defending_first)
@@ -366,7 +385,7 @@ def combined_melee(
         groups,
         {names[k]: tuple(names[v] for v in sorted(opponents[k])) for k in range(len(names))},
         {names[k]: tuple(ids[b] for b in orders[k]) for k in range(len(names))},
-        None if first is None else ("attacker" if first == 0 else "defender"),
+        _side_first(fs, na),
         declare_defence,
         losses,
         outcomes,
@@ -477,13 +496,14 @@ def _holds(bonus: dict[int, tuple[int, str | None]], orders: list[list[int]]) ->
 
 
 def _first_strike(
-    units: list[Unit], na: int, *, continuing: bool, holds: bool, declared: bool = False
-) -> int | None:
-    """7.7 — 0 (attackers), 1 (defenders) or None: a side strikes first when every one of its
-    units has first strike and no enemy unit does. A side that declared defence (5.7.4, in a
-    continuing melee, every figure holding the terrain) fights in defence with the terrain
-    advantage, so first strike in defence counts for it (7.7.2 II: "w następnych rundach w
-    obronie, jeżeli posiada przewagę terenu") and not for the other side, which attacks."""
+    units: list[Unit], na: int, *, continuing: bool, holds: Sequence[bool], declared: bool = False
+) -> tuple[bool, ...]:
+    """7.7 — which units have first strike this round (attackers, then defenders; ``holds``: each
+    defending unit holds an advantageous position with every figure in contact). A side that
+    declared defence (5.7.4, in a continuing melee, every figure holding the terrain) fights in
+    defence with the terrain advantage, so first strike in defence counts for it (7.7.2 II: "w
+    następnych rundach w obronie, jeżeli posiada przewagę terenu") and not for the other side,
+    which attacks. :class:`~szwadron.odds.joint.CombinedEngine` counts it pair by pair."""
     if declared:
         att = [u.has(Ability.FIRST_STRIKE) or u.has(Ability.FIRST_STRIKE_DEFENCE) for u in units[:na]]
         dfn = [u.has(Ability.FIRST_STRIKE) for u in units[na:]]
@@ -493,38 +513,57 @@ def _first_strike(
             for u in units[:na]
         ]
         dfn = [
-            u.has(Ability.FIRST_STRIKE) or (u.has(Ability.FIRST_STRIKE_DEFENCE) and (not continuing or holds))
-            for u in units[na:]
+            u.has(Ability.FIRST_STRIKE) or (u.has(Ability.FIRST_STRIKE_DEFENCE) and (not continuing or held))
+            for u, held in zip(units[na:], holds, strict=True)
         ]
+    return (*att, *dfn)
+
+
+def _side_first(fs: Sequence[bool], na: int) -> str | None:
+    """The side whose every unit strikes first, no enemy unit having first strike (7.7): the
+    exchange of one unit a side; else None (nobody, or first strike pair by pair)."""
+    att, dfn = fs[:na], fs[na:]
     if all(att) and not any(dfn):
-        return 0
+        return "attacker"
     if all(dfn) and not any(att):
-        return 1
+        return "defender"
     return None
 
 
 def _groups(engine: CombinedEngine, names: list[str], side_of: list[str]) -> tuple[CombinedGroup, ...]:
-    """5.10.3 — the dice groups of both sides before any removal, with their figures."""
+    """5.10.3 — the dice groups of both sides before any removal, with their figures, in the
+    order they are rolled: the attackers', then the defenders'; where some figures strike first
+    (7.7), theirs (attackers', defenders'), then the rest's."""
     out: list[CombinedGroup] = []
     zero = [0] * len(names)
-    for side in (0, 1):
-        groups = engine.groups(side, zero, frozenset())
-        for target, gs in groups.items():
-            for dice, skill, b, part in gs:
-                figs = tuple(
-                    st.base
-                    for st in engine.strikers
-                    if st.target == target
-                    and st.fighter.skill == skill
-                    and st.fighter.target_bonus == b
-                    and st.fighter.part == part
-                    and (st.unit < engine.na) == (side == 0)
-                )
-                out.append(
-                    CombinedGroup(
-                        side_of[0 if side == 0 else engine.na], names[target], skill, b, dice, figs, part
+    steps: tuple[bool | None, ...] = (True, False) if engine.phased else (None,)
+    for first in steps:
+        for side in (0, 1):
+            groups = engine.groups(side, zero, frozenset(), first)
+            for target, gs in groups.items():
+                for dice, skill, b, part in gs:
+                    figs = tuple(
+                        st.base
+                        for st in engine.strikers
+                        if st.target == target
+                        and st.fighter.skill == skill
+                        and st.fighter.target_bonus == b
+                        and st.fighter.part == part
+                        and (st.unit < engine.na) == (side == 0)
+                        and (first is None or engine.strikes_first(st) == first)
                     )
-                )
+                    out.append(
+                        CombinedGroup(
+                            side_of[0 if side == 0 else engine.na],
+                            names[target],
+                            skill,
+                            b,
+                            dice,
+                            figs,
+                            part,
+                            first is True,
+                        )
+                    )
     return tuple(out)
 
 

@@ -703,22 +703,23 @@ def combined_dice_order(m: CombinedMelee) -> list[dict[str, Any]]:
     steps: list[dict[str, Any]] = [
         {"step": "strike_back", "unit": u} for k, u in enumerate(names) if m.engine.morale[k].panicking
     ]
-    order = ["attacker", "defender"] if m.first_strike != "defender" else ["defender", "attacker"]
     split = any(g.fight for g in m.groups)
-    for side in order:
-        for g in sorted((g for g in m.groups if g.side == side), key=lambda g: names.index(g.target)):
-            steps.append(
-                {
-                    "step": "group",
-                    "side": side,
-                    "target": g.target,
-                    "dice": g.dice,
-                    "uw": g.skill,
-                    "figures": list(g.figures),
-                    "second": m.first_strike is not None and side != m.first_strike,
-                    **({"fight": g.fight + 1} if split else {}),  # 5.7.2: the melee split into fights
-                }
-            )
+    phased = any(g.first for g in m.groups)  # 7.7: some figures strike first
+    rank = {(True, "attacker"): 0, (True, "defender"): 1, (False, "attacker"): 2, (False, "defender"): 3}
+    for g in sorted(m.groups, key=lambda g: (rank[(g.first, g.side)], names.index(g.target))):
+        steps.append(
+            {
+                "step": "group",
+                "side": g.side,
+                "target": g.target,
+                "dice": g.dice,
+                "uw": g.skill,
+                "figures": list(g.figures),
+                "second": phased and not g.first,
+                **({"first": True} if m.pairwise_first_strike and g.first else {}),  # 7.7 pair by pair
+                **({"fight": g.fight + 1} if split else {}),  # 5.7.2: the melee split into fights
+            }
+        )
     first, then = (m.attackers, m.defenders) if m.declared_defence else (m.defenders, m.attackers)
     steps.append({"step": "tests", "first": list(first), "then": list(then)})
     steps.append({"step": "after"})

@@ -1051,12 +1051,15 @@ async function doCombinedMelee() {
       $("#melee-order-box").hidden = true;
       return;
     }
-    const first = m.first_strike ? ` · ${L.meleeSides[m.first_strike]} ${L.strikesFirst}` : "";
+    const pairwise = !m.first_strike && m.first_strike_units.length > 0;  // 7.7 pair by pair
+    const first = m.first_strike ? ` · ${L.meleeSides[m.first_strike]} ${L.strikesFirst}`
+      : pairwise ? ` · ${m.first_strike_units.join(", ")} ${L.strikesFirst}` : "";
+    const firstMark = (g) => (pairwise && g.first ? ` — ${L.strikesFirst}` : "");
     const bonus = (g) => groupTerrain(g, m.groups);
     $("#melee-body").replaceChildren(
       h("div", { id: "melee-answer", "data-combined": "true" }, h("b", {}, L.combined), `: ${m.attackers.join(", ")} → ${m.defenders.join(", ")}${first}`),
-      h("ul", { id: "melee-groups" }, ...m.groups.map((g) => h("li", { "data-side": g.side, "data-target": g.target },
-        `${L.meleeSides[g.side] || g.side} → ${g.target}: ${g.dice} ${L.d6}, UW ${g.uw}${bonus(g)} (${g.figures.join(", ")})`))),
+      h("ul", { id: "melee-groups" }, ...m.groups.map((g) => h("li", { "data-side": g.side, "data-target": g.target, "data-first": String(g.first) },
+        `${L.meleeSides[g.side] || g.side} → ${g.target}: ${g.dice} ${L.d6}, UW ${g.uw}${bonus(g)} (${g.figures.join(", ")})${firstMark(g)}`))),
       h("ul", { id: "melee-unit-odds" }, ...m.units.map((u) => h("li", { "data-unit": u.unit, "data-side": u.side },
         h("b", {}, u.unit), ` (${L.meleeSides[u.side] || u.side}): ${L.expectedLoss} ${u.expected_removed.toFixed(2)} — `,
         u.outcomes.map((o) => `${outcomeName(o.outcome)} ${pct(o.p)}`).join(", ")))),
@@ -1081,6 +1084,7 @@ function renderMeleeOrder(steps) {
     else if (st.step === "group") {
       text = fill(L.orderGroup, { side: side(st.side), target: st.target, n: st.dice, uw: st.uw, figures: st.figures.join(", ") });
       if (st.fight !== undefined) text += ` (${L.fight} ${st.fight})`;
+      if (st.first) text += ` — ${L.strikesFirst}`;
       if (st.second) text += ` — ${L.withLeft}`;
     } else if (st.step === "tests") text = fill(L.orderTests, { first: st.first.join(", "), then: st.then.join(", ") });
     else if (st.step === "after") text = L.orderAfter;
