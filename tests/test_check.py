@@ -648,3 +648,41 @@ def test_pd_14_contacts_and_engagement_are_symmetric(doc: dict[str, Any]) -> Non
     for uid, partners in e1.items():
         for v in partners:
             assert uid in e1[v]
+
+
+def _recorded(engaged: bool) -> Scenario:
+    """a and d 1 cm apart (inside each other's 2 cm zone, not touching): a melee's losses took the
+    figures that touched, and the push-up (5.6) has not yet closed the gap."""
+    inf = {
+        "id": "l",
+        "name": "L",
+        "kind": "infantry",
+        "R": 12,
+        "W": 1,
+        "SW": 1,
+        "SO": 1,
+        "Z": 24,
+        "UW": 3,
+        "C": 3,
+        "M": 4,
+    }
+    data: dict[str, Any] = {
+        "name": "between a melee and its push-up",
+        "table": {"width": 50.0, "depth": 50.0},
+        "units": [
+            {"id": "a", "side": "A", "profile": inf, "bases": [{"x": 10.0, "y": 10.0, "facing": 90.0}]},
+            {"id": "d", "side": "B", "profile": inf, "bases": [{"x": 10.0, "y": 13.0, "facing": 270.0}]},
+        ],
+    }
+    if engaged:
+        data["units"][0]["engaged_with"] = ["d"]
+        data["units"][1]["engaged_with"] = ["a"]
+    return parse_scenario(data, source="engaged", folders=[])
+
+
+def test_5_9_units_recorded_as_engaged_are_no_intruders() -> None:
+    """5.9, 5.1.2 — units the game records as engaged (``melee --apply`` writes ``engaged_with``)
+    may stand in each other's zones though their figures no longer touch; unengaged, the same
+    position is an intrusion (1.4.1)."""
+    assert audit(_recorded(engaged=False)).zone_intrusions
+    assert audit(_recorded(engaged=True)).zone_intrusions == ()

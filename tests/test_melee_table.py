@@ -223,3 +223,21 @@ def test_5_3_no_contact_says_no_melee_once(tmp_path: Path, capsys: pytest.Captur
     assert main(["melee", str(f), "--attacker", "a", "--defender", "d"]) == 1
     err = capsys.readouterr().err
     assert err.count("no melee") == 1 and "(rule 5.3)" in err, err
+
+
+def test_5_3_a_figure_of_sw_0_rolls_no_group() -> None:
+    """5.3, 5.10.3 — a figure with SW 0 in contact fights with no dice: no "0 d6" group is listed
+    (the combined melee lists none either); it is in contact all the same, and the odds are those
+    of the other side striking alone."""
+    from szwadron.cli.melee import format_report
+
+    case = CASES / "6_7_1_artillery_never_pursues.toml"
+    data = tomllib.loads(case.read_text(encoding="utf-8"))
+    data.pop("check"), data.pop("expected")
+    data["units"][1]["profile"]["SW"] = 0
+    sc = parse_scenario(data, source="sw0", folders=[])
+    m = table_melee(sc, "a", "gun")
+    assert [(g.side, g.dice) for g in m.groups] == [("attacker", 2)]
+    assert "gun/0" in m.defender_in_contact
+    assert m.odds.attacker_removed.probabilities() == {0: Fraction(1)}
+    assert "0 d6" not in format_report(m)

@@ -603,7 +603,8 @@ def _zone_intrusions(
 ) -> tuple[ZoneIntrusion, ...]:
     """1.4.1, 1.4.3, 5.9, 5.9.3 — bases standing in an enemy base's control zone: measured from
     the base, or from the far side of an obstacle it stands at; none for a unit in panic, none
-    between units engaged with each other, none in the zone of a figure in contact."""
+    between units engaged with each other (touching, or recorded as engaged: between a melee that
+    removed the figures in contact and its push-up, 5.6), none in the zone of a figure in contact."""
     s = bf.settings
     eps, tol, radius = s.distance_epsilon_cm, s.contact_tolerance_cm, s.control_zone_cm
     unit_of = bf.unit_of
@@ -616,6 +617,8 @@ def _zone_intrusions(
         ui, uo = int(unit_of[intruder]), int(unit_of[owner])
         if bf.panicking[uo] or (min(ui, uo), max(ui, uo)) in touch.engaged:
             return  # 1.4.1: no zone; 5.9: engaged with each other
+        if units[uo].id in units[ui].engaged_with or units[ui].id in units[uo].engaged_with:
+            return  # 5.9, 5.1.2: engaged as the game records it (after a melee's losses, before its push-up)
         if units[uo].pursuing == units[ui].id or units[ui].pursuing == units[uo].id:
             return  # 6.7.1, 6.7.4: a pursuer runs at the unit it pursues, into contact as a charge does
         if zone_neutral[owner]:

@@ -569,7 +569,8 @@ def _strike_groups(
     bf: Battlefield, orders: tuple[list[int], list[int]], sides: tuple[MeleeSide, MeleeSide]
 ) -> tuple[StrikeGroup, ...]:
     """5.10.3, 5.7.2, 7.5, PD-17 — each side's figures grouped by UW, target bonus and fight, with
-    the dice each group rolls as the odds engine counts them (halved sum pooled)."""
+    the dice each group rolls as the odds engine counts them (halved sum pooled); groups that roll
+    no dice are left out."""
     groups: dict[tuple[Side, int, int, int], list[str]] = {}
     names: tuple[Side, Side] = ("attacker", "defender")
     for side_name, bases, side in zip(names, orders, sides, strict=True):
@@ -580,7 +581,11 @@ def _strike_groups(
         for side_name, side in zip(names, sides, strict=True)
         for n, skill, bonus, part in side.part_groups()
     }
-    return tuple(StrikeGroup(k[0], k[1], k[2], rolled.get(k, 0), tuple(v), k[3]) for k, v in groups.items())
+    # a group that rolls no dice (SW 0, or halved to nothing in open order) is no group (5.10.3):
+    # it is not listed, as the combined melee lists none (its figures are in contact all the same)
+    return tuple(
+        StrikeGroup(k[0], k[1], k[2], rolled[k], tuple(v), k[3]) for k, v in groups.items() if rolled.get(k, 0)
+    )
 
 
 def _fighting(
