@@ -584,7 +584,9 @@ def _strike_groups(
     # a group that rolls no dice (SW 0, or halved to nothing in open order) is no group (5.10.3):
     # it is not listed, as the combined melee lists none (its figures are in contact all the same)
     return tuple(
-        StrikeGroup(k[0], k[1], k[2], rolled[k], tuple(v), k[3]) for k, v in groups.items() if rolled.get(k, 0)
+        StrikeGroup(k[0], k[1], k[2], rolled[k], tuple(v), k[3])
+        for k, v in groups.items()
+        if rolled.get(k, 0)
     )
 
 
