@@ -145,6 +145,8 @@ class CombinedEngine:
         dist: Distribution[tuple[tuple[Removed, bool], ...]] = Distribution.point(())
         for t in self.side_units(1 - side):
             mine = groups.get(t, [])
+            # no dice at t: its removal so far stands (a fresh unit goes through fight_losses,
+            # which writes "none removed" as the melee's parts need: a count or a count per fight)
             one = (
                 fight_losses(mine, self.wounds[t], self.parts_of(t), parts, self.die, removed[t])
                 if mine or not count_removed(removed[t])
