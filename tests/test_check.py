@@ -685,4 +685,15 @@ def test_5_9_units_recorded_as_engaged_are_no_intruders() -> None:
     may stand in each other's zones though their figures no longer touch; unengaged, the same
     position is an intrusion (1.4.1)."""
     assert audit(_recorded(engaged=False)).zone_intrusions
-    assert audit(_recorded(engaged=True)).zone_intrusions == ()
+    report = audit(_recorded(engaged=True))
+    assert report.zone_intrusions == ()
+    # the engagement the game records is reported, though the figures no longer touch
+    assert {u.id: (u.engaged_with, u.recorded_engaged) for u in report.units} == {
+        "a": ((), ("d",)),
+        "d": ((), ("a",)),
+    }
+    from szwadron.cli.check import format_report
+
+    text = format_report(report, "t.toml")
+    assert "1 engaged pair" in text.splitlines()[0]
+    assert "recorded as engaged with d, not touching: a push-up is pending (5.6)" in text

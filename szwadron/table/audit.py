@@ -111,6 +111,9 @@ class UnitReport:
     coherent: bool
     groups: tuple[tuple[str, ...], ...]
     engaged_with: tuple[str, ...]
+    recorded_engaged: tuple[str, ...] = ()
+    """5.1.2, 5.6 — enemy units the game records as engaged with it (``engaged_with``, written by
+    ``melee --apply``) that no figure of it touches now: a push-up is pending."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +191,7 @@ class AuditReport:
                     "coherent": u.coherent,
                     "groups": [list(g) for g in u.groups],
                     "engaged_with": list(u.engaged_with),
+                    "recorded_engaged": list(u.recorded_engaged),
                     "state": u.state,
                     "skirmish": u.skirmish,
                 }
@@ -665,6 +669,7 @@ def _unit_reports(bf: Battlefield, labels: IntArray, engaged: set[tuple[int, int
             groups_by_label[int(labels[b])].append(ids[b])
         groups = tuple(tuple(groups_by_label[lab]) for lab in sorted(groups_by_label))
         partners = tuple(sc.units[v].id for v in sorted(engaged_with.get(u_k, ())))
+        recorded = {v.id for v in sc.units if v.id in unit.engaged_with or unit.id in v.engaged_with}
         out.append(
             UnitReport(
                 unit.id,
@@ -674,6 +679,7 @@ def _unit_reports(bf: Battlefield, labels: IntArray, engaged: set[tuple[int, int
                 len(groups) == 1,
                 groups,
                 partners,
+                tuple(v.id for v in sc.units if v.id in recorded and v.id not in partners),
             )
         )
     return out
