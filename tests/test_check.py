@@ -650,42 +650,22 @@ def test_pd_14_contacts_and_engagement_are_symmetric(doc: dict[str, Any]) -> Non
             assert uid in e1[v]
 
 
-def _recorded(engaged: bool) -> Scenario:
+def _recorded(tables: SimpleNamespace, engaged: bool) -> Scenario:
     """a and d 1 cm apart (inside each other's 2 cm zone, not touching): a melee's losses took the
     figures that touched, and the push-up (5.6) has not yet closed the gap."""
-    inf = {
-        "id": "l",
-        "name": "L",
-        "kind": "infantry",
-        "R": 12,
-        "W": 1,
-        "SW": 1,
-        "SO": 1,
-        "Z": 24,
-        "UW": 3,
-        "C": 3,
-        "M": 4,
-    }
-    data: dict[str, Any] = {
-        "name": "between a melee and its push-up",
-        "table": {"width": 50.0, "depth": 50.0},
-        "units": [
-            {"id": "a", "side": "A", "profile": inf, "bases": [{"x": 10.0, "y": 10.0, "facing": 90.0}]},
-            {"id": "d", "side": "B", "profile": inf, "bases": [{"x": 10.0, "y": 13.0, "facing": 270.0}]},
-        ],
-    }
+    a = tables.unit("a", "A", [{"x": 10.0, "y": 10.0, "facing": 90.0}])
+    d = tables.unit("d", "B", [{"x": 10.0, "y": 13.0, "facing": 270.0}])
     if engaged:
-        data["units"][0]["engaged_with"] = ["d"]
-        data["units"][1]["engaged_with"] = ["a"]
-    return parse_scenario(data, source="engaged", folders=[])
+        a["engaged_with"], d["engaged_with"] = ["d"], ["a"]
+    return tables.scenario(a, d, width=50.0, depth=50.0)
 
 
-def test_5_9_units_recorded_as_engaged_are_no_intruders() -> None:
+def test_5_9_units_recorded_as_engaged_are_no_intruders(tables: SimpleNamespace) -> None:
     """5.9, 5.1.2 — units the game records as engaged (``melee --apply`` writes ``engaged_with``)
     may stand in each other's zones though their figures no longer touch; unengaged, the same
     position is an intrusion (1.4.1)."""
-    assert audit(_recorded(engaged=False)).zone_intrusions
-    report = audit(_recorded(engaged=True))
+    assert audit(_recorded(tables, engaged=False)).zone_intrusions
+    report = audit(_recorded(tables, engaged=True))
     assert report.zone_intrusions == ()
     # the engagement the game records is reported, though the figures no longer touch
     assert {u.id: (u.engaged_with, u.recorded_engaged) for u in report.units} == {
