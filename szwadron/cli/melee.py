@@ -295,11 +295,14 @@ def _render_combined_applied(applied: Applied) -> str:
 
 
 def _combined_outcome(m: CombinedMelee, unit: str, outcome: str) -> str:
-    """A unit's outcome in words; standing while holding the terrain with every figure as the
-    defender, it does not count as engaged (5.7.3), as in the melee of one unit a side."""
-    if outcome == "engaged" and m.holds_terrain(unit):
-        return _("stands, not engaged (5.7.3)")
-    return term(outcome)
+    """A unit's outcome in words, as in the melee of one unit a side (:func:`_outcome_words`)."""
+    return _outcome_words(outcome, m.holds_terrain(unit))
+
+
+def _outcome_words(outcome: str, holds: bool) -> str:
+    """An outcome in words; a defender that stands holding the terrain with every figure does
+    not count as engaged (5.7.3)."""
+    return _("stands, not engaged (5.7.3)") if outcome == "engaged" and holds else term(outcome)
 
 
 def _fight_label(fight: int, split: bool) -> str:
@@ -393,9 +396,7 @@ def _render_applied(applied: Applied) -> str:
 def _defender_outcome(m: TableMelee, outcome: str) -> str:
     """The defender's outcome in words; both standing, a defender whose every figure holds an
     advantageous position does not count as engaged (5.7.3)."""
-    if outcome == "engaged" and m.all_defenders_advantaged:
-        return _("stands, not engaged (5.7.3)")
-    return term(outcome)
+    return _outcome_words(outcome, m.all_defenders_advantaged)
 
 
 def format_report(m: TableMelee) -> str:

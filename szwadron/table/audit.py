@@ -75,7 +75,7 @@ from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import penetration_depth
 from szwadron.geometry.terrain import forbidden_rule
 from szwadron.i18n import _, ngettext, term
-from szwadron.models import Ability, Scenario, UnitState
+from szwadron.models import Ability, Scenario, Unit, UnitState
 from szwadron.rulings import Ruling
 from szwadron.settings import RulesSettings
 
@@ -346,11 +346,16 @@ def engaged_with_bases(bf: Battlefield, bases: IntArray) -> list[str]:
     return [bf.unit_ids[u] for u in sorted(v for pair in pairs for v in pair if v != own)]
 
 
+def _recorded(a: Unit, b: Unit) -> bool:
+    """5.1.2 — the game records ``a`` and ``b`` as engaged (``engaged_with``, either way)."""
+    return b.id in a.engaged_with or a.id in b.engaged_with
+
+
 def engaged_or_recorded(bf: Battlefield, unit: str, enemy: str) -> bool:
     """5.1.2 — ``unit`` and ``enemy`` are engaged: the game records it (``engaged_with``, either
     way) or they touch (:func:`engaged_with_bases`)."""
     sc = bf.scenario
-    if enemy in sc.unit(unit).engaged_with or unit in sc.unit(enemy).engaged_with:
+    if _recorded(sc.unit(unit), sc.unit(enemy)):
         return True
     return enemy in engaged_with_bases(bf, bf.unit_bases(unit))
 
@@ -621,7 +626,7 @@ def _zone_intrusions(
         ui, uo = int(unit_of[intruder]), int(unit_of[owner])
         if bf.panicking[uo] or (min(ui, uo), max(ui, uo)) in touch.engaged:
             return  # 1.4.1: no zone; 5.9: engaged with each other
-        if units[uo].id in units[ui].engaged_with or units[ui].id in units[uo].engaged_with:
+        if _recorded(units[ui], units[uo]):
             return  # 5.9, 5.1.2: engaged as the game records it (after a melee's losses, before its push-up)
         if units[uo].pursuing == units[ui].id or units[ui].pursuing == units[uo].id:
             return  # 6.7.1, 6.7.4: a pursuer runs at the unit it pursues, into contact as a charge does
@@ -669,7 +674,6 @@ def _unit_reports(bf: Battlefield, labels: IntArray, engaged: set[tuple[int, int
             groups_by_label[int(labels[b])].append(ids[b])
         groups = tuple(tuple(groups_by_label[lab]) for lab in sorted(groups_by_label))
         partners = tuple(sc.units[v].id for v in sorted(engaged_with.get(u_k, ())))
-        recorded = {v.id for v in sc.units if v.id in unit.engaged_with or unit.id in v.engaged_with}
         out.append(
             UnitReport(
                 unit.id,
@@ -679,7 +683,7 @@ def _unit_reports(bf: Battlefield, labels: IntArray, engaged: set[tuple[int, int
                 len(groups) == 1,
                 groups,
                 partners,
-                tuple(v.id for v in sc.units if v.id in recorded and v.id not in partners),
+                tuple(v.id for v in sc.units if _recorded(unit, v) and v.id not in partners),
             )
         )
     return out

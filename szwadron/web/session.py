@@ -705,8 +705,7 @@ def combined_dice_order(m: CombinedMelee) -> list[dict[str, Any]]:
     ]
     split = any(g.fight for g in m.groups)
     phased = any(g.first for g in m.groups)  # 7.7: some figures strike first
-    rank = {(True, "attacker"): 0, (True, "defender"): 1, (False, "attacker"): 2, (False, "defender"): 3}
-    for g in sorted(m.groups, key=lambda g: (rank[(g.first, g.side)], names.index(g.target))):
+    for g in m.groups:  # in the order they are rolled (szwadron.table.combined._groups)
         steps.append(
             {
                 "step": "group",
