@@ -306,11 +306,13 @@ def test_7_7_the_page_lists_the_first_strike_first(tmp_path: Path) -> None:
     doc = client.post("/api/melee-combined", json={"attackers": ["b", "a"], "defenders": ["d"]}).json()
     assert doc["first_strike_units"] == ["a"]
     groups = [st for st in doc["dice_order"] if st["step"] == "group"]
-    assert [(st["figures"], st.get("first", False), st["second"]) for st in groups] == [
-        (["a/0"], True, False),
-        (["b/0"], False, True),
-        (["d/1"], False, True),
-        (["d/0"], False, True),
+    assert [
+        (st["figures"], st.get("first", False), st["second"], st.get("unless_gone", False)) for st in groups
+    ] == [
+        (["a/0"], True, False, False),
+        (["b/0"], False, True, True),  # b rolls at d only if a's first strike left d a figure
+        (["d/1"], False, True, False),
+        (["d/0"], False, True, False),
     ]
 
 

@@ -190,8 +190,8 @@ def test_first_strike_pair_by_pair_on_the_page_7_7(
     serve_first: Running, open_page: Any, tmp_path: Path
 ) -> None:
     """7.7 pair by pair: a (first strike on the charge) and b (none) attack d (none). The page says
-    a strikes first, marks a's group, lists its dice first and the rest "with the figures left",
-    and shows the hand-worked odds (a destroyed 25.0%, d held 6.9%)."""
+    a strikes first, marks a's group, lists its dice first and the rest "with the figures left"
+    (b's not rolled if a's strike left d no figure), and shows the hand-worked odds (a destroyed 25.0%, d held 6.9%)."""
     page = open_page(serve_first.url)
     click_base(page, "a/0")
     click_base(page, "d/0")
@@ -208,4 +208,6 @@ def test_first_strike_pair_by_pair_on_the_page_7_7(
     order = [li.inner_text() for li in page.query_selector_all("#melee-order li")]
     assert order[0].startswith("attacker → d: 1 d6 on ≤ 3 (a/0)") and "strikes first (7.7)" in order[0], order
     assert all("with the figures left" in o for o in order[1:4]), order
+    assert "(not rolled if d has no figure left)" in order[1], order  # b strikes d, struck first
+    assert not any("no figure left" in o for o in order[2:4]), order
     page.locator("#meleebox").screenshot(path=str(tmp_path / "first-strike-box.png"))

@@ -322,7 +322,8 @@ def _pairwise_first() -> str:
     """7.7 — the line said once above the dice when first strike counts pair by pair."""
     return _(
         "first strike pair by pair (7.7): the groups marked first strike before the units they "
-        "strike can strike back; the rest strike after, with the figures left"
+        "strike can strike back; the rest strike after, with the figures left, and not at a unit "
+        "the first strikes left with no figure"
     )
 
 

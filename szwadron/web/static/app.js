@@ -101,6 +101,7 @@ const L_EN = {
   meleeDeclare: "the attackers declare defence (5.7.4)", meleePursue: "pursue without the test (6.3.6, 5.5.8)",
   meleeOrderTitle: "type the dice in this order (each group's remainder die right after it, when its hits leave a remainder: 1.5.1, 5.10.4):", strikesFirst: "strikes first (7.7)", expectedLoss: "expected loss",
   loses: "{u} loses", jointOutcomes: "outcomes together, most likely first", withLeft: "with the figures left",
+  unlessGone: "not rolled if {u} has no figure left",
   orderStrikeBack: "{u}: the strike-back test of a unit in panic, 1 d6 (6.6.4)",
   orderGroup: "{side} → {target}: {n} d6 on ≤ {uw} ({figures})",
   orderTests: "the morale tests (5.10.5), 1 d6 each: first {first} (the repulse test, then the panic test if it fails), then {then} (the repulse test, or the pursuit test when every opponent fled); a unit with no losses rolls none (5.5.1)",
@@ -200,6 +201,7 @@ const L_PL = {
   meleeDeclare: "atakujący deklarują obronę zamiast ataku (5.7.4)", meleePursue: "pościg bez rzutu (6.3.6, 5.5.8)",
   meleeOrderTitle: "wpisz wyniki kości w tej kolejności (kość reszty każdej grupy zaraz po niej, gdy z jej trafień zostaje reszta: 1.5.1, 5.10.4):", strikesFirst: "uderza pierwszy (7.7)", expectedLoss: "oczekiwane straty",
   loses: "straty {u}", jointOutcomes: "wyniki razem, najbardziej prawdopodobne najpierw", withLeft: "pozostałymi figurkami",
+  unlessGone: "bez rzutu, gdy {u} nie ma już figurek",
   orderStrikeBack: "{u}: test oddziału w panice, czy odpiera, 1 K6 (6.6.4)",
   orderGroup: "{side} → {target}: {n} K6 na ≤ {uw} ({figures})",
   orderTests: "testy morale (5.10.5), po 1 K6: najpierw {first} (test „na odrzucenie”, po nim test „na panikę”, jeśli niezdany), potem {then} (test „na odrzucenie” albo test „na niekontrolowany pościg”, gdy wszyscy przeciwnicy uciekli); oddział bez strat nie testuje (5.5.1)",
@@ -1090,6 +1092,7 @@ function renderMeleeOrder(steps) {
       if (st.fight !== undefined) text += ` (${L.fight} ${st.fight})`;
       if (st.first) text += ` — ${L.strikesFirst}`;
       if (st.second) text += ` — ${L.withLeft}`;
+      if (st.unless_gone) text += ` (${fill(L.unlessGone, { u: st.target })})`;
     } else if (st.step === "tests") text = fill(L.orderTests, { first: st.first.join(", "), then: st.then.join(", ") });
     else if (st.step === "after") text = L.orderAfter;
     return h("li", { "data-step": st.step }, text);
