@@ -677,3 +677,31 @@ def test_5_9_units_recorded_as_engaged_are_no_intruders(tables: SimpleNamespace)
     text = format_report(report, "t.toml")
     assert "1 engaged pair" in text.splitlines()[0]
     assert "recorded as engaged with d, not touching: a push-up is pending (5.6)" in text
+
+
+def test_5_9_3_a_unit_recorded_as_engaged_lets_a_third_unit_stand_in_its_zone(
+    tables: SimpleNamespace,
+) -> None:
+    """5.9.3 — "Strefy kontroli takich jednostek neutralizują się nawzajem i pozwalają innym
+    jednostkom przejść dalej": a melee's losses took the figures of a and d that touched (and
+    neutralised d's zone where c stands); until the push-up (5.6), d is engaged as the game
+    records it, so c, a's friend 1 cm beside d, is no intruder. Unrecorded, c intrudes (1.4.1), and
+    c is still an intruder in the zone of e, an enemy unit engaged with nobody."""
+    a = tables.unit("a", "A", [{"x": 10.0, "y": 10.0, "facing": 90.0}])
+    c = tables.unit("c", "A", [{"x": 15.0, "y": 13.0, "facing": 90.0}])
+    e = tables.unit("e", "B", [{"x": 30.0, "y": 13.0, "facing": 270.0}])
+    f = tables.unit("f", "A", [{"x": 30.0, "y": 16.0, "facing": 90.0}])
+
+    def scenario(engaged: bool) -> Scenario:
+        d = tables.unit("d", "B", [{"x": 12.0, "y": 13.0, "facing": 270.0}])
+        if engaged:
+            d["engaged_with"] = ["a"]
+        return tables.scenario(a, c, d, e, f, width=50.0, depth=50.0)
+
+    def intruders(sc: Scenario) -> set[tuple[str, str]]:
+        return {(z.base, z.zone_of) for z in audit(sc).zone_intrusions}
+
+    assert ("c/0", "d/0") in intruders(scenario(engaged=False))
+    got = intruders(scenario(engaged=True))
+    assert ("c/0", "d/0") not in got and ("a/0", "d/0") not in got
+    assert ("f/0", "e/0") in got
