@@ -1012,6 +1012,8 @@ _CHARGE, _DISENGAGE = Action.CHARGE, Action.DISENGAGE
 _PANIC, _REPULSED = FireOutcome.PANIC, FireOutcome.REPULSED
 _NO_FIRE = (None, None)
 _UNSEEN: Any = object()  # a look-up's miss where None is an answer
+_Test = tuple[int, tuple[float, ...], tuple[FireOutcome, ...]]
+"""A morale test as :meth:`_Pair.test` gives it: ``(target, cumulative chances, outcomes)``."""
 
 
 class _Pair:
@@ -1049,10 +1051,8 @@ class _Pair:
         self.leave: dict[tuple[int, int, int, int, int, int, int, int], bool] = {}
         self.fire: dict[tuple[int, int, int, int, int, float, bool], tuple[Any, Any]] = {}
         self.morale: dict[tuple[int, int, int], tuple[int, tuple[float, ...], tuple[FireOutcome, ...]]] = {}
-        #: :attr:`morale` by side and initial strength, then by strength (the lean engine's look-up)
-        self.morale_by: dict[
-            tuple[int, int], dict[int, tuple[int, tuple[float, ...], tuple[FireOutcome, ...]]]
-        ] = {}
+        #: :attr:`morale` by side, initial strength and strength (the lean engine's look-up, :meth:`tests`)
+        self.morale_by: tuple[dict[int, dict[int, _Test]], dict[int, dict[int, _Test]]] = ({}, {})
         self.melee: dict[
             tuple[int, bool, int, int, int, int, int, int, int], tuple[MeleePlan, tuple[int, int]]
         ] = {}
@@ -1179,15 +1179,13 @@ class _Pair:
             hit = self.morale[key] = (t, table.cumulative, table.outcomes)
         return hit
 
-    def tests(
-        self, who: int, initial: int
-    ) -> dict[int, tuple[int, tuple[float, ...], tuple[FireOutcome, ...]]]:
+    def tests(self, who: int, initial: int) -> dict[int, _Test]:
         """:meth:`test` of ``who`` at ``initial`` strength, by strength, as far as looked up (the
         lean engine fills it: one look-up by an int where :attr:`morale` needs a tuple)."""
-        key = (who, initial)
-        hit = self.morale_by.get(key)
+        by_initial = self.morale_by[who]
+        hit = by_initial.get(initial)
         if hit is None:
-            hit = self.morale_by[key] = {}
+            hit = by_initial[initial] = {}
         return hit
 
     def in_range(self, who: int, d: float) -> bool:
@@ -1291,10 +1289,7 @@ def _lean_engine() -> Callable[
     random_: Callable[[], float]
     units: tuple[DuelUnit, DuelUnit]
     fire_memo: dict[tuple[int, int, int, int, int, float, bool], tuple[Any, Any]]
-    tests: tuple[
-        dict[int, tuple[int, tuple[float, ...], tuple[FireOutcome, ...]]],
-        dict[int, tuple[int, tuple[float, ...], tuple[FireOutcome, ...]]],
-    ]
+    tests: tuple[dict[int, _Test], dict[int, _Test]]
     reach: dict[tuple[int, float], bool]
     static_memo: dict[tuple[int, float, bool], tuple[bool, bool, Action]]
     auto: tuple[bool, bool]
@@ -1462,7 +1457,11 @@ def _lean_engine() -> Callable[
         nonlocal d, engaged, mr, finished
         pair, ini, rng, random_ = pair_, initial, rng_, rng_.random
         units, fire_memo, reach, static_memo, auto = pair.units, pair.fire, pair.reach, pair.static, pair.auto
-        tests = (pair.tests(0, initial[0]), pair.tests(1, initial[1]))
+        by0, by1 = pair.morale_by  # a known initial strength's tests without a call
+        tests = (
+            by0.get(initial[0]) or pair.tests(0, initial[0]),
+            by1.get(initial[1]) or pair.tests(1, initial[1]),
+        )
         s[0], s[1] = strength
         el[0], el[1] = elite_left
         broken[0] = broken[1] = pursuing[0] = pursuing[1] = False
