@@ -324,7 +324,11 @@ def _one_blas_thread(fit: Callable[_P, _R]) -> Callable[_P, _R]:
 
 @_one_blas_thread
 def fit_logistic(
-    x: Sequence[Sequence[float]] | ArrayLike, y: Sequence[float], *, ridge: float = 1e-3, iterations: int = 50
+    x: Sequence[Sequence[float]] | ArrayLike,
+    y: Sequence[float] | ArrayLike,
+    *,
+    ridge: float = 1e-3,
+    iterations: int = 50,
 ) -> tuple[list[float], float]:
     """Logistic regression without intercept by Newton's method (IRLS), a small ridge on all
     coefficients but the first; ``y`` may be fractional (draws). Returns the coefficients and
