@@ -400,6 +400,103 @@ def bench_samplers(full: bool = False) -> dict[str, object]:
     return out
 
 
+#: The main branch before the speed5 stop (issue 14): the same lists, designs and draws as this
+#: code, so the same digests; ``--again`` measures the stop's cut against it and the reference.
+BEFORE_SPEED5 = "881226382532d854831824393cf74d10a1b18c1c"
+#: ``--again``: (work, runs of the reference, runs of the main branch and of this code each).
+AGAIN_WORKS = (("calibrate", 3, 3), ("full", 1, 2))
+AGAIN_SIDES = ("before", "main before speed5", "exact")
+
+
+def bench_again() -> dict[str, object]:
+    """The calibration's CPU (cut down, and the full ``CalibrationConfig()`` with resampled mixed
+    armies) on the per-die roller before issue 14 (:data:`BEFORE_ISSUE_14`, the goal's
+    reference), on the main branch before the speed5 stop (:data:`BEFORE_SPEED5`) and on this
+    code, every run in a fresh process on one core (:func:`one_sampler_run`); the main branch's
+    runs and this code's alternate. The digests of the last two must be equal."""
+    import json
+    import shutil
+    import tempfile
+
+    trees: dict[str, Path] = {}
+    for name, commit in (("before", BEFORE_ISSUE_14), ("main before speed5", BEFORE_SPEED5)):
+        trees[name] = Path(tempfile.mkdtemp(prefix="szwadron-again-"))
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True)
+        subprocess.run(["tar", "-x", "-C", str(trees[name])], input=archive.stdout, check=True)
+    runs: dict[str, list[dict[str, Any]]] = {}
+
+    def one(work: str, side: str) -> None:
+        if side in trees:
+            config: dict[str, object] = dict(SAMPLER_CALIBRATION) if work != "full" else {}
+            if side != "before":  # the resampled design, as this code plays it
+                config["mixed_armies"] = "resampled"
+            argv = [sys.executable, "-c", _BEFORE_SCRIPT, str(trees[side]), work, json.dumps(config), "{}"]
+        else:
+            argv = [sys.executable, __file__, "--one", work, "exact"]
+        proc = subprocess.run(argv, check=True, capture_output=True, text=True, cwd=str(trees["before"]))
+        runs.setdefault(f"{work}:{side}", []).append(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+    for work, reference_runs, runs_each in AGAIN_WORKS:
+        for _ in range(reference_runs):
+            one(work, "before")
+        for _ in range(runs_each):
+            one(work, "main before speed5")
+            one(work, "exact")
+    for tree in trees.values():
+        shutil.rmtree(tree, ignore_errors=True)
+    out: dict[str, object] = {}
+    for key, rs in runs.items():
+        out[key] = {
+            "cpu": statistics.median(float(r["cpu"]) for r in rs),
+            "wall": statistics.median(float(r["wall"]) for r in rs),
+            "cpus": [round(float(r["cpu"]), 1) for r in rs],
+            "games": rs[0]["games"],
+            "digests": sorted({str(r["digest"]) for r in rs}),
+        }
+    out["machine"] = (
+        f"{platform.machine()}, {cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
+    out["date"] = dt.date.today().isoformat()
+    return out
+
+
+def render_again(r: dict[str, object]) -> str:
+    """The table of ``--again``: CPU medians (wall in brackets), the ratios, the digests."""
+
+    def get(work: str, side: str) -> dict[str, Any]:
+        x = r[f"{work}:{side}"]
+        assert isinstance(x, dict)
+        return x
+
+    lines = [
+        "| work | before (reference) | main before speed5 | this code | before ÷ this | main ÷ this | same results |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for work, _, _ in AGAIN_WORKS:
+        b, m, e = (get(work, side) for side in AGAIN_SIDES)
+        same = "yes" if m["digests"] == e["digests"] and len(e["digests"]) == 1 else "**no**"
+        lines.append(
+            f"| {WORK_LABELS[work]} ({e['games']:,} battles and duels) | {b['cpu']:.1f} s ({b['wall']:.1f}) | "
+            f"{m['cpu']:.1f} s ({m['wall']:.1f}) | {e['cpu']:.1f} s ({e['wall']:.1f}) | "
+            f"**{b['cpu'] / e['cpu']:.1f}×** | {m['cpu'] / e['cpu']:.2f}× | {same} (`{e['digests'][0]}`) |"
+        )
+    runs = "; ".join(
+        f"{WORK_LABELS[w]}, {side}: {', '.join(f'{c:.1f}' for c in get(w, side)['cpus'])} s"
+        for w, _, _ in AGAIN_WORKS
+        for side in AGAIN_SIDES
+    )
+    return "\n".join(
+        [
+            f"`benchmarks/bench_points.py --again` — {r['date']}, {r['machine']}. Every run a fresh process "
+            "on one core (no pool), CPU time of the process around the calibration, medians, wall time in "
+            f"brackets. Each run's CPU: {runs}.",
+            "",
+            *lines,
+            "",
+        ]
+    )
+
+
 def bench_executors() -> dict[str, object]:
     """The same battles and duels in this process, on a process pool of 2 and on a dask
     LocalCluster of 2 workers: are the results identical? (and the wall time of each)"""
@@ -1713,6 +1810,11 @@ def main() -> int:
         help="only the default calibration's CPU, before and after issue 14's drawing cuts (long)",
     )
     parser.add_argument("--repeats", type=int, default=DEFAULT_REPEATS, help="with --default: runs a side")
+    parser.add_argument(
+        "--again",
+        action="store_true",
+        help="only the calibration's CPU: the reference, the main branch before speed5 and this code (issue 14)",
+    )
     args = parser.parse_args()
     if args.one or args.split_one or args.states_one:  # a child process's one run, as JSON
         import json
@@ -1726,6 +1828,13 @@ def main() -> int:
     modes: list[
         tuple[bool, Callable[[], dict[str, object]], Callable[[dict[str, object]], str], str, str]
     ] = [
+        (
+            args.again,
+            bench_again,
+            render_again,
+            "## Points: the calibration's CPU cut again (issue 14, speed5)",
+            "again",
+        ),
         (
             args.default,
             lambda: bench_default(repeats=args.repeats),

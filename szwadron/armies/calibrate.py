@@ -324,7 +324,11 @@ def _one_blas_thread(fit: Callable[_P, _R]) -> Callable[_P, _R]:
 
 @_one_blas_thread
 def fit_logistic(
-    x: Sequence[Sequence[float]] | ArrayLike, y: Sequence[float], *, ridge: float = 1e-3, iterations: int = 50
+    x: Sequence[Sequence[float]] | ArrayLike,
+    y: Sequence[float] | ArrayLike,
+    *,
+    ridge: float = 1e-3,
+    iterations: int = 50,
 ) -> tuple[list[float], float]:
     """Logistic regression without intercept by Newton's method (IRLS), a small ridge on all
     coefficients but the first; ``y`` may be fractional (draws). Returns the coefficients and
@@ -377,7 +381,7 @@ def fit_model(
 
     best: tuple[float, float, list[float]] | None = None
     by_mu: dict[float, float] = {}
-    y = [o.score_a for o in observations]
+    y = np.array([o.score_a for o in observations], dtype=float)  # converted once, not per μ
     sizes = np.array([math.log(o.figures_a / o.figures_b) for o in observations])
     a = np.array([o.a for o in observations], dtype=np.intp)
     b = np.array([o.b for o in observations], dtype=np.intp)
@@ -467,6 +471,10 @@ def fit_corrections(
     ku = np.array([model.steepness_for(o.units) for o in army_observations])
     ya = np.array([o.score_a for o in army_observations], dtype=float)
     c = np.zeros(n)
+    # the off-diagonal cells of the duels' Hessian, (a, b) then (b, a), as one index: a bincount
+    # adds each cell's terms from 0.0 in the order np.add.at would, so when no duel sets a profile
+    # against itself (no diagonal cell) it gives the same sums, in half the time (issue 14)
+    cells = np.concatenate([a * n + b, b * n + a]) if len(observations) and not np.any(a == b) else None
     for _ in range(iterations):
         grad = -ridge * c
         hess = np.eye(n) * ridge
@@ -476,8 +484,11 @@ def fit_corrections(
             r = kappa * (y - p)
             grad = grad + np.bincount(a, r, n) - np.bincount(b, r, n)
             hess = hess + np.diag(np.bincount(a, w, n) + np.bincount(b, w, n))
-            np.add.at(hess, (a, b), -w)
-            np.add.at(hess, (b, a), -w)
+            if cells is not None:
+                hess = hess + np.bincount(cells, np.concatenate([-w, -w]), n * n).reshape(n, n)
+            else:
+                np.add.at(hess, (a, b), -w)
+                np.add.at(hess, (b, a), -w)
         if m:
             ev = np.exp(logv + c)
             SA, SB = NA * ev, NB * ev
@@ -602,16 +613,21 @@ def design(
     """Step 2 of the calibration: the duels of one round (sizes near equal points, jittered)."""
     values = [model.raw_value(e.profile) for e in entries]
     specs: list[DuelSpec] = []
+    add, exp, new_rng = specs.append, math.exp, random.Random
+    jitter, seed = config.jitter, config.seed
+    budgets = [b * model.reference_points for b in config.budgets]
     for i in range(len(entries)):
+        v_i = values[i]
         for j in range(i + 1, len(entries)):
+            v_j = values[j]
+            prefix = f"calibrate:{seed}:{round_index}:{i}:{j}:"
             for k in range(config.duels_per_pair):
-                tag = f"calibrate:{config.seed}:{round_index}:{i}:{j}:{k}"
-                rng = random.Random(tag)
-                budget = config.budgets[k % 2] * model.reference_points
-                u = rng.uniform(-config.jitter, config.jitter)
-                n_i = max(1, round(budget * math.exp(u / 2) / values[i]))
-                n_j = max(1, round(budget * math.exp(-u / 2) / values[j]))
-                specs.append((i, j, n_i, n_j, (k // 2) % 2, tag))
+                tag = f"{prefix}{k}"
+                budget = budgets[k % 2]
+                u = new_rng(tag).uniform(-jitter, jitter)
+                n_i = max(1, round(budget * exp(u / 2) / v_i))
+                n_j = max(1, round(budget * exp(-u / 2) / v_j))
+                add((i, j, n_i, n_j, (k // 2) % 2, tag))
     return specs
 
 

@@ -92,6 +92,7 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
+from operator import itemgetter
 from typing import Any, Literal
 
 from szwadron.errors import InvalidDataError
@@ -1011,6 +1012,8 @@ _CHARGE, _DISENGAGE = Action.CHARGE, Action.DISENGAGE
 _PANIC, _REPULSED = FireOutcome.PANIC, FireOutcome.REPULSED
 _NO_FIRE = (None, None)
 _UNSEEN: Any = object()  # a look-up's miss where None is an answer
+_Test = tuple[int, tuple[float, ...], tuple[FireOutcome, ...]]
+"""A morale test as :meth:`_Pair.test` gives it: ``(target, cumulative chances, outcomes)``."""
 
 
 class _Pair:
@@ -1031,6 +1034,7 @@ class _Pair:
         "leave",
         "melee",
         "morale",
+        "morale_by",
         "move",
         "mult",
         "reach",
@@ -1047,6 +1051,8 @@ class _Pair:
         self.leave: dict[tuple[int, int, int, int, int, int, int, int], bool] = {}
         self.fire: dict[tuple[int, int, int, int, int, float, bool], tuple[Any, Any]] = {}
         self.morale: dict[tuple[int, int, int], tuple[int, tuple[float, ...], tuple[FireOutcome, ...]]] = {}
+        #: :attr:`morale` by side, initial strength and strength (the lean engine's look-up, :meth:`tests`)
+        self.morale_by: tuple[dict[int, dict[int, _Test]], dict[int, dict[int, _Test]]] = ({}, {})
         self.melee: dict[
             tuple[int, bool, int, int, int, int, int, int, int], tuple[MeleePlan, tuple[int, int]]
         ] = {}
@@ -1173,6 +1179,15 @@ class _Pair:
             hit = self.morale[key] = (t, table.cumulative, table.outcomes)
         return hit
 
+    def tests(self, who: int, initial: int) -> dict[int, _Test]:
+        """:meth:`test` of ``who`` at ``initial`` strength, by strength, as far as looked up (the
+        lean engine fills it: one look-up by an int where :attr:`morale` needs a tuple)."""
+        by_initial = self.morale_by[who]
+        hit = by_initial.get(initial)
+        if hit is None:
+            hit = by_initial[initial] = {}
+        return hit
+
     def in_range(self, who: int, d: float) -> bool:
         """:func:`best_weapon` of ``who`` reaches the other side at ``d``."""
         key = (who, d)
@@ -1274,7 +1289,8 @@ def _lean_engine() -> Callable[
     random_: Callable[[], float]
     units: tuple[DuelUnit, DuelUnit]
     fire_memo: dict[tuple[int, int, int, int, int, float, bool], tuple[Any, Any]]
-    morale_memo: dict[tuple[int, int, int], tuple[int, tuple[float, ...], tuple[FireOutcome, ...]]]
+    tests: tuple[dict[int, _Test], dict[int, _Test]]
+    reach: dict[tuple[int, float], bool]
     static_memo: dict[tuple[int, float, bool], tuple[bool, bool, Action]]
     auto: tuple[bool, bool]
 
@@ -1312,8 +1328,10 @@ def _lean_engine() -> Callable[
                 eo = eo - over if eo > over else 0
             s[o], el[o] = so, eo if eo < so else so
         if damaged and so > 0:  # 4.8.1, 6.3
-            t = morale_memo.get((o, so, ini[o]))
-            _, tcum, touts = pair.test(o, so, ini[o]) if t is None else t
+            t = tests[o].get(so)
+            if t is None:
+                t = tests[o][so] = pair.test(o, so, ini[o])
+            _, tcum, touts = t
             outcome = touts[bisect_right(tcum, random_())]
             if outcome is _PANIC:
                 broken[o] = True
@@ -1332,7 +1350,8 @@ def _lean_engine() -> Callable[
             return True
         if not (declared[o] or (charge and idle[o])):
             return True
-        if not pair.in_range(o, at):
+        hit = reach.get((o, at))
+        if not (pair.in_range(o, at) if hit is None else hit):
             return True
         declared[o] = False
         idle[o] = False
@@ -1434,15 +1453,14 @@ def _lean_engine() -> Callable[
         max_rounds: int,
         waited: bool,
     ) -> LeanResult:
-        nonlocal pair, ini, rng, random_, units, fire_memo, morale_memo, static_memo, auto
+        nonlocal pair, ini, rng, random_, units, fire_memo, tests, reach, static_memo, auto
         nonlocal d, engaged, mr, finished
         pair, ini, rng, random_ = pair_, initial, rng_, rng_.random
-        units, fire_memo, morale_memo, static_memo, auto = (
-            pair.units,
-            pair.fire,
-            pair.morale,
-            pair.static,
-            pair.auto,
+        units, fire_memo, reach, static_memo, auto = pair.units, pair.fire, pair.reach, pair.static, pair.auto
+        by0, by1 = pair.morale_by  # a known initial strength's tests without a call
+        tests = (
+            by0.get(initial[0]) or pair.tests(0, initial[0]),
+            by1.get(initial[1]) or pair.tests(1, initial[1]),
         )
         s[0], s[1] = strength
         el[0], el[1] = elite_left
@@ -1532,7 +1550,8 @@ def _lean_engine() -> Callable[
                 # Duel.turn: declared fire not triggered goes off at the end (4.12.5)
                 if not finished and declared[o] and not engaged:
                     declared[o] = False
-                    if pair.in_range(o, d):
+                    hit = reach.get((o, d))
+                    if pair.in_range(o, d) if hit is None else hit:
                         fire(o, d, False)
                 if finished:
                     break
@@ -2016,6 +2035,10 @@ def _strongest(sampler: Sampler, flight: bool) -> BattleConditions:
     return BattleConditions(sampler=sampler, flight=flight, pairing="strongest")
 
 
+#: A battle unit's figures left (``[unit, initial, strength, ...]``): the key the lines sort by.
+_STRENGTH = itemgetter(2)
+
+
 # long: one battle's turn loop (fire, charge, melee, morale) over shared state; each phase is a call.
 def run_army_battle(
     army_a: Sequence[ArmyEntry],
@@ -2126,9 +2149,10 @@ def run_army_battle(
         for line, reserves in zip(lines, back, strict=True):
             if shuffle is not None:
                 shuffle(line)
-            else:
-                line.sort(key=lambda u: -u[2])  # stable: order breaks ties
-            line += reserves  # 6.8.6: a rallied unit comes back behind the units fighting
+            elif len(line) > 1:
+                line.sort(key=_STRENGTH, reverse=True)  # stable (reverse too): order breaks ties
+            if reserves:
+                line += reserves  # 6.8.6: a rallied unit comes back behind the units fighting
         if chosen:  # 2.1.4, 4.2.1, 5.2.1: the side moving first in this forming picks
             _engage(pairing, lines, order, fronts[1 - order])
         line_a, line_b = lines
@@ -2206,9 +2230,10 @@ def run_army_battle(
             elif won == 1 and s[1] > 0:
                 stay_b.append(ub)
         duels += pairs
-        joined = {id(u) for group in joins for u in group}
-        stay_a += [u for u in line_a[pairs:] if u[2] > 0 and id(u) not in joined]
-        stay_b += [u for u in line_b[pairs:] if u[2] > 0 and id(u) not in joined]
+        if len(line_a) > pairs or len(line_b) > pairs:  # the reserves, bar the units that joined
+            joined = {id(u) for group in joins for u in group}
+            stay_a += [u for u in line_a[pairs:] if u[2] > 0 and id(u) not in joined]
+            stay_b += [u for u in line_b[pairs:] if u[2] > 0 and id(u) not in joined]
         line_a[:], line_b[:] = stay_a, stay_b
         start = min(distance_cm, far)  # the lines follow their front
         if last % 2:  # 2.1.3: the turns alternate; the last one was the first mover's

@@ -895,15 +895,15 @@ def _joint_losses(
     if first_strike is None:
         a_loss = _side_losses(defender, attacker, 0, die, parts)
         d_loss = _side_losses(attacker, defender, 0, die, parts)
-        joint = Distribution(
-            ((ar, ah, dr, dh), wa * wd) for (ar, ah), wa in a_loss.items() for (dr, dh), wd in d_loss.items()
+        joint = Distribution._trusted(  # distinct outcomes, products of positive weights
+            {(ar, ah, dr, dh): wa * wd for (ar, ah), wa in a_loss.items() for (dr, dh), wd in d_loss.items()}
         )
     elif first_strike == "attacker":
         d_first = _side_losses(attacker, defender, 0, die, parts)
 
         def then_attacker(dl: tuple[Removed, bool]) -> Distribution[tuple[Removed, bool, Removed, bool]]:
             back = _side_losses(defender, attacker, dl[0], die, parts)
-            return Distribution(((ar, ah, dl[0], dl[1]), w) for (ar, ah), w in back.items())
+            return Distribution._trusted({(ar, ah, dl[0], dl[1]): w for (ar, ah), w in back.items()})
 
         joint = d_first.bind(then_attacker)
     else:
@@ -911,7 +911,7 @@ def _joint_losses(
 
         def then_defender(al: tuple[Removed, bool]) -> Distribution[tuple[Removed, bool, Removed, bool]]:
             back = _side_losses(attacker, defender, al[0], die, parts)
-            return Distribution(((al[0], al[1], dr, dh), w) for (dr, dh), w in back.items())
+            return Distribution._trusted({(al[0], al[1], dr, dh): w for (dr, dh), w in back.items()})
 
         joint = a_first.bind(then_defender)
     return joint

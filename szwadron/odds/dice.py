@@ -199,7 +199,7 @@ class Distribution(Generic[T]):
         for o, w in self._weights.items():
             key = func(o)
             acc[key] = acc.get(key, 0) + w
-        return Distribution(acc)
+        return Distribution._trusted(acc)  # sums of positive weights: nothing to check
 
     def bind(self, func: Callable[[T], Distribution[U]]) -> Distribution[U]:
         """ "Then": for each outcome, continue with the distribution ``func(outcome)``.
@@ -216,7 +216,7 @@ class Distribution(Generic[T]):
             scale = den // dist._total * w
             for o, dw in dist._weights.items():
                 acc[o] = acc.get(o, 0) + dw * scale
-        return Distribution(acc)
+        return Distribution._trusted(acc)  # sums of products of positive weights: nothing to check
 
     def __add__(self, other: Distribution[int]) -> Distribution[int]:
         """Sum of two independent integer distributions (convolution).
