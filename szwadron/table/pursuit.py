@@ -49,9 +49,10 @@ How the way is found (decisions, docs/decisions.md "Pursuit round own units"):
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -59,6 +60,8 @@ import shapely
 import shapely.affinity
 
 from szwadron.geometry.bases import base_corners, polygons_from_corners
+from szwadron.geometry.terrain import forbidden_rule, terrain_shapes
+from szwadron.models import Scenario, Unit
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
 from szwadron.table.reach import CLEARANCE_CM, grown_by_base, into_contact
 
@@ -282,4 +285,406 @@ def pursuit_way(
     return PursuitWay(tuple(points), best)
 
 
-__all__ = ["GRAZE_CM", "PursuitWay", "edge_touch", "pursuit_way"]
+# --- the pursuit move, figure by figure: one reading for the applied move and the phase's odds ----
+
+
+def along(
+    points: Sequence[tuple[float, float]],
+    distance: float,
+    beyond: tuple[float, float] = (0.0, 0.0),
+    costs: Sequence[float] = (),
+) -> tuple[float, float]:
+    """The point ``distance`` cm along the polyline ``points``; past its end, on along the unit
+    vector ``beyond`` (a flight's last stretch to its edge, straight towards it).
+
+    With ``costs`` (3.2: the flight distance spent on reaching each point, a surcharge paid at a
+    point being that point twice), ``distance`` is flight distance: the figure gets as far as it
+    pays for, and stops before a surcharge it cannot pay.
+
+    >>> along([(0.0, 0.0), (3.0, 0.0), (3.0, 4.0)], 5.0)
+    (3.0, 2.0)
+    >>> along([(0.0, 0.0), (3.0, 4.0)], 9.0, beyond=(0.0, 1.0))
+    (3.0, 8.0)
+    >>> along([(0.0, 0.0), (2.0, 0.0), (2.0, 0.0), (6.0, 0.0)], 5.0, costs=[0.0, 2.0, 6.0, 10.0])
+    (2.0, 0.0)
+    >>> along([(0.0, 0.0), (2.0, 0.0), (4.0, 0.0)], 4.0, costs=[0.0, 2.0, 6.0])
+    (3.0, 0.0)
+    """
+    if costs:
+        for (x0, y0), (x1, y1), c0, c1 in zip(points, points[1:], costs, costs[1:], strict=False):
+            if distance <= c1 + 1e-9:
+                if (x0, y0) == (x1, y1) or c1 <= c0:
+                    return (x0, y0)  # a surcharge here it cannot pay: it stops before it
+                frac = max(0.0, (distance - c0) / (c1 - c0))
+                return (x0 + (x1 - x0) * frac, y0 + (y1 - y0) * frac)
+        x, y = points[-1]
+        left = distance - costs[-1]
+        return (x + beyond[0] * left, y + beyond[1] * left)
+    left = distance
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        if seg > 0 and left <= seg:
+            return (x0 + (x1 - x0) * left / seg, y0 + (y1 - y0) * left / seg)
+        left -= seg
+    x, y = points[-1]
+    return (x + beyond[0] * left, y + beyond[1] * left)
+
+
+def furthest_free(most: float, free: Callable[[float], bool]) -> float:
+    """How far along a way (at most ``most`` cm) a figure gets while ``free`` holds: ``most`` when
+    it holds there, else the bisected boundary from where it stands (0 when nothing is free).
+
+    >>> round(furthest_free(10.0, lambda d: d <= 4.0), 6)
+    4.0
+    """
+    if free(most):
+        return most
+    lo, hi = 0.0, most
+    for _i in range(30):
+        mid = (lo + hi) / 2
+        if free(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _base(unit: Unit, k: int, x: float, y: float) -> shapely.Polygon:
+    """Base ``k`` of ``unit`` with its centre at (x, y), its facing kept."""
+    return shapely.Polygon(base_corners(x, y, unit.bases[k].facing, *unit.base_size(k)))
+
+
+def straight_until_blocked(
+    unit: Unit,
+    k: int,
+    heading: tuple[float, float],
+    most: float,
+    others: Sequence[shapely.Polygon],
+    small: float,
+) -> float:
+    """3.1.3, 6.7.5 — how far base ``k`` slides along ``heading`` (at most ``most`` cm) before its
+    swept area would overlap one of ``others`` (beyond ``small`` cm²): it stops touching the first."""
+    b = unit.bases[k]
+    here = _base(unit, k, b.x, b.y)
+
+    def free(step: float) -> bool:
+        there = _base(unit, k, b.x + heading[0] * step, b.y + heading[1] * step)
+        area = shapely.convex_hull(shapely.union(here, there))
+        return all(shapely.intersection(area, o).area <= small for o in others)
+
+    return furthest_free(most, free)
+
+
+def along_until_blocked(
+    unit: Unit,
+    k: int,
+    points: Sequence[tuple[float, float]],
+    most: float,
+    others: Sequence[shapely.Polygon],
+    small: float,
+) -> float:
+    """6.7.5 — how far base ``k`` slides along the broken line ``points`` (its centre's way,
+    facing kept; at most ``most`` cm) before its swept area would overlap one of ``others``
+    (beyond ``small`` cm²): it stops touching the first, as :func:`straight_until_blocked`."""
+    size = unit.base_size(k)
+    reach = math.hypot(*size)  # the base reaches half its diagonal from the centre's way: ample
+    near = [o for o in others if shapely.distance(o, shapely.LineString(points)) <= reach]
+    if not near:
+        return most
+    stops = [0.0]  # cm along the way at each point
+    for p, q in itertools.pairwise(points):
+        stops.append(stops[-1] + math.hypot(q[0] - p[0], q[1] - p[1]))
+
+    def free(step: float) -> bool:
+        legs = [
+            points[0],
+            *(points[i] for i in range(1, len(points)) if stops[i] < step),
+            along(points, step),
+        ]
+        for p, q in itertools.pairwise(legs):
+            area = shapely.convex_hull(shapely.union(_base(unit, k, *p), _base(unit, k, *q)))
+            if any(shapely.intersection(area, o).area > small for o in near):
+                return False
+        return True
+
+    return furthest_free(most, free)
+
+
+def into_contact_or_at(
+    here: shapely.Polygon, aims: Sequence[shapely.Polygon], contact_cm: float, tol: float, least: float
+) -> tuple[tuple[float, float], bool]:
+    """6.7.1, PD-14 — a pursuing figure's straight way: the shortest straight slide into edge
+    contact with any figure of the pursued unit, as a charge's
+    (:func:`~szwadron.table.reach.into_contact`), and True; when no slide gives one (a corner
+    only), straight at the nearest figure's centre, and False."""
+    dx, dy = into_contact(here, aims, contact_cm)
+    if edge_touch(shapely.affinity.translate(here, dx, dy), aims, tol) >= least:
+        return (dx, dy), True
+    aim = min(aims, key=lambda a: (shapely.distance(here, a), a.centroid.x, a.centroid.y))
+    c = here.centroid
+    return (aim.centroid.x - c.x, aim.centroid.y - c.y), False
+
+
+def touch_along(
+    points: Sequence[tuple[float, float]],
+    facing: float,
+    size: tuple[float, float],
+    others: Sequence[shapely.Geometry],
+) -> float:
+    """6.7.5 — how far a base (``facing``, ``size``: width, depth; facing kept) slides along
+    its centre's way ``points`` before it first touches one of ``others``, exactly (the Minkowski
+    sum, :func:`~szwadron.table.reach.grown_by_base`); ``inf`` when it never does. A way that
+    only grazes a base (no deeper than :data:`GRAZE_CM`) does not meet it.
+
+    >>> from szwadron.geometry.bases import base_corners
+    >>> touch_along([(0.0, 0.0), (0.0, 20.0)], 90.0, (2.0, 2.0), [shapely.box(-1.0, 12.0, 1.0, 14.0)])
+    11.0
+    >>> touch_along([(0.0, 0.0), (0.0, 20.0)], 90.0, (2.0, 2.0), [shapely.box(1.0, 12.0, 3.0, 14.0)])
+    inf
+    """
+    w, d = size
+    offsets = base_corners(0.0, 0.0, facing, w, d)
+    graze = base_corners(0.0, 0.0, facing, max(w - 2 * GRAZE_CM, 1e-3), max(d - 2 * GRAZE_CM, 1e-3))
+    legs = [(p, q) for p, q in itertools.pairwise(points) if p != q]
+    if not legs:
+        return math.inf
+    line = shapely.LineString([legs[0][0], *(q for _p, q in legs)])
+    reach = float(np.hypot(offsets[:, 0], offsets[:, 1]).max())
+    best = math.inf
+    for poly in others:
+        if shapely.distance(poly, line) > reach:
+            continue
+        core = shapely.union_all(grown_by_base(poly, graze))
+        full = shapely.union_all(grown_by_base(poly, offsets))
+        run = 0.0
+        for p, q in legs:
+            leg = shapely.LineString([p, q])
+            if run >= best:
+                break
+            if shapely.intersects(leg, core):
+                xy = shapely.get_coordinates(shapely.intersection(leg, full))
+                if len(xy):
+                    best = min(best, run + float(np.hypot(xy[:, 0] - p[0], xy[:, 1] - p[1]).min()))
+                break
+            run += math.hypot(q[0] - p[0], q[1] - p[1])
+    return best
+
+
+def _barred(
+    unit: Unit,
+    k: int,
+    heading: tuple[float, float],
+    way: tuple[float, bool],
+    aims: Sequence[shapely.Polygon],
+    friends: Sequence[shapely.Polygon],
+    foes: Sequence[shapely.Polygon],
+    small: float,
+) -> bool:
+    """3.1.3, 3.2.4, 3.2.5, 6.7.5 — does an own unit or closed ground (``friends``) bar the
+    straight way of figure ``k`` along ``heading`` to the pursued unit, before any enemy figure
+    of another unit (``foes``) stands on it? ``way``: its length and whether it ends in edge
+    contact; when not (a corner only), it ends where the figure touches a pursued figure. The
+    rolled distance does not matter (6.7.5: "najkrótszą drogą" is the way to the enemy)."""
+    length, contact = way
+    full = length if contact else straight_until_blocked(unit, k, heading, length, aims, small)
+    met = straight_until_blocked(unit, k, heading, full, friends, small)
+    return met < full and straight_until_blocked(unit, k, heading, full, foes, small) > met + 1e-9
+
+
+@dataclass
+class PursuitPlan:
+    """6.7.4, 6.7.5, 3.1.3 — the ways of a pursuing unit's figures, whatever the dice: the move
+    ``szwadron morale --apply`` makes (:mod:`szwadron.game.apply`) and the odds ``szwadron
+    morale`` gives read the same ways (:func:`pursuit_plan`).
+
+    Per figure (index in the unit): ``heading``, the unit vector of its straight way; ``need``,
+    the length of its way into contact (the straight slide, or the way round), or, where its
+    edges cannot meet a pursued figure's (a corner only), the distance to that figure's centre;
+    ``contact``, whether its straight way ends in edge contact (PD-14); ``ways``, the ways round
+    own units and closed ground (:func:`pursuit_way`), where taken. ``aims``: the pursued unit's
+    bases; ``others``: every other unit's base and the closed ground; ``others_but_target``:
+    without the pursued unit; ``foes``: the enemy's other units' bases, by unit."""
+
+    unit: Unit
+    aims: list[shapely.Polygon]
+    heading: dict[int, tuple[float, float]]
+    need: dict[int, float]
+    contact: dict[int, bool]
+    ways: dict[int, PursuitWay]
+    others: list[shapely.Geometry]
+    others_but_target: list[shapely.Geometry]
+    foes: dict[str, list[shapely.Polygon]]
+    small: float
+    tol: float
+    least: float
+    _stops: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def foe_bases(self) -> list[shapely.Polygon]:
+        """The bases of every enemy unit but the pursued one (6.7.5: not gone round)."""
+        return [p for ps in self.foes.values() for p in ps]
+
+    def step(self, k: int, dist: float) -> float:
+        """6.7.4, 6.7.5 — how far figure ``k`` gets along its way with ``dist`` cm rolled: the way
+        round as far as ``dist`` allows, stopped by an enemy figure on it; else straight into its
+        contact when ``dist`` reaches it (the pursued unit's own bases do not stop it short at a
+        corner on the way: 6.7.4), else its whole ``dist`` straight, short of touching anything."""
+        if k in self.ways:  # round the own unit or closed ground (3.1.3, 6.7.4)
+            way = self.ways[k]
+            return along_until_blocked(
+                self.unit, k, way.points, min(dist, way.length), self.foe_bases, self.small
+            )
+        norm = self.need[k]
+        if self.contact[k] and norm <= dist + 1e-9:  # it reaches its contact, and stops there
+            return straight_until_blocked(
+                self.unit, k, self.heading[k], norm, self.others_but_target, self.small
+            )
+        return straight_until_blocked(self.unit, k, self.heading[k], dist, self.others, self.small)
+
+    def steps(self, dist: float) -> list[tuple[int, float]]:
+        """:meth:`step` of every figure, in figure order."""
+        return [(k, self.step(k, dist)) for k in range(len(self.unit.bases))]
+
+    def order(self) -> list[int]:
+        """3.1.3 — the order the figures move in: the nearest to the enemy (along its way) first."""
+        return sorted(self.need, key=lambda k: (self.need[k], k))
+
+    def at(self, k: int, step: float) -> tuple[float, float]:
+        """The centre of figure ``k`` ``step`` cm along its way."""
+        if k in self.ways:  # its end exactly at the end of the way (no rounding error)
+            way = self.ways[k]
+            return way.points[-1] if step >= way.length - 1e-9 else along(way.points, step)
+        b = self.unit.bases[k]
+        ux, uy = self.heading[k]
+        return (b.x + ux * step, b.y + uy * step)
+
+    def points(self, k: int) -> tuple[tuple[float, float], ...]:
+        """Figure ``k``'s centre's way to the pursued unit, whatever the dice: the way round, or
+        the straight line into its contact (a corner only: until it touches a pursued figure)."""
+        if k in self.ways:
+            return self.ways[k].points
+        b = self.unit.bases[k]
+        return ((b.x, b.y), self.at(k, self.limit(k)))
+
+    def limit(self, k: int) -> float:
+        """How long figure ``k``'s way to the pursued unit is: :attr:`need`, or, a corner only,
+        how far it goes straight until it touches a pursued figure."""
+        if k in self.ways or self.contact[k]:
+            return self.need[k]
+        if k not in self._stops:
+            b = self.unit.bases[k]
+            line = ((b.x, b.y), self.at(k, self.need[k]))
+            self._stops[k] = min(self.need[k], touch_along(line, b.facing, self.unit.base_size(k), self.aims))
+        return self._stops[k]
+
+    def reaches(self, k: int) -> bool:
+        """6.7.4, PD-14 — does figure ``k``'s way end in edge contact with the pursued unit, and
+        does it get there when the dice reach its length (nothing else stops it on the way)?"""
+        if k in self.ways:
+            way = self.ways[k]
+            end = _base(self.unit, k, *way.points[-1])
+            if edge_touch(end, self.aims, self.tol) < self.least:
+                return False  # a corner only: it ends touching (pursuit_way)
+        elif not self.contact[k]:
+            return False
+        need = self.need[k]
+        return self.step(k, need) >= need - 1e-9
+
+    def into_contact_cm(self) -> float | None:
+        """6.7.1, 6.7.4, PD-14 — the shortest way into edge contact of any figure of the unit (cm,
+        as the move measures it: the straight slide into contact, or the way round), of the
+        figures whose way nothing else stops first; None when no figure has one. The pursuit
+        reaches its enemy when the rolled 2d6 × 2 or × 4 cm is at least this."""
+        reaching = [self.need[k] for k in self.order() if self.reaches(k)]
+        return min(reaching) if reaching else None
+
+    def met(self) -> dict[str, tuple[float, set[int]]]:
+        """6.7.5, 6.7.6 — the enemy units (not the pursued one) a figure meets on its way before
+        its contact, and before anything else stops it: by unit, the least distance along a way
+        at which a figure touches it, and the figures that do (exact, :func:`touch_along`)."""
+        out: dict[str, tuple[float, set[int]]] = {}
+        for k in range(len(self.unit.bases)):
+            fs = (self.unit.bases[k].facing, self.unit.base_size(k))
+            line = self.points(k)
+            limit = self.limit(k)
+            # what stops it first: an enemy on a way round (own units and closed ground are gone
+            # round); on a straight way, any other unit or closed ground
+            stoppers = self.foe_bases if k in self.ways else self.others_but_target
+            stop = min(limit, touch_along(line, *fs, stoppers))
+            for unit_id, bases in self.foes.items():
+                at = touch_along(line, *fs, bases)
+                if at < limit - 1e-9 and at <= stop + 1e-9:
+                    best, figs = out.get(unit_id, (math.inf, set()))
+                    figs.add(k)
+                    out[unit_id] = (min(best, at), figs)
+        return out
+
+
+def pursuit_plan(unit: Unit, scen: Scenario, target: Unit) -> PursuitPlan:
+    """6.7.4, 6.7.5, 3.1.3 — the ways of ``unit``'s figures pursuing ``target`` (:class:`PursuitPlan`).
+
+    Each figure slides straight into contact with the nearest figure of the pursued unit, or
+    straight at it when it cannot reach (:func:`into_contact_or_at`). Where an own unit or ground
+    closed to it (3.2.4, 3.2.5) bars that straight way into contact before any enemy figure does,
+    it takes the shortest way round into contact instead (:func:`pursuit_way`), and an enemy
+    figure on that way still stops it (6.7.5). Where the straight way is clear, or an enemy
+    figure stands on it first, or there is no way round, it goes straight."""
+    s = scen.settings
+    tol = s.contact_tolerance_cm + s.distance_epsilon_cm
+    small = s.overlap_tolerance_cm**2
+    least = s.min_contact_length_cm - s.distance_epsilon_cm
+    aims = [
+        shapely.Polygon(base_corners(b.x, b.y, b.facing, *target.base_size(i)))
+        for i, b in enumerate(target.bases)
+    ]
+    closed = [
+        t.polygon for t in terrain_shapes(scen.terrain) if forbidden_rule(unit.profile.kind, t) is not None
+    ]
+
+    def bases(u: Unit) -> list[shapely.Polygon]:
+        return [
+            shapely.Polygon(base_corners(b.x, b.y, b.facing, *u.base_size(i))) for i, b in enumerate(u.bases)
+        ]
+
+    others = [p for u in scen.units if u.id != unit.id for p in bases(u)] + closed
+    # a figure that reaches its contact goes the whole way into it (6.7.4): the pursued unit's own
+    # bases do not stop it short at a corner on the way (others and closed ground do)
+    others_but_target = [p for u in scen.units if u.id not in (unit.id, target.id) for p in bases(u)] + closed
+    friends = [p for u in scen.units if u.id != unit.id and u.side == unit.side for p in bases(u)] + closed
+    foes = {u.id: bases(u) for u in scen.units if u.side != unit.side and u.id != target.id}
+    foe_bases = [p for ps in foes.values() for p in ps]
+    table = (scen.table.width, scen.table.depth)
+    heading: dict[int, tuple[float, float]] = {}
+    need: dict[int, float] = {}
+    contact: dict[int, bool] = {}
+    ways: dict[int, PursuitWay] = {}
+    for k, b in enumerate(unit.bases):
+        here = shapely.Polygon(base_corners(b.x, b.y, b.facing, *unit.base_size(k)))
+        (dx, dy), contact[k] = into_contact_or_at(here, aims, s.min_contact_length_cm, tol, least)
+        norm = math.hypot(dx, dy) or 1.0
+        heading[k] = (dx / norm, dy / norm)
+        need[k] = norm
+        if _barred(unit, k, heading[k], (norm, contact[k]), aims, friends, foe_bases, small):
+            way = pursuit_way((b.x, b.y), b.facing, unit.base_size(k), aims, friends, table, s)
+            if way is not None:  # round the own unit or closed ground (3.1.3, 6.7.4)
+                ways[k] = way
+                need[k] = way.length
+    return PursuitPlan(
+        unit, aims, heading, need, contact, ways, others, others_but_target, foes, small, tol, least
+    )
+
+
+__all__ = [
+    "GRAZE_CM",
+    "PursuitPlan",
+    "PursuitWay",
+    "along",
+    "along_until_blocked",
+    "edge_touch",
+    "furthest_free",
+    "into_contact_or_at",
+    "pursuit_plan",
+    "pursuit_way",
+    "straight_until_blocked",
+    "touch_along",
+]
