@@ -6,8 +6,12 @@ do niego zbliżyć") and goes "najkrótszą drogą" (6.7.5), but a figure moves 
 (3.1.3) and into no ground closed to it (3.2.4, 3.2.5). So where an own unit or closed ground
 bars the straight way, the figure takes the shortest way round it into contact with the pursued
 unit (PD-14: at least 1 cm of edge), and goes as far along that way as its rolled distance
-allows. :func:`pursuit_way` finds that way; :mod:`szwadron.game.apply` makes the move (an enemy
-figure on the way still stops it there, 6.7.5).
+allows. :func:`pursuit_way` finds that way. :func:`pursuit_plan` gives every figure's way (straight
+or round) and how far it gets with the dice rolled (an enemy figure on the way still stops it there,
+6.7.5): :mod:`szwadron.game.apply` makes the move with it, and the morale phase's odds
+(:mod:`szwadron.table.morale_phase`) read the same ways — the chance to reach the enemy is the
+chance that the roll is at least :meth:`PursuitPlan.into_contact_cm`, and the enemy units on the
+way are :meth:`PursuitPlan.met`.
 
 How the way is found (decisions, docs/decisions.md "Pursuit round own units"):
 
