@@ -18,8 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shapely
 
 from szwadron.cli import main
+from szwadron.geometry.bases import base_corners
+from szwadron.geometry.battlefield import Battlefield
+from szwadron.loading import load_scenario
+from szwadron.table.audit import engaged_with_bases
 
 HERE = Path(__file__).parent / "cases" / "pursuit_odds"
 CASES = sorted(HERE.glob("*.toml"))
@@ -99,3 +104,33 @@ def test_6_7_4_the_text_gives_the_way_into_contact(
         "pursuit of e, 18.00 cm away, no way into contact (6.7.5): 2d6 × 2 cm; reaches it: 0 (6.7.1)" in out
     )
     assert "on the way: g, met after 15.68 cm by p/0; may be attacked: 13.9% (6.7.5)" in out
+
+
+def test_3_2_3_a_pursuer_ends_on_no_fence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """3.2.3, 6.5.2: the slide into contact would end on the fence in front of the pursued figure;
+    with 18 cm the pursuer stops before it, touching it (within the PD-3 overlap tolerance), in
+    contact across it (PD-4: the table's own contact measure agrees); with 16 cm it gets there too."""
+    scen, _c, _w = _case(HERE / "3_2_3_stops_before_a_fence_in_contact_across.toml", tmp_path)
+    for dice, y in (([6, 5, 4], 46.50125), ([6, 4, 4], 46.5)):
+        out = tmp_path / "next.toml"
+        args = [
+            "morale",
+            str(scen),
+            "--side",
+            "A",
+            "--apply",
+            "--dice",
+            ",".join(map(str, dice)),
+            "-o",
+            str(out),
+        ]
+        assert main(args) == 0
+        capsys.readouterr()
+        after = load_scenario(out)
+        (b,) = after.unit("p").bases
+        assert (b.x, b.y) == pytest.approx((49.5, y), abs=1e-6)
+        fence = shapely.box(30.0, 47.5, 70.0, 48.0)
+        base = shapely.Polygon(base_corners(b.x, b.y, b.facing, *after.unit("p").base_size(0)))
+        assert shapely.intersection(base, fence).area <= after.settings.overlap_tolerance_cm**2
+        bf = Battlefield(after)
+        assert engaged_with_bases(bf, bf.unit_bases("p")) == ["e"]  # in contact across the fence

@@ -51,7 +51,7 @@ from szwadron.table.fire import FireResult, fire
 from szwadron.table.melee import table_melee
 from szwadron.table.morale_phase import flight_direction, morale_phase
 from szwadron.table.movement import check_move, repulse
-from szwadron.table.pursuit import along, edge_touch, furthest_free, pursuit_plan
+from szwadron.table.pursuit import along, furthest_free, pursuit_plan
 
 if TYPE_CHECKING:
     from szwadron.table.fire import FireResult
@@ -1537,6 +1537,7 @@ def _queued(
     standing: Sequence[shapely.Polygon] = (),
     rough: Sequence[shapely.Geometry] = (),
     first: Sequence[int] | None = None,
+    obstacles: Sequence[shapely.Geometry] = (),
 ) -> list[tuple[int, tuple[float, float]]]:
     """3.1.3, 6.1.3 — where each fleeing figure ends: ``steps`` is how far each would go along
     its way (``at``: the point that far along), but no figure ends on another of its unit
@@ -1548,7 +1549,8 @@ def _queued(
     end on; ``rough``: woods and rough ground, which a figure enters with its whole base or
     stops before (3.2.2). ``first``: the order the figures move in instead (a pursuit's: the
     nearest the enemy first), each ending clear of the places of those still to move too, so the
-    ranks behind close up and never end on a figure that could not leave. Returns ``(figure, end
+    ranks behind close up and never end on a figure that could not leave. ``obstacles``: fences,
+    low walls and streams, on which a figure that closes up does not end (3.2.3; a pursuit's). Returns ``(figure, end
     point)`` in figure order."""
     placed: list[shapely.Polygon] = list(standing)
     ends: dict[int, tuple[float, float]] = {}
@@ -1562,6 +1564,9 @@ def _queued(
         if any(poly.intersection(other).area > small for other in placed):
             return False
         start = shape(k, at(k, 0.0))
+        for area in obstacles:  # 3.2.3: on a fence it did not stand on at the start
+            if poly.intersection(area).area > small >= start.intersection(area).area:
+                return False
         for area in rough:  # astride the edge, more of it inside than at the start: entering
             inside = poly.intersection(area).area
             if small < inside < poly.area - small and inside > start.intersection(area).area + small:
@@ -1647,22 +1652,22 @@ def _pursuit_move(
     pips = [rng.randint(1, 6), rng.randint(1, 6)]
     per_pip = min(p.distance.outcomes()) // 2  # 2d6 × 2 or × 4 (pursuit_distribution)
     dist = float(sum(pips) * per_pip)
-    tol = scen.settings.contact_tolerance_cm + scen.settings.distance_epsilon_cm
     target = scen.unit(p.target)
     plan = pursuit_plan(unit, scen, target)  # the ways the phase's odds read too
-    aims, ways = plan.aims, plan.ways
+    ways = plan.ways
     least = scen.settings.min_contact_length_cm - scen.settings.distance_epsilon_cm
-    ends = _queued(unit, plan.steps(dist), plan.at, scen.settings.overlap_tolerance_cm, first=plan.order())
-    poses = [[k, round(x, 6), round(y, 6), unit.bases[k].facing] for k, (x, y) in ends]
-    touching = (  # PD-14: along at least 1 cm of edge in all, as a melee needs
-        sum(
-            edge_touch(
-                shapely.Polygon(base_corners(x, y, unit.bases[k].facing, *unit.base_size(k))), aims, tol
-            )
-            for k, (x, y) in ends
-        )
-        >= least
+    obstacles = [o.polygon for o in plan.obstacles]
+    ends = _queued(
+        unit,
+        plan.steps(dist),
+        plan.at,
+        scen.settings.overlap_tolerance_cm,
+        first=plan.order(),
+        obstacles=obstacles,
     )
+    poses = [[k, round(x, 6), round(y, 6), unit.bases[k].facing] for k, (x, y) in ends]
+    # PD-14: along at least 1 cm of edge in all, as a melee needs (across a fence too, PD-4)
+    touching = sum(plan.contact_cm(k, xy) for k, xy in ends) >= least
     roll: dict[str, Any] = {
         "unit": um.id,
         "test": "pursuit",

@@ -64,7 +64,8 @@ import shapely
 import shapely.affinity
 
 from szwadron.geometry.bases import base_corners, polygons_from_corners
-from szwadron.geometry.terrain import forbidden_rule, terrain_shapes
+from szwadron.geometry.contact import contact_length
+from szwadron.geometry.terrain import TerrainShape, forbidden_rule, terrain_shapes
 from szwadron.models import Scenario, Unit
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
 from szwadron.table.reach import CLEARANCE_CM, grown_by_base, into_contact
@@ -507,7 +508,8 @@ class PursuitPlan:
     ``contact``, whether its straight way ends in edge contact (PD-14); ``ways``, the ways round
     own units and closed ground (:func:`pursuit_way`), where taken. ``aims``: the pursued unit's
     bases; ``others``: every other unit's base and the closed ground; ``others_but_target``:
-    without the pursued unit; ``foes``: the enemy's other units' bases, by unit."""
+    without the pursued unit; ``foes``: the enemy's other units' bases, by unit; ``obstacles``: the crossable obstacles
+    (fences, low walls, streams, 3.2.3), on which no figure ends (:meth:`step`)."""
 
     unit: Unit
     aims: list[shapely.Polygon]
@@ -521,6 +523,7 @@ class PursuitPlan:
     small: float
     tol: float
     least: float
+    obstacles: list[TerrainShape] = field(default_factory=list)
     _stops: dict[int, float] = field(default_factory=dict)
 
     @property
@@ -529,10 +532,67 @@ class PursuitPlan:
         return [p for ps in self.foes.values() for p in ps]
 
     def step(self, k: int, dist: float) -> float:
-        """6.7.4, 6.7.5 — how far figure ``k`` gets along its way with ``dist`` cm rolled: the way
-        round as far as ``dist`` allows, stopped by an enemy figure on it; else straight into its
-        contact when ``dist`` reaches it (the pursued unit's own bases do not stop it short at a
-        corner on the way: 6.7.4), else its whole ``dist`` straight, short of touching anything."""
+        """6.7.4, 6.7.5, 3.2.3 — how far figure ``k`` gets along its way with ``dist`` cm rolled:
+        the way round as far as ``dist`` allows, stopped by an enemy figure on it; else straight
+        into its contact when ``dist`` reaches it (the pursued unit's own bases do not stop it
+        short at a corner on the way: 6.7.4), else its whole ``dist`` straight, short of touching
+        anything. Where that would end on a crossable obstacle it stops before it, touching it
+        (:meth:`off_obstacles`)."""
+        return self.off_obstacles(k, self._step(k, dist))
+
+    def on_obstacle(self, k: int, point: tuple[float, float]) -> bool:
+        """3.2.3 — does figure ``k`` with its centre at ``point`` stand on a crossable obstacle
+        (deeper than the PD-3 overlap tolerance)?"""
+        here = _base(self.unit, k, *point)
+        return any(shapely.intersection(here, o.polygon).area > self.small for o in self.obstacles)
+
+    def off_obstacles(self, k: int, step: float) -> float:
+        """3.2.3, 6.5.2 — a figure ends on no fence, low wall or stream: where ``step`` cm along
+        its way would leave it on one, it stops before it, as far along as leaves it off (touching
+        it). The rules let only a repulsed unit end on one (6.5.2: "Oddział może omijać przeszkody
+        oraz inne oddziały, jak również wejść na przeszkodę terenową"); a pursuit crosses one only
+        when its roll takes the whole base over (terrain costs are not counted). A figure already
+        standing on one at the start is left as the move takes it."""
+        if not self.obstacles or not self.on_obstacle(k, self.at(k, step)):
+            return step
+        if self.on_obstacle(k, self.at(k, 0.0)):
+            return step
+        return furthest_free(step, lambda d: not self.on_obstacle(k, self.at(k, d)))
+
+    def across(self, k: int, point: tuple[float, float]) -> float:
+        """PD-4, 1.3.5, 5.7 — how many cm of figure ``k``'s edge (centre at ``point``) touch the
+        pursued unit across a crossable obstacle: a pursued figure beyond the contact tolerance,
+        both within it of one obstacle and no further apart than its width plus the tolerance, is
+        in contact across it (its length measured with the obstacle's width added to the
+        tolerance, as :meth:`~szwadron.geometry.battlefield.Battlefield.contact_lengths` does)."""
+        if not self.obstacles:
+            return 0.0
+        here = _base(self.unit, k, *point)
+        mine = np.asarray(shapely.get_coordinates(here)[:-1])
+        total = 0.0
+        for aim in self.aims:
+            gap = float(shapely.distance(here, aim))
+            if gap <= self.tol:
+                continue  # touching directly: edge_touch counts it
+            widths = [
+                o.width
+                for o in self.obstacles
+                if shapely.distance(here, o.polygon) <= self.tol
+                and shapely.distance(aim, o.polygon) <= self.tol
+                and gap <= o.width + self.tol
+            ]
+            if widths:
+                theirs = np.asarray(shapely.get_coordinates(aim)[:-1])
+                total += float(contact_length(mine, theirs, self.tol + max(widths)))
+        return total
+
+    def contact_cm(self, k: int, point: tuple[float, float]) -> float:
+        """PD-14, PD-4 — how many cm of figure ``k``'s edge (centre at ``point``) touch the
+        pursued unit: directly (:func:`edge_touch`), or across a crossable obstacle (:meth:`across`)."""
+        return edge_touch(_base(self.unit, k, *point), self.aims, self.tol) + self.across(k, point)
+
+    def _step(self, k: int, dist: float) -> float:
+        """:meth:`step` before the obstacles."""
         if k in self.ways:  # round the own unit or closed ground (3.1.3, 6.7.4)
             way = self.ways[k]
             return along_until_blocked(
@@ -581,25 +641,39 @@ class PursuitPlan:
             self._stops[k] = min(self.need[k], touch_along(line, b.facing, self.unit.base_size(k), self.aims))
         return self._stops[k]
 
-    def reaches(self, k: int) -> bool:
-        """6.7.4, PD-14 — does figure ``k``'s way end in edge contact with the pursued unit, and
-        does it get there when the dice reach its length (nothing else stops it on the way)?"""
-        if k in self.ways:
-            way = self.ways[k]
-            end = _base(self.unit, k, *way.points[-1])
-            if edge_touch(end, self.aims, self.tol) < self.least:
-                return False  # a corner only: it ends touching (pursuit_way)
-        elif not self.contact[k]:
-            return False
+    def reach_cm(self, k: int) -> float | None:
+        """6.7.4, PD-14, PD-4 — how far along its way figure ``k`` comes into edge contact with the
+        pursued unit, when the dice take it that far: its way's length (:attr:`need`) when the way
+        ends in edge contact and nothing else stops it first; or, where it stops before a crossable
+        obstacle (:meth:`off_obstacles`) in contact with a pursued figure across it (PD-4), how
+        far it got; None when it never comes into contact."""
         need = self.need[k]
-        return self.step(k, need) >= need - 1e-9
+        got = self.step(k, need)
+        if got >= need - 1e-9:
+            if k in self.ways:
+                end = _base(self.unit, k, *self.ways[k].points[-1])
+                if edge_touch(end, self.aims, self.tol) < self.least:
+                    return None  # a corner only: it ends touching (pursuit_way)
+                return need
+            return need if self.contact[k] else None
+        if not self.obstacles:
+            return None
+        # where it first comes within the contact tolerance of an obstacle, on its way: from
+        # there on, a roll that stops it short of the obstacle leaves it in contact across it
+        near = [shapely.buffer(o.polygon, 0.999 * self.tol, join_style="mitre") for o in self.obstacles]
+        first = touch_along(self.points(k), self.unit.bases[k].facing, self.unit.base_size(k), near)
+        for cm in (first, got):
+            if cm <= got and self.across(k, self.at(k, cm)) >= self.least:
+                return cm
+        return None
 
     def into_contact_cm(self) -> float | None:
         """6.7.1, 6.7.4, PD-14 — the shortest way into edge contact of any figure of the unit (cm,
-        as the move measures it: the straight slide into contact, or the way round), of the
-        figures whose way nothing else stops first; None when no figure has one. The pursuit
-        reaches its enemy when the rolled 2d6 × 2 or × 4 cm is at least this."""
-        reaching = [self.need[k] for k in self.order() if self.reaches(k)]
+        as the move measures it: the straight slide into contact, or the way round; before a
+        fence, in contact across it), of the figures whose way nothing else stops first; None
+        when no figure has one. The pursuit reaches its enemy when the rolled 2d6 × 2 or × 4 cm
+        is at least this."""
+        reaching = [cm for k in self.order() if (cm := self.reach_cm(k)) is not None]
         return min(reaching) if reaching else None
 
     def met(self) -> dict[str, tuple[float, set[int]]]:
@@ -673,8 +747,21 @@ def pursuit_plan(unit: Unit, scen: Scenario, target: Unit) -> PursuitPlan:
             if way is not None:  # round the own unit or closed ground (3.1.3, 6.7.4)
                 ways[k] = way
                 need[k] = way.length
+    obstacles = [t for t in terrain_shapes(scen.terrain) if t.crossable_obstacle]
     return PursuitPlan(
-        unit, aims, heading, need, contact, ways, others, others_but_target, foes, small, tol, least
+        unit,
+        aims,
+        heading,
+        need,
+        contact,
+        ways,
+        others,
+        others_but_target,
+        foes,
+        small,
+        tol,
+        least,
+        obstacles,
     )
 
 
