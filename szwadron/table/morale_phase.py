@@ -1125,9 +1125,10 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
     on_the_way: tuple[PursuitStrike, ...] = ()
     if dist is not None and target is not None:  # the ways the applied move takes (6.7.4, 6.7.5)
         plan = pursuit_plan(unit, bf.scenario, bf.scenario.unit(target))
-        way = plan.into_contact_cm()
-        if way is not None:
-            reach = p_move * chance_at_least(dist, way, table.eps)
+        into = plan.into_contact_cm()
+        if into is not None:  # 6.7.4: the roll that leaves a figure in contact (PD-3)
+            way, reach_from = into
+            reach = p_move * chance_at_least(dist, reach_from, table.eps)
         on_the_way = _on_the_way(table, plan, dist, p_move)
     return UnitMorale(
         id=unit.id,

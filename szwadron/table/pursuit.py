@@ -416,15 +416,37 @@ def along_until_blocked(
 
 
 def into_contact_or_at(
-    here: shapely.Polygon, aims: Sequence[shapely.Polygon], contact_cm: float, tol: float, least: float
+    here: shapely.Polygon,
+    aims: Sequence[shapely.Polygon],
+    contact_cm: float,
+    tol: float,
+    least: float,
+    small: float = 0.0,
 ) -> tuple[tuple[float, float], bool]:
-    """6.7.1, PD-14 — a pursuing figure's straight way: the shortest straight slide into edge
+    """6.7.1, PD-14, PD-3 — a pursuing figure's straight way: the shortest straight slide into edge
     contact with any figure of the pursued unit, as a charge's
     (:func:`~szwadron.table.reach.into_contact`), and True; when no slide gives one (a corner
-    only), straight at the nearest figure's centre, and False."""
+    only), straight at the nearest figure's centre, and False.
+
+    A pose on a pursued figure (overlapping it by more than ``small`` cm², PD-3) is no contact,
+    though its outline runs inside that figure: where the charge's slide to one figure ends on
+    another (bases turned to each other, the slide to the nearest figure's corner running onto
+    its neighbour), the shortest slide into contact with each figure alone that ends on none is
+    taken, else the straight way at the nearest figure."""
+
+    def contact(move: tuple[float, float]) -> bool:
+        moved = shapely.affinity.translate(here, *move)
+        if edge_touch(moved, aims, tol) < least:
+            return False
+        return all(shapely.intersection(moved, a).area <= small for a in aims)
+
     dx, dy = into_contact(here, aims, contact_cm)
-    if edge_touch(shapely.affinity.translate(here, dx, dy), aims, tol) >= least:
+    if contact((dx, dy)):
         return (dx, dy), True
+    alone = [into_contact(here, [a], contact_cm) for a in aims]
+    good = sorted((math.hypot(*m), i) for i, m in enumerate(alone) if contact(m))
+    if good:
+        return alone[good[0][1]], True
     aim = min(aims, key=lambda a: (shapely.distance(here, a), a.centroid.x, a.centroid.y))
     c = here.centroid
     return (aim.centroid.x - c.x, aim.centroid.y - c.y), False
@@ -641,12 +663,14 @@ class PursuitPlan:
             self._stops[k] = min(self.need[k], touch_along(line, b.facing, self.unit.base_size(k), self.aims))
         return self._stops[k]
 
-    def reach_cm(self, k: int) -> float | None:
-        """6.7.4, PD-14, PD-4 — how far along its way figure ``k`` comes into edge contact with the
-        pursued unit, when the dice take it that far: its way's length (:attr:`need`) when the way
+    def reach_cm(self, k: int) -> tuple[float, float] | None:
+        """6.7.4, PD-14, PD-4, PD-3 — where along its way figure ``k`` comes into edge contact with
+        the pursued unit: ``(way, from)``. ``way`` is its way's length (:attr:`need`) when the way
         ends in edge contact and nothing else stops it first; or, where it stops before a crossable
-        obstacle (:meth:`off_obstacles`) in contact with a pursued figure across it (PD-4), how
-        far it got; None when it never comes into contact."""
+        obstacle (:meth:`off_obstacles`) in contact with a pursued figure across it (PD-4), how far
+        it goes until its base touches the obstacle. ``from`` is the least roll that leaves it in
+        contact as the move measures it (:meth:`contact_cm`: within the PD-3 contact tolerance, so
+        a little short of ``way``). None when it never comes into contact."""
         need = self.need[k]
         got = self.step(k, need)
         if got >= need - 1e-9:
@@ -654,27 +678,52 @@ class PursuitPlan:
                 end = _base(self.unit, k, *self.ways[k].points[-1])
                 if edge_touch(end, self.aims, self.tol) < self.least:
                     return None  # a corner only: it ends touching (pursuit_way)
-                return need
-            return need if self.contact[k] else None
+            elif not self.contact[k]:
+                return None
+            return need, self._first_contact(k, need)
         if not self.obstacles:
             return None
         # where it first comes within the contact tolerance of an obstacle, on its way: from
         # there on, a roll that stops it short of the obstacle leaves it in contact across it
         near = [shapely.buffer(o.polygon, 0.999 * self.tol, join_style="mitre") for o in self.obstacles]
-        first = touch_along(self.points(k), self.unit.bases[k].facing, self.unit.base_size(k), near)
+        fs = (self.unit.bases[k].facing, self.unit.base_size(k))
+        first = touch_along(self.points(k), *fs, near)
         for cm in (first, got):
             if cm <= got and self.across(k, self.at(k, cm)) >= self.least:
-                return cm
+                way = min(got, touch_along(self.points(k), *fs, [o.polygon for o in self.obstacles]))
+                return max(way, cm), cm
         return None
 
-    def into_contact_cm(self) -> float | None:
+    def _first_contact(self, k: int, need: float) -> float:
+        """PD-3, PD-14 — the least roll that leaves figure ``k`` in contact (:meth:`contact_cm`)
+        on its way into contact ``need`` cm long, which nothing else stops: bisected (the contact,
+        once made, holds to the way's end)."""
+
+        def reached(d: float) -> bool:
+            return self.contact_cm(k, self.at(k, self.off_obstacles(k, d))) >= self.least
+
+        lo, hi = max(0.0, need - 1.0), need
+        if reached(lo):
+            return lo
+        for _i in range(40):
+            mid = (lo + hi) / 2
+            if reached(mid):
+                hi = mid
+            else:
+                lo = mid
+        return hi
+
+    def into_contact_cm(self) -> tuple[float, float] | None:
         """6.7.1, 6.7.4, PD-14 — the shortest way into edge contact of any figure of the unit (cm,
         as the move measures it: the straight slide into contact, or the way round; before a
-        fence, in contact across it), of the figures whose way nothing else stops first; None
-        when no figure has one. The pursuit reaches its enemy when the rolled 2d6 × 2 or × 4 cm
-        is at least this."""
-        reaching = [cm for k in self.order() if (cm := self.reach_cm(k)) is not None]
-        return min(reaching) if reaching else None
+        fence, until it touches it, in contact across it), of the figures whose way nothing else
+        stops first, and the least roll with which any figure is in contact (PD-3: within the
+        contact tolerance, a little less); None when no figure has one. The pursuit reaches its
+        enemy when the rolled 2d6 × 2 or × 4 cm is at least the second."""
+        reaching = [wf for k in self.order() if (wf := self.reach_cm(k)) is not None]
+        if not reaching:
+            return None
+        return min(w for w, _f in reaching), min(f for _w, f in reaching)
 
     def met(self) -> dict[str, tuple[float, set[int]]]:
         """6.7.5, 6.7.6 — the enemy units (not the pursued one) a figure meets on its way before
@@ -738,7 +787,7 @@ def pursuit_plan(unit: Unit, scen: Scenario, target: Unit) -> PursuitPlan:
     ways: dict[int, PursuitWay] = {}
     for k, b in enumerate(unit.bases):
         here = shapely.Polygon(base_corners(b.x, b.y, b.facing, *unit.base_size(k)))
-        (dx, dy), contact[k] = into_contact_or_at(here, aims, s.min_contact_length_cm, tol, least)
+        (dx, dy), contact[k] = into_contact_or_at(here, aims, s.min_contact_length_cm, tol, least, small)
         norm = math.hypot(dx, dy) or 1.0
         heading[k] = (dx / norm, dy / norm)
         need[k] = norm
