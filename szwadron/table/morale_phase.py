@@ -1124,7 +1124,7 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
     way: float | None = None
     on_the_way: tuple[PursuitStrike, ...] = ()
     if dist is not None and target is not None:  # the ways the applied move takes (6.7.4, 6.7.5)
-        plan = pursuit_plan(unit, bf.scenario, bf.scenario.unit(target))
+        plan = pursuit_plan(unit, bf.scenario, bf.scenario.unit(target), max(dist.outcomes()))
         into = plan.into_contact_cm()
         if into is not None:  # 6.7.4: the roll that leaves a figure in contact (PD-3)
             way, reach_from = into

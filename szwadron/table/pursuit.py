@@ -221,12 +221,14 @@ def pursuit_way(
     blockers: Sequence[shapely.Geometry],
     table: tuple[float, float],
     settings: RulesSettings = DEFAULT_SETTINGS,
+    within: float | None = None,
 ) -> PursuitWay | None:
     """6.7.4, 6.7.5, 3.1.3, PD-14 — the shortest way of a pursuing figure, facing kept, from
     ``start`` (its centre) into edge contact with one of ``aims`` (the pursued unit's bases),
     round ``blockers`` (other own units' bases, ground closed to it) and the pursued bases, its
     base (``size``: width, depth) on the ``table`` (width, depth) all the way. None when there
-    is no such way (see the module docstring for how it is found).
+    is no such way (see the module docstring for how it is found), or, given ``within``, when
+    it is found to be longer than that.
 
     Examples
     --------
@@ -237,6 +239,37 @@ def pursuit_way(
     >>> pursuit_way((50.0, 30.0), 90.0, (2.0, 2.0), [aim], [], (100.0, 100.0)).points
     ((50.0, 30.0), (50.0, 48.0))
     """
+    if len(blockers) <= 16:
+        return _search(start, facing, size, aims, blockers, table, settings)
+    # Only the blockers a way no longer than ``bound`` can come near are searched among: every
+    # point of such a way is within ``bound`` of the start and the pursued unit together, so a
+    # blocker further than that (plus the base, twice over) cannot touch it; a way found no longer
+    # than ``bound`` is then the shortest among all the blockers too. Else the bound is doubled.
+    arr = np.asarray(blockers, dtype=object)
+    here, target = shapely.Point(start), shapely.union_all(list(aims))
+    far = np.asarray(shapely.distance(arr, here) + shapely.distance(arr, target), dtype=float)
+    margin = 2.0 * math.hypot(*size)
+    bound = 2.0 * float(shapely.distance(here, target)) + 20.0
+    while True:
+        keep = far <= bound + margin
+        way = _search(start, facing, size, aims, list(arr[keep]), table, settings)
+        if way is None or keep.all() or way.length <= bound:
+            return way  # no way among fewer blockers: none among more
+        if within is not None and bound >= within:
+            return None  # longer than the caller asks about
+        bound *= 2.0
+
+
+def _search(
+    start: tuple[float, float],
+    facing: float,
+    size: tuple[float, float],
+    aims: Sequence[shapely.Geometry],
+    blockers: Sequence[shapely.Geometry],
+    table: tuple[float, float],
+    settings: RulesSettings,
+) -> PursuitWay | None:
+    """:func:`pursuit_way` among ``blockers``: the visibility graph, searched with A*."""
     planned = _plan(start, facing, size, aims, blockers, table, settings)
     if planned is None:
         return None
@@ -359,6 +392,19 @@ def _base(unit: Unit, k: int, x: float, y: float) -> shapely.Polygon:
     return shapely.Polygon(base_corners(x, y, unit.bases[k].facing, *unit.base_size(k)))
 
 
+def _near_line(
+    polys: Sequence[shapely.Geometry], points: Sequence[tuple[float, float]], unit: Unit, k: int
+) -> list[shapely.Geometry]:
+    """The polygons of ``polys`` that base ``k`` of ``unit`` can meet with its centre on the broken
+    line ``points`` (within its diagonal of it: ample), in their order."""
+    if not polys:
+        return []
+    line = shapely.LineString(points) if len(set(points)) > 1 else shapely.Point(points[0])
+    arr = np.asarray(polys, dtype=object)
+    keep = np.asarray(shapely.dwithin(arr, line, math.hypot(*unit.base_size(k))), dtype=bool)
+    return list(arr[keep])
+
+
 def straight_until_blocked(
     unit: Unit,
     k: int,
@@ -371,6 +417,7 @@ def straight_until_blocked(
     swept area would overlap one of ``others`` (beyond ``small`` cm²): it stops touching the first."""
     b = unit.bases[k]
     here = _base(unit, k, b.x, b.y)
+    others = _near_line(others, [(b.x, b.y), (b.x + heading[0] * most, b.y + heading[1] * most)], unit, k)
 
     def free(step: float) -> bool:
         there = _base(unit, k, b.x + heading[0] * step, b.y + heading[1] * step)
@@ -747,7 +794,7 @@ class PursuitPlan:
         return out
 
 
-def pursuit_plan(unit: Unit, scen: Scenario, target: Unit) -> PursuitPlan:
+def pursuit_plan(unit: Unit, scen: Scenario, target: Unit, most: float | None = None) -> PursuitPlan:
     """6.7.4, 6.7.5, 3.1.3 — the ways of ``unit``'s figures pursuing ``target`` (:class:`PursuitPlan`).
 
     Each figure slides straight into contact with the nearest figure of the pursued unit, or
@@ -755,7 +802,12 @@ def pursuit_plan(unit: Unit, scen: Scenario, target: Unit) -> PursuitPlan:
     closed to it (3.2.4, 3.2.5) bars that straight way into contact before any enemy figure does,
     it takes the shortest way round into contact instead (:func:`pursuit_way`), and an enemy
     figure on that way still stops it (6.7.5). Where the straight way is clear, or an enemy
-    figure stands on it first, or there is no way round, it goes straight."""
+    figure stands on it first, or there is no way round, it goes straight.
+
+    ``most``: the longest roll, for the odds only: a figure whose edge-to-edge gap to the pursued
+    unit is more than that reaches it with no roll, and its way round is not searched, nor a way
+    round found longer than that (it goes straight in the plan; the move, which passes no
+    ``most``, still takes its way round)."""
     s = scen.settings
     tol = s.contact_tolerance_cm + s.distance_epsilon_cm
     small = s.overlap_tolerance_cm**2
@@ -791,8 +843,12 @@ def pursuit_plan(unit: Unit, scen: Scenario, target: Unit) -> PursuitPlan:
         norm = math.hypot(dx, dy) or 1.0
         heading[k] = (dx / norm, dy / norm)
         need[k] = norm
-        if _barred(unit, k, heading[k], (norm, contact[k]), aims, friends, foe_bases, small):
-            way = pursuit_way((b.x, b.y), b.facing, unit.base_size(k), aims, friends, table, s)
+        far = (
+            most is not None
+            and float(shapely.distance(here, shapely.union_all(aims))) > most + s.distance_epsilon_cm
+        )
+        if not far and _barred(unit, k, heading[k], (norm, contact[k]), aims, friends, foe_bases, small):
+            way = pursuit_way((b.x, b.y), b.facing, unit.base_size(k), aims, friends, table, s, most)
             if way is not None:  # round the own unit or closed ground (3.1.3, 6.7.4)
                 ways[k] = way
                 need[k] = way.length
