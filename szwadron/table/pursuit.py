@@ -63,12 +63,12 @@ import numpy.typing as npt
 import shapely
 import shapely.affinity
 
-from szwadron.geometry.bases import base_corners, polygons_from_corners
+from szwadron.geometry.bases import base_corners, facing_vectors, polygons_from_corners
 from szwadron.geometry.contact import contact_length
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule, terrain_shapes
 from szwadron.models import Scenario, Unit
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
-from szwadron.table.reach import CLEARANCE_CM, grown_by_base, into_contact
+from szwadron.table.reach import CLEARANCE_CM, buffered, grown_by_base, into_contact, possible_slides
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -86,19 +86,45 @@ class PursuitWay:
     length: float
 
 
-def edge_touch(base: shapely.Polygon, figures: Sequence[shapely.Geometry], tol: float) -> float:
-    """PD-14 — how many cm of ``base``'s edge touch ``figures`` (within ``tol``).
+def edge_touch(
+    base: shapely.Polygon,
+    figures: Sequence[shapely.Geometry],
+    tol: float,
+    boxes: Sequence[Sequence[float]] | None = None,
+) -> float:
+    """PD-14 — how many cm of ``base``'s edge touch ``figures`` (within ``tol``); ``boxes``: their
+    bounds, where known.
 
     >>> a = shapely.box(0.0, 0.0, 2.0, 2.0)
     >>> edge_touch(a, [shapely.box(1.0, 2.0, 3.0, 4.0)], 0.0)    # half the top edge
     1.0
     """
-    return float(
-        sum(
-            shapely.length(shapely.intersection(shapely.boundary(base), shapely.buffer(a, tol)))
-            for a in figures
-        )
-    )
+    # a figure further than ``tol`` from the base's box touches none of its edge (adds 0)
+    lo_x, lo_y, hi_x, hi_y = shapely.bounds(base).tolist()
+    if boxes is None:
+        boxes = shapely.bounds(np.asarray(figures, dtype=object)).tolist() if len(figures) else []
+    near = [
+        buffered(a, tol)
+        for a, (ax0, ay0, ax1, ay1) in zip(figures, boxes, strict=True)
+        if ax0 - tol - 1e-6 <= hi_x
+        and lo_x <= ax1 + tol + 1e-6
+        and ay0 - tol - 1e-6 <= hi_y
+        and lo_y <= ay1 + tol + 1e-6
+    ]
+    if not near:
+        return 0.0
+    lengths = shapely.length(shapely.intersection(shapely.boundary(base), np.asarray(near, dtype=object)))
+    return float(sum(lengths.tolist()))
+
+
+@dataclass
+class _Memo:
+    """What the searches of one pursuit (:func:`pursuit_plan`) share: by the base's outline, the
+    corner it stands at and the pursued figure, the slide into contact (:meth:`_Plan.slide`) and
+    the slides it may take (:meth:`_Plan.any_free`)."""
+
+    slides: dict[tuple[object, ...], tuple[float, float, bool]] = field(default_factory=dict)
+    moves: dict[tuple[object, ...], list[tuple[float, float]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -117,6 +143,7 @@ class _Plan:
     contact_cm: float
     least: float
     tol: float
+    memo: _Memo = field(default_factory=lambda: _Memo())
 
     def base_at(self, x: float, y: float) -> shapely.Polygon:
         """The base with its centre at (x, y)."""
@@ -131,6 +158,41 @@ class _Plan:
         """3.1.3, 3.2.4, 3.2.5 — does the base slide straight from ``a`` to ``b`` clear of every
         blocker (within :data:`GRAZE_CM`) and end on the table?"""
         return self.on_table(*b) and not shapely.intersects(shapely.LineString([a, b]), self.test)
+
+    def slide(self, here: shapely.Polygon, x: float, y: float, i: int) -> tuple[float, float, bool]:
+        """The shortest straight slide of the base ``here`` (its centre at (x, y)) into edge
+        contact with the ``i``-th of :attr:`edged` (:func:`~szwadron.table.reach.into_contact`),
+        and whether it ends in edge contact with the pursued unit (PD-14); kept in :attr:`memo`,
+        which the searches of one pursuit share (the same base at the same corner slides alike)."""
+        key = (self.offsets.tobytes(), x, y, id(self.edged[i]))
+        got = self.memo.slides.get(key)
+        if got is None:
+            mx, my = (float(v) for v in into_contact(here, [self.edged[i]], self.contact_cm))
+            touching = edge_touch(shapely.affinity.translate(here, mx, my), self.aims, self.tol) >= self.least
+            got = self.memo.slides[key] = (mx, my, touching)
+        return got
+
+    def any_free(self, here: shapely.Polygon, x: float, y: float, i: int) -> bool:
+        """Is any of the slides :meth:`slide` may take (:func:`~szwadron.table.reach.possible_slides`)
+        free (:meth:`free`)? When none is, the slide it takes is not: a cheap test before it."""
+        key = (self.offsets.tobytes(), x, y, id(self.edged[i]))
+        moves = self.memo.moves.get(key)
+        if moves is None:
+            moves = self.memo.moves[key] = possible_slides(here, [self.edged[i]], self.contact_cm)
+        ends = [(x + float(mx), y + float(my)) for mx, my in moves]
+        ends = [e for e in ends if self.on_table(*e)]
+        if not ends:
+            return False
+        lines = shapely.linestrings([[(x, y), e] for e in ends])
+        return not bool(np.all(shapely.intersects(lines, self.test)))
+
+    def unreachable(self) -> bool:
+        """Is every pose in contact with a pursued figure inside a blocker? A way ends where the
+        base touches a pursued figure (within the contact tolerance: its centre within that of
+        :attr:`grown`), by a free slide, which ends outside every grown blocker; where the grown
+        blockers cover all those centres (a pursued unit in closed ground), there is no way."""
+        near = shapely.buffer(self.grown, self.tol + 1e-5, join_style="mitre")
+        return bool(shapely.covers(self.test, near))
 
     def goal(self, x: float, y: float, within: float) -> tuple[float, tuple[float, float]] | None:
         """PD-14, 5.3.2 — the shortest free straight slide from (x, y) into edge contact with a
@@ -150,14 +212,31 @@ class _Plan:
             limit = within if best is None else min(within, best[0])
             if float(gaps[i]) >= limit:
                 break  # a slide is at least as long as the gap
-            mx, my = (float(v) for v in into_contact(here, [self.edged[i]], self.contact_cm))
+            if not self.any_free(here, x, y, i):
+                continue  # no slide it could take is free: not the one it takes either
+            mx, my, touching = self.slide(here, x, y, i)
             length = math.hypot(mx, my)
             end = (x + mx, y + my)
             if length >= limit or not self.free((x, y), end):
                 continue
-            if edge_touch(shapely.affinity.translate(here, mx, my), self.aims, self.tol) >= self.least:
+            if touching:
                 best = (length, end)
         return best
+
+
+_PIECES: dict[tuple[int, bytes], tuple[shapely.Geometry, list[shapely.Geometry]]] = {}
+
+
+def _pieces(g: shapely.Geometry, offsets: FloatArray) -> list[shapely.Geometry]:
+    """:func:`~szwadron.table.reach.grown_by_base`, once per figure or ground (the same object)
+    and outline: the searches of a pursuit grow the same blockers by the same base."""
+    key = (id(g), offsets.tobytes())
+    got = _PIECES.get(key)
+    if got is None or got[0] is not g:
+        if len(_PIECES) >= 16384:
+            _PIECES.clear()
+        got = _PIECES[key] = (g, grown_by_base(g, offsets))
+    return got[1]
 
 
 def _plan(
@@ -168,6 +247,7 @@ def _plan(
     blockers: Sequence[shapely.Geometry],
     table: tuple[float, float],
     settings: RulesSettings,
+    memo: _Memo | None = None,
 ) -> tuple[_Plan, FloatArray] | None:
     """The shapes of :func:`pursuit_way` and the corners of the grown blockers a way may turn
     at; None when the figure stands in a blocker deeper than the overlap tolerance (PD-3)."""
@@ -178,12 +258,12 @@ def _plan(
     shrink = s.overlap_tolerance_cm + s.distance_epsilon_cm - GRAZE_CM
     loose = base_corners(0.0, 0.0, facing, max(w - 2 * shrink, 1e-3), max(d - 2 * shrink, 1e-3))
     whole = [*blockers, *aims]
-    full = [p for g in whole for p in grown_by_base(g, offsets)]
+    full = [p for g in whole for p in _pieces(g, offsets)]
     test = []
     for g in whole:
-        pieces = grown_by_base(g, graze)
+        pieces = _pieces(g, graze)
         if any(shapely.contains_xy(p, *start) for p in pieces):  # overlapping it at the start (PD-3)
-            pieces = grown_by_base(g, loose)
+            pieces = _pieces(g, loose)
         test += pieces
     region = shapely.union_all(test) if test else shapely.Polygon()
     shapely.prepare(region)
@@ -208,8 +288,10 @@ def _plan(
         )
         >= least
     ]
-    grown = shapely.union_all([p for a in aims for p in grown_by_base(a, offsets)])
+    grown = shapely.union_all([p for a in aims for p in _pieces(a, offsets)])
     plan = _Plan(offsets, region, box, list(aims), edged, grown, s.min_contact_length_cm, least, tol)
+    if memo is not None:
+        plan.memo = memo
     return plan, corners[keep]
 
 
@@ -222,13 +304,15 @@ def pursuit_way(
     table: tuple[float, float],
     settings: RulesSettings = DEFAULT_SETTINGS,
     within: float | None = None,
+    memo: _Memo | None = None,
 ) -> PursuitWay | None:
     """6.7.4, 6.7.5, 3.1.3, PD-14 — the shortest way of a pursuing figure, facing kept, from
     ``start`` (its centre) into edge contact with one of ``aims`` (the pursued unit's bases),
     round ``blockers`` (other own units' bases, ground closed to it) and the pursued bases, its
     base (``size``: width, depth) on the ``table`` (width, depth) all the way. None when there
     is no such way (see the module docstring for how it is found), or, given ``within``, when
-    it is found to be longer than that.
+    it is found to be longer than that. ``memo``: the slides into contact from the corners, which
+    the searches of one pursuit share (:func:`pursuit_plan`).
 
     Examples
     --------
@@ -240,7 +324,7 @@ def pursuit_way(
     ((50.0, 30.0), (50.0, 48.0))
     """
     if len(blockers) <= 16:
-        return _search(start, facing, size, aims, blockers, table, settings)
+        return _search(start, facing, size, aims, blockers, table, settings, memo)
     # Only the blockers a way no longer than ``bound`` can come near are searched among: every
     # point of such a way is within ``bound`` of the start and the pursued unit together, so a
     # blocker further than that (plus the base, twice over) cannot touch it; a way found no longer
@@ -252,7 +336,9 @@ def pursuit_way(
     bound = 2.0 * float(shapely.distance(here, target)) + 20.0
     while True:
         keep = far <= bound + margin
-        way = _search(start, facing, size, aims, list(arr[keep]), table, settings)
+        # the last round a caller's ``within`` allows wants a way no longer than ``bound`` only
+        cap = bound if within is not None and bound >= within and not keep.all() else math.inf
+        way = _search(start, facing, size, aims, list(arr[keep]), table, settings, memo, cap)
         if way is None or keep.all() or way.length <= bound:
             return way  # no way among fewer blockers: none among more
         if within is not None and bound >= within:
@@ -268,12 +354,19 @@ def _search(
     blockers: Sequence[shapely.Geometry],
     table: tuple[float, float],
     settings: RulesSettings,
+    memo: _Memo | None = None,
+    cap: float = math.inf,
 ) -> PursuitWay | None:
-    """:func:`pursuit_way` among ``blockers``: the visibility graph, searched with A*."""
-    planned = _plan(start, facing, size, aims, blockers, table, settings)
+    """:func:`pursuit_way` among ``blockers``: the visibility graph, searched with A*. None, too,
+    when the way is found to be longer than ``cap``: every way left is at least as long as a
+    corner's estimate (less the 1e-6 cm :func:`~szwadron.table.reach.into_contact` measures
+    within), so the search stops at the first corner estimated further."""
+    planned = _plan(start, facing, size, aims, blockers, table, settings, memo)
     if planned is None:
         return None
     plan, corners = planned
+    if plan.unreachable():
+        return None
     nodes = np.vstack([np.asarray([start], dtype=float), corners])
     n = len(nodes)
     polys = polygons_from_corners(base_corners(nodes[:, 0], nodes[:, 1], facing, *size)).reshape(-1)
@@ -291,9 +384,12 @@ def _search(
             continue
         if f >= best - 1e-12:
             break
+        if f > cap + 1e-5:
+            return None
         done[v] = True
         x, y = float(nodes[v, 0]), float(nodes[v, 1])
-        slide = plan.goal(x, y, best - gv)
+        # a slide that makes the way longer than ``cap`` (+ its margin) is no answer: left untried
+        slide = plan.goal(x, y, min(best, cap + 1e-5) - gv)
         if slide is not None and gv + slide[0] < best:
             best, best_at, best_end = gv + slide[0], v, slide[1]
         todo = np.flatnonzero(~done)
@@ -389,7 +485,36 @@ def furthest_free(most: float, free: Callable[[float], bool]) -> float:
 
 def _base(unit: Unit, k: int, x: float, y: float) -> shapely.Polygon:
     """Base ``k`` of ``unit`` with its centre at (x, y), its facing kept."""
-    return shapely.Polygon(base_corners(x, y, unit.bases[k].facing, *unit.base_size(k)))
+    return _outline(unit.bases[k].facing, *unit.base_size(k))(x, y)
+
+
+_HALVES: dict[tuple[float, float, float], tuple[float, float, float, float]] = {}
+
+
+def _outline(facing: float, w: float, d: float) -> Callable[[float, float], shapely.Polygon]:
+    """A base of ``facing`` and size (``w``, ``d``) by its centre: the polygon of
+    :func:`~szwadron.geometry.bases.base_corners`, the same corners computed the same way (the
+    centre plus and minus the half depth along the facing and the half width across it), without
+    its arrays."""
+    key = (facing, w, d)
+    if key not in _HALVES:
+        forward, right = facing_vectors(facing)
+        hf, hr = forward * (d / 2.0), right * (w / 2.0)
+        _HALVES[key] = (float(hf[0]), float(hf[1]), float(hr[0]), float(hr[1]))
+    fx, fy, rx, ry = _HALVES[key]
+
+    def at(x: float, y: float) -> shapely.Polygon:
+        x, y = float(x), float(y)
+        return shapely.Polygon(
+            [
+                (x + fx - rx, y + fy - ry),
+                (x + fx + rx, y + fy + ry),
+                (x - fx + rx, y - fy + ry),
+                (x - fx - rx, y - fy - ry),
+            ]
+        )
+
+    return at
 
 
 def _near_line(
@@ -516,32 +641,60 @@ def touch_along(
     >>> touch_along([(0.0, 0.0), (0.0, 20.0)], 90.0, (2.0, 2.0), [shapely.box(1.0, 12.0, 3.0, 14.0)])
     inf
     """
-    w, d = size
-    offsets = base_corners(0.0, 0.0, facing, w, d)
-    graze = base_corners(0.0, 0.0, facing, max(w - 2 * GRAZE_CM, 1e-3), max(d - 2 * GRAZE_CM, 1e-3))
-    legs = [(p, q) for p, q in itertools.pairwise(points) if p != q]
-    if not legs:
-        return math.inf
-    line = shapely.LineString([legs[0][0], *(q for _p, q in legs)])
-    reach = float(np.hypot(offsets[:, 0], offsets[:, 1]).max())
-    best = math.inf
-    for poly in others:
-        if shapely.distance(poly, line) > reach:
-            continue
-        core = shapely.union_all(grown_by_base(poly, graze))
-        full = shapely.union_all(grown_by_base(poly, offsets))
+    return min(_Touches(points, facing, size).at(others), default=math.inf)
+
+
+_GROWN: dict[tuple[int, bytes], tuple[shapely.Geometry, shapely.Geometry]] = {}
+
+
+def _grown(poly: shapely.Geometry, offsets: FloatArray) -> shapely.Geometry:
+    """``poly`` grown by the base of outline ``offsets`` (:func:`~szwadron.table.reach.grown_by_base`,
+    in one piece), computed once per figure (the same object) and outline."""
+    key = (id(poly), offsets.tobytes())
+    got = _GROWN.get(key)
+    if got is None or got[0] is not poly:
+        if len(_GROWN) >= 8192:
+            _GROWN.clear()
+        got = _GROWN[key] = (poly, shapely.union_all(grown_by_base(poly, offsets)))
+    return got[1]
+
+
+class _Touches:
+    """:func:`touch_along`, figure by figure: where a base sliding along its centre's way
+    ``points`` first touches each of some figures (``inf`` where it never does)."""
+
+    def __init__(
+        self, points: Sequence[tuple[float, float]], facing: float, size: tuple[float, float]
+    ) -> None:
+        w, d = size
+        self.offsets = base_corners(0.0, 0.0, facing, w, d)
+        self.graze = base_corners(0.0, 0.0, facing, max(w - 2 * GRAZE_CM, 1e-3), max(d - 2 * GRAZE_CM, 1e-3))
+        self.legs = [(p, q) for p, q in itertools.pairwise(points) if p != q]
+        self.line = shapely.LineString([self.legs[0][0], *(q for _p, q in self.legs)]) if self.legs else None
+        self.reach = float(np.hypot(self.offsets[:, 0], self.offsets[:, 1]).max())
+
+    def at(self, others: Sequence[shapely.Geometry]) -> list[float]:
+        """How far along the way the base first touches each of ``others``."""
+        if self.line is None or not len(others):
+            return [math.inf] * len(others)
+        gaps = shapely.distance(np.asarray(others, dtype=object), self.line).tolist()
+        return [
+            math.inf if gap > self.reach else self.one(poly) for poly, gap in zip(others, gaps, strict=True)
+        ]
+
+    def one(self, poly: shapely.Geometry) -> float:
+        """How far along the way the base first touches ``poly`` (within reach of the way)."""
+        core, full = _grown(poly, self.graze), _grown(poly, self.offsets)
         run = 0.0
-        for p, q in legs:
+        for p, q in self.legs:
             leg = shapely.LineString([p, q])
-            if run >= best:
-                break
             if shapely.intersects(leg, core):
                 xy = shapely.get_coordinates(shapely.intersection(leg, full))
                 if len(xy):
-                    best = min(best, run + float(np.hypot(xy[:, 0] - p[0], xy[:, 1] - p[1]).min()))
-                break
+                    return run + float(np.hypot(xy[:, 0] - p[0], xy[:, 1] - p[1]).min())
+                return math.inf
             run += math.hypot(q[0] - p[0], q[1] - p[1])
-    return best
+        return math.inf
 
 
 def _barred(
@@ -593,7 +746,11 @@ class PursuitPlan:
     tol: float
     least: float
     obstacles: list[TerrainShape] = field(default_factory=list)
+    gaps: dict[int, float] = field(default_factory=dict)
+    """Each figure's edge-to-edge gap to the pursued unit where it stands (a bound on its ways)."""
     _stops: dict[int, float] = field(default_factory=dict)
+    _index: _Index | None = None
+    _boxes: list[list[float]] | None = None
 
     @property
     def foe_bases(self) -> list[shapely.Polygon]:
@@ -658,7 +815,11 @@ class PursuitPlan:
     def contact_cm(self, k: int, point: tuple[float, float]) -> float:
         """PD-14, PD-4 — how many cm of figure ``k``'s edge (centre at ``point``) touch the
         pursued unit: directly (:func:`edge_touch`), or across a crossable obstacle (:meth:`across`)."""
-        return edge_touch(_base(self.unit, k, *point), self.aims, self.tol) + self.across(k, point)
+        if self._boxes is None:
+            self._boxes = shapely.bounds(np.asarray(self.aims, dtype=object)).tolist()
+        return edge_touch(_base(self.unit, k, *point), self.aims, self.tol, self._boxes) + self.across(
+            k, point
+        )
 
     def _step(self, k: int, dist: float) -> float:
         """:meth:`step` before the obstacles."""
@@ -718,6 +879,12 @@ class PursuitPlan:
         it goes until its base touches the obstacle. ``from`` is the least roll that leaves it in
         contact as the move measures it (:meth:`contact_cm`: within the PD-3 contact tolerance, so
         a little short of ``way``). None when it never comes into contact."""
+        return self._reach(k, math.inf, -math.inf)
+
+    def _reach(self, k: int, known: float, floor: float) -> tuple[float, float] | None:
+        """:meth:`reach_cm`, where a ``from`` no less than ``known`` need not be exact: when the
+        least roll in contact cannot be less than ``known`` (it is no more than 1 cm short of the
+        way, :meth:`_first_contact`, and no less than ``floor``), the way's length stands for it."""
         need = self.need[k]
         got = self.step(k, need)
         if got >= need - 1e-9:
@@ -727,7 +894,9 @@ class PursuitPlan:
                     return None  # a corner only: it ends touching (pursuit_way)
             elif not self.contact[k]:
                 return None
-            return need, self._first_contact(k, need)
+            if max(0.0, need - 1.0, floor) >= known:
+                return need, need
+            return need, self._first_contact(k, need, known)
         if not self.obstacles:
             return None
         # where it first comes within the contact tolerance of an obstacle, on its way: from
@@ -741,10 +910,11 @@ class PursuitPlan:
                 return max(way, cm), cm
         return None
 
-    def _first_contact(self, k: int, need: float) -> float:
+    def _first_contact(self, k: int, need: float, known: float = math.inf) -> float:
         """PD-3, PD-14 — the least roll that leaves figure ``k`` in contact (:meth:`contact_cm`)
         on its way into contact ``need`` cm long, which nothing else stops: bisected (the contact,
-        once made, holds to the way's end)."""
+        once made, holds to the way's end). Where it is found to be no less than ``known``, the
+        bisection stops there (with a roll no less than ``known``)."""
 
         def reached(d: float) -> bool:
             return self.contact_cm(k, self.at(k, self.off_obstacles(k, d))) >= self.least
@@ -753,6 +923,8 @@ class PursuitPlan:
         if reached(lo):
             return lo
         for _i in range(40):
+            if lo >= known:
+                break
             mid = (lo + hi) / 2
             if reached(mid):
                 hi = mid
@@ -767,16 +939,36 @@ class PursuitPlan:
         stops first, and the least roll with which any figure is in contact (PD-3: within the
         contact tolerance, a little less); None when no figure has one. The pursuit reaches its
         enemy when the rolled 2d6 × 2 or × 4 cm is at least the second."""
-        reaching = [wf for k in self.order() if (wf := self.reach_cm(k)) is not None]
-        if not reaching:
-            return None
-        return min(w for w, _f in reaching), min(f for _w, f in reaching)
+        # A figure in contact with a pursued figure (within the contact tolerance, or across an
+        # obstacle no wider than the widest) has come at least its gap less those along its way,
+        # and neither of its two lengths is shorter: the figures are measured nearest first, until
+        # none left can be shorter than the shortest way found.
+        wide = max((o.width for o in self.obstacles), default=0.0)
+        bound = {k: self._gap(k) - self.tol - wide - 1e-6 for k in range(len(self.unit.bases))}
+        best: tuple[float, float] | None = None
+        for k in sorted(bound, key=lambda k: (bound[k], k)):
+            if best is not None and bound[k] >= best[0]:
+                break
+            wf = self._reach(k, math.inf if best is None else best[1], bound[k])
+            if wf is not None:
+                best = wf if best is None else (min(best[0], wf[0]), min(best[1], wf[1]))
+        return best
+
+    def _gap(self, k: int) -> float:
+        """Figure ``k``'s edge-to-edge gap to the pursued unit where it stands."""
+        if k not in self.gaps:
+            b = self.unit.bases[k]
+            self.gaps[k] = float(
+                shapely.distance(_base(self.unit, k, b.x, b.y), shapely.union_all(self.aims))
+            )
+        return self.gaps[k]
 
     def met(self) -> dict[str, tuple[float, set[int]]]:
         """6.7.5, 6.7.6 — the enemy units (not the pursued one) a figure meets on its way before
         its contact, and before anything else stops it: by unit, the least distance along a way
         at which a figure touches it, and the figures that do (exact, :func:`touch_along`)."""
         out: dict[str, tuple[float, set[int]]] = {}
+        index = self._index
         for k in range(len(self.unit.bases)):
             fs = (self.unit.bases[k].facing, self.unit.base_size(k))
             line = self.points(k)
@@ -784,14 +976,111 @@ class PursuitPlan:
             # what stops it first: an enemy on a way round (own units and closed ground are gone
             # round); on a straight way, any other unit or closed ground
             stoppers = self.foe_bases if k in self.ways else self.others_but_target
-            stop = min(limit, touch_along(line, *fs, stoppers))
-            for unit_id, bases in self.foes.items():
-                at = touch_along(line, *fs, bases)
+            if index is None:
+                stop = min(limit, touch_along(line, *fs, stoppers))
+                foes = {unit_id: touch_along(line, *fs, bases) for unit_id, bases in self.foes.items()}
+            else:  # the same, among the figures near the way only (the others are never touched)
+                stop, foes = index.touches(_Touches(line, *fs), limit, k in self.ways)
+            for unit_id in self.foes:
+                at = foes.get(unit_id, math.inf)
                 if at < limit - 1e-9 and at <= stop + 1e-9:
                     best, figs = out.get(unit_id, (math.inf, set()))
                     figs.add(k)
                     out[unit_id] = (min(best, at), figs)
         return out
+
+
+@dataclass(frozen=True)
+class _Shapes:
+    """A position's shapes, built once for all its pursuits: every unit's bases (by unit id), its
+    terrain, and an STR-tree over the bases then the terrain polygons (``owner``: the unit of each,
+    None for terrain)."""
+
+    bases: dict[str, list[shapely.Polygon]]
+    terrain: tuple[TerrainShape, ...]
+    geoms: npt.NDArray[np.object_]
+    owner: list[str | None]
+    tree: shapely.STRtree
+
+    @staticmethod
+    def of(scen: Scenario) -> _Shapes:
+        """The shapes of ``scen`` (the bases as :func:`~szwadron.geometry.bases.base_corners` gives them)."""
+        bases: dict[str, list[shapely.Polygon]] = {}
+        for u in scen.units:
+            if not u.bases:
+                bases[u.id] = []
+                continue
+            sizes = [u.base_size(i) for i in range(len(u.bases))]
+            corners = base_corners(
+                [b.x for b in u.bases],
+                [b.y for b in u.bases],
+                [b.facing for b in u.bases],
+                [w for w, _d in sizes],
+                [d for _w, d in sizes],
+            )
+            bases[u.id] = list(polygons_from_corners(corners).reshape(-1))
+        terrain = terrain_shapes(scen.terrain)
+        owner: list[str | None] = [u.id for u in scen.units for _p in bases[u.id]]
+        owner += [None] * len(terrain)
+        geoms = np.asarray(
+            [p for u in scen.units for p in bases[u.id]] + [t.polygon for t in terrain], dtype=object
+        )
+        return _Shapes(bases, terrain, geoms, owner, shapely.STRtree(geoms))
+
+
+_SHAPES: dict[int, tuple[Scenario, _Shapes]] = {}
+
+
+def _shapes(scen: Scenario) -> _Shapes:
+    """:meth:`_Shapes.of`, once per position (scenarios are frozen): a morale phase plans the
+    pursuits of many units on one position."""
+    got = _SHAPES.get(id(scen))
+    if got is None or got[0] is not scen:
+        if len(_SHAPES) >= 8:
+            _SHAPES.clear()
+        got = _SHAPES[id(scen)] = (scen, _Shapes.of(scen))
+    return got[1]
+
+
+@dataclass(frozen=True)
+class _Index:
+    """The figures and closed ground one pursuit's ways may touch, looked up by where they stand
+    (:attr:`_Shapes.tree`): for :meth:`PursuitPlan.met`."""
+
+    shapes: _Shapes
+    unit: str
+    target: str
+    foes: frozenset[str]
+    closed: frozenset[int]
+
+    def touches(self, t: _Touches, limit: float, round_: bool) -> tuple[float, dict[str, float]]:
+        """6.7.5 — how far along the way ``t`` the figure first touches what stops it (an enemy
+        figure on a way round, ``round_``; else any other unit's figure or closed ground), no
+        further than ``limit``; and where it first touches each enemy unit but the pursued one
+        (those it never touches left out)."""
+        if t.line is None:
+            return limit, {}
+        lo_x, lo_y, hi_x, hi_y = shapely.bounds(t.line).tolist()
+        r = t.reach + 1e-6  # a figure the base touches is within its reach of the way
+        near = self.shapes.tree.query(shapely.box(lo_x - r, lo_y - r, hi_x + r, hi_y + r)).tolist()
+        owner, ground = self.shapes.owner, len(self.shapes.owner) - len(self.shapes.terrain)
+        keep = [
+            i
+            for i in sorted(near)
+            if (owner[i] is not None and owner[i] not in (self.unit, self.target))
+            or (i - ground in self.closed and owner[i] is None)
+        ]
+        at = t.at(list(self.shapes.geoms[keep])) if keep else []
+        stop = limit
+        foes: dict[str, float] = {}
+        for i, cm in zip(keep, at, strict=True):
+            o = owner[i]
+            foe = o is not None and o in self.foes
+            if foe:
+                foes[o] = min(foes.get(o, math.inf), cm)
+            if foe or not round_:
+                stop = min(stop, cm)
+        return stop, foes
 
 
 def pursuit_plan(unit: Unit, scen: Scenario, target: Unit, most: float | None = None) -> PursuitPlan:
@@ -812,47 +1101,42 @@ def pursuit_plan(unit: Unit, scen: Scenario, target: Unit, most: float | None = 
     tol = s.contact_tolerance_cm + s.distance_epsilon_cm
     small = s.overlap_tolerance_cm**2
     least = s.min_contact_length_cm - s.distance_epsilon_cm
-    aims = [
-        shapely.Polygon(base_corners(b.x, b.y, b.facing, *target.base_size(i)))
-        for i, b in enumerate(target.bases)
-    ]
-    closed = [
-        t.polygon for t in terrain_shapes(scen.terrain) if forbidden_rule(unit.profile.kind, t) is not None
-    ]
-
-    def bases(u: Unit) -> list[shapely.Polygon]:
-        return [
-            shapely.Polygon(base_corners(b.x, b.y, b.facing, *u.base_size(i))) for i, b in enumerate(u.bases)
-        ]
-
-    others = [p for u in scen.units if u.id != unit.id for p in bases(u)] + closed
+    shapes = _shapes(scen)
+    aims = list(shapes.bases[target.id])
+    shut = [i for i, t in enumerate(shapes.terrain) if forbidden_rule(unit.profile.kind, t) is not None]
+    closed = [shapes.terrain[i].polygon for i in shut]
+    bases = shapes.bases
+    others = [p for u in scen.units if u.id != unit.id for p in bases[u.id]] + closed
     # a figure that reaches its contact goes the whole way into it (6.7.4): the pursued unit's own
     # bases do not stop it short at a corner on the way (others and closed ground do)
-    others_but_target = [p for u in scen.units if u.id not in (unit.id, target.id) for p in bases(u)] + closed
-    friends = [p for u in scen.units if u.id != unit.id and u.side == unit.side for p in bases(u)] + closed
-    foes = {u.id: bases(u) for u in scen.units if u.side != unit.side and u.id != target.id}
+    others_but_target = [
+        p for u in scen.units if u.id not in (unit.id, target.id) for p in bases[u.id]
+    ] + closed
+    friends = [p for u in scen.units if u.id != unit.id and u.side == unit.side for p in bases[u.id]] + closed
+    foes = {u.id: list(bases[u.id]) for u in scen.units if u.side != unit.side and u.id != target.id}
     foe_bases = [p for ps in foes.values() for p in ps]
     table = (scen.table.width, scen.table.depth)
     heading: dict[int, tuple[float, float]] = {}
     need: dict[int, float] = {}
     contact: dict[int, bool] = {}
     ways: dict[int, PursuitWay] = {}
+    mine = shapes.bases[unit.id]
+    gaps = dict(enumerate(shapely.distance(np.asarray(mine, dtype=object), shapely.union_all(aims)).tolist()))
+    memo = _Memo()
     for k, b in enumerate(unit.bases):
-        here = shapely.Polygon(base_corners(b.x, b.y, b.facing, *unit.base_size(k)))
+        here = mine[k]
         (dx, dy), contact[k] = into_contact_or_at(here, aims, s.min_contact_length_cm, tol, least, small)
         norm = math.hypot(dx, dy) or 1.0
         heading[k] = (dx / norm, dy / norm)
         need[k] = norm
-        far = (
-            most is not None
-            and float(shapely.distance(here, shapely.union_all(aims))) > most + s.distance_epsilon_cm
-        )
+        far = most is not None and gaps[k] > most + s.distance_epsilon_cm
         if not far and _barred(unit, k, heading[k], (norm, contact[k]), aims, friends, foe_bases, small):
-            way = pursuit_way((b.x, b.y), b.facing, unit.base_size(k), aims, friends, table, s, most)
+            way = pursuit_way((b.x, b.y), b.facing, unit.base_size(k), aims, friends, table, s, most, memo)
             if way is not None:  # round the own unit or closed ground (3.1.3, 6.7.4)
                 ways[k] = way
                 need[k] = way.length
-    obstacles = [t for t in terrain_shapes(scen.terrain) if t.crossable_obstacle]
+    obstacles = [t for t in shapes.terrain if t.crossable_obstacle]
+    index = _Index(shapes, unit.id, target.id, frozenset(foes), frozenset(shut))
     return PursuitPlan(
         unit,
         aims,
@@ -867,6 +1151,8 @@ def pursuit_plan(unit: Unit, scen: Scenario, target: Unit, most: float | None = 
         tol,
         least,
         obstacles,
+        gaps,
+        _index=index,
     )
 
 
