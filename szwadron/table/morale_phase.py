@@ -1125,7 +1125,8 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
     on_the_way: tuple[PursuitStrike, ...] = ()
     if dist is not None and target is not None:  # the ways the applied move takes (6.7.4, 6.7.5)
         plan = pursuit_plan(unit, bf.scenario, bf.scenario.unit(target), max(dist.outcomes()))
-        into = plan.into_contact_cm()
+        # only which rolls reach matters here (chance_at_least: a roll v reaches from v + eps)
+        into = plan.into_contact_cm([v + table.eps for v in dist.outcomes()])
         if into is not None:  # 6.7.4: the roll that leaves a figure in contact (PD-3)
             way, reach_from = into
             reach = p_move * chance_at_least(dist, reach_from, table.eps)

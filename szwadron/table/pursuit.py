@@ -125,6 +125,39 @@ class _Memo:
 
     slides: dict[tuple[object, ...], tuple[float, float, bool]] = field(default_factory=dict)
     moves: dict[tuple[object, ...], list[tuple[float, float]]] = field(default_factory=dict)
+    grounds: dict[tuple[object, ...], _Ground] = field(default_factory=dict)
+    unions: dict[tuple[object, ...], shapely.Geometry] = field(default_factory=dict)
+
+    def union(self, key: tuple[object, ...], parts: Callable[[], list[shapely.Geometry]]) -> shapely.Geometry:
+        """``shapely.union_all(parts())``, once per ``key`` (the pursued figures, as they are or
+        grown by a base)."""
+        if key not in self.unions:
+            self.unions[key] = shapely.union_all(parts())
+        return self.unions[key]
+
+
+def _union(aims: Sequence[shapely.Geometry], memo: _Memo | None) -> shapely.Geometry:
+    """The pursued unit's figures in one (``shapely.union_all``), once per pursuit."""
+    if memo is None:
+        return shapely.union_all(list(aims))
+    return memo.union(("aims", tuple(id(a) for a in aims)), lambda: list(aims))
+
+
+@dataclass
+class _Ground:
+    """What the searches among the same blockers share, whatever their start: the grown blockers
+    (prepared), the table's limits for the centre, the corners a way may turn at, the pursued
+    figures grown by the base, each corner's estimate (:func:`_search`), and what was found free
+    (:meth:`_Plan.free`, :meth:`_Plan.any_free`) and seen from each corner."""
+
+    region: shapely.Geometry
+    box: tuple[float, float, float, float]
+    corners: FloatArray
+    grown: shapely.Geometry
+    h: FloatArray | None = None
+    free: dict[tuple[tuple[float, float], tuple[float, float]], bool] = field(default_factory=dict)
+    open_: dict[tuple[float, float, int], bool] = field(default_factory=dict)
+    seen: dict[int, npt.NDArray[np.bool_]] = field(default_factory=dict)
 
 
 @dataclass
@@ -144,6 +177,7 @@ class _Plan:
     least: float
     tol: float
     memo: _Memo = field(default_factory=lambda: _Memo())
+    ground: _Ground | None = None
 
     def base_at(self, x: float, y: float) -> shapely.Polygon:
         """The base with its centre at (x, y)."""
@@ -157,7 +191,12 @@ class _Plan:
     def free(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
         """3.1.3, 3.2.4, 3.2.5 — does the base slide straight from ``a`` to ``b`` clear of every
         blocker (within :data:`GRAZE_CM`) and end on the table?"""
-        return self.on_table(*b) and not shapely.intersects(shapely.LineString([a, b]), self.test)
+        if self.ground is not None and (a, b) in self.ground.free:
+            return self.ground.free[(a, b)]
+        out = self.on_table(*b) and not shapely.intersects(shapely.LineString([a, b]), self.test)
+        if self.ground is not None:
+            self.ground.free[(a, b)] = out
+        return out
 
     def slide(self, here: shapely.Polygon, x: float, y: float, i: int) -> tuple[float, float, bool]:
         """The shortest straight slide of the base ``here`` (its centre at (x, y)) into edge
@@ -172,19 +211,31 @@ class _Plan:
             got = self.memo.slides[key] = (mx, my, touching)
         return got
 
-    def any_free(self, here: shapely.Polygon, x: float, y: float, i: int) -> bool:
-        """Is any of the slides :meth:`slide` may take (:func:`~szwadron.table.reach.possible_slides`)
-        free (:meth:`free`)? When none is, the slide it takes is not: a cheap test before it."""
-        key = (self.offsets.tobytes(), x, y, id(self.edged[i]))
-        moves = self.memo.moves.get(key)
-        if moves is None:
-            moves = self.memo.moves[key] = possible_slides(here, [self.edged[i]], self.contact_cm)
-        ends = [(x + float(mx), y + float(my)) for mx, my in moves]
-        ends = [e for e in ends if self.on_table(*e)]
-        if not ends:
-            return False
-        lines = shapely.linestrings([[(x, y), e] for e in ends])
-        return not bool(np.all(shapely.intersects(lines, self.test)))
+    def any_free(self, here: shapely.Polygon, x: float, y: float, aims: Sequence[int]) -> set[int]:
+        """Of the ``aims`` (indices in :attr:`edged`), those to which any of the slides
+        :meth:`slide` may take (:func:`~szwadron.table.reach.possible_slides`) is free
+        (:meth:`free`): to the others, the slide it takes is not. A cheap test before it, of
+        all the aims at once."""
+        known = self.ground.open_ if self.ground is not None else {}
+        out = {i for i in aims if known.get((x, y, id(self.edged[i])), False)}
+        aims = [i for i in aims if (x, y, id(self.edged[i])) not in known]
+        owners: list[int] = []
+        lines: list[tuple[tuple[float, float], tuple[float, float]]] = []
+        for i in aims:
+            key = (self.offsets.tobytes(), x, y, id(self.edged[i]))
+            moves = self.memo.moves.get(key)
+            if moves is None:
+                moves = self.memo.moves[key] = possible_slides(here, [self.edged[i]], self.contact_cm)
+            for mx, my in moves:
+                end = (x + float(mx), y + float(my))
+                if self.on_table(*end):
+                    owners.append(i)
+                    lines.append(((x, y), end))
+        hit = shapely.intersects(shapely.linestrings(lines), self.test).tolist() if lines else []
+        found = {i for i, h in zip(owners, hit, strict=True) if not h}
+        for i in aims:
+            known[(x, y, id(self.edged[i]))] = i in found
+        return out | found
 
     def unreachable(self) -> bool:
         """Is every pose in contact with a pursued figure inside a blocker? A way ends where the
@@ -193,6 +244,27 @@ class _Plan:
         blockers cover all those centres (a pursued unit in closed ground), there is no way."""
         near = shapely.buffer(self.grown, self.tol + 1e-5, join_style="mitre")
         return bool(shapely.covers(self.test, near))
+
+    def cut_off(self, start: tuple[float, float], cap: float) -> bool:
+        """Is there no way from ``start`` no longer than ``cap`` (:func:`_search`)? Every point of
+        such a way is within ``cap`` of the start and of its end, a pose in contact with a pursued
+        figure (within :attr:`grown` grown by the contact tolerance), and the way runs clear of the
+        grown blockers: where, in that room (taken a little larger: a square, mitred corners,
+        1e-3 cm more), the ground clear of them that holds the start holds no such pose (a river
+        between), there is none."""
+        if not math.isfinite(cap):
+            return False
+        r = cap + 1e-3
+        poses = shapely.buffer(self.grown, self.tol + 1e-5, join_style="mitre")
+        (sx, sy), (lo_x, lo_y, hi_x, hi_y) = start, self.box
+        square = shapely.box(max(sx - r, lo_x), max(sy - r, lo_y), min(sx + r, hi_x), min(sy + r, hi_y))
+        room = shapely.intersection(square, shapely.buffer(poses, r, join_style="mitre"))
+        clear = shapely.buffer(shapely.difference(room, self.test), 1e-6, join_style="mitre")
+        here = shapely.Point(sx, sy)
+        for part in shapely.get_parts(clear).tolist():
+            if shapely.intersects(part, here):
+                return not shapely.intersects(part, poses)
+        return False  # the start outside that room (off the centre's limits): no conclusion
 
     def goal(self, x: float, y: float, within: float) -> tuple[float, tuple[float, float]] | None:
         """PD-14, 5.3.2 — the shortest free straight slide from (x, y) into edge contact with a
@@ -207,20 +279,26 @@ class _Plan:
             return (length, end) if length < within and self.free((x, y), end) else None
         here = self.base_at(x, y)
         best: tuple[float, tuple[float, float]] | None = None
-        gaps = shapely.distance(here, np.asarray(self.edged, dtype=object))
-        for i in np.argsort(gaps, kind="stable").tolist():
+        gaps = shapely.distance(here, np.asarray(self.edged, dtype=object)).tolist()
+        order = sorted(range(len(gaps)), key=gaps.__getitem__)  # stable, as numpy's argsort
+        okey = self.offsets.tobytes()
+        # the aims whose slide is not known yet, and which of them any slide may reach free
+        unknown = [
+            i for i in order if gaps[i] < within and (okey, x, y, id(self.edged[i])) not in self.memo.slides
+        ]
+        open_ = self.any_free(here, x, y, unknown) if unknown else set()
+        for i in order:
             limit = within if best is None else min(within, best[0])
-            if float(gaps[i]) >= limit:
+            if gaps[i] >= limit:
                 break  # a slide is at least as long as the gap
-            if not self.any_free(here, x, y, i):
+            if i in unknown and i not in open_:
                 continue  # no slide it could take is free: not the one it takes either
             mx, my, touching = self.slide(here, x, y, i)
             length = math.hypot(mx, my)
             end = (x + mx, y + my)
-            if length >= limit or not self.free((x, y), end):
+            if length >= limit or not touching or not self.free((x, y), end):
                 continue
-            if touching:
-                best = (length, end)
+            best = (length, end)
         return best
 
 
@@ -258,25 +336,23 @@ def _plan(
     shrink = s.overlap_tolerance_cm + s.distance_epsilon_cm - GRAZE_CM
     loose = base_corners(0.0, 0.0, facing, max(w - 2 * shrink, 1e-3), max(d - 2 * shrink, 1e-3))
     whole = [*blockers, *aims]
-    full = [p for g in whole for p in _pieces(g, offsets)]
-    test = []
-    for g in whole:
-        pieces = _pieces(g, graze)
-        if any(shapely.contains_xy(p, *start) for p in pieces):  # overlapping it at the start (PD-3)
-            pieces = _pieces(g, loose)
-        test += pieces
-    region = shapely.union_all(test) if test else shapely.Polygon()
-    shapely.prepare(region)
+    # the blockers it overlaps at the start (PD-3), grown by the base shrunk by the tolerance
+    grazed = [_pieces(g, graze) for g in whole]
+    flat = np.asarray([p for ps in grazed for p in ps], dtype=object)
+    owner = np.repeat(np.arange(len(whole)), [len(ps) for ps in grazed])
+    inside = (
+        np.asarray(shapely.contains_xy(flat, *start), dtype=bool) if len(flat) else np.zeros(0, dtype=bool)
+    )
+    loosened = tuple(np.bincount(owner[inside], minlength=len(whole)).astype(bool).tolist())
+    key = (offsets.tobytes(), tuple(id(g) for g in whole), loosened, table, id(s))
+    ground = memo.grounds.get(key) if memo is not None else None
+    if ground is None:
+        ground = _ground(offsets, graze, loose, whole, loosened, table, s, aims, memo)
+        if memo is not None:
+            memo.grounds[key] = ground
+    region, box = ground.region, ground.box
     if shapely.contains_xy(region, *start):
         return None
-    ext_x, ext_y = float(np.abs(offsets[:, 0]).max()), float(np.abs(offsets[:, 1]).max())
-    eps = s.distance_epsilon_cm
-    box = (ext_x - eps, ext_y - eps, table[0] - ext_x + eps, table[1] - ext_y + eps)
-    corners = shapely.get_coordinates(shapely.boundary(shapely.union_all(full))) if full else np.empty((0, 2))
-    corners = np.unique(np.round(corners, 9), axis=0)
-    keep = ~np.asarray(shapely.contains_xy(region, corners[:, 0], corners[:, 1]), dtype=bool)
-    keep &= (corners[:, 0] >= box[0]) & (corners[:, 0] <= box[2])
-    keep &= (corners[:, 1] >= box[1]) & (corners[:, 1] <= box[3])
     least = s.min_contact_length_cm - s.distance_epsilon_cm
     tol = s.contact_tolerance_cm + s.distance_epsilon_cm
     here = shapely.Polygon(offsets + np.asarray(start))
@@ -288,11 +364,45 @@ def _plan(
         )
         >= least
     ]
-    grown = shapely.union_all([p for a in aims for p in _pieces(a, offsets)])
-    plan = _Plan(offsets, region, box, list(aims), edged, grown, s.min_contact_length_cm, least, tol)
+    plan = _Plan(offsets, region, box, list(aims), edged, ground.grown, s.min_contact_length_cm, least, tol)
     if memo is not None:
         plan.memo = memo
-    return plan, corners[keep]
+    plan.ground = ground
+    return plan, ground.corners
+
+
+def _ground(
+    offsets: FloatArray,
+    graze: FloatArray,
+    loose: FloatArray,
+    whole: Sequence[shapely.Geometry],
+    loosened: Sequence[bool],
+    table: tuple[float, float],
+    s: RulesSettings,
+    aims: Sequence[shapely.Geometry],
+    memo: _Memo | None = None,
+) -> _Ground:
+    """:class:`_Ground` of :func:`_plan`: the blockers and pursued figures ``whole`` grown by the
+    base (``offsets``; by ``graze`` to test ways against, by ``loose`` where ``loosened``)."""
+    full = [p for g in whole for p in _pieces(g, offsets)]
+    test = [p for g, lo in zip(whole, loosened, strict=True) for p in _pieces(g, loose if lo else graze)]
+    region = shapely.union_all(test) if test else shapely.Polygon()
+    shapely.prepare(region)
+    ext_x, ext_y = float(np.abs(offsets[:, 0]).max()), float(np.abs(offsets[:, 1]).max())
+    eps = s.distance_epsilon_cm
+    box = (ext_x - eps, ext_y - eps, table[0] - ext_x + eps, table[1] - ext_y + eps)
+    corners = shapely.get_coordinates(shapely.boundary(shapely.union_all(full))) if full else np.empty((0, 2))
+    corners = np.unique(np.round(corners, 9), axis=0)
+    keep = ~np.asarray(shapely.contains_xy(region, corners[:, 0], corners[:, 1]), dtype=bool)
+    keep &= (corners[:, 0] >= box[0]) & (corners[:, 0] <= box[2])
+    keep &= (corners[:, 1] >= box[1]) & (corners[:, 1] <= box[3])
+    key = ("grown", offsets.tobytes(), tuple(id(a) for a in aims))
+
+    def parts() -> list[shapely.Geometry]:
+        return [p for a in aims for p in _pieces(a, offsets)]
+
+    grown = memo.union(key, parts) if memo is not None else shapely.union_all(parts())
+    return _Ground(region, box, corners[keep], grown)
 
 
 def pursuit_way(
@@ -330,7 +440,7 @@ def pursuit_way(
     # blocker further than that (plus the base, twice over) cannot touch it; a way found no longer
     # than ``bound`` is then the shortest among all the blockers too. Else the bound is doubled.
     arr = np.asarray(blockers, dtype=object)
-    here, target = shapely.Point(start), shapely.union_all(list(aims))
+    here, target = shapely.Point(start), _union(aims, memo)
     far = np.asarray(shapely.distance(arr, here) + shapely.distance(arr, target), dtype=float)
     margin = 2.0 * math.hypot(*size)
     bound = 2.0 * float(shapely.distance(here, target)) + 20.0
@@ -346,6 +456,7 @@ def pursuit_way(
         bound *= 2.0
 
 
+# long: one A* over the visibility graph (corners shared by the searches among the same blockers), its goal test and its stops (past the cap, no way at all) in one loop; split, the loop's state would be passed round.
 def _search(
     start: tuple[float, float],
     facing: float,
@@ -369,15 +480,22 @@ def _search(
         return None
     nodes = np.vstack([np.asarray([start], dtype=float), corners])
     n = len(nodes)
-    polys = polygons_from_corners(base_corners(nodes[:, 0], nodes[:, 1], facing, *size)).reshape(-1)
+    ground = plan.ground
+    assert ground is not None
     # A*'s estimate: the gap to the pursued unit, which no slide into contact is shorter than
-    h = np.asarray(shapely.distance(polys, shapely.union_all(plan.aims)), dtype=float)
+    target = _union(plan.aims, memo)
+    if ground.h is None:
+        polys = polygons_from_corners(base_corners(corners[:, 0], corners[:, 1], facing, *size)).reshape(-1)
+        ground.h = np.asarray(shapely.distance(polys, target), dtype=float)
+    here = polygons_from_corners(base_corners(nodes[:1, 0], nodes[:1, 1], facing, *size)).reshape(-1)
+    h = np.concatenate([np.asarray(shapely.distance(here, target), dtype=float), ground.h])
     g = np.full(n, math.inf)
     g[0] = 0.0
     prev = np.full(n, -1, dtype=np.intp)
     done = np.zeros(n, dtype=bool)
     best, best_at, best_end = math.inf, -1, (0.0, 0.0)
     heap = [(float(h[0]), 0.0, 0)]
+    tried = 0
     while heap:
         f, gv, v = heapq.heappop(heap)
         if done[v] or gv > g[v]:
@@ -387,6 +505,9 @@ def _search(
         if f > cap + 1e-5:
             return None
         done[v] = True
+        tried += 1
+        if tried == 3 and best_at < 0 and plan.cut_off(start, cap):
+            return None  # no way within ``cap`` at all: none would be found (looked for after a few)
         x, y = float(nodes[v, 0]), float(nodes[v, 1])
         # a slide that makes the way longer than ``cap`` (+ its margin) is no answer: left untried
         slide = plan.goal(x, y, min(best, cap + 1e-5) - gv)
@@ -400,10 +521,18 @@ def _search(
         todo, steps = todo[better], steps[better]
         if not todo.size:
             continue
-        lines = shapely.linestrings(
-            np.stack([np.broadcast_to(nodes[v], (len(todo), 2)), nodes[todo]], axis=1)
-        )
-        seen = ~np.asarray(shapely.intersects(lines, plan.test), dtype=bool)
+        if v == 0:
+            lines = shapely.linestrings(
+                np.stack([np.broadcast_to(nodes[v], (len(todo), 2)), nodes[todo]], axis=1)
+            )
+            seen = ~np.asarray(shapely.intersects(lines, plan.test), dtype=bool)
+        else:  # from a corner, what it sees among the corners is the same for every start
+            if v not in ground.seen:
+                lines = shapely.linestrings(
+                    np.stack([np.broadcast_to(nodes[v], (n - 1, 2)), nodes[1:]], axis=1)
+                )
+                ground.seen[v] = ~np.asarray(shapely.intersects(lines, plan.test), dtype=bool)
+            seen = ground.seen[v][todo - 1]
         for u, step in zip(todo[seen].tolist(), steps[seen].tolist(), strict=True):
             gu = gv + step
             g[u] = gu
@@ -473,6 +602,11 @@ def furthest_free(most: float, free: Callable[[float], bool]) -> float:
     """
     if free(most):
         return most
+    return _bisect(most, free)
+
+
+def _bisect(most: float, free: Callable[[float], bool]) -> float:
+    """:func:`furthest_free` where ``free`` does not hold at ``most``."""
     lo, hi = 0.0, most
     for _i in range(30):
         mid = (lo + hi) / 2
@@ -525,9 +659,25 @@ def _near_line(
     if not polys:
         return []
     line = shapely.LineString(points) if len(set(points)) > 1 else shapely.Point(points[0])
-    arr = np.asarray(polys, dtype=object)
-    keep = np.asarray(shapely.dwithin(arr, line, math.hypot(*unit.base_size(k))), dtype=bool)
-    return list(arr[keep])
+    arr, tree = _tree(polys)
+    # the same test (dwithin), of the polygons whose boxes come that near only
+    near = np.sort(tree.query(line, predicate="dwithin", distance=math.hypot(*unit.base_size(k))))
+    return list(arr[near])
+
+
+_TREES: dict[int, tuple[Sequence[shapely.Geometry], npt.NDArray[np.object_], shapely.STRtree]] = {}
+
+
+def _tree(polys: Sequence[shapely.Geometry]) -> tuple[npt.NDArray[np.object_], shapely.STRtree]:
+    """An STR-tree over ``polys`` (the same list object: a pursuit's lists of figures are made
+    once and tested again and again)."""
+    got = _TREES.get(id(polys))
+    if got is None or got[0] is not polys:
+        if len(_TREES) >= 64:
+            _TREES.clear()
+        arr = np.asarray(polys, dtype=object)
+        got = _TREES[id(polys)] = (polys, arr, shapely.STRtree(arr))
+    return got[1], got[2]
 
 
 def straight_until_blocked(
@@ -540,6 +690,19 @@ def straight_until_blocked(
 ) -> float:
     """3.1.3, 6.7.5 — how far base ``k`` slides along ``heading`` (at most ``most`` cm) before its
     swept area would overlap one of ``others`` (beyond ``small`` cm²): it stops touching the first."""
+    return furthest_free(most, _straight_free(unit, k, heading, most, others, small))
+
+
+def _straight_free(
+    unit: Unit,
+    k: int,
+    heading: tuple[float, float],
+    most: float,
+    others: Sequence[shapely.Polygon],
+    small: float,
+) -> Callable[[float], bool]:
+    """The test :func:`straight_until_blocked` bisects: is the slide that far clear? (The further,
+    the larger the swept area: once blocked, blocked further on.)"""
     b = unit.bases[k]
     here = _base(unit, k, b.x, b.y)
     others = _near_line(others, [(b.x, b.y), (b.x + heading[0] * most, b.y + heading[1] * most)], unit, k)
@@ -547,9 +710,10 @@ def straight_until_blocked(
     def free(step: float) -> bool:
         there = _base(unit, k, b.x + heading[0] * step, b.y + heading[1] * step)
         area = shapely.convex_hull(shapely.union(here, there))
-        return all(shapely.intersection(area, o).area <= small for o in others)
+        return not others or bool(np.all(shapely.area(shapely.intersection(area, near)) <= small))
 
-    return furthest_free(most, free)
+    near = np.asarray(others, dtype=object)
+    return free
 
 
 def along_until_blocked(
@@ -565,9 +729,15 @@ def along_until_blocked(
     (beyond ``small`` cm²): it stops touching the first, as :func:`straight_until_blocked`."""
     size = unit.base_size(k)
     reach = math.hypot(*size)  # the base reaches half its diagonal from the centre's way: ample
-    near = [o for o in others if shapely.distance(o, shapely.LineString(points)) <= reach]
+    line = shapely.LineString(points)
+    near: list[shapely.Geometry] = []
+    if len(others):
+        arr, tree = _tree(others)
+        cand = np.sort(tree.query(line, predicate="dwithin", distance=reach + 1e-6))
+        near = [o for o in arr[cand].tolist() if shapely.distance(o, line) <= reach]
     if not near:
         return most
+    near_arr = np.asarray(near, dtype=object)
     stops = [0.0]  # cm along the way at each point
     for p, q in itertools.pairwise(points):
         stops.append(stops[-1] + math.hypot(q[0] - p[0], q[1] - p[1]))
@@ -580,7 +750,7 @@ def along_until_blocked(
         ]
         for p, q in itertools.pairwise(legs):
             area = shapely.convex_hull(shapely.union(_base(unit, k, *p), _base(unit, k, *q)))
-            if any(shapely.intersection(area, o).area > small for o in near):
+            if bool(np.any(shapely.area(shapely.intersection(area, near_arr)) > small)):
                 return False
         return True
 
@@ -606,11 +776,14 @@ def into_contact_or_at(
     its neighbour), the shortest slide into contact with each figure alone that ends on none is
     taken, else the straight way at the nearest figure."""
 
+    boxes = shapely.bounds(np.asarray(aims, dtype=object)).tolist()
+    arr = np.asarray(aims, dtype=object)
+
     def contact(move: tuple[float, float]) -> bool:
         moved = shapely.affinity.translate(here, *move)
-        if edge_touch(moved, aims, tol) < least:
+        if edge_touch(moved, aims, tol, boxes) < least:
             return False
-        return all(shapely.intersection(moved, a).area <= small for a in aims)
+        return bool(np.all(shapely.area(shapely.intersection(moved, arr)) <= small))
 
     dx, dy = into_contact(here, aims, contact_cm)
     if contact((dx, dy)):
@@ -644,6 +817,20 @@ def touch_along(
     return min(_Touches(points, facing, size).at(others), default=math.inf)
 
 
+_OUTLINES: dict[tuple[float, tuple[float, float]], tuple[FloatArray, FloatArray]] = {}
+
+
+def _outlines(facing: float, size: tuple[float, float]) -> tuple[FloatArray, FloatArray]:
+    """A base's corners round its centre, and those of the base shrunk by :data:`GRAZE_CM`."""
+    if (facing, size) not in _OUTLINES:
+        w, d = size
+        _OUTLINES[(facing, size)] = (
+            base_corners(0.0, 0.0, facing, w, d),
+            base_corners(0.0, 0.0, facing, max(w - 2 * GRAZE_CM, 1e-3), max(d - 2 * GRAZE_CM, 1e-3)),
+        )
+    return _OUTLINES[(facing, size)]
+
+
 _GROWN: dict[tuple[int, bytes], tuple[shapely.Geometry, shapely.Geometry]] = {}
 
 
@@ -666,9 +853,7 @@ class _Touches:
     def __init__(
         self, points: Sequence[tuple[float, float]], facing: float, size: tuple[float, float]
     ) -> None:
-        w, d = size
-        self.offsets = base_corners(0.0, 0.0, facing, w, d)
-        self.graze = base_corners(0.0, 0.0, facing, max(w - 2 * GRAZE_CM, 1e-3), max(d - 2 * GRAZE_CM, 1e-3))
+        self.offsets, self.graze = _outlines(facing, size)
         self.legs = [(p, q) for p, q in itertools.pairwise(points) if p != q]
         self.line = shapely.LineString([self.legs[0][0], *(q for _p, q in self.legs)]) if self.legs else None
         self.reach = float(np.hypot(self.offsets[:, 0], self.offsets[:, 1]).max())
@@ -714,8 +899,17 @@ def _barred(
     rolled distance does not matter (6.7.5: "najkrótszą drogą" is the way to the enemy)."""
     length, contact = way
     full = length if contact else straight_until_blocked(unit, k, heading, length, aims, small)
-    met = straight_until_blocked(unit, k, heading, full, friends, small)
-    return met < full and straight_until_blocked(unit, k, heading, full, foes, small) > met + 1e-9
+    # met = straight_until_blocked(... friends), stop = straight_until_blocked(... foes): barred
+    # when met < full and stop > met + 1e-9; each bisected only where the answer needs it
+    friend_free = _straight_free(unit, k, heading, full, friends, small)
+    if friend_free(full):
+        return False  # met = full
+    foe_free = _straight_free(unit, k, heading, full, foes, small)
+    clear = foe_free(full)  # stop = full
+    if clear and full - 1e-7 > 0 and not friend_free(full - 1e-7):
+        return True  # blocked before full - 1e-7: the bisection stays below it
+    met = _bisect(full, friend_free)
+    return met < full and (full if clear else _bisect(full, foe_free)) > met + 1e-9
 
 
 @dataclass
@@ -881,11 +1075,25 @@ class PursuitPlan:
         a little short of ``way``). None when it never comes into contact."""
         return self._reach(k, math.inf, -math.inf)
 
-    def _reach(self, k: int, known: float, floor: float) -> tuple[float, float] | None:
+    def _reach(
+        self, k: int, known: float, floor: float, rolls: Sequence[float] | None = None
+    ) -> tuple[float, float] | None:
         """:meth:`reach_cm`, where a ``from`` no less than ``known`` need not be exact: when the
         least roll in contact cannot be less than ``known`` (it is no more than 1 cm short of the
         way, :meth:`_first_contact`, and no less than ``floor``), the way's length stands for it."""
         need = self.need[k]
+        if not self.obstacles and k not in self.ways:  # as below, the straight way's parts only
+            if not self.contact[k]:
+                return None  # a corner only
+            free = _straight_free(self.unit, k, self.heading[k], need, self.others_but_target, self.small)
+            if not free(need):  # stopped by another unit: short of its contact (by more than 1e-9)?
+                if need - 1e-7 >= 0 and not free(need - 1e-7):
+                    return None
+                if _bisect(need, free) < need - 1e-9:
+                    return None
+            if max(0.0, need - 1.0, floor) >= known:
+                return need, need
+            return need, self._first_contact(k, need, known, rolls)
         got = self.step(k, need)
         if got >= need - 1e-9:
             if k in self.ways:
@@ -896,7 +1104,7 @@ class PursuitPlan:
                 return None
             if max(0.0, need - 1.0, floor) >= known:
                 return need, need
-            return need, self._first_contact(k, need, known)
+            return need, self._first_contact(k, need, known, rolls)
         if not self.obstacles:
             return None
         # where it first comes within the contact tolerance of an obstacle, on its way: from
@@ -910,11 +1118,15 @@ class PursuitPlan:
                 return max(way, cm), cm
         return None
 
-    def _first_contact(self, k: int, need: float, known: float = math.inf) -> float:
+    def _first_contact(
+        self, k: int, need: float, known: float = math.inf, rolls: Sequence[float] | None = None
+    ) -> float:
         """PD-3, PD-14 — the least roll that leaves figure ``k`` in contact (:meth:`contact_cm`)
         on its way into contact ``need`` cm long, which nothing else stops: bisected (the contact,
         once made, holds to the way's end). Where it is found to be no less than ``known``, the
-        bisection stops there (with a roll no less than ``known``)."""
+        bisection stops there (with a roll no less than ``known``); given ``rolls``, where no
+        roll lies between its bounds (the roll found is then at most each roll exactly when the
+        least roll is: :meth:`into_contact_cm`)."""
 
         def reached(d: float) -> bool:
             return self.contact_cm(k, self.at(k, self.off_obstacles(k, d))) >= self.least
@@ -925,6 +1137,8 @@ class PursuitPlan:
         for _i in range(40):
             if lo >= known:
                 break
+            if rolls is not None and not any(lo < r <= hi for r in rolls):
+                break
             mid = (lo + hi) / 2
             if reached(mid):
                 hi = mid
@@ -932,13 +1146,17 @@ class PursuitPlan:
                 lo = mid
         return hi
 
-    def into_contact_cm(self) -> tuple[float, float] | None:
+    def into_contact_cm(self, rolls: Sequence[float] | None = None) -> tuple[float, float] | None:
         """6.7.1, 6.7.4, PD-14 — the shortest way into edge contact of any figure of the unit (cm,
         as the move measures it: the straight slide into contact, or the way round; before a
         fence, until it touches it, in contact across it), of the figures whose way nothing else
         stops first, and the least roll with which any figure is in contact (PD-3: within the
         contact tolerance, a little less); None when no figure has one. The pursuit reaches its
-        enemy when the rolled 2d6 × 2 or × 4 cm is at least the second."""
+        enemy when the rolled 2d6 × 2 or × 4 cm is at least the second.
+
+        ``rolls``: where only which of these distances are at least the least roll matters (the
+        odds), the least roll is measured only as far as that: the second is then a distance
+        that each of ``rolls`` is at least exactly when it is at least the least roll."""
         # A figure in contact with a pursued figure (within the contact tolerance, or across an
         # obstacle no wider than the widest) has come at least its gap less those along its way,
         # and neither of its two lengths is shorter: the figures are measured nearest first, until
@@ -949,7 +1167,7 @@ class PursuitPlan:
         for k in sorted(bound, key=lambda k: (bound[k], k)):
             if best is not None and bound[k] >= best[0]:
                 break
-            wf = self._reach(k, math.inf if best is None else best[1], bound[k])
+            wf = self._reach(k, math.inf if best is None else best[1], bound[k], rolls)
             if wf is not None:
                 best = wf if best is None else (min(best[0], wf[0]), min(best[1], wf[1]))
         return best
@@ -1121,8 +1339,8 @@ def pursuit_plan(unit: Unit, scen: Scenario, target: Unit, most: float | None = 
     contact: dict[int, bool] = {}
     ways: dict[int, PursuitWay] = {}
     mine = shapes.bases[unit.id]
-    gaps = dict(enumerate(shapely.distance(np.asarray(mine, dtype=object), shapely.union_all(aims)).tolist()))
     memo = _Memo()
+    gaps = dict(enumerate(shapely.distance(np.asarray(mine, dtype=object), _union(aims, memo)).tolist()))
     for k, b in enumerate(unit.bases):
         here = mine[k]
         (dx, dy), contact[k] = into_contact_or_at(here, aims, s.min_contact_length_cm, tol, least, small)

@@ -628,16 +628,32 @@ def into_contact(
 
     The candidate slides are tried shortest first (the first of equal ones in the order they are
     drawn up: target by target, the shortest line, then edge by edge), and the first that gives
-    contact is the answer, so only the few shortest are measured."""
-    moves = slide_candidates(base, targets, least)
-    if not moves:
+    contact is the answer, so only the few shortest are measured. A slide that gives contact
+    with a target is no shorter than the gap to it (less the 1e-6 cm it is measured within), so
+    a target's slides are drawn up only once the slides tried are that long."""
+    if not len(targets):
         return (0.0, 0.0)
     xy = shapely.get_coordinates(base)
     simple = shapely.get_num_interior_rings(base) == 0
     may = _may_touch(base, targets, least)
-    lengths = [math.hypot(mx, my) for mx, my, _t in moves]
-    for i in sorted(range(len(moves)), key=lengths.__getitem__):
-        mx, my, t = moves[i]
+    if least > 1e-5:  # a slide in contact comes within 1e-6 of its target
+        gaps = shapely.distance(base, np.asarray(targets, dtype=object)).tolist()
+    else:
+        gaps = [-math.inf] * len(targets)
+    by_gap = sorted(range(len(targets)), key=gaps.__getitem__)
+    heap: list[tuple[float, int, int, float, float]] = []  # (length, target, rank, dx, dy): its order
+    drawn: dict[int, list[tuple[float, float, int]]] = {}
+    nxt = 0
+    while True:
+        while nxt < len(by_gap) and (not heap or gaps[by_gap[nxt]] - 1e-5 <= heap[0][0]):
+            t = by_gap[nxt]
+            nxt += 1
+            drawn[t] = slide_candidates(base, [targets[t]], least)
+            for j, (mx, my, _t) in enumerate(drawn[t]):
+                heapq.heappush(heap, (math.hypot(mx, my), t, j, mx, my))
+        if not heap:
+            break
+        _length, t, _j, mx, my = heapq.heappop(heap)
         target = targets[t]
         if not may(mx, my, t):
             continue
@@ -650,7 +666,8 @@ def into_contact(
         touch = shapely.length(shapely.intersection(shapely.boundary(moved), buffered(target, 1e-6)))
         if touch >= least - 1e-6 and not shapely.intersection(moved, target).area > 1e-6:
             return (mx, my)
-    return (moves[0][0], moves[0][1])  # the shortest line to the first target
+    first = drawn[0] if 0 in drawn else slide_candidates(base, [targets[0]], least)
+    return (first[0][0], first[0][1])  # the shortest line to the first target
 
 
 def _may_touch(
@@ -659,9 +676,11 @@ def _may_touch(
     """A cheap test a slide (``dx``, ``dy``) of ``base`` must pass to bring ``least`` cm of its edge
     within 1e-6 of target ``t`` (:func:`into_contact`): the slid outline's part that near the
     target lies in the overlap of their boxes, and a convex outline's part inside a box is no
-    longer than the box's perimeter. Always passes for an outline not convex."""
-    if shapely.get_num_interior_rings(base) != 0 or not _convex(
-        shapely.get_coordinates(base.exterior).tolist()
+    longer than the box's perimeter. Always passes for an outline not convex, or no ``least``."""
+    if (
+        least <= 1e-5  # no edge need touch at all
+        or shapely.get_num_interior_rings(base) != 0
+        or not _convex(shapely.get_coordinates(base.exterior).tolist())
     ):
         return lambda _dx, _dy, _t: True
     lo_x, lo_y, hi_x, hi_y = shapely.bounds(base).tolist()
