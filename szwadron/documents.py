@@ -59,6 +59,10 @@ class CheckUnit(_Part):
     coherent: bool = Field(description="1.3")
     groups: list[list[str]] = Field(description="coherency groups (1.3), bases as UNIT/INDEX")
     engaged_with: list[str] = Field(description="5.1.2")
+    recorded_engaged: list[str] = Field(
+        description="5.1.2, 5.6: enemy units recorded as engaged with it (engaged_with) that none of its "
+        "figures touches now: a push-up is pending"
+    )
     state: str
     skirmish: bool
 
@@ -529,6 +533,10 @@ class CombinedUnit(_Part):
     removed_pmf: Pmf
     expected_removed: float
     outcomes: list[OutcomeChance]
+    holds_terrain: bool = Field(
+        description="5.7.3: counts as the defender and every figure that fights holds an advantageous "
+        "position: standing, it does not count as engaged ('engaged' in its outcomes means it stands)"
+    )
 
 
 class JointRemoved(_Part):

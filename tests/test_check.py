@@ -650,39 +650,58 @@ def test_pd_14_contacts_and_engagement_are_symmetric(doc: dict[str, Any]) -> Non
             assert uid in e1[v]
 
 
-def _recorded(engaged: bool) -> Scenario:
+def _recorded(tables: SimpleNamespace, engaged: bool) -> Scenario:
     """a and d 1 cm apart (inside each other's 2 cm zone, not touching): a melee's losses took the
     figures that touched, and the push-up (5.6) has not yet closed the gap."""
-    inf = {
-        "id": "l",
-        "name": "L",
-        "kind": "infantry",
-        "R": 12,
-        "W": 1,
-        "SW": 1,
-        "SO": 1,
-        "Z": 24,
-        "UW": 3,
-        "C": 3,
-        "M": 4,
-    }
-    data: dict[str, Any] = {
-        "name": "between a melee and its push-up",
-        "table": {"width": 50.0, "depth": 50.0},
-        "units": [
-            {"id": "a", "side": "A", "profile": inf, "bases": [{"x": 10.0, "y": 10.0, "facing": 90.0}]},
-            {"id": "d", "side": "B", "profile": inf, "bases": [{"x": 10.0, "y": 13.0, "facing": 270.0}]},
-        ],
-    }
+    a = tables.unit("a", "A", [{"x": 10.0, "y": 10.0, "facing": 90.0}])
+    d = tables.unit("d", "B", [{"x": 10.0, "y": 13.0, "facing": 270.0}])
     if engaged:
-        data["units"][0]["engaged_with"] = ["d"]
-        data["units"][1]["engaged_with"] = ["a"]
-    return parse_scenario(data, source="engaged", folders=[])
+        a["engaged_with"], d["engaged_with"] = ["d"], ["a"]
+    return tables.scenario(a, d, width=50.0, depth=50.0)
 
 
-def test_5_9_units_recorded_as_engaged_are_no_intruders() -> None:
+def test_5_9_units_recorded_as_engaged_are_no_intruders(tables: SimpleNamespace) -> None:
     """5.9, 5.1.2 — units the game records as engaged (``melee --apply`` writes ``engaged_with``)
     may stand in each other's zones though their figures no longer touch; unengaged, the same
     position is an intrusion (1.4.1)."""
-    assert audit(_recorded(engaged=False)).zone_intrusions
-    assert audit(_recorded(engaged=True)).zone_intrusions == ()
+    assert audit(_recorded(tables, engaged=False)).zone_intrusions
+    report = audit(_recorded(tables, engaged=True))
+    assert report.zone_intrusions == ()
+    # the engagement the game records is reported, though the figures no longer touch
+    assert {u.id: (u.engaged_with, u.recorded_engaged) for u in report.units} == {
+        "a": ((), ("d",)),
+        "d": ((), ("a",)),
+    }
+    from szwadron.cli.check import format_report
+
+    text = format_report(report, "t.toml")
+    assert "1 engaged pair" in text.splitlines()[0]
+    assert "recorded as engaged with d, not touching: a push-up is pending (5.6)" in text
+
+
+def test_5_9_3_a_unit_recorded_as_engaged_lets_a_third_unit_stand_in_its_zone(
+    tables: SimpleNamespace,
+) -> None:
+    """5.9.3 — "Strefy kontroli takich jednostek neutralizują się nawzajem i pozwalają innym
+    jednostkom przejść dalej": a melee's losses took the figures of a and d that touched (and
+    neutralised d's zone where c stands); until the push-up (5.6), d is engaged as the game
+    records it, so c, a's friend 1 cm beside d, is no intruder. Unrecorded, c intrudes (1.4.1), and
+    c is still an intruder in the zone of e, an enemy unit engaged with nobody."""
+    a = tables.unit("a", "A", [{"x": 10.0, "y": 10.0, "facing": 90.0}])
+    c = tables.unit("c", "A", [{"x": 15.0, "y": 13.0, "facing": 90.0}])
+    e = tables.unit("e", "B", [{"x": 30.0, "y": 13.0, "facing": 270.0}])
+    f = tables.unit("f", "A", [{"x": 30.0, "y": 16.0, "facing": 90.0}])
+
+    def scenario(engaged: bool) -> Scenario:
+        d = tables.unit("d", "B", [{"x": 12.0, "y": 13.0, "facing": 270.0}])
+        if engaged:
+            d["engaged_with"] = ["a"]
+        return tables.scenario(a, c, d, e, f, width=50.0, depth=50.0)
+
+    def intruders(sc: Scenario) -> set[tuple[str, str]]:
+        return {(z.base, z.zone_of) for z in audit(sc).zone_intrusions}
+
+    assert ("c/0", "d/0") in intruders(scenario(engaged=False))
+    got = intruders(scenario(engaged=True))
+    assert ("c/0", "d/0") not in got and ("a/0", "d/0") not in got
+    assert ("f/0", "e/0") in got

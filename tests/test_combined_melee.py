@@ -242,3 +242,34 @@ def test_5_7_4_defence_declared_from_the_hill(tables: Any) -> None:
         combined_melee(sc, ["a"], ["d"], declare_defence=True)
     with pytest.raises(IllegalActionError, match=r"5\.7\.4"):
         combined_melee(sc, ["d"], ["a"], continuing=True, declare_defence=True)
+
+
+def test_5_7_3_a_defending_unit_wholly_on_the_hill_is_not_engaged(tables: Any, tmp_path: Path) -> None:
+    """5.7.3 in a combined melee: d1 stands wholly on the hill (every figure holds the terrain),
+    d2 on the flat. Standing, d1 does not count as engaged — the odds, the JSON and the applied
+    answer say so, as the melee of one unit a side does (a second reader found "engaged"); the
+    two units fight with different terrain coefficients, so the text says the fights are apart
+    (5.7.2), not that part of a unit holds the terrain."""
+    from szwadron.cli.melee import format_combined
+
+    hill = {"id": "hill", "kind": "hill", "polygon": [[0, 11], [20, 11], [20, 30], [0, 30]], "level": 1}
+    sc = tables.scenario(
+        tables.unit("a", "A", [{"x": 10.0, "y": 10.0, "facing": 90.0}]),
+        tables.unit("b", "A", [{"x": 30.0, "y": 10.0, "facing": 90.0}]),
+        tables.unit("d1", "B", [{"x": 10.0, "y": 12.0, "facing": 270.0}]),
+        tables.unit("d2", "B", [{"x": 30.0, "y": 12.0, "facing": 270.0}]),
+        terrain=[hill],
+    )
+    m = combined_melee(sc, ["a", "b"], ["d1", "d2"])
+    assert m.holds_terrain("d1") and not m.holds_terrain("d2") and not m.holds_terrain("a")
+    assert {u["unit"]: u["holds_terrain"] for u in m.to_json()["units"]} == {
+        "a": False,
+        "b": False,
+        "d1": True,
+        "d2": False,
+    }
+    text = format_combined(m)
+    d1 = text[text.index("defender d1 (against") :].splitlines()[3]
+    assert "stands, not engaged (5.7.3)" in d1 and "engaged" not in d1.replace("not engaged", ""), d1
+    assert "figures fight with different terrain coefficients" in text
+    assert "only part of a unit" not in text

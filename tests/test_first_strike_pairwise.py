@@ -306,9 +306,36 @@ def test_7_7_the_page_lists_the_first_strike_first(tmp_path: Path) -> None:
     doc = client.post("/api/melee-combined", json={"attackers": ["b", "a"], "defenders": ["d"]}).json()
     assert doc["first_strike_units"] == ["a"]
     groups = [st for st in doc["dice_order"] if st["step"] == "group"]
-    assert [(st["figures"], st.get("first", False), st["second"]) for st in groups] == [
-        (["a/0"], True, False),
-        (["b/0"], False, True),
-        (["d/1"], False, True),
-        (["d/0"], False, True),
+    assert [
+        (st["figures"], st.get("first", False), st["second"], st.get("unless_gone", False)) for st in groups
+    ] == [
+        (["a/0"], True, False, False),
+        (["b/0"], False, True, True),  # b rolls at d only if a's first strike left d a figure
+        (["d/1"], False, True, False),
+        (["d/0"], False, True, False),
     ]
+
+
+def test_7_7_no_dice_at_a_unit_the_first_strikes_destroyed(tmp_path: Path) -> None:
+    """A unit whose every figure fell to first strikes is struck no more: nobody rolls at it (a
+    second reader found b's die asked for and read against a unit already gone). One base d,
+    touched by a (first strike on the charge) and b: a's die 1 removes d, b rolls nothing, d
+    strikes back not (a single die given is all the melee reads)."""
+    text = CASE.read_text(encoding="utf-8")
+    text = text[: text.index("[check]")].replace(
+        "bases = [{ x = 9.0, y = 12.0, facing = 270.0 }, { x = 11.0, y = 12.0, facing = 270.0 }]",
+        "bases = [{ x = 10.0, y = 12.0, facing = 270.0 }]",
+    )
+    path = tmp_path / "one.toml"
+    path.write_text(text, encoding="utf-8")
+    out = tmp_path / "next.toml"
+    code, said = _run(
+        "melee", str(path), "--attacker", "a", "b", "--defender", "d", "--apply", "--dice", "1", "-o", str(out)
+    )  # fmt: skip
+    assert code == 0, said
+    assert "d destroyed" in said
+    code, said = _run("melee", str(path), "--attacker", "a", "b", "--defender", "d", "--json")
+    units = {u["unit"]: u for u in json.loads(said)["units"]}
+    # d survives a's first die (1/2) and b's after it (1/3); d strikes back at a only when a missed
+    assert units["d"]["removed_pmf"] == pytest.approx([1 / 6, 5 / 6])
+    assert units["a"]["removed_pmf"] == pytest.approx([3 / 4, 1 / 4])

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 import pytest
+from every_face import every_face
 
 from szwadron.errors import InvalidDataError
 from szwadron.odds.combat import volley
@@ -31,42 +31,6 @@ E, H, R, P, U, X = (
     MeleeOutcome.PURSUIT,
     MeleeOutcome.DESTROYED,
 )
-
-
-# --- enumerate every die a rolled procedure can see -----------------------------------------------
-class _NeedMore(Exception):
-    def __init__(self, sides: int) -> None:
-        self.sides = sides
-
-
-class ScriptedDice:
-    """A stand-in for random.Random that plays back fixed faces, then asks for more."""
-
-    def __init__(self, faces: tuple[int, ...]) -> None:
-        self.faces = faces
-        self.i = 0
-
-    def randint(self, a: int, b: int) -> int:
-        if self.i == len(self.faces):
-            raise _NeedMore(b)
-        face = self.faces[self.i]
-        self.i += 1
-        return face
-
-
-def enumerate_rolls(run: Callable[[Any], Any]) -> dict[Any, Fraction]:
-    """Run a rolled procedure on every sequence of faces; weight each by its probability."""
-    out: dict[Any, Fraction] = {}
-    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
-    while stack:
-        prefix, p = stack.pop()
-        try:
-            result = run(ScriptedDice(prefix))
-        except _NeedMore as more:
-            stack.extend(((*prefix, f), p / more.sides) for f in range(1, more.sides + 1))
-            continue
-        out[result] = out.get(result, Fraction(0)) + p
-    return out
 
 
 # --- 6.2 ---------------------------------------------------------------------------------------
@@ -138,7 +102,7 @@ def brute_fire_outcome(
             return FireOutcome.DESTROYED
         return roll_casualty_test(morale_target(morale, strength - removed, initial), rng)[0]
 
-    return enumerate_rolls(run)
+    return every_face(run)
 
 
 @pytest.mark.parametrize(
@@ -281,5 +245,5 @@ def test_5_5_sequence_equals_enumerated_rolled_sequence(
                 defender_panicking=d_panic,
             )[0]
 
-        brute = enumerate_rolls(run)
+        brute = every_face(run)
         assert exact.probabilities() == {k: v for k, v in brute.items() if v}

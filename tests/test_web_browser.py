@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import drag, require_chromium, screen, settle
+from browser import click_base, drag, require_chromium, screen, settle
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "scenarios" / "example.toml"
@@ -59,12 +59,6 @@ def page(browser: Any, server: Running) -> Iterator[Any]:
     yield pg
     context.close()
     assert not errors, errors
-
-
-def click_base(pg: Any, base: str) -> None:
-    x, y = pg.evaluate(f"window.szwadron.S.pos[{json.dumps(base.split('/')[0])}][{base.split('/')[1]}]")[:2]
-    pg.mouse.click(*screen(pg, x, y))
-    settle(pg)
 
 
 def cli(*args: str) -> Any:

@@ -11,7 +11,6 @@ go to the test's temporary folder.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,87 +18,31 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import require_chromium, screen, settle
+from browser import answered, case_position, click_base, download, pages, require_chromium, served, settle
 
 CASE = Path(__file__).parent / "cases" / "melee_combined" / "5_10_two_attackers_one_defender.toml"
 require_chromium()
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-from szwadron.web import Running, start  # noqa: E402
-
-
-def scenario() -> str:
-    """The case as a plain position (without its [check]/[expected] tables)."""
-    text = CASE.read_text(encoding="utf-8")
-    return text[: text.index("[check]")]
+from szwadron.web import Running  # noqa: E402
 
 
 @pytest.fixture()
 def serve(tmp_path: Path) -> Iterator[Running]:
-    folder = tmp_path / "table"
-    folder.mkdir()
-    (folder / "table.toml").write_text(scenario(), encoding="utf-8")
-    running = start(folder / "table.toml")
-    yield running
-    running.stop()
+    with served(tmp_path / "table", case_position(CASE)) as running:
+        yield running
 
 
 @pytest.fixture()
 def open_page(browser: Any) -> Iterator[Any]:
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def go(url: str, lang: str = "en") -> Any:
-        context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-        contexts.append(context)
-        pg = context.new_page()
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto(f"{url}?lang={lang}")
-        settle(pg)
-        zoom(pg)
-        return pg
-
-    yield go
-    for c in contexts:
-        c.close()
-    assert not errors, errors
-
-
-def zoom(pg: Any) -> None:
-    """Zoom onto the melee (x 10, y 11 on the 100 cm table) so the bases are big enough to click."""
-    pg.evaluate(
-        """() => { const r = document.querySelector('#table').getBoundingClientRect();
-        const k = 40; Object.assign(window.szwadron.S.view, { k, tx: r.width / 2 - 10 * k, ty: r.height / 2 + 11 * k });
-        document.querySelector('#world').setAttribute('transform',
-          `translate(${window.szwadron.S.view.tx} ${window.szwadron.S.view.ty}) scale(${k} ${-k})`); }"""
-    )
-
-
-def click_base(pg: Any, base: str, *, shift: bool = False) -> None:
-    uid, index = base.split("/")
-    x, y = pg.evaluate(f"window.szwadron.S.pos[{json.dumps(uid)}][{index}]")[:2]
-    if shift:
-        pg.keyboard.down("Shift")
-    pg.mouse.click(*screen(pg, x, y))
-    if shift:
-        pg.keyboard.up("Shift")
-    pg.wait_for_timeout(30)
-    settle(pg)
+    """Zoomed onto the melee (x 10, y 11 on the 100 cm table) so the bases are big enough to click."""
+    with pages(browser, height=1000) as opened:
+        yield lambda url, lang="en": opened.open(url, lang, centre=(10.0, 11.0), k=40)
 
 
 def combined_odds(pg: Any) -> Any:
     return pg.wait_for_selector('#melee-answer[data-combined="true"]')
-
-
-def answered(pg: Any, box: str) -> Any:
-    return pg.wait_for_selector(f"{box} #action-answer, {box} #action-error")
-
-
-def download(pg: Any, button: str) -> str:
-    with pg.expect_download() as info:
-        pg.click(button)
-    return Path(info.value.path()).read_text(encoding="utf-8")
 
 
 def test_combined_melee_added_odds_and_applied_with_dice_5_10(
@@ -239,21 +182,16 @@ FIRST = Path(__file__).parent / "cases" / "melee_combined" / "7_7_first_strike_p
 
 @pytest.fixture()
 def serve_first(tmp_path: Path) -> Iterator[Running]:
-    folder = tmp_path / "first"
-    folder.mkdir()
-    text = FIRST.read_text(encoding="utf-8")
-    (folder / "table.toml").write_text(text[: text.index("[check]")], encoding="utf-8")
-    running = start(folder / "table.toml")
-    yield running
-    running.stop()
+    with served(tmp_path / "first", case_position(FIRST)) as running:
+        yield running
 
 
 def test_first_strike_pair_by_pair_on_the_page_7_7(
     serve_first: Running, open_page: Any, tmp_path: Path
 ) -> None:
     """7.7 pair by pair: a (first strike on the charge) and b (none) attack d (none). The page says
-    a strikes first, marks a's group, lists its dice first and the rest "with the figures left",
-    and shows the hand-worked odds (a destroyed 25.0%, d held 6.9%)."""
+    a strikes first, marks a's group, lists its dice first and the rest "with the figures left"
+    (b's not rolled if a's strike left d no figure), and shows the hand-worked odds (a destroyed 25.0%, d held 6.9%)."""
     page = open_page(serve_first.url)
     click_base(page, "a/0")
     click_base(page, "d/0")
@@ -270,4 +208,6 @@ def test_first_strike_pair_by_pair_on_the_page_7_7(
     order = [li.inner_text() for li in page.query_selector_all("#melee-order li")]
     assert order[0].startswith("attacker → d: 1 d6 on ≤ 3 (a/0)") and "strikes first (7.7)" in order[0], order
     assert all("with the figures left" in o for o in order[1:4]), order
+    assert "(not rolled if d has no figure left)" in order[1], order  # b strikes d, struck first
+    assert not any("no figure left" in o for o in order[2:4]), order
     page.locator("#meleebox").screenshot(path=str(tmp_path / "first-strike-box.png"))

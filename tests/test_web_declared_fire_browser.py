@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import require_chromium, screen, settle
+from browser import click_base, pages, require_chromium, served, settle
 
 require_chromium()
 
@@ -25,51 +25,20 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 from test_web_declared_fire import table_text  # noqa: E402
 
-from szwadron.web import Running, start  # noqa: E402
+from szwadron.web import Running  # noqa: E402
 
 
 @pytest.fixture()
 def server(tmp_path: Path) -> Iterator[Running]:
-    folder = tmp_path / "table"
-    folder.mkdir()
-    (folder / "table.toml").write_text(table_text(), encoding="utf-8")
-    running = start(folder / "table.toml")
-    yield running
-    running.stop()
+    with served(tmp_path / "table", table_text()) as running:
+        yield running
 
 
 @pytest.fixture()
 def open_page(browser: Any) -> Iterator[Any]:
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def go(url: str, lang: str = "en") -> Any:
-        context = browser.new_context(viewport={"width": 1400, "height": 900})
-        contexts.append(context)
-        pg = context.new_page()
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto(f"{url}?lang={lang}")
-        settle(pg)
-        pg.evaluate(
-            """() => { const r = document.querySelector('#table').getBoundingClientRect();
-            const k = 12; Object.assign(window.szwadron.S.view, { k, tx: r.width / 2 - 50 * k, ty: r.height / 2 + 37 * k });
-            document.querySelector('#world').setAttribute('transform',
-              `translate(${window.szwadron.S.view.tx} ${window.szwadron.S.view.ty}) scale(${k} ${-k})`); }"""
-        )
-        return pg
-
-    yield go
-    for c in contexts:
-        c.close()
-    assert not errors, errors
-
-
-def click_base(pg: Any, base: str) -> None:
-    uid, index = base.split("/")
-    x, y = pg.evaluate(f"window.szwadron.S.pos[{json.dumps(uid)}][{index}]")[:2]
-    pg.mouse.click(*screen(pg, x, y))
-    pg.wait_for_timeout(30)
-    settle(pg)
+    """Zoomed onto the lines (x 50, y 37)."""
+    with pages(browser) as opened:
+        yield lambda url, lang="en": opened.open(url, lang, centre=(50.0, 37.0), k=12)
 
 
 def unit(pg: Any, uid: str) -> Any:

@@ -12,15 +12,15 @@ screenshots go to the test's temporary folder.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import drag, require_chromium, screen, settle
+from browser import answered, click_base, download, drag, pages, require_chromium, served, settle
 
 CASES = Path(__file__).parent / "cases"
 DISENGAGE = CASES / "disengage" / "5_8_2_passed_moves_away.toml"
@@ -28,8 +28,6 @@ PUSH_UP = CASES / "push_up" / "5_6_6_towards_the_enemy.toml"
 require_chromium()
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-
-from szwadron.web import Running, start  # noqa: E402
 
 
 def scenario_of(case: Path, *, engaged: bool = True) -> str:
@@ -44,67 +42,15 @@ def scenario_of(case: Path, *, engaged: bool = True) -> str:
 @pytest.fixture()
 def serve(tmp_path: Path) -> Iterator[Any]:
     """Start a server on a scenario text; stopped after the test."""
-    running: list[Running] = []
-
-    def run(text: str) -> Running:
-        folder = tmp_path / "table"
-        folder.mkdir()
-        (folder / "table.toml").write_text(text, encoding="utf-8")
-        running.append(start(folder / "table.toml"))
-        return running[-1]
-
-    yield run
-    for r in running:
-        r.stop()
+    with ExitStack() as stack:
+        yield lambda text: stack.enter_context(served(tmp_path / "table", text))
 
 
 @pytest.fixture()
 def open_page(browser: Any) -> Iterator[Any]:
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def go(url: str, lang: str = "en") -> Any:
-        context = browser.new_context(viewport={"width": 1400, "height": 900}, accept_downloads=True)
-        contexts.append(context)
-        pg = context.new_page()
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto(f"{url}?lang={lang}")
-        settle(pg)
-        zoom(pg)
-        return pg
-
-    yield go
-    for c in contexts:
-        c.close()
-    assert not errors, errors
-
-
-def zoom(pg: Any) -> None:
-    """Zoom onto the melee (the middle of the 100 cm table) so the bases are big enough to drag."""
-    pg.evaluate(
-        """() => { const r = document.querySelector('#table').getBoundingClientRect();
-        const k = 14; Object.assign(window.szwadron.S.view, { k, tx: r.width / 2 - 51 * k, ty: r.height / 2 + 27 * k });
-        document.querySelector('#world').setAttribute('transform',
-          `translate(${window.szwadron.S.view.tx} ${window.szwadron.S.view.ty}) scale(${k} ${-k})`); }"""
-    )
-
-
-def click_base(pg: Any, base: str) -> None:
-    uid, index = base.split("/")
-    x, y = pg.evaluate(f"window.szwadron.S.pos[{json.dumps(uid)}][{index}]")[:2]
-    pg.mouse.click(*screen(pg, x, y))
-    pg.wait_for_timeout(30)
-    settle(pg)
-
-
-def answered(pg: Any, box: str) -> Any:
-    return pg.wait_for_selector(f"{box} #action-answer, {box} #action-error")
-
-
-def download(pg: Any, button: str) -> str:
-    with pg.expect_download() as info:
-        pg.click(button)
-    return Path(info.value.path()).read_text(encoding="utf-8")
+    """Zoomed onto the melee (the middle of the 100 cm table) so the bases are big enough to drag."""
+    with pages(browser) as opened:
+        yield lambda url, lang="en": opened.open(url, lang, centre=(51.0, 27.0), k=14)
 
 
 def test_disengage_odds_a_refused_drag_and_applied_with_dice_5_8(

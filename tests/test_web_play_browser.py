@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import drag, require_chromium, screen, settle
+from browser import answered, download, drag, require_chromium, screen, settle
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "scenarios" / "example.toml"
@@ -69,17 +69,6 @@ def click_base(pg: Any, base: str) -> None:
     x, y = pg.evaluate(f"window.szwadron.S.pos[{json.dumps(uid)}][{index}]")[:2]
     click_at(pg, x, y)
     settle(pg)
-
-
-def answered(pg: Any, box: str) -> Any:
-    """The answer (or refusal) an action wrote in ``box``."""
-    return pg.wait_for_selector(f"{box} #action-answer, {box} #action-error")
-
-
-def download(pg: Any, button: str) -> str:
-    with pg.expect_download() as info:
-        pg.click(button)
-    return Path(info.value.path()).read_text(encoding="utf-8")
 
 
 def szwadron(*args: str) -> subprocess.CompletedProcess[str]:

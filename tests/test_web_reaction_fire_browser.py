@@ -19,75 +19,35 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import drag, require_chromium, screen, settle
+from browser import click_base, drag, pages, require_chromium, served, settle
 
 require_chromium()
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-from szwadron.web import Running, start  # noqa: E402
 
 CASES = Path(__file__).parent / "cases" / "reaction_apply"
 
 
-def serve(tmp_path: Path, case: str) -> Running:
-    folder = tmp_path / "table"
-    folder.mkdir()
-    (folder / "table.toml").write_text((CASES / case).read_text(encoding="utf-8"), encoding="utf-8")
-    return start(folder / "table.toml")
-
-
 @pytest.fixture()
 def servers(tmp_path: Path) -> Iterator[Any]:
-    running: list[Running] = []
-
-    def go(case: str) -> Running:
-        r = serve(tmp_path, case)
-        running.append(r)
-        return r
-
-    yield go
-    for r in running:
-        r.stop()
+    """Start a server on a case of ``tests/cases/reaction_apply``; stopped after the test."""
+    with ExitStack() as stack:
+        yield lambda case: stack.enter_context(
+            served(tmp_path / "table", (CASES / case).read_text(encoding="utf-8"))
+        )
 
 
 @pytest.fixture()
 def open_page(browser: Any) -> Iterator[Any]:
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def go(url: str, centre: tuple[float, float], lang: str = "en") -> Any:
-        context = browser.new_context(viewport={"width": 1400, "height": 900})
-        contexts.append(context)
-        pg = context.new_page()
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto(f"{url}?lang={lang}")
-        settle(pg)
-        cx, cy = centre
-        pg.evaluate(
-            f"""() => {{ const r = document.querySelector('#table').getBoundingClientRect();
-            const k = 14; Object.assign(window.szwadron.S.view, {{ k, tx: r.width / 2 - {cx} * k, ty: r.height / 2 + {cy} * k }});
-            document.querySelector('#world').setAttribute('transform',
-              `translate(${{window.szwadron.S.view.tx}} ${{window.szwadron.S.view.ty}}) scale(${{k}} ${{-k}})`); }}"""
-        )
-        return pg
-
-    yield go
-    for c in contexts:
-        c.close()
-    assert not errors, errors
-
-
-def click_base(pg: Any, base: str) -> None:
-    uid, index = base.split("/")
-    x, y = pg.evaluate(f"window.szwadron.S.pos[{json.dumps(uid)}][{index}]")[:2]
-    pg.mouse.click(*screen(pg, x, y))
-    pg.wait_for_timeout(30)
-    settle(pg)
+    """Zoomed onto ``centre`` (cm on the table)."""
+    with pages(browser) as opened:
+        yield lambda url, centre, lang="en": opened.open(url, lang, centre=centre, k=14)
 
 
 def unit(pg: Any, uid: str) -> Any:

@@ -63,7 +63,7 @@ CORNER_ONLY_CM = 0.005
 def format_report(report: AuditReport, source: str) -> str:
     """The human report: a summary line, problems (with rule numbers), then each section."""
     lines: list[str] = []
-    engaged_pairs = sum(len(u.engaged_with) for u in report.units) // 2
+    engaged_pairs = sum(len(u.engaged_with) + len(u.recorded_engaged) for u in report.units) // 2
     corners = sum(1 for c in report.contacts if c.length < CORNER_ONLY_CM)
     none = "  " + _("none")
     n_units, n_bases, n_contacts = len(report.units), report.base_count, len(report.contacts) - corners
@@ -102,6 +102,13 @@ def format_report(report: AuditReport, source: str) -> str:
         )
         eng = (
             "; " + _("engaged with {units}").format(units=", ".join(u.engaged_with)) if u.engaged_with else ""
+        ) + (
+            "; "
+            + _("recorded as engaged with {units}, not touching: a push-up is pending (5.6)").format(
+                units=", ".join(u.recorded_engaged)
+            )
+            if u.recorded_engaged
+            else ""
         )
         size = sum(len(g) for g in u.groups)
         side = _("side {side}").format(side=u.side)

@@ -205,7 +205,9 @@ def format_combined(m: CombinedMelee) -> str:
     width = max([8, *(len(term(u["side"])) for u in doc["units"])])
     for u in doc["units"]:
         pmf = ", ".join(f"{k}: {fmt_prob(p)}" for k, p in enumerate(u["removed_pmf"]))
-        outs = ", ".join(f"{term(o['outcome'])} {fmt_prob(o['p'])}" for o in u["outcomes"])
+        outs = ", ".join(
+            f"{_combined_outcome(m, u['unit'], o['outcome'])} {fmt_prob(o['p'])}" for o in u["outcomes"]
+        )
         lines.append(
             f"  {term(u['side']):{width}} {u['unit']} "
             + _("(against {units})").format(units=", ".join(u["opponents"]))
@@ -219,7 +221,8 @@ def format_combined(m: CombinedMelee) -> str:
     lines += ["", _("Likeliest outcomes together")]
     for row in doc["joint_outcomes"][:5]:
         lines.append(
-            f"  {fmt_prob(row['p']):>7}  " + ", ".join(f"{u} {term(o)}" for u, o in row["outcomes"].items())
+            f"  {fmt_prob(row['p']):>7}  "
+            + ", ".join(f"{u} {_combined_outcome(m, u, o)}" for u, o in row["outcomes"].items())
         )
     return "\n".join(lines)
 
@@ -285,10 +288,21 @@ def _render_combined_applied(applied: Applied) -> str:
         lines.append("  " + _test_line(t, f"{t['unit']}: {name}"))
     removed = ", ".join(b for bases in applied.ruling["removed"].values() for b in bases)
     lines.append("  " + _("removed: {bases}").format(bases=removed or _("none")))
-    outcomes = ", ".join(f"{u} {term(o)}" for u, o in applied.ruling["outcomes"].items())
+    outcomes = ", ".join(f"{u} {_combined_outcome(m, u, o)}" for u, o in applied.ruling["outcomes"].items())
     lines.append("  " + _("outcome: {outcomes}").format(outcomes=outcomes))
     lines += roll_lines(applied.dice.get("after", []))  # 6.6.2, 6.7.1: the flights and pursuits at once
     return "\n".join(lines)
+
+
+def _combined_outcome(m: CombinedMelee, unit: str, outcome: str) -> str:
+    """A unit's outcome in words, as in the melee of one unit a side (:func:`_outcome_words`)."""
+    return _outcome_words(outcome, m.holds_terrain(unit))
+
+
+def _outcome_words(outcome: str, holds: bool) -> str:
+    """An outcome in words; a defender that stands holding the terrain with every figure does
+    not count as engaged (5.7.3)."""
+    return _("stands, not engaged (5.7.3)") if outcome == "engaged" and holds else term(outcome)
 
 
 def _fight_label(fight: int, split: bool) -> str:
@@ -299,8 +313,8 @@ def _fight_label(fight: int, split: bool) -> str:
 def _fights_apart() -> str:
     """5.7.2 — the line said once above the dice of a melee split into fights."""
     return _(
-        "only part of a unit holds the terrain: each fight is played apart, its dice remove only "
-        "figures of that fight (5.7.2, 5.4.2); morale once for the whole melee"
+        "figures fight with different terrain coefficients: each fight is played apart, its dice "
+        "remove only figures of that fight (5.7.2, 5.4.2); morale once for the whole melee"
     )
 
 
@@ -308,7 +322,8 @@ def _pairwise_first() -> str:
     """7.7 — the line said once above the dice when first strike counts pair by pair."""
     return _(
         "first strike pair by pair (7.7): the groups marked first strike before the units they "
-        "strike can strike back; the rest strike after, with the figures left"
+        "strike can strike back; the rest strike after, with the figures left, and not at a unit "
+        "the first strikes left with no figure"
     )
 
 
@@ -382,9 +397,7 @@ def _render_applied(applied: Applied) -> str:
 def _defender_outcome(m: TableMelee, outcome: str) -> str:
     """The defender's outcome in words; both standing, a defender whose every figure holds an
     advantageous position does not count as engaged (5.7.3)."""
-    if outcome == "engaged" and m.all_defenders_advantaged:
-        return _("stands, not engaged (5.7.3)")
-    return term(outcome)
+    return _outcome_words(outcome, m.all_defenders_advantaged)
 
 
 def format_report(m: TableMelee) -> str:

@@ -876,10 +876,10 @@ class _ScriptedDice(random.Random):
             raise InvalidArgumentError(
                 self.name,
                 ngettext(
-                    "gives {faces} die, but {what} rolls more",
-                    "gives {faces} dice, but {what} rolls more",
+                    "gives {faces} die, but {what} rolls more: die {next} (a d{b}) is wanted",
+                    "gives {faces} dice, but {what} rolls more: die {next} (a d{b}) is wanted",
                     len(self.faces),
-                ).format(faces=len(self.faces), what=self.what),
+                ).format(faces=len(self.faces), what=self.what, next=self.used + 1, b=b),
             )
         face = self.faces[self.used]
         if not a <= face <= b:
@@ -1109,10 +1109,7 @@ def apply_combined_melee(
         if unit.stood:  # 4.12.6: attacked in melee, its fire at the first charger is gone
             changes.append({"op": "set", "unit": u, "field": "stood", "value": None})
         changes += _removal_changes(unit, removed[u])
-        # 5.7.3: the side counting as the defender (the declaring one, 5.7.4) holding the terrain
-        holds = (u in defenders) != m.declared_defence and all(
-            f.bonus > 0 for f in m.figures if f.unit == u and f.strikes is not None
-        )
+        holds = m.holds_terrain(u)  # 5.7.3: not engaged
         stay = [names[v] for v in sorted(opp[k]) if roll.outcomes[v] is MeleeOutcome.ENGAGED]
         pursued = next((names[v] for v in sorted(opp[k]) if roll.outcomes[v] in fled), None)
         changes += _melee_state(unit, out, m.opponents[u], stay, pursued, pursue, holds, notes)

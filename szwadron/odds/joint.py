@@ -131,7 +131,14 @@ class CombinedEngine:
                 acc = per_target.setdefault(target, {})
                 for dice, skill, b, part in ms.part_groups():
                     acc[(skill, b, part)] = acc.get((skill, b, part), 0) + dice
-        return {t: [(n, k, b, p) for (k, b, p), n in acc.items() if n] for t, acc in per_target.items()}
+        # a unit whose every fighting figure is gone already (to first strikes, 7.7) is struck no
+        # more: nobody rolls at it
+        gone = {t for t in per_target if 0 < len(self.wounds[t]) <= count_removed(removed[t])}
+        return {
+            t: [(n, k, b, p) for (k, b, p), n in acc.items() if n]
+            for t, acc in per_target.items()
+            if t not in gone
+        }
 
     def strike(
         self, side: int, removed: Sequence[Removed], silent: frozenset[int], first: bool | None = None
@@ -145,6 +152,8 @@ class CombinedEngine:
         dist: Distribution[tuple[tuple[Removed, bool], ...]] = Distribution.point(())
         for t in self.side_units(1 - side):
             mine = groups.get(t, [])
+            # no dice at t: its removal so far stands (a fresh unit goes through fight_losses,
+            # which writes "none removed" as the melee's parts need: a count or a count per fight)
             one = (
                 fight_losses(mine, self.wounds[t], self.parts_of(t), parts, self.die, removed[t])
                 if mine or not count_removed(removed[t])

@@ -47,7 +47,8 @@ Decisions where the rulebook is silent (each also stated where it is implemented
   touches the zone's rim and is not in it. Bases of panicking units have no zone but can stand in
   zones. Intrusions between units engaged with each other are allowed (5.9), and the zone of
   a figure in contact with the enemy (PD-14, as :mod:`szwadron.table.movement` counts it) is
-  neutralised: it lets other figures pass and stand in it (5.9.3).
+  neutralised: it lets other figures pass and stand in it (5.9.3); so is the whole zone of a unit
+  recorded as engaged with an enemy it no longer touches (a push-up pending, 5.6).
 - Zones across obstacles (1.4.3, 3.2.3): see :func:`obstacle_zone_core`. Zones from the foot of a
   hill (3.2.1): a hill's outline is its foot, so a figure "on the edge of a hill" (on the hill,
   its base within the contact tolerance of the outline) already measures its zone from the foot;
@@ -75,7 +76,7 @@ from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import penetration_depth
 from szwadron.geometry.terrain import forbidden_rule
 from szwadron.i18n import _, ngettext, term
-from szwadron.models import Ability, Scenario, UnitState
+from szwadron.models import Ability, Scenario, Unit, UnitState
 from szwadron.rulings import Ruling
 from szwadron.settings import RulesSettings
 
@@ -111,6 +112,9 @@ class UnitReport:
     coherent: bool
     groups: tuple[tuple[str, ...], ...]
     engaged_with: tuple[str, ...]
+    recorded_engaged: tuple[str, ...] = ()
+    """5.1.2, 5.6 — enemy units the game records as engaged with it (``engaged_with``, written by
+    ``melee --apply``) that no figure of it touches now: a push-up is pending."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +192,7 @@ class AuditReport:
                     "coherent": u.coherent,
                     "groups": [list(g) for g in u.groups],
                     "engaged_with": list(u.engaged_with),
+                    "recorded_engaged": list(u.recorded_engaged),
                     "state": u.state,
                     "skirmish": u.skirmish,
                 }
@@ -342,11 +347,16 @@ def engaged_with_bases(bf: Battlefield, bases: IntArray) -> list[str]:
     return [bf.unit_ids[u] for u in sorted(v for pair in pairs for v in pair if v != own)]
 
 
+def _recorded(a: Unit, b: Unit) -> bool:
+    """5.1.2 — the game records ``a`` and ``b`` as engaged (``engaged_with``, either way)."""
+    return b.id in a.engaged_with or a.id in b.engaged_with
+
+
 def engaged_or_recorded(bf: Battlefield, unit: str, enemy: str) -> bool:
     """5.1.2 — ``unit`` and ``enemy`` are engaged: the game records it (``engaged_with``, either
     way) or they touch (:func:`engaged_with_bases`)."""
     sc = bf.scenario
-    if enemy in sc.unit(unit).engaged_with or unit in sc.unit(enemy).engaged_with:
+    if _recorded(sc.unit(unit), sc.unit(enemy)):
         return True
     return enemy in engaged_with_bases(bf, bf.unit_bases(unit))
 
@@ -604,7 +614,10 @@ def _zone_intrusions(
     """1.4.1, 1.4.3, 5.9, 5.9.3 — bases standing in an enemy base's control zone: measured from
     the base, or from the far side of an obstacle it stands at; none for a unit in panic, none
     between units engaged with each other (touching, or recorded as engaged: between a melee that
-    removed the figures in contact and its push-up, 5.6), none in the zone of a figure in contact."""
+    removed the figures in contact and its push-up, 5.6), none in the zone of a figure in contact,
+    none in the zone of a unit recorded as engaged with an enemy it no longer touches (5.9.3: "strefy
+    kontroli takich jednostek [...] pozwalają innym jednostkom przejść dalej"; the figures that
+    touched, whose zones were neutral, may be the ones the melee removed)."""
     s = bf.settings
     eps, tol, radius = s.distance_epsilon_cm, s.contact_tolerance_cm, s.control_zone_cm
     unit_of = bf.unit_of
@@ -612,16 +625,22 @@ def _zone_intrusions(
     zone_neutral = touch.per_base >= s.min_contact_length_cm - eps  # 5.9.3: engaged figures
 
     units = bf.scenario.units
+    index = {u.id: k for k, u in enumerate(units)}
+    pending: set[int] = set()  # 5.6, 5.9.3: recorded as engaged, not touching: the push-up is to come
+    for k, u in enumerate(units):
+        for m in (index[v] for v in u.engaged_with if v in index):
+            if (min(k, m), max(k, m)) not in touch.engaged:
+                pending.update((k, m))
 
     def consider(intruder: int, owner: int, dist: float, across: str | None) -> None:
         ui, uo = int(unit_of[intruder]), int(unit_of[owner])
         if bf.panicking[uo] or (min(ui, uo), max(ui, uo)) in touch.engaged:
             return  # 1.4.1: no zone; 5.9: engaged with each other
-        if units[uo].id in units[ui].engaged_with or units[ui].id in units[uo].engaged_with:
+        if _recorded(units[ui], units[uo]):
             return  # 5.9, 5.1.2: engaged as the game records it (after a melee's losses, before its push-up)
         if units[uo].pursuing == units[ui].id or units[ui].pursuing == units[uo].id:
             return  # 6.7.1, 6.7.4: a pursuer runs at the unit it pursues, into contact as a charge does
-        if zone_neutral[owner]:
+        if zone_neutral[owner] or uo in pending:
             return  # 5.9.3: an engaged figure's zone is neutralised and lets others pass
         key = (intruder, owner)
         old = intrusions.get(key)
@@ -674,6 +693,7 @@ def _unit_reports(bf: Battlefield, labels: IntArray, engaged: set[tuple[int, int
                 len(groups) == 1,
                 groups,
                 partners,
+                tuple(v.id for v in sc.units if _recorded(unit, v) and v.id not in partners),
             )
         )
     return out

@@ -123,6 +123,14 @@ class CombinedMelee:
         """Attacking units, then defending units: the order of the tuples in ``losses``."""
         return self.attackers + self.defenders
 
+    def holds_terrain(self, unit: str) -> bool:
+        """5.7.3 — ``unit`` counts as the defender (a defending unit, or with 5.7.4 a declaring
+        attacker) and every figure of it that fights holds an advantageous position: standing, it
+        does not count as engaged."""
+        defending = (unit in self.defenders) != self.declared_defence
+        mine = [f for f in self.figures if f.unit == unit and f.strikes is not None]
+        return defending and bool(mine) and all(f.bonus > 0 for f in mine)
+
     @property
     def first_strike_units(self) -> tuple[str, ...]:
         """7.7 — the units whose figures strike first at one enemy unit or more."""
@@ -170,6 +178,7 @@ class CombinedMelee:
                     "removed_pmf": rem.pmf(n + 1),
                     "expected_removed": float(rem.mean()),
                     "outcomes": [{"outcome": o.value, "p": float(p)} for o, p in outs],
+                    "holds_terrain": self.holds_terrain(u),
                 }
             )
         removed = sorted(

@@ -694,7 +694,8 @@ def combined_dice_order(m: CombinedMelee) -> list[dict[str, Any]]:
     ``apply-melee-combined`` reads typed dice in, :func:`szwadron.odds.joint.roll_combined`), as
     steps the page words in its language: ``strike_back`` (a panicking unit's test, 6.6: one d6),
     ``group`` (a dice group of 5.10.3 against a struck unit, then the remainder die when hits are
-    left over, 1.5.1, 5.10.4; the side striking second with its figures left, 7.7), ``tests`` (the
+    left over, 1.5.1, 5.10.4; the side striking second with its figures left, 7.7, and, marked
+    ``unless_gone``, not at all when first strikes left its struck unit no figure), ``tests`` (the
     morale tests of 5.10.5: ``first`` the side that tests first, the defenders or, declaring
     defence, the attackers, 5.7.4; ``then`` the other side), ``after`` (each flight's and pursuit's
     2d6, 6.6.2, 6.7.1)."""
@@ -705,8 +706,8 @@ def combined_dice_order(m: CombinedMelee) -> list[dict[str, Any]]:
     ]
     split = any(g.fight for g in m.groups)
     phased = any(g.first for g in m.groups)  # 7.7: some figures strike first
-    rank = {(True, "attacker"): 0, (True, "defender"): 1, (False, "attacker"): 2, (False, "defender"): 3}
-    for g in sorted(m.groups, key=lambda g: (rank[(g.first, g.side)], names.index(g.target))):
+    struck_first = {g.target for g in m.groups if g.first}  # units first strikes may destroy
+    for g in m.groups:  # in the order they are rolled (szwadron.table.combined._groups)
         steps.append(
             {
                 "step": "group",
@@ -717,6 +718,7 @@ def combined_dice_order(m: CombinedMelee) -> list[dict[str, Any]]:
                 "figures": list(g.figures),
                 "second": phased and not g.first,
                 **({"first": True} if m.pairwise_first_strike and g.first else {}),  # 7.7 pair by pair
+                **({"unless_gone": True} if not g.first and g.target in struck_first else {}),
                 **({"fight": g.fight + 1} if split else {}),  # 5.7.2: the melee split into fights
             }
         )

@@ -62,6 +62,7 @@ const L_EN = {
   moveCols: ["base", "cm", "of", "terrain"], touching: "touching (PD-3)", d6: "d6",
   meleeSides: { attacker: "attacker", defender: "defender" }, fight: "fight",
   meleeOutcome: { engaged: "engaged", held: "held", repulsed: "repulsed", panic: "panic", pursuit: "pursuit", destroyed: "destroyed" },
+  standsNotEngaged: "stands, not engaged (5.7.3)",
   actionNames: { move: "move", fire: "fire", melee: "melee", morale: "morale", turn: "turn", march: "fire on the march", march_move: "the half move of a fire on the march", march_fire: "the fire of a fire on the march", fire_move: "fire and a move after it", charge: "charge", disengage: "disengage", push_up: "push-up", declare: "declared fire (4.12.2)", reorganise: "reorganise" },
   volleyMissing: "type the dice you rolled for the volley (one number 1 to 6 a die, e.g. 1,4,6), or click Roll",
   hillLevel: "level: a hill is of level 1 to 10 (a whole number)",
@@ -100,6 +101,7 @@ const L_EN = {
   meleeDeclare: "the attackers declare defence (5.7.4)", meleePursue: "pursue without the test (6.3.6, 5.5.8)",
   meleeOrderTitle: "type the dice in this order (each group's remainder die right after it, when its hits leave a remainder: 1.5.1, 5.10.4):", strikesFirst: "strikes first (7.7)", expectedLoss: "expected loss",
   loses: "{u} loses", jointOutcomes: "outcomes together, most likely first", withLeft: "with the figures left",
+  unlessGone: "not rolled if {u} has no figure left",
   orderStrikeBack: "{u}: the strike-back test of a unit in panic, 1 d6 (6.6.4)",
   orderGroup: "{side} → {target}: {n} d6 on ≤ {uw} ({figures})",
   orderTests: "the morale tests (5.10.5), 1 d6 each: first {first} (the repulse test, then the panic test if it fails), then {then} (the repulse test, or the pursuit test when every opponent fled); a unit with no losses rolls none (5.5.1)",
@@ -163,6 +165,7 @@ const L_PL = {
   moveCols: ["podstawka", "cm", "dozwolone", "teren"], touching: "stykają się (PD-3)", d6: "K6",
   meleeSides: { attacker: "atakujący", defender: "broniący się" }, fight: "walka",
   meleeOutcome: { engaged: "związany walką", held: "stoi", repulsed: "odrzucony", panic: "panika", pursuit: "pościg", destroyed: "zniszczony" },
+  standsNotEngaged: "stoi, nie jest związany walką (5.7.3)",
   actionNames: { move: "ruch", fire: "ostrzał", melee: "walka wręcz", morale: "faza morale", turn: "następna faza", march: "ostrzał w marszu", march_move: "pół ruchu ostrzału w marszu", march_fire: "strzał ostrzału w marszu", fire_move: "ostrzał i ruch po nim", charge: "atak w walce wręcz", disengage: "oderwanie się", push_up: "dosuwanie", declare: "deklaracja ostrzału (4.12.2)", reorganise: "reorganizacja" },
   volleyMissing: "wpisz wyniki rzutu kośćmi salwy (jedna liczba od 1 do 6 na kość, np. 1,4,6) albo kliknij Rzuć",
   hillLevel: "poziom: wzgórze ma poziom od 1 do 10 (liczba całkowita)",
@@ -198,6 +201,7 @@ const L_PL = {
   meleeDeclare: "atakujący deklarują obronę zamiast ataku (5.7.4)", meleePursue: "pościg bez rzutu (6.3.6, 5.5.8)",
   meleeOrderTitle: "wpisz wyniki kości w tej kolejności (kość reszty każdej grupy zaraz po niej, gdy z jej trafień zostaje reszta: 1.5.1, 5.10.4):", strikesFirst: "uderza pierwszy (7.7)", expectedLoss: "oczekiwane straty",
   loses: "straty {u}", jointOutcomes: "wyniki razem, najbardziej prawdopodobne najpierw", withLeft: "pozostałymi figurkami",
+  unlessGone: "bez rzutu, gdy {u} nie ma już figurek",
   orderStrikeBack: "{u}: test oddziału w panice, czy odpiera, 1 K6 (6.6.4)",
   orderGroup: "{side} → {target}: {n} K6 na ≤ {uw} ({figures})",
   orderTests: "testy morale (5.10.5), po 1 K6: najpierw {first} (test „na odrzucenie”, po nim test „na panikę”, jeśli niezdany), potem {then} (test „na odrzucenie” albo test „na niekontrolowany pościg”, gdy wszyscy przeciwnicy uciekli); oddział bez strat nie testuje (5.5.1)",
@@ -1055,6 +1059,8 @@ async function doCombinedMelee() {
     const first = m.first_strike ? ` · ${L.meleeSides[m.first_strike]} ${L.strikesFirst}`
       : pairwise ? ` · ${m.first_strike_units.join(", ")} ${L.strikesFirst}` : "";
     const firstMark = (g) => (pairwise && g.first ? ` — ${L.strikesFirst}` : "");
+    const holds = new Set(m.units.filter((u) => u.holds_terrain).map((u) => u.unit));  // 5.7.3
+    const unitOutcome = (u, o) => (o === "engaged" && holds.has(u) ? L.standsNotEngaged : outcomeName(o));
     const bonus = (g) => groupTerrain(g, m.groups);
     $("#melee-body").replaceChildren(
       h("div", { id: "melee-answer", "data-combined": "true" }, h("b", {}, L.combined), `: ${m.attackers.join(", ")} → ${m.defenders.join(", ")}${first}`),
@@ -1062,9 +1068,9 @@ async function doCombinedMelee() {
         `${L.meleeSides[g.side] || g.side} → ${g.target}: ${g.dice} ${L.d6}, UW ${g.uw}${bonus(g)} (${g.figures.join(", ")})${firstMark(g)}`))),
       h("ul", { id: "melee-unit-odds" }, ...m.units.map((u) => h("li", { "data-unit": u.unit, "data-side": u.side },
         h("b", {}, u.unit), ` (${L.meleeSides[u.side] || u.side}): ${L.expectedLoss} ${u.expected_removed.toFixed(2)} — `,
-        u.outcomes.map((o) => `${outcomeName(o.outcome)} ${pct(o.p)}`).join(", ")))),
+        u.outcomes.map((o) => `${unitOutcome(u.unit, o.outcome)} ${pct(o.p)}`).join(", ")))),
       h("details", { id: "melee-joint" }, h("summary", {}, L.jointOutcomes), h("ul", {}, ...m.joint_outcomes.slice(0, 8).map((j) =>
-        h("li", {}, `${pct(j.p)} ` + Object.entries(j.outcomes).map(([u, o]) => `${u} ${outcomeName(o)}`).join(", "))))));
+        h("li", {}, `${pct(j.p)} ` + Object.entries(j.outcomes).map(([u, o]) => `${u} ${unitOutcome(u, o)}`).join(", "))))));
     const charts = m.units.map((u) => {
       const div = h("div");
       barChart(div, fill(L.loses, { u: u.unit }), u.removed_pmf.map((_, k) => String(k)), u.removed_pmf, `melee-unit-${u.unit}`);
@@ -1086,6 +1092,7 @@ function renderMeleeOrder(steps) {
       if (st.fight !== undefined) text += ` (${L.fight} ${st.fight})`;
       if (st.first) text += ` — ${L.strikesFirst}`;
       if (st.second) text += ` — ${L.withLeft}`;
+      if (st.unless_gone) text += ` (${fill(L.unlessGone, { u: st.target })})`;
     } else if (st.step === "tests") text = fill(L.orderTests, { first: st.first.join(", "), then: st.then.join(", ") });
     else if (st.step === "after") text = L.orderAfter;
     return h("li", { "data-step": st.step }, text);
