@@ -326,9 +326,11 @@ def _plan(
     table: tuple[float, float],
     settings: RulesSettings,
     memo: _Memo | None = None,
+    cap: float = math.inf,
 ) -> tuple[_Plan, FloatArray] | None:
     """The shapes of :func:`pursuit_way` and the corners of the grown blockers a way may turn
-    at; None when the figure stands in a blocker deeper than the overlap tolerance (PD-3)."""
+    at; None when the figure stands in a blocker deeper than the overlap tolerance (PD-3), or
+    when there is no way (:meth:`_Plan.unreachable`), or none within ``cap`` (:meth:`_Plan.cut_off`)."""
     w, d = size
     s = settings
     offsets = base_corners(0.0, 0.0, facing, w, d)
@@ -355,8 +357,14 @@ def _plan(
         return None
     least = s.min_contact_length_cm - s.distance_epsilon_cm
     tol = s.contact_tolerance_cm + s.distance_epsilon_cm
+    plan = _Plan(offsets, region, box, list(aims), [], ground.grown, s.min_contact_length_cm, least, tol)
+    if memo is not None:
+        plan.memo = memo
+    plan.ground = ground
+    if plan.unreachable() or plan.cut_off(start, cap):
+        return None  # no way (within ``cap``): the search would find none
     here = shapely.Polygon(offsets + np.asarray(start))
-    edged = [  # PD-14: the figures whose edges its own edges can meet, facing kept
+    plan.edged = [  # PD-14: the figures whose edges its own edges can meet, facing kept
         a
         for a in aims
         if edge_touch(
@@ -364,10 +372,6 @@ def _plan(
         )
         >= least
     ]
-    plan = _Plan(offsets, region, box, list(aims), edged, ground.grown, s.min_contact_length_cm, least, tol)
-    if memo is not None:
-        plan.memo = memo
-    plan.ground = ground
     return plan, ground.corners
 
 
@@ -472,12 +476,10 @@ def _search(
     when the way is found to be longer than ``cap``: every way left is at least as long as a
     corner's estimate (less the 1e-6 cm :func:`~szwadron.table.reach.into_contact` measures
     within), so the search stops at the first corner estimated further."""
-    planned = _plan(start, facing, size, aims, blockers, table, settings, memo)
+    planned = _plan(start, facing, size, aims, blockers, table, settings, memo, cap)
     if planned is None:
         return None
     plan, corners = planned
-    if plan.unreachable():
-        return None
     nodes = np.vstack([np.asarray([start], dtype=float), corners])
     n = len(nodes)
     ground = plan.ground
@@ -495,7 +497,6 @@ def _search(
     done = np.zeros(n, dtype=bool)
     best, best_at, best_end = math.inf, -1, (0.0, 0.0)
     heap = [(float(h[0]), 0.0, 0)]
-    tried = 0
     while heap:
         f, gv, v = heapq.heappop(heap)
         if done[v] or gv > g[v]:
@@ -505,9 +506,6 @@ def _search(
         if f > cap + 1e-5:
             return None
         done[v] = True
-        tried += 1
-        if tried == 3 and best_at < 0 and plan.cut_off(start, cap):
-            return None  # no way within ``cap`` at all: none would be found (looked for after a few)
         x, y = float(nodes[v, 0]), float(nodes[v, 1])
         # a slide that makes the way longer than ``cap`` (+ its margin) is no answer: left untried
         slide = plan.goal(x, y, min(best, cap + 1e-5) - gv)
