@@ -207,7 +207,7 @@ class _Plan:
         got = self.memo.slides.get(key)
         if got is None:
             mx, my = (float(v) for v in into_contact(here, [self.edged[i]], self.contact_cm))
-            touching = edge_touch(shapely.affinity.translate(here, mx, my), self.aims, self.tol) >= self.least
+            touching = edge_touch(_moved(here, mx, my), self.aims, self.tol) >= self.least
             got = self.memo.slides[key] = (mx, my, touching)
         return got
 
@@ -367,10 +367,7 @@ def _plan(
     plan.edged = [  # PD-14: the figures whose edges its own edges can meet, facing kept
         a
         for a in aims
-        if edge_touch(
-            shapely.affinity.translate(here, *into_contact(here, [a], s.min_contact_length_cm)), [a], tol
-        )
-        >= least
+        if edge_touch(_moved(here, *into_contact(here, [a], s.min_contact_length_cm)), [a], tol) >= least
     ]
     return plan, ground.corners
 
@@ -615,6 +612,12 @@ def _bisect(most: float, free: Callable[[float], bool]) -> float:
     return lo
 
 
+def _moved(poly: shapely.Polygon, dx: float, dy: float) -> shapely.Polygon:
+    """``poly`` (a base: no holes) slid by (``dx``, ``dy``): its corners plus the move, the
+    coordinates ``shapely.affinity.translate`` gives (but for the sign of a zero)."""
+    return shapely.polygons(shapely.get_coordinates(poly) + np.asarray([dx, dy]))
+
+
 def _base(unit: Unit, k: int, x: float, y: float) -> shapely.Polygon:
     """Base ``k`` of ``unit`` with its centre at (x, y), its facing kept."""
     return _outline(unit.bases[k].facing, *unit.base_size(k))(x, y)
@@ -778,7 +781,7 @@ def into_contact_or_at(
     arr = np.asarray(aims, dtype=object)
 
     def contact(move: tuple[float, float]) -> bool:
-        moved = shapely.affinity.translate(here, *move)
+        moved = _moved(here, *move)
         if edge_touch(moved, aims, tol, boxes) < least:
             return False
         return bool(np.all(shapely.area(shapely.intersection(moved, arr)) <= small))
