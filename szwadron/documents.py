@@ -617,6 +617,7 @@ class PursuitStrike(_Part):
 class Pursuit(_Part):
     target: str
     gap_cm: float | None
+    way_cm: float | None
     pmf: list[CentimetresChance]
     reach_chance: float
     on_the_way: list[PursuitStrike]

@@ -17,12 +17,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from szwadron.game.apply import along, apply_morale, position_from_text
+from szwadron.game.apply import apply_morale, position_from_text
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import polygon_distance
 from szwadron.loading import parse_scenario
 from szwadron.table.audit import audit
 from szwadron.table.morale_phase import morale_phase
+from szwadron.table.pursuit import along
 
 CASE = Path(__file__).parent / "cases" / "morale" / "6_6_9_round_a_lone_enemy_base.toml"
 

@@ -82,6 +82,9 @@ def _value(u: UnitMorale, key: str) -> Any:
         return None if u.pursuit is None else u.pursuit.target
     if key == "reach_chance":
         return None if u.pursuit is None else u.pursuit.reach_chance
+    if key == "way_cm":  # the shortest way into contact, as the move takes it (6.7.4); "none"
+        way = None if u.pursuit is None else u.pursuit.way_cm
+        return "none" if way is None else round(way, 6)
     if key == "flight_pmf":
         return None if u.flight is None else [[cm, p] for cm, p in u.flight.probabilities().items()]
     if key == "on_the_way":

@@ -21,13 +21,13 @@ import pytest
 import shapely
 
 from szwadron.cli import main
-from szwadron.game.apply import along, apply_morale, position_from_text
+from szwadron.game.apply import apply_morale, position_from_text
 from szwadron.geometry.bases import base_corners
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.terrain import forbidden_rule, terrain_shapes
 from szwadron.models import Scenario, Unit
 from szwadron.table.audit import audit, engaged_with_bases
-from szwadron.table.pursuit import pursuit_way
+from szwadron.table.pursuit import along, pursuit_way
 from szwadron.table.reach import reach
 
 HERE = Path(__file__).parent / "cases" / "pursuit_round"

@@ -478,7 +478,10 @@ def test_2_2_1_v_the_phase_question_lists_the_enemys_pursuers(capsys: pytest.Cap
     (21/36 = 58.3 %, no reorganisation test in A's phase)."""
     assert main(["morale", str(MORALE / "enemy_pursuer.toml"), "--side", "A"]) == 0
     out = capsys.readouterr().out
-    assert "pursuer: pursuit of rep, 14.00 cm away: 2d6 × 2 cm; reaches it: 58.3% (6.7.1)" in out
+    assert (
+        "pursuer: pursuit of rep, 14.00 cm away, 14.00 cm to contact: 2d6 × 2 cm; reaches it: 58.3% (6.7.1)"
+        in out
+    )
 
 
 def test_4_5_5_out_of_range_needs_no_dice_and_takes_none(tmp_path: Path) -> None:

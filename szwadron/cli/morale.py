@@ -210,10 +210,17 @@ def _apply(args: argparse.Namespace) -> int:
 
 
 def _pursuit_line(p: Any, reach: Any) -> str:
-    """6.7.1 — a pursuit's target, gap, distance rolled and chance ``reach`` to get there."""
-    return _("pursuit of {target}, {cm:.2f} cm away: 2d6 × {step} cm; reaches it: {p} (6.7.1)").format(
-        target=p.target, cm=p.gap_cm, step=p.distance.outcomes()[0] // 2, p=_pct(reach)
-    )
+    """6.7.1, 6.7.4 — a pursuit's target, gap, its shortest way into contact (as the move takes
+    it), distance rolled and chance ``reach`` to get there."""
+    step = p.distance.outcomes()[0] // 2
+    if p.way_cm is None:
+        return _(
+            "pursuit of {target}, {cm:.2f} cm away, no way into contact (6.7.5): 2d6 × {step} cm; "
+            "reaches it: {p} (6.7.1)"
+        ).format(target=p.target, cm=p.gap_cm, step=step, p=_pct(reach))
+    return _(
+        "pursuit of {target}, {cm:.2f} cm away, {way:.2f} cm to contact: 2d6 × {step} cm; reaches it: {p} (6.7.1)"
+    ).format(target=p.target, cm=p.gap_cm, way=p.way_cm, step=step, p=_pct(reach))
 
 
 def _enemy_pursuers(bf: Any, side: str) -> list[str]:
@@ -228,7 +235,9 @@ def _enemy_pursuers(bf: Any, side: str) -> list[str]:
         p = u.pursuit
         if p is None or p.distance is None or p.target not in own or p.gap_cm is None:
             continue
-        reach = chance_at_least(p.distance, p.gap_cm, bf.settings.distance_epsilon_cm)
+        reach = (
+            0 if p.way_cm is None else chance_at_least(p.distance, p.way_cm, bf.settings.distance_epsilon_cm)
+        )
         out.append(f"  {u.id}: " + _pursuit_line(p, reach))
     return out
 

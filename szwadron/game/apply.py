@@ -13,8 +13,6 @@ pursuing (6.1). Without a ``[turn]`` only the one-action rule and the morale sta
 
 from __future__ import annotations
 
-import itertools
-import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +27,7 @@ from szwadron.files import read_input
 from szwadron.game.document import Change, ScenarioDocument, base_entry
 from szwadron.geometry.bases import base_corners
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.geometry.terrain import forbidden_rule, terrain_shapes
+from szwadron.geometry.terrain import terrain_shapes
 from szwadron.i18n import _, ngettext, term
 from szwadron.loading import (
     army_list_search_path,
@@ -53,8 +51,7 @@ from szwadron.table.fire import FireResult, fire
 from szwadron.table.melee import table_melee
 from szwadron.table.morale_phase import flight_direction, morale_phase
 from szwadron.table.movement import check_move, repulse
-from szwadron.table.pursuit import PursuitWay, edge_touch, pursuit_way
-from szwadron.table.reach import into_contact
+from szwadron.table.pursuit import along, furthest_free, pursuit_plan
 
 if TYPE_CHECKING:
     from szwadron.table.fire import FireResult
@@ -1519,48 +1516,6 @@ def apply_disengage(
 # --- the morale phase -----------------------------------------------------------------------------
 
 
-def along(
-    points: Sequence[tuple[float, float]],
-    distance: float,
-    beyond: tuple[float, float] = (0.0, 0.0),
-    costs: Sequence[float] = (),
-) -> tuple[float, float]:
-    """The point ``distance`` cm along the polyline ``points``; past its end, on along the unit
-    vector ``beyond`` (a flight's last stretch to its edge, straight towards it).
-
-    With ``costs`` (3.2: the flight distance spent on reaching each point, a surcharge paid at a
-    point being that point twice), ``distance`` is flight distance: the figure gets as far as it
-    pays for, and stops before a surcharge it cannot pay.
-
-    >>> along([(0.0, 0.0), (3.0, 0.0), (3.0, 4.0)], 5.0)
-    (3.0, 2.0)
-    >>> along([(0.0, 0.0), (3.0, 4.0)], 9.0, beyond=(0.0, 1.0))
-    (3.0, 8.0)
-    >>> along([(0.0, 0.0), (2.0, 0.0), (2.0, 0.0), (6.0, 0.0)], 5.0, costs=[0.0, 2.0, 6.0, 10.0])
-    (2.0, 0.0)
-    >>> along([(0.0, 0.0), (2.0, 0.0), (4.0, 0.0)], 4.0, costs=[0.0, 2.0, 6.0])
-    (3.0, 0.0)
-    """
-    if costs:
-        for (x0, y0), (x1, y1), c0, c1 in zip(points, points[1:], costs, costs[1:], strict=False):
-            if distance <= c1 + 1e-9:
-                if (x0, y0) == (x1, y1) or c1 <= c0:
-                    return (x0, y0)  # a surcharge here it cannot pay: it stops before it
-                frac = max(0.0, (distance - c0) / (c1 - c0))
-                return (x0 + (x1 - x0) * frac, y0 + (y1 - y0) * frac)
-        x, y = points[-1]
-        left = distance - costs[-1]
-        return (x + beyond[0] * left, y + beyond[1] * left)
-    left = distance
-    for (x0, y0), (x1, y1) in itertools.pairwise(points):
-        seg = math.hypot(x1 - x0, y1 - y0)
-        if seg > 0 and left <= seg:
-            return (x0 + (x1 - x0) * left / seg, y0 + (y1 - y0) * left / seg)
-        left -= seg
-    x, y = points[-1]
-    return (x + beyond[0] * left, y + beyond[1] * left)
-
-
 def _others(scen: Scenario, unit: str, *but: str) -> list[shapely.Polygon]:
     """The bases of every unit but ``unit`` (and ``but``) on the table."""
     return [
@@ -1579,6 +1534,7 @@ def _queued(
     standing: Sequence[shapely.Polygon] = (),
     rough: Sequence[shapely.Geometry] = (),
     first: Sequence[int] | None = None,
+    obstacles: Sequence[shapely.Geometry] = (),
 ) -> list[tuple[int, tuple[float, float]]]:
     """3.1.3, 6.1.3 — where each fleeing figure ends: ``steps`` is how far each would go along
     its way (``at``: the point that far along), but no figure ends on another of its unit
@@ -1590,7 +1546,8 @@ def _queued(
     end on; ``rough``: woods and rough ground, which a figure enters with its whole base or
     stops before (3.2.2). ``first``: the order the figures move in instead (a pursuit's: the
     nearest the enemy first), each ending clear of the places of those still to move too, so the
-    ranks behind close up and never end on a figure that could not leave. Returns ``(figure, end
+    ranks behind close up and never end on a figure that could not leave. ``obstacles``: fences,
+    low walls and streams, on which a figure that closes up does not end (3.2.3; a pursuit's). Returns ``(figure, end
     point)`` in figure order."""
     placed: list[shapely.Polygon] = list(standing)
     ends: dict[int, tuple[float, float]] = {}
@@ -1604,6 +1561,9 @@ def _queued(
         if any(poly.intersection(other).area > small for other in placed):
             return False
         start = shape(k, at(k, 0.0))
+        for area in obstacles:  # 3.2.3: on a fence it did not stand on at the start
+            if poly.intersection(area).area > small >= start.intersection(area).area:
+                return False
         for area in rough:  # astride the edge, more of it inside than at the start: entering
             inside = poly.intersection(area).area
             if small < inside < poly.area - small and inside > start.intersection(area).area + small:
@@ -1622,87 +1582,10 @@ def _queued(
             small = tolerance * tolerance
             return clear(k, poly) and all(poly.intersection(w).area <= small for w in waiting)
 
-        point = at(k, _furthest_free(how_far[k], free))
+        point = at(k, furthest_free(how_far[k], free))
         ends[k] = point
         placed.append(shape(k, point))
     return [(k, ends[k]) for k in sorted(ends)]
-
-
-def _furthest_free(most: float, free: Callable[[float], bool]) -> float:
-    """How far along a way (at most ``most`` cm) a figure gets while ``free`` holds: ``most`` when
-    it holds there, else the bisected boundary from where it stands (0 when nothing is free)."""
-    if free(most):
-        return most
-    lo, hi = 0.0, most
-    for _i in range(30):
-        mid = (lo + hi) / 2
-        if free(mid):
-            lo = mid
-        else:
-            hi = mid
-    return lo
-
-
-def _straight_until_blocked(
-    unit: Unit,
-    k: int,
-    heading: tuple[float, float],
-    most: float,
-    others: Sequence[shapely.Polygon],
-    small: float,
-) -> float:
-    """How far base ``k`` slides along ``heading`` (at most ``most`` cm) before its swept area
-    would overlap one of ``others`` (beyond ``small`` cm²): it stops touching the first."""
-    b = unit.bases[k]
-    here = shapely.Polygon(base_corners(b.x, b.y, b.facing, *unit.base_size(k)))
-
-    def free(step: float) -> bool:
-        there = shapely.Polygon(
-            base_corners(b.x + heading[0] * step, b.y + heading[1] * step, b.facing, *unit.base_size(k))
-        )
-        area = shapely.convex_hull(shapely.union(here, there))
-        return all(shapely.intersection(area, o).area <= small for o in others)
-
-    return _furthest_free(most, free)
-
-
-def _along_until_blocked(
-    unit: Unit,
-    k: int,
-    points: Sequence[tuple[float, float]],
-    most: float,
-    others: Sequence[shapely.Polygon],
-    small: float,
-) -> float:
-    """6.7.5 — how far base ``k`` slides along the broken line ``points`` (its centre's way,
-    facing kept; at most ``most`` cm) before its swept area would overlap one of ``others``
-    (beyond ``small`` cm²): it stops touching the first, as :func:`_straight_until_blocked`."""
-    b = unit.bases[k]
-    size = unit.base_size(k)
-    reach = math.hypot(*size)  # the base reaches half its diagonal from the centre's way: ample
-    near = [o for o in others if shapely.distance(o, shapely.LineString(points)) <= reach]
-    if not near:
-        return most
-    stops = [0.0]  # cm along the way at each point
-    for p, q in itertools.pairwise(points):
-        stops.append(stops[-1] + math.hypot(q[0] - p[0], q[1] - p[1]))
-
-    def base(point: tuple[float, float]) -> shapely.Polygon:
-        return shapely.Polygon(base_corners(point[0], point[1], b.facing, *size))
-
-    def free(step: float) -> bool:
-        legs = [
-            points[0],
-            *(points[i] for i in range(1, len(points)) if stops[i] < step),
-            along(points, step),
-        ]
-        for p, q in itertools.pairwise(legs):
-            area = shapely.convex_hull(shapely.union(base(p), base(q)))
-            if any(shapely.intersection(area, o).area > small for o in near):
-                return False
-        return True
-
-    return _furthest_free(most, free)
 
 
 def _pursuit_note(
@@ -1742,117 +1625,6 @@ def _pursuit_note(
     ).format(unit=unit, enemy=enemy, cm=dist)
 
 
-def _into_contact_or_at(
-    here: shapely.Polygon, aims: Sequence[shapely.Polygon], contact_cm: float, tol: float, least: float
-) -> tuple[tuple[float, float], bool]:
-    """6.7.1, PD-14 — a pursuing figure's way: the shortest straight slide into edge contact with
-    any figure of the pursued unit, as a charge's (:func:`~szwadron.table.reach.into_contact`),
-    and True; when no slide gives one (a corner only), straight at the nearest figure's centre,
-    and False."""
-    dx, dy = into_contact(here, aims, contact_cm)
-    if edge_touch(shapely.affinity.translate(here, dx, dy), aims, tol) >= least:
-        return (dx, dy), True
-    aim = min(aims, key=lambda a: (shapely.distance(here, a), a.centroid.x, a.centroid.y))
-    c = here.centroid
-    return (aim.centroid.x - c.x, aim.centroid.y - c.y), False
-
-
-def _side_bases(scen: Scenario, unit: Unit, *, own: bool, but: str | None = None) -> list[shapely.Polygon]:
-    """The bases of the other units of ``unit``'s side (``own``) or of the enemy's (but ``but``)."""
-    return [
-        shapely.Polygon(base_corners(b.x, b.y, b.facing, *u.base_size(i)))
-        for u in scen.units
-        if u.id != unit.id and u.id != but and (u.side == unit.side) is own
-        for i, b in enumerate(u.bases)
-    ]
-
-
-def _barred(
-    unit: Unit,
-    k: int,
-    heading: tuple[float, float],
-    way: tuple[float, bool],
-    aims: Sequence[shapely.Polygon],
-    friends: Sequence[shapely.Polygon],
-    foes: Sequence[shapely.Polygon],
-    small: float,
-) -> bool:
-    """3.1.3, 3.2.4, 3.2.5, 6.7.5 — does an own unit or closed ground (``friends``) bar the
-    straight way of figure ``k`` along ``heading`` to the pursued unit, before any enemy figure
-    of another unit (``foes``) stands on it? ``way``: its length and whether it ends in edge
-    contact; when not (a corner only), it ends where the figure touches a pursued figure. The
-    rolled distance does not matter (6.7.5: "najkrótszą drogą" is the way to the enemy)."""
-    length, contact = way
-    full = length if contact else _straight_until_blocked(unit, k, heading, length, aims, small)
-    met = _straight_until_blocked(unit, k, heading, full, friends, small)
-    return met < full and _straight_until_blocked(unit, k, heading, full, foes, small) > met + 1e-9
-
-
-def _pursuit_steps(
-    unit: Unit, scen: Scenario, target: Unit, aims: Sequence[shapely.Polygon], dist: float
-) -> tuple[
-    list[tuple[int, float]],
-    dict[int, float],
-    Callable[[int, float], tuple[float, float]],
-    dict[int, PursuitWay],
-]:
-    """6.7.4, 6.7.5, 3.1.3 — how far each pursuing figure gets on its way (``dist`` cm rolled),
-    how long its way into contact is (the nearest move first), the point ``step`` cm along it
-    (``at``), and the ways round (:func:`~szwadron.table.pursuit.pursuit_way`), by figure.
-
-    Each figure slides straight into contact with the nearest figure of the pursued unit, or
-    straight at it when it cannot reach (:func:`_into_contact_or_at`). Where an own unit or ground
-    closed to it (3.2.4, 3.2.5) bars that straight way into contact before any enemy figure does
-    (:func:`_barred`), it takes the shortest way round into contact instead, as far along it as
-    ``dist`` allows, and an enemy figure on that way still stops it (6.7.5). Where the straight
-    way is clear, or an enemy figure stands on it first, or there is no way round, it goes
-    straight, as before."""
-    tol = scen.settings.contact_tolerance_cm + scen.settings.distance_epsilon_cm
-    small = scen.settings.overlap_tolerance_cm**2
-    least = scen.settings.min_contact_length_cm - scen.settings.distance_epsilon_cm
-    closed = [
-        t.polygon for t in terrain_shapes(scen.terrain) if forbidden_rule(unit.profile.kind, t) is not None
-    ]
-    others = _others(scen, unit.id) + closed
-    # a figure that reaches its contact goes the whole way into it (6.7.4): the pursued unit's own
-    # bases do not stop it short at a corner on the way (others and closed ground do)
-    others_but_target = _others(scen, unit.id, target.id) + closed
-    friends = _side_bases(scen, unit, own=True) + closed  # gone round (3.1.3, 3.2.4, 3.2.5)
-    foes = _side_bases(scen, unit, own=False, but=target.id)  # not gone round (6.7.5)
-    table = (scen.table.width, scen.table.depth)
-    steps: list[tuple[int, float]] = []
-    heading: dict[int, tuple[float, float]] = {}
-    need: dict[int, float] = {}
-    ways: dict[int, PursuitWay] = {}
-    for k, b in enumerate(unit.bases):
-        here = shapely.Polygon(base_corners(b.x, b.y, b.facing, *unit.base_size(k)))
-        (dx, dy), contact = _into_contact_or_at(here, aims, scen.settings.min_contact_length_cm, tol, least)
-        norm = math.hypot(dx, dy) or 1.0
-        heading[k] = (dx / norm, dy / norm)
-        need[k] = norm
-        way = None
-        if _barred(unit, k, heading[k], (norm, contact), aims, friends, foes, small):
-            way = pursuit_way((b.x, b.y), b.facing, unit.base_size(k), aims, friends, table, scen.settings)
-        if way is not None:  # round the own unit or closed ground (3.1.3, 6.7.4)
-            ways[k] = way
-            need[k] = way.length
-            steps.append((k, _along_until_blocked(unit, k, way.points, min(dist, way.length), foes, small)))
-        elif contact and norm <= dist + 1e-9:  # it reaches its contact, and stops there
-            steps.append((k, _straight_until_blocked(unit, k, heading[k], norm, others_but_target, small)))
-        else:  # it uses its whole move to close on the enemy, short of touching it
-            steps.append((k, _straight_until_blocked(unit, k, heading[k], dist, others, small)))
-
-    def at(k: int, step: float) -> tuple[float, float]:
-        if k in ways:  # its end exactly at the end of the way (no rounding error)
-            way = ways[k]
-            return way.points[-1] if step >= way.length - 1e-9 else along(way.points, step)
-        b = unit.bases[k]
-        ux, uy = heading[k]
-        return (b.x + ux * step, b.y + uy * step)
-
-    return steps, need, at, ways
-
-
 def _pursuit_move(
     um: Any,
     unit: Unit,
@@ -1869,7 +1641,7 @@ def _pursuit_move(
     "najkrótszą drogą"; it stops at an enemy figure (6.7.5; the melee: ``melee --apply``, 6.7.3),
     passes through and ends on no own figure (3.1.3) and enters no ground closed to it (3.2.4,
     3.2.5): where those bar the straight way it takes the shortest way round them
-    (:func:`_pursuit_steps`, 6.7.4). Facing kept, terrain costs not counted. Returns the changes."""
+    (:func:`~szwadron.table.pursuit.pursuit_plan`, 6.7.4). Facing kept, terrain costs not counted. Returns the changes."""
     p = um.pursuit
     if p is None or p.target is None or p.distance is None:
         notes.append(_("{unit} has no enemy to pursue (6.7.10)").format(unit=um.id))
@@ -1877,27 +1649,22 @@ def _pursuit_move(
     pips = [rng.randint(1, 6), rng.randint(1, 6)]
     per_pip = min(p.distance.outcomes()) // 2  # 2d6 × 2 or × 4 (pursuit_distribution)
     dist = float(sum(pips) * per_pip)
-    tol = scen.settings.contact_tolerance_cm + scen.settings.distance_epsilon_cm
     target = scen.unit(p.target)
-    aims = [
-        shapely.Polygon(base_corners(b.x, b.y, b.facing, *target.base_size(i)))
-        for i, b in enumerate(target.bases)
-    ]
+    plan = pursuit_plan(unit, scen, target)  # the ways the phase's odds read too
+    ways = plan.ways
     least = scen.settings.min_contact_length_cm - scen.settings.distance_epsilon_cm
-    steps, need, at, ways = _pursuit_steps(unit, scen, target, aims, dist)
+    obstacles = [o.polygon for o in plan.obstacles]
     ends = _queued(
-        unit, steps, at, scen.settings.overlap_tolerance_cm, first=sorted(need, key=lambda k: (need[k], k))
+        unit,
+        plan.steps(dist),
+        plan.at,
+        scen.settings.overlap_tolerance_cm,
+        first=plan.order(),
+        obstacles=obstacles,
     )
     poses = [[k, round(x, 6), round(y, 6), unit.bases[k].facing] for k, (x, y) in ends]
-    touching = (  # PD-14: along at least 1 cm of edge in all, as a melee needs
-        sum(
-            edge_touch(
-                shapely.Polygon(base_corners(x, y, unit.bases[k].facing, *unit.base_size(k))), aims, tol
-            )
-            for k, (x, y) in ends
-        )
-        >= least
-    )
+    # PD-14: along at least 1 cm of edge in all, as a melee needs (across a fence too, PD-4)
+    touching = sum(plan.contact_cm(k, xy) for k, xy in ends) >= least
     roll: dict[str, Any] = {
         "unit": um.id,
         "test": "pursuit",

@@ -66,8 +66,11 @@ Decisions where the rules are silent (the flight model; each is also stated wher
   ``pursuing``, which ``melee --apply`` records — whether that unit flees or was repulsed.
   Decision (6.7.10): when no pursued unit is named, or it has left the table, it pursues the
   nearest enemy unit in panic, else the nearest enemy unit. It reaches it when its pursuit
-  distance is at least the least edge-to-edge distance between the units (a straight path:
-  terrain costs are not counted).
+  distance is at least the shortest way into edge contact of any of its figures, as the applied
+  move takes it (:class:`szwadron.table.pursuit.PursuitPlan`: the straight slide into contact, or
+  the way round own units and closed ground; a figure an enemy of another unit stops on its way
+  has none, 6.7.5); terrain costs are not counted. The enemy units on the way (6.7.5) are those
+  the figures meet on those ways.
   Own pursuing units move in this phase, as 6.8.1.III says; the enemy's units pursuing this
   side's units move in it too (2.2.1.V; 6.7.3 allows both), which ``morale --apply`` makes
   (this report lists this side's units only).
@@ -119,6 +122,7 @@ from szwadron.table.flight import (
     enemy_ranges,
     way_cost,
 )
+from szwadron.table.pursuit import PursuitPlan, pursuit_plan
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -415,14 +419,18 @@ class PursuitStrike:
 
 @dataclass(frozen=True)
 class PursuitReport:
-    """6.7.1 — a pursuing unit's move this phase: whom, how far away, the chance to reach it,
-    and the other enemy units on its way (6.7.5)."""
+    """6.7.1 — a pursuing unit's move this phase: whom, how far away (``gap_cm``, edge to edge;
+    ``way_cm``, its shortest way into contact), the chance to reach it (the rolled distance at
+    least ``way_cm``), and the other enemy units on its way (6.7.5)."""
 
     target: str | None
     gap_cm: float | None
     distance: Distribution[int] | None
     reach_chance: Fraction
     on_the_way: tuple[PursuitStrike, ...] = ()
+    way_cm: float | None = None
+    """6.7.4, PD-14 — the shortest way into edge contact of any figure, as the move takes it
+    (:meth:`~szwadron.table.pursuit.PursuitPlan.into_contact_cm`); None when none has one."""
 
 
 @dataclass(frozen=True)
@@ -457,6 +465,7 @@ class UnitMorale:
             pursuit = {
                 "target": p.target,
                 "gap_cm": None if p.gap_cm is None else round(p.gap_cm, 6),
+                "way_cm": None if p.way_cm is None else round(p.way_cm, 6),
                 "pmf": []
                 if p.distance is None
                 else [{"cm": cm, "p": float(q)} for cm, q in p.distance.probabilities().items()],
@@ -1065,43 +1074,19 @@ def _passes_through(
 
 
 def _on_the_way(
-    table: _Table, bases: IntArray, target: int, dist: Distribution[int], p_move: Fraction
+    table: _Table, plan: PursuitPlan, dist: Distribution[int], p_move: Fraction
 ) -> tuple[PursuitStrike, ...]:
-    """6.7.5, 6.7.6 — other enemy units on the pursuit's way. Decision: each pursuing figure
-    runs straight at the nearest figure of the pursued unit (6.7.6: it closes with the fleeing
-    unit first), as far as its contact with it; an enemy figure of another unit its base meets on
-    that line before (touching, PD-3) is on the way, and may be attacked when the pursuit gets
-    that far."""
+    """6.7.5, 6.7.6 — other enemy units on the pursuit's way: each figure's way as the move takes
+    it (:class:`~szwadron.table.pursuit.PursuitPlan`: straight into contact, or round own units
+    and closed ground); an enemy figure of another unit its base meets on that way before its
+    contact, and before anything else stops it (touching, PD-3), is on the way, and may be
+    attacked when the pursuit gets that far."""
     bf, eps = table.bf, table.eps
-    pursued = bf.unit_bases(target)
-    met: dict[int, tuple[float, set[str]]] = {}
-    for b in bases.tolist():
-        gaps = polygon_distance(bf.corners[b], bf.corners[pursued])
-        near = int(pursued[int(np.argmin(gaps))])
-        vx, vy = float(bf.x[near] - bf.x[b]), float(bf.y[near] - bf.y[b])
-        norm = math.hypot(vx, vy)
-        if norm < eps:
-            continue
-        v = (vx / norm, vy / norm)
-        goal = float(first_contact(bf.corners[b], bf.corners[pursued], 0.0, v).min())
-        if not math.isfinite(goal):
-            continue
-        swept = shapely.convex_hull(
-            shapely.multipoints(np.concatenate([bf.corners[b], bf.corners[b] + goal * np.asarray(v)]))
-        )
-        cand = bf.tree.query(swept, predicate="intersects")
-        for t in cand.tolist():
-            ut = int(bf.unit_of[t])
-            if ut == target or bf.side[t] == bf.side[b]:
-                continue
-            at = float(first_contact(bf.corners[b], bf.corners[t], 0.0, v))
-            if at < goal - eps:
-                best, figs = met.get(ut, (math.inf, set()))
-                figs.add(bf.base_ids[b])
-                met[ut] = (min(best, at), figs)
+    ids = [bf.base_ids[b] for b in bf.unit_bases(plan.unit.id).tolist()]
+    met = plan.met()
     return tuple(
-        PursuitStrike(bf.unit_ids[ut], tuple(sorted(figs)), at, p_move * chance_at_least(dist, at, eps))
-        for ut, (at, figs) in sorted(met.items(), key=lambda kv: (kv[1][0], kv[0]))
+        PursuitStrike(unit, tuple(sorted(ids[k] for k in figs)), at, p_move * chance_at_least(dist, at, eps))
+        for unit, (at, figs) in sorted(met.items(), key=lambda kv: (kv[1][0], bf.unit_ids.index(kv[0])))
     )
 
 
@@ -1136,11 +1121,16 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         best = min(pool, key=lambda i: (gaps[i], i))
         target, gap = bf.unit_ids[enemies[best]], gaps[best]
     reach = Fraction(0)
-    if dist is not None and gap is not None:
-        reach = p_move * chance_at_least(dist, gap, table.eps)
+    way: float | None = None
     on_the_way: tuple[PursuitStrike, ...] = ()
-    if dist is not None and target is not None:
-        on_the_way = _on_the_way(table, bases, bf.unit_ids.index(target), dist, p_move)
+    if dist is not None and target is not None:  # the ways the applied move takes (6.7.4, 6.7.5)
+        plan = pursuit_plan(unit, bf.scenario, bf.scenario.unit(target), max(dist.outcomes()))
+        # only which rolls reach matters here (chance_at_least: a roll v reaches from v + eps)
+        into = plan.into_contact_cm([v + table.eps for v in dist.outcomes()])
+        if into is not None:  # 6.7.4: the roll that leaves a figure in contact (PD-3)
+            way, reach_from = into
+            reach = p_move * chance_at_least(dist, reach_from, table.eps)
+        on_the_way = _on_the_way(table, plan, dist, p_move)
     return UnitMorale(
         id=unit.id,
         state=unit.state.value,
@@ -1159,7 +1149,7 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         figures_lost=Distribution.point(0),
         figures=(),
         pass_through=(),
-        pursuit=PursuitReport(target, gap, dist, reach, on_the_way),
+        pursuit=PursuitReport(target, gap, dist, reach, on_the_way, way),
     )
 
 

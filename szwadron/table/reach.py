@@ -44,7 +44,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -582,19 +582,21 @@ def _path(
     return pts
 
 
-def into_contact(
+def slide_candidates(
     base: shapely.Polygon, targets: Sequence[shapely.Geometry], least: float
-) -> tuple[float, float]:
-    """PD-14, 5.3.2 — the shortest straight slide that brings ``base`` into contact with a target
-    figure along at least ``least`` cm of edge: square on to one of the figure's edges (its
-    normal), or along the shortest line when that already touches along enough. A corner
-    touching a corner is no contact; without any slide that gives enough, the shortest line."""
-    best: tuple[float, tuple[float, float]] | None = None
-    fallback: tuple[float, float] | None = None
-    for target in targets:
+) -> list[tuple[float, float, int]]:
+    """The straight slides :func:`into_contact` chooses among, ``(dx, dy, target)``, in the order
+    it draws them up: target by target, the shortest line to it, then square on to each of its
+    edges (and along it as little as brings ``least`` cm face to face). Its answer is one of them
+    (the first is its answer when none gives contact)."""
+    pts = shapely.get_coordinates(base.exterior).tolist()
+    moves: list[tuple[float, float, int]] = []  # (dx, dy, target)
+    for t, target in enumerate(targets):
         (ax, ay), (bx, by) = shapely.get_coordinates(shapely.shortest_line(base, target)).tolist()
-        moves = [(bx - ax, by - ay)]
-        ring = shapely.get_coordinates(target.exterior) if isinstance(target, shapely.Polygon) else []
+        moves.append((bx - ax, by - ay, t))
+        ring = (
+            shapely.get_coordinates(target.exterior).tolist() if isinstance(target, shapely.Polygon) else []
+        )
         for (x0, y0), (x1, y1) in itertools.pairwise(ring):
             ex, ey = x1 - x0, y1 - y0
             norm = math.hypot(ex, ey)
@@ -603,31 +605,129 @@ def into_contact(
             nx, ny = ey / norm, -ex / norm  # one of the two normals; the other side's below
             ux, uy = ex / norm, ey / norm
             for sx, sy in ((nx, ny), (-nx, -ny)):
-                pts = shapely.get_coordinates(base.exterior)
                 gap = min((px - x0) * sx + (py - y0) * sy for px, py in pts)  # base's near side
                 if gap >= -1e-9:  # the base stands on this side of the edge's line
-                    moves.append((-sx * gap, -sy * gap))
+                    moves.append((-sx * gap, -sy * gap, t))
                     # and slid along the edge as little as brings ``least`` cm of it face to face
                     # (a base beside the edge's end would touch it corner to corner only)
                     along = [(px - x0) * ux + (py - y0) * uy for px, py in pts]
                     lo, hi = min(along), max(along)
                     if min(hi, norm) - max(lo, 0.0) < least and least <= min(norm, hi - lo):
                         shift = min((least - hi, norm - least - lo), key=abs)  # to one end or the other
-                        moves.append((-sx * gap + ux * shift, -sy * gap + uy * shift))
-        for mx, my in moves:
-            moved = shapely.affinity.translate(base, mx, my)
-            touch = shapely.length(
-                shapely.intersection(shapely.boundary(moved), shapely.buffer(target, 1e-6))
-            )
-            length = math.hypot(mx, my)
-            if fallback is None and (mx, my) == moves[0]:
-                fallback = (mx, my)
-            overlaps = shapely.intersection(moved, target).area > 1e-6
-            if touch >= least - 1e-6 and not overlaps and (best is None or length < best[0]):
-                best = (length, (mx, my))
-    if best is not None:
-        return best[1]
-    return fallback if fallback is not None else (0.0, 0.0)
+                        moves.append((-sx * gap + ux * shift, -sy * gap + uy * shift, t))
+    return moves
+
+
+def into_contact(
+    base: shapely.Polygon, targets: Sequence[shapely.Geometry], least: float
+) -> tuple[float, float]:
+    """PD-14, 5.3.2 — the shortest straight slide that brings ``base`` into contact with a target
+    figure along at least ``least`` cm of edge: square on to one of the figure's edges (its
+    normal), or along the shortest line when that already touches along enough. A corner
+    touching a corner is no contact; without any slide that gives enough, the shortest line.
+
+    The candidate slides are tried shortest first (the first of equal ones in the order they are
+    drawn up: target by target, the shortest line, then edge by edge), and the first that gives
+    contact is the answer, so only the few shortest are measured. A slide that gives contact
+    with a target is no shorter than the gap to it (less the 1e-6 cm it is measured within), so
+    a target's slides are drawn up only once the slides tried are that long."""
+    if not len(targets):
+        return (0.0, 0.0)
+    xy = shapely.get_coordinates(base)
+    simple = shapely.get_num_interior_rings(base) == 0
+    may = _may_touch(base, targets, least)
+    if least > 1e-5:  # a slide in contact comes within 1e-6 of its target
+        gaps = shapely.distance(base, np.asarray(targets, dtype=object)).tolist()
+    else:
+        gaps = [-math.inf] * len(targets)
+    by_gap = sorted(range(len(targets)), key=gaps.__getitem__)
+    heap: list[tuple[float, int, int, float, float]] = []  # (length, target, rank, dx, dy): its order
+    drawn: dict[int, list[tuple[float, float, int]]] = {}
+    nxt = 0
+    while True:
+        while nxt < len(by_gap) and (not heap or gaps[by_gap[nxt]] - 1e-5 <= heap[0][0]):
+            t = by_gap[nxt]
+            nxt += 1
+            drawn[t] = slide_candidates(base, [targets[t]], least)
+            for j, (mx, my, _t) in enumerate(drawn[t]):
+                heapq.heappush(heap, (math.hypot(mx, my), t, j, mx, my))
+        if not heap:
+            break
+        _length, t, _j, mx, my = heapq.heappop(heap)
+        target = targets[t]
+        if not may(mx, my, t):
+            continue
+        # the base slid by (mx, my): its corners plus the move, as shapely.affinity.translate
+        moved = (
+            shapely.polygons(xy + np.asarray([mx, my]))
+            if simple
+            else shapely.affinity.translate(base, mx, my)
+        )
+        touch = shapely.length(shapely.intersection(shapely.boundary(moved), buffered(target, 1e-6)))
+        if touch >= least - 1e-6 and not shapely.intersection(moved, target).area > 1e-6:
+            return (mx, my)
+    first = drawn[0] if 0 in drawn else slide_candidates(base, [targets[0]], least)
+    return (first[0][0], first[0][1])  # the shortest line to the first target
+
+
+def _may_touch(
+    base: shapely.Polygon, targets: Sequence[shapely.Geometry], least: float
+) -> Callable[[float, float, int], bool]:
+    """A cheap test a slide (``dx``, ``dy``) of ``base`` must pass to bring ``least`` cm of its edge
+    within 1e-6 of target ``t`` (:func:`into_contact`): the slid outline's part that near the
+    target lies in the overlap of their boxes, and a convex outline's part inside a box is no
+    longer than the box's perimeter. Always passes for an outline not convex, or no ``least``."""
+    if (
+        least <= 1e-5  # no edge need touch at all
+        or shapely.get_num_interior_rings(base) != 0
+        or not _convex(shapely.get_coordinates(base.exterior).tolist())
+    ):
+        return lambda _dx, _dy, _t: True
+    lo_x, lo_y, hi_x, hi_y = shapely.bounds(base).tolist()
+    boxes = shapely.bounds(np.asarray(targets, dtype=object)).tolist()
+
+    def may(dx: float, dy: float, t: int) -> bool:
+        tx0, ty0, tx1, ty1 = boxes[t]
+        w = min(hi_x + dx, tx1 + 1e-5) - max(lo_x + dx, tx0 - 1e-5)
+        h = min(hi_y + dy, ty1 + 1e-5) - max(lo_y + dy, ty0 - 1e-5)
+        return not (w < 0 or h < 0 or 2 * (w + h) < least - 1e-5)
+
+    return may
+
+
+def possible_slides(
+    base: shapely.Polygon, targets: Sequence[shapely.Geometry], least: float
+) -> list[tuple[float, float]]:
+    """The slides :func:`into_contact` may answer: its candidates (:func:`slide_candidates`) that
+    pass its cheap test, and the first (its answer when none gives contact)."""
+    moves = slide_candidates(base, targets, least)
+    may = _may_touch(base, targets, least)
+    return [(mx, my) for i, (mx, my, t) in enumerate(moves) if i == 0 or may(mx, my, t)]
+
+
+def _convex(ring: Sequence[Sequence[float]]) -> bool:
+    """Does the closed ring (first point repeated last) turn one way only: a convex outline?"""
+    turns = [
+        (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])
+        for a, b, c in zip(ring, ring[1:], [*ring[2:], ring[1]], strict=False)
+    ]
+    return all(t > 0 for t in turns) or all(t < 0 for t in turns)
+
+
+_BUFFERED: dict[tuple[int, float], tuple[shapely.Geometry, shapely.Geometry]] = {}
+
+
+def buffered(figure: shapely.Geometry, cm: float) -> shapely.Geometry:
+    """``shapely.buffer(figure, cm)``, computed once per figure (the same object) and distance:
+    the figures of a position are measured within the same tolerances again and again
+    (:func:`into_contact`, :func:`szwadron.table.pursuit.edge_touch`)."""
+    key = (id(figure), cm)
+    got = _BUFFERED.get(key)
+    if got is None or got[0] is not figure:
+        if len(_BUFFERED) >= 4096:
+            _BUFFERED.clear()
+        got = _BUFFERED[key] = (figure, shapely.buffer(figure, cm))
+    return got[1]
 
 
 def _straight_slides(
@@ -761,7 +861,10 @@ __all__ = [
     "CLEARANCE_CM",
     "ReachMethod",
     "ReachResult",
+    "buffered",
     "grown_by_base",
     "into_contact",
+    "possible_slides",
     "reach",
+    "slide_candidates",
 ]
