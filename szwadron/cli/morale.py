@@ -226,7 +226,7 @@ def _pursuit_line(p: Any, reach: Any) -> str:
 def _enemy_pursuers(bf: Any, side: str) -> list[str]:
     """2.2.1 V — the enemy's units pursuing this side's units, which move (and may fight) in this
     phase, with no reorganisation test here: each pursuit and its chance to reach its target."""
-    from szwadron.table.morale_phase import chance_at_least, morale_phase
+    from szwadron.table.morale_phase import morale_phase
 
     own = {u.id for u in bf.scenario.units if u.side == side}
     theirs = morale_phase(bf, "B" if side == "A" else "A")
@@ -235,10 +235,7 @@ def _enemy_pursuers(bf: Any, side: str) -> list[str]:
         p = u.pursuit
         if p is None or p.distance is None or p.target not in own or p.gap_cm is None:
             continue
-        reach = (
-            0 if p.way_cm is None else chance_at_least(p.distance, p.way_cm, bf.settings.distance_epsilon_cm)
-        )
-        out.append(f"  {u.id}: " + _pursuit_line(p, reach))
+        out.append(f"  {u.id}: " + _pursuit_line(p, p.reach_if_moving))
     return out
 
 

@@ -431,6 +431,9 @@ class PursuitReport:
     way_cm: float | None = None
     """6.7.4, PD-14 — the shortest way into edge contact of any figure, as the move takes it
     (:meth:`~szwadron.table.pursuit.PursuitPlan.into_contact_cm`); None when none has one."""
+    reach_if_moving: Fraction = Fraction(0)
+    """6.7.1, 6.7.4 — the chance that the rolled move reaches, the unit moving for certain (no
+    reorganisation first: an enemy's pursuit moving in this side's phase, 2.2.1.V)."""
 
 
 @dataclass(frozen=True)
@@ -1120,7 +1123,7 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         pool = chased or panicking or list(range(len(enemies)))  # 6.7.1, 6.7.5: the unit it pursues
         best = min(pool, key=lambda i: (gaps[i], i))
         target, gap = bf.unit_ids[enemies[best]], gaps[best]
-    reach = Fraction(0)
+    reach = moving = Fraction(0)
     way: float | None = None
     on_the_way: tuple[PursuitStrike, ...] = ()
     if dist is not None and target is not None:  # the ways the applied move takes (6.7.4, 6.7.5)
@@ -1129,7 +1132,8 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         into = plan.into_contact_cm([v + table.eps for v in dist.outcomes()])
         if into is not None:  # 6.7.4: the roll that leaves a figure in contact (PD-3)
             way, reach_from = into
-            reach = p_move * chance_at_least(dist, reach_from, table.eps)
+            moving = chance_at_least(dist, reach_from, table.eps)
+            reach = p_move * moving
         on_the_way = _on_the_way(table, plan, dist, p_move)
     return UnitMorale(
         id=unit.id,
@@ -1149,7 +1153,7 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         figures_lost=Distribution.point(0),
         figures=(),
         pass_through=(),
-        pursuit=PursuitReport(target, gap, dist, reach, on_the_way, way),
+        pursuit=PursuitReport(target, gap, dist, reach, on_the_way, way, moving),
     )
 
 
