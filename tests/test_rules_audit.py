@@ -5,6 +5,7 @@ known-answer files of tests/cases/melee/, which cite their rules and source."""
 
 from __future__ import annotations
 
+import json
 import math
 import tomllib
 from fractions import Fraction
@@ -482,6 +483,22 @@ def test_2_2_1_v_the_phase_question_lists_the_enemys_pursuers(capsys: pytest.Cap
         "pursuer: pursuit of rep, 14.00 cm away, 14.00 cm to contact: 2d6 × 2 cm; reaches it: 58.3% (6.7.1)"
         in out
     )
+
+
+def test_2_2_1_v_the_enemys_pursuer_reaches_within_the_contact_tolerance(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """2.2.1 V, 6.7.4, PD-3 — `rep` 0.03 cm further than 14 cm: a roll of 14 cm leaves the pursuer
+    within the contact tolerance (0.05 cm), so it reaches on 2d6 ≥ 7 (58.3 %) in A's phase, as B's
+    own report counts it (there, 1/3 that it moves rather than reorganises: 7/36)."""
+    text = (MORALE / "enemy_pursuer.toml").read_text(encoding="utf-8")
+    case = tmp_path / "near.toml"
+    case.write_text(text.replace("x = 60.0, y = 66.0,", "x = 60.0, y = 66.03,"), encoding="utf-8")
+    assert main(["morale", str(case), "--side", "A"]) == 0
+    assert "14.03 cm to contact: 2d6 × 2 cm; reaches it: 58.3% (6.7.1)" in capsys.readouterr().out
+    assert main(["morale", str(case), "--side", "B", "--json"]) == 0
+    (unit,) = json.loads(capsys.readouterr().out)["units"]
+    assert unit["pursuit"]["reach_chance"] == pytest.approx(7 / 36)
 
 
 def test_4_5_5_out_of_range_needs_no_dice_and_takes_none(tmp_path: Path) -> None:
