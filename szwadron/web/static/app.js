@@ -31,6 +31,8 @@ const L_EN = {
   zoneOf: "in the zone of", at: "at", ok: "no problems", bases: "bases", units: "units",
   distance: "distance", of: "of", path: "path", noMelee: "no melee", reorganise: "reorganise",
   flight: "flees", offTable: "leaves the table", surrender: "surrenders", pursuit: "pursuit",
+  pursuitOf: "pursuit of {t}", toContact: "{cm} cm to contact", noWay: "no way into contact (6.7.5)",
+  reachesIt: "reaches it", onTheWay: "on the way (6.7.5)", metAfter: "{u} after {cm} cm",
   nothingToDo: "every unit is in the normal state: nothing to do", mayNot: "may not",
   outcome: { no_test: "no test", passed: "passed", repulsed: "repulsed", panic: "panic", destroyed: "destroyed" },
   // the game (apply, undo, the log), placing units, terrain
@@ -135,6 +137,8 @@ const L_PL = {
   zoneOf: "w strefie kontroli", at: "w odległości", ok: "brak problemów", bases: "podstawki", units: "oddziały",
   distance: "odległość", of: "z", path: "droga", noMelee: "nie ma walki wręcz", reorganise: "reorganizacja",
   flight: "ucieka", offTable: "opuszcza planszę", surrender: "poddaje się", pursuit: "pościg",
+  pursuitOf: "pościg za {t}", toContact: "{cm} cm do styku", noWay: "bez drogi do styku (6.7.5)",
+  reachesIt: "dochodzi do niego", onTheWay: "na drodze (6.7.5)", metAfter: "{u} po {cm} cm",
   nothingToDo: "wszystkie oddziały są w normalnym stanie morale: nie ma nic do zrobienia", mayNot: "nie może",
   outcome: { no_test: "bez testu", passed: "zdany", repulsed: "odrzucony", panic: "panika", destroyed: "zniszczony" },
   gameTitle: "Gra (rozdział 2)", nextPhase: "Następna faza", undo: "Cofnij", downloadLog: "Pobierz zapis gry", saveLog: "Zapisz zapis gry",
@@ -1100,13 +1104,26 @@ function renderMeleeOrder(steps) {
   $("#melee-order-box").hidden = false;
 }
 
+/** 6.7.1, 6.7.4, 6.7.5 — a pursuit: whom, its shortest way into contact (as the move takes it),
+ * the chance that it reaches, and the enemy units met on its way with the chance to get that far. */
+function pursuitText(p) {
+  if (!p.target) return L.pursuit;
+  const way = p.way_cm == null ? L.noWay : fill(L.toContact, { cm: p.way_cm.toFixed(2) });
+  const roll = p.pmf.length ? `2${L.d6} × ${p.pmf[0].cm / 2} cm` : "";
+  let text = `${fill(L.pursuitOf, { t: p.target })}: ${way}${roll ? `, ${roll}` : ""}; ${L.reachesIt} ${pct(p.reach_chance)}`;
+  if (p.on_the_way.length) {
+    text += `; ${L.onTheWay}: ` + p.on_the_way.map((w) => `${fill(L.metAfter, { u: w.unit, cm: w.from_cm.toFixed(1) })} ${pct(w.chance)}`).join(", ");
+  }
+  return text;
+}
+
 async function doMorale(side) {
   try {
     const r = await api("/api/morale", { positions: patch(), side });
     const items = r.units.map((u) => {
       const bits = [h("b", {}, u.id), ` ${stateName(u.state)}: `];
       bits.push(u.may_reorganise ? `${L.reorganise} ${pct(u.reorganise_chance)}` : `${L.reorganise}: ${L.mayNot} (${u.reason})`);
-      if (u.pursuit) bits.push(`; ${L.pursuit}`);
+      if (u.pursuit) bits.push(`; ${pursuitText(u.pursuit)}`);
       else if (u.flight_chance !== undefined) {
         bits.push(`; ${L.flight} ${pct(u.flight_chance)}, ${L.offTable} ${pct(u.off_table_chance)}, ${L.surrender} ${pct(u.surrender_chance || 0)}`);
       }
