@@ -623,6 +623,13 @@ class Pursuit(_Part):
     on_the_way: list[PursuitStrike]
 
 
+class EnemyPursuit(Pursuit):
+    """2.2.1 V: an enemy unit pursuing one of this side's units; it moves in this phase, with no
+    reorganisation test here."""
+
+    id: str
+
+
 class UnitMorale(_Part):
     id: str
     state: str
@@ -674,6 +681,7 @@ class MoraleDocument(_Document):
     side: str
     units: list[UnitMorale]
     casualty_tests: list[CasualtyTests]
+    enemy_pursuits: list[EnemyPursuit]
 
 
 # --- odds ---------------------------------------------------------------------------------------

@@ -59,3 +59,19 @@ def test_6_7_5_the_page_lists_an_enemy_on_the_way(open_page: Any, tmp_path: Path
         assert "pościg za e: bez drogi do styku (6.7.5), 2K6 × 2 cm; dochodzi do niego 0" in text, text
         assert "na drodze (6.7.5): g po 15.7 cm 13.9%" in text, text
         page.locator("#morale-body").screenshot(path=str(tmp_path / "pursuit-pl.png"))
+
+
+def test_2_2_1_v_the_page_lists_the_enemys_pursuers(open_page: Any, tmp_path: Path) -> None:
+    """2.2.1 V, 6.7.4, PD-3 — in A's morale phase B's `pursuer` moves too, with no reorganisation
+    test: `rep` 14.03 cm away, reached on 2d6 ≥ 7 (a roll of 14 cm within the contact tolerance),
+    58.3 %, as `szwadron morale --side A` says."""
+    case = Path(__file__).parent / "cases" / "morale_apply" / "enemy_pursuer.toml"
+    text = case.read_text(encoding="utf-8").replace("x = 60.0, y = 66.0,", "x = 60.0, y = 66.03,")
+    with served(tmp_path / "enemy", text) as running:
+        page = open_page(running.url)
+        page.click('#phase button[data-side="A"]')
+        item = page.wait_for_selector('#morale-enemy-pursuits li[data-unit="pursuer"]')
+        said = item.inner_text()
+        assert "pursuer pursuit of rep: 14.03 cm to contact, 2d6 × 2 cm; reaches it 58.3%" in said, said
+        assert "(2.2.1 V)" in page.inner_text("#morale-body")
+        page.locator("#morale-body").screenshot(path=str(tmp_path / "enemy-pursuer.png"))

@@ -223,20 +223,14 @@ def _pursuit_line(p: Any, reach: Any) -> str:
     ).format(target=p.target, cm=p.gap_cm, way=p.way_cm, step=step, p=_pct(reach))
 
 
-def _enemy_pursuers(bf: Any, side: str) -> list[str]:
+def _enemy_pursuers(report: Any) -> list[str]:
     """2.2.1 V — the enemy's units pursuing this side's units, which move (and may fight) in this
     phase, with no reorganisation test here: each pursuit and its chance to reach its target."""
-    from szwadron.table.morale_phase import morale_phase
-
-    own = {u.id for u in bf.scenario.units if u.side == side}
-    theirs = morale_phase(bf, "B" if side == "A" else "A")
-    out = []
-    for u in theirs.units:
-        p = u.pursuit
-        if p is None or p.distance is None or p.target not in own or p.gap_cm is None:
-            continue
-        out.append(f"  {u.id}: " + _pursuit_line(p, p.reach_if_moving))
-    return out
+    return [
+        f"  {u.id}: " + _pursuit_line(u.pursuit, u.pursuit.reach_chance)
+        for u in report.enemy_pursuits
+        if u.pursuit is not None and u.pursuit.distance is not None and u.pursuit.gap_cm is not None
+    ]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -252,11 +246,11 @@ def run(args: argparse.Namespace) -> int:
     if args.apply:
         return _apply(args)
     bf = Battlefield(load_scenario(args.scenario))
-    report = morale_phase(bf, args.side)
+    report = morale_phase(bf, args.side, enemy_pursuits=True)
     if args.json:
         print_json(report.to_json())
     else:
-        enemy = _enemy_pursuers(bf, args.side)
+        enemy = _enemy_pursuers(report)
         print(_render(report, bool(enemy)))
         if enemy:
             print()

@@ -431,9 +431,27 @@ class PursuitReport:
     way_cm: float | None = None
     """6.7.4, PD-14 — the shortest way into edge contact of any figure, as the move takes it
     (:meth:`~szwadron.table.pursuit.PursuitPlan.into_contact_cm`); None when none has one."""
-    reach_if_moving: Fraction = Fraction(0)
-    """6.7.1, 6.7.4 — the chance that the rolled move reaches, the unit moving for certain (no
-    reorganisation first: an enemy's pursuit moving in this side's phase, 2.2.1.V)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``pursuit`` of a ``units[]`` entry of ``szwadron morale --json``."""
+        return {
+            "target": self.target,
+            "gap_cm": None if self.gap_cm is None else round(self.gap_cm, 6),
+            "way_cm": None if self.way_cm is None else round(self.way_cm, 6),
+            "pmf": []
+            if self.distance is None
+            else [{"cm": cm, "p": float(q)} for cm, q in self.distance.probabilities().items()],
+            "reach_chance": float(self.reach_chance),
+            "on_the_way": [
+                {
+                    "unit": w.unit,
+                    "figures": list(w.figures),
+                    "from_cm": round(w.from_cm, 6),
+                    "chance": float(w.chance),
+                }
+                for w in self.on_the_way
+            ],
+        }
 
 
 @dataclass(frozen=True)
@@ -462,27 +480,7 @@ class UnitMorale:
     def to_json(self) -> dict[str, Any]:
         """The ``units[]`` entry of ``szwadron morale --json``."""
         flight = self.flight
-        pursuit = None
-        if self.pursuit is not None:
-            p = self.pursuit
-            pursuit = {
-                "target": p.target,
-                "gap_cm": None if p.gap_cm is None else round(p.gap_cm, 6),
-                "way_cm": None if p.way_cm is None else round(p.way_cm, 6),
-                "pmf": []
-                if p.distance is None
-                else [{"cm": cm, "p": float(q)} for cm, q in p.distance.probabilities().items()],
-                "reach_chance": float(p.reach_chance),
-                "on_the_way": [
-                    {
-                        "unit": w.unit,
-                        "figures": list(w.figures),
-                        "from_cm": round(w.from_cm, 6),
-                        "chance": float(w.chance),
-                    }
-                    for w in p.on_the_way
-                ],
-            }
+        pursuit = None if self.pursuit is None else self.pursuit.to_json()
         return {
             "id": self.id,
             "state": self.state,
@@ -538,6 +536,9 @@ class MoralePhaseReport:
     casualty_tests: tuple[UnitCasualtyTests, ...]
     table: Battlefield | None = field(default=None, repr=False, compare=False)
     """The table it was computed on (for plotting; not part of the JSON)."""
+    enemy_pursuits: tuple[UnitMorale, ...] = ()
+    """2.2.1 V — the enemy's units in uncontrolled pursuit of this side's units, which move (and
+    may fight) in this phase too, with no reorganisation test here (``enemy_pursuits=True``)."""
 
     def unit(self, unit_id: str) -> UnitMorale:
         """The report of one unit; ``KeyError`` if it is normal or not on this side."""
@@ -553,6 +554,9 @@ class MoralePhaseReport:
             "side": self.side,
             "units": [u.to_json() for u in self.units],
             "casualty_tests": [c.to_json() for c in self.casualty_tests],
+            "enemy_pursuits": [
+                {"id": u.id, **u.pursuit.to_json()} for u in self.enemy_pursuits if u.pursuit is not None
+            ],
         }
 
 
@@ -885,7 +889,11 @@ def _casualty_tests(
 
 
 def morale_phase(
-    scenario: Scenario | Battlefield, side: str, *, settings: RulesSettings | None = None
+    scenario: Scenario | Battlefield,
+    side: str,
+    *,
+    settings: RulesSettings | None = None,
+    enemy_pursuits: bool = False,
 ) -> MoralePhaseReport:
     """2.2, 6.8 — the morale phase of ``side``: every unit not in the normal state, with exact
     odds, and the casualty-test table (6.2.4, 6.3) of every unit of the side.
@@ -898,6 +906,9 @@ def morale_phase(
         ``"A"`` or ``"B"``.
     settings:
         Overrides of the scenario's settings.
+    enemy_pursuits:
+        Also the enemy's units pursuing this side's units (2.2.1 V: they move in this phase;
+        :attr:`MoralePhaseReport.enemy_pursuits`), each reaching with no reorganisation first.
 
     Raises
     ------
@@ -929,7 +940,24 @@ def morale_phase(
             units.append(_panic_report(table, u, rally))
         else:
             units.append(_pursuit_report(table, u, rally))
-    return MoralePhaseReport(sc.name, side, tuple(units), tuple(tests), bf)
+    enemies = _enemy_pursuits(bf, side) if enemy_pursuits else ()
+    return MoralePhaseReport(sc.name, side, tuple(units), tuple(tests), bf, enemies)
+
+
+def _enemy_pursuits(bf: Battlefield, side: str) -> tuple[UnitMorale, ...]:
+    """2.2.1 V, 6.7.3 — the enemy's units in pursuit whose target is one of ``side``'s units: they
+    move in this side's phase with no reorganisation test (a reorganisation chance of 0)."""
+    other = "B" if side == "A" else "A"
+    own = {unit.id for unit in bf.scenario.units if unit.side == side}
+    them = _Table(bf, other)
+    out = []
+    for u, unit in enumerate(bf.scenario.units):
+        if unit.side != other or unit.state in (UnitState.NORMAL, UnitState.PANIC):
+            continue
+        report = _pursuit_report(them, u, Fraction(0))
+        if report.pursuit is not None and report.pursuit.target in own:
+            out.append(report)
+    return tuple(out)
 
 
 def _panic_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
@@ -1123,7 +1151,7 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         pool = chased or panicking or list(range(len(enemies)))  # 6.7.1, 6.7.5: the unit it pursues
         best = min(pool, key=lambda i: (gaps[i], i))
         target, gap = bf.unit_ids[enemies[best]], gaps[best]
-    reach = moving = Fraction(0)
+    reach = Fraction(0)
     way: float | None = None
     on_the_way: tuple[PursuitStrike, ...] = ()
     if dist is not None and target is not None:  # the ways the applied move takes (6.7.4, 6.7.5)
@@ -1132,8 +1160,7 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         into = plan.into_contact_cm([v + table.eps for v in dist.outcomes()])
         if into is not None:  # 6.7.4: the roll that leaves a figure in contact (PD-3)
             way, reach_from = into
-            moving = chance_at_least(dist, reach_from, table.eps)
-            reach = p_move * moving
+            reach = p_move * chance_at_least(dist, reach_from, table.eps)
         on_the_way = _on_the_way(table, plan, dist, p_move)
     return UnitMorale(
         id=unit.id,
@@ -1153,7 +1180,7 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         figures_lost=Distribution.point(0),
         figures=(),
         pass_through=(),
-        pursuit=PursuitReport(target, gap, dist, reach, on_the_way, way, moving),
+        pursuit=PursuitReport(target, gap, dist, reach, on_the_way, way),
     )
 
 

@@ -349,7 +349,7 @@ class Session:
     def morale(self, req: MoraleRequest) -> dict[str, Any]:
         """The ``morale --json`` document."""
 
-        return morale_phase(self.battlefield(req.positions), req.side).to_json()
+        return morale_phase(self.battlefield(req.positions), req.side, enemy_pursuits=True).to_json()
 
     # -- the game and the set-up (szwadron.web.play) ------------------------------------------
 

@@ -33,6 +33,7 @@ const L_EN = {
   flight: "flees", offTable: "leaves the table", surrender: "surrenders", pursuit: "pursuit",
   pursuitOf: "pursuit of {t}", toContact: "{cm} cm to contact", noWay: "no way into contact (6.7.5)",
   reachesIt: "reaches it", onTheWay: "on the way (6.7.5)", metAfter: "{u} after {cm} cm",
+  enemyPursuits: "the enemy's units pursuing this side's units move in this phase too (2.2.1 V)",
   nothingToDo: "every unit is in the normal state: nothing to do", mayNot: "may not",
   outcome: { no_test: "no test", passed: "passed", repulsed: "repulsed", panic: "panic", destroyed: "destroyed" },
   // the game (apply, undo, the log), placing units, terrain
@@ -139,6 +140,7 @@ const L_PL = {
   flight: "ucieka", offTable: "opuszcza planszę", surrender: "poddaje się", pursuit: "pościg",
   pursuitOf: "pościg za {t}", toContact: "{cm} cm do styku", noWay: "bez drogi do styku (6.7.5)",
   reachesIt: "dochodzi do niego", onTheWay: "na drodze (6.7.5)", metAfter: "{u} po {cm} cm",
+  enemyPursuits: "w tej fazie ruszają się też oddziały wroga ścigające oddziały tej strony (2.2.1 V)",
   nothingToDo: "wszystkie oddziały są w normalnym stanie morale: nie ma nic do zrobienia", mayNot: "nie może",
   outcome: { no_test: "bez testu", passed: "zdany", repulsed: "odrzucony", panic: "panika", destroyed: "zniszczony" },
   gameTitle: "Gra (rozdział 2)", nextPhase: "Następna faza", undo: "Cofnij", downloadLog: "Pobierz zapis gry", saveLog: "Zapisz zapis gry",
@@ -1132,7 +1134,9 @@ async function doMorale(side) {
     S.moraleSide = side;
     $("#morale-apply-box").hidden = false;
     $("#morale-apply").textContent = `${L.applyPhase} (${L.moraleOf} ${side})`;
-    $("#morale-body").replaceChildren(h("div", {}, `${L.moraleOf} ${side}`), h("ul", { id: "morale-list" }, ...(items.length ? items : [h("li", {}, L.nothingToDo)])));
+    const enemy = (r.enemy_pursuits || []).map((p) => h("li", { "data-unit": p.id }, h("b", {}, p.id), ` ${pursuitText(p)}`));
+    $("#morale-body").replaceChildren(h("div", {}, `${L.moraleOf} ${side}`), h("ul", { id: "morale-list" }, ...(items.length ? items : [h("li", {}, L.nothingToDo)])),
+      ...(enemy.length ? [h("div", {}, L.enemyPursuits), h("ul", { id: "morale-enemy-pursuits" }, ...enemy)] : []));
   } catch (e) { status(e.message); }
 }
 
