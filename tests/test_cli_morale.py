@@ -60,7 +60,8 @@ def test_morale_is_a_registered_command() -> None:
 def test_json_document_keys_and_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _scenario_file(tmp_path, "6_6_11_through_own_units_boxed_in")
     doc = _json(capsys, "morale", str(path), "--side", "A", "--json")
-    assert list(doc) == ["schema_version", "scenario", "side", "units", "casualty_tests"]
+    assert list(doc) == ["schema_version", "scenario", "side", "units", "casualty_tests", "enemy_pursuits"]
+    assert doc["enemy_pursuits"] == []  # 2.2.1 V: no enemy unit pursues this side
     (unit,) = doc["units"]
     assert list(unit)[: len(_UNIT_KEYS)] == list(_UNIT_KEYS)
     assert unit["id"] == "fleeing" and unit["state"] == "panic"
