@@ -52,6 +52,7 @@ How the way is found (decisions, docs/decisions.md "Pursuit round own units"):
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import itertools
 import math
@@ -317,27 +318,36 @@ def _pieces(g: shapely.Geometry, offsets: FloatArray) -> list[shapely.Geometry]:
     return got[1]
 
 
-def _plan(
-    start: tuple[float, float],
-    facing: float,
-    size: tuple[float, float],
-    aims: Sequence[shapely.Geometry],
-    blockers: Sequence[shapely.Geometry],
-    table: tuple[float, float],
-    settings: RulesSettings,
-    memo: _Memo | None = None,
-    cap: float = math.inf,
-) -> tuple[_Plan, FloatArray] | None:
+@dataclass(frozen=True)
+class _Query:
+    """One search of :func:`pursuit_way`: the figure's centre ``start``, ``facing`` and ``size``
+    (width, depth), the pursued bases ``aims``, the ``blockers`` searched among, the ``table``
+    (width, depth), the ``settings``, the ``memo`` the searches of one pursuit share, and ``cap``
+    (no way longer than that wanted)."""
+
+    start: tuple[float, float]
+    facing: float
+    size: tuple[float, float]
+    aims: Sequence[shapely.Geometry]
+    blockers: Sequence[shapely.Geometry]
+    table: tuple[float, float]
+    settings: RulesSettings
+    memo: _Memo | None = None
+    cap: float = math.inf
+
+
+def _plan(q: _Query) -> tuple[_Plan, FloatArray] | None:
     """The shapes of :func:`pursuit_way` and the corners of the grown blockers a way may turn
     at; None when the figure stands in a blocker deeper than the overlap tolerance (PD-3), or
     when there is no way (:meth:`_Plan.unreachable`), or none within ``cap`` (:meth:`_Plan.cut_off`)."""
-    w, d = size
-    s = settings
+    start, facing, aims, table, memo = q.start, q.facing, q.aims, q.table, q.memo
+    w, d = q.size
+    s = q.settings
     offsets = base_corners(0.0, 0.0, facing, w, d)
     graze = base_corners(0.0, 0.0, facing, max(w - 2 * GRAZE_CM, 1e-3), max(d - 2 * GRAZE_CM, 1e-3))
     shrink = s.overlap_tolerance_cm + s.distance_epsilon_cm - GRAZE_CM
     loose = base_corners(0.0, 0.0, facing, max(w - 2 * shrink, 1e-3), max(d - 2 * shrink, 1e-3))
-    whole = [*blockers, *aims]
+    whole = [*q.blockers, *aims]
     # the blockers it overlaps at the start (PD-3), grown by the base shrunk by the tolerance
     grazed = [_pieces(g, graze) for g in whole]
     flat = np.asarray([p for ps in grazed for p in ps], dtype=object)
@@ -361,7 +371,7 @@ def _plan(
     if memo is not None:
         plan.memo = memo
     plan.ground = ground
-    if plan.unreachable() or plan.cut_off(start, cap):
+    if plan.unreachable() or plan.cut_off(start, q.cap):
         return None  # no way (within ``cap``): the search would find none
     here = shapely.Polygon(offsets + np.asarray(start))
     plan.edged = [  # PD-14: the figures whose edges its own edges can meet, facing kept
@@ -434,8 +444,9 @@ def pursuit_way(
     >>> pursuit_way((50.0, 30.0), 90.0, (2.0, 2.0), [aim], [], (100.0, 100.0)).points
     ((50.0, 30.0), (50.0, 48.0))
     """
+    query = _Query(start, facing, size, aims, blockers, table, settings, memo)
     if len(blockers) <= 16:
-        return _search(start, facing, size, aims, blockers, table, settings, memo)
+        return _search(query)
     # Only the blockers a way no longer than ``bound`` can come near are searched among: every
     # point of such a way is within ``bound`` of the start and the pursued unit together, so a
     # blocker further than that (plus the base, twice over) cannot touch it; a way found no longer
@@ -449,7 +460,7 @@ def pursuit_way(
         keep = far <= bound + margin
         # the last round a caller's ``within`` allows wants a way no longer than ``bound`` only
         cap = bound if within is not None and bound >= within and not keep.all() else math.inf
-        way = _search(start, facing, size, aims, list(arr[keep]), table, settings, memo, cap)
+        way = _search(dataclasses.replace(query, blockers=list(arr[keep]), cap=cap))
         if way is None or keep.all() or way.length <= bound:
             return way  # no way among fewer blockers: none among more
         if within is not None and bound >= within:
@@ -458,22 +469,13 @@ def pursuit_way(
 
 
 # long: one A* over the visibility graph (corners shared by the searches among the same blockers), its goal test and its stops (past the cap, no way at all) in one loop; split, the loop's state would be passed round.
-def _search(
-    start: tuple[float, float],
-    facing: float,
-    size: tuple[float, float],
-    aims: Sequence[shapely.Geometry],
-    blockers: Sequence[shapely.Geometry],
-    table: tuple[float, float],
-    settings: RulesSettings,
-    memo: _Memo | None = None,
-    cap: float = math.inf,
-) -> PursuitWay | None:
-    """:func:`pursuit_way` among ``blockers``: the visibility graph, searched with A*. None, too,
-    when the way is found to be longer than ``cap``: every way left is at least as long as a
+def _search(q: _Query) -> PursuitWay | None:
+    """:func:`pursuit_way` among ``q.blockers``: the visibility graph, searched with A*. None, too,
+    when the way is found to be longer than ``q.cap``: every way left is at least as long as a
     corner's estimate (less the 1e-6 cm :func:`~szwadron.table.reach.into_contact` measures
     within), so the search stops at the first corner estimated further."""
-    planned = _plan(start, facing, size, aims, blockers, table, settings, memo, cap)
+    start, facing, size, memo, cap = q.start, q.facing, q.size, q.memo, q.cap
+    planned = _plan(q)
     if planned is None:
         return None
     plan, corners = planned
