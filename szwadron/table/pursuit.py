@@ -1042,14 +1042,23 @@ class PursuitPlan:
             return None
         if k not in self._goings:
             got: _Going | None = None
-            pts = self.points(k)
-            facing, size = self.unit.bases[k].facing, self.unit.base_size(k)
-            line = shapely.LineString(pts) if len(set(pts)) > 1 else shapely.Point(pts[0])
+            b = self.unit.bases[k]
+            facing, size = b.facing, self.unit.base_size(k)
             reach = math.hypot(*size) / 2.0 + self.tol
-            near = [t for t in self.costly if shapely.dwithin(t.polygon, line, reach)]
-            if near:
-                cost = WayCost.of(pts, facing, size, near, self.settings)
-                areas = [t for t in near if t.kind in WHOLE_BASE_KINDS]
+
+            # first near the straight line as long as the whole way (no shorter than the way's
+            # straight part: :meth:`limit` is not measured for nothing), then near the way itself
+            def near(pts: Sequence[tuple[float, float]], among: list[TerrainShape]) -> list[TerrainShape]:
+                line = shapely.LineString(pts) if len(set(pts)) > 1 else shapely.Point(pts[0])
+                return [t for t in among if shapely.dwithin(t.polygon, line, reach)]
+
+            bound = self.ways[k].points if k in self.ways else ((b.x, b.y), self.at(k, self.need[k]))
+            costly = near(bound, self.costly)
+            pts = self.points(k) if costly else bound
+            costly = near(pts, costly) if costly else costly
+            if costly:
+                cost = WayCost.of(pts, facing, size, costly, self.settings)
+                areas = [t for t in costly if t.kind in WHOLE_BASE_KINDS]
                 stops = whole_base_stops(pts, facing, size, areas, self.settings)
                 if stops or not cost.free:
                     got = _Going(cost, stops)
