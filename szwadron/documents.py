@@ -618,6 +618,11 @@ class Pursuit(_Part):
     target: str
     gap_cm: float | None
     way_cm: float | None
+    terrain_cm: float = Field(
+        0.0,
+        description="3.2: how many cm of way_cm (the move the way into contact costs) are terrain surcharges "
+        "(present only where more than 0)",
+    )
     pmf: list[CentimetresChance]
     reach_chance: float
     on_the_way: list[PursuitStrike]

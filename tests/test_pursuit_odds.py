@@ -66,13 +66,17 @@ def test_6_7_4_pursuit_odds_agree_with_the_applied_move(
 ) -> None:
     """Each case: the gap and the way into contact, the chance to reach (and the chance the gap
     gave, which disagreed with the move), the enemy units on the way; and the applied move with
-    dice either side of the way reaches exactly when the rolled distance is at least ``way_cm``."""
+    dice either side of the way reaches exactly when the rolled distance is at least ``way_cm``
+    (3.2: its terrain surcharges paid, ``terrain_cm`` of it)."""
     scen, case, want = _case(path, tmp_path)
     unit = _odds(scen, case["side"], capsys)
     p = unit["pursuit"]
     assert p["gap_cm"] == pytest.approx(want["gap_cm"], abs=1e-6)
     way = None if want["way_cm"] == "none" else want["way_cm"]
     assert p["way_cm"] == (None if way is None else pytest.approx(way, abs=1e-6))
+    # 3.2: how much of the way is terrain surcharge, in the JSON only where there is some
+    assert p.get("terrain_cm", 0.0) == pytest.approx(want.get("terrain_cm", 0.0), abs=1e-6)
+    assert ("terrain_cm" in p) is (want.get("terrain_cm", 0.0) > 0)
     p_move = 1 - Fraction(unit["reorganise_chance"]).limit_denominator(1000)
     assert Fraction(p["reach_chance"]).limit_denominator(10000) == Fraction(want["reach_chance"])
     gap_reach = p_move * sum(
@@ -108,10 +112,11 @@ def test_6_7_4_the_text_gives_the_way_into_contact(
 
 def test_3_2_3_a_pursuer_ends_on_no_fence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """3.2.3, 6.5.2: the slide into contact would end on the fence in front of the pursued figure;
-    with 18 cm the pursuer stops before it, touching it (within the PD-3 overlap tolerance), in
-    contact across it (PD-4: the table's own contact measure agrees); with 16 cm it gets there too."""
+    with 24 cm (the 4 cm to cross it paid) the pursuer stops before it, touching it (within the
+    PD-3 overlap tolerance), in contact across it (PD-4: the table's own contact measure agrees);
+    with 18 cm (the crossing unpaid) and 16 cm it stops where it touches it."""
     scen, _c, _w = _case(HERE / "3_2_3_stops_before_a_fence_in_contact_across.toml", tmp_path)
-    for dice, y in (([6, 5, 4], 46.50125), ([6, 4, 4], 46.5)):
+    for dice, y in (([6, 6, 6], 46.50125), ([6, 5, 4], 46.5), ([6, 4, 4], 46.5)):
         out = tmp_path / "next.toml"
         args = [
             "morale",

@@ -27,6 +27,7 @@ from szwadron.files import read_input
 from szwadron.game.document import Change, ScenarioDocument, base_entry
 from szwadron.geometry.bases import base_corners
 from szwadron.geometry.battlefield import Battlefield
+from szwadron.geometry.paths import WHOLE_BASE_KINDS
 from szwadron.geometry.terrain import terrain_shapes
 from szwadron.i18n import _, ngettext, term
 from szwadron.loading import (
@@ -1543,8 +1544,8 @@ def _queued(
     placed first, and a figure that would end overlapping one already placed (beyond PD-3's
     tolerance) stops short, as far along its way as leaves it clear — at worst where it stood.
     ``standing``: the bases of the other units, which a flight may pass through (6.6.11) but not
-    end on; ``rough``: woods and rough ground, which a figure enters with its whole base or
-    stops before (3.2.2). ``first``: the order the figures move in instead (a pursuit's: the
+    end on; ``rough``: woods and rough ground (a pursuit's hills too), which a figure enters
+    with its whole base or stops before (3.2.2, 3.2.1). ``first``: the order the figures move in instead (a pursuit's: the
     nearest the enemy first), each ending clear of the places of those still to move too, so the
     ranks behind close up and never end on a figure that could not leave. ``obstacles``: fences,
     low walls and streams, on which a figure that closes up does not end (3.2.3; a pursuit's). Returns ``(figure, end
@@ -1641,7 +1642,10 @@ def _pursuit_move(
     "najkrótszą drogą"; it stops at an enemy figure (6.7.5; the melee: ``melee --apply``, 6.7.3),
     passes through and ends on no own figure (3.1.3) and enters no ground closed to it (3.2.4,
     3.2.5): where those bar the straight way it takes the shortest way round them
-    (:func:`~szwadron.table.pursuit.pursuit_plan`, 6.7.4). Facing kept, terrain costs not counted. Returns the changes."""
+    (:func:`~szwadron.table.pursuit.pursuit_plan`, 6.7.4). Facing kept; the roll pays the terrain
+    surcharges on its way, and a figure goes into rough ground or onto a hill with its whole base
+    or stops before it (3.2, :meth:`~szwadron.table.pursuit.PursuitPlan.step`), also where the ranks
+    close up. Returns the changes."""
     p = um.pursuit
     if p is None or p.target is None or p.distance is None:
         notes.append(_("{unit} has no enemy to pursue (6.7.10)").format(unit=um.id))
@@ -1659,6 +1663,7 @@ def _pursuit_move(
         plan.steps(dist),
         plan.at,
         scen.settings.overlap_tolerance_cm,
+        rough=[t.polygon for t in plan.costly if t.kind in WHOLE_BASE_KINDS],  # 3.2.1, 3.2.2
         first=plan.order(),
         obstacles=obstacles,
     )

@@ -31,6 +31,8 @@ slide; for a turn, the positions are close enough that the hulls miss at most
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -425,13 +427,252 @@ def terrain_surcharges(
     return tuple(out)
 
 
+#: 3.2 — the terrain that costs a move more than its length: rough ground and woods (3.2.2),
+#: obstacles (3.2.3), buildings and fortifications (3.2.5), hills (3.2.1).
+COSTLY_KINDS = frozenset(
+    {
+        TerrainKind.FOREST,
+        TerrainKind.ROUGH,
+        TerrainKind.OBSTACLE,
+        TerrainKind.BUILDING,
+        TerrainKind.FORTIFICATION,
+        TerrainKind.HILL,
+    }
+)
+#: 3.2.1, 3.2.2 — the terrain a figure goes into with its whole base or stops before it.
+WHOLE_BASE_KINDS = frozenset({TerrainKind.FOREST, TerrainKind.ROUGH, TerrainKind.HILL})
+
+
+@dataclass(frozen=True)
+class WayCost:
+    """3.2 along a way of a figure's centre (a flight's, 6.6.8, 6.6.9; a pursuit's, 6.7.5): what
+    the distance moved pays to get along it.
+
+    ``points`` is the way of the figure's centre with every point where the cost changes pace
+    added; a surcharge paid at one point (an obstacle crossed, a hill climbed, a building entered
+    or left) is that point twice, with the cost before and after. ``costs`` is the distance
+    spent on reaching each point; ``lengths`` the way's length there. ``inside`` is the length of
+    the way within terrain a flight avoids (6.6.8).
+
+    >>> from szwadron.models import Terrain
+    >>> from szwadron.settings import RulesSettings
+    >>> fence = TerrainShape.of(Terrain(id="f", kind="obstacle", line=[(0, 5), (20, 5)], width=0.5))
+    >>> wc = WayCost.of([(10.0, 2.0), (10.0, 12.0)], 90.0, (2.0, 2.0), [fence], RulesSettings())
+    >>> [round(v, 6) for v in wc.lengths], [round(v, 6) for v in wc.costs]  # +4 at the fence
+    ([0.0, 1.75, 1.75, 10.0], [0.0, 1.75, 5.75, 14.0])
+    >>> [round(v, 6) for v in (wc.cost_at(1.7), wc.cost_at(3.0), wc.paid(5.0), wc.paid(7.0), wc.paid(20.0))]
+    [1.7, 7.0, 1.75, 3.0, 16.0]
+    """
+
+    points: tuple[tuple[float, float], ...]
+    lengths: tuple[float, ...]
+    costs: tuple[float, ...]
+    inside: float
+
+    @property
+    def total(self) -> float:
+        """The distance spent on the whole way."""
+        return self.costs[-1]
+
+    @property
+    def free(self) -> bool:
+        """Costs no more than its length."""
+        return self.costs[-1] <= self.lengths[-1] + 1e-9
+
+    def cost_at(self, length: float) -> float:
+        """The distance spent on reaching ``length`` cm along the way (a surcharge at that
+        very point not yet paid); past the end, at 1 per cm."""
+        lens, costs = self.lengths, self.costs
+        if length >= lens[-1]:
+            return costs[-1] + (length - lens[-1])
+        i = bisect.bisect_left(lens, length)
+        if i == 0:
+            return 0.0
+        span = lens[i] - lens[i - 1]
+        frac = 0.0 if span <= 0 else (length - lens[i - 1]) / span
+        return costs[i - 1] + frac * (costs[i] - costs[i - 1])
+
+    def paid(self, spend: float) -> float:
+        """How far along the way (cm) ``spend`` cm of move gets: as far as it pays for, stopping
+        before a surcharge it cannot pay (as ``szwadron.table.pursuit.along`` with costs); past
+        the end, at 1 per cm."""
+        lens, costs = self.lengths, self.costs
+        for i in range(1, len(lens)):
+            if spend <= costs[i] + 1e-9:
+                l0, c0, l1, c1 = lens[i - 1], costs[i - 1], lens[i], costs[i]
+                if l1 <= l0 or c1 <= c0:
+                    return l0  # a surcharge here it cannot pay: it stops before it
+                return l0 + (l1 - l0) * max(0.0, (spend - c0) / (c1 - c0))
+        return lens[-1] + (spend - costs[-1])
+
+    # long: the stretches of each kind of terrain along the way, then one pass cutting the way where the pace changes; moved whole from the flight (6.6), which costs its ways the same.
+    @classmethod
+    def of(
+        cls,
+        points: Sequence[tuple[float, float]],
+        facing: float,
+        size: tuple[float, float],
+        features: Sequence[TerrainShape],
+        settings: RulesSettings,
+    ) -> WayCost:
+        """3.2.1, 3.2.2, 3.2.3, 3.2.5 — the cost of a base of ``facing`` and ``size`` (width,
+        depth) moving along ``points`` (its centre's way; translated, its facing kept), over the
+        terrain ``features`` (costly ones, not closed to it). As a move is costed
+        (:func:`terrain_surcharges`): rough ground counts each cm ``rough_cost_factor`` times while
+        any part of the base is in it; crossing an obstacle ``obstacle_crossing_cm``; entering
+        and leaving a building or fortification ``building_entry_cm`` / ``building_exit_cm``;
+        climbing a hill ``hill_climb_cm`` a level."""
+        pts = [points[0]] + [q for p, q in itertools.pairwise(points) if q != p]
+        lens = [0.0]
+        for p, q in itertools.pairwise(pts):
+            lens.append(lens[-1] + math.hypot(q[0] - p[0], q[1] - p[1]))
+        if len(pts) < 2 or not features:
+            return cls(tuple(pts), tuple(lens), tuple(lens), 0.0)
+        s = settings
+        motion = BaseMotion.of([(x, y, facing) for x, y in pts], *size)
+        shrink = 0.1 * s.distance_epsilon_cm
+        end = float(len(motion.legs))
+        slow: list[tuple[float, float]] = []  # stretches of rough ground, cm along the way
+        avoided: list[tuple[float, float]] = []
+        jumps: list[tuple[float, float]] = []  # (cm along the way, surcharge)
+
+        def along(a: float) -> float:
+            return float(motion.travelled(a))
+
+        for f in features:
+            if f.kind is TerrainKind.HILL:
+                continue
+
+            def over(sv: FloatArray, poly: shapely.Geometry = f.polygon) -> npt.NDArray[np.bool_]:
+                return np.asarray(shapely.intersects(motion.polygons_at(sv, shrink), poly))
+
+            for a, e in motion.intervals(over):
+                avoided.append((along(a), along(e)))
+                if f.kind in (TerrainKind.FOREST, TerrainKind.ROUGH):
+                    slow.append((along(a), along(e)))
+                elif f.kind is TerrainKind.OBSTACLE:
+                    jumps.append((along(a), s.obstacle_crossing_cm))
+                else:
+                    if a > 0.0:
+                        jumps.append((along(a), s.building_entry_cm))
+                    if e < end:
+                        jumps.append((along(e), s.building_exit_cm))
+        hills = [f for f in features if f.kind is TerrainKind.HILL]
+        for at, before, after in motion.level_changes(hills):
+            if after > before:
+                jumps.append((along(at), s.hill_climb_cm * (after - before)))
+        slow_u = _joined(slow)
+        cuts = sorted({*lens, *(x for ab in slow_u for x in ab), *(at for at, _ in jumps)})
+        cuts = [c for c in cuts if 0.0 <= c <= lens[-1]]
+        out_pts: list[tuple[float, float]] = []
+        out_len: list[float] = []
+        out_cost: list[float] = []
+        cost = 0.0
+        jump_at: dict[float, float] = {}
+        for at, cm in jumps:
+            jump_at[at] = jump_at.get(at, 0.0) + cm
+        prev = 0.0
+        for c in cuts:
+            mid = (prev + c) / 2.0
+            factor = s.rough_cost_factor if any(a <= mid <= e for a, e in slow_u) else 1.0
+            cost += (c - prev) * factor
+            xy = _point_at(pts, lens, c)
+            out_pts.append(xy)
+            out_len.append(c)
+            out_cost.append(cost)
+            if c in jump_at and 0.0 < c < lens[-1]:
+                cost += jump_at[c]
+                out_pts.append(xy)
+                out_len.append(c)
+                out_cost.append(cost)
+            prev = c
+        inside = sum(e - a for a, e in _joined(avoided))
+        return cls(tuple(out_pts), tuple(out_len), tuple(out_cost), inside)
+
+
+def whole_base_stops(
+    points: Sequence[tuple[float, float]],
+    facing: float,
+    size: tuple[float, float],
+    areas: Sequence[TerrainShape],
+    settings: RulesSettings,
+) -> tuple[tuple[float, float, bool], ...]:
+    """3.2.1, 3.2.2 — where along ``points`` (a base of ``facing`` and ``size`` translated along
+    its centre's way) it may not stop, going into the rough ground, woods or hills ``areas``
+    (of :data:`WHOLE_BASE_KINDS`) with part of its base: ``(a, b, up)``, cm along the way. Between
+    ``a`` (where it first reaches in, from outside it) and ``b`` (where it is wholly in; or out
+    again), a base stops at ``a``, before it ("musi się przed
+    nim zatrzymać"); ``up`` where a base touching a hill's foot at the start goes up onto it: it
+    may go on to ``b``, its edge on the hill's edge, whatever it pays (3.2.1, "może ona wejść na
+    wzgórze tak, aby krawędź jej podstawki przylegała do krawędzi wzgórza"). A base in an area at
+    the start, or coming out of one, is not stopped (going down, or out: "zejście ze wzgórza nie
+    powoduje żadnych utrudnień").
+
+    >>> from szwadron.models import Terrain
+    >>> wood = TerrainShape.of(Terrain(id="w", kind="forest", polygon=[(0, 10), (20, 10), (20, 30), (0, 30)]))
+    >>> [(round(a, 3), round(b, 3), up) for a, b, up in whole_base_stops(
+    ...     [(10.0, 2.0), (10.0, 20.0)], 90.0, (2.0, 2.0), [wood], RulesSettings())]   # in from 7, wholly at 9
+    [(7.0, 9.0, False)]
+    """
+    pts = [points[0]] + [q for p, q in itertools.pairwise(points) if q != p]
+    if len(pts) < 2 or not areas:
+        return ()
+    motion = BaseMotion.of([(x, y, facing) for x, y in pts], *size)
+    shrink = 0.1 * settings.distance_epsilon_cm
+    tol = settings.contact_tolerance_cm + settings.distance_epsilon_cm
+    start = motion.polygons_at([0.0], 0.0)[0]
+    out: list[tuple[float, float, bool]] = []
+    for f in areas:
+
+        def over(sv: FloatArray, poly: shapely.Geometry = f.polygon) -> npt.NDArray[np.bool_]:
+            return np.asarray(shapely.intersects(motion.polygons_at(sv, shrink), poly))
+
+        def wholly(sv: FloatArray, poly: shapely.Geometry = f.polygon) -> npt.NDArray[np.bool_]:
+            return np.asarray(shapely.covers(poly, motion.polygons_at(sv, shrink)))
+
+        ins = motion.intervals(wholly)
+        foot = f.kind is TerrainKind.HILL and float(shapely.distance(start, f.polygon)) <= tol
+        for a, e in motion.intervals(over):
+            if a <= 0.0 and not foot:
+                continue  # in it at the start: not going in from outside
+            b = min((c for c, _d in ins if a <= c <= e), default=e)
+            at, to = float(motion.travelled(a)), float(motion.travelled(b))
+            if to > at:  # up onto the hill's edge from its foot: where it is wholly on it
+                out.append((at, to, foot and at <= tol and any(a <= c <= e for c, _d in ins)))
+    return tuple(out)
+
+
+def _joined(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Overlapping ``(start, end)`` stretches joined, in order."""
+    out: list[tuple[float, float]] = []
+    for a, e in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], e))
+        else:
+            out.append((a, e))
+    return out
+
+
+def _point_at(pts: Sequence[tuple[float, float]], lens: Sequence[float], at: float) -> tuple[float, float]:
+    """The point ``at`` cm along the polyline ``pts`` (cumulative lengths ``lens``)."""
+    i = min(max(1, bisect.bisect_left(lens, at)), len(pts) - 1)
+    span = lens[i] - lens[i - 1]
+    frac = 0.0 if span <= 0 else (at - lens[i - 1]) / span
+    (x0, y0), (x1, y1) = pts[i - 1], pts[i]
+    return (x0 + (x1 - x0) * frac, y0 + (y1 - y0) * frac)
+
+
 __all__ = [
+    "COSTLY_KINDS",
     "SAMPLE_STEP_CM",
     "SWEEP_SAGITTA_CM",
+    "WHOLE_BASE_KINDS",
     "BaseMotion",
     "Leg",
     "Pose",
     "Surcharge",
+    "WayCost",
     "terrain_surcharges",
     "turn_between",
+    "whole_base_stops",
 ]

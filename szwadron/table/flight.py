@@ -41,7 +41,6 @@ and move", 6.6.6). Hills are not gone round to save the climb (they are no obsta
 
 from __future__ import annotations
 
-import bisect
 import heapq
 import itertools
 import math
@@ -53,7 +52,7 @@ import numpy.typing as npt
 import shapely
 
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.geometry.paths import BaseMotion
+from szwadron.geometry.paths import COSTLY_KINDS, WayCost
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import N_
 from szwadron.models import Kind, TerrainKind
@@ -90,8 +89,8 @@ AVOIDED_KINDS = frozenset(
         TerrainKind.FORTIFICATION,
     }
 )
-#: 3.2 — the terrain that costs a flight more than its length (the avoided kinds and hills).
-COSTLY_KINDS = AVOIDED_KINDS | {TerrainKind.HILL}
+# COSTLY_KINDS, the terrain that costs a flight more than its length (the avoided kinds and hills,
+# 3.2), is the geometry's: szwadron.geometry.paths, where a way's costs are counted.
 
 _MOVES = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
 _MOVES += [(2, 1), (2, -1), (-2, 1), (-2, -1), (1, 2), (1, -2), (-1, 2), (-1, -2)]
@@ -442,142 +441,15 @@ def enemy_ranges(bf: Battlefield, side_code: int) -> shapely.Geometry | None:
     return shapely.union_all(parts) if parts else None
 
 
-@dataclass(frozen=True)
-class WayCost:
-    """3.2 along a flight's way (6.6.8, 6.6.9): what the flight distance pays to get along it.
-
-    ``points`` is the way of the figure's centre with every point where the cost changes pace
-    added; a surcharge paid at one point (an obstacle crossed, a hill climbed, a building entered
-    or left) is that point twice, with the cost before and after. ``costs`` is the flight
-    distance spent on reaching each point; ``lengths`` the way's length there. ``inside`` is the
-    length of the way within terrain the flight avoids (6.6.8)."""
-
-    points: tuple[tuple[float, float], ...]
-    lengths: tuple[float, ...]
-    costs: tuple[float, ...]
-    inside: float
-
-    @property
-    def total(self) -> float:
-        """The flight distance spent on the whole way."""
-        return self.costs[-1]
-
-    @property
-    def free(self) -> bool:
-        """Costs no more than its length."""
-        return self.costs[-1] <= self.lengths[-1] + 1e-9
-
-    def cost_at(self, length: float) -> float:
-        """The flight distance spent on reaching ``length`` cm along the way (a surcharge at that
-        very point not yet paid); past the end, at 1 per cm."""
-        lens, costs = self.lengths, self.costs
-        if length >= lens[-1]:
-            return costs[-1] + (length - lens[-1])
-        i = bisect.bisect_left(lens, length)
-        if i == 0:
-            return 0.0
-        span = lens[i] - lens[i - 1]
-        frac = 0.0 if span <= 0 else (length - lens[i - 1]) / span
-        return costs[i - 1] + frac * (costs[i] - costs[i - 1])
-
-
 def way_cost(
     bf: Battlefield, b: int, points: Sequence[tuple[float, float]], features: Sequence[TerrainShape]
 ) -> WayCost:
     """3.2.1, 3.2.2, 3.2.3, 3.2.5 — the cost of base ``b``'s flight along ``points`` (its
     centre's way; the figure is translated, its facing kept, 6.6), over the terrain
-    ``features`` (of :data:`COSTLY_KINDS`, not closed to it). As a move is costed
-    (:func:`~szwadron.geometry.paths.terrain_surcharges`): rough ground counts each cm
-    ``rough_cost_factor`` times while any part of the base is in it; crossing an obstacle
-    ``obstacle_crossing_cm``; entering and leaving a building or fortification
-    ``building_entry_cm`` / ``building_exit_cm``; climbing a hill ``hill_climb_cm`` a level."""
-    pts = [points[0]] + [q for p, q in itertools.pairwise(points) if q != p]
-    lens = [0.0]
-    for p, q in itertools.pairwise(pts):
-        lens.append(lens[-1] + math.hypot(q[0] - p[0], q[1] - p[1]))
-    if len(pts) < 2 or not features:
-        return WayCost(tuple(pts), tuple(lens), tuple(lens), 0.0)
-    s = bf.settings
-    facing = float(bf.facing[b])
-    motion = BaseMotion.of([(x, y, facing) for x, y in pts], float(bf.width[b]), float(bf.depth[b]))
-    shrink = 0.1 * s.distance_epsilon_cm
-    end = float(len(motion.legs))
-    slow: list[tuple[float, float]] = []  # stretches of rough ground, cm along the way
-    avoided: list[tuple[float, float]] = []
-    jumps: list[tuple[float, float]] = []  # (cm along the way, surcharge)
-
-    def along(a: float) -> float:
-        return float(motion.travelled(a))
-
-    for f in features:
-        if f.kind is TerrainKind.HILL:
-            continue
-
-        def over(sv: FloatArray, poly: shapely.Geometry = f.polygon) -> npt.NDArray[np.bool_]:
-            return np.asarray(shapely.intersects(motion.polygons_at(sv, shrink), poly))
-
-        for a, e in motion.intervals(over):
-            avoided.append((along(a), along(e)))
-            if f.kind in (TerrainKind.FOREST, TerrainKind.ROUGH):
-                slow.append((along(a), along(e)))
-            elif f.kind is TerrainKind.OBSTACLE:
-                jumps.append((along(a), s.obstacle_crossing_cm))
-            else:
-                if a > 0.0:
-                    jumps.append((along(a), s.building_entry_cm))
-                if e < end:
-                    jumps.append((along(e), s.building_exit_cm))
-    hills = [f for f in features if f.kind is TerrainKind.HILL]
-    for at, before, after in motion.level_changes(hills):
-        if after > before:
-            jumps.append((along(at), s.hill_climb_cm * (after - before)))
-    slow_u = _union(slow)
-    cuts = sorted({*lens, *(x for ab in slow_u for x in ab), *(at for at, _ in jumps)})
-    cuts = [c for c in cuts if 0.0 <= c <= lens[-1]]
-    out_pts: list[tuple[float, float]] = []
-    out_len: list[float] = []
-    out_cost: list[float] = []
-    cost = 0.0
-    jump_at: dict[float, float] = {}
-    for at, cm in jumps:
-        jump_at[at] = jump_at.get(at, 0.0) + cm
-    prev = 0.0
-    for c in cuts:
-        mid = (prev + c) / 2.0
-        factor = s.rough_cost_factor if any(a <= mid <= e for a, e in slow_u) else 1.0
-        cost += (c - prev) * factor
-        xy = _point_at(pts, lens, c)
-        out_pts.append(xy)
-        out_len.append(c)
-        out_cost.append(cost)
-        if c in jump_at and 0.0 < c < lens[-1]:
-            cost += jump_at[c]
-            out_pts.append(xy)
-            out_len.append(c)
-            out_cost.append(cost)
-        prev = c
-    inside = sum(e - a for a, e in _union(avoided))
-    return WayCost(tuple(out_pts), tuple(out_len), tuple(out_cost), inside)
-
-
-def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Overlapping ``(start, end)`` stretches joined, in order."""
-    out: list[tuple[float, float]] = []
-    for a, e in sorted(spans):
-        if out and a <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], e))
-        else:
-            out.append((a, e))
-    return out
-
-
-def _point_at(pts: Sequence[tuple[float, float]], lens: Sequence[float], at: float) -> tuple[float, float]:
-    """The point ``at`` cm along the polyline ``pts`` (cumulative lengths ``lens``)."""
-    i = min(max(1, bisect.bisect_left(lens, at)), len(pts) - 1)
-    span = lens[i] - lens[i - 1]
-    frac = 0.0 if span <= 0 else (at - lens[i - 1]) / span
-    (x0, y0), (x1, y1) = pts[i - 1], pts[i]
-    return (x0 + (x1 - x0) * frac, y0 + (y1 - y0) * frac)
+    ``features`` (of :data:`COSTLY_KINDS`, not closed to it): :meth:`WayCost.of
+    <szwadron.geometry.paths.WayCost.of>`, as a move is costed, and a pursuit's way (6.7)."""
+    size = (float(bf.width[b]), float(bf.depth[b]))
+    return WayCost.of(points, float(bf.facing[b]), size, features, bf.settings)
 
 
 __all__ = [

@@ -69,8 +69,9 @@ Decisions where the rules are silent (the flight model; each is also stated wher
   distance is at least the shortest way into edge contact of any of its figures, as the applied
   move takes it (:class:`szwadron.table.pursuit.PursuitPlan`: the straight slide into contact, or
   the way round own units and closed ground; a figure an enemy of another unit stops on its way
-  has none, 6.7.5); terrain costs are not counted. The enemy units on the way (6.7.5) are those
-  the figures meet on those ways.
+  has none, 6.7.5), the roll paying the terrain surcharges on the way (3.2; ``terrain_cm`` says how
+  much of the way's cost they are). The enemy units on the way (6.7.5) are those the figures meet
+  on those ways.
   Own pursuing units move in this phase, as 6.8.1.III says; the enemy's units pursuing this
   side's units move in it too (2.2.1.V; 6.7.3 allows both), which ``morale --apply`` makes
   (this report lists this side's units only).
@@ -409,7 +410,8 @@ class PassThrough:
 @dataclass(frozen=True)
 class PursuitStrike:
     """6.7.5, 6.7.6 — another enemy unit on the pursuit's way: the first of the pursuing figures
-    meets it after ``from_cm``; ``chance`` that the pursuit gets that far (and may attack it)."""
+    meets it after a move of ``from_cm`` (its terrain surcharges paid, 3.2); ``chance`` that the
+    pursuit gets that far (and may attack it)."""
 
     unit: str
     figures: tuple[str, ...]
@@ -420,8 +422,9 @@ class PursuitStrike:
 @dataclass(frozen=True)
 class PursuitReport:
     """6.7.1 — a pursuing unit's move this phase: whom, how far away (``gap_cm``, edge to edge;
-    ``way_cm``, its shortest way into contact), the chance to reach it (the rolled distance at
-    least ``way_cm``), and the other enemy units on its way (6.7.5)."""
+    ``way_cm``, the move its shortest way into contact costs, ``terrain_cm`` of it terrain
+    surcharges, 3.2), the chance to reach it (the rolled distance at least ``way_cm``), and the
+    other enemy units on its way (6.7.5)."""
 
     target: str | None
     gap_cm: float | None
@@ -430,7 +433,11 @@ class PursuitReport:
     on_the_way: tuple[PursuitStrike, ...] = ()
     way_cm: float | None = None
     """6.7.4, PD-14 — the shortest way into edge contact of any figure, as the move takes it
-    (:meth:`~szwadron.table.pursuit.PursuitPlan.into_contact_cm`); None when none has one."""
+    (:meth:`~szwadron.table.pursuit.PursuitPlan.into_contact_cm`): the move it costs, its terrain
+    surcharges paid (3.2); None when none has one."""
+    terrain_cm: float = 0.0
+    """3.2 — how much of ``way_cm`` is terrain surcharge (a fence crossed, a hill climbed, rough
+    ground at 2 cm a cm...); in the JSON only where it is more than 0."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``pursuit`` of a ``units[]`` entry of ``szwadron morale --json``."""
@@ -438,6 +445,7 @@ class PursuitReport:
             "target": self.target,
             "gap_cm": None if self.gap_cm is None else round(self.gap_cm, 6),
             "way_cm": None if self.way_cm is None else round(self.way_cm, 6),
+            **({"terrain_cm": round(self.terrain_cm, 6)} if round(self.terrain_cm, 6) > 0 else {}),
             "pmf": []
             if self.distance is None
             else [{"cm": cm, "p": float(q)} for cm, q in self.distance.probabilities().items()],
@@ -1153,13 +1161,14 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         target, gap = bf.unit_ids[enemies[best]], gaps[best]
     reach = Fraction(0)
     way: float | None = None
+    terrain = 0.0
     on_the_way: tuple[PursuitStrike, ...] = ()
     if dist is not None and target is not None:  # the ways the applied move takes (6.7.4, 6.7.5)
         plan = pursuit_plan(unit, bf.scenario, bf.scenario.unit(target), max(dist.outcomes()))
         # only which rolls reach matters here (chance_at_least: a roll v reaches from v + eps)
         into = plan.into_contact_cm([v + table.eps for v in dist.outcomes()])
         if into is not None:  # 6.7.4: the roll that leaves a figure in contact (PD-3)
-            way, reach_from = into
+            way, reach_from, terrain = into
             reach = p_move * chance_at_least(dist, reach_from, table.eps)
         on_the_way = _on_the_way(table, plan, dist, p_move)
     return UnitMorale(
@@ -1180,7 +1189,7 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         figures_lost=Distribution.point(0),
         figures=(),
         pass_through=(),
-        pursuit=PursuitReport(target, gap, dist, reach, on_the_way, way),
+        pursuit=PursuitReport(target, gap, dist, reach, on_the_way, way, terrain),
     )
 
 

@@ -38,7 +38,17 @@ How the way is found (decisions, docs/decisions.md "Pursuit round own units"):
   blocker the figure already overlaps at its start within the overlap tolerance (PD-3) is grown by
   the base shrunk by that tolerance, so the figure may leave it. The base's centre stays on the
   table.
-- Terrain costs are not counted (as in the straight pursuit); the way is measured in cm.
+- Terrain (3.2, decisions, docs/decisions.md "Terrain on a pursuit's way"): the way is the
+  shortest in cm ("najkrótszą drogą", 6.7.5), straight or round what bars it, and does not turn
+  aside to spare costly ground (unlike a flight, 6.6.8); the terrain on it is costed as a flight's
+  way is (:class:`~szwadron.geometry.paths.WayCost`: rough ground and woods 2 cm a cm, 4 cm to
+  cross a fence, 4 cm into and out of a building, 6 cm up a hill), and the rolled distance takes
+  the figure only as far as it pays for (:meth:`PursuitPlan.step`). A figure that would end
+  astride the edge of rough ground, a wood or a hill it goes into stops before it (3.2.1, 3.2.2,
+  :func:`~szwadron.geometry.paths.whole_base_stops`; from a hill's foot it goes up onto its edge),
+  and on no fence. The odds read the rolls the same way: :meth:`PursuitPlan.into_contact_cm` is
+  the move the way into contact costs, with how much of it is surcharge. Where nothing on a
+  figure's way costs more than its length, the way is measured in cm, as before.
 
 >>> from szwadron.geometry.bases import base_corners
 >>> aim = shapely.Polygon(base_corners(50.0, 50.0, 270.0, 2.0, 2.0))    # the pursued figure
@@ -52,11 +62,13 @@ How the way is found (decisions, docs/decisions.md "Pursuit round own units"):
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -65,8 +77,9 @@ import shapely.affinity
 
 from szwadron.geometry.bases import base_corners, facing_vectors, polygons_from_corners
 from szwadron.geometry.contact import contact_length
+from szwadron.geometry.paths import COSTLY_KINDS, WHOLE_BASE_KINDS, WayCost, whole_base_stops
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule, terrain_shapes
-from szwadron.models import Scenario, Unit
+from szwadron.models import Scenario, TerrainKind, Unit
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
 from szwadron.table.reach import CLEARANCE_CM, buffered, grown_by_base, into_contact, possible_slides
 
@@ -317,27 +330,36 @@ def _pieces(g: shapely.Geometry, offsets: FloatArray) -> list[shapely.Geometry]:
     return got[1]
 
 
-def _plan(
-    start: tuple[float, float],
-    facing: float,
-    size: tuple[float, float],
-    aims: Sequence[shapely.Geometry],
-    blockers: Sequence[shapely.Geometry],
-    table: tuple[float, float],
-    settings: RulesSettings,
-    memo: _Memo | None = None,
-    cap: float = math.inf,
-) -> tuple[_Plan, FloatArray] | None:
+@dataclass(frozen=True)
+class _Query:
+    """One search of :func:`pursuit_way`: the figure's centre ``start``, ``facing`` and ``size``
+    (width, depth), the pursued bases ``aims``, the ``blockers`` searched among, the ``table``
+    (width, depth), the ``settings``, the ``memo`` the searches of one pursuit share, and ``cap``
+    (no way longer than that wanted)."""
+
+    start: tuple[float, float]
+    facing: float
+    size: tuple[float, float]
+    aims: Sequence[shapely.Geometry]
+    blockers: Sequence[shapely.Geometry]
+    table: tuple[float, float]
+    settings: RulesSettings
+    memo: _Memo | None = None
+    cap: float = math.inf
+
+
+def _plan(q: _Query) -> tuple[_Plan, FloatArray] | None:
     """The shapes of :func:`pursuit_way` and the corners of the grown blockers a way may turn
     at; None when the figure stands in a blocker deeper than the overlap tolerance (PD-3), or
     when there is no way (:meth:`_Plan.unreachable`), or none within ``cap`` (:meth:`_Plan.cut_off`)."""
-    w, d = size
-    s = settings
+    start, facing, aims, table, memo = q.start, q.facing, q.aims, q.table, q.memo
+    w, d = q.size
+    s = q.settings
     offsets = base_corners(0.0, 0.0, facing, w, d)
     graze = base_corners(0.0, 0.0, facing, max(w - 2 * GRAZE_CM, 1e-3), max(d - 2 * GRAZE_CM, 1e-3))
     shrink = s.overlap_tolerance_cm + s.distance_epsilon_cm - GRAZE_CM
     loose = base_corners(0.0, 0.0, facing, max(w - 2 * shrink, 1e-3), max(d - 2 * shrink, 1e-3))
-    whole = [*blockers, *aims]
+    whole = [*q.blockers, *aims]
     # the blockers it overlaps at the start (PD-3), grown by the base shrunk by the tolerance
     grazed = [_pieces(g, graze) for g in whole]
     flat = np.asarray([p for ps in grazed for p in ps], dtype=object)
@@ -361,7 +383,7 @@ def _plan(
     if memo is not None:
         plan.memo = memo
     plan.ground = ground
-    if plan.unreachable() or plan.cut_off(start, cap):
+    if plan.unreachable() or plan.cut_off(start, q.cap):
         return None  # no way (within ``cap``): the search would find none
     here = shapely.Polygon(offsets + np.asarray(start))
     plan.edged = [  # PD-14: the figures whose edges its own edges can meet, facing kept
@@ -434,8 +456,9 @@ def pursuit_way(
     >>> pursuit_way((50.0, 30.0), 90.0, (2.0, 2.0), [aim], [], (100.0, 100.0)).points
     ((50.0, 30.0), (50.0, 48.0))
     """
+    query = _Query(start, facing, size, aims, blockers, table, settings, memo)
     if len(blockers) <= 16:
-        return _search(start, facing, size, aims, blockers, table, settings, memo)
+        return _search(query)
     # Only the blockers a way no longer than ``bound`` can come near are searched among: every
     # point of such a way is within ``bound`` of the start and the pursued unit together, so a
     # blocker further than that (plus the base, twice over) cannot touch it; a way found no longer
@@ -449,7 +472,7 @@ def pursuit_way(
         keep = far <= bound + margin
         # the last round a caller's ``within`` allows wants a way no longer than ``bound`` only
         cap = bound if within is not None and bound >= within and not keep.all() else math.inf
-        way = _search(start, facing, size, aims, list(arr[keep]), table, settings, memo, cap)
+        way = _search(dataclasses.replace(query, blockers=list(arr[keep]), cap=cap))
         if way is None or keep.all() or way.length <= bound:
             return way  # no way among fewer blockers: none among more
         if within is not None and bound >= within:
@@ -458,22 +481,13 @@ def pursuit_way(
 
 
 # long: one A* over the visibility graph (corners shared by the searches among the same blockers), its goal test and its stops (past the cap, no way at all) in one loop; split, the loop's state would be passed round.
-def _search(
-    start: tuple[float, float],
-    facing: float,
-    size: tuple[float, float],
-    aims: Sequence[shapely.Geometry],
-    blockers: Sequence[shapely.Geometry],
-    table: tuple[float, float],
-    settings: RulesSettings,
-    memo: _Memo | None = None,
-    cap: float = math.inf,
-) -> PursuitWay | None:
-    """:func:`pursuit_way` among ``blockers``: the visibility graph, searched with A*. None, too,
-    when the way is found to be longer than ``cap``: every way left is at least as long as a
+def _search(q: _Query) -> PursuitWay | None:
+    """:func:`pursuit_way` among ``q.blockers``: the visibility graph, searched with A*. None, too,
+    when the way is found to be longer than ``q.cap``: every way left is at least as long as a
     corner's estimate (less the 1e-6 cm :func:`~szwadron.table.reach.into_contact` measures
     within), so the search stops at the first corner estimated further."""
-    planned = _plan(start, facing, size, aims, blockers, table, settings, memo, cap)
+    start, facing, size, memo, cap = q.start, q.facing, q.size, q.memo, q.cap
+    planned = _plan(q)
     if planned is None:
         return None
     plan, corners = planned
@@ -913,6 +927,49 @@ def _barred(
     return met < full and (full if clear else _bisect(full, foe_free)) > met + 1e-9
 
 
+@dataclass(frozen=True)
+class _Going:
+    """3.2 on one figure's way (:meth:`PursuitPlan.going`): what the move pays to get along it
+    (``cost``: :class:`~szwadron.geometry.paths.WayCost`, as a flight's way is costed) and where
+    it may not stop (``stops``: :func:`~szwadron.geometry.paths.whole_base_stops`)."""
+
+    cost: WayCost
+    stops: tuple[tuple[float, float, bool], ...]
+
+    def settle(self, length: float) -> float:
+        """3.2.1, 3.2.2 — where a figure that would stop ``length`` cm along its way stops: before
+        the rough ground or hill it would stand astride going in ("musi się przed nim
+        zatrzymać"), or up on the hill's edge from its foot."""
+        for _i in range(len(self.stops)):
+            moved = [(b if up else a) for a, b, up in self.stops if a + 1e-9 < length < b - 1e-9]
+            if not moved:
+                break
+            length = moved[0]
+        return length
+
+    def roll_for(self, length: float) -> float:
+        """The least move (cm, surcharges paid) that takes the figure ``length`` cm along its way:
+        where it may not stop there, to where it may (into the wood or onto the hill whole; from a
+        hill's foot, any move takes it up)."""
+        for _i in range(len(self.stops)):
+            moved = [(a if up else b) for a, b, up in self.stops if a + 1e-9 < length < b - 1e-9]
+            if not moved:
+                break
+            length = moved[0]
+        return self.cost.cost_at(length)
+
+
+class Reach(NamedTuple):
+    """6.7.4, 3.2 — a pursuit's way into contact (:meth:`PursuitPlan.into_contact_cm`): ``way``,
+    the move its shortest way into contact costs (cm, with its terrain surcharges); ``least``,
+    the least roll with which a figure is in contact (PD-3: a little less); ``terrain``, how much
+    of ``way`` is terrain surcharge (3.2: 0 where the way is measured in cm)."""
+
+    way: float
+    least: float
+    terrain: float = 0.0
+
+
 @dataclass
 class PursuitPlan:
     """6.7.4, 6.7.5, 3.1.3 — the ways of a pursuing unit's figures, whatever the dice: the move
@@ -926,7 +983,10 @@ class PursuitPlan:
     own units and closed ground (:func:`pursuit_way`), where taken. ``aims``: the pursued unit's
     bases; ``others``: every other unit's base and the closed ground; ``others_but_target``:
     without the pursued unit; ``foes``: the enemy's other units' bases, by unit; ``obstacles``: the crossable obstacles
-    (fences, low walls, streams, 3.2.3), on which no figure ends (:meth:`step`)."""
+    (fences, low walls, streams, 3.2.3), on which no figure ends (:meth:`step`); ``costly``: the
+    terrain open to the unit's kind that costs a move more than its length (3.2: rough ground,
+    woods, obstacles, buildings and fortifications, hills), counted on each figure's way
+    (:meth:`going`) by the ``settings``."""
 
     unit: Unit
     aims: list[shapely.Polygon]
@@ -943,9 +1003,13 @@ class PursuitPlan:
     obstacles: list[TerrainShape] = field(default_factory=list)
     gaps: dict[int, float] = field(default_factory=dict)
     """Each figure's edge-to-edge gap to the pursued unit where it stands (a bound on its ways)."""
+    costly: list[TerrainShape] = field(default_factory=list)
+    settings: RulesSettings = DEFAULT_SETTINGS
     _stops: dict[int, float] = field(default_factory=dict)
     _index: _Index | None = None
     _boxes: list[list[float]] | None = None
+    _goings: dict[int, _Going | None] = field(default_factory=dict)
+    _surcharge: dict[int, float] = field(default_factory=dict)
 
     @property
     def foe_bases(self) -> list[shapely.Polygon]:
@@ -958,8 +1022,64 @@ class PursuitPlan:
         into its contact when ``dist`` reaches it (the pursued unit's own bases do not stop it
         short at a corner on the way: 6.7.4), else its whole ``dist`` straight, short of touching
         anything. Where that would end on a crossable obstacle it stops before it, touching it
-        (:meth:`off_obstacles`)."""
-        return self.off_obstacles(k, self._step(k, dist))
+        (:meth:`off_obstacles`).
+
+        3.2: where terrain on its way costs more than its length (:meth:`going`), ``dist`` takes
+        it only as far as it pays for, surcharges counted as a flight's (it stops before a
+        surcharge it cannot pay: short of a fence, a hill's crest, a building), and it ends
+        astride the edge of no rough ground, wood or hill it goes into: it stops before it
+        (3.2.1, 3.2.2; from a hill's foot, it goes up onto its edge)."""
+        going = self.going(k)
+        if going is None:
+            return self.off_obstacles(k, self._step(k, dist))
+        return self.off_obstacles(k, going.settle(self._step(k, going.cost.paid(dist))))
+
+    def going(self, k: int) -> _Going | None:
+        """3.2 — the terrain on figure ``k``'s way (:meth:`points`; facing kept) that costs its
+        move more than its length, or that it goes into with its whole base or not at all (rough
+        ground, woods, hills): None where there is none (the way is measured in cm)."""
+        if not self.costly:
+            return None
+        if k not in self._goings:
+            got: _Going | None = None
+            b = self.unit.bases[k]
+            facing, size = b.facing, self.unit.base_size(k)
+            reach = math.hypot(*size) / 2.0 + self.tol
+
+            # first near the straight line as long as the whole way (no shorter than the way's
+            # straight part: :meth:`limit` is not measured for nothing), then near the way itself
+            def near(pts: Sequence[tuple[float, float]], among: list[TerrainShape]) -> list[TerrainShape]:
+                line = shapely.LineString(pts) if len(set(pts)) > 1 else shapely.Point(pts[0])
+                return [t for t in among if shapely.dwithin(t.polygon, line, reach)]
+
+            bound = self.ways[k].points if k in self.ways else ((b.x, b.y), self.at(k, self.need[k]))
+            costly = near(bound, self.costly)
+            pts = self.points(k) if costly else bound
+            costly = near(pts, costly) if costly else costly
+            if costly:
+                cost = WayCost.of(pts, facing, size, costly, self.settings)
+                areas = [t for t in costly if t.kind in WHOLE_BASE_KINDS]
+                stops = whole_base_stops(pts, facing, size, areas, self.settings)
+                if stops or not cost.free:
+                    got = _Going(cost, stops)
+            self._goings[k] = got
+        return self._goings[k]
+
+    def _roll(self, k: int, length: float) -> float:
+        """The least roll that takes figure ``k`` ``length`` cm along its way (3.2: ``length``
+        where its way costs no more than its length)."""
+        going = self.going(k)
+        return length if going is None else going.roll_for(length)
+
+    def _at_foot(self, k: int) -> bool:
+        """3.2.1 — does figure ``k`` stand at a hill's foot (touching it)? Any roll may then take
+        it up onto the hill's edge: its way's length is no bound on the roll that reaches."""
+        hills = [t.polygon for t in self.costly if t.kind is TerrainKind.HILL]
+        if not hills:
+            return False
+        b = self.unit.bases[k]
+        here = _base(self.unit, k, b.x, b.y)
+        return bool(np.any(shapely.distance(here, np.asarray(hills, dtype=object)) <= self.tol))
 
     def on_obstacle(self, k: int, point: tuple[float, float]) -> bool:
         """3.2.3 — does figure ``k`` with its centre at ``point`` stand on a crossable obstacle
@@ -972,8 +1092,8 @@ class PursuitPlan:
         its way would leave it on one, it stops before it, as far along as leaves it off (touching
         it). The rules let only a repulsed unit end on one (6.5.2: "Oddział może omijać przeszkody
         oraz inne oddziały, jak również wejść na przeszkodę terenową"); a pursuit crosses one only
-        when its roll takes the whole base over (terrain costs are not counted). A figure already
-        standing on one at the start is left as the move takes it."""
+        when its roll takes the whole base over (the crossing's 4 cm paid, 3.2.3: :meth:`step`).
+        A figure already standing on one at the start is left as the move takes it."""
         if not self.obstacles or not self.on_obstacle(k, self.at(k, step)):
             return step
         if self.on_obstacle(k, self.at(k, 0.0)):
@@ -1083,6 +1203,9 @@ class PursuitPlan:
         least roll in contact cannot be less than ``known`` (it is no more than 1 cm short of the
         way, :meth:`_first_contact`, and no less than ``floor``), the way's length stands for it."""
         need = self.need[k]
+        going = self.going(k)
+        if going is not None:
+            return self._reach_over(k, going, known, floor, rolls)
         if not self.obstacles and k not in self.ways:  # as below, the straight way's parts only
             if not self.contact[k]:
                 return None  # a corner only
@@ -1097,15 +1220,49 @@ class PursuitPlan:
             return need, self._first_contact(k, need, known, rolls)
         got = self.step(k, need)
         if got >= need - 1e-9:
-            if k in self.ways:
-                end = _base(self.unit, k, *self.ways[k].points[-1])
-                if edge_touch(end, self.aims, self.tol) < self.least:
-                    return None  # a corner only: it ends touching (pursuit_way)
-            elif not self.contact[k]:
+            if not self._ends_in_contact(k):
                 return None
             if max(0.0, need - 1.0, floor) >= known:
                 return need, need
             return need, self._first_contact(k, need, known, rolls)
+        return self._across(k, got)
+
+    def _reach_over(
+        self, k: int, going: _Going, known: float, floor: float, rolls: Sequence[float] | None
+    ) -> tuple[float, float] | None:
+        """3.2 — :meth:`_reach` of a figure whose way costs more than its length, or goes into
+        rough ground or a hill (:meth:`going`): the same way and contact, each measured as the
+        roll that takes it there (:meth:`_Going.roll_for`); the way's surcharge kept for
+        :meth:`into_contact_cm`."""
+        need = self.need[k]
+        full = going.roll_for(need)
+        got = self.step(k, full)
+        if got >= need - 1e-9:
+            if not self._ends_in_contact(k):
+                return None
+            self._surcharge[k] = full - need
+            if max(going.roll_for(max(0.0, need - 1.0)), floor) >= known:
+                return full, full
+            return full, self._first_contact(k, need, known, rolls, going)
+        hit = self._across(k, got)
+        if hit is None:
+            return None
+        way, cm = hit
+        self._surcharge[k] = going.roll_for(way) - way
+        return going.roll_for(way), going.roll_for(cm)
+
+    def _ends_in_contact(self, k: int) -> bool:
+        """PD-14 — does figure ``k``'s way end in edge contact with the pursued unit (not at a
+        corner only: a way round ends touching, :func:`pursuit_way`)?"""
+        if k in self.ways:
+            end = _base(self.unit, k, *self.ways[k].points[-1])
+            return not edge_touch(end, self.aims, self.tol) < self.least
+        return self.contact[k]
+
+    def _across(self, k: int, got: float) -> tuple[float, float] | None:
+        """PD-4, 3.2.3 — figure ``k``, which gets ``got`` cm along its way and no further (short of
+        its contact): is it in contact with the pursued unit across an obstacle, and from where?
+        ``(way, from)``, cm along its way; None when not."""
         if not self.obstacles:
             return None
         # where it first comes within the contact tolerance of an obstacle, on its way: from
@@ -1120,19 +1277,30 @@ class PursuitPlan:
         return None
 
     def _first_contact(
-        self, k: int, need: float, known: float = math.inf, rolls: Sequence[float] | None = None
+        self,
+        k: int,
+        need: float,
+        known: float = math.inf,
+        rolls: Sequence[float] | None = None,
+        going: _Going | None = None,
     ) -> float:
         """PD-3, PD-14 — the least roll that leaves figure ``k`` in contact (:meth:`contact_cm`)
         on its way into contact ``need`` cm long, which nothing else stops: bisected (the contact,
         once made, holds to the way's end). Where it is found to be no less than ``known``, the
         bisection stops there (with a roll no less than ``known``); given ``rolls``, where no
         roll lies between its bounds (the roll found is then at most each roll exactly when the
-        least roll is: :meth:`into_contact_cm`)."""
+        least roll is: :meth:`into_contact_cm`). ``going``: the terrain on its way (3.2), where
+        the rolls are the moves that take it that far (:meth:`step`)."""
+
+        def place(d: float) -> float:
+            return self.off_obstacles(k, d if going is None else going.settle(going.cost.paid(d)))
 
         def reached(d: float) -> bool:
-            return self.contact_cm(k, self.at(k, self.off_obstacles(k, d))) >= self.least
+            return self.contact_cm(k, self.at(k, place(d))) >= self.least
 
         lo, hi = max(0.0, need - 1.0), need
+        if going is not None:
+            lo, hi = going.roll_for(lo), going.roll_for(hi)
         if reached(lo):
             return lo
         for _i in range(40):
@@ -1147,13 +1315,17 @@ class PursuitPlan:
                 lo = mid
         return hi
 
-    def into_contact_cm(self, rolls: Sequence[float] | None = None) -> tuple[float, float] | None:
+    def into_contact_cm(self, rolls: Sequence[float] | None = None) -> Reach | None:
         """6.7.1, 6.7.4, PD-14 — the shortest way into edge contact of any figure of the unit (cm,
         as the move measures it: the straight slide into contact, or the way round; before a
         fence, until it touches it, in contact across it), of the figures whose way nothing else
         stops first, and the least roll with which any figure is in contact (PD-3: within the
         contact tolerance, a little less); None when no figure has one. The pursuit reaches its
         enemy when the rolled 2d6 × 2 or × 4 cm is at least the second.
+
+        3.2: both are the moves that take a figure there (:meth:`step`), its way's terrain
+        surcharges paid (and into rough ground or onto a hill with its whole base); the
+        :class:`Reach`'s third, how much of the first is surcharge.
 
         ``rolls``: where only which of these distances are at least the least roll matters (the
         odds), the least roll is measured only as far as that: the second is then a distance
@@ -1162,16 +1334,23 @@ class PursuitPlan:
         # obstacle no wider than the widest) has come at least its gap less those along its way,
         # and neither of its two lengths is shorter: the figures are measured nearest first, until
         # none left can be shorter than the shortest way found.
+        # (Surcharges only add to the move; but from a hill's foot any move may take it up, 3.2.1.)
         wide = max((o.width for o in self.obstacles), default=0.0)
         bound = {k: self._gap(k) - self.tol - wide - 1e-6 for k in range(len(self.unit.bases))}
+        for k in bound:
+            if self._at_foot(k):
+                bound[k] = -math.inf
         best: tuple[float, float] | None = None
+        terrain = 0.0
         for k in sorted(bound, key=lambda k: (bound[k], k)):
             if best is not None and bound[k] >= best[0]:
                 break
             wf = self._reach(k, math.inf if best is None else best[1], bound[k], rolls)
             if wf is not None:
+                if best is None or wf[0] < best[0]:
+                    terrain = self._surcharge.get(k, 0.0)
                 best = wf if best is None else (min(best[0], wf[0]), min(best[1], wf[1]))
-        return best
+        return None if best is None else Reach(best[0], best[1], terrain)
 
     def _gap(self, k: int) -> float:
         """Figure ``k``'s edge-to-edge gap to the pursued unit where it stands."""
@@ -1184,8 +1363,9 @@ class PursuitPlan:
 
     def met(self) -> dict[str, tuple[float, set[int]]]:
         """6.7.5, 6.7.6 — the enemy units (not the pursued one) a figure meets on its way before
-        its contact, and before anything else stops it: by unit, the least distance along a way
-        at which a figure touches it, and the figures that do (exact, :func:`touch_along`)."""
+        its contact, and before anything else stops it: by unit, the least roll with which a
+        figure gets as far along its way as it touches it (exact, :func:`touch_along`; 3.2, its
+        terrain surcharges paid: :meth:`step`), and the figures that do."""
         out: dict[str, tuple[float, set[int]]] = {}
         index = self._index
         for k in range(len(self.unit.bases)):
@@ -1205,7 +1385,7 @@ class PursuitPlan:
                 if at < limit - 1e-9 and at <= stop + 1e-9:
                     best, figs = out.get(unit_id, (math.inf, set()))
                     figs.add(k)
-                    out[unit_id] = (min(best, at), figs)
+                    out[unit_id] = (min(best, self._roll(k, at)), figs)
         return out
 
 
@@ -1355,6 +1535,7 @@ def pursuit_plan(unit: Unit, scen: Scenario, target: Unit, most: float | None = 
                 ways[k] = way
                 need[k] = way.length
     obstacles = [t for t in shapes.terrain if t.crossable_obstacle]
+    costly = [t for i, t in enumerate(shapes.terrain) if t.kind in COSTLY_KINDS and i not in shut]
     index = _Index(shapes, unit.id, target.id, frozenset(foes), frozenset(shut))
     return PursuitPlan(
         unit,
@@ -1371,6 +1552,8 @@ def pursuit_plan(unit: Unit, scen: Scenario, target: Unit, most: float | None = 
         least,
         obstacles,
         gaps,
+        costly,
+        s,
         _index=index,
     )
 
@@ -1379,6 +1562,7 @@ __all__ = [
     "GRAZE_CM",
     "PursuitPlan",
     "PursuitWay",
+    "Reach",
     "along",
     "along_until_blocked",
     "edge_touch",

@@ -31,7 +31,7 @@ const L_EN = {
   zoneOf: "in the zone of", at: "at", ok: "no problems", bases: "bases", units: "units",
   distance: "distance", of: "of", path: "path", noMelee: "no melee", reorganise: "reorganise",
   flight: "flees", offTable: "leaves the table", surrender: "surrenders", pursuit: "pursuit",
-  pursuitOf: "pursuit of {t}", toContact: "{cm} cm to contact", noWay: "no way into contact (6.7.5)",
+  pursuitOf: "pursuit of {t}", toContact: "{cm} cm to contact", ofTerrain: "{cm} cm of it for terrain, 3.2", noWay: "no way into contact (6.7.5)",
   reachesIt: "reaches it", onTheWay: "on the way (6.7.5)", metAfter: "{u} after {cm} cm",
   enemyPursuits: "the enemy's units pursuing this side's units move in this phase too (2.2.1 V)",
   nothingToDo: "every unit is in the normal state: nothing to do", mayNot: "may not",
@@ -138,7 +138,7 @@ const L_PL = {
   zoneOf: "w strefie kontroli", at: "w odległości", ok: "brak problemów", bases: "podstawki", units: "oddziały",
   distance: "odległość", of: "z", path: "droga", noMelee: "nie ma walki wręcz", reorganise: "reorganizacja",
   flight: "ucieka", offTable: "opuszcza planszę", surrender: "poddaje się", pursuit: "pościg",
-  pursuitOf: "pościg za {t}", toContact: "{cm} cm do styku", noWay: "bez drogi do styku (6.7.5)",
+  pursuitOf: "pościg za {t}", toContact: "{cm} cm do styku", ofTerrain: "w tym {cm} cm za teren, 3.2", noWay: "bez drogi do styku (6.7.5)",
   reachesIt: "dochodzi do niego", onTheWay: "na drodze (6.7.5)", metAfter: "{u} po {cm} cm",
   enemyPursuits: "w tej fazie ruszają się też oddziały wroga ścigające oddziały tej strony (2.2.1 V)",
   nothingToDo: "wszystkie oddziały są w normalnym stanie morale: nie ma nic do zrobienia", mayNot: "nie może",
@@ -1106,11 +1106,13 @@ function renderMeleeOrder(steps) {
   $("#melee-order-box").hidden = false;
 }
 
-/** 6.7.1, 6.7.4, 6.7.5 — a pursuit: whom, its shortest way into contact (as the move takes it),
- * the chance that it reaches, and the enemy units met on its way with the chance to get that far. */
+/** 6.7.1, 6.7.4, 6.7.5 — a pursuit: whom, its shortest way into contact (as the move takes it;
+ * 3.2, how much of it the terrain costs), the chance that it reaches, and the enemy units met on
+ * its way with the chance to get that far. */
 function pursuitText(p) {
   if (!p.target) return L.pursuit;
-  const way = p.way_cm == null ? L.noWay : fill(L.toContact, { cm: p.way_cm.toFixed(2) });
+  let way = p.way_cm == null ? L.noWay : fill(L.toContact, { cm: p.way_cm.toFixed(2) });
+  if (p.way_cm != null && p.terrain_cm) way += ` (${fill(L.ofTerrain, { cm: p.terrain_cm.toFixed(2) })})`;
   const roll = p.pmf.length ? `2${L.d6} × ${p.pmf[0].cm / 2} cm` : "";
   let text = `${fill(L.pursuitOf, { t: p.target })}: ${way}${roll ? `, ${roll}` : ""}; ${L.reachesIt} ${pct(p.reach_chance)}`;
   if (p.on_the_way.length) {
