@@ -19,10 +19,11 @@ at 99-100 % of the limit. This script does it by measurement:
 
 The field is neither the calibration's (its seeds are its own) nor ``points validate``'s held-out
 rosters (``held_out_validation`` draws with other seeds), so evening a roster this way does not
-tune it to the sets the README's figures are measured on.
+tune it to the sets the README's figures are measured on. ``--seed S`` draws the two fields
+from ``evenS`` and ``evenS+1`` instead (the default, 2030, is the first evening's).
 
 Run: ``.venv/bin/python scripts/even_roster.py LIST ROSTER [--steps 3] [--field 8] [--battles 50]
-[--lists DIR]`` (LIST a list's id). Bad input: one message, exit 2.
+[--seed 2030] [--lists DIR]`` (LIST a list's id). Bad input: one message, exit 2.
 """
 
 from __future__ import annotations
@@ -168,6 +169,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--field", type=int, default=8, help="random rosters of each other list")
     parser.add_argument("--battles", type=int, default=50, help="battles against each roster of the field")
     parser.add_argument("--confirm", type=int, default=4, help="neighbours played again on the second field")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=2030,
+        help="the fields' seeds: even<SEED> for the first, even<SEED+1> for the second (default 2030)",
+    )
     args = parser.parse_args(argv)
     try:
         for name in ("steps", "field", "battles", "confirm"):
@@ -189,21 +196,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"even_roster: {exc}", file=sys.stderr)
         return 2
     limit = float(roster.points_limit)
+    tag1, tag2 = f"even{args.seed}", f"even{args.seed + 1}"
     first, second = (
-        field(armies, army, limit, args.field, "even2030"),
-        field(armies, army, limit, args.field, "even2031"),
+        field(armies, army, limit, args.field, tag1),
+        field(armies, army, limit, args.field, tag2),
     )
     units: Units = [json.loads(u.model_dump_json(exclude_defaults=True)) for u in roster.units]
     limbers = {u["profile"]: u["attached"] for u in units if u.get("attached")}
-    (now,) = rates(army, limit, [units], second, 3 * args.battles, "even2031")
+    (now,) = rates(army, limit, [units], second, 3 * args.battles, tag2)
     print(f"{army.id}:{roster.id} as it is: {100 * now:.1f} % against the second field")
     for step in range(1, args.steps + 1):
         options = neighbours(army, limit, units, limbers)
         if not options:
             break
-        first_rates = rates(army, limit, [v for _, v in options], first, args.battles, "even2030")
+        first_rates = rates(army, limit, [v for _, v in options], first, args.battles, tag1)
         best = sorted(range(len(options)), key=lambda i: abs(first_rates[i] - 0.5))[: args.confirm]
-        again = rates(army, limit, [options[i][1] for i in best], second, 3 * args.battles, "even2031")
+        again = rates(army, limit, [options[i][1] for i in best], second, 3 * args.battles, tag2)
         k = min(range(len(best)), key=lambda i: abs(again[i] - 0.5))
         label, variant = options[best[k]]
         print(
