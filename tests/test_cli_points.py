@@ -162,12 +162,13 @@ def test_balance_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
 
 
 def test_balance_suggestions_follow_the_played_chance(capsys: pytest.CaptureFixture[str]) -> None:
-    """The French corps is 2.8 points heavier than the Austrian, and wins 56.0 % [52.9–59.0] of
-    1,000 battles (seed 2026): play asks for about 25 points less on the French side, ten times
-    what evening the points would take. The edits even the played chance, so each takes points
-    from France (or gives them to Austria) and ends nearer the difference play asks for than the
-    even points that edits evening the points alone would aim at."""
-    code, out, _ = run(capsys, "balance", "france:corps-1000", "austria:corps-1000", "--json")
+    """The Austrian division is 0.1 points heavier than the British one, and wins 57.0 %
+    [54.0–60.1] of 1,000 battles (seed 2026): play asks for about 36 points less on the Austrian
+    side, where evening the points would take 0.1. The edits even the played chance, so each takes
+    points from Austria (or gives them to Britain) and ends nearer the difference play asks for
+    than the even points that edits evening the points alone would aim at. (Until the example
+    rosters were evened again on 2026-11-28 this was the French corps against the Austrian.)"""
+    code, out, _ = run(capsys, "balance", "austria:corps-1000", "britain:corps-1000", "--json")
     doc = json.loads(out)
     assert code == 0 and doc["battles"]["chance_a"] > 0.5
     target = doc["suggestions_target"]
@@ -178,8 +179,8 @@ def test_balance_suggestions_follow_the_played_chance(capsys: pytest.CaptureFixt
         assert abs(s["difference_after"] - target) < abs(doc["difference"] - target)
         # nearer play's difference than the even points
         assert abs(s["difference_after"] - target) < abs(s["difference_after"])
-    code, out, _ = run(capsys, "balance", "france:corps-1000", "austria:corps-1000")
-    assert "to even the played chance (+2.8 points now, about" in out and "to even them" not in out
+    code, out, _ = run(capsys, "balance", "austria:corps-1000", "britain:corps-1000")
+    assert "to even the played chance (+0.1 points now, about" in out and "to even them" not in out
 
 
 def test_balance_text_default_roster(capsys: pytest.CaptureFixture[str]) -> None:

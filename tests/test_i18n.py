@@ -580,12 +580,12 @@ def test_balance_speaks_polish(tmp_path: Path, capsys: pytest.CaptureFixture[str
     )
     argv = ["balance", str(roster), "russia:corps-1000", "--battles", "0"]  # the points alone
     code, english, _err = _run(capsys, *argv)
-    assert code == 0 and "to even them" in english and "B: remove 3 units of jagers" in english
+    assert code == 0 and "to even them" in english and "B: remove 2 units of jagers" in english
     code, out, _err = _run(capsys, *argv, "--lang", "pl")
     assert code == 0
     assert "A (russia:big) łamie battalion-size (" in out
     assert "units[0] ('line_infantry'): 24 figurki w każdym oddziale; dozwolone najwyżej 12" in out
-    assert "by je wyrównać" in out and "B: usuń 3 oddziały jagers (units[1], po 7 figurek;" in out
+    assert "by je wyrównać" in out and "B: usuń 2 oddziały jagers (units[1], po 7 figurek;" in out
     import tomllib
 
     russia = tomllib.loads((REPO / "armylists" / "russia.toml").read_text(encoding="utf-8"))
