@@ -378,7 +378,10 @@ def test_issue7_rosters_at_1000_and_2000_points_meet_their_constraints(nation: s
         else:
             assert not report.unchecked
         figures[roster.points_limit] = report.figures
-    assert 1.6 <= figures[2000] / figures[1000] <= 2.5, figures
+    # the 2,000-point roster is the bigger army: about twice the figures, less where it spends
+    # more on dear figures (France's, with its Guard: 155 against the 1,000-point division's 98
+    # since that was evened with a line battalion for a company of voltigeurs, issue 14)
+    assert 1.5 <= figures[2000] / figures[1000] <= 2.5, figures
 
 
 @pytest.mark.parametrize("nation", NATIONS)
