@@ -75,3 +75,24 @@ def test_2_2_1_v_the_page_lists_the_enemys_pursuers(open_page: Any, tmp_path: Pa
         assert "pursuer pursuit of rep: 14.03 cm to contact, 2d6 × 2 cm; reaches it 58.3%" in said, said
         assert "(2.2.1 V)" in page.inner_text("#morale-body")
         page.locator("#morale-body").screenshot(path=str(tmp_path / "enemy-pursuer.png"))
+
+
+def test_3_2_3_the_page_counts_the_fence_on_the_way(open_page: Any, tmp_path: Path) -> None:
+    """3.2.3 on 6.7.4 — a fence across a 12 cm way costs 4 cm more: 16 cm of roll to contact,
+    4 of them for the fence, 2d6 ≥ 8 after a failed reorganisation test (1/3 × 15/36 = 13.9 %),
+    as ``szwadron morale`` says; the same in Polish."""
+    with served(tmp_path / "fence", _position("3_2_3_across_a_fence_four_cm_more.toml")) as running:
+        page = open_page(running.url)
+        text = _pursuit(page)
+        assert (
+            "pursuit of e: 16.00 cm to contact (4.00 cm of it for terrain, 3.2), 2d6 × 2 cm; reaches it 13.9%"
+            in text
+        ), text
+        page.locator("#morale-body").screenshot(path=str(tmp_path / "pursuit-fence-en.png"))
+        page = open_page(running.url, "pl")
+        text = _pursuit(page)
+        assert (
+            "pościg za e: 16.00 cm do styku (w tym 4.00 cm za teren, 3.2), 2K6 × 2 cm; dochodzi do niego 13.9%"
+            in text
+        ), text
+        page.locator("#morale-body").screenshot(path=str(tmp_path / "pursuit-fence-pl.png"))
