@@ -81,18 +81,13 @@ def test_3_2_3_the_page_counts_the_fence_on_the_way(open_page: Any, tmp_path: Pa
     """3.2.3 on 6.7.4 — a fence across a 12 cm way costs 4 cm more: 16 cm of roll to contact,
     4 of them for the fence, 2d6 ≥ 8 after a failed reorganisation test (1/3 × 15/36 = 13.9 %),
     as ``szwadron morale`` says; the same in Polish."""
+    said = {
+        "en": "pursuit of e: 16.00 cm to contact (4.00 cm of it for terrain, 3.2), 2d6 × 2 cm; reaches it 13.9%",
+        "pl": "pościg za e: 16.00 cm do styku (w tym 4.00 cm za teren, 3.2), 2K6 × 2 cm; dochodzi do niego 13.9%",
+    }
     with served(tmp_path / "fence", _position("3_2_3_across_a_fence_four_cm_more.toml")) as running:
-        page = open_page(running.url)
-        text = _pursuit(page)
-        assert (
-            "pursuit of e: 16.00 cm to contact (4.00 cm of it for terrain, 3.2), 2d6 × 2 cm; reaches it 13.9%"
-            in text
-        ), text
-        page.locator("#morale-body").screenshot(path=str(tmp_path / "pursuit-fence-en.png"))
-        page = open_page(running.url, "pl")
-        text = _pursuit(page)
-        assert (
-            "pościg za e: 16.00 cm do styku (w tym 4.00 cm za teren, 3.2), 2K6 × 2 cm; dochodzi do niego 13.9%"
-            in text
-        ), text
-        page.locator("#morale-body").screenshot(path=str(tmp_path / "pursuit-fence-pl.png"))
+        for lang, expected in said.items():
+            page = open_page(running.url, lang)
+            text = _pursuit(page)
+            assert expected in text, text
+            page.locator("#morale-body").screenshot(path=str(tmp_path / f"pursuit-fence-{lang}.png"))
