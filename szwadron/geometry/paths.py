@@ -496,14 +496,7 @@ class WayCost:
         """How far along the way (cm) ``spend`` cm of move gets: as far as it pays for, stopping
         before a surcharge it cannot pay (as ``szwadron.table.pursuit.along`` with costs); past
         the end, at 1 per cm."""
-        lens, costs = self.lengths, self.costs
-        for i in range(1, len(lens)):
-            if spend <= costs[i] + 1e-9:
-                l0, c0, l1, c1 = lens[i - 1], costs[i - 1], lens[i], costs[i]
-                if l1 <= l0 or c1 <= c0:
-                    return l0  # a surcharge here it cannot pay: it stops before it
-                return l0 + (l1 - l0) * max(0.0, (spend - c0) / (c1 - c0))
-        return lens[-1] + (spend - costs[-1])
+        return paid_length(self.lengths, self.costs, spend)
 
     # long: the stretches of each kind of terrain along the way, then one pass cutting the way where the pace changes; moved whole from the flight (6.6), which costs its ways the same.
     @classmethod
@@ -522,7 +515,7 @@ class WayCost:
         any part of the base is in it; crossing an obstacle ``obstacle_crossing_cm``; entering
         and leaving a building or fortification ``building_entry_cm`` / ``building_exit_cm``;
         climbing a hill ``hill_climb_cm`` a level."""
-        pts = [points[0]] + [q for p, q in itertools.pairwise(points) if q != p]
+        pts = _distinct(points)
         lens = [0.0]
         for p, q in itertools.pairwise(pts):
             lens.append(lens[-1] + math.hypot(q[0] - p[0], q[1] - p[1]))
@@ -590,6 +583,31 @@ class WayCost:
         return cls(tuple(out_pts), tuple(out_len), tuple(out_cost), inside)
 
 
+def paid_length(lengths: Sequence[float], costs: Sequence[float], spend: float) -> float:
+    """3.2 — how far (cm) along a way ``spend`` cm of move gets, the way's cumulative
+    ``lengths`` and the move spent on reaching each of its points ``costs`` given (a surcharge
+    paid at a point is that point twice): as far as it pays for, stopping before a surcharge it
+    cannot pay; past the end, at 1 per cm.
+
+    >>> paid_length([0.0, 2.0, 2.0, 6.0], [0.0, 2.0, 6.0, 10.0], 5.0)   # 4 cm to pay at 2 cm: stops
+    2.0
+    >>> paid_length([0.0, 2.0, 4.0], [0.0, 2.0, 6.0], 4.0)               # 2 cm a cm after 2 cm
+    3.0
+    """
+    for i in range(1, len(lengths)):
+        if spend <= costs[i] + 1e-9:
+            l0, c0, l1, c1 = lengths[i - 1], costs[i - 1], lengths[i], costs[i]
+            if l1 <= l0 or c1 <= c0:
+                return l0  # a surcharge here it cannot pay: it stops before it
+            return l0 + (l1 - l0) * max(0.0, (spend - c0) / (c1 - c0))
+    return lengths[-1] + (spend - costs[-1])
+
+
+def _distinct(points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """``points`` with each point that repeats the one before it left out."""
+    return [points[0]] + [q for p, q in itertools.pairwise(points) if q != p]
+
+
 def whole_base_stops(
     points: Sequence[tuple[float, float]],
     facing: float,
@@ -614,7 +632,7 @@ def whole_base_stops(
     ...     [(10.0, 2.0), (10.0, 20.0)], 90.0, (2.0, 2.0), [wood], RulesSettings())]   # in from 7, wholly at 9
     [(7.0, 9.0, False)]
     """
-    pts = [points[0]] + [q for p, q in itertools.pairwise(points) if q != p]
+    pts = _distinct(points)
     if len(pts) < 2 or not areas:
         return ()
     motion = BaseMotion.of([(x, y, facing) for x, y in pts], *size)
@@ -672,6 +690,7 @@ __all__ = [
     "Pose",
     "Surcharge",
     "WayCost",
+    "paid_length",
     "terrain_surcharges",
     "turn_between",
     "whole_base_stops",

@@ -77,7 +77,7 @@ import shapely.affinity
 
 from szwadron.geometry.bases import base_corners, facing_vectors, polygons_from_corners
 from szwadron.geometry.contact import contact_length
-from szwadron.geometry.paths import COSTLY_KINDS, WHOLE_BASE_KINDS, WayCost, whole_base_stops
+from szwadron.geometry.paths import COSTLY_KINDS, WHOLE_BASE_KINDS, WayCost, paid_length, whole_base_stops
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule, terrain_shapes
 from szwadron.models import Scenario, TerrainKind, Unit
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
@@ -582,16 +582,11 @@ def along(
     >>> along([(0.0, 0.0), (2.0, 0.0), (4.0, 0.0)], 4.0, costs=[0.0, 2.0, 6.0])
     (3.0, 0.0)
     """
-    if costs:
-        for (x0, y0), (x1, y1), c0, c1 in zip(points, points[1:], costs, costs[1:], strict=False):
-            if distance <= c1 + 1e-9:
-                if (x0, y0) == (x1, y1) or c1 <= c0:
-                    return (x0, y0)  # a surcharge here it cannot pay: it stops before it
-                frac = max(0.0, (distance - c0) / (c1 - c0))
-                return (x0 + (x1 - x0) * frac, y0 + (y1 - y0) * frac)
-        x, y = points[-1]
-        left = distance - costs[-1]
-        return (x + beyond[0] * left, y + beyond[1] * left)
+    if costs:  # the length it pays for (paid_length), then as far along the way
+        lengths = [0.0]
+        for (x0, y0), (x1, y1) in itertools.pairwise(points):
+            lengths.append(lengths[-1] + math.hypot(x1 - x0, y1 - y0))
+        distance = paid_length(lengths, costs, distance)
     left = distance
     for (x0, y0), (x1, y1) in itertools.pairwise(points):
         seg = math.hypot(x1 - x0, y1 - y0)
