@@ -8,7 +8,8 @@ at 99-100 % of the limit. This script does it by measurement:
 1. the field: ``--field`` random legal rosters (:func:`szwadron.armies.search.random_roster`) of
    every other list at the roster's limit, drawn from seeds of their own (``even2030:...``);
 2. every neighbour of the roster (one unit fewer of one entry, one unit of any fighting profile of
-   the list at any legal size from 4 to 12 more; a gun with the limber the roster attaches to it) that
+   the list at any legal size from 4 to 12 more, or with ``--in N`` N such units; a gun with the
+   limber the roster attaches to it) that
    :func:`szwadron.armies.rosters.validate_roster` passes and that spends 99-100 % of the limit
    plays ``--battles`` battles against each rosters of the field, half with each side first;
 3. the ``--confirm`` neighbours nearest 50 % play again against a second field (seeds
@@ -23,13 +24,14 @@ tune it to the sets the README's figures are measured on. ``--seed S`` draws the
 from ``evenS`` and ``evenS+1`` instead (the default, 2030, is the first evening's).
 
 Run: ``.venv/bin/python scripts/even_roster.py LIST ROSTER [--steps 3] [--field 8] [--battles 50]
-[--seed 2030] [--lists DIR]`` (LIST a list's id). Bad input: one message, exit 2.
+[--seed 2030] [--in 1-4] [--lists DIR]`` (LIST a list's id). Bad input: one message, exit 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import itertools
 import json
 import random
 import sys
@@ -38,7 +40,7 @@ from typing import Any
 
 from szwadron.armies.battles import play, roster_force
 from szwadron.armies.calibrate import army_list_paths, load_lists
-from szwadron.armies.rosters import validate_roster
+from szwadron.armies.rosters import entry_costs, validate_roster
 from szwadron.armies.search import random_roster, size_bounds
 from szwadron.errors import InvalidDataError
 from szwadron.models import ArmyList, Roster
@@ -101,10 +103,12 @@ def _roster_key(units: Units) -> str:
 
 
 def neighbours(
-    army: ArmyList, limit: float, units: Units, limbers: dict[str, Any]
+    army: ArmyList, limit: float, units: Units, limbers: dict[str, Any], ins: int = 1
 ) -> list[tuple[str, Units]]:
-    """Every legal roster one unit out and one unit in, spending 99-100 % of ``limit``; a gun
-    joins with ``limbers[its profile]`` attached."""
+    """Every legal roster one unit out and ``ins`` (1 to 4) units in, spending 99-100 % of
+    ``limit``; a gun joins with ``limbers[its profile]`` attached. More than one in: a battalion
+    out for batteries and squadrons, say — what a roster whose one-unit neighbours are all uneven
+    needs."""
     adds = []
     for p in army.profiles:
         if p.kind.value == "limber":
@@ -117,11 +121,21 @@ def neighbours(
             adds.append(unit)
     out: list[tuple[str, Units]] = []
     seen = {_roster_key(units)}  # the roster itself is no neighbour (one unit out, the same in)
+    cost = _costs(army, limit, [*units, *adds])
+    total = sum(c * u.get("count", 1) for c, u in zip(cost, units, strict=False))
+    add_cost = cost[len(units) :]
+    # the units in, unordered (the same unit more than once too); only those that can land at
+    # 99-100 % of the limit are put to the checker
+    ways = list(itertools.combinations_with_replacement(range(len(adds)), ins))
     for i, old in enumerate(units):
-        for new in adds:
+        rest = total - cost[i]
+        for way in ways:
+            if not SPEND * limit - 0.5 <= rest + sum(add_cost[k] for k in way) <= limit + 0.5:
+                continue
+            new_units = [copy.deepcopy(adds[k]) for k in way]
             v = copy.deepcopy(units)
             v[i]["count"] = v[i].get("count", 1) - 1
-            v = _merge([*v, copy.deepcopy(new)])
+            v = _merge([*v, *new_units])
             key = _roster_key(v)
             if key in seen:
                 continue
@@ -130,10 +144,18 @@ def neighbours(
                 army, Roster.model_validate({"id": "v", "points_limit": limit, "units": v})
             )
             if report.ok and report.points is not None and SPEND * limit <= report.points <= limit:
-                out.append(
-                    (f"{old['profile']} x{old['figures']} out, {new['profile']} x{new['figures']} in", v)
-                )
+                ins_text = " and ".join(f"{n['profile']} x{n['figures']}" for n in new_units)
+                out.append((f"{old['profile']} x{old['figures']} out, {ins_text} in", v))
     return out
+
+
+def _costs(army: ArmyList, limit: float, units: Units) -> list[float]:
+    """What one unit of each entry costs at the list's points (attached figures included)."""
+    merged = [dict(u, count=1) for u in units]
+    costs = entry_costs(army, Roster.model_validate({"id": "v", "points_limit": limit, "units": merged}))
+    if costs is None:
+        raise InvalidDataError(f"{army.id}: a profile of the roster has no points")
+    return [c.each for c in costs]
 
 
 def toml_lines(units: Units) -> str:
@@ -169,6 +191,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--field", type=int, default=8, help="random rosters of each other list")
     parser.add_argument("--battles", type=int, default=50, help="battles against each roster of the field")
     parser.add_argument("--confirm", type=int, default=4, help="neighbours played again on the second field")
+    parser.add_argument(
+        "--in",
+        dest="ins",
+        type=int,
+        default=1,
+        choices=(1, 2, 3, 4),
+        help="units in for the one out at each step (default 1; more: a battalion out for smaller units)",
+    )
     parser.add_argument(
         "--seed",
         type=int,
@@ -206,7 +236,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     (now,) = rates(army, limit, [units], second, 3 * args.battles, tag2)
     print(f"{army.id}:{roster.id} as it is: {100 * now:.1f} % against the second field")
     for step in range(1, args.steps + 1):
-        options = neighbours(army, limit, units, limbers)
+        options = neighbours(army, limit, units, limbers, args.ins)
         if not options:
             break
         first_rates = rates(army, limit, [v for _, v in options], first, args.battles, tag1)

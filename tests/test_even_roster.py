@@ -8,6 +8,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,16 +58,22 @@ def test_bad_input_is_one_message_and_exit_2(args: tuple[str, ...], message: str
     assert message in done.stderr and "Traceback" not in done.stderr
 
 
-def test_the_roster_itself_is_no_neighbour() -> None:
-    """A step changes the roster: one unit out and the same unit in is not offered (it took a
-    place among the neighbours played again, and printed as a step that changed nothing)."""
+def _script() -> Any:
     import importlib.util
-    import json
 
     spec = importlib.util.spec_from_file_location("even_roster", SCRIPT)
     assert spec is not None and spec.loader is not None
     even = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(even)
+    return even
+
+
+def test_the_roster_itself_is_no_neighbour() -> None:
+    """A step changes the roster: one unit out and the same unit in is not offered (it took a
+    place among the neighbours played again, and printed as a step that changed nothing)."""
+    import json
+
+    even = _script()
     army = load_army_list(REPO / "armylists" / "prussia.toml")
     units = [json.loads(u.model_dump_json(exclude_defaults=True)) for u in army.roster("corps-1000").units]
     limbers = {u["profile"]: u["attached"] for u in units if u.get("attached")}
@@ -75,3 +82,36 @@ def test_the_roster_itself_is_no_neighbour() -> None:
     start = even._roster_key(units)
     assert all(even._roster_key(v) != start for _, v in options)
     assert len({even._roster_key(v) for _, v in options}) == len(options)
+
+
+def test_two_in_for_one_out_every_neighbour_legal_and_spent() -> None:
+    """``--in 2``: every neighbour is one unit out and two in (one unit more in all), passes the
+    checker (the list's caps, 1.1, 7.2) and spends 99-100 % of the limit; the cost window that
+    spares the checker drops none the checker would pass (the same neighbours as checking every
+    pair). Britain's 1,000-point roster: its battalion cannot go for two smaller units (the
+    cavalry cap), but its rifle company can."""
+    import json
+
+    even = _script()
+    army = load_army_list(REPO / "armylists" / "britain.toml")
+    roster = army.roster("corps-1000")
+    units = [json.loads(u.model_dump_json(exclude_defaults=True)) for u in roster.units]
+    options = even.neighbours(army, 1000.0, units, {}, 2)
+    assert any(label == "riflemen x6 out, line_infantry x12 and foot_artillery x1 in" for label, _ in options)
+    start = sum(u.get("count", 1) for u in units)
+    for label, v in options:
+        assert sum(u.get("count", 1) for u in v) == start + 1, label
+        report = validate_roster(army, Roster.model_validate({"id": "v", "points_limit": 1000, "units": v}))
+        assert report.ok and report.points is not None and 990 <= report.points <= 1000, label
+    wide = even.SPEND
+    try:  # a window as wide as the limit: the checker alone decides
+        even.SPEND = 0.0
+        every = [v for _, v in even.neighbours(army, 1000.0, units, {}, 2)]
+    finally:
+        even.SPEND = wide
+    spent = []
+    for v in every:
+        report = validate_roster(army, Roster.model_validate({"id": "v", "points_limit": 1000, "units": v}))
+        if report.points is not None and 990 <= report.points <= 1000:
+            spent.append(even._roster_key(v))
+    assert sorted(spent) == sorted(even._roster_key(v) for _, v in options)
