@@ -162,25 +162,26 @@ def test_balance_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
 
 
 def test_balance_suggestions_follow_the_played_chance(capsys: pytest.CaptureFixture[str]) -> None:
-    """The Austrian division is 0.1 points heavier than the British one, and wins 57.0 %
-    [54.0–60.1] of 1,000 battles (seed 2026): play asks for about 36 points less on the Austrian
-    side, where evening the points would take 0.1. The edits even the played chance, so each takes
-    points from Austria (or gives them to Britain) and ends nearer the difference play asks for
-    than the even points that edits evening the points alone would aim at. (Until the example
-    rosters were evened again on 2026-11-28 this was the French corps against the Austrian.)"""
-    code, out, _ = run(capsys, "balance", "austria:corps-1000", "britain:corps-1000", "--json")
+    """The Russian division is 6.7 points lighter than the Prussian one, and wins 55.4 %
+    [52.3–58.5] of 1,000 battles (seed 2026): play asks for about 31.5 points less on the Russian
+    side, where evening the points would take 6.7 more. The edits even the played chance, so each
+    takes points from Russia (or gives them to Prussia) and ends nearer the difference play asks
+    for than the even points that edits evening the points alone would aim at. (Until the example
+    rosters were evened again on 2026-11-28 this was the French corps against the Austrian, then
+    the Austrian division against the British one.)"""
+    code, out, _ = run(capsys, "balance", "russia:corps-1000", "prussia:corps-1000", "--json")
     doc = json.loads(out)
     assert code == 0 and doc["battles"]["chance_a"] > 0.5
     target = doc["suggestions_target"]
-    assert target < doc["difference"] - 10 and target < -10  # France should field fewer points still
+    assert target < doc["difference"] - 10 and target < -10  # Russia should field fewer points still
     assert doc["suggestions"]
     for s in doc["suggestions"]:
         assert (s["side"], s["change"] < 0) in (("A", True), ("B", False))
         assert abs(s["difference_after"] - target) < abs(doc["difference"] - target)
         # nearer play's difference than the even points
         assert abs(s["difference_after"] - target) < abs(s["difference_after"])
-    code, out, _ = run(capsys, "balance", "austria:corps-1000", "britain:corps-1000")
-    assert "to even the played chance (+0.1 points now, about" in out and "to even them" not in out
+    code, out, _ = run(capsys, "balance", "russia:corps-1000", "prussia:corps-1000")
+    assert "to even the played chance (-6.7 points now, about" in out and "to even them" not in out
 
 
 def test_balance_text_default_roster(capsys: pytest.CaptureFixture[str]) -> None:
