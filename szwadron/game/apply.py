@@ -1656,7 +1656,6 @@ def _pursuit_move(
     target = scen.unit(p.target)
     plan = pursuit_plan(unit, scen, target)  # the ways the phase's odds read too
     ways = plan.ways
-    least = scen.settings.min_contact_length_cm - scen.settings.distance_epsilon_cm
     obstacles = [o.polygon for o in plan.obstacles]
     ends = _queued(
         unit,
@@ -1669,7 +1668,7 @@ def _pursuit_move(
     )
     poses = [[k, round(x, 6), round(y, 6), unit.bases[k].facing] for k, (x, y) in ends]
     # PD-14: along at least 1 cm of edge in all, as a melee needs (across a fence too, PD-4)
-    touching = sum(plan.contact_cm(k, xy) for k, xy in ends) >= least
+    touching = plan.touching(ends)
     roll: dict[str, Any] = {
         "unit": um.id,
         "test": "pursuit",

@@ -66,7 +66,7 @@ import dataclasses
 import heapq
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -81,7 +81,7 @@ from szwadron.geometry.paths import COSTLY_KINDS, WHOLE_BASE_KINDS, WayCost, pai
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule, terrain_shapes
 from szwadron.models import Scenario, TerrainKind, Unit
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
-from szwadron.table.reach import CLEARANCE_CM, buffered, grown_by_base, into_contact, possible_slides
+from szwadron.table.reach import CLEARANCE_CM, grown_by_base, into_contact, possible_slides
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -105,29 +105,59 @@ def edge_touch(
     tol: float,
     boxes: Sequence[Sequence[float]] | None = None,
 ) -> float:
-    """PD-14 — how many cm of ``base``'s edge touch ``figures`` (within ``tol``); ``boxes``: their
-    bounds, where known.
+    """PD-14 — how many cm of ``base``'s edge touch ``figures`` (within ``tol``), measured as the
+    table measures contact (:func:`touch_lengths`); ``boxes``: their bounds, where known.
 
     >>> a = shapely.box(0.0, 0.0, 2.0, 2.0)
     >>> edge_touch(a, [shapely.box(1.0, 2.0, 3.0, 4.0)], 0.0)    # half the top edge
     1.0
+    """
+    return float(sum(touch_lengths(base, figures, tol, boxes)))
+
+
+def touch_lengths(
+    base: shapely.Polygon,
+    figures: Sequence[shapely.Geometry],
+    tol: float,
+    boxes: Sequence[Sequence[float]] | None = None,
+) -> list[float]:
+    """PD-14, PD-3 — along how many cm ``base`` touches each of ``figures`` (bases: four corners
+    each), within ``tol``: edge against facing edge
+    (:func:`~szwadron.geometry.contact.contact_length`, the measure of ``szwadron check`` and
+    ``melee``, so that a pursuit in contact is a melee's contact), 0 for a figure further than
+    ``tol`` from it; ``boxes``: their bounds, where known.
+
+    >>> a = shapely.box(0.0, 0.0, 2.0, 2.0)
+    >>> touch_lengths(a, [shapely.box(1.0, 2.04, 3.0, 4.04), shapely.box(2.0, 0.0, 4.0, 2.0)], 0.05)
+    [1.0, 2.0]
     """
     # a figure further than ``tol`` from the base's box touches none of its edge (adds 0)
     lo_x, lo_y, hi_x, hi_y = shapely.bounds(base).tolist()
     if boxes is None:
         boxes = shapely.bounds(np.asarray(figures, dtype=object)).tolist() if len(figures) else []
     near = [
-        buffered(a, tol)
-        for a, (ax0, ay0, ax1, ay1) in zip(figures, boxes, strict=True)
+        i
+        for i, (ax0, ay0, ax1, ay1) in enumerate(boxes)
         if ax0 - tol - 1e-6 <= hi_x
         and lo_x <= ax1 + tol + 1e-6
         and ay0 - tol - 1e-6 <= hi_y
         and lo_y <= ay1 + tol + 1e-6
     ]
-    if not near:
-        return 0.0
-    lengths = shapely.length(shapely.intersection(shapely.boundary(base), np.asarray(near, dtype=object)))
-    return float(sum(lengths.tolist()))
+    out = [0.0] * len(figures)
+    if near:
+        theirs = np.stack([_ring(figures[i]) for i in near])
+        for i, cm in zip(near, contact_length(_ring(base)[None], theirs, tol).tolist(), strict=True):
+            out[i] = float(cm)
+    return out
+
+
+def _ring(poly: shapely.Geometry) -> FloatArray:
+    """A base's four corners, clockwise (as :func:`~szwadron.geometry.bases.base_corners` gives
+    them: :func:`~szwadron.geometry.contact.contact_length` pairs edges by their normals)."""
+    c = np.asarray(shapely.get_coordinates(poly)[:-1], dtype=float)
+    x, y = c[:, 0], c[:, 1]
+    ccw = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) > 0
+    return c[::-1] if ccw else c
 
 
 @dataclass
@@ -1101,15 +1131,19 @@ class PursuitPlan:
         both within it of one obstacle and no further apart than its width plus the tolerance, is
         in contact across it (its length measured with the obstacle's width added to the
         tolerance, as :meth:`~szwadron.geometry.battlefield.Battlefield.contact_lengths` does)."""
+        return float(sum(self._across_each(k, point)))
+
+    def _across_each(self, k: int, point: tuple[float, float]) -> list[float]:
+        """:meth:`across`, per pursued figure."""
+        out = [0.0] * len(self.aims)
         if not self.obstacles:
-            return 0.0
+            return out
         here = _base(self.unit, k, *point)
-        mine = np.asarray(shapely.get_coordinates(here)[:-1])
-        total = 0.0
-        for aim in self.aims:
+        mine = _ring(here)
+        for i, aim in enumerate(self.aims):
             gap = float(shapely.distance(here, aim))
             if gap <= self.tol:
-                continue  # touching directly: edge_touch counts it
+                continue  # touching directly: touch_lengths counts it
             widths = [
                 o.width
                 for o in self.obstacles
@@ -1118,18 +1152,21 @@ class PursuitPlan:
                 and gap <= o.width + self.tol
             ]
             if widths:
-                theirs = np.asarray(shapely.get_coordinates(aim)[:-1])
-                total += float(contact_length(mine, theirs, self.tol + max(widths)))
-        return total
+                out[i] = float(contact_length(mine, _ring(aim), self.tol + max(widths)))
+        return out
 
     def contact_cm(self, k: int, point: tuple[float, float]) -> float:
         """PD-14, PD-4 — how many cm of figure ``k``'s edge (centre at ``point``) touch the
-        pursued unit: directly (:func:`edge_touch`), or across a crossable obstacle (:meth:`across`)."""
+        pursued unit: directly (:func:`touch_lengths`), or across a crossable obstacle
+        (:meth:`across`)."""
+        return float(sum(self.touches(k, point)))
+
+    def touches(self, k: int, point: tuple[float, float]) -> list[float]:
+        """:meth:`contact_cm`, per pursued figure (of :attr:`aims`)."""
         if self._boxes is None:
             self._boxes = shapely.bounds(np.asarray(self.aims, dtype=object)).tolist()
-        return edge_touch(_base(self.unit, k, *point), self.aims, self.tol, self._boxes) + self.across(
-            k, point
-        )
+        direct = touch_lengths(_base(self.unit, k, *point), self.aims, self.tol, self._boxes)
+        return [a + b for a, b in zip(direct, self._across_each(k, point), strict=True)]
 
     def _step(self, k: int, dist: float) -> float:
         """:meth:`step` before the obstacles."""
@@ -1148,6 +1185,21 @@ class PursuitPlan:
     def steps(self, dist: float) -> list[tuple[int, float]]:
         """:meth:`step` of every figure, in figure order."""
         return [(k, self.step(k, dist)) for k in range(len(self.unit.bases))]
+
+    def touching(self, ends: Iterable[tuple[int, tuple[float, float]]]) -> bool:
+        """5.1.2, PD-14, PD-4 — do figures ending at ``ends`` (:meth:`close_up`) engage the pursued
+        unit, as ``szwadron check`` reads the table (:func:`~szwadron.table.audit.engaged_unit_pairs`):
+        a figure touching its figures along at least 1 cm of edge in all, or one of its figures
+        touched so by the pursuers (across a fence too)? ``ends`` are read only as far as needed
+        (more figures only add to the lengths)."""
+        need = self.settings.engaged_contact_length_cm - self.settings.distance_epsilon_cm
+        theirs = [0.0] * len(self.aims)
+        for k, point in ends:
+            lengths = self.touches(k, point)
+            theirs = [a + b for a, b in zip(theirs, lengths, strict=True)]
+            if sum(lengths) >= need or max(theirs, default=0.0) >= need:
+                return True
+        return False
 
     def order(self) -> list[int]:
         """3.1.3 — the order the figures move in: the nearest to the enemy (along its way) first."""
@@ -1567,4 +1619,5 @@ __all__ = [
     "pursuit_way",
     "straight_until_blocked",
     "touch_along",
+    "touch_lengths",
 ]
