@@ -1052,6 +1052,7 @@ class PursuitPlan:
     _span: dict[int, list[float]] = field(default_factory=dict)
     _free_into: dict[int, Callable[[float], bool]] = field(default_factory=dict)
     _nears: dict[int, float] = field(default_factory=dict)
+    _grown: list[shapely.Geometry] | None = None
     _reached: dict[tuple[float, ...], bool] = field(default_factory=dict)
 
     @property
@@ -1293,7 +1294,11 @@ class PursuitPlan:
             if self._gap(k) <= grow:  # near it where it stands
                 self._nears[k] = -math.inf
                 return self._nears[k]
-            grown = [shapely.buffer(a, grow, join_style="mitre") for a in self.aims]
+            if self._grown is None:  # the same for every figure
+                self._grown = list(
+                    shapely.buffer(np.asarray(self.aims, dtype=object), grow, join_style="mitre")
+                )
+            grown = self._grown
             b = self.unit.bases[k]
             line = (
                 self.ways[k].points if k in self.ways else ((b.x, b.y), self.at(k, max(self.need[k], 1e-6)))
