@@ -27,7 +27,6 @@ from szwadron.files import read_input
 from szwadron.game.document import Change, ScenarioDocument, base_entry
 from szwadron.geometry.bases import base_corners
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.geometry.paths import WHOLE_BASE_KINDS
 from szwadron.geometry.terrain import terrain_shapes
 from szwadron.i18n import _, ngettext, term
 from szwadron.loading import (
@@ -1534,8 +1533,6 @@ def _queued(
     tolerance: float,
     standing: Sequence[shapely.Polygon] = (),
     rough: Sequence[shapely.Geometry] = (),
-    first: Sequence[int] | None = None,
-    obstacles: Sequence[shapely.Geometry] = (),
 ) -> list[tuple[int, tuple[float, float]]]:
     """3.1.3, 6.1.3 — where each fleeing figure ends: ``steps`` is how far each would go along
     its way (``at``: the point that far along), but no figure ends on another of its unit
@@ -1544,12 +1541,10 @@ def _queued(
     placed first, and a figure that would end overlapping one already placed (beyond PD-3's
     tolerance) stops short, as far along its way as leaves it clear — at worst where it stood.
     ``standing``: the bases of the other units, which a flight may pass through (6.6.11) but not
-    end on; ``rough``: woods and rough ground (a pursuit's hills too), which a figure enters
-    with its whole base or stops before (3.2.2, 3.2.1). ``first``: the order the figures move in instead (a pursuit's: the
-    nearest the enemy first), each ending clear of the places of those still to move too, so the
-    ranks behind close up and never end on a figure that could not leave. ``obstacles``: fences,
-    low walls and streams, on which a figure that closes up does not end (3.2.3; a pursuit's). Returns ``(figure, end
-    point)`` in figure order."""
+    end on; ``rough``: woods and rough ground, which a figure enters with its whole base or stops
+    before (3.2.2). (A pursuit's figures close up along their ways instead:
+    :meth:`~szwadron.table.pursuit.PursuitPlan.close_up`.) Returns ``(figure, end point)`` in
+    figure order."""
     placed: list[shapely.Polygon] = list(standing)
     ends: dict[int, tuple[float, float]] = {}
 
@@ -1562,9 +1557,6 @@ def _queued(
         if any(poly.intersection(other).area > small for other in placed):
             return False
         start = shape(k, at(k, 0.0))
-        for area in obstacles:  # 3.2.3: on a fence it did not stand on at the start
-            if poly.intersection(area).area > small >= start.intersection(area).area:
-                return False
         for area in rough:  # astride the edge, more of it inside than at the start: entering
             inside = poly.intersection(area).area
             if small < inside < poly.area - small and inside > start.intersection(area).area + small:
@@ -1572,16 +1564,10 @@ def _queued(
         return True
 
     how_far = dict(steps)
-    order = (
-        list(first) if first is not None else [k for k, _ in sorted(steps, key=lambda ks: (-ks[1], ks[0]))]
-    )
-    for n, k in enumerate(order):
-        waiting = [shape(j, at(j, 0.0)) for j in order[n + 1 :]] if first is not None else []
+    for k, _d in sorted(steps, key=lambda ks: (-ks[1], ks[0])):
 
-        def free(d: float, k: int = k, waiting: list[shapely.Polygon] = waiting) -> bool:
-            poly = shape(k, at(k, d))
-            small = tolerance * tolerance
-            return clear(k, poly) and all(poly.intersection(w).area <= small for w in waiting)
+        def free(d: float, k: int = k) -> bool:
+            return clear(k, shape(k, at(k, d)))
 
         point = at(k, furthest_free(how_far[k], free))
         ends[k] = point
@@ -1656,20 +1642,10 @@ def _pursuit_move(
     target = scen.unit(p.target)
     plan = pursuit_plan(unit, scen, target)  # the ways the phase's odds read too
     ways = plan.ways
-    least = scen.settings.min_contact_length_cm - scen.settings.distance_epsilon_cm
-    obstacles = [o.polygon for o in plan.obstacles]
-    ends = _queued(
-        unit,
-        plan.steps(dist),
-        plan.at,
-        scen.settings.overlap_tolerance_cm,
-        rough=[t.polygon for t in plan.costly if t.kind in WHOLE_BASE_KINDS],  # 3.2.1, 3.2.2
-        first=plan.order(),
-        obstacles=obstacles,
-    )
+    ends = plan.close_up(dist)  # 3.1.3: the ranks close up, as the odds read them (PursuitPlan.reaches)
     poses = [[k, round(x, 6), round(y, 6), unit.bases[k].facing] for k, (x, y) in ends]
     # PD-14: along at least 1 cm of edge in all, as a melee needs (across a fence too, PD-4)
-    touching = sum(plan.contact_cm(k, xy) for k, xy in ends) >= least
+    touching = plan.touching(ends)
     roll: dict[str, Any] = {
         "unit": um.id,
         "test": "pursuit",

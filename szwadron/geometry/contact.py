@@ -20,6 +20,9 @@ so one call answers every candidate pair at once. Nothing here uses shapely's ``
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -213,11 +216,78 @@ def contact_length(
     return out
 
 
+def contact_length_of(
+    corners_a: Sequence[Sequence[float]],
+    corners_b: Sequence[Sequence[float]],
+    contact_tolerance_cm: float = CONTACT_TOLERANCE_CM,
+) -> float:
+    """:func:`contact_length` of one pair of bases, in plain floats: the same measure (edge
+    against facing edge, the smaller of the two ways, the largest pair), without the arrays'
+    overhead, for the callers that measure one pair at a time (a pursuit's figure as it moves;
+    tested against :func:`contact_length` on random pairs).
+
+    >>> from szwadron.geometry.bases import base_corners
+    >>> a = base_corners(0.0, 0.0, 90.0, 2.0, 2.0)
+    >>> [round(contact_length_of(a, base_corners(x, 2.0, 90.0, 2.0, 2.0)), 9) for x in (0.0, 1.5, 2.0)]
+    [2.0, 0.5, 0.0]
+    """
+    a = [(float(x), float(y)) for x, y in corners_a]
+    b = [(float(x), float(y)) for x, y in corners_b]
+    ea = list(zip(a, a[1:] + a[:1], strict=True))
+    eb = list(zip(b, b[1:] + b[:1], strict=True))
+    na, nb = [_normal(p, q) for p, q in ea], [_normal(p, q) for p, q in eb]
+    best = 0.0
+    for i, (p0, p1) in enumerate(ea):
+        for j, (q0, q1) in enumerate(eb):
+            if na[i][0] * nb[j][0] + na[i][1] * nb[j][1] < -_FACING_COS:
+                tol = contact_tolerance_cm
+                cm = min(_within_slab(p0, p1, q0, q1, tol), _within_slab(q0, q1, p0, p1, tol))
+                best = max(best, cm)
+    return best
+
+
+def _normal(p: tuple[float, float], q: tuple[float, float]) -> tuple[float, float]:
+    """The unit normal of edge p→q, as :func:`_axes` gives it."""
+    nx, ny = -(q[1] - p[1]), q[0] - p[0]
+    length = math.sqrt(nx * nx + ny * ny)
+    return (nx / length, ny / length) if length > 0 else (nx, ny)
+
+
+def _within_slab(
+    a0: tuple[float, float],
+    a1: tuple[float, float],
+    b0: tuple[float, float],
+    b1: tuple[float, float],
+    tol: float,
+) -> float:
+    """:func:`_edge_within_slab` of one pair of edges, in floats."""
+    dax, day = a1[0] - a0[0], a1[1] - a0[1]
+    dbx, dby = b1[0] - b0[0], b1[1] - b0[1]
+    len_b = math.sqrt(dbx * dbx + dby * dby)
+    scale = len_b if len_b > 0 else 1.0
+    tx, ty = dbx / scale, dby / scale
+    nx, ny = -ty, tx
+    rx, ry = a0[0] - b0[0], a0[1] - b0[1]
+    lo, hi = 0.0, 1.0
+    for f0, df, fmin, fmax in (
+        (rx * nx + ry * ny, dax * nx + day * ny, -tol, tol),
+        (rx * tx + ry * ty, dax * tx + day * ty, 0.0, len_b),
+    ):
+        if abs(df) < _TINY:
+            if not fmin <= f0 <= fmax:
+                return 0.0
+            continue
+        t1, t2 = (fmin - f0) / df, (fmax - f0) / df
+        lo, hi = max(lo, min(t1, t2)), min(hi, max(t1, t2))
+    return max(hi - lo, 0.0) * math.sqrt(dax * dax + day * day)
+
+
 __all__ = [
     "CONTACT_TOLERANCE_CM",
     "DISTANCE_EPSILON_CM",
     "OVERLAP_TOLERANCE_CM",
     "contact_length",
+    "contact_length_of",
     "penetration_depth",
     "polygon_distance",
     "touching",

@@ -620,7 +620,9 @@ def whole_base_stops(
     (of :data:`WHOLE_BASE_KINDS`) with part of its base: ``(a, b, up)``, cm along the way. Between
     ``a`` (where it first reaches in, from outside it) and ``b`` (where it is wholly in; or out
     again), a base stops at ``a``, before it ("musi się przed
-    nim zatrzymać"); ``up`` where a base touching a hill's foot at the start goes up onto it: it
+    nim zatrzymać"); ``b`` is ``inf`` where the way ends with the base still astride the edge (a
+    pursuit's way into contact with a figure in the wood: the whole base never fits in, so it
+    stops before it whatever it rolls). ``up`` where a base touching a hill's foot at the start goes up onto it: it
     may go on to ``b``, its edge on the hill's edge, whatever it pays (3.2.1, "może ona wejść na
     wzgórze tak, aby krawędź jej podstawki przylegała do krawędzi wzgórza"). A base in an area at
     the start, or coming out of one, is not stopped (going down, or out: "zejście ze wzgórza nie
@@ -631,6 +633,9 @@ def whole_base_stops(
     >>> [(round(a, 3), round(b, 3), up) for a, b, up in whole_base_stops(
     ...     [(10.0, 2.0), (10.0, 20.0)], 90.0, (2.0, 2.0), [wood], RulesSettings())]   # in from 7, wholly at 9
     [(7.0, 9.0, False)]
+    >>> [(round(a, 3), b, up) for a, b, up in whole_base_stops(
+    ...     [(10.0, 2.0), (10.0, 9.5)], 90.0, (2.0, 2.0), [wood], RulesSettings())]   # ends astride
+    [(7.0, inf, False)]
     """
     pts = _distinct(points)
     if len(pts) < 2 or not areas:
@@ -655,6 +660,8 @@ def whole_base_stops(
                 continue  # in it at the start: not going in from outside
             b = min((c for c, _d in ins if a <= c <= e), default=e)
             at, to = float(motion.travelled(a)), float(motion.travelled(b))
+            if b >= len(motion.legs) and not any(a <= c <= e for c, _d in ins):
+                to = math.inf  # astride at the way's end: it never gets wholly in on this way
             if to > at:  # up onto the hill's edge from its foot: where it is wholly on it
                 out.append((at, to, foot and at <= tol and any(a <= c <= e for c, _d in ins)))
     return tuple(out)

@@ -65,13 +65,14 @@ Decisions where the rules are silent (the flight model; each is also stated wher
 * Pursuit (6.7.1, 6.7.5): a pursuing unit moves towards the enemy unit it pursues — the unit's
   ``pursuing``, which ``melee --apply`` records — whether that unit flees or was repulsed.
   Decision (6.7.10): when no pursued unit is named, or it has left the table, it pursues the
-  nearest enemy unit in panic, else the nearest enemy unit. It reaches it when its pursuit
-  distance is at least the shortest way into edge contact of any of its figures, as the applied
-  move takes it (:class:`szwadron.table.pursuit.PursuitPlan`: the straight slide into contact, or
-  the way round own units and closed ground; a figure an enemy of another unit stops on its way
-  has none, 6.7.5), the roll paying the terrain surcharges on the way (3.2; ``terrain_cm`` says how
-  much of the way's cost they are). The enemy units on the way (6.7.5) are those the figures meet
-  on those ways.
+  nearest enemy unit in panic, else the nearest enemy unit. Its chance to reach it is the chance
+  of the 2d6 totals with which the applied move leaves it engaged with it (5.1.2, PD-14), each
+  total moved as the move makes it (:meth:`szwadron.table.pursuit.PursuitPlan.reaches`): each
+  figure along its way (the straight slide into contact, or the way round own units and closed
+  ground; an enemy of another unit on it stops it, 6.7.5), the roll paying the terrain surcharges
+  on the way (3.2), the ranks closing up behind the figures ahead (3.1.3). ``way_cm`` is the
+  shortest way into edge contact of any figure alone, ``terrain_cm`` how much of its cost is
+  surcharge. The enemy units on the way (6.7.5) are those the figures meet on those ways.
   Own pursuing units move in this phase, as 6.8.1.III says; the enemy's units pursuing this
   side's units move in it too (2.2.1.V; 6.7.3 allows both), which ``morale --apply`` makes
   (this report lists this side's units only).
@@ -423,8 +424,9 @@ class PursuitStrike:
 class PursuitReport:
     """6.7.1 — a pursuing unit's move this phase: whom, how far away (``gap_cm``, edge to edge;
     ``way_cm``, the move its shortest way into contact costs, ``terrain_cm`` of it terrain
-    surcharges, 3.2), the chance to reach it (the rolled distance at least ``way_cm``), and the
-    other enemy units on its way (6.7.5)."""
+    surcharges, 3.2), the chance to reach it (the 2d6 totals with which the move, its ranks
+    closing up, 3.1.3, engages it: where nothing closes up, the rolled distance at least
+    ``way_cm``), and the other enemy units on its way (6.7.5)."""
 
     target: str | None
     gap_cm: float | None
@@ -1165,11 +1167,13 @@ def _pursuit_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
     on_the_way: tuple[PursuitStrike, ...] = ()
     if dist is not None and target is not None:  # the ways the applied move takes (6.7.4, 6.7.5)
         plan = pursuit_plan(unit, bf.scenario, bf.scenario.unit(target), max(dist.outcomes()))
-        # only which rolls reach matters here (chance_at_least: a roll v reaches from v + eps)
+        # the way is reported; its least roll need be measured only as far as the rolls
         into = plan.into_contact_cm([v + table.eps for v in dist.outcomes()])
-        if into is not None:  # 6.7.4: the roll that leaves a figure in contact (PD-3)
-            way, reach_from, terrain = into
-            reach = p_move * chance_at_least(dist, reach_from, table.eps)
+        if into is not None:  # 6.7.4: the shortest way into contact of any figure (PD-3)
+            way, _least, terrain = into
+        # 6.7.4, 3.1.3: each roll as the move makes it, the ranks closing up (PursuitPlan.close_up)
+        reached = [v for v in dist.outcomes() if plan.reaches(float(v))]
+        reach = p_move * sum((dist.probability(v) for v in reached), Fraction(0))
         on_the_way = _on_the_way(table, plan, dist, p_move)
     return UnitMorale(
         id=unit.id,

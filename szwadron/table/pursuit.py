@@ -10,8 +10,10 @@ allows. :func:`pursuit_way` finds that way. :func:`pursuit_plan` gives every fig
 or round) and how far it gets with the dice rolled (an enemy figure on the way still stops it there,
 6.7.5): :mod:`szwadron.game.apply` makes the move with it, and the morale phase's odds
 (:mod:`szwadron.table.morale_phase`) read the same ways — the chance to reach the enemy is the
-chance that the roll is at least :meth:`PursuitPlan.into_contact_cm`, and the enemy units on the
-way are :meth:`PursuitPlan.met`.
+chance of the 2d6 totals with which the move, its ranks closing up (3.1.3,
+:meth:`PursuitPlan.close_up`), leaves the pursuer engaged with it (:meth:`PursuitPlan.reaches`),
+the shortest way into contact of any figure is :meth:`PursuitPlan.into_contact_cm`, and the enemy
+units on the way are :meth:`PursuitPlan.met`.
 
 How the way is found (decisions, docs/decisions.md "Pursuit round own units"):
 
@@ -46,8 +48,11 @@ How the way is found (decisions, docs/decisions.md "Pursuit round own units"):
   the figure only as far as it pays for (:meth:`PursuitPlan.step`). A figure that would end
   astride the edge of rough ground, a wood or a hill it goes into stops before it (3.2.1, 3.2.2,
   :func:`~szwadron.geometry.paths.whole_base_stops`; from a hill's foot it goes up onto its edge),
-  and on no fence. The odds read the rolls the same way: :meth:`PursuitPlan.into_contact_cm` is
-  the move the way into contact costs, with how much of it is surcharge. Where nothing on a
+  and on no fence; nor where its way into contact ends astride such an edge (it never gets in
+  whole: it stops before it, whatever it rolls). The ranks closing up judge it along the way too
+  (:meth:`PursuitPlan.settle_back`). The odds read the rolls the same way
+  (:meth:`PursuitPlan.reaches`); :meth:`PursuitPlan.into_contact_cm` is the move the way into
+  contact costs, with how much of it is surcharge. Where nothing on a
   figure's way costs more than its length, the way is measured in cm, as before.
 
 >>> from szwadron.geometry.bases import base_corners
@@ -66,7 +71,7 @@ import dataclasses
 import heapq
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -76,12 +81,12 @@ import shapely
 import shapely.affinity
 
 from szwadron.geometry.bases import base_corners, facing_vectors, polygons_from_corners
-from szwadron.geometry.contact import contact_length
+from szwadron.geometry.contact import contact_length_of
 from szwadron.geometry.paths import COSTLY_KINDS, WHOLE_BASE_KINDS, WayCost, paid_length, whole_base_stops
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule, terrain_shapes
 from szwadron.models import Scenario, TerrainKind, Unit
 from szwadron.settings import DEFAULT_SETTINGS, RulesSettings
-from szwadron.table.reach import CLEARANCE_CM, buffered, grown_by_base, into_contact, possible_slides
+from szwadron.table.reach import CLEARANCE_CM, grown_by_base, into_contact, possible_slides
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -105,29 +110,61 @@ def edge_touch(
     tol: float,
     boxes: Sequence[Sequence[float]] | None = None,
 ) -> float:
-    """PD-14 — how many cm of ``base``'s edge touch ``figures`` (within ``tol``); ``boxes``: their
-    bounds, where known.
+    """PD-14 — how many cm of ``base``'s edge touch ``figures`` (within ``tol``), measured as the
+    table measures contact (:func:`touch_lengths`); ``boxes``: their bounds, where known.
 
     >>> a = shapely.box(0.0, 0.0, 2.0, 2.0)
     >>> edge_touch(a, [shapely.box(1.0, 2.0, 3.0, 4.0)], 0.0)    # half the top edge
     1.0
+    """
+    return float(sum(touch_lengths(base, figures, tol, boxes)))
+
+
+def touch_lengths(
+    base: shapely.Polygon,
+    figures: Sequence[shapely.Geometry],
+    tol: float,
+    boxes: Sequence[Sequence[float]] | None = None,
+) -> list[float]:
+    """PD-14, PD-3 — along how many cm ``base`` touches each of ``figures`` (bases: four corners
+    each), within ``tol``: edge against facing edge
+    (:func:`~szwadron.geometry.contact.contact_length`, the measure of ``szwadron check`` and
+    ``melee``, so that a pursuit in contact is a melee's contact), 0 for a figure further than
+    ``tol`` from it; ``boxes``: their bounds, where known.
+
+    >>> a = shapely.box(0.0, 0.0, 2.0, 2.0)
+    >>> touch_lengths(a, [shapely.box(1.0, 2.04, 3.0, 4.04), shapely.box(2.0, 0.0, 4.0, 2.0)], 0.05)
+    [1.0, 2.0]
     """
     # a figure further than ``tol`` from the base's box touches none of its edge (adds 0)
     lo_x, lo_y, hi_x, hi_y = shapely.bounds(base).tolist()
     if boxes is None:
         boxes = shapely.bounds(np.asarray(figures, dtype=object)).tolist() if len(figures) else []
     near = [
-        buffered(a, tol)
-        for a, (ax0, ay0, ax1, ay1) in zip(figures, boxes, strict=True)
+        i
+        for i, (ax0, ay0, ax1, ay1) in enumerate(boxes)
         if ax0 - tol - 1e-6 <= hi_x
         and lo_x <= ax1 + tol + 1e-6
         and ay0 - tol - 1e-6 <= hi_y
         and lo_y <= ay1 + tol + 1e-6
     ]
-    if not near:
-        return 0.0
-    lengths = shapely.length(shapely.intersection(shapely.boundary(base), np.asarray(near, dtype=object)))
-    return float(sum(lengths.tolist()))
+    out = [0.0] * len(figures)
+    if near:  # none further than ``tol`` touches (contact_length is 0 there): measured only within it
+        gaps = shapely.distance(base, np.asarray([figures[i] for i in near], dtype=object)).tolist()
+        near = [i for i, gap in zip(near, gaps, strict=True) if gap <= tol]
+    if near:
+        mine = _ring(base)
+        for i in near:
+            out[i] = contact_length_of(mine, _ring(figures[i]), tol)
+    return out
+
+
+def _ring(poly: shapely.Geometry) -> list[tuple[float, float]]:
+    """A base's four corners, clockwise (as :func:`~szwadron.geometry.bases.base_corners` gives
+    them: :func:`~szwadron.geometry.contact.contact_length` pairs edges by their normals)."""
+    c = [(float(x), float(y)) for x, y in shapely.get_coordinates(poly)[:-1].tolist()]
+    twice_area = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(c, c[1:] + c[:1], strict=True))
+    return c[::-1] if twice_area > 0 else c
 
 
 @dataclass
@@ -931,12 +968,14 @@ class _Going:
     cost: WayCost
     stops: tuple[tuple[float, float, bool], ...]
 
-    def settle(self, length: float) -> float:
+    def settle(self, length: float, back: bool = False) -> float:
         """3.2.1, 3.2.2 — where a figure that would stop ``length`` cm along its way stops: before
         the rough ground or hill it would stand astride going in ("musi się przed nim
-        zatrzymać"), or up on the hill's edge from its foot."""
+        zatrzymać"), or up on the hill's edge from its foot. ``back``: a figure stopped short by
+        its own ranks (3.1.3, :meth:`PursuitPlan.close_up`) does not go on up the hill: it stops
+        before it too."""
         for _i in range(len(self.stops)):
-            moved = [(b if up else a) for a, b, up in self.stops if a + 1e-9 < length < b - 1e-9]
+            moved = [(b if up and not back else a) for a, b, up in self.stops if a + 1e-9 < length < b - 1e-9]
             if not moved:
                 break
             length = moved[0]
@@ -1000,11 +1039,21 @@ class PursuitPlan:
     """Each figure's edge-to-edge gap to the pursued unit where it stands (a bound on its ways)."""
     costly: list[TerrainShape] = field(default_factory=list)
     settings: RulesSettings = DEFAULT_SETTINGS
+    most: float | None = None
+    """The longest roll, for the odds (:func:`pursuit_plan`)."""
     _stops: dict[int, float] = field(default_factory=dict)
     _index: _Index | None = None
     _boxes: list[list[float]] | None = None
     _goings: dict[int, _Going | None] = field(default_factory=dict)
     _surcharge: dict[int, float] = field(default_factory=dict)
+    _into: dict[int, float] = field(default_factory=dict)
+    _free: dict[int, Callable[[float], bool]] = field(default_factory=dict)
+    _blocked: dict[int, float] = field(default_factory=dict)
+    _span: dict[int, list[float]] = field(default_factory=dict)
+    _free_into: dict[int, Callable[[float], bool]] = field(default_factory=dict)
+    _nears: dict[int, float] = field(default_factory=dict)
+    _grown: list[shapely.Geometry] | None = None
+    _reached: dict[tuple[float, ...], bool] = field(default_factory=dict)
 
     @property
     def foe_bases(self) -> list[shapely.Polygon]:
@@ -1101,15 +1150,19 @@ class PursuitPlan:
         both within it of one obstacle and no further apart than its width plus the tolerance, is
         in contact across it (its length measured with the obstacle's width added to the
         tolerance, as :meth:`~szwadron.geometry.battlefield.Battlefield.contact_lengths` does)."""
+        return float(sum(self._across_each(k, point)))
+
+    def _across_each(self, k: int, point: tuple[float, float]) -> list[float]:
+        """:meth:`across`, per pursued figure."""
+        out = [0.0] * len(self.aims)
         if not self.obstacles:
-            return 0.0
+            return out
         here = _base(self.unit, k, *point)
-        mine = np.asarray(shapely.get_coordinates(here)[:-1])
-        total = 0.0
-        for aim in self.aims:
+        mine = _ring(here)
+        for i, aim in enumerate(self.aims):
             gap = float(shapely.distance(here, aim))
             if gap <= self.tol:
-                continue  # touching directly: edge_touch counts it
+                continue  # touching directly: touch_lengths counts it
             widths = [
                 o.width
                 for o in self.obstacles
@@ -1118,18 +1171,21 @@ class PursuitPlan:
                 and gap <= o.width + self.tol
             ]
             if widths:
-                theirs = np.asarray(shapely.get_coordinates(aim)[:-1])
-                total += float(contact_length(mine, theirs, self.tol + max(widths)))
-        return total
+                out[i] = contact_length_of(mine, _ring(aim), self.tol + max(widths))
+        return out
 
     def contact_cm(self, k: int, point: tuple[float, float]) -> float:
         """PD-14, PD-4 — how many cm of figure ``k``'s edge (centre at ``point``) touch the
-        pursued unit: directly (:func:`edge_touch`), or across a crossable obstacle (:meth:`across`)."""
+        pursued unit: directly (:func:`touch_lengths`), or across a crossable obstacle
+        (:meth:`across`)."""
+        return float(sum(self.touches(k, point)))
+
+    def touches(self, k: int, point: tuple[float, float]) -> list[float]:
+        """:meth:`contact_cm`, per pursued figure (of :attr:`aims`)."""
         if self._boxes is None:
             self._boxes = shapely.bounds(np.asarray(self.aims, dtype=object)).tolist()
-        return edge_touch(_base(self.unit, k, *point), self.aims, self.tol, self._boxes) + self.across(
-            k, point
-        )
+        direct = touch_lengths(_base(self.unit, k, *point), self.aims, self.tol, self._boxes)
+        return [a + b for a, b in zip(direct, self._across_each(k, point), strict=True)]
 
     def _step(self, k: int, dist: float) -> float:
         """:meth:`step` before the obstacles."""
@@ -1140,14 +1196,182 @@ class PursuitPlan:
             )
         norm = self.need[k]
         if self.contact[k] and norm <= dist + 1e-9:  # it reaches its contact, and stops there
-            return straight_until_blocked(
-                self.unit, k, self.heading[k], norm, self.others_but_target, self.small
-            )
-        return straight_until_blocked(self.unit, k, self.heading[k], dist, self.others, self.small)
+            if k not in self._into:  # the same whatever it rolls
+                self._into[k] = straight_until_blocked(
+                    self.unit, k, self.heading[k], norm, self.others_but_target, self.small
+                )
+            return self._into[k]
+        # short of it: as far as it rolled, or where it first meets another unit's figure or
+        # closed ground (the pursued unit's too) — the same place whatever it rolls, so found
+        # once, along its whole way (the slide's swept area only grows: once blocked, blocked)
+        free, span = self._slide(k)
+        if dist <= span[0]:
+            return dist
+        if dist < span[1]:
+            if free(dist):
+                span[0] = dist
+                return dist
+            span[1] = dist
+        if k not in self._blocked:
+            self._blocked[k] = _bisect(norm, free)
+        return min(dist, self._blocked[k])
 
-    def steps(self, dist: float) -> list[tuple[int, float]]:
-        """:meth:`step` of every figure, in figure order."""
-        return [(k, self.step(k, dist)) for k in range(len(self.unit.bases))]
+    def settle_back(self, k: int, step: float) -> float:
+        """3.2.1, 3.2.2, 3.2.3 — where figure ``k``, stopped ``step`` cm along its way short of
+        where its roll takes it (the ranks closing up, :meth:`close_up`), stands: before the rough
+        ground, wood or hill it would stand astride going in, judged along its way as
+        :meth:`step` judges the roll's end (:func:`~szwadron.geometry.paths.whole_base_stops`:
+        not against where it started), and on no fence (:meth:`off_obstacles`)."""
+        going = self.going(k)
+        return self.off_obstacles(k, step if going is None else going.settle(step, back=True))
+
+    def close_up(self, dist: float) -> list[tuple[int, tuple[float, float]]]:
+        """3.1.3, 6.7.4 — where each figure ends with ``dist`` cm rolled: ``(figure, centre)``, in
+        figure order. The figures move one after another, the nearest the enemy first
+        (:meth:`order`), each as far as :meth:`step` takes it; but none ends on another of its
+        unit, placed or still to move ("Figurki nie mogą się poruszać przez inne własne figurki,
+        nawet jeśli należą do tego samego oddziału"): one that would stops short, as far along its
+        way as leaves it clear, and there before rough ground, a wood or a hill it would stand
+        astride going in and off a fence (:meth:`settle_back`). The applied move
+        (:mod:`szwadron.game.apply`) and the odds (:meth:`reaches`) both read it."""
+        return sorted(self._closing({k: self.step(k, dist) for k in self.order()}))
+
+    def reaches(self, dist: float) -> bool:
+        """6.7.1, 6.7.4, PD-14 — does the pursuit reach its enemy with ``dist`` cm rolled: do the
+        figures, where they end as the move leaves them (:meth:`close_up`: the ranks closing up),
+        engage the pursued unit (:meth:`touching`)? The odds ask it of every 2d6 total.
+
+        Measured only as far as the answer needs (the same answer): no figure ends further along
+        its way than ``dist`` cm (but one going up a hill from its foot), nor further than
+        :meth:`step` takes it alone, so where every figure stands further than that from the
+        pursued unit (across the widest obstacle, PD-4), or stops alone short of where its way
+        first comes near it (:meth:`_short`), it does not reach it and nothing is moved; and the
+        figures end where the same steps leave them, so rolls with the same steps (stopped by
+        the same figure or ground, or all in contact) are closed up once."""
+        if all(dist < bound for bound in self._bounds().values()):
+            return False
+        if all(self._short(k, dist) for k in self.order()):
+            return False  # closing up only shortens a figure's move: none comes near enough
+        steps = {k: self.step(k, dist) for k in self.order()}
+        key = tuple(steps.values())
+        if key not in self._reached:
+            self._reached[key] = self.touching(self._closing(steps))
+        return self._reached[key]
+
+    def touching(self, ends: Iterable[tuple[int, tuple[float, float]]]) -> bool:
+        """5.1.2, PD-14, PD-4 — do figures ending at ``ends`` (:meth:`close_up`) engage the pursued
+        unit, as ``szwadron check`` reads the table (:func:`~szwadron.table.audit.engaged_unit_pairs`):
+        a figure touching its figures along at least 1 cm of edge in all, or one of its figures
+        touched so by the pursuers (across a fence too)? ``ends`` are read only as far as needed
+        (more figures only add to the lengths)."""
+        need = self.settings.engaged_contact_length_cm - self.settings.distance_epsilon_cm
+        theirs = [0.0] * len(self.aims)
+        for k, point in ends:
+            lengths = self.touches(k, point)
+            theirs = [a + b for a, b in zip(theirs, lengths, strict=True)]
+            if sum(lengths) >= need or max(theirs, default=0.0) >= need:
+                return True
+        return False
+
+    def _bounds(self) -> dict[int, float]:
+        """Per figure, a roll it needs at least to touch the pursued unit: its edge-to-edge gap
+        less the contact tolerance and the widest obstacle's width (PD-3, PD-4); none at a hill's
+        foot (3.2.1: any roll may take it up onto the hill's edge)."""
+        wide = max((o.width for o in self.obstacles), default=0.0)
+        return {
+            k: -math.inf if self._at_foot(k) else self._gap(k) - self.tol - wide - 1e-6
+            for k in range(len(self.unit.bases))
+        }
+
+    def _near(self, k: int) -> float:
+        """How far along its way (:meth:`points`) figure ``k`` goes before it first comes within
+        the contact tolerance of the pursued unit, across the widest obstacle (PD-3, PD-4): no
+        further, and measured with room to spare (the pursued figures grown square by a little
+        more, :data:`GRAZE_CM` too), so that a figure stopped short of it touches none."""
+        if k not in self._nears:
+            wide = max((o.width for o in self.obstacles), default=0.0)
+            grow = self.tol + wide + GRAZE_CM + 1e-6
+            if self._gap(k) <= grow:  # near it where it stands
+                self._nears[k] = -math.inf
+                return self._nears[k]
+            if self._grown is None:  # the same for every figure
+                self._grown = list(
+                    shapely.buffer(np.asarray(self.aims, dtype=object), grow, join_style="mitre")
+                )
+            grown = self._grown
+            b = self.unit.bases[k]
+            line = (
+                self.ways[k].points if k in self.ways else ((b.x, b.y), self.at(k, max(self.need[k], 1e-6)))
+            )
+            self._nears[k] = touch_along(line, b.facing, self.unit.base_size(k), grown) - 1e-6
+        return self._nears[k]
+
+    def _short(self, k: int, dist: float) -> bool:
+        """Does figure ``k``'s move with ``dist`` cm rolled (:meth:`step`) stop short of where it
+        first comes near the pursued unit (:meth:`_near`)? Measured only as far as that needs:
+        the move is no longer than the roll, but up a hill from its foot (3.2.1); a slide short of
+        its contact, once blocked, stays blocked further on."""
+        near = self._near(k)
+        if near <= 0.0:
+            return False  # near it where it stands
+        if self.going(k) is not None:
+            return self.step(k, dist) < near
+        if dist < near:
+            return True
+        if k in self.ways:
+            return self._step(k, dist) < near
+        if self.contact[k] and self.need[k] <= dist + 1e-9:  # into its contact, unless blocked
+            if k in self._into:
+                return self._into[k] < near
+            into = self._free_into.get(k)
+            if into is None:
+                into = self._free_into[k] = _straight_free(
+                    self.unit, k, self.heading[k], self.need[k], self.others_but_target, self.small
+                )
+            return not into(near)
+        free, span = self._slide(k)
+        if span[0] < near < span[1]:
+            span[0 if free(near) else 1] = near
+        return span[1] <= near
+
+    def _slide(self, k: int) -> tuple[Callable[[float], bool], list[float]]:
+        """Figure ``k``'s straight slide short of its contact: is it clear that far
+        (:func:`_straight_free`), and how far it is known clear and from where known blocked."""
+        if k not in self._free:
+            norm = self.need[k]
+            free = self._free[k] = _straight_free(
+                self.unit, k, self.heading[k], norm, self.others, self.small
+            )
+            self._span[k] = [0.0, math.inf]  # free as far as the first, blocked from the second
+            if self.most is not None:  # the odds ask every roll: the longest first
+                self._span[k][0 if free(min(self.most, norm)) else 1] = min(self.most, norm)
+        return self._free[k], self._span[k]
+
+    def _closing(self, steps: dict[int, float]) -> Iterator[tuple[int, tuple[float, float]]]:
+        """:meth:`close_up`, figure by figure in the order they move (``steps``: how far each
+        would go alone, :meth:`step`, in that order)."""
+        order = list(steps)
+        starts = {k: _base(self.unit, k, b.x, b.y) for k, b in enumerate(self.unit.bases)}
+        placed: list[shapely.Polygon] = []
+        for n, k in enumerate(order):
+            near = np.asarray(placed + [starts[j] for j in order[n + 1 :]], dtype=object)
+
+            def free(d: float, k: int = k, near: npt.NDArray[np.object_] = near) -> bool:
+                if near.size == 0:
+                    return True
+                here = _base(self.unit, k, *self.at(k, d))
+                return bool(np.all(shapely.area(shapely.intersection(here, near)) <= self.small))
+
+            step = steps[k]
+            for _i in range(8):  # stopped short, then back before what it may not stand astride
+                if free(step):
+                    break
+                step = self.settle_back(k, _bisect(step, free))
+            else:
+                step = 0.0
+            point = self.at(k, step)
+            placed.append(_base(self.unit, k, *point))
+            yield k, point
 
     def order(self) -> list[int]:
         """3.1.3 — the order the figures move in: the nearest to the enemy (along its way) first."""
@@ -1330,11 +1554,7 @@ class PursuitPlan:
         # and neither of its two lengths is shorter: the figures are measured nearest first, until
         # none left can be shorter than the shortest way found.
         # (Surcharges only add to the move; but from a hill's foot any move may take it up, 3.2.1.)
-        wide = max((o.width for o in self.obstacles), default=0.0)
-        bound = {k: self._gap(k) - self.tol - wide - 1e-6 for k in range(len(self.unit.bases))}
-        for k in bound:
-            if self._at_foot(k):
-                bound[k] = -math.inf
+        bound = self._bounds()
         best: tuple[float, float] | None = None
         terrain = 0.0
         for k in sorted(bound, key=lambda k: (bound[k], k)):
@@ -1549,6 +1769,7 @@ def pursuit_plan(unit: Unit, scen: Scenario, target: Unit, most: float | None = 
         gaps,
         costly,
         s,
+        most,
         _index=index,
     )
 
@@ -1567,4 +1788,5 @@ __all__ = [
     "pursuit_way",
     "straight_until_blocked",
     "touch_along",
+    "touch_lengths",
 ]

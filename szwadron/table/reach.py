@@ -720,7 +720,7 @@ _BUFFERED: dict[tuple[int, float], tuple[shapely.Geometry, shapely.Geometry]] = 
 def buffered(figure: shapely.Geometry, cm: float) -> shapely.Geometry:
     """``shapely.buffer(figure, cm)``, computed once per figure (the same object) and distance:
     the figures of a position are measured within the same tolerances again and again
-    (:func:`into_contact`, :func:`szwadron.table.pursuit.edge_touch`)."""
+    (:func:`into_contact`)."""
     key = (id(figure), cm)
     got = _BUFFERED.get(key)
     if got is None or got[0] is not figure:
