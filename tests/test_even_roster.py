@@ -88,14 +88,18 @@ def test_two_in_for_one_out_every_neighbour_legal_and_spent() -> None:
     """``--in 2``: every neighbour is one unit out and two in (one unit more in all), passes the
     checker (the list's caps, 1.1, 7.2) and spends 99-100 % of the limit; the cost window that
     spares the checker drops none the checker would pass (the same neighbours as checking every
-    pair). Britain's 1,000-point roster: its battalion cannot go for two smaller units (the
-    cavalry cap), but its rifle company can."""
-    import json
-
+    pair). Britain's 1,000-point division as it stood before this option (2026-11-28): its
+    battalions cannot go for two smaller units (the cavalry caps), but its rifle company can."""
     even = _script()
     army = load_army_list(REPO / "armylists" / "britain.toml")
-    roster = army.roster("corps-1000")
-    units = [json.loads(u.model_dump_json(exclude_defaults=True)) for u in roster.units]
+    units = [
+        {"profile": "line_infantry", "figures": 12, "count": 3},
+        {"profile": "light_infantry", "figures": 12, "count": 1},
+        {"profile": "riflemen", "figures": 6, "count": 1},
+        {"profile": "light_dragoons", "figures": 4, "count": 1},
+        {"profile": "foot_artillery", "figures": 1, "count": 1},
+        {"profile": "light_dragoons", "figures": 6, "count": 1},
+    ]
     options = even.neighbours(army, 1000.0, units, {}, 2)
     assert any(label == "riflemen x6 out, line_infantry x12 and foot_artillery x1 in" for label, _ in options)
     start = sum(u.get("count", 1) for u in units)
