@@ -122,13 +122,13 @@ def neighbours(
     out: list[tuple[str, Units]] = []
     seen = {_roster_key(units)}  # the roster itself is no neighbour (one unit out, the same in)
     cost = _costs(army, limit, [*units, *adds])
-    total = sum(c * u.get("count", 1) for c, u in zip(cost, units, strict=False))
-    add_cost = cost[len(units) :]
+    own_cost, add_cost = cost[: len(units)], cost[len(units) :]
+    total = sum(c * u.get("count", 1) for c, u in zip(own_cost, units, strict=True))
     # the units in, unordered (the same unit more than once too); only those that can land at
     # 99-100 % of the limit are put to the checker
     ways = list(itertools.combinations_with_replacement(range(len(adds)), ins))
     for i, old in enumerate(units):
-        rest = total - cost[i]
+        rest = total - own_cost[i]
         for way in ways:
             if not SPEND * limit - 0.5 <= rest + sum(add_cost[k] for k in way) <= limit + 0.5:
                 continue

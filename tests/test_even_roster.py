@@ -84,7 +84,7 @@ def test_the_roster_itself_is_no_neighbour() -> None:
     assert len({even._roster_key(v) for _, v in options}) == len(options)
 
 
-def test_two_in_for_one_out_every_neighbour_legal_and_spent() -> None:
+def test_two_in_for_one_out_every_neighbour_legal_and_spent(monkeypatch: pytest.MonkeyPatch) -> None:
     """``--in 2``: every neighbour is one unit out and two in (one unit more in all), passes the
     checker (the list's caps, 1.1, 7.2) and spends 99-100 % of the limit; the cost window that
     spares the checker drops none the checker would pass (the same neighbours as checking every
@@ -107,12 +107,8 @@ def test_two_in_for_one_out_every_neighbour_legal_and_spent() -> None:
         assert sum(u.get("count", 1) for u in v) == start + 1, label
         report = validate_roster(army, Roster.model_validate({"id": "v", "points_limit": 1000, "units": v}))
         assert report.ok and report.points is not None and 990 <= report.points <= 1000, label
-    wide = even.SPEND
-    try:  # a window as wide as the limit: the checker alone decides
-        even.SPEND = 0.0
-        every = [v for _, v in even.neighbours(army, 1000.0, units, {}, 2)]
-    finally:
-        even.SPEND = wide
+    monkeypatch.setattr(even, "SPEND", 0.0)  # a window as wide as the limit: the checker alone decides
+    every = [v for _, v in even.neighbours(army, 1000.0, units, {}, 2)]
     spent = []
     for v in every:
         report = validate_roster(army, Roster.model_validate({"id": "v", "points_limit": 1000, "units": v}))
