@@ -51,12 +51,12 @@ def test_6_7_5_the_page_lists_an_enemy_on_the_way(open_page: Any, tmp_path: Path
     with served(tmp_path / "enemy", _position("6_7_5_an_enemy_on_the_way_round.toml")) as running:
         page = open_page(running.url)
         text = _pursuit(page)
-        assert "pursuit of e: no way into contact (6.7.5), 2d6 × 2 cm; reaches it 0" in text, text
+        assert "pursuit of e: no way into contact (3.2, 6.7.5), 2d6 × 2 cm; reaches it 0" in text, text
         assert "on the way (6.7.5): g after 15.7 cm 13.9%" in text, text
         page.locator("#morale-body").screenshot(path=str(tmp_path / "pursuit-en.png"))
         page = open_page(running.url, "pl")
         text = _pursuit(page)
-        assert "pościg za e: bez drogi do styku (6.7.5), 2K6 × 2 cm; dochodzi do niego 0" in text, text
+        assert "pościg za e: bez drogi do styku (3.2, 6.7.5), 2K6 × 2 cm; dochodzi do niego 0" in text, text
         assert "na drodze (6.7.5): g po 15.7 cm 13.9%" in text, text
         page.locator("#morale-body").screenshot(path=str(tmp_path / "pursuit-pl.png"))
 

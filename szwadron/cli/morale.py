@@ -211,12 +211,12 @@ def _apply(args: argparse.Namespace) -> int:
 
 def _pursuit_line(p: Any, reach: Any) -> str:
     """6.7.1, 6.7.4 — a pursuit's target, gap, its shortest way into contact (as the move takes
-    it; 3.2, with how much of it the terrain costs), distance rolled and chance ``reach`` to get
-    there."""
+    it; 3.2, with how much of it the terrain costs; none where terrain, 3.2, or the enemy met on
+    the way, 6.7.5, leaves no figure one), distance rolled and chance ``reach`` to get there."""
     step = p.distance.outcomes()[0] // 2
     if p.way_cm is None:
         return _(
-            "pursuit of {target}, {cm:.2f} cm away, no way into contact (6.7.5): 2d6 × {step} cm; "
+            "pursuit of {target}, {cm:.2f} cm away, no way into contact (3.2, 6.7.5): 2d6 × {step} cm; "
             "reaches it: {p} (6.7.1)"
         ).format(target=p.target, cm=p.gap_cm, step=step, p=_pct(reach))
     if p.terrain_cm > 0:  # 3.2: the way's terrain surcharges, paid by the roll
