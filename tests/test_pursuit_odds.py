@@ -105,7 +105,8 @@ def test_6_7_4_the_text_gives_the_way_into_contact(
     assert main(["morale", str(scen), "--side", "A"]) == 0
     out = capsys.readouterr().out
     assert (
-        "pursuit of e, 18.00 cm away, no way into contact (3.2, 6.7.5): 2d6 × 2 cm; reaches it: 0 (6.7.1)" in out
+        "pursuit of e, 18.00 cm away, no way into contact (3.2, 6.7.5): 2d6 × 2 cm; reaches it: 0 (6.7.1)"
+        in out
     )
     assert "on the way: g, met after 15.68 cm by p/0; may be attacked: 13.9% (6.7.5)" in out
 
