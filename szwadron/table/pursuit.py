@@ -1273,13 +1273,17 @@ class PursuitPlan:
                 return True
         return False
 
+    @property
+    def _widest(self) -> float:
+        """The widest obstacle's width: contact reaches across one no wider (PD-4)."""
+        return max((o.width for o in self.obstacles), default=0.0)
+
     def _bounds(self) -> dict[int, float]:
         """Per figure, a roll it needs at least to touch the pursued unit: its edge-to-edge gap
         less the contact tolerance and the widest obstacle's width (PD-3, PD-4); none at a hill's
         foot (3.2.1: any roll may take it up onto the hill's edge)."""
-        wide = max((o.width for o in self.obstacles), default=0.0)
         return {
-            k: -math.inf if self._at_foot(k) else self._gap(k) - self.tol - wide - 1e-6
+            k: -math.inf if self._at_foot(k) else self._gap(k) - self.tol - self._widest - 1e-6
             for k in range(len(self.unit.bases))
         }
 
@@ -1289,8 +1293,7 @@ class PursuitPlan:
         further, and measured with room to spare (the pursued figures grown square by a little
         more, :data:`GRAZE_CM` too), so that a figure stopped short of it touches none."""
         if k not in self._nears:
-            wide = max((o.width for o in self.obstacles), default=0.0)
-            grow = self.tol + wide + GRAZE_CM + 1e-6
+            grow = self.tol + self._widest + GRAZE_CM + 1e-6
             if self._gap(k) <= grow:  # near it where it stands
                 self._nears[k] = -math.inf
                 return self._nears[k]
