@@ -9,20 +9,23 @@ flagged roster the way an organiser would, keeping its units and their order:
    cavalry; when every unit is at its smallest, the cheapest such unit leaves) — the first such
    edit that keeps every other constraint — until the roster is within its limit;
 3. too cheap: the smallest line unit (then skirmishers, cavalry) gains a figure while the roster
-   stays within its limit and legal, until it spends 99 %.
+   stays within its limit and legal, until it spends 99 %;
+4. still too cheap with every unit at its largest: one more unit like one the roster fields (its
+   profile, a size the list allows, its attached figures kept), the legal one that spends most
+   within the limit; then step 3 again.
 
 Each roster is checked by :func:`szwadron.armies.rosters.validate_roster` at every step; the
 lists' ``units = [...]`` arrays are rewritten in place (the rest of each file is kept as it is).
 
 Run: ``.venv/bin/python scripts/fit_rosters.py [DIR]`` (default: the bundled ``armylists/``). It
-prints each roster it rebuilt, and each one it could not bring to 99 % legally (every unit at its
-largest: a unit to add or change by hand) — then it exits 1.
+prints each roster it rebuilt, and each one it could not bring to 99 % legally (no unit can grow
+and none like its own fits: a unit to change by hand) — then it exits 1.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from szwadron.armies.battles import profile_class
@@ -84,21 +87,57 @@ def rebuild(army: ArmyList, roster: Roster) -> tuple[list[RosterEntry], float, R
         legal = [c for c in checked if all(b.constraint == POINTS_LIMIT_ID for b in c[2].broken)]
         units, pts, report = (legal or checked)[0]
     while pts < SPEND * limit:
-        growable = [
-            i
-            for i in range(len(units))
-            if cls(i) < len(ORDER) and units[i].figures < bounds(army, units[i])[1]
-        ]
-        for i in sorted(growable, key=lambda i: (cls(i), units[i].figures)):
-            trial = list(units)
-            trial[i] = resized(units[i], units[i].figures + 1)
-            p2, r2 = check(army, roster, trial)
-            if p2 <= limit and r2.ok:
-                units, pts, report = trial, p2, r2
-                break
-        else:
+        grown = grow(army, roster, units, pts, limit, cls)
+        if grown is None:
+            grown = add_unit(army, roster, units, limit)
+        if grown is None:
             break
+        units, pts, report = grown
     return units, pts, report
+
+
+def grow(
+    army: ArmyList,
+    roster: Roster,
+    units: list[RosterEntry],
+    pts: float,
+    limit: float,
+    cls: Callable[[int], int],
+) -> tuple[list[RosterEntry], float, RosterReport] | None:
+    """Step 3: the smallest unit of the first class that can grow gains a figure (None when none
+    can, legally and within the limit)."""
+    growable = [
+        i for i in range(len(units)) if cls(i) < len(ORDER) and units[i].figures < bounds(army, units[i])[1]
+    ]
+    for i in sorted(growable, key=lambda i: (cls(i), units[i].figures)):
+        trial = list(units)
+        trial[i] = resized(units[i], units[i].figures + 1)
+        p2, r2 = check(army, roster, trial)
+        if p2 <= limit and r2.ok:
+            return trial, p2, r2
+    return None
+
+
+def add_unit(
+    army: ArmyList, roster: Roster, units: list[RosterEntry], limit: float
+) -> tuple[list[RosterEntry], float, RosterReport] | None:
+    """Step 4: every unit at its largest and the roster still short: one more unit like one it
+    already fields (its profile, any size the list allows, its attached figures kept) — the
+    legal one that spends most within the limit; None when none fits."""
+    best: tuple[list[RosterEntry], float, RosterReport] | None = None
+    seen: set[tuple[str, int, object]] = set()
+    for e in units:
+        low, high = bounds(army, e)
+        for figures in range(low, high + 1):
+            key = (e.profile, figures, e.attached)
+            if key in seen:
+                continue
+            seen.add(key)
+            trial = [*units, resized(e, figures)]
+            p2, r2 = check(army, roster, trial)
+            if p2 <= limit and r2.ok and (best is None or p2 > best[1]):
+                best = (trial, p2, r2)
+    return best
 
 
 def toml_units(units: Sequence[RosterEntry]) -> str:
@@ -154,7 +193,7 @@ def main() -> int:
             verdict = (
                 report.describe()
                 if not report.ok
-                else f"under {SPEND:.0%} of its limit: every unit is at its largest; add or change a unit by hand"
+                else f"under {SPEND:.0%} of its limit: no unit can grow and none like its own fits; change a unit by hand"
                 if short
                 else "ok"
             )

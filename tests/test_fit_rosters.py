@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from szwadron.armies.rosters import validate_roster
 from szwadron.loading import load_army_list
 
@@ -51,7 +53,8 @@ def test_a_roster_put_out_of_its_constraints_and_limit_is_rebuilt(tmp_path: Path
 
 def test_a_roster_that_cannot_reach_99_percent_is_named_and_exits_1(tmp_path: Path) -> None:
     """Line battalions are exactly 12 (battalion-minimum, battalion-size): a roster of line alone
-    far under its limit cannot grow, so the script says so and exits 1 instead of calling it fitted."""
+    far under its limit cannot grow, and a seventh and eighth battalion still leave it at 96 %
+    (a ninth is over), so the script says so and exits 1 instead of calling it fitted."""
     path = tmp_path / "france.toml"
     text = (REPO / "armylists" / "france.toml").read_text(encoding="utf-8")
     start = text.index('id = "corps-1000"')
@@ -68,3 +71,39 @@ def test_a_roster_that_cannot_reach_99_percent_is_named_and_exits_1(tmp_path: Pa
     assert done.returncode == 1, done.stdout + done.stderr
     (line,) = [x for x in done.stdout.splitlines() if "corps-1000" in x]
     assert "under 99% of its limit" in line and "by hand" in line
+
+
+def test_a_roster_whose_units_are_all_at_their_largest_gets_one_more_like_its_own(tmp_path: Path) -> None:
+    """Step 4: six line battalions of 12 (their only size) and a hussar regiment of 8 (the most,
+    regiment-size) spend 757.6 of 800 points; no unit can grow, so a second regiment of hussars
+    comes in, at the size that spends most within the limit and keeps every constraint: 8 figures,
+    795.2 points (99.4 %)."""
+    path = tmp_path / "france.toml"
+    text = (REPO / "armylists" / "france.toml").read_text(encoding="utf-8")
+    start = text.index('id = "corps-1000"')
+    text = text[:start] + text[start:].replace("points_limit = 1000", "points_limit = 800", 1)
+    a = text.index("units = [\n", start) + len("units = [\n")
+    b = text.index("\n]", a)
+    units = '  { profile = "line_infantry", figures = 12, count = 6 },\n  { profile = "hussars", figures = 8, count = 1 },'
+    path.write_text(text[:a] + units + text[b:], encoding="utf-8")
+    army = load_army_list(path)
+    before = validate_roster(army, "corps-1000")
+    assert before.ok and before.points is not None and before.points < 0.99 * 800
+    done = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "fit_rosters.py"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    rebuilt = load_army_list(path)
+    report = validate_roster(rebuilt, "corps-1000")
+    assert report.ok, report.describe()
+    roster = next(r for r in rebuilt.rosters if r.id == "corps-1000")
+    assert [(e.profile, e.figures, e.count) for e in roster.units] == [
+        ("line_infantry", 12, 6),
+        ("hussars", 8, 2),
+    ]
+    hussar = army.profile("hussars").points
+    line = army.profile("line_infantry").points
+    assert hussar is not None and line is not None
+    assert report.points == pytest.approx(6 * 12 * line + 16 * hussar) and 0.99 * 800 <= report.points <= 800
