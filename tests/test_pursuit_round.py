@@ -282,3 +282,76 @@ def test_6_7_4_a_figure_that_cannot_meet_an_edge_goes_round_until_it_touches() -
     for i in range(int(way.length / 0.1) + 1):
         x, y = along(way.points, min(i * 0.1, way.length))
         assert shapely.intersection(shapely.Polygon(base_corners(x, y, 45.0, 2.0, 4.0)), line).area < 1e-6
+
+
+def _ring(gap: float, rng: random.Random | None = None) -> list[shapely.Polygon]:
+    """Own bases 4 × 2 cm on a square round (50, 50), 24 cm a side, ``gap`` cm apart (each gap
+    drawn from 0.5 to ``gap`` with ``rng``), the last of a side at its end (the sides meet)."""
+    out: list[shapely.Polygon] = []
+    for side in range(4):
+        starts, t = [], 0.0
+        while t + 4.0 < 20.0:
+            starts.append(t)
+            t += 4.0 + (rng.uniform(0.5, gap) if rng else gap)
+        for t in [*starts, 20.0]:  # the last closes the side (its gap less than the others')
+            lo, hi = -12.0 + t, -12.0 + t + 4.0
+            box = [
+                (lo, -13.0, hi, -11.0),
+                (11.0, lo, 13.0, hi),
+                (lo, 11.0, hi, 13.0),
+                (-13.0, lo, -11.0, hi),
+            ][side]
+            out.append(shapely.box(50 + box[0], 50 + box[1], 50 + box[2], 50 + box[3]))
+    return out
+
+
+def test_6_7_5_a_pursued_figure_ringed_by_own_figures_has_no_way_found_without_the_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """3.1.3, 6.7.5 — a pursued figure inside a ring of own bases whose gaps (1 cm) are narrower
+    than the pursuer's base has no way into contact. The clear ground of the whole table, worked
+    out once among the same blockers, says so before any search (the search itself, every corner
+    of the ring seen from every other, took 13 s for a unit of the morale benchmark); with that
+    check turned off, the search finds no way either."""
+    from szwadron.table import pursuit
+
+    aim = shapely.Polygon(base_corners(50.0, 50.0, 270.0, 4.0, 2.0))
+    ring = _ring(1.0)
+    calls: list[bool] = []
+    real = pursuit._Plan._cut_off_anywhere
+
+    def spy(self: Any, start: tuple[float, float], poses: Any) -> bool:
+        calls.append(real(self, start, poses))
+        return calls[-1]
+
+    monkeypatch.setattr(pursuit._Plan, "_cut_off_anywhere", spy)
+    assert pursuit_way((20.0, 50.0), 90.0, (4.0, 2.0), [aim], ring, (100.0, 100.0)) is None
+    assert calls == [True]
+    monkeypatch.setattr(pursuit._Plan, "_cut_off_anywhere", lambda *_: False)
+    assert pursuit_way((20.0, 50.0), 90.0, (4.0, 2.0), [aim], ring, (100.0, 100.0)) is None
+
+
+def test_6_7_5_the_clear_ground_check_changes_no_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fast code against the search alone: rings with gaps drawn from 0.5 to 1.5 cm (no 4 × 2 cm
+    base passes) or to 6 cm (most let one through), round a pursued figure, the pursuer outside at a random place and
+    facing: the way (or no way) is the same, point for point, with the whole-table check of the
+    clear ground and without it."""
+    from szwadron.table import pursuit
+
+    rng = random.Random(20261128)
+    found = none = 0
+    for _ in range(24):
+        ring = _ring(rng.choice([1.5, 6.0]), rng)
+        aim = shapely.Polygon(base_corners(50.0, 50.0, 270.0, 4.0, 2.0))
+        angle = rng.uniform(0.0, 2.0 * math.pi)
+        start = (50.0 + 30.0 * math.cos(angle), 50.0 + 30.0 * math.sin(angle))
+        facing = rng.choice([0.0, 90.0, 180.0, 270.0])
+        args = (start, facing, (4.0, 2.0), [aim], ring, (100.0, 100.0))
+        with_check = pursuit_way(*args)
+        with monkeypatch.context() as m:
+            m.setattr(pursuit._Plan, "_cut_off_anywhere", lambda *_: False)
+            without = pursuit_way(*args)
+        assert with_check == without
+        found += with_check is not None
+        none += with_check is None
+    assert found >= 4 and none >= 4  # both kinds of ring drawn

@@ -208,6 +208,8 @@ class _Ground:
     free: dict[tuple[tuple[float, float], tuple[float, float]], bool] = field(default_factory=dict)
     open_: dict[tuple[float, float, int], bool] = field(default_factory=dict)
     seen: dict[int, npt.NDArray[np.bool_]] = field(default_factory=dict)
+    clear: list[shapely.Geometry] | None = None
+    meets: dict[int, bool] = field(default_factory=dict)
 
 
 @dataclass
@@ -301,11 +303,13 @@ class _Plan:
         figure (within :attr:`grown` grown by the contact tolerance), and the way runs clear of the
         grown blockers: where, in that room (taken a little larger: a square, mitred corners,
         1e-3 cm more), the ground clear of them that holds the start holds no such pose (a river
-        between), there is none."""
-        if not math.isfinite(cap):
-            return False
-        r = cap + 1e-3
+        between), there is none. With no ``cap`` the room is the whole table (the centre's
+        limits, which hold every way: its corners and ends are inside them), and its clear ground
+        is worked out once for every search among the same blockers."""
         poses = shapely.buffer(self.grown, self.tol + 1e-5, join_style="mitre")
+        if not math.isfinite(cap):
+            return self._cut_off_anywhere(start, poses)
+        r = cap + 1e-3
         (sx, sy), (lo_x, lo_y, hi_x, hi_y) = start, self.box
         square = shapely.box(max(sx - r, lo_x), max(sy - r, lo_y), min(sx + r, hi_x), min(sy + r, hi_y))
         room = shapely.intersection(square, shapely.buffer(poses, r, join_style="mitre"))
@@ -315,6 +319,23 @@ class _Plan:
             if shapely.intersects(part, here):
                 return not shapely.intersects(part, poses)
         return False  # the start outside that room (off the centre's limits): no conclusion
+
+    def _cut_off_anywhere(self, start: tuple[float, float], poses: shapely.Geometry) -> bool:
+        """:meth:`cut_off` with no cap: the room is the table's limits for the centre."""
+        ground = self.ground
+        if ground is None:
+            return False
+        if ground.clear is None:
+            room = shapely.box(*self.box)
+            clear = shapely.buffer(shapely.difference(room, self.test), 1e-6, join_style="mitre")
+            ground.clear = shapely.get_parts(clear).tolist()
+        here = shapely.Point(*start)
+        for k, part in enumerate(ground.clear):
+            if shapely.intersects(part, here):
+                if k not in ground.meets:
+                    ground.meets[k] = bool(shapely.intersects(part, poses))
+                return not ground.meets[k]
+        return False  # the start off the centre's limits: no conclusion
 
     def goal(self, x: float, y: float, within: float) -> tuple[float, tuple[float, float]] | None:
         """PD-14, 5.3.2 — the shortest free straight slide from (x, y) into edge contact with a
