@@ -715,8 +715,12 @@ class HeldOutValidation:
         return max(self.rosters, key=lambda r: r.field_rate, default=None)
 
     def to_json(self) -> dict[str, Any]:
-        """The ``--json`` part."""
+        """The ``--json`` part; each cell names its points limit (the labels of the held-out
+        rosters repeat from one limit to the next)."""
         worst = self.worst
+        limits: list[float | None] = (
+            list(self.limits) if len(self.limits) == len(self.pairs) else [None] * len(self.pairs)
+        )
         return {
             "seed": self.seed,
             "battles": self.battles,
@@ -742,7 +746,10 @@ class HeldOutValidation:
                 }
                 for r in self.rosters
             ],
-            "cells": [{"a": a, "b": b, "win_rate": rate} for a, b, rate in self.pairs],
+            "cells": [
+                {"a": a, "b": b, "win_rate": rate, **({"points_limit": lim} if lim is not None else {})}
+                for (a, b, rate), lim in zip(self.pairs, limits, strict=True)
+            ],
             "searches": [s.to_json() for s in self.searches],
             "examples": [
                 {"roster": r.label, "points_limit": r.roster.points_limit, "field_rate": r.field_rate}
