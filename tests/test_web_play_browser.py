@@ -214,6 +214,23 @@ def test_next_phase_morale_phase_and_melee_with_a_seed_2_6_8_5(page: Any, tmp_pa
     assert replayed.read_text(encoding="utf-8") == download(page, "#download")
 
 
+def test_a_click_pressed_while_the_panel_is_drawn_again_is_not_lost(page: Any, tmp_path: Path) -> None:
+    """The page draws the selection panel again whenever the server's checks come back (after a
+    move, a phase, a drag). A click on "melee odds" pressed before that and released after it
+    still opens the melee odds (5.3): an unchanged button is kept, not replaced under the pointer
+    (a CI run once lost such a click after "next phase")."""
+    click_base(page, "fr-cuirassiers/0")
+    click_base(page, "au-chevaulegers/0")
+    settle(page)
+    page.hover("#melee-btn")
+    page.mouse.down()
+    page.evaluate("renderSelection()")  # the panel drawn again between press and release
+    page.mouse.up()
+    page.wait_for_selector('[data-chart="melee-defender"]', timeout=5000)
+    assert not page.is_hidden("#meleebox")
+    page.screenshot(path=str(tmp_path / "kept.png"))
+
+
 def test_place_a_unit_from_an_army_list_in_a_formation(page: Any, folder: Path, tmp_path: Path) -> None:
     """Issue 17's formations: a French line battalion placed 4 × 2 on the page; its bases are the
     formation's (the same as the file's ``formation`` gives), and an overlap shows live (1.3,

@@ -638,6 +638,19 @@ function h(tag, attrs, ...children) {
   for (const c of children) if (c !== null && c !== undefined) e.append(c);
   return e;
 }
+/** ``box.replaceChildren(...nodes)``, but a child whose markup is unchanged stays where it is,
+ *  untouched (its handlers too): a click pressed on a button just before the panel is drawn again
+ *  and released after it lands on the same button in the page, so it is not lost. */
+function swapChildren(box, nodes) {
+  const now = [...box.childNodes];
+  const fresh = nodes.map((n) => (typeof n === "string" ? document.createTextNode(n) : n));
+  if (now.length !== fresh.length) { box.replaceChildren(...fresh); return; }
+  fresh.forEach((n, k) => {
+    const o = now[k];
+    const same = o.nodeType === n.nodeType && (o instanceof Element ? o.outerHTML === n.outerHTML : o.textContent === n.textContent);
+    if (!same) o.replaceWith(n);
+  });
+}
 const ruleSpan = (rule) => h("span", { class: "rule" }, `[${rule}]`);
 const pct = (p) => (p <= 0 ? "0" : p >= 1 ? "100%" : p < 0.001 ? `${(100 * p).toPrecision(2)}%` : `${(100 * p).toFixed(1)}%`);
 
@@ -711,7 +724,7 @@ function renderSelection() {
         r.length !== null && r.length !== undefined ? ` — ${L.path} ${r.length.toFixed(2)} ${L.of} ${r.allowed} cm (${r.base})` : ` (${L.of} ${r.allowed} cm)`));
     }
   }
-  body.replaceChildren(...parts);
+  swapChildren(body, parts);
 }
 
 // 4.12.2-4.12.5: declared fire — declared in the unit's own movement phase (its action), fired in
