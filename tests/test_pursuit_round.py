@@ -320,8 +320,8 @@ def test_6_7_5_a_pursued_figure_ringed_by_own_figures_has_no_way_found_without_t
     calls: list[bool] = []
     real = pursuit._Plan._cut_off_anywhere
 
-    def spy(self: Any, start: tuple[float, float], poses: Any) -> bool:
-        calls.append(real(self, start, poses))
+    def spy(self: Any, start: tuple[float, float]) -> bool:
+        calls.append(real(self, start))
         return calls[-1]
 
     monkeypatch.setattr(pursuit._Plan, "_cut_off_anywhere", spy)

@@ -294,8 +294,7 @@ class _Plan:
         base touches a pursued figure (within the contact tolerance: its centre within that of
         :attr:`grown`), by a free slide, which ends outside every grown blocker; where the grown
         blockers cover all those centres (a pursued unit in closed ground), there is no way."""
-        near = shapely.buffer(self.grown, self.tol + 1e-5, join_style="mitre")
-        return bool(shapely.covers(self.test, near))
+        return bool(shapely.covers(self.test, self._poses()))
 
     def cut_off(self, start: tuple[float, float], cap: float) -> bool:
         """Is there no way from ``start`` no longer than ``cap`` (:func:`_search`)? Every point of
@@ -306,10 +305,10 @@ class _Plan:
         between), there is none. With no ``cap`` the room is the whole table (the centre's
         limits, which hold every way: its corners and ends are inside them), and its clear ground
         is worked out once for every search among the same blockers."""
-        poses = shapely.buffer(self.grown, self.tol + 1e-5, join_style="mitre")
         if not math.isfinite(cap):
-            return self._cut_off_anywhere(start, poses)
+            return self._cut_off_anywhere(start)
         r = cap + 1e-3
+        poses = self._poses()
         (sx, sy), (lo_x, lo_y, hi_x, hi_y) = start, self.box
         square = shapely.box(max(sx - r, lo_x), max(sy - r, lo_y), min(sx + r, hi_x), min(sy + r, hi_y))
         room = shapely.intersection(square, shapely.buffer(poses, r, join_style="mitre"))
@@ -320,7 +319,12 @@ class _Plan:
                 return not shapely.intersects(part, poses)
         return False  # the start outside that room (off the centre's limits): no conclusion
 
-    def _cut_off_anywhere(self, start: tuple[float, float], poses: shapely.Geometry) -> bool:
+    def _poses(self) -> shapely.Geometry:
+        """The centres of the poses in contact with a pursued figure (:attr:`grown` grown by the
+        contact tolerance)."""
+        return shapely.buffer(self.grown, self.tol + 1e-5, join_style="mitre")
+
+    def _cut_off_anywhere(self, start: tuple[float, float]) -> bool:
         """:meth:`cut_off` with no cap: the room is the table's limits for the centre."""
         ground = self.ground
         if ground is None:
@@ -333,7 +337,7 @@ class _Plan:
         for k, part in enumerate(ground.clear):
             if shapely.intersects(part, here):
                 if k not in ground.meets:
-                    ground.meets[k] = bool(shapely.intersects(part, poses))
+                    ground.meets[k] = bool(shapely.intersects(part, self._poses()))
                 return not ground.meets[k]
         return False  # the start off the centre's limits: no conclusion
 
