@@ -168,6 +168,14 @@ def test_held_out_check_reports_band_rms_and_the_strongest_roster() -> None:
     assert spread is not None and spread.pairs == 16
     assert spread.roster + spread.matchups + spread.dice == pytest.approx(1.0)
     assert doc["spread"] == spread.to_json()
+    # the ceiling: each pair with both rosters' own distances from 50 % taken out, counted by hand
+    own = {(r.roster.points_limit, r.label): r.field_rate - 0.5 for r in [*held.rosters, *held.examples]}
+    even = [
+        rate - own[(lim, a)] + own[(lim, b)]
+        for lim, (a, b, rate) in zip(held.limits, held.pairs, strict=True)
+    ]
+    assert held.ceiling == pytest.approx(sum(0.45 <= e <= 0.55 for e in even) / 16)
+    assert doc["ceiling"] == held.ceiling and all(c["points_limit"] in (1000.0, 2000.0) for c in doc["cells"])
 
 
 def test_held_out_check_rates_each_example_roster_against_the_held_out_rosters() -> None:
@@ -238,6 +246,7 @@ def test_cli_validate_reports_the_held_out_set(capsys: pytest.CaptureFixture[str
         code == 0 and "held out (rosters never used in fitting" in out and "strongest held-out roster" in out
     )
     assert "where the spread comes from:" in out and "matchups (no price can)" in out
+    assert f"were every roster even against its field, {held['ceiling']:.1%} of the pairs" in out
     assert (
         "best " in out and "(95% interval " in out and " over 100 fresh battles; " in out
     )  # one field roster

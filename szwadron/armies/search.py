@@ -697,6 +697,23 @@ class HeldOutValidation:
         return spread_of(cells, self.battles)
 
     @property
+    def ceiling(self) -> float | None:
+        """Share of the pairs within 50 ± 5 % were every roster exactly even against its field:
+        each pair's rate less the two rosters' own distances from 50 % (their rates against the
+        field, :attr:`HeldOutRoster.field_rate`) — what the matchups and the dice leave, whatever
+        the points. None without the pairs' limits or a rate for each roster."""
+        if not self.pairs or len(self.limits) != len(self.pairs):
+            return None
+        own = {(r.roster.points_limit, r.label): r.field_rate - 0.5 for r in [*self.rosters, *self.examples]}
+        lo, hi = BAND
+        inside = 0
+        for limit, (a, b, rate) in zip(self.limits, self.pairs, strict=True):
+            if (limit, a) not in own or (limit, b) not in own:
+                return None
+            inside += lo <= rate - own[(limit, a)] + own[(limit, b)] <= hi
+        return inside / len(self.pairs)
+
+    @property
     def share_in_band(self) -> float:
         """Share of the pairs within 50 ± 5 %."""
         lo, hi = BAND
@@ -735,6 +752,7 @@ class HeldOutValidation:
             "rms": self.rms,
             "worst": None if worst is None else {"roster": worst.label, "field_rate": worst.field_rate},
             "spread": None if (spread := self.spread) is None else spread.to_json(),
+            "ceiling": self.ceiling,
             "rosters": [
                 {
                     "roster": r.label,

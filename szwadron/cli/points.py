@@ -1132,6 +1132,14 @@ def _print_held_out(held: Any, armies: Sequence[Any]) -> None:
                 roster=f"{spread.roster:.0%}", matchups=f"{spread.matchups:.0%}", dice=f"{spread.dice:.0%}"
             )
         )
+    ceiling = held.ceiling
+    if ceiling is not None:
+        print(
+            _(
+                "were every roster even against its field, {share} of the pairs would be within {band} "
+                "(what the matchups and the dice leave, whatever the points)"
+            ).format(share=f"{ceiling:.1%}", band=f"{lo:.0%}–{hi:.0%}")
+        )
     width = max(len(r.label) for r in held.rosters)
     for r in sorted(held.rosters, key=lambda r: -r.field_rate):
         print(f"  {r.label:<{width}} {_source(r.source):6s} {_field_line(r)}")
