@@ -87,7 +87,7 @@ def rebuild(army: ArmyList, roster: Roster) -> tuple[list[RosterEntry], float, R
         legal = [c for c in checked if all(b.constraint == POINTS_LIMIT_ID for b in c[2].broken)]
         units, pts, report = (legal or checked)[0]
     while pts < SPEND * limit:
-        grown = grow(army, roster, units, pts, limit, cls)
+        grown = grow(army, roster, units, limit, cls)
         if grown is None:
             grown = add_unit(army, roster, units, limit)
         if grown is None:
@@ -100,7 +100,6 @@ def grow(
     army: ArmyList,
     roster: Roster,
     units: list[RosterEntry],
-    pts: float,
     limit: float,
     cls: Callable[[int], int],
 ) -> tuple[list[RosterEntry], float, RosterReport] | None:

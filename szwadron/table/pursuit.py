@@ -312,12 +312,11 @@ class _Plan:
         (sx, sy), (lo_x, lo_y, hi_x, hi_y) = start, self.box
         square = shapely.box(max(sx - r, lo_x), max(sy - r, lo_y), min(sx + r, hi_x), min(sy + r, hi_y))
         room = shapely.intersection(square, shapely.buffer(poses, r, join_style="mitre"))
-        clear = shapely.buffer(shapely.difference(room, self.test), 1e-6, join_style="mitre")
-        here = shapely.Point(sx, sy)
-        for part in shapely.get_parts(clear).tolist():
-            if shapely.intersects(part, here):
-                return not shapely.intersects(part, poses)
-        return False  # the start outside that room (off the centre's limits): no conclusion
+        parts = self._clear(room)
+        k = _holding(parts, start)
+        if k is None:
+            return False  # the start outside that room (off the centre's limits): no conclusion
+        return not shapely.intersects(parts[k], poses)
 
     def _poses(self) -> shapely.Geometry:
         """The centres of the poses in contact with a pursued figure (:attr:`grown` grown by the
@@ -330,16 +329,19 @@ class _Plan:
         if ground is None:
             return False
         if ground.clear is None:
-            room = shapely.box(*self.box)
-            clear = shapely.buffer(shapely.difference(room, self.test), 1e-6, join_style="mitre")
-            ground.clear = shapely.get_parts(clear).tolist()
-        here = shapely.Point(*start)
-        for k, part in enumerate(ground.clear):
-            if shapely.intersects(part, here):
-                if k not in ground.meets:
-                    ground.meets[k] = bool(shapely.intersects(part, self._poses()))
-                return not ground.meets[k]
-        return False  # the start off the centre's limits: no conclusion
+            ground.clear = self._clear(shapely.box(*self.box))
+        k = _holding(ground.clear, start)
+        if k is None:
+            return False  # the start off the centre's limits: no conclusion
+        if k not in ground.meets:
+            ground.meets[k] = bool(shapely.intersects(ground.clear[k], self._poses()))
+        return not ground.meets[k]
+
+    def _clear(self, room: shapely.Geometry) -> list[shapely.Geometry]:
+        """The pieces of ``room`` clear of the grown blockers (taken 1e-6 cm larger, mitred, so
+        that pieces meeting at a point are one)."""
+        clear = shapely.buffer(shapely.difference(room, self.test), 1e-6, join_style="mitre")
+        return list(shapely.get_parts(clear).tolist())
 
     def goal(self, x: float, y: float, within: float) -> tuple[float, tuple[float, float]] | None:
         """PD-14, 5.3.2 — the shortest free straight slide from (x, y) into edge contact with a
@@ -375,6 +377,12 @@ class _Plan:
                 continue
             best = (length, end)
         return best
+
+
+def _holding(parts: Sequence[shapely.Geometry], start: tuple[float, float]) -> int | None:
+    """The index of the first of ``parts`` that holds ``start``; None when none does."""
+    here = shapely.Point(*start)
+    return next((k for k, part in enumerate(parts) if shapely.intersects(part, here)), None)
 
 
 _PIECES: dict[tuple[int, bytes], tuple[shapely.Geometry, list[shapely.Geometry]]] = {}
