@@ -178,7 +178,6 @@ def test_next_phase_morale_phase_and_melee_with_a_seed_2_6_8_5(page: Any, tmp_pa
     assert "set-up" in page.inner_text("#turn-counter")
     page.click("#next-phase")
     page.wait_for_selector("#turn-now[data-phase='morale']")
-    settle(page)  # the phase's checks answered: no panel drawn again under the next click
     assert page.get_attribute("#turn-now", "data-side") == "A"
     click_base(page, "fr-cuirassiers/0")
     click_base(page, "au-chevaulegers/0")
@@ -189,7 +188,6 @@ def test_next_phase_morale_phase_and_melee_with_a_seed_2_6_8_5(page: Any, tmp_pa
     assert refused.get_attribute("data-rule") == "2.2"
     page.click("#next-phase")
     page.wait_for_selector("#turn-now[data-phase='movement']")
-    settle(page)
     page.click("#melee-btn")
     page.wait_for_selector('[data-chart="melee-defender"]')
     page.fill("#melee-seed", "7")
