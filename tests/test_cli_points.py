@@ -415,11 +415,20 @@ def test_points_roster_lists_what_each_unit_costs(capsys: pytest.CaptureFixture[
     doc = json.loads(out)["roster"]
     assert code == 0 and doc["entries"]
     prices = {p["profile"]: p["points"] for p in json.loads(out)["profiles"]}
+    # the list's unit-size prices (issue 14): a skirmish company's figures 3 % more a figure above
+    # 6 and less below, a cavalry regiment's 1.5 %; other units at their points per figure
+    kinds = {p["profile"]: p["kind"] for p in json.loads(out)["profiles"]}
+    sized = 0
     for e in doc["entries"]:
-        each = prices[e["profile"]] * e["figures"] + sum(
+        rate = 0.03 if e["profile"] == "voltigeurs" else 0.015 if kinds[e["profile"]] == "cavalry" else 0.0
+        factor = 1 + rate * (e["figures"] - 6)
+        sized += factor != 1
+        assert e["size_factor"] == pytest.approx(factor)
+        each = prices[e["profile"]] * e["figures"] * factor + sum(
             prices[a["profile"]] * a["figures"] for a in e["attached"]
         )
         assert e["each"] == pytest.approx(each) and e["total"] == pytest.approx(each * e["count"])
+    assert sized  # the corps fields units away from 6 figures
     assert sum(e["total"] for e in doc["entries"]) == pytest.approx(doc["points"])
     code, out, _err = run(capsys, "points", "france", "--roster", "corps-1000")
     lines = out[out.index("the roster's units, what each costs:") :].splitlines()
@@ -428,6 +437,8 @@ def test_points_roster_lists_what_each_unit_costs(capsys: pytest.CaptureFixture[
     ].strip() == f"units[0]: {doc['entries'][0]['count']} × line_infantry of 12: 120 points each, " + (
         f"{doc['entries'][0]['total']:g} in all"
     )
+    voltigeurs = next(e for e in doc["entries"] if e["profile"] == "voltigeurs")
+    assert f"(unit-size price ×{voltigeurs['size_factor']:.3f})" in lines[1 + voltigeurs["entry"]]
 
 
 def test_stale_points_point_at_the_file_given(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
