@@ -162,9 +162,9 @@ def test_balance_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
 
 
 def test_balance_suggestions_follow_the_played_chance(capsys: pytest.CaptureFixture[str]) -> None:
-    """The Russian division is 6.7 points lighter than the Prussian one, and wins 55.4 %
-    [52.3–58.5] of 1,000 battles (seed 2026): play asks for about 31.5 points less on the Russian
-    side, where evening the points would take 6.7 more. The edits even the played chance, so each
+    """The Russian division is 3.9 points dearer than the Prussian one (at the lists' unit-size
+    prices, issue 14), and wins 55.4 % [52.3–58.5] of 1,000 battles (seed 2026): play asks for
+    about 21 points less on the Russian side, where evening the points would take 3.9 less. The edits even the played chance, so each
     takes points from Russia (or gives them to Prussia) and ends nearer the difference play asks
     for than the even points that edits evening the points alone would aim at. (Until the example
     rosters were evened again on 2026-11-28 this was the French corps against the Austrian, then
@@ -181,7 +181,7 @@ def test_balance_suggestions_follow_the_played_chance(capsys: pytest.CaptureFixt
         # nearer play's difference than the even points
         assert abs(s["difference_after"] - target) < abs(s["difference_after"])
     code, out, _ = run(capsys, "balance", "russia:corps-1000", "prussia:corps-1000")
-    assert "to even the played chance (-6.7 points now, about" in out and "to even them" not in out
+    assert "to even the played chance (+3.9 points now, about" in out and "to even them" not in out
 
 
 def test_balance_text_default_roster(capsys: pytest.CaptureFixture[str]) -> None:

@@ -763,10 +763,15 @@ def _price(args: argparse.Namespace) -> int:
     if army.size_prices:
         print(_("unit-size prices (a unit's own figures; the first that selects it applies):"))
         for sp in army.size_prices:
+            selects = [
+                *sp.profiles,
+                *(term(k.value) for k in sp.kinds),
+                *(term(a.value) for a in sp.abilities),
+            ]
             print(
                 "  "
-                + _("{id}: ×(1 + {per} × (figures − {ref})) — {rule}").format(
-                    id=sp.id, per=f"{sp.per_figure:g}", ref=sp.reference_figures, rule=sp.rule
+                + _("{id} ({selects}): ×(1 + {per} × (figures − {ref}))").format(
+                    id=sp.id, selects=", ".join(selects), per=f"{sp.per_figure:g}", ref=sp.reference_figures
                 )
             )
     if report is not None:
