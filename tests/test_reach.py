@@ -2,8 +2,9 @@
 against the brute-force fine-grid reference (``method="brute"``); known-answer files in
 tests/cases/reach/.
 
-Each case file is a scenario plus ``[reach]`` (``unit``, ``target``) and ``[expected]``; the two
-tables are stripped before ``parse_scenario``.
+Each case file is a scenario plus ``[reach]`` (``unit``, ``target``) and ``[expected]``
+(``reachable``, and any of ``cost``, ``path_cm``, ``surcharges``, ``path``, ``end`` (the centre's
+last point), ``touches``); the two tables are stripped before ``parse_scenario``.
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ def test_known_answer_cases(case: Path, method: ReachMethod) -> None:
         assert len(r.path) == len(expected["path"]), label
         for point, (x, y) in zip(r.path, expected["path"], strict=True):
             assert point == pytest.approx((x, y), abs=1e-6), label
+    if "end" in expected:  # where the base's centre ends, whatever the path's waypoints
+        assert r.path[-1] == pytest.approx(tuple(expected["end"]), abs=1e-6), label
     if "touches" in expected:
         assert r.touches == expected["touches"], label
 
@@ -129,6 +132,33 @@ def test_3_2_2_straight_charge_through_a_wood_at_exactly_r() -> None:
     report = check_move(sc, "a", move, charge=["t"])
     assert report.legal, report.message
     assert report.bases[0].distance == pytest.approx(r.cost)
+
+
+@pytest.mark.parametrize("method", ["index", "brute"])
+def test_5_9_2_a_charge_reaches_a_defender_behind_a_fence_as_the_move_finds_it(method: ReachMethod) -> None:
+    """5.9.2, 3.2.3, PD-4 — reach and move agree at a fence: the defender stands flush behind
+    it, and the pose reach ends in (flush against the fence, 8.75 cm, in contact across it) is a
+    legal charge for the move check at the same cost, with the base in contact (it used to say
+    "cannot reach", 13.25 cm, ending on the fence, which the move refuses: 3.2.3)."""
+    sc, about, _ = _load_case(CASES / "5_9_2_charge_stops_at_the_fence.toml")
+    r = reach(sc, about["unit"], about["target"], method=method)
+    assert r.reachable and r.cost == pytest.approx(8.75, abs=1e-6), r
+    end_x, end_y = r.path[-1]
+    move = {
+        "bases": [
+            {
+                "index": 0,
+                "x": end_x,
+                "y": end_y,
+                "facing": r.facing,
+                "waypoints": [[x, y, r.facing] for x, y in r.path[1:-1]],
+            }
+        ]
+    }
+    report = check_move(sc, "a", move, charge=["t"])
+    assert report.legal, report.message
+    assert report.bases[0].distance == pytest.approx(r.cost)
+    assert report.contacts == ("a/0",)
 
 
 def test_3_2_4_straight_slide_through_impassable_ground_is_refused(tables: SimpleNamespace) -> None:

@@ -30,6 +30,14 @@ player: it costs the arc of the outer corner on top.
    that a straight slide reaches within the move is found at its exact cost, wherever the grid
    happens to lie (rules audit, 3.2.2: the grid path alone ended half a step aside, 10.03 cm
    for a straight 10 cm through a wood).
+5. Contact across an obstacle (5.9.2, 1.4.3, 3.2.3, PD-4; docs/decisions.md, "Contact across an
+   obstacle is contact everywhere"): a target figure standing at a fence is reached by stopping
+   flush against the fence, in contact across it, as the move, ``check`` and ``melee`` count it
+   (:meth:`~szwadron.geometry.battlefield.Battlefield.obstacle_between`). The stretch of
+   obstacle such a figure holds is a goal of the search beside the target's bases, and slides up
+   to it are exact candidates; a pose is taken only when it is in contact across the obstacle
+   along at least the least contact length and does not stand on an obstacle. Without a target
+   figure at a crossable obstacle nothing of this is computed.
 
 The grid path alone can be up to 2.7% longer than the shortest in open ground (the worst angle
 between the 16 move directions) and can stay up to about one grid step away from obstacles;
@@ -56,13 +64,14 @@ import shapely.affinity
 from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import base_corners, polygons_from_corners
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.geometry.contact import polygon_distance
+from szwadron.geometry.contact import contact_length, polygon_distance
 from szwadron.geometry.paths import BaseMotion, Surcharge, terrain_surcharges
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import _
 from szwadron.limits import MAX_REACH_GRID_POINTS
 from szwadron.models import Scenario, TerrainKind
 from szwadron.settings import RulesSettings
+from szwadron.table.audit import obstacle_zone_core
 from szwadron.table.movement.plan import base_speeds
 
 ReachMethod = Literal["index", "brute"]
@@ -192,18 +201,22 @@ class _Grid:
 @dataclass
 class _Field:
     """What stands on the grid for the moving base: 3.1.3, 3.2.4, 3.2.5 blockers, 1.4.2 zones
-    (5.9.3: not of engaged figures), 3.2 terrain that costs, and the target."""
+    (5.9.3: not of engaged figures), 3.2 terrain that costs, and the target; ``across``: the
+    stretches of crossable obstacles that target figures hold (1.4.3, 3.2.3), each with the
+    figure's index, where a charge stops in contact across the obstacle (PD-4)."""
 
     blockers: list[shapely.Geometry]
     zones: list[shapely.Geometry]
     weighted: list[TerrainShape]
     hills: list[TerrainShape]
     targets: list[shapely.Geometry]
+    across: list[tuple[shapely.Geometry, int]] = field(default_factory=list)
 
     @property
     def target(self) -> shapely.Geometry:
-        """The target's bases as one shape."""
-        return shapely.union_all(self.targets)
+        """What the search makes for: the target's bases, and the stretches of obstacles held by
+        them (``across``), as one shape."""
+        return shapely.union_all(self.targets + [g for g, _t in self.across])
 
 
 @dataclass
@@ -377,7 +390,24 @@ def _field(
         if f.kind in _COSTLY and forbidden_rule(bf.kinds[b], f) is None and shapely.intersects(f.polygon, box)
     ]
     hills = [f for f in bf.terrain if f.kind is TerrainKind.HILL and shapely.intersects(f.polygon, box)]
-    return _Field(blockers, zones, weighted, hills, list(bf.polygons[foe]))
+    return _Field(blockers, zones, weighted, hills, list(bf.polygons[foe]), _held(bf, foe, method))
+
+
+def _held(bf: Battlefield, foe: IntArray, method: ReachMethod) -> list[tuple[shapely.Geometry, int]]:
+    """1.4.3, 3.2.3, PD-4 — the stretches of crossable obstacles that the target's figures stand
+    at (:func:`~szwadron.table.audit.obstacle_zone_core`, from whose far side their zones are
+    measured), piece by piece, each with the figure: a charge on such a figure stops at the
+    obstacle, in contact across it (5.9.2). None without such obstacles: nothing changes."""
+    if not any(f.crossable_obstacle for f in bf.terrain):
+        return []
+    s = bf.settings
+    tol = s.contact_tolerance_cm + s.distance_epsilon_cm
+    out: list[tuple[shapely.Geometry, int]] = []
+    for t, k, dist in zip(*(a.tolist() for a in bf.terrain_within(tol, foe, method=method)), strict=True):
+        if bf.terrain[k].crossable_obstacle and dist <= tol:
+            core = obstacle_zone_core(bf, t, k, tol)
+            out += [(g, int(t)) for g in shapely.get_parts(core) if not g.is_empty]
+    return out
 
 
 def _costs(bf: Battlefield, b: int, grid: _Grid, fld: _Field, method: ReachMethod) -> _Costs:
@@ -453,6 +483,7 @@ def _tested_each(bf: Battlefield, b: int, px: FloatArray, py: FloatArray, fld: _
         base_corners(px, py, f0, w - 2 * cost_shrink, d - 2 * cost_shrink)
     ).reshape(-1)
     in_w = [np.asarray(shapely.intersects(costed, f.polygon)) for f in fld.weighted]
+    # fld.target: the target's bases and the stretches of obstacle they hold (PD-4)
     return free, in_w, np.asarray(shapely.distance(polys, fld.target)), None
 
 
@@ -477,7 +508,8 @@ def _configuration_space(bf: Battlefield, b: int, px: FloatArray, py: FloatArray
         region = shapely.union_all(grown_by_base(f.polygon, off_cost))
         shapely.prepare(region)
         in_w.append(np.asarray(shapely.contains_xy(region, px, py)))
-    tgt = shapely.union_all([p for g in fld.targets for p in grown_by_base(g, off_full)])
+    goals = fld.targets + [g for g, _t in fld.across]  # the target, and contact across (PD-4)
+    tgt = shapely.union_all([p for g in goals for p in grown_by_base(g, off_full)])
     return free, in_w, np.asarray(shapely.distance(shapely.points(px, py), tgt)), block
 
 
@@ -563,15 +595,15 @@ def _path(
     method: ReachMethod,
 ) -> list[tuple[float, float]]:
     """5.9.2 — the grid path from the base's centre to ``goal``, a straight slide on into
-    contact with the nearest target figure, pulled tight (``"index"``)."""
+    contact with the nearest target figure (or across an obstacle, :func:`_closing_slide`),
+    pulled tight (``"index"``)."""
     f0, w, d = float(bf.facing[b]), float(bf.width[b]), float(bf.depth[b])
     px, py = grid.points()
     chain = [goal]
     while chain[-1] in parent:
         chain.append(parent[chain[-1]])
     pts = [(float(bf.x[b]), float(bf.y[b]))] + [(float(px[k]), float(py[k])) for k in reversed(chain)]
-    end_poly = shapely.Polygon(base_corners(*pts[-1], f0, w, d))
-    dx, dy = into_contact(end_poly, fld.targets, bf.settings.min_contact_length_cm)
+    dx, dy = _closing_slide(bf, b, fld, pts[-1])
     if math.hypot(dx, dy) > 0:
         pts.append((pts[-1][0] + dx, pts[-1][1] + dy))
     if method == "index":
@@ -580,6 +612,48 @@ def _path(
     if len(pts) == 1:  # already in contact
         pts.append(pts[0])
     return pts
+
+
+def _closing_slide(bf: Battlefield, b: int, fld: _Field, end: tuple[float, float]) -> tuple[float, float]:
+    """5.9.2, PD-4 — the last straight slide of a grid path ending with base ``b``'s centre at
+    ``end``: into contact with a target figure (:func:`into_contact`), or, when shorter, up to
+    a stretch of obstacle a target figure holds, in contact across it (:func:`_across`)."""
+    f0, w, d = float(bf.facing[b]), float(bf.width[b]), float(bf.depth[b])
+    end_poly = shapely.Polygon(base_corners(*end, f0, w, d))
+    least = bf.settings.min_contact_length_cm
+    dx, dy = into_contact(end_poly, fld.targets, least)
+    if fld.across:
+        ax, ay = into_contact(end_poly, [g for g, _t in fld.across], least)
+        if math.hypot(ax, ay) < math.hypot(dx, dy) and _across(bf, b, fld, (end[0] + ax, end[1] + ay)):
+            return ax, ay
+    return dx, dy
+
+
+def _across(bf: Battlefield, b: int, fld: _Field, centre: tuple[float, float]) -> bool:
+    """5.9.2, 1.3.5, PD-4, PD-14, 3.2.3 — base ``b`` with its centre at ``centre`` (facing kept)
+    is in contact with a target figure across an obstacle, as the move, ``check`` and ``melee``
+    count it (:meth:`~szwadron.geometry.battlefield.Battlefield.obstacle_between`), along at
+    least the least contact length (measured as
+    :meth:`~szwadron.geometry.battlefield.Battlefield.contact_lengths` measures it), and stands
+    on no obstacle (3.2.3: the move refuses that)."""
+    s = bf.settings
+    tol, eps = s.contact_tolerance_cm + s.distance_epsilon_cm, s.distance_epsilon_cm
+    f0, w, d = float(bf.facing[b]), float(bf.width[b]), float(bf.depth[b])
+    corners = base_corners(*centre, f0, w, d)
+    shrink = s.overlap_tolerance_cm + eps
+    core = shapely.Polygon(base_corners(*centre, f0, max(w - 2 * shrink, 1e-3), max(d - 2 * shrink, 1e-3)))
+    if any(f.kind is TerrainKind.OBSTACLE and shapely.intersects(core, f.polygon) for f in fld.weighted):
+        return False
+    poly = shapely.Polygon(corners)
+    for t in sorted({t for _g, t in fld.across}):
+        gap = float(polygon_distance(corners[None], bf.corners[[t]])[0])
+        f = bf.obstacle_between(poly, t, gap)
+        if f is None:
+            continue
+        length = float(contact_length(corners[None], bf.corners[[t]], f.width + tol)[0])
+        if length >= s.min_contact_length_cm - eps:
+            return True
+    return False
 
 
 def slide_candidates(
@@ -735,33 +809,52 @@ def _straight_slides(
 ) -> list[tuple[tuple[float, float], float]]:
     """5.9.2, PD-6 — exact candidates: where base ``b``'s centre ends when the base slides
     straight (facing kept) into contact with a target figure, along the shortest line to each
-    target figure and straight ahead; with the slide's length, shortest first, none longer than
-    ``limit``. Each end pose touches its target figure; :func:`_slide_free` refuses a slide
-    that runs into another (the target's figures are among the blockers)."""
-    x0, y0, f0 = float(bf.x[b]), float(bf.y[b]), float(bf.facing[b])
+    target figure and straight ahead, and (PD-4) the same up to each stretch of obstacle a
+    target figure holds when that ends in contact across it (:func:`_across`); with the
+    slide's length, shortest first, none longer than ``limit``. Each end pose touches its
+    target figure or is in contact with one across an obstacle; :func:`_slide_free` refuses a
+    slide that runs into another (the target's figures are among the blockers)."""
+    x0, y0 = float(bf.x[b]), float(bf.y[b])
     start = shapely.Polygon(bf.corners[b])
+    least = bf.settings.min_contact_length_cm
     ends: list[tuple[tuple[float, float], float]] = []
     for target in fld.targets:  # PD-14: into contact along at least the least length
-        mx, my = into_contact(start, [target], bf.settings.min_contact_length_cm)
+        mx, my = into_contact(start, [target], least)
         ends.append(((x0 + mx, y0 + my), math.hypot(mx, my)))
-    # straight ahead: the first point of the ray from the centre on a target grown by the base
-    w, d = float(bf.width[b]), float(bf.depth[b])
-    grown = shapely.union_all(
-        [p for g in fld.targets for p in grown_by_base(g, base_corners(0.0, 0.0, f0, w, d))]
-    )
-    a = math.radians(f0)
-    ray = shapely.LineString([(x0, y0), (x0 + limit * math.cos(a), y0 + limit * math.sin(a))])
-    if not shapely.contains_xy(grown, x0, y0):
-        hit = shapely.get_coordinates(shapely.intersection(ray, shapely.boundary(grown)))
-        if len(hit):
-            run = (hit[:, 0] - x0) * math.cos(a) + (hit[:, 1] - y0) * math.sin(a)
-            k = int(np.argmin(run))
-            ends.append(((float(hit[k, 0]), float(hit[k, 1])), float(run[k])))
+    ends += _ahead(bf, b, fld.targets, limit)
+    if fld.across:  # 5.9.2, PD-4: up to the obstacle a target figure holds, in contact across it
+        held = [g for g, _t in fld.across]
+        across = [
+            ((x0 + mx, y0 + my), math.hypot(mx, my))
+            for mx, my in (into_contact(start, [g], least) for g in held)
+        ]
+        ends += [e for e in across + _ahead(bf, b, held, limit) if _across(bf, b, fld, e[0])]
     out: list[tuple[tuple[float, float], float]] = []
     for end, length in sorted(ends, key=lambda e: e[1]):
         if length <= limit and all(math.dist(end, e) > 1e-9 for e, _ in out):
             out.append((end, length))
     return out
+
+
+def _ahead(
+    bf: Battlefield, b: int, shapes: list[shapely.Geometry], limit: float
+) -> list[tuple[tuple[float, float], float]]:
+    """Straight ahead (base ``b``'s facing): the first point of the ray from its centre on one
+    of ``shapes`` grown by the base, with the run; none when the centre already is in one, or
+    the ray meets none within ``limit``."""
+    x0, y0, f0 = float(bf.x[b]), float(bf.y[b]), float(bf.facing[b])
+    w, d = float(bf.width[b]), float(bf.depth[b])
+    grown = shapely.union_all([p for g in shapes for p in grown_by_base(g, base_corners(0.0, 0.0, f0, w, d))])
+    a = math.radians(f0)
+    ray = shapely.LineString([(x0, y0), (x0 + limit * math.cos(a), y0 + limit * math.sin(a))])
+    if shapely.contains_xy(grown, x0, y0):
+        return []
+    hit = shapely.get_coordinates(shapely.intersection(ray, shapely.boundary(grown)))
+    if not len(hit):
+        return []
+    run = (hit[:, 0] - x0) * math.cos(a) + (hit[:, 1] - y0) * math.sin(a)
+    k = int(np.argmin(run))
+    return [((float(hit[k, 0]), float(hit[k, 1])), float(run[k]))]
 
 
 def _slide_free(bf: Battlefield, b: int, fld: _Field, end: tuple[float, float]) -> bool:

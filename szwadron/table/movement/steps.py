@@ -501,21 +501,6 @@ def into_charged(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     ]
 
 
-def _touching_across_an_obstacle(ctx: MoveContext, final: shapely.Geometry, target: int, gap: float) -> bool:
-    """1.3.5, PD-4, 5.7 — a base ending at ``final`` and the figure ``target``, ``gap`` cm
-    apart, both touch one crossable obstacle and are no further apart than its width (plus the
-    tolerance): in contact across it, as the audit and the melee count it
-    (:meth:`~szwadron.geometry.battlefield.Battlefield.contact_lengths`)."""
-    bf, tol = ctx.bf, ctx.tol
-    return any(
-        f.crossable_obstacle
-        and gap <= f.width + tol
-        and float(shapely.distance(final, f.polygon)) <= tol
-        and float(shapely.distance(bf.polygons[target], f.polygon)) <= tol
-        for f in bf.terrain
-    )
-
-
 def closes_to_contact(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     """5.9.2 — a charging base that enters the charged unit's zone ends touching a charged
     figure, or in contact with one across an obstacle (PD-4: the zone of a figure at a fence is
@@ -530,7 +515,7 @@ def closes_to_contact(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     if not touching and ctx.obstacles:
         final_poly = shapely.Polygon(p.final)
         touching = any(
-            _touching_across_an_obstacle(ctx, final_poly, t, dd)
+            bf.obstacle_between(final_poly, t, dd) is not None  # as check and melee count it
             for t, dd in zip(targets, d_end.tolist(), strict=True)
             if dd <= ctx.widest + ctx.tol
         )
