@@ -27,7 +27,6 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from szwadron.geometry.bases import base_corners
 from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import polygon_distance
 from szwadron.geometry.paths import Surcharge, terrain_surcharges
@@ -35,7 +34,14 @@ from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import _, ngettext, term
 from szwadron.models import Ability, TerrainKind, UnitState
 from szwadron.table.audit import connected_groups, engaged_or_recorded, obstacle_zone_core
-from szwadron.table.movement.plan import Planned, coherent_groups, foot_of_hill, itemise
+from szwadron.table.movement.plan import (
+    Planned,
+    coherent_groups,
+    foot_of_hill,
+    itemise,
+    on_obstacle,
+    shrunk_base,
+)
 from szwadron.table.movement.report import AfterFire, Violation
 
 if TYPE_CHECKING:
@@ -157,13 +163,7 @@ class BaseCheck:
 
 def _shrunk(p: Planned, at: int, shrink: float) -> shapely.Geometry:
     """The base at pose ``at`` of its path, shrunk by ``shrink`` on every side (PD-3)."""
-    return shapely.Polygon(
-        base_corners(
-            *p.motion.poses[at],
-            max(p.motion.width - 2 * shrink, 1e-3),
-            max(p.motion.depth - 2 * shrink, 1e-3),
-        )
-    )
+    return shrunk_base(p.motion.poses[at], p.motion.width, p.motion.depth, shrink)
 
 
 # --- the whole move, first ------------------------------------------------------------------------
@@ -585,7 +585,7 @@ def where_it_ends(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
                     ).format(value=term(f.kind.value), unit=f.id),
                 )
             )
-        elif f.kind is TerrainKind.OBSTACLE:
+        elif on_obstacle(fin_core, f):  # 3.2.3, as reach asks it of the poses it proposes
             out.append(
                 ctx.violation(
                     p, "3.2.3", _("ends on obstacle {unit}: stop touching it, or cross it").format(unit=f.id)
