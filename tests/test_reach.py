@@ -2,12 +2,15 @@
 against the brute-force fine-grid reference (``method="brute"``); known-answer files in
 tests/cases/reach/.
 
-Each case file is a scenario plus ``[reach]`` (``unit``, ``target``) and ``[expected]``; the two
-tables are stripped before ``parse_scenario``.
+Each case file is a scenario plus ``[reach]`` (``unit``, ``target``) and ``[expected]``
+(``reachable``, and any of ``cost``, ``path_cm``, ``surcharges``, ``path``, ``end`` (the centre's
+last point), ``touches``); the two tables are stripped before ``parse_scenario``.
 """
 
 from __future__ import annotations
 
+import math
+import random
 import tomllib
 from pathlib import Path
 from types import SimpleNamespace
@@ -53,6 +56,8 @@ def test_known_answer_cases(case: Path, method: ReachMethod) -> None:
         assert len(r.path) == len(expected["path"]), label
         for point, (x, y) in zip(r.path, expected["path"], strict=True):
             assert point == pytest.approx((x, y), abs=1e-6), label
+    if "end" in expected:  # where the base's centre ends, whatever the path's waypoints
+        assert r.path[-1] == pytest.approx(tuple(expected["end"]), abs=1e-6), label
     if "touches" in expected:
         assert r.touches == expected["touches"], label
 
@@ -131,6 +136,33 @@ def test_3_2_2_straight_charge_through_a_wood_at_exactly_r() -> None:
     assert report.bases[0].distance == pytest.approx(r.cost)
 
 
+@pytest.mark.parametrize("method", ["index", "brute"])
+def test_5_9_2_a_charge_reaches_a_defender_behind_a_fence_as_the_move_finds_it(method: ReachMethod) -> None:
+    """5.9.2, 3.2.3, PD-4 — reach and move agree at a fence: the defender stands flush behind
+    it, and the pose reach ends in (flush against the fence, 8.75 cm, in contact across it) is a
+    legal charge for the move check at the same cost, with the base in contact (it used to say
+    "cannot reach", 13.25 cm, ending on the fence, which the move refuses: 3.2.3)."""
+    sc, about, _ = _load_case(CASES / "5_9_2_charge_stops_at_the_fence.toml")
+    r = reach(sc, about["unit"], about["target"], method=method)
+    assert r.reachable and r.cost == pytest.approx(8.75, abs=1e-6), r
+    end_x, end_y = r.path[-1]
+    move = {
+        "bases": [
+            {
+                "index": 0,
+                "x": end_x,
+                "y": end_y,
+                "facing": r.facing,
+                "waypoints": [[x, y, r.facing] for x, y in r.path[1:-1]],
+            }
+        ]
+    }
+    report = check_move(sc, "a", move, charge=["t"])
+    assert report.legal, report.message
+    assert report.bases[0].distance == pytest.approx(r.cost)
+    assert report.contacts == ("a/0",)
+
+
 def test_3_2_4_straight_slide_through_impassable_ground_is_refused(tables: SimpleNamespace) -> None:
     """3.2.4, 5.9.2 — a straight slide into contact that crosses impassable ground is not taken:
     the answer goes round, as the grid search finds it."""
@@ -201,3 +233,94 @@ def test_pd_14_a_reached_target_is_touched_along_an_edge_not_at_a_corner(method:
         np.full(len(targets), mover, dtype=np.intp), np.asarray(targets, dtype=np.intp)
     )
     assert float(lengths.max()) >= 1.0 - 1e-6
+
+
+_INF = {
+    "id": "inf",
+    "name": "Line",
+    "kind": "infantry",
+    "R": 12,
+    "W": 2,
+    "SW": 1,
+    "SO": 1,
+    "Z": 24,
+    "UW": 3,
+    "C": 3,
+    "M": 4,
+}
+
+
+def _fence_position(seed: int) -> Any:
+    """A charger below a fence running the table's width and a defender behind it, drawn from
+    ``seed``: the fence 0.5 or 1 cm wide, the defender flush against it (its lowest corner at
+    the fence) or up to 1.5 cm back, square to the fence or turned up to 20°; the charger
+    (R 12, 16 or 20) 1.5 to 9 cm short of the fence, up to 3 cm aside, square or up to 35° off."""
+    rng = random.Random(seed)
+    w = rng.choice([0.5, 0.5, 1.0])
+    off = 0.0 if rng.random() < 0.5 else rng.uniform(0.05, 1.5)
+    turn = 0.0 if rng.random() < 0.35 else rng.uniform(-35, 35)
+    dist, aside, r = rng.uniform(1.5, 9.0), rng.uniform(-3.0, 3.0), rng.choice([12, 16, 20])
+    tf = 270.0 if rng.random() < 0.7 else 270 + rng.uniform(-20, 20)
+    th = math.radians(tf - 270.0)
+    data = {
+        "name": f"fence {seed}",
+        "table": {"width": 80.0, "depth": 60.0},
+        "terrain": [{"id": "fence", "kind": "obstacle", "line": [[0, 20], [80, 20]], "width": w}],
+        "units": [
+            {
+                "id": "a",
+                "side": "A",
+                "profile": dict(_INF, R=r),
+                "bases": [{"x": 40.0 + aside, "y": 20 - w / 2 - dist, "facing": 90.0 + turn}],
+            },
+            {
+                "id": "t",
+                "side": "B",
+                "profile": _INF,
+                "bases": [
+                    {"x": 40.0, "y": 20 + w / 2 + abs(math.cos(th)) + abs(math.sin(th)) + off, "facing": tf}
+                ],
+            },
+        ],
+    }
+    return parse_scenario(data, source=f"fence {seed}", folders=[])
+
+
+@pytest.mark.parametrize(
+    ("method", "seed"), [("index", k) for k in range(12)] + [("brute", k) for k in (23, 44)]
+)
+def test_3_2_3_every_reached_pose_at_a_fence_is_a_legal_move(method: ReachMethod, seed: int) -> None:
+    """3.2.3, 5.9.2, PD-4 — on seeded random positions at a fence (the charger square or at an
+    angle, the defender flush behind it or standing back), whatever reach answers "can reach"
+    is a charge the move check finds legal at the same cost: it never ends on the fence (3.2.3,
+    "ends on obstacle"), which it used to in most of them (a corner on the defender, or face on
+    to a defender standing back)."""
+    sc = _fence_position(seed)
+    r = reach(sc, "a", "t", method=method)
+    if not r.reachable:
+        return
+    end_x, end_y = r.path[-1]
+    move = {
+        "bases": [
+            {
+                "index": 0,
+                "x": end_x,
+                "y": end_y,
+                "facing": r.facing,
+                "waypoints": [[x, y, r.facing] for x, y in r.path[1:-1]],
+            }
+        ]
+    }
+    report = check_move(sc, "a", move, charge=["t"])
+    assert report.legal, (seed, method, report.message)
+    assert report.bases[0].distance == pytest.approx(r.cost, abs=1e-6)
+
+
+def test_3_2_3_out_of_reach_says_the_poses_stood_on_the_fence() -> None:
+    """3.2.3 — a defender standing 1 cm back from the fence: touching it face on stands on the
+    fence (it used to be "can reach", 14.25 cm); the flank beyond the fence is 15.37 cm or more,
+    over the move of 15. The answer says why: the nearer poses stood on the fence."""
+    sc, about, _ = _load_case(CASES / "3_2_3_defender_back_from_the_fence.toml")
+    r = reach(sc, about["unit"], about["target"])
+    assert not r.reachable and r.cost is not None and r.cost >= 15.37 - 1e-2
+    assert r.note is not None and r.note.startswith("3.2.3") and "fence" in r.note

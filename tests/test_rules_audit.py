@@ -451,6 +451,30 @@ def test_2_3_a_pursuer_fights_one_melee_a_phase(tmp_path: Path) -> None:
     assert not (tmp_path / "p2.toml").exists()
 
 
+def test_6_7_9_a_pursuer_repulsed_in_its_own_morale_phase_takes_no_action(tmp_path: Path) -> None:
+    """6.7.9 — "Jeżeli oddział został odrzucony we własnej fazie morale, nie może wykonywać żadnej
+    akcji w fazie ruchu tej samej tury": side A's pursuing line x, struck in A's morale phase by
+    B's pursuing hussars (2.2.1 V), is repulsed (dice worked in the case file) and normal; its
+    action is spent (the melee), so in A's movement phase its move is refused (2.3), nothing
+    written. Repulsed in the opponent's (B's) morale phase instead, its action is not spent."""
+    case = (SEQ / "pursuer_repulsed_in_own_phase.toml").read_text(encoding="utf-8")
+    (tmp_path / "p0.toml").write_text(case, encoding="utf-8")
+    melee = ["melee", "--attacker", "bp", "--defender", "x", "--dice", "1,6,6,1"]
+    assert _step(tmp_path, melee, "p0.toml", "p1.toml") == 0
+    x = load_scenario(tmp_path / "p1.toml").unit("x")
+    assert x.state.value == "normal" and x.acted is not None and x.acted.value == "melee"
+    assert load_scenario(tmp_path / "p1.toml").unit("bp").state.value == "pursuit"
+    assert _step(tmp_path, ["turn"], "p1.toml", "p2.toml") == 0
+    step = ["move", "--unit", "x", "--to", str(SEQ / "repulsed_pursuer_steps_back.toml")]
+    assert _step(tmp_path, step, "p2.toml", "bad.toml") == 1 and not (tmp_path / "bad.toml").exists()
+    (tmp_path / "q0.toml").write_text(
+        case.replace('side = "A"\nphase', 'side = "B"\nphase'), encoding="utf-8"
+    )
+    assert _step(tmp_path, melee, "q0.toml", "q1.toml") == 0
+    x = load_scenario(tmp_path / "q1.toml").unit("x")
+    assert x.state.value == "normal" and x.acted is None
+
+
 def test_3_2_4_a_pursuit_move_goes_round_impassable_ground(tmp_path: Path) -> None:
     """3.2.4, 6.7.4, 6.7.5 — impassable ground across the pursuer's way (x 40..80, y 56..58): it
     used to stop the pursuer at its edge (centre y 55); now the pursuer goes round it

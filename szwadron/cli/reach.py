@@ -75,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
             + _("path (centre of the base, facing kept at {facing:g}°): ").format(facing=r.facing)
             + " → ".join(f"({x:.1f}, {y:.1f})" for x, y in r.path)
         )
+    if r.note:  # 3.2.3: the poses into contact nearer stood on an obstacle
+        print("  " + r.note)
     print("  " + _("method: {how}; see szwadron.table.reach for the error bound").format(how=r.how))
     return 0 if r.reachable else 1
 

@@ -974,6 +974,8 @@ def apply_melee(
         changes += _removal_changes(unit, gone_ids)
         holds = side == "defender" and m.all_defenders_advantaged
         changes += _melee_state(unit, out, [enemy.id], [enemy.id], enemy.id, pursue, holds, notes)
+        if side == "defender":  # the attacker's action is the melee already
+            changes += _repulsed_pursuer_rests(sc, unit, out)
     push = []
     if a_out.value == "engaged" and d_out.value == "engaged":
         steps = m.push_up(*roll.gone)
@@ -1113,6 +1115,8 @@ def apply_combined_melee(
         stay = [names[v] for v in sorted(opp[k]) if roll.outcomes[v] is MeleeOutcome.ENGAGED]
         pursued = next((names[v] for v in sorted(opp[k]) if roll.outcomes[v] in fled), None)
         changes += _melee_state(unit, out, m.opponents[u], stay, pursued, pursue, holds, notes)
+        if u not in attackers:  # an attacker's action is the melee already
+            changes += _repulsed_pursuer_rests(sc, unit, out)
     pairs = sorted(
         {
             (a, d)
@@ -1267,6 +1271,25 @@ def _melee_state(
     if pursuing != unit.pursuing:
         changes.append({"op": "set", "unit": unit.id, "field": "pursuing", "value": pursuing})
     return changes
+
+
+def _repulsed_pursuer_rests(sc: Scenario, unit: Unit, out: MeleeOutcome) -> list[Change]:
+    """6.7.9 — "Jeżeli oddział został odrzucony we własnej fazie morale, nie może wykonywać żadnej
+    akcji w fazie ruchu tej samej tury": a pursuing unit repulsed in its own side's morale phase
+    (a defender there, struck by an enemy pursuer, 2.2.1 V) takes no action in that movement
+    phase. It fought the melee of that phase, so its ``acted`` is the melee (2.3), which the
+    end of its movement phase forgets, as any unit's action. (A pursuing attacker has it already.)"""
+    turn = sc.turn
+    if (
+        out is MeleeOutcome.REPULSED
+        and unit.state is UnitState.PURSUIT
+        and turn is not None
+        and turn.phase is Phase.MORALE
+        and turn.side == unit.side
+        and unit.acted is None
+    ):
+        return [{"op": "set", "unit": unit.id, "field": "acted", "value": UnitAction.MELEE.value}]
+    return []
 
 
 def apply_repulse(pos: Position, unit: str, enemy: str) -> Applied:

@@ -383,6 +383,27 @@ class Battlefield:
             out[k] = contact_length(self.corners[ii[k]], self.corners[jj[k]], width + tol)
         return out
 
+    def obstacle_between(self, shape: shapely.Geometry, base: int, gap: float) -> TerrainShape | None:
+        """1.3.5, PD-4, 5.7 — the crossable obstacle across which ``shape`` (a base where it
+        would stand) and base ``base``, ``gap`` cm apart, are in contact, as
+        :meth:`contact_lengths` counts it: both within the contact tolerance of it and no further
+        apart than its width plus the tolerance (the widest such); ``None`` when there is none.
+        The move (5.9.2: a charge closes to contact) and ``reach`` (the poses it aims for) ask
+        it of a pose not yet on the table."""
+        tol = self.settings.contact_tolerance_cm + self.settings.distance_epsilon_cm
+        return max(
+            (
+                f
+                for f in self.terrain
+                if f.crossable_obstacle
+                and gap <= f.width + tol
+                and float(shapely.distance(shape, f.polygon)) <= tol
+                and float(shapely.distance(self.polygons[base], f.polygon)) <= tol
+            ),
+            key=lambda f: f.width,
+            default=None,
+        )
+
     def measure(self, a: str, b: str) -> Measurement:
         """4.5.2 — least edge-to-edge distance between two bases or units (ids as in
         :meth:`resolve`), the bases that realise it (the first pair in file order on a tie; among

@@ -417,12 +417,15 @@ def terrain_surcharges(
     for at, before, after in motion.level_changes(hills):
         if after > before:
             x, y, _ = motion.pose_arrays([min(at + 1e-9, end)])
-            onto = [
-                h
-                for h in hills
-                if h.level == after and bool(shapely.intersects_xy(h.polygon, float(x[0]), float(y[0])))
-            ]
-            source = onto[0].id if onto else hills[0].id
+            point = shapely.Point(float(x[0]), float(y[0]))
+            # the change point lies within a hair of the edge, on either side: the hill of the
+            # new level nearest it is the one climbed onto
+            onto = sorted(
+                (float(shapely.distance(h.polygon, point)), k)
+                for k, h in enumerate(hills)
+                if h.level == after
+            )
+            source = hills[onto[0][1]].id if onto else hills[0].id
             out.append(Surcharge("3.2.1", settings.hill_climb_cm * (after - before), source))
     return tuple(out)
 

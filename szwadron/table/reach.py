@@ -30,6 +30,25 @@ player: it costs the arc of the outer corner on top.
    that a straight slide reaches within the move is found at its exact cost, wherever the grid
    happens to lie (rules audit, 3.2.2: the grid path alone ended half a step aside, 10.03 cm
    for a straight 10 cm through a wood).
+5. Contact across an obstacle (5.9.2, 1.4.3, 3.2.3, PD-4; docs/decisions.md, "Contact across an
+   obstacle is contact everywhere"): a target figure standing at a fence is reached by stopping
+   flush against the fence, in contact across it, as the move, ``check`` and ``melee`` count it
+   (:meth:`~szwadron.geometry.battlefield.Battlefield.obstacle_between`). The stretch of
+   obstacle such a figure holds is a goal of the search beside the target's bases, and slides up
+   to it are exact candidates; a pose is taken only when it is in contact across the obstacle
+   along at least the least contact length and does not stand on an obstacle. Without a target
+   figure at a crossable obstacle nothing of this is computed.
+6. No end pose on an obstacle (3.2.3: "Przekroczenie takiej przeszkody kosztuje dodatkowo 4 cm
+   ruchu" — a move crosses a fence or stops before it; only a repulse may end on one, 6.5.2):
+   with obstacles in reach, an exact slide or a grid path whose end pose stands on one is not
+   taken, by the move's own test (:func:`~szwadron.table.movement.plan.on_obstacle`, the base
+   shrunk by the overlap tolerance). The search then goes on past such goals: a node next to
+   the target is a goal only with a closing slide that ends off every obstacle and runs into no
+   figure, and only once that slide's cost is paid (so the cheapest such goal is taken); its
+   steps near the target are tested for clipping the target's corners. So a charger at an
+   angle to a fence, or facing a defender standing back from it, is sent round to a pose the
+   move accepts (beyond the fence, the crossing paid), or is out of reach with
+   :attr:`ReachResult.note` naming the fence. Without obstacles in reach none of this runs.
 
 The grid path alone can be up to 2.7% longer than the shortest in open ground (the worst angle
 between the 16 move directions) and can stay up to about one grid step away from obstacles;
@@ -41,6 +60,8 @@ sums and no pulling tight. ``benchmarks/bench_move.py`` measures the two against
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import heapq
 import itertools
 import math
@@ -56,14 +77,15 @@ import shapely.affinity
 from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import base_corners, polygons_from_corners
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.geometry.contact import polygon_distance
-from szwadron.geometry.paths import BaseMotion, Surcharge, terrain_surcharges
+from szwadron.geometry.contact import contact_length, polygon_distance
+from szwadron.geometry.paths import BaseMotion, Pose, Surcharge, terrain_surcharges
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import _
 from szwadron.limits import MAX_REACH_GRID_POINTS
 from szwadron.models import Scenario, TerrainKind
 from szwadron.settings import RulesSettings
-from szwadron.table.movement.plan import base_speeds
+from szwadron.table.audit import obstacle_zone_core
+from szwadron.table.movement.plan import base_speeds, on_obstacle, shrunk_base
 
 ReachMethod = Literal["index", "brute"]
 FloatArray = npt.NDArray[np.float64]
@@ -114,6 +136,9 @@ class ReachResult:
     how: str
     table: Battlefield | None = field(default=None, repr=False, compare=False)
     """The table it was computed on (for plotting; not part of the JSON)."""
+    note: str | None = None
+    """Out of reach when poses into contact were refused for standing on an obstacle (3.2.3):
+    which obstacle, and why (printed by ``szwadron reach``; not part of the JSON)."""
 
     def to_json(self) -> dict[str, Any]:
         """``{"reachable", "base", "length", "allowed", "path", ...}``."""
@@ -192,18 +217,28 @@ class _Grid:
 @dataclass
 class _Field:
     """What stands on the grid for the moving base: 3.1.3, 3.2.4, 3.2.5 blockers, 1.4.2 zones
-    (5.9.3: not of engaged figures), 3.2 terrain that costs, and the target."""
+    (5.9.3: not of engaged figures), 3.2 terrain that costs, and the target; ``across``: the
+    stretches of crossable obstacles that target figures hold (1.4.3, 3.2.3), each with the
+    figure's index, where a charge stops in contact across the obstacle (PD-4)."""
 
     blockers: list[shapely.Geometry]
     zones: list[shapely.Geometry]
     weighted: list[TerrainShape]
     hills: list[TerrainShape]
     targets: list[shapely.Geometry]
+    across: list[tuple[shapely.Geometry, int]] = field(default_factory=list)
+
+    @functools.cached_property
+    def obstacles(self) -> list[TerrainShape]:
+        """3.2.3 — the obstacles (fences, barricades, streams, low walls) in reach: no end pose
+        may stand on one (:func:`_on_obstacle`)."""
+        return [f for f in self.weighted if f.kind is TerrainKind.OBSTACLE]
 
     @property
     def target(self) -> shapely.Geometry:
-        """The target's bases as one shape."""
-        return shapely.union_all(self.targets)
+        """What the search makes for: the target's bases, and the stretches of obstacles held by
+        them (``across``), as one shape."""
+        return shapely.union_all(self.targets + [g for g, _t in self.across])
 
 
 @dataclass
@@ -272,15 +307,21 @@ def reach(
     about = (unit, target, method, how, h)
     fld = _field(bf, b, t_k, foe, grid.box, method)
     costs = _costs(bf, b, grid, fld, method)
-    goal, parent = _search(bf, b, grid, costs, allowed * 1.5 + 1e-9, method)
+    refused: set[str] = set()  # 3.2.3: the obstacles end poses into contact stood on
+    closing = _closings(bf, b, grid, fld, costs, refused)
+    clear = _step_clear(bf, b, grid, fld, costs, method) if closing is not None else None
+    goal, parent = _search(bf, b, grid, costs, allowed * 1.5 + 1e-9, method, closing, clear)
     best: ReachResult | None = None
     if goal >= 0:
-        best = _answer(bf, b, foe, fld, _path(bf, b, grid, fld, costs, goal, parent, method), allowed, about)
+        pts = _path(bf, b, grid, fld, costs, goal, parent, method, closing)
+        best = _answer(bf, b, foe, fld, pts, allowed, about)
     for end, length in _straight_slides(bf, b, fld, allowed * 1.5 + 1e-9):
         if best is not None and best.cost is not None and length >= best.cost:
             break  # sorted by length, and a slide costs at least its length
         if not _slide_free(bf, b, fld, end):
             continue
+        if _on_obstacle(bf, b, fld, end, refused):
+            continue  # 3.2.3: the move refuses that end pose
         pts = [(float(bf.x[b]), float(bf.y[b])), end]
         exact = _answer(bf, b, foe, fld, pts, allowed, about)
         if exact.cost is None or exact.cost > allowed * 1.5 + 1e-9:
@@ -289,9 +330,46 @@ def reach(
             best = exact
     if best is None:
         return ReachResult(
-            unit, target, bf.base_ids[b], False, None, None, allowed, (), f0, (), None, method, h, how, bf
+            unit,
+            target,
+            bf.base_ids[b],
+            False,
+            None,
+            None,
+            allowed,
+            (),
+            f0,
+            (),
+            None,
+            method,
+            h,
+            how,
+            bf,
+            _on_obstacles_note(sorted(refused), found=False),
         )
+    if not best.reachable and refused:
+        return dataclasses.replace(best, note=_on_obstacles_note(sorted(refused), found=True))
     return best
+
+
+def _on_obstacles_note(refused: list[str], *, found: bool) -> str | None:
+    """3.2.3 — why a target is out of reach when poses into contact were refused for standing on
+    an obstacle: every one found (``found`` false), or the nearer ones (the path found costs too
+    much)."""
+    if not refused:
+        return None
+    said = (
+        _("3.2.3: nearer poses into contact stand on obstacle {ids}")
+        if found
+        else _("3.2.3: every pose into contact within reach stands on obstacle {ids}")
+    )
+    return (
+        said.format(ids=", ".join(refused))
+        + "; "
+        + _(
+            "a move crosses an obstacle or stops before it, and contact across it needs both bases flush against it (PD-4)"
+        )
+    )
 
 
 def _nearest_base(bf: Battlefield, unit: str, target: str) -> tuple[int, int, IntArray, int]:
@@ -377,7 +455,24 @@ def _field(
         if f.kind in _COSTLY and forbidden_rule(bf.kinds[b], f) is None and shapely.intersects(f.polygon, box)
     ]
     hills = [f for f in bf.terrain if f.kind is TerrainKind.HILL and shapely.intersects(f.polygon, box)]
-    return _Field(blockers, zones, weighted, hills, list(bf.polygons[foe]))
+    return _Field(blockers, zones, weighted, hills, list(bf.polygons[foe]), _held(bf, foe, method))
+
+
+def _held(bf: Battlefield, foe: IntArray, method: ReachMethod) -> list[tuple[shapely.Geometry, int]]:
+    """1.4.3, 3.2.3, PD-4 — the stretches of crossable obstacles that the target's figures stand
+    at (:func:`~szwadron.table.audit.obstacle_zone_core`, from whose far side their zones are
+    measured), piece by piece, each with the figure: a charge on such a figure stops at the
+    obstacle, in contact across it (5.9.2). None without such obstacles: nothing changes."""
+    if not any(f.crossable_obstacle for f in bf.terrain):
+        return []
+    s = bf.settings
+    tol = s.contact_tolerance_cm + s.distance_epsilon_cm
+    out: list[tuple[shapely.Geometry, int]] = []
+    for t, k, dist in zip(*(a.tolist() for a in bf.terrain_within(tol, foe, method=method)), strict=True):
+        if bf.terrain[k].crossable_obstacle and dist <= tol:
+            core = obstacle_zone_core(bf, t, k, tol)
+            out += [(g, int(t)) for g in shapely.get_parts(core) if not g.is_empty]
+    return out
 
 
 def _costs(bf: Battlefield, b: int, grid: _Grid, fld: _Field, method: ReachMethod) -> _Costs:
@@ -453,6 +548,7 @@ def _tested_each(bf: Battlefield, b: int, px: FloatArray, py: FloatArray, fld: _
         base_corners(px, py, f0, w - 2 * cost_shrink, d - 2 * cost_shrink)
     ).reshape(-1)
     in_w = [np.asarray(shapely.intersects(costed, f.polygon)) for f in fld.weighted]
+    # fld.target: the target's bases and the stretches of obstacle they hold (PD-4)
     return free, in_w, np.asarray(shapely.distance(polys, fld.target)), None
 
 
@@ -477,17 +573,31 @@ def _configuration_space(bf: Battlefield, b: int, px: FloatArray, py: FloatArray
         region = shapely.union_all(grown_by_base(f.polygon, off_cost))
         shapely.prepare(region)
         in_w.append(np.asarray(shapely.contains_xy(region, px, py)))
-    tgt = shapely.union_all([p for g in fld.targets for p in grown_by_base(g, off_full)])
+    goals = fld.targets + [g for g, _t in fld.across]  # the target, and contact across (PD-4)
+    tgt = shapely.union_all([p for g in goals for p in grown_by_base(g, off_full)])
     return free, in_w, np.asarray(shapely.distance(shapely.points(px, py), tgt)), block
 
 
 def _search(
-    bf: Battlefield, b: int, grid: _Grid, costs: _Costs, limit: float, method: ReachMethod
+    bf: Battlefield,
+    b: int,
+    grid: _Grid,
+    costs: _Costs,
+    limit: float,
+    method: ReachMethod,
+    closing: _Closing | None = None,
+    clear: Callable[[int, int], bool] | None = None,
 ) -> tuple[int, dict[int, int]]:
     """PD-6, 3.2 — A* from base ``b``'s centre over the free nodes to a node next to the
     target (the straight-line distance to it as the heuristic), paying each step's length
     (doubled in rough ground), obstacle and building entries and exits, and hill climbs; no
-    path longer than ``limit``. The goal node (-1 for none) and each node's parent."""
+    path longer than ``limit``. With ``closing`` (obstacles in reach), a node next to the
+    target is a goal only when its closing slide ends off every obstacle (3.2.3), and only
+    once the cost of the slide (its length and surcharges) is paid: the search goes on past the
+    others, and makes for the goal whose path and slide cost least; and a step that passes
+    within its half length of the target is taken only when ``clear`` finds it clear (the
+    search goes round the target to its flank there). The goal node (-1 for none) and each
+    node's parent."""
     s = bf.settings
     moves = _moves(_MOVES_32 if method == "brute" else _MOVES_16)
     h, nx, ny = grid.h, grid.nx, grid.ny
@@ -502,10 +612,16 @@ def _search(
     heap = [(start_gap + dtl[start], start_gap, start)]
     while heap:
         _, g, node = heapq.heappop(heap)
+        if node < 0:  # a goal with its closing slide paid (3.2.3: ending off obstacles)
+            return -node - 1, parent
         if g > best.get(node, math.inf) + 1e-12:
             continue
         if dtl[node] <= 1.5 * h:
-            return node, parent
+            if closing is None:
+                return node, parent
+            slide = closing(node)
+            if slide is not None:
+                heapq.heappush(heap, (g + slide[1], g + slide[1], -node - 1))
         if g > limit:
             break
         ix, iy = node % nx, node // nx
@@ -516,12 +632,48 @@ def _search(
             nb = jy * nx + jx
             if not free[nb] or not _box_free(free, nx, ix, iy, jx, jy):
                 continue
-            ng = g + _step_cost(s, costs, node, nb, h * math.hypot(dx, dy))
+            step = h * math.hypot(dx, dy)
+            if clear is not None and min(dtl[node], dtl[nb]) <= step / 2 and not clear(node, nb):
+                continue  # 5.9.2: the step would clip a figure (the target) between two free nodes
+            ng = g + _step_cost(s, costs, node, nb, step)
             if ng < best.get(nb, math.inf) - 1e-12:
                 best[nb] = ng
                 parent[nb] = node
                 heapq.heappush(heap, (ng + dtl[nb], ng, nb))
     return -1, parent
+
+
+def _step_clear(
+    bf: Battlefield, b: int, grid: _Grid, fld: _Field, costs: _Costs, method: ReachMethod
+) -> Callable[[int, int], bool]:
+    """3.1.3, 5.9.2 — is a grid step from one free node to another clear of the blockers (the
+    configuration space, ``"index"``; the swept base, shrunk by the overlap tolerance, against
+    every blocker, ``"brute"``)? Two free nodes can have a blocker's corner between them, and
+    the move refuses a path through the charged figure. Asked, with obstacles in reach, of the
+    steps near the target (:func:`_search`), where the search hugs it on the way to a pose off
+    the obstacle."""
+    px, py = grid.points()
+    if method == "index" and costs.block is not None:
+        block = costs.block
+
+        def clear(node: int, nb: int) -> bool:
+            seg = shapely.LineString([(px[node], py[node]), (px[nb], py[nb])])
+            return not shapely.intersects(seg, block)
+
+        return clear
+    s = bf.settings
+    shrink = s.overlap_tolerance_cm + s.distance_epsilon_cm
+    f0, w, d = float(bf.facing[b]), float(bf.width[b]), float(bf.depth[b])
+    core = base_corners(0.0, 0.0, f0, max(w - 2 * shrink, 1e-3), max(d - 2 * shrink, 1e-3))
+    blockers = np.asarray(fld.blockers, dtype=object)
+
+    def clear_each(node: int, nb: int) -> bool:
+        # the base slid straight, facing kept: the hull of where it starts and where it ends
+        ends = np.vstack([core + np.array([px[node], py[node]]), core + np.array([px[nb], py[nb]])])
+        swept = shapely.convex_hull(shapely.multipoints(ends))
+        return not (len(blockers) and bool(np.any(shapely.intersects(swept, blockers))))
+
+    return clear_each
 
 
 def _box_free(free: list[bool], nx: int, ix: int, iy: int, jx: int, jy: int) -> bool:
@@ -561,17 +713,19 @@ def _path(
     goal: int,
     parent: dict[int, int],
     method: ReachMethod,
+    closing: _Closing | None = None,
 ) -> list[tuple[float, float]]:
     """5.9.2 — the grid path from the base's centre to ``goal``, a straight slide on into
-    contact with the nearest target figure, pulled tight (``"index"``)."""
+    contact with the nearest target figure (or across an obstacle, :func:`_closing_slide`;
+    ``closing``'s, the one off obstacles, when given), pulled tight (``"index"``)."""
     f0, w, d = float(bf.facing[b]), float(bf.width[b]), float(bf.depth[b])
     px, py = grid.points()
     chain = [goal]
     while chain[-1] in parent:
         chain.append(parent[chain[-1]])
     pts = [(float(bf.x[b]), float(bf.y[b]))] + [(float(px[k]), float(py[k])) for k in reversed(chain)]
-    end_poly = shapely.Polygon(base_corners(*pts[-1], f0, w, d))
-    dx, dy = into_contact(end_poly, fld.targets, bf.settings.min_contact_length_cm)
+    slide = closing(goal) if closing is not None else None
+    dx, dy = slide[0] if slide is not None else _closing_slide(bf, b, fld, pts[-1])
     if math.hypot(dx, dy) > 0:
         pts.append((pts[-1][0] + dx, pts[-1][1] + dy))
     if method == "index":
@@ -580,6 +734,128 @@ def _path(
     if len(pts) == 1:  # already in contact
         pts.append(pts[0])
     return pts
+
+
+def _closing_slide(bf: Battlefield, b: int, fld: _Field, end: tuple[float, float]) -> tuple[float, float]:
+    """5.9.2, PD-4 — the last straight slide of a grid path ending with base ``b``'s centre at
+    ``end``: into contact with a target figure (:func:`into_contact`), or, when shorter, up to
+    a stretch of obstacle a target figure holds, in contact across it (:func:`_across`)."""
+    dx, dy, across = _closing_slides(bf, b, fld, end)
+    return across if across is not None and math.hypot(*across) < math.hypot(dx, dy) else (dx, dy)
+
+
+def _closing_slides(
+    bf: Battlefield, b: int, fld: _Field, end: tuple[float, float]
+) -> tuple[float, float, tuple[float, float] | None]:
+    """The two closing slides from ``end``: into contact with a target figure, and up to a
+    stretch of obstacle a target figure holds when that ends in contact across it (else
+    ``None``)."""
+    f0, w, d = float(bf.facing[b]), float(bf.width[b]), float(bf.depth[b])
+    end_poly = shapely.Polygon(base_corners(*end, f0, w, d))
+    least = bf.settings.min_contact_length_cm
+    dx, dy = into_contact(end_poly, fld.targets, least)
+    if fld.across:
+        ax, ay = into_contact(end_poly, [g for g, _t in fld.across], least)
+        if _across(bf, b, fld, (end[0] + ax, end[1] + ay)):
+            return dx, dy, (ax, ay)
+    return dx, dy, None
+
+
+_Closing = Callable[[int], tuple[tuple[float, float], float] | None]
+
+
+def _closings(
+    bf: Battlefield, b: int, grid: _Grid, fld: _Field, costs: _Costs, refused: set[str]
+) -> _Closing | None:
+    """3.2.3, 5.9.2, PD-4 — with obstacles in reach, the closing slide from a grid node whose
+    end pose stands on no obstacle (the move refuses one that does), with its cost: of the
+    slide into contact and the slide up to a held stretch of obstacle (in contact across it),
+    those that end off every obstacle and run into no figure (:func:`_slide_free`; the move
+    refuses a charge through the charged figure, 5.9.2), the one that costs least (its length
+    and the surcharges of terrain it enters, :func:`~szwadron.geometry.paths.terrain_surcharges`;
+    not of the obstacles and buildings the node already stands in, which the search paid);
+    ``None`` when none will do (the obstacles stood on are added to ``refused``). Without
+    obstacles ``None``: every closing slide will do, as before."""
+    if not fld.obstacles:
+        return None
+    px, py = grid.points()
+    f0, w, d = float(bf.facing[b]), float(bf.width[b]), float(bf.depth[b])
+    costly = fld.weighted + fld.hills
+    memo: dict[int, tuple[tuple[float, float], float] | None] = {}
+
+    def cost(node: int, x: float, y: float, m: tuple[float, float]) -> float:
+        motion = BaseMotion.of([(x, y, f0), (x + m[0], y + m[1], f0)], w, d)
+        inside = costs.masks[node]
+        near = [
+            f
+            for k, f in enumerate(costly)
+            if not (k < len(fld.weighted) and inside >> k & 1)
+            and shapely.intersects(motion.swept(), f.polygon)
+        ]
+        return (
+            motion.length + sum(x.cm for x in terrain_surcharges(motion, near, bf.settings))
+            if near
+            else motion.length
+        )
+
+    def closing(node: int) -> tuple[tuple[float, float], float] | None:
+        if node not in memo:
+            x, y = float(px[node]), float(py[node])
+            dx, dy, across = _closing_slides(bf, b, fld, (x, y))
+            slides = [(dx, dy)] + ([across] if across is not None else [])
+            legal = [
+                (m, cost(node, x, y, m))
+                for m in slides
+                if not _on_obstacle(bf, b, fld, (x + m[0], y + m[1]), refused)
+                and _slide_free(bf, b, fld, (x + m[0], y + m[1]), (x, y))  # 5.9.2: not through t
+            ]
+            memo[node] = min(legal, key=lambda e: e[1]) if legal else None
+        return memo[node]
+
+    return closing
+
+
+def _on_obstacle(
+    bf: Battlefield, b: int, fld: _Field, centre: tuple[float, float], refused: set[str] | None = None
+) -> bool:
+    """3.2.3 — base ``b`` with its centre at ``centre`` (facing kept) stands on an obstacle, as
+    the move finds it (:func:`~szwadron.table.movement.plan.on_obstacle`, the base shrunk by the
+    overlap tolerance, PD-3); the obstacles it stands on are added to ``refused``."""
+    obstacles = fld.obstacles
+    if not obstacles:
+        return False
+    s = bf.settings
+    f0, w, d = float(bf.facing[b]), float(bf.width[b]), float(bf.depth[b])
+    core = shrunk_base(Pose(centre[0], centre[1], f0), w, d, s.overlap_tolerance_cm + s.distance_epsilon_cm)
+    on = [f.id for f in obstacles if on_obstacle(core, f)]
+    if refused is not None:
+        refused.update(on)
+    return bool(on)
+
+
+def _across(bf: Battlefield, b: int, fld: _Field, centre: tuple[float, float]) -> bool:
+    """5.9.2, 1.3.5, PD-4, PD-14, 3.2.3 — base ``b`` with its centre at ``centre`` (facing kept)
+    is in contact with a target figure across an obstacle, as the move, ``check`` and ``melee``
+    count it (:meth:`~szwadron.geometry.battlefield.Battlefield.obstacle_between`), along at
+    least the least contact length (measured as
+    :meth:`~szwadron.geometry.battlefield.Battlefield.contact_lengths` measures it), and stands
+    on no obstacle (3.2.3: the move refuses that)."""
+    s = bf.settings
+    tol, eps = s.contact_tolerance_cm + s.distance_epsilon_cm, s.distance_epsilon_cm
+    f0, w, d = float(bf.facing[b]), float(bf.width[b]), float(bf.depth[b])
+    corners = base_corners(*centre, f0, w, d)
+    if _on_obstacle(bf, b, fld, centre):
+        return False
+    poly = shapely.Polygon(corners)
+    for t in sorted({t for _g, t in fld.across}):
+        gap = float(polygon_distance(corners[None], bf.corners[[t]])[0])
+        f = bf.obstacle_between(poly, t, gap)
+        if f is None:
+            continue
+        length = float(contact_length(corners[None], bf.corners[[t]], f.width + tol)[0])
+        if length >= s.min_contact_length_cm - eps:
+            return True
+    return False
 
 
 def slide_candidates(
@@ -735,28 +1011,26 @@ def _straight_slides(
 ) -> list[tuple[tuple[float, float], float]]:
     """5.9.2, PD-6 — exact candidates: where base ``b``'s centre ends when the base slides
     straight (facing kept) into contact with a target figure, along the shortest line to each
-    target figure and straight ahead; with the slide's length, shortest first, none longer than
-    ``limit``. Each end pose touches its target figure; :func:`_slide_free` refuses a slide
-    that runs into another (the target's figures are among the blockers)."""
-    x0, y0, f0 = float(bf.x[b]), float(bf.y[b]), float(bf.facing[b])
+    target figure and straight ahead, and (PD-4) the same up to each stretch of obstacle a
+    target figure holds when that ends in contact across it (:func:`_across`); with the
+    slide's length, shortest first, none longer than ``limit``. Each end pose touches its
+    target figure or is in contact with one across an obstacle; :func:`_slide_free` refuses a
+    slide that runs into another (the target's figures are among the blockers)."""
+    x0, y0 = float(bf.x[b]), float(bf.y[b])
     start = shapely.Polygon(bf.corners[b])
+    least = bf.settings.min_contact_length_cm
     ends: list[tuple[tuple[float, float], float]] = []
     for target in fld.targets:  # PD-14: into contact along at least the least length
-        mx, my = into_contact(start, [target], bf.settings.min_contact_length_cm)
+        mx, my = into_contact(start, [target], least)
         ends.append(((x0 + mx, y0 + my), math.hypot(mx, my)))
-    # straight ahead: the first point of the ray from the centre on a target grown by the base
-    w, d = float(bf.width[b]), float(bf.depth[b])
-    grown = shapely.union_all(
-        [p for g in fld.targets for p in grown_by_base(g, base_corners(0.0, 0.0, f0, w, d))]
-    )
-    a = math.radians(f0)
-    ray = shapely.LineString([(x0, y0), (x0 + limit * math.cos(a), y0 + limit * math.sin(a))])
-    if not shapely.contains_xy(grown, x0, y0):
-        hit = shapely.get_coordinates(shapely.intersection(ray, shapely.boundary(grown)))
-        if len(hit):
-            run = (hit[:, 0] - x0) * math.cos(a) + (hit[:, 1] - y0) * math.sin(a)
-            k = int(np.argmin(run))
-            ends.append(((float(hit[k, 0]), float(hit[k, 1])), float(run[k])))
+    ends += _ahead(bf, b, fld.targets, limit)
+    if fld.across:  # 5.9.2, PD-4: up to the obstacle a target figure holds, in contact across it
+        held = [g for g, _t in fld.across]
+        across = [
+            ((x0 + mx, y0 + my), math.hypot(mx, my))
+            for mx, my in (into_contact(start, [g], least) for g in held)
+        ]
+        ends += [e for e in across + _ahead(bf, b, held, limit) if _across(bf, b, fld, e[0])]
     out: list[tuple[tuple[float, float], float]] = []
     for end, length in sorted(ends, key=lambda e: e[1]):
         if length <= limit and all(math.dist(end, e) > 1e-9 for e, _ in out):
@@ -764,15 +1038,39 @@ def _straight_slides(
     return out
 
 
-def _slide_free(bf: Battlefield, b: int, fld: _Field, end: tuple[float, float]) -> bool:
-    """3.1.3, 3.1.4, 3.2.4, 3.2.5, 1.4.2 — base ``b`` slides straight from where it stands to
-    ``end`` on the table, its swept area (shrunk by the overlap tolerance, PD-3) meeting no
-    blocker and coming into no zone: the tests :func:`check_move` makes of a path, on the
-    blockers and zones of :func:`reach`."""
+def _ahead(
+    bf: Battlefield, b: int, shapes: list[shapely.Geometry], limit: float
+) -> list[tuple[tuple[float, float], float]]:
+    """Straight ahead (base ``b``'s facing): the first point of the ray from its centre on one
+    of ``shapes`` grown by the base, with the run; none when the centre already is in one, or
+    the ray meets none within ``limit``."""
+    x0, y0, f0 = float(bf.x[b]), float(bf.y[b]), float(bf.facing[b])
+    w, d = float(bf.width[b]), float(bf.depth[b])
+    grown = shapely.union_all([p for g in shapes for p in grown_by_base(g, base_corners(0.0, 0.0, f0, w, d))])
+    a = math.radians(f0)
+    ray = shapely.LineString([(x0, y0), (x0 + limit * math.cos(a), y0 + limit * math.sin(a))])
+    if shapely.contains_xy(grown, x0, y0):
+        return []
+    hit = shapely.get_coordinates(shapely.intersection(ray, shapely.boundary(grown)))
+    if not len(hit):
+        return []
+    run = (hit[:, 0] - x0) * math.cos(a) + (hit[:, 1] - y0) * math.sin(a)
+    k = int(np.argmin(run))
+    return [((float(hit[k, 0]), float(hit[k, 1])), float(run[k]))]
+
+
+def _slide_free(
+    bf: Battlefield, b: int, fld: _Field, end: tuple[float, float], start: tuple[float, float] | None = None
+) -> bool:
+    """3.1.3, 3.1.4, 3.2.4, 3.2.5, 1.4.2 — base ``b`` slides straight from where it stands (or
+    from ``start``) to ``end`` on the table, its swept area (shrunk by the overlap tolerance,
+    PD-3) meeting no blocker and coming into no zone: the tests :func:`check_move` makes of a
+    path, on the blockers and zones of :func:`reach`."""
     s = bf.settings
     eps = s.distance_epsilon_cm
     f0, w, d = float(bf.facing[b]), float(bf.width[b]), float(bf.depth[b])
-    motion = BaseMotion.of([(float(bf.x[b]), float(bf.y[b]), f0), (end[0], end[1], f0)], w, d)
+    x0, y0 = start if start is not None else (float(bf.x[b]), float(bf.y[b]))
+    motion = BaseMotion.of([(x0, y0, f0), (end[0], end[1], f0)], w, d)
     core = motion.swept(s.overlap_tolerance_cm + eps)
     table = bf.scenario.table
     minx, miny, maxx, maxy = shapely.bounds(core).tolist()

@@ -16,6 +16,7 @@ from szwadron.geometry.bases import base_corners, polygons_from_corners
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import polygon_distance
 from szwadron.geometry.paths import BaseMotion, Pose, Surcharge
+from szwadron.geometry.terrain import TerrainShape
 from szwadron.i18n import _, ngettext, term
 from szwadron.models import Kind, TerrainKind
 from szwadron.movefile import MoveFile
@@ -189,6 +190,22 @@ def plan_paths(bf: Battlefield, resolved: list[tuple[int, int, list[Pose]]], shr
     return planned
 
 
+def shrunk_base(pose: Pose, w: float, d: float, shrink: float) -> shapely.Polygon:
+    """A base ``w`` × ``d`` cm at ``pose`` (x, y, facing), shrunk by ``shrink`` on every side
+    (PD-3: the overlap tolerance)."""
+    return shapely.Polygon(base_corners(*pose, max(w - 2 * shrink, 1e-3), max(d - 2 * shrink, 1e-3)))
+
+
+def on_obstacle(core: shapely.Geometry, feature: TerrainShape) -> bool:
+    """3.2.3 — a base whose outline shrunk by the overlap tolerance (:func:`shrunk_base`, PD-3)
+    is ``core`` stands on ``feature``, an obstacle (fence, barricade, stream, low wall). A move
+    crosses such an obstacle ("Przekroczenie takiej przeszkody kosztuje dodatkowo 4 cm ruchu")
+    or stops before it; only a repulse may end on one (6.5.2). The one test of "on an obstacle"
+    of :func:`~szwadron.table.movement.check_move` (where a base ends) and of the end poses
+    :func:`~szwadron.table.reach.reach` proposes."""
+    return feature.kind is TerrainKind.OBSTACLE and bool(shapely.intersects(core, feature.polygon))
+
+
 def itemise(path: float, extra: tuple[Surcharge, ...]) -> str:
     """PD-6, 3.2 — "path 12.00, 3.2.2 wood +1.00" for a message."""
     parts = [_("path {path:.2f}").format(path=path)] + [
@@ -248,7 +265,9 @@ __all__ = [
     "figure_order",
     "foot_of_hill",
     "itemise",
+    "on_obstacle",
     "plan_paths",
     "pose_off_table",
     "resolve_poses",
+    "shrunk_base",
 ]

@@ -27,7 +27,6 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from szwadron.geometry.bases import base_corners
 from szwadron.geometry.battlefield import Battlefield, PairMethod
 from szwadron.geometry.contact import polygon_distance
 from szwadron.geometry.paths import Surcharge, terrain_surcharges
@@ -35,7 +34,14 @@ from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import _, ngettext, term
 from szwadron.models import Ability, TerrainKind, UnitState
 from szwadron.table.audit import connected_groups, engaged_or_recorded, obstacle_zone_core
-from szwadron.table.movement.plan import Planned, coherent_groups, foot_of_hill, itemise
+from szwadron.table.movement.plan import (
+    Planned,
+    coherent_groups,
+    foot_of_hill,
+    itemise,
+    on_obstacle,
+    shrunk_base,
+)
 from szwadron.table.movement.report import AfterFire, Violation
 
 if TYPE_CHECKING:
@@ -157,13 +163,7 @@ class BaseCheck:
 
 def _shrunk(p: Planned, at: int, shrink: float) -> shapely.Geometry:
     """The base at pose ``at`` of its path, shrunk by ``shrink`` on every side (PD-3)."""
-    return shapely.Polygon(
-        base_corners(
-            *p.motion.poses[at],
-            max(p.motion.width - 2 * shrink, 1e-3),
-            max(p.motion.depth - 2 * shrink, 1e-3),
-        )
-    )
+    return shrunk_base(p.motion.poses[at], p.motion.width, p.motion.depth, shrink)
 
 
 # --- the whole move, first ------------------------------------------------------------------------
@@ -503,13 +503,22 @@ def into_charged(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
 
 def closes_to_contact(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     """5.9.2 — a charging base that enters the charged unit's zone ends touching a charged
-    figure; records the bases that end in contact."""
+    figure, or in contact with one across an obstacle (PD-4: the zone of a figure at a fence is
+    measured from its far side, 1.4.3, 3.2.3, and a charge on it stops at the fence); records
+    the bases that end in contact."""
     bf, p = ctx.bf, st.p
     targets = [int(o) for k in ctx.charge_ks for o in bf.unit_bases(k)]
     if not targets:
         return []
     d_end = polygon_distance(p.final, bf.corners[targets])
     touching = any(dd <= ctx.tol for dd in d_end.tolist())
+    if not touching and ctx.obstacles:
+        final_poly = shapely.Polygon(p.final)
+        touching = any(
+            bf.obstacle_between(final_poly, t, dd) is not None  # as check and melee count it
+            for t, dd in zip(targets, d_end.tolist(), strict=True)
+            if dd <= ctx.widest + ctx.tol
+        )
     if touching:
         ctx.contacts.add(p.base)
     if st.entered_target and not touching:
@@ -576,7 +585,7 @@ def where_it_ends(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
                     ).format(value=term(f.kind.value), unit=f.id),
                 )
             )
-        elif f.kind is TerrainKind.OBSTACLE:
+        elif on_obstacle(fin_core, f):  # 3.2.3, as reach asks it of the poses it proposes
             out.append(
                 ctx.violation(
                     p, "3.2.3", _("ends on obstacle {unit}: stop touching it, or cross it").format(unit=f.id)
