@@ -1,4 +1,4 @@
-"""Unit-size prices of the army lists (issue 14; docs/decisions.md "Unit-size prices").
+"""Unit-size prices of the army lists (issue 14; docs/decisions.md, "The simulated battles of the points (issue 14)").
 
 A list's ``[[size_prices]]`` multiply the points of a selected unit's own figures by
 ``1 + per_figure × (n − reference_figures)``, ``n`` the unit's figures as ``min_unit_figures``
