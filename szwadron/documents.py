@@ -852,6 +852,11 @@ class EntryCost(_Part):
     attached: list[AttachedFigures]
     each: float
     total: float
+    size_factor: float = Field(
+        1.0,
+        description="the list's unit-size price of the unit's own figures: what they pay per point "
+        "of their points (issue 14)",
+    )
 
 
 class RosterTotals(_Part):
@@ -873,12 +878,28 @@ class RosterTotals(_Part):
     )
 
 
+class SizePriceEntry(_Part):
+    """A unit-size price of the list (issue 14): a selected unit's own figures pay
+    ``1 + per_figure × (figures − reference_figures)`` times their points."""
+
+    id: str
+    rule: str
+    profiles: list[str]
+    kinds: list[str]
+    abilities: list[str]
+    reference_figures: int
+    per_figure: float
+
+
 class PointsDocument(_Document):
     """``szwadron points ARMYLIST [--roster ID|FILE] --json``."""
 
     army: str
     model: ModelVersion
     profiles: list[PricedProfile]
+    size_prices: list[SizePriceEntry] = Field(
+        default_factory=list, description="the list's unit-size prices, in the order they apply (issue 14)"
+    )
     roster: RosterTotals | None = None
 
 

@@ -361,6 +361,62 @@ class RosterConstraint(_Frozen):
         )
 
 
+class SizePrice(_Frozen):
+    """A unit-size price of an army list (issue 14): the points of a selected unit's own figures
+    are multiplied by ``1 + per_figure × (n − reference_figures)``, ``n`` the unit's figures (its
+    own and attached fighting figures, as ``min_unit_figures`` counts them). Points are per
+    figure, and the same figures in bigger skirmish companies or cavalry regiments win more than
+    their points say (``benchmarks/RESULTS.md``), so the lists price the size. The selector is a
+    constraint's (``profiles``, ``kinds``, ``abilities``; at least one): a unit is selected by its
+    own profile, and the first size price that selects it applies."""
+
+    id: Identifier
+    rule: str = Field(min_length=1, description="The price in words, shown with a roster's costs.")
+    profiles: tuple[Identifier, ...] = Field((), description="Selects units of these profile ids.")
+    kinds: tuple[Kind, ...] = Field((), description="Selects units of these kinds.")
+    abilities: tuple[Ability, ...] = Field((), description="Selects units with any of these abilities.")
+    reference_figures: WholeNumber = Field(
+        ge=1, le=24, description="The size whose figures cost their points per figure."
+    )
+    per_figure: Number = Field(
+        ge=0,
+        le=0.2,
+        allow_inf_nan=False,
+        description="Share added to the figures' points for each figure above the reference size "
+        "(taken off for each below).",
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> SizePrice:
+        if not (self.profiles or self.kinds or self.abilities):
+            raise ValueError(_("give a selector: profiles, kinds or abilities"))
+        if self.per_figure * (self.reference_figures - 1) >= 1:
+            raise ValueError(
+                "per_figure: "
+                + _(
+                    "{per} a figure below {ref} figures leaves a unit of one figure costing nothing;"
+                    " it must be below {most} with this reference size"
+                ).format(
+                    per=self.per_figure,
+                    ref=self.reference_figures,
+                    most=f"{1 / (self.reference_figures - 1):.4g}",
+                )
+            )
+        return self
+
+    def selects(self, profile: Profile) -> bool:
+        """Whether a unit of this (own) profile is selected."""
+        return (
+            profile.id in self.profiles
+            or profile.kind in self.kinds
+            or any(a in profile.abilities for a in self.abilities)
+        )
+
+    def factor(self, figures: int) -> float:
+        """What a selected unit of ``figures`` pays for its own figures, per point of their points."""
+        return 1.0 + self.per_figure * (figures - self.reference_figures)
+
+
 class Roster(_Frozen):
     """An army as fielded: its units, an optional points limit and its own constraints (on top of
     those of its army list)."""
@@ -393,6 +449,9 @@ class ArmyList(_Frozen):
     constraints: tuple[RosterConstraint, ...] = Field(
         (), description="Constraints every roster of this list must meet."
     )
+    size_prices: tuple[SizePrice, ...] = Field(
+        (), description="Unit-size prices: bigger units of what they select cost more per figure (issue 14)."
+    )
     rosters: tuple[Roster, ...] = ()
 
     @model_validator(mode="after")
@@ -402,6 +461,7 @@ class ArmyList(_Frozen):
         if dup:
             raise ValueError("profiles: " + _("duplicate profile id {id}").format(id=repr(dup[0])))
         problems = self.constraint_problems(self.constraints, "constraints")
+        problems += self._size_price_problems()
         roster_ids: set[str] = set()
         for r_i, roster in enumerate(self.rosters):
             at = f"rosters[{r_i}]"
@@ -463,6 +523,31 @@ class ArmyList(_Frozen):
                     ).format(id=repr(c.id), army=repr(self.id))
                 )
         return problems
+
+    def _size_price_problems(self) -> list[str]:
+        """Unknown profiles in a size price's selector, and an id repeated."""
+        problems: list[str] = []
+        known = {p.id for p in self.profiles}
+        seen: set[str] = set()
+        for s_i, sp in enumerate(self.size_prices):
+            at = f"size_prices[{s_i}]"
+            if sp.id in seen:
+                problems.append(f"{at}.id: " + _("duplicate size price id {id}").format(id=repr(sp.id)))
+            seen.add(sp.id)
+            for p_i, pid in enumerate(sp.profiles):
+                if pid not in known:
+                    problems.append(f"{at}.profiles[{p_i}]: {self._unknown(pid)}")
+        return problems
+
+    def size_price(self, profile: Profile) -> SizePrice | None:
+        """The first size price that selects units of ``profile``, if any."""
+        return next((sp for sp in self.size_prices if sp.selects(profile)), None)
+
+    def size_factor(self, profile: Profile, figures: int) -> float:
+        """What a unit of ``profile`` with ``figures`` (its own and attached fighting figures) pays
+        for its own figures, per point of their points (1 when no size price selects it)."""
+        sp = self.size_price(profile)
+        return 1.0 if sp is None else sp.factor(figures)
 
     def roster_problems(self, roster: Roster, prefix: str = "") -> list[str]:
         """What is malformed in a roster of this list, each as ``field.path: problem``: unknown

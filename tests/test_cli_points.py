@@ -162,9 +162,9 @@ def test_balance_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
 
 
 def test_balance_suggestions_follow_the_played_chance(capsys: pytest.CaptureFixture[str]) -> None:
-    """The Russian division is 6.7 points lighter than the Prussian one, and wins 55.4 %
-    [52.3–58.5] of 1,000 battles (seed 2026): play asks for about 31.5 points less on the Russian
-    side, where evening the points would take 6.7 more. The edits even the played chance, so each
+    """The Russian division is 3.9 points dearer than the Prussian one (at the lists' unit-size
+    prices, issue 14), and wins 55.4 % [52.3–58.5] of 1,000 battles (seed 2026): play asks for
+    about 21 points less on the Russian side, where evening the points would take 3.9 less. The edits even the played chance, so each
     takes points from Russia (or gives them to Prussia) and ends nearer the difference play asks
     for than the even points that edits evening the points alone would aim at. (Until the example
     rosters were evened again on 2026-11-28 this was the French corps against the Austrian, then
@@ -181,7 +181,7 @@ def test_balance_suggestions_follow_the_played_chance(capsys: pytest.CaptureFixt
         # nearer play's difference than the even points
         assert abs(s["difference_after"] - target) < abs(s["difference_after"])
     code, out, _ = run(capsys, "balance", "russia:corps-1000", "prussia:corps-1000")
-    assert "to even the played chance (-6.7 points now, about" in out and "to even them" not in out
+    assert "to even the played chance (+3.9 points now, about" in out and "to even them" not in out
 
 
 def test_balance_text_default_roster(capsys: pytest.CaptureFixture[str]) -> None:
@@ -415,11 +415,20 @@ def test_points_roster_lists_what_each_unit_costs(capsys: pytest.CaptureFixture[
     doc = json.loads(out)["roster"]
     assert code == 0 and doc["entries"]
     prices = {p["profile"]: p["points"] for p in json.loads(out)["profiles"]}
+    # the list's unit-size prices (issue 14): a skirmish company's figures 3 % more a figure above
+    # 6 and less below, a cavalry regiment's 1.5 %; other units at their points per figure
+    kinds = {p["profile"]: p["kind"] for p in json.loads(out)["profiles"]}
+    sized = 0
     for e in doc["entries"]:
-        each = prices[e["profile"]] * e["figures"] + sum(
+        rate = 0.03 if e["profile"] == "voltigeurs" else 0.015 if kinds[e["profile"]] == "cavalry" else 0.0
+        factor = 1 + rate * (e["figures"] - 6)
+        sized += factor != 1
+        assert e["size_factor"] == pytest.approx(factor)
+        each = prices[e["profile"]] * e["figures"] * factor + sum(
             prices[a["profile"]] * a["figures"] for a in e["attached"]
         )
         assert e["each"] == pytest.approx(each) and e["total"] == pytest.approx(each * e["count"])
+    assert sized  # the corps fields units away from 6 figures
     assert sum(e["total"] for e in doc["entries"]) == pytest.approx(doc["points"])
     code, out, _err = run(capsys, "points", "france", "--roster", "corps-1000")
     lines = out[out.index("the roster's units, what each costs:") :].splitlines()
@@ -428,6 +437,8 @@ def test_points_roster_lists_what_each_unit_costs(capsys: pytest.CaptureFixture[
     ].strip() == f"units[0]: {doc['entries'][0]['count']} × line_infantry of 12: 120 points each, " + (
         f"{doc['entries'][0]['total']:g} in all"
     )
+    voltigeurs = next(e for e in doc["entries"] if e["profile"] == "voltigeurs")
+    assert f"(unit-size price ×{voltigeurs['size_factor']:.3f})" in lines[1 + voltigeurs["entry"]]
 
 
 def test_stale_points_point_at_the_file_given(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

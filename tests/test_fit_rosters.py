@@ -75,9 +75,10 @@ def test_a_roster_that_cannot_reach_99_percent_is_named_and_exits_1(tmp_path: Pa
 
 def test_a_roster_whose_units_are_all_at_their_largest_gets_one_more_like_its_own(tmp_path: Path) -> None:
     """Step 4: six line battalions of 12 (their only size) and a hussar regiment of 8 (the most,
-    regiment-size) spend 757.6 of 800 points; no unit can grow, so a second regiment of hussars
-    comes in, at the size that spends most within the limit and keeps every constraint: 8 figures,
-    795.2 points (99.4 %)."""
+    regiment-size, its figures at 1.03 times their points: the list's unit-size price, issue 14)
+    spend 758.7 of 800 points; no unit can grow, so a second regiment of hussars comes in, at the
+    size that spends most within the limit and keeps every constraint: 8 figures, 797.5 points
+    (99.7 %)."""
     path = tmp_path / "france.toml"
     text = (REPO / "armylists" / "france.toml").read_text(encoding="utf-8")
     start = text.index('id = "corps-1000"')
@@ -106,4 +107,8 @@ def test_a_roster_whose_units_are_all_at_their_largest_gets_one_more_like_its_ow
     hussar = army.profile("hussars").points
     line = army.profile("line_infantry").points
     assert hussar is not None and line is not None
-    assert report.points == pytest.approx(6 * 12 * line + 16 * hussar) and 0.99 * 800 <= report.points <= 800
+    assert army.size_factor(army.profile("hussars"), 8) == pytest.approx(1.03)
+    assert (
+        report.points == pytest.approx(6 * 12 * line + 16 * hussar * 1.03)
+        and 0.99 * 800 <= report.points <= 800
+    )

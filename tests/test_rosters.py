@@ -116,9 +116,15 @@ def _division() -> Roster:
     )
 
 
+def _flat(army: ArmyList) -> ArmyList:
+    """``army`` without its unit-size prices (issue 14): every figure costs its points per figure,
+    as the points maps of these tests count them."""
+    return army.model_copy(update={"size_prices": ()})
+
+
 def test_issue7_artillery_at_most_a_fifth() -> None:
     """The share of points is checked once points are given (here through a points map)."""
-    army = _france()
+    army = _flat(_france())
     cheap = {p.id: 10.0 for p in army.profiles}
     report = validate_roster(army, _division(), points=cheap)
     assert report.ok and not report.unchecked
@@ -134,7 +140,7 @@ def test_issue7_artillery_at_most_a_fifth() -> None:
 
 
 def test_issue7_points_limit_with_points_map() -> None:
-    army = _france()
+    army = _flat(_france())
     report = validate_roster(army, _division(), points={p.id: 15.0 for p in army.profiles})
     assert report.points == 87 * 15.0  # its 87 figures, limber included
     (breach,) = report.broken
@@ -399,8 +405,17 @@ def test_issue14_standing_values_by_hand() -> None:
     figures = [(army.profile(e.profile), e.figures * e.count) for e in roster.units] + [
         (army.profile(a.profile), a.figures * e.count) for e in roster.units for a in e.attached
     ]
-    total = sum(n * price[p.id] for p, n in figures)
-    skirmish = sum(n * price[p.id] for p, n in figures if p.has("skirmish"))
+    # the units' own figures at the list's unit-size price (issue 14): 3 % a figure from 6 for
+    # skirmish companies (2 companies of 5 voltigeurs: 0.97), 1.5 % for cavalry regiments
+    assert army.size_factor(army.profile("voltigeurs"), 5) == pytest.approx(0.97)
+    paid = [
+        (army.profile(e.profile), e.figures * e.count * army.size_factor(army.profile(e.profile), e.figures))
+        for e in roster.units
+    ] + [(army.profile(a.profile), a.figures * e.count) for e in roster.units for a in e.attached]
+    hussars = sum(n for p, n in paid if p.id == "hussars")
+    assert hussars == pytest.approx(7 * 1.015 + 6)
+    total = sum(n * price[p.id] for p, n in paid)
+    skirmish = sum(n * price[p.id] for p, n in paid if p.has("skirmish"))
     assert by["skirmisher-points", "max"].actual == pytest.approx(skirmish / total)
     infantry = sum(n for p, n in figures if p.kind is Kind.INFANTRY)
     assert by["infantry-half", "min"].actual == pytest.approx(infantry / sum(n for _, n in figures))

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from szwadron.armies.points import PointsModel, load_model, profile_values
-from szwadron.armies.rosters import unit_figures, validate_roster
+from szwadron.armies.rosters import unit_cost, unit_figures, validate_roster
 from szwadron.i18n import _, ngettext
 from szwadron.models import ArmyList, Kind, Roster
 
@@ -212,12 +212,16 @@ def summarise(army: ArmyList, roster: Roster, model: PointsModel | None = None) 
 
     report = validate_roster(army, roster)  # malformed rosters raise InvalidDataError
     figures: dict[str, int] = {}
+    sized: dict[str, float] = {}  # figures of each profile weighted by the list's unit-size price
     units = 0
     for entry in roster.units:
         units += entry.count
+        factor = army.size_factor(army.profile(entry.profile), unit_figures(army, entry))
         figures[entry.profile] = figures.get(entry.profile, 0) + entry.figures * entry.count
+        sized[entry.profile] = sized.get(entry.profile, 0.0) + entry.figures * entry.count * factor
         for att in entry.attached:
             figures[att.profile] = figures.get(att.profile, 0) + att.figures * entry.count
+            sized[att.profile] = sized.get(att.profile, 0.0) + att.figures * entry.count
     points = fire = melee = morale = speed = art = 0.0
     wounds = count = 0
     priced: list[str] = []
@@ -229,9 +233,9 @@ def summarise(army: ArmyList, roster: Roster, model: PointsModel | None = None) 
             priced.append(pid)
         else:
             price = prof.points
-        points += price * n
+        points += price * sized[pid]
         if prof.kind.is_artillery or prof.kind is Kind.LIMBER:
-            art += price * n
+            art += price * sized[pid]
         if prof.kind is Kind.LIMBER:
             continue
         fielded.append((pid, n, price))
@@ -284,7 +288,7 @@ def _edits(
     for i, e in enumerate(units):
         size = unit_figures(army, e)
         # whole units: up to the count (removing) or a little past the gap (adding)
-        price = prices[e.profile] * e.figures + sum(prices[a.profile] * a.figures for a in e.attached)
+        price = unit_cost(army, e, prices)
         most = e.count if not add else max(1, math.ceil(gap / price) + 1 if price > 0 else 1)
         for k in range(1, min(most, MAX_UNITS_CHANGED) + 1):
             count = e.count + k if add else e.count - k

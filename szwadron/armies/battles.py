@@ -72,6 +72,7 @@ from szwadron.armies.duel import (
     split_units,
 )
 from szwadron.armies.points import PointsModel, load_model
+from szwadron.armies.rosters import unit_figures
 from szwadron.armies.runs import BAND, ProgressFn, Tally, fewer_collections, run_tasks
 from szwadron.errors import InvalidDataError
 from szwadron.i18n import gettext
@@ -103,10 +104,12 @@ class ForceUnit(NamedTuple):
     figures: int
     elite: Profile | None = None
     elite_figures: int = 0
+    size_factor: float = 1.0
+    """The list's unit-size price of its own figures (:meth:`szwadron.models.ArmyList.size_factor`)."""
 
     def cost(self, points: PointsFn = _stored) -> float:
-        """Points of its fighting figures."""
-        return points(self.profile) * self.figures + (
+        """Points of its fighting figures (its own at the list's unit-size price)."""
+        return points(self.profile) * self.figures * self.size_factor + (
             points(self.elite) * self.elite_figures if self.elite else 0.0
         )
 
@@ -137,11 +140,12 @@ def roster_force(army: ArmyList, roster: Roster, points: PointsFn = _stored) -> 
             )
         fighting = [(army.profile(a.profile), a.figures) for a in entry.attached]
         fighting = [(p, n) for p, n in fighting if p.kind is not Kind.LIMBER]
-        unit = ForceUnit(profile, entry.figures)
+        size = army.size_factor(profile, unit_figures(army, entry)) if army.size_prices else 1.0
+        unit = ForceUnit(profile, entry.figures, size_factor=size)
         if fighting:
             elite = fighting[0][0]
             extra = sum(n * points(p) for p, n in fighting) / points(elite)
-            unit = ForceUnit(profile, entry.figures, elite, max(1, round(extra)))
+            unit = ForceUnit(profile, entry.figures, elite, max(1, round(extra)), size)
         out += [unit] * entry.count
     return out
 
@@ -150,8 +154,13 @@ def roster_points(army: ArmyList, roster: Roster, points: PointsFn = _stored) ->
     """What ``roster`` costs (every figure, limbers included) at ``points`` (default: stored)."""
     total = 0.0
     for entry in roster.units:
+        size = (
+            army.size_factor(army.profile(entry.profile), unit_figures(army, entry))
+            if army.size_prices
+            else 1.0
+        )
         for pid, figures in (
-            (entry.profile, entry.figures),
+            (entry.profile, entry.figures * size),
             *((a.profile, a.figures) for a in entry.attached),
         ):
             profile = army.profile(pid)

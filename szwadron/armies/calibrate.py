@@ -103,6 +103,7 @@ from szwadron.armies.duel import (
     standard_unit_figures,
 )
 from szwadron.armies.points import MODEL_PATH, load_model, model_points, write_points
+from szwadron.armies.rosters import unit_figures
 from szwadron.armies.runs import (
     BAND,
     TASK_SIZE,
@@ -792,13 +793,18 @@ def with_search_winners(
 def roster_costs(
     armies: Sequence[ArmyList], points: Callable[[Profile], float]
 ) -> list[tuple[str, str, float, float | None, float]]:
-    """``(army, roster, cost, points limit, artillery share of the cost)`` of every example roster."""
+    """``(army, roster, cost, points limit, artillery share of the cost)`` of every example roster
+    (its units' own figures at the list's unit-size price, :meth:`szwadron.models.ArmyList.size_factor`)."""
     out = []
     for army in armies:
         for roster in army.rosters:
             cost = art = 0.0
             for entry in roster.units:
-                parts = [(entry.profile, entry.figures), *((a.profile, a.figures) for a in entry.attached)]
+                size = army.size_factor(army.profile(entry.profile), unit_figures(army, entry))
+                parts = [
+                    (entry.profile, entry.figures * size),
+                    *((a.profile, a.figures) for a in entry.attached),
+                ]
                 for pid, figs in parts:
                     prof = army.profile(pid)
                     c = points(prof) * figs * entry.count

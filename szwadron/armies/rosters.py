@@ -319,10 +319,12 @@ class EntryCost:
     attached: tuple[tuple[str, int], ...]
     each: float
     total: float
+    size_factor: float = 1.0
+    """The list's unit-size price of its own figures (:meth:`szwadron.models.ArmyList.size_factor`)."""
 
     def __str__(self) -> str:
         extra = "".join(f" + {n} {pid}" for pid, n in self.attached)
-        return _(
+        line = _(
             "units[{entry}]: {count} × {profile} of {figures}{extra}: {each} points each, {total} in all"
         ).format(
             entry=self.entry,
@@ -333,6 +335,9 @@ class EntryCost:
             each=_num(self.each),
             total=_num(self.total),
         )
+        if self.size_factor != 1.0:
+            line += " " + _("(unit-size price ×{factor})").format(factor=f"{self.size_factor:.3f}")
+        return line
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` entry."""
@@ -344,6 +349,7 @@ class EntryCost:
             "attached": [{"profile": pid, "figures": n} for pid, n in self.attached],
             "each": self.each,
             "total": self.total,
+            "size_factor": self.size_factor,
         }
 
 
@@ -357,10 +363,20 @@ def entry_costs(
         return None
     out = []
     for k, e in enumerate(roster.units):
-        each = price[e.profile] * e.figures + sum(price[a.profile] * a.figures for a in e.attached)
+        each = unit_cost(army, e, price)
         attached = tuple((a.profile, a.figures) for a in e.attached)
+        size = army.size_factor(army.profile(e.profile), unit_figures(army, e)) if army.size_prices else 1.0
         out.append(
-            EntryCost(k, e.profile, e.count, e.figures, attached, round(each, 9), round(each * e.count, 9))
+            EntryCost(
+                k,
+                e.profile,
+                e.count,
+                e.figures,
+                attached,
+                round(each, 9),
+                round(each * e.count, 9),
+                round(size, 9),
+            )
         )
     return tuple(out)
 
@@ -381,12 +397,21 @@ class _Fielded:
     figures: int
     units: int
     """Units counted for this profile: the entry's count for its own profile, 0 for attached."""
+    factor: float = 1.0
+    """The list's unit-size price of these figures (:meth:`szwadron.models.ArmyList.size_factor`):
+    what they pay per point of their points (their units' own figures only; 1 for attached)."""
+
+    def cost(self, price: Mapping[str, float]) -> float:
+        """Their points at ``price`` (points per figure), the size price included."""
+        return self.figures * price[self.profile.id] * self.factor
 
 
 def _fielded(army: ArmyList, roster: Roster) -> list[_Fielded]:
     out: list[_Fielded] = []
     for entry in roster.units:
-        out.append(_Fielded(army.profile(entry.profile), entry.figures * entry.count, entry.count))
+        profile = army.profile(entry.profile)
+        factor = army.size_factor(profile, unit_figures(army, entry)) if army.size_prices else 1.0
+        out.append(_Fielded(profile, entry.figures * entry.count, entry.count, factor))
         for att in entry.attached:
             out.append(_Fielded(army.profile(att.profile), att.figures * entry.count, 0))
     return out
@@ -494,7 +519,7 @@ def _part(
     figures."""
     if of is ShareOf.POINTS:
         assert price is not None
-        return sum(f.figures * price[f.profile.id] for f in chosen)
+        return sum(f.cost(price) for f in chosen)
     return units if of is ShareOf.UNITS else figures
 
 
@@ -565,6 +590,17 @@ def _check_constraint(
         if b is not None:
             breaches.append(b)
     return breaches, unchecked
+
+
+def unit_cost(army: ArmyList, entry: RosterEntry, price: Mapping[str, float]) -> float:
+    """What one unit of ``entry`` costs at ``price`` (points per figure of every profile it
+    fields): its own figures times their points and the list's unit-size price
+    (:meth:`szwadron.models.ArmyList.size_factor`, of :func:`unit_figures`), and its attached
+    figures at theirs."""
+    own = price[entry.profile] * entry.figures
+    if army.size_prices:
+        own *= army.size_factor(army.profile(entry.profile), unit_figures(army, entry))
+    return own + sum(price[a.profile] * a.figures for a in entry.attached)
 
 
 def unit_figures(army: ArmyList, entry: RosterEntry) -> int:
@@ -725,7 +761,7 @@ def _totals(
         figures_by_kind[f.profile.kind] = figures_by_kind.get(f.profile.kind, 0) + f.figures
         if points_by_kind is not None and price is not None:
             kind = f.profile.kind
-            points_by_kind[kind] = points_by_kind.get(kind, 0.0) + f.figures * price[f.profile.id]
+            points_by_kind[kind] = points_by_kind.get(kind, 0.0) + f.cost(price)
     units = sum(f.units for f in fielded)
     figures = sum(f.figures for f in fielded)
     totals: dict[ShareOf, float | None] = {
@@ -872,5 +908,7 @@ __all__ = [
     "load_roster",
     "parse_roster",
     "roster_standings",
+    "unit_cost",
+    "unit_figures",
     "validate_roster",
 ]

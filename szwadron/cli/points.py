@@ -689,6 +689,7 @@ def _price(args: argparse.Namespace) -> int:
             "profiles": [
                 {**b.to_json(), "stored": p.points, "stale": stale, "name": p.name} for p, b, stale in rows
             ],
+            "size_prices": [sp.model_dump(mode="json") for sp in army.size_prices],
         }
         if report is not None:
             doc["roster"] = {
@@ -759,6 +760,20 @@ def _price(args: argparse.Namespace) -> int:
             "(columns: points added by each term, from the reference {reference}; see szwadron.armies.points)"
         ).format(reference=format_points(model.reference_points))
     )
+    if army.size_prices:
+        print(_("unit-size prices (a unit's own figures; the first that selects it applies):"))
+        for sp in army.size_prices:
+            selects = [
+                *sp.profiles,
+                *(term(k.value) for k in sp.kinds),
+                *(term(a.value) for a in sp.abilities),
+            ]
+            print(
+                "  "
+                + _("{id} ({selects}): ×(1 + {per} × (figures − {ref}))").format(
+                    id=sp.id, selects=", ".join(selects), per=f"{sp.per_figure:g}", ref=sp.reference_figures
+                )
+            )
     if report is not None:
         print()
         if costs:
