@@ -62,6 +62,24 @@ def test_known_answer_cases(case: Path, method: ReachMethod) -> None:
         assert r.touches == expected["touches"], label
 
 
+def _move_along(sc: Any, r: Any, charge: str) -> Any:
+    """The move check of base a/0 going along ``r``'s path (its waypoints, kept facing) as a
+    charge on ``charge``: what `move` says of the way `reach` proposes."""
+    (end_x, end_y), facing = r.path[-1], r.facing
+    move = {
+        "bases": [
+            {
+                "index": 0,
+                "x": end_x,
+                "y": end_y,
+                "facing": facing,
+                "waypoints": [[x, y, facing] for x, y in r.path[1:-1]],
+            }
+        ]
+    }
+    return check_move(sc, "a", move, charge=[charge])
+
+
 def _table(tables: SimpleNamespace, kind: str | None, *extra: dict[str, Any]) -> Any:
     cav = dict(tables.profile("cavalry"), R=40)
     a = {
@@ -95,18 +113,7 @@ def test_reach_around_a_wood_matches_the_fine_grid(tables: SimpleNamespace, kind
     assert fast.cost is not None and ref.cost is not None
     assert abs(fast.cost - ref.cost) <= 0.02 * ref.cost
     assert fast.cost > 27.0  # it had to go round: longer than straight ahead
-    move = {
-        "bases": [
-            {
-                "index": 0,
-                "x": fast.path[-1][0],
-                "y": fast.path[-1][1],
-                "facing": 90.0,
-                "waypoints": [[x, y, 90.0] for x, y in fast.path[1:-1]],
-            }
-        ]
-    }
-    report = check_move(sc, "a", move, charge=["b"])
+    report = _move_along(sc, fast, charge="b")
     assert report.legal, report.message
     assert report.bases[0].distance == pytest.approx(fast.cost)
 
@@ -119,19 +126,7 @@ def test_3_2_2_straight_charge_through_a_wood_at_exactly_r() -> None:
     r = reach(sc, about["unit"], about["target"])
     assert r.reachable, r
     assert r.cost == pytest.approx(10.0, abs=1e-6)
-    end_x, end_y = r.path[-1]
-    move = {
-        "bases": [
-            {
-                "index": 0,
-                "x": end_x,
-                "y": end_y,
-                "facing": r.facing,
-                "waypoints": [[x, y, r.facing] for x, y in r.path[1:-1]],
-            }
-        ]
-    }
-    report = check_move(sc, "a", move, charge=["t"])
+    report = _move_along(sc, r, charge="t")
     assert report.legal, report.message
     assert report.bases[0].distance == pytest.approx(r.cost)
 
@@ -145,19 +140,7 @@ def test_5_9_2_a_charge_reaches_a_defender_behind_a_fence_as_the_move_finds_it(m
     sc, about, _ = _load_case(CASES / "5_9_2_charge_stops_at_the_fence.toml")
     r = reach(sc, about["unit"], about["target"], method=method)
     assert r.reachable and r.cost == pytest.approx(8.75, abs=1e-6), r
-    end_x, end_y = r.path[-1]
-    move = {
-        "bases": [
-            {
-                "index": 0,
-                "x": end_x,
-                "y": end_y,
-                "facing": r.facing,
-                "waypoints": [[x, y, r.facing] for x, y in r.path[1:-1]],
-            }
-        ]
-    }
-    report = check_move(sc, "a", move, charge=["t"])
+    report = _move_along(sc, r, charge="t")
     assert report.legal, report.message
     assert report.bases[0].distance == pytest.approx(r.cost)
     assert report.contacts == ("a/0",)
@@ -299,19 +282,7 @@ def test_3_2_3_every_reached_pose_at_a_fence_is_a_legal_move(method: ReachMethod
     r = reach(sc, "a", "t", method=method)
     if not r.reachable:
         return
-    end_x, end_y = r.path[-1]
-    move = {
-        "bases": [
-            {
-                "index": 0,
-                "x": end_x,
-                "y": end_y,
-                "facing": r.facing,
-                "waypoints": [[x, y, r.facing] for x, y in r.path[1:-1]],
-            }
-        ]
-    }
-    report = check_move(sc, "a", move, charge=["t"])
+    report = _move_along(sc, r, charge="t")
     assert report.legal, (seed, method, report.message)
     assert report.bases[0].distance == pytest.approx(r.cost, abs=1e-6)
 

@@ -329,24 +329,9 @@ def reach(
         if best is None or best.cost is None or exact.cost < best.cost + 1e-9:
             best = exact
     if best is None:
-        return ReachResult(
-            unit,
-            target,
-            bf.base_ids[b],
-            False,
-            None,
-            None,
-            allowed,
-            (),
-            f0,
-            (),
-            None,
-            method,
-            h,
-            how,
-            bf,
-            _on_obstacles_note(sorted(refused), found=False),
-        )
+        note = _on_obstacles_note(sorted(refused), found=False)
+        no = (None, None, allowed, (), f0, (), None, method, h, how, bf, note)
+        return ReachResult(unit, target, bf.base_ids[b], False, *no)
     if not best.reachable and refused:
         return dataclasses.replace(best, note=_on_obstacles_note(sorted(refused), found=True))
     return best
