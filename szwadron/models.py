@@ -352,13 +352,15 @@ class RosterConstraint(_Frozen):
 
     def selects(self, profile: Profile) -> bool:
         """Whether a figure of this profile is selected."""
-        if self.selects_everything:
-            return True
-        return (
-            profile.id in self.profiles
-            or profile.kind in self.kinds
-            or any(a in profile.abilities for a in self.abilities)
-        )
+        return self.selects_everything or _selected(profile, self.profiles, self.kinds, self.abilities)
+
+
+def _selected(
+    profile: Profile, profiles: tuple[str, ...], kinds: tuple[Kind, ...], abilities: tuple[Ability, ...]
+) -> bool:
+    """A selector of a constraint or a size price: the profile is listed, its kind is, or it has
+    one of the abilities."""
+    return profile.id in profiles or profile.kind in kinds or any(a in profile.abilities for a in abilities)
 
 
 class SizePrice(_Frozen):
@@ -406,11 +408,7 @@ class SizePrice(_Frozen):
 
     def selects(self, profile: Profile) -> bool:
         """Whether a unit of this (own) profile is selected."""
-        return (
-            profile.id in self.profiles
-            or profile.kind in self.kinds
-            or any(a in profile.abilities for a in self.abilities)
-        )
+        return _selected(profile, self.profiles, self.kinds, self.abilities)
 
     def factor(self, figures: int) -> float:
         """What a selected unit of ``figures`` pays for its own figures, per point of their points."""
@@ -511,9 +509,7 @@ class ArmyList(_Frozen):
             if c.id in seen:
                 problems.append(f"{at}.id: " + _("duplicate constraint id {id}").format(id=repr(c.id)))
             seen.add(c.id)
-            for p_i, pid in enumerate(c.profiles):
-                if pid not in known:
-                    problems.append(f"{at}.profiles[{p_i}]: {self._unknown(pid)}")
+            problems += self._unknown_selected(at, c.profiles, known)
             if c.needs_some and not any(c.selects(p) for p in self.profiles):
                 problems.append(
                     f"{at}: "
@@ -534,10 +530,16 @@ class ArmyList(_Frozen):
             if sp.id in seen:
                 problems.append(f"{at}.id: " + _("duplicate size price id {id}").format(id=repr(sp.id)))
             seen.add(sp.id)
-            for p_i, pid in enumerate(sp.profiles):
-                if pid not in known:
-                    problems.append(f"{at}.profiles[{p_i}]: {self._unknown(pid)}")
+            problems += self._unknown_selected(at, sp.profiles, known)
         return problems
+
+    def _unknown_selected(self, at: str, profiles: tuple[str, ...], known: set[str]) -> list[str]:
+        """``at.profiles[i]: unknown profile ...`` for each profile id of a selector not in the list."""
+        return [
+            f"{at}.profiles[{p_i}]: {self._unknown(pid)}"
+            for p_i, pid in enumerate(profiles)
+            if pid not in known
+        ]
 
     def size_price(self, profile: Profile) -> SizePrice | None:
         """The first size price that selects units of ``profile``, if any."""
