@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from szwadron.armies.points import PointsModel, load_model, profile_values
-from szwadron.armies.rosters import unit_cost, unit_figures, validate_roster
+from szwadron.armies.rosters import size_factor, unit_cost, unit_figures, validate_roster
 from szwadron.i18n import _, ngettext
 from szwadron.models import ArmyList, Kind, Roster
 
@@ -216,7 +216,7 @@ def summarise(army: ArmyList, roster: Roster, model: PointsModel | None = None) 
     units = 0
     for entry in roster.units:
         units += entry.count
-        factor = army.size_factor(army.profile(entry.profile), unit_figures(army, entry))
+        factor = size_factor(army, entry)
         figures[entry.profile] = figures.get(entry.profile, 0) + entry.figures * entry.count
         sized[entry.profile] = sized.get(entry.profile, 0.0) + entry.figures * entry.count * factor
         for att in entry.attached:

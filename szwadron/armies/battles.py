@@ -72,7 +72,7 @@ from szwadron.armies.duel import (
     split_units,
 )
 from szwadron.armies.points import PointsModel, load_model
-from szwadron.armies.rosters import unit_figures
+from szwadron.armies.rosters import size_factor
 from szwadron.armies.runs import BAND, ProgressFn, Tally, fewer_collections, run_tasks
 from szwadron.errors import InvalidDataError
 from szwadron.i18n import gettext
@@ -140,7 +140,7 @@ def roster_force(army: ArmyList, roster: Roster, points: PointsFn = _stored) -> 
             )
         fighting = [(army.profile(a.profile), a.figures) for a in entry.attached]
         fighting = [(p, n) for p, n in fighting if p.kind is not Kind.LIMBER]
-        size = army.size_factor(profile, unit_figures(army, entry)) if army.size_prices else 1.0
+        size = size_factor(army, entry)
         unit = ForceUnit(profile, entry.figures, size_factor=size)
         if fighting:
             elite = fighting[0][0]
@@ -154,11 +154,7 @@ def roster_points(army: ArmyList, roster: Roster, points: PointsFn = _stored) ->
     """What ``roster`` costs (every figure, limbers included) at ``points`` (default: stored)."""
     total = 0.0
     for entry in roster.units:
-        size = (
-            army.size_factor(army.profile(entry.profile), unit_figures(army, entry))
-            if army.size_prices
-            else 1.0
-        )
+        size = size_factor(army, entry)
         for pid, figures in (
             (entry.profile, entry.figures * size),
             *((a.profile, a.figures) for a in entry.attached),

@@ -103,7 +103,7 @@ from szwadron.armies.duel import (
     standard_unit_figures,
 )
 from szwadron.armies.points import MODEL_PATH, load_model, model_points, write_points
-from szwadron.armies.rosters import unit_figures
+from szwadron.armies.rosters import size_factor
 from szwadron.armies.runs import (
     BAND,
     TASK_SIZE,
@@ -800,7 +800,7 @@ def roster_costs(
         for roster in army.rosters:
             cost = art = 0.0
             for entry in roster.units:
-                size = army.size_factor(army.profile(entry.profile), unit_figures(army, entry))
+                size = size_factor(army, entry)
                 parts = [
                     (entry.profile, entry.figures * size),
                     *((a.profile, a.figures) for a in entry.attached),

@@ -365,7 +365,7 @@ def entry_costs(
     for k, e in enumerate(roster.units):
         each = unit_cost(army, e, price)
         attached = tuple((a.profile, a.figures) for a in e.attached)
-        size = army.size_factor(army.profile(e.profile), unit_figures(army, e)) if army.size_prices else 1.0
+        size = size_factor(army, e)
         out.append(
             EntryCost(
                 k,
@@ -410,7 +410,7 @@ def _fielded(army: ArmyList, roster: Roster) -> list[_Fielded]:
     out: list[_Fielded] = []
     for entry in roster.units:
         profile = army.profile(entry.profile)
-        factor = army.size_factor(profile, unit_figures(army, entry)) if army.size_prices else 1.0
+        factor = size_factor(army, entry)
         out.append(_Fielded(profile, entry.figures * entry.count, entry.count, factor))
         for att in entry.attached:
             out.append(_Fielded(army.profile(att.profile), att.figures * entry.count, 0))
@@ -597,10 +597,17 @@ def unit_cost(army: ArmyList, entry: RosterEntry, price: Mapping[str, float]) ->
     fields): its own figures times their points and the list's unit-size price
     (:meth:`szwadron.models.ArmyList.size_factor`, of :func:`unit_figures`), and its attached
     figures at theirs."""
-    own = price[entry.profile] * entry.figures
-    if army.size_prices:
-        own *= army.size_factor(army.profile(entry.profile), unit_figures(army, entry))
+    own = price[entry.profile] * entry.figures * size_factor(army, entry)
     return own + sum(price[a.profile] * a.figures for a in entry.attached)
+
+
+def size_factor(army: ArmyList, entry: RosterEntry) -> float:
+    """What a unit of ``entry`` pays for its own figures, per point of their points: the list's
+    unit-size price (:meth:`szwadron.models.ArmyList.size_factor`) of :func:`unit_figures`; 1 when
+    the list has none."""
+    if not army.size_prices:
+        return 1.0
+    return army.size_factor(army.profile(entry.profile), unit_figures(army, entry))
 
 
 def unit_figures(army: ArmyList, entry: RosterEntry) -> int:
@@ -908,6 +915,7 @@ __all__ = [
     "load_roster",
     "parse_roster",
     "roster_standings",
+    "size_factor",
     "unit_cost",
     "unit_figures",
     "validate_roster",
