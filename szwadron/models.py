@@ -548,8 +548,10 @@ class ArmyList(_Frozen):
     def size_factor(self, profile: Profile, figures: int) -> float:
         """What a unit of ``profile`` with ``figures`` (its own and attached fighting figures) pays
         for its own figures, per point of their points (1 when no size price selects it)."""
-        sp = self.size_price(profile)
-        return 1.0 if sp is None else sp.factor(figures)
+        for sp in self.size_prices:  # size_price, inlined: the roster checks ask it of every entry
+            if sp.selects(profile):
+                return sp.factor(figures)
+        return 1.0
 
     def roster_problems(self, roster: Roster, prefix: str = "") -> list[str]:
         """What is malformed in a roster of this list, each as ``field.path: problem``: unknown

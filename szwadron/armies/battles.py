@@ -140,7 +140,7 @@ def roster_force(army: ArmyList, roster: Roster, points: PointsFn = _stored) -> 
             )
         fighting = [(army.profile(a.profile), a.figures) for a in entry.attached]
         fighting = [(p, n) for p, n in fighting if p.kind is not Kind.LIMBER]
-        size = size_factor(army, entry)
+        size = size_factor(army, entry, profile)
         unit = ForceUnit(profile, entry.figures, size_factor=size)
         if fighting:
             elite = fighting[0][0]

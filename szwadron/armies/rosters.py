@@ -410,7 +410,7 @@ def _fielded(army: ArmyList, roster: Roster) -> list[_Fielded]:
     out: list[_Fielded] = []
     for entry in roster.units:
         profile = army.profile(entry.profile)
-        factor = size_factor(army, entry)
+        factor = size_factor(army, entry, profile)
         out.append(_Fielded(profile, entry.figures * entry.count, entry.count, factor))
         for att in entry.attached:
             out.append(_Fielded(army.profile(att.profile), att.figures * entry.count, 0))
@@ -601,13 +601,14 @@ def unit_cost(army: ArmyList, entry: RosterEntry, price: Mapping[str, float]) ->
     return own + sum(price[a.profile] * a.figures for a in entry.attached)
 
 
-def size_factor(army: ArmyList, entry: RosterEntry) -> float:
+def size_factor(army: ArmyList, entry: RosterEntry, profile: Profile | None = None) -> float:
     """What a unit of ``entry`` pays for its own figures, per point of their points: the list's
     unit-size price (:meth:`szwadron.models.ArmyList.size_factor`) of :func:`unit_figures`; 1 when
-    the list has none."""
+    the list has none. ``profile``: the entry's own, when the caller has looked it up already."""
     if not army.size_prices:
         return 1.0
-    return army.size_factor(army.profile(entry.profile), unit_figures(army, entry))
+    figures = entry.figures if not entry.attached else unit_figures(army, entry)
+    return army.size_factor(profile or army.profile(entry.profile), figures)
 
 
 def unit_figures(army: ArmyList, entry: RosterEntry) -> int:
