@@ -87,6 +87,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -100,9 +101,9 @@ from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import base_corners, polygons_from_corners
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import polygon_distance
-from szwadron.geometry.terrain import TerrainShape, forbidden_rule
+from szwadron.geometry.terrain import TerrainShape, forbidden_rule, terrain_shapes
 from szwadron.i18n import _
-from szwadron.models import Kind, Scenario, TerrainKind, UnitState
+from szwadron.models import Kind, Scenario, TerrainKind, Unit, UnitState
 from szwadron.odds.dice import Distribution, d
 from szwadron.odds.morale import (
     CasualtyTest,
@@ -124,7 +125,7 @@ from szwadron.table.flight import (
     enemy_ranges,
     way_cost,
 )
-from szwadron.table.pursuit import PursuitPlan, pursuit_plan
+from szwadron.table.pursuit import PursuitPlan, along, furthest_free, pursuit_plan
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -1017,6 +1018,114 @@ def _panic_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         pass_through=_passes_through(table, tally, p_flee, total),
         pursuit=None,
     )
+
+
+# ------------------------------------------------------------- where a flight leaves the figures
+
+
+def flight_ends(
+    um: UnitMorale, unit: Unit, scen: Scenario, dist: float
+) -> tuple[tuple[int, ...], tuple[tuple[int, tuple[float, float]], ...]]:
+    """6.6.2, 6.6.12, 6.6.13, 3.1.3 — where a flight of ``dist`` cm leaves the figures of the
+    panicking ``unit`` (``um``: its report of this phase, on ``scen``): the figures removed (the
+    edge reached with flight left, 6.6.13; stopped with flight left and an enemy near, 6.6.12) and
+    where each other figure ends, ``(figure, centre)`` in figure order — along its way to its
+    edge (the Decision of :func:`flight_direction`; round what bars the straight line where the
+    phase plans a way, 6.6.7-6.6.11), none ending on another (:func:`_queued`). ``morale
+    --apply`` (:mod:`szwadron.game.apply`) moves the unit so, and the odds of an enemy pursuer
+    that moves after the flight (2.2.1 IV, V) read the same ends.
+
+    >>> from szwadron.models import Scenario
+    >>> inf = {"id": "inf", "name": "Line", "kind": "infantry", "R": 12, "W": 2, "SW": 1, "SO": 1,
+    ...        "Z": 24, "UW": 3, "C": 3, "M": 4}
+    >>> sc = Scenario.model_validate({"name": "t", "table": {"width": 60, "depth": 60}, "units": [
+    ...     {"id": "a", "side": "A", "profile": inf, "state": "panic", "bases": [
+    ...         {"x": 10, "y": 11, "facing": 90}, {"x": 12, "y": 30, "facing": 90}]}]})
+    >>> um = morale_phase(sc, "A").unit("a")
+    >>> flight_ends(um, sc.unit("a"), sc, 12.0)     # a/0 is 10 cm from its edge: off the table
+    ((0,), ((1, (12.0, 18.0)),))
+    """
+    dx, dy = flight_direction(unit.side)
+    gone: list[int] = []
+    steps: list[tuple[int, float]] = []
+    for k, f in enumerate(um.figures):
+        if f.blocked_cm is not None:
+            if dist > f.blocked_cm + 1e-6 and f.surrenders_if_blocked:
+                gone.append(k)
+                continue
+            steps.append((k, min(float(dist), f.blocked_cm)))
+        else:
+            if dist > f.edge_cm + 1e-6:
+                gone.append(k)
+                continue
+            steps.append((k, float(dist)))
+
+    def at(k: int, step: float) -> tuple[float, float]:
+        b, f = unit.bases[k], um.figures[k]
+        if f.way:  # 6.6.7-6.6.11: round what bars the straight line, as the phase plans it
+            return along(f.way, step, beyond=(dx, dy), costs=f.way_cost)
+        return (b.x + dx * step, b.y + dy * step)
+
+    others = [
+        shapely.Polygon(base_corners(b.x, b.y, b.facing, *u.base_size(i)))
+        for u in scen.units
+        if u.id != unit.id
+        for i, b in enumerate(u.bases)
+    ]
+    rough = [
+        t.polygon for t in terrain_shapes(scen.terrain) if t.kind in (TerrainKind.FOREST, TerrainKind.ROUGH)
+    ]
+    ends = _queued(unit, steps, at, scen.settings.overlap_tolerance_cm, others, rough)
+    return tuple(gone), tuple(ends)
+
+
+def _queued(
+    unit: Unit,
+    steps: Sequence[tuple[int, float]],
+    at: Callable[[int, float], tuple[float, float]],
+    tolerance: float,
+    standing: Sequence[shapely.Polygon] = (),
+    rough: Sequence[shapely.Geometry] = (),
+) -> list[tuple[int, tuple[float, float]]]:
+    """3.1.3, 6.1.3 — where each fleeing figure ends: ``steps`` is how far each would go along
+    its way (``at``: the point that far along), but no figure ends on another of its unit
+    ("Figurki nie mogą się poruszać przez inne własne figurki, nawet jeśli należą do tego samego
+    oddziału"; a fleeing unit needs no coherency, not room): the figures that get furthest are
+    placed first, and a figure that would end overlapping one already placed (beyond PD-3's
+    tolerance) stops short, as far along its way as leaves it clear — at worst where it stood.
+    ``standing``: the bases of the other units, which a flight may pass through (6.6.11) but not
+    end on; ``rough``: woods and rough ground, which a figure enters with its whole base or stops
+    before (3.2.2). (A pursuit's figures close up along their ways instead:
+    :meth:`~szwadron.table.pursuit.PursuitPlan.close_up`.) Returns ``(figure, end point)`` in
+    figure order."""
+    placed: list[shapely.Polygon] = list(standing)
+    ends: dict[int, tuple[float, float]] = {}
+
+    def shape(k: int, point: tuple[float, float]) -> shapely.Polygon:
+        w, d = unit.base_size(k)
+        return shapely.Polygon(base_corners(point[0], point[1], unit.bases[k].facing, w, d))
+
+    def clear(k: int, poly: shapely.Polygon) -> bool:
+        small = tolerance * tolerance
+        if any(poly.intersection(other).area > small for other in placed):
+            return False
+        start = shape(k, at(k, 0.0))
+        for area in rough:  # astride the edge, more of it inside than at the start: entering
+            inside = poly.intersection(area).area
+            if small < inside < poly.area - small and inside > start.intersection(area).area + small:
+                return False
+        return True
+
+    how_far = dict(steps)
+    for k, _d in sorted(steps, key=lambda ks: (-ks[1], ks[0])):
+
+        def free(d: float, k: int = k) -> bool:
+            return clear(k, shape(k, at(k, d)))
+
+        point = at(k, furthest_free(how_far[k], free))
+        ends[k] = point
+        placed.append(shape(k, point))
+    return [(k, ends[k]) for k in sorted(ends)]
 
 
 def _extended(points: list[tuple[float, float]], length: float, v: FloatArray) -> list[tuple[float, float]]:
