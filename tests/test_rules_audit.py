@@ -509,6 +509,33 @@ def test_2_2_1_v_the_phase_question_lists_the_enemys_pursuers(capsys: pytest.Cap
     )
 
 
+def test_2_2_1_v_the_enemys_pursuer_reaches_after_the_flight(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """2.2.1 IV before V — `morale --side A` of the audit's example: B's hussars 17 cm behind A's
+    panicking `pan`, which reorganises and stands (2/3) or first flees 2d6 × 2 cm: the hussars'
+    2d6 × 4 cm reach it 11/16 = 68.8 % of the time (it said 83.3 %, as if `pan` stood still), and
+    the text says why; the JSON keeps its fields (tests/cases/morale/, worked by hand there)."""
+    text = (
+        Path(__file__).parent / "cases" / "morale" / "2_2_1_v_the_enemy_pursuer_moves_after_the_flight.toml"
+    ).read_text(encoding="utf-8")
+    case = tmp_path / "flight_first.toml"
+    case.write_text(text[: text.index("\n[expected]")] + "\n", encoding="utf-8")
+    assert main(["morale", str(case), "--side", "A"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "hussars: pursuit of pan, 17.00 cm away, 17.00 cm to contact: 2d6 × 4 cm; reaches it: 68.8% (6.7.1)"
+        in out
+    )
+    assert (
+        "pan flees first (2.2.1 IV) unless it reorganises: 33.3%; the chance to reach counts its flight"
+        in out
+    )
+    assert main(["morale", str(case), "--side", "A", "--json"]) == 0
+    (them,) = json.loads(capsys.readouterr().out)["enemy_pursuits"]
+    assert them["reach_chance"] == pytest.approx(11 / 16) and "flees_first" not in them
+
+
 def test_2_2_1_v_the_enemys_pursuer_reaches_within_the_contact_tolerance(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
