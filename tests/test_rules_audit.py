@@ -652,3 +652,36 @@ def test_6_5_5_a_blocked_repulse_applied_panics(tmp_path: Path) -> None:
 def _battery_melee(position: Path) -> list[str]:
     """``melee --apply``: the line attacks the battery on ``position`` (dice to follow)."""
     return ["melee", str(position), "--attacker", "a", "--defender", "gun", "--apply"]
+
+
+def test_6_3_6_applied_a_second_opponent_keeps_the_attacker_from_pursuit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """6.3.6 — `melee --apply` of the known-answer case: the dice are a's (1), d's (1), d's repulse
+    and panic tests (6, 6: both fail against 0), then d's flight at once (3 + 3, 6.6.2): `a` rolls
+    no pursuit test, since `e` still engages it, and stays normal (before, a fifth die was its
+    pursuit test); with `--pursue` (6.3.6, 5.5.8: the player's choice instead of the roll) too:
+    there is no test to forgo."""
+    pos = _position(tmp_path, "6_3_6_a_second_opponent_keeps_the_attacker_from_pursuit.toml")
+    for extra in ([], ["--pursue"]):
+        out = tmp_path / f"next{len(extra)}.toml"
+        argv = [
+            "melee",
+            str(pos),
+            "--attacker",
+            "a",
+            "--defender",
+            "d",
+            "--apply",
+            "--dice",
+            "1,1,6,6,3,3",
+            *extra,
+        ]
+        assert main([*argv, "-o", str(out)]) == 0
+        text = capsys.readouterr().out
+        assert (
+            "a takes no pursuit test: e still engaged with it, neither repulsed nor in panic (6.3.6)" in text
+        )
+        after = load_scenario(out)
+        assert after.unit("a").state.value == "normal" and after.unit("a").pursuing is None
+        assert after.unit("d").state.value == "panic"
