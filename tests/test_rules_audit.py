@@ -509,6 +509,33 @@ def test_2_2_1_v_the_phase_question_lists_the_enemys_pursuers(capsys: pytest.Cap
     )
 
 
+def test_2_2_1_v_the_enemys_pursuer_reaches_after_the_flight(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """2.2.1 IV before V — `morale --side A` of the audit's example: B's hussars 17 cm behind A's
+    panicking `pan`, which reorganises and stands (2/3) or first flees 2d6 × 2 cm: the hussars'
+    2d6 × 4 cm reach it 11/16 = 68.8 % of the time (it said 83.3 %, as if `pan` stood still), and
+    the text says why; the JSON keeps its fields (tests/cases/morale/, worked by hand there)."""
+    text = (
+        Path(__file__).parent / "cases" / "morale" / "2_2_1_v_the_enemy_pursuer_moves_after_the_flight.toml"
+    ).read_text(encoding="utf-8")
+    case = tmp_path / "flight_first.toml"
+    case.write_text(text[: text.index("\n[expected]")] + "\n", encoding="utf-8")
+    assert main(["morale", str(case), "--side", "A"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "hussars: pursuit of pan, 17.00 cm away, 17.00 cm to contact: 2d6 × 4 cm; reaches it: 68.8% (6.7.1)"
+        in out
+    )
+    assert (
+        "pan flees first (2.2.1 IV) unless it reorganises: 33.3%; the chance to reach counts its flight"
+        in out
+    )
+    assert main(["morale", str(case), "--side", "A", "--json"]) == 0
+    (them,) = json.loads(capsys.readouterr().out)["enemy_pursuits"]
+    assert them["reach_chance"] == pytest.approx(11 / 16) and "flees_first" not in them
+
+
 def test_2_2_1_v_the_enemys_pursuer_reaches_within_the_contact_tolerance(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -625,3 +652,36 @@ def test_6_5_5_a_blocked_repulse_applied_panics(tmp_path: Path) -> None:
 def _battery_melee(position: Path) -> list[str]:
     """``melee --apply``: the line attacks the battery on ``position`` (dice to follow)."""
     return ["melee", str(position), "--attacker", "a", "--defender", "gun", "--apply"]
+
+
+def test_6_3_6_applied_a_second_opponent_keeps_the_attacker_from_pursuit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """6.3.6 — `melee --apply` of the known-answer case: the dice are a's (1), d's (1), d's repulse
+    and panic tests (6, 6: both fail against 0), then d's flight at once (3 + 3, 6.6.2): `a` rolls
+    no pursuit test, since `e` still engages it, and stays normal (before, a fifth die was its
+    pursuit test); with `--pursue` (6.3.6, 5.5.8: the player's choice instead of the roll) too:
+    there is no test to forgo."""
+    pos = _position(tmp_path, "6_3_6_a_second_opponent_keeps_the_attacker_from_pursuit.toml")
+    for extra in ([], ["--pursue"]):
+        out = tmp_path / f"next{len(extra)}.toml"
+        argv = [
+            "melee",
+            str(pos),
+            "--attacker",
+            "a",
+            "--defender",
+            "d",
+            "--apply",
+            "--dice",
+            "1,1,6,6,3,3",
+            *extra,
+        ]
+        assert main([*argv, "-o", str(out)]) == 0
+        text = capsys.readouterr().out
+        assert (
+            "a takes no pursuit test: e still engaged with it, neither repulsed nor in panic (6.3.6)" in text
+        )
+        after = load_scenario(out)
+        assert after.unit("a").state.value == "normal" and after.unit("a").pursuing is None
+        assert after.unit("d").state.value == "panic"

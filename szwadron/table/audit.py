@@ -352,6 +352,14 @@ def _recorded(a: Unit, b: Unit) -> bool:
     return b.id in a.engaged_with or a.id in b.engaged_with
 
 
+def engaged_enemies(bf: Battlefield, unit: str) -> tuple[str, ...]:
+    """5.1.2 — the enemy units ``unit`` is engaged with, in file order: those it touches
+    (:func:`engaged_with_bases`) and those its ``engaged_with`` records."""
+    touching = set(engaged_with_bases(bf, bf.unit_bases(unit)))
+    recorded = set(bf.scenario.unit(unit).engaged_with)
+    return tuple(u.id for u in bf.scenario.units if u.id in touching | recorded)
+
+
 def engaged_or_recorded(bf: Battlefield, unit: str, enemy: str) -> bool:
     """5.1.2 — ``unit`` and ``enemy`` are engaged: the game records it (``engaged_with``, either
     way) or they touch (:func:`engaged_with_bases`)."""
@@ -814,6 +822,7 @@ __all__ = [
     "ZoneIntrusion",
     "audit",
     "connected_groups",
+    "engaged_enemies",
     "engaged_or_recorded",
     "engaged_unit_pairs",
     "engaged_with_bases",
