@@ -685,3 +685,23 @@ def test_6_3_6_applied_a_second_opponent_keeps_the_attacker_from_pursuit(
         after = load_scenario(out)
         assert after.unit("a").state.value == "normal" and after.unit("a").pursuing is None
         assert after.unit("d").state.value == "panic"
+
+
+def test_2_1_4_the_side_with_the_initiative_plays_first(tmp_path: Path) -> None:
+    """2.1.1-2.1.4 — a ``[turn]`` giving side B the initiative and naming no side to play starts
+    at B's morale phase; the phases follow as 2.1.2-2.1.3 order them, and round 2 opens with B."""
+    position = tmp_path / "p.toml"
+    position.write_text((SEQ / "initiative_b.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    seen = []
+    for _ in range(5):
+        turn = load_scenario(position).turn
+        assert turn is not None
+        seen.append((turn.round, turn.side, turn.phase.value))
+        assert main(["turn", str(position), "--apply", "--in-place"]) == 0
+    assert seen == [
+        (1, "B", "morale"),
+        (1, "B", "movement"),
+        (1, "A", "morale"),
+        (1, "A", "movement"),
+        (2, "B", "morale"),
+    ]

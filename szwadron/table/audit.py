@@ -530,19 +530,25 @@ def _coherency_groups(
     across: tuple[IntArray, IntArray, npt.NDArray[np.float64]],
     method: PairMethod,
 ) -> IntArray:
-    """1.3.1, 1.3.4, 1.3.5, PD-2, PD-4 — each base's group label: bases of a unit are linked
-    when they touch, when skirmishers stand within the skirmish gap, or when both touch an
-    obstacle between them."""
+    """1.3.1, 1.3.4, 1.3.5, 7.5.1, PD-2, PD-4 — each base's group label: bases of a unit are
+    linked when they touch, when one of them is a skirmisher (the figure's own ability, 1.3.4:
+    "Jednostki oraz oddziały") within the skirmish gap of the other (7.5.1: "pomiędzy sobą oraz
+    resztą oddziału"), or when both touch an obstacle between them."""
     s = bf.settings
     eps, tol = s.distance_epsilon_cm, s.contact_tolerance_cm
     unit_of = bf.unit_of
     link_i = [pairs.i[pairs.near & pairs.same_unit]]
     link_j = [pairs.j[pairs.near & pairs.same_unit]]
-    skirmish_units = np.asarray([u.has(Ability.SKIRMISH) for u in bf.scenario.units], dtype=bool)
-    skirmish_bases: IntArray = np.flatnonzero(skirmish_units[unit_of])
-    if len(skirmish_bases) > 1:  # 1.3.4: gaps up to 4 cm
-        si, sj = bf.pairs_within(s.skirmish_gap_cm + eps, skirmish_bases, method=method)
-        keep = (unit_of[si] == unit_of[sj]) & (bf.distances(si, sj) <= s.skirmish_gap_cm + eps)
+    skirmish = bf.skirmishers
+    with_skirmishers = np.unique(unit_of[skirmish])
+    candidates: IntArray = np.flatnonzero(np.isin(unit_of, with_skirmishers))
+    if len(candidates) > 1:  # 1.3.4: gaps up to 4 cm, from a skirmisher
+        si, sj = bf.pairs_within(s.skirmish_gap_cm + eps, candidates, method=method)
+        keep = (
+            (unit_of[si] == unit_of[sj])
+            & (skirmish[si] | skirmish[sj])
+            & (bf.distances(si, sj) <= s.skirmish_gap_cm + eps)
+        )
         link_i.append(si[keep])
         link_j.append(sj[keep])
     if at_obstacle:  # 1.3.5, PD-4: linked across an obstacle both touch

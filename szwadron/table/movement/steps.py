@@ -32,7 +32,7 @@ from szwadron.geometry.contact import polygon_distance
 from szwadron.geometry.paths import Surcharge, terrain_surcharges
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import _, ngettext, term
-from szwadron.models import Ability, TerrainKind, UnitState
+from szwadron.models import TerrainKind, UnitState
 from szwadron.table.audit import connected_groups, engaged_or_recorded, obstacle_zone_core
 from szwadron.table.movement.plan import (
     Planned,
@@ -689,10 +689,10 @@ def coherent_at_the_end(ctx: MoveContext) -> list[Violation]:
         if unit.state is not UnitState.NORMAL:
             continue
         members = bf.unit_bases(k)
-        labels = coherent_groups(bf, final_corners[members], unit.has(Ability.SKIRMISH))
+        labels = coherent_groups(bf, final_corners[members], bf.skirmishers[members])
         groups = len(set(labels.tolist()))
         if ctx.push_up:  # 1.3.2: a melee goes on without coherency; a push-up may not split the unit more
-            before = len(set(coherent_groups(bf, bf.corners[members], unit.has(Ability.SKIRMISH)).tolist()))
+            before = len(set(coherent_groups(bf, bf.corners[members], bf.skirmishers[members]).tolist()))
             if groups <= before:
                 continue
         if groups > 1:
