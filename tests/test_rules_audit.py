@@ -475,6 +475,48 @@ def test_6_7_9_a_pursuer_repulsed_in_its_own_morale_phase_takes_no_action(tmp_pa
     assert x.state.value == "normal" and x.acted is None
 
 
+_SHOOTER = """[[units]]
+id = "s"
+side = "B"
+profile = { id = "inf", name = "Line", kind = "infantry", R = 12, W = 1, SW = 1, SO = 1, Z = 24, UW = 3, C = 3, M = 4 }
+bases = [ { x = 51.0, y = 40.0, facing = 90.0 } ]
+"""
+
+
+@pytest.mark.parametrize("by", ["melee", "fire"])
+@pytest.mark.parametrize("pursuing", [True, False])
+def test_6_7_9_a_repulsed_pursuer_makes_the_move_after_reorganising(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], by: str, pursuing: bool
+) -> None:
+    """6.7.9 — "Oddział ruch odrzucenia wykonuje tak samo, jak ruch zbierania się po odzyskaniu
+    kontroli nad oddziałem": x, repulsed while pursuing (the dice of
+    pursuer_repulsed_in_own_phase.toml: in melee struck by bp; or hit once by s's fire in B's
+    movement phase, 1 d6 on <= 3: 1, then repulse test 6 fails and panic test 1 passes), is told
+    to make the move of 6.8.5 (regain coherency, up to R, no zone, no charge); the tool used to
+    tell it, as any repulsed unit, to move away from the enemy (6.5). A unit that was not
+    pursuing still gets 6.5's move."""
+    case = (SEQ / "pursuer_repulsed_in_own_phase.toml").read_text(encoding="utf-8")
+    if not pursuing:
+        case = case.replace(
+            'state = "pursuit"\npursuing = "y"\nprofile = { id = "inf"', 'profile = { id = "inf"', 1
+        )
+    if by == "fire":
+        case = case.replace('side = "A"\nphase = "morale"', 'side = "B"\nphase = "movement"') + _SHOOTER
+        argv = ["fire", "--shooter", "s", "--target", "x", "--dice", "1", "--morale-dice", "6,1"]
+    else:
+        argv = ["melee", "--attacker", "bp", "--defender", "x", "--dice", "1,6,6,1"]
+    (tmp_path / "p0.toml").write_text(case, encoding="utf-8")
+    assert load_scenario(tmp_path / "p0.toml").unit("x").state.value == ("pursuit" if pursuing else "normal")
+    capsys.readouterr()
+    assert (
+        main([argv[0], str(tmp_path / "p0.toml"), *argv[1:], "--apply", "-o", str(tmp_path / "p1.toml")]) == 0
+    )
+    out = capsys.readouterr().out
+    assert load_scenario(tmp_path / "p1.toml").unit("x").state.value == "normal"
+    assert ("repulsed while pursuing" in out and "(6.7.9, 6.8.5)" in out) is pursuing, out
+    assert (", 6.5) is its next move" in out or ", 6.5) as its next move" in out) is not pursuing, out
+
+
 def test_3_2_4_a_pursuit_move_goes_round_impassable_ground(tmp_path: Path) -> None:
     """3.2.4, 6.7.4, 6.7.5 — impassable ground across the pursuer's way (x 40..80, y 56..58): it
     used to stop the pursuer at its edge (centre y 55); now the pursuer goes round it

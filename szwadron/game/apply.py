@@ -792,7 +792,9 @@ def apply_fire(
             changes.append({"op": "set", "unit": target, "field": "state", "value": state.value})
             if tu.pursuing is not None:
                 changes.append({"op": "set", "unit": target, "field": "pursuing", "value": None})
-    if outcome == "repulsed":
+    if outcome == "repulsed" and tu.state is UnitState.PURSUIT:
+        notes.append(_repulsed_pursuer(target))
+    elif outcome == "repulsed":
         notes.append(
             _(
                 "{target} is repulsed: its retreat out of {shooter}'s range (4.8.2, 6.5) is its next move"
@@ -1212,6 +1214,16 @@ def _combined_dice(
     return out
 
 
+def _repulsed_pursuer(unit: str) -> str:
+    """6.7.9 — "Oddział ruch odrzucenia wykonuje tak samo, jak ruch zbierania się po odzyskaniu
+    kontroli nad oddziałem": a unit repulsed while in uncontrolled pursuit (by fire or in melee)
+    makes its repulse move as the move of 6.8.5 — to regain coherency, up to R with terrain,
+    into no enemy control zone, charging nobody — and not the full move away of 6.5."""
+    return _(
+        "{unit} is repulsed while pursuing: its repulse move is made as the move after reorganising (6.7.9, 6.8.5): it regains coherency, up to R with terrain, entering no enemy control zone and charging nobody, not the move away of 6.5"
+    ).format(unit=unit)
+
+
 def _melee_state(
     unit: Unit,
     out: MeleeOutcome,
@@ -1251,6 +1263,9 @@ def _melee_state(
                 unit=unit.id, enemy=pursued
             )
         )
+    elif out is MeleeOutcome.REPULSED and unit.state is UnitState.PURSUIT:
+        state, pursuing = UnitState.NORMAL, None
+        notes.append(_repulsed_pursuer(unit.id))
     elif out is MeleeOutcome.REPULSED:
         state, pursuing = UnitState.NORMAL, None
         notes.append(
