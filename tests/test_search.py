@@ -256,7 +256,7 @@ def test_cli_validate_reports_the_held_out_set(capsys: pytest.CaptureFixture[str
     assert "where the spread comes from:" in out and "matchups (no price can)" in out
     assert f"were every roster even against its field, {held['ceiling']:.1%} of the pairs" in out
     assert held["share_in_band_without_dice"] is None  # two battles a pair: too few to take the dice out
-    assert "the dice of 2 battles a pair make most of the spread: play more battles a pair" in out
+    assert "the dice of 2 battles a pair cannot be taken out of these rates: play more battles" in out
     assert (
         "best " in out and "(95% interval " in out and " over 100 fresh battles; " in out
     )  # one field roster

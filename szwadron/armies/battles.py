@@ -764,7 +764,8 @@ class RosterValidation:
     @property
     def share_without_dice(self) -> float | None:
         """Share of the pairs whose chance is within 50 ± 5 %, the dice's noise taken out of the
-        measured rates (:func:`szwadron.armies.spread.share_without_dice`); None without pairs."""
+        measured rates (:func:`szwadron.armies.spread.share_without_dice`); None without pairs, under
+        its fewest battles a pair or where the dice make most of the spread."""
         if not self.cells:
             return None
         return share_without_dice([c.rate for c in self.cells], self.cells[0].battles, BAND)

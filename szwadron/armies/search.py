@@ -722,7 +722,8 @@ class HeldOutValidation:
     @property
     def share_without_dice(self) -> float | None:
         """Share of the pairs whose chance is within 50 ± 5 %, the dice's noise taken out of the
-        measured rates (:func:`szwadron.armies.spread.share_without_dice`); None without pairs."""
+        measured rates (:func:`szwadron.armies.spread.share_without_dice`); None without pairs, under
+        its fewest battles a pair or where the dice make most of the spread."""
         return share_without_dice([r for *_, r in self.pairs], self.battles, BAND)
 
     @property

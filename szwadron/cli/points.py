@@ -1115,8 +1115,8 @@ def _print_without_dice(share: float | None, battles: int) -> None:
         print(
             "  "
             + _(
-                "the dice of {battles} battles a pair make most of the spread: play more battles a pair "
-                "to tell how many pairs have a chance within {band}"
+                "the dice of {battles} battles a pair cannot be taken out of these rates: play more battles "
+                "a pair to tell how many pairs have a chance within {band}"
             ).format(battles=battles, band=f"{lo:.0%}–{hi:.0%}")
         )
         return
