@@ -6,7 +6,9 @@ Reads one or more held-out sets — the JSON of ``szwadron points validate --jso
 1. the pairs within 50 ± 5 % and their RMS, pooled;
 2. the **ceiling**: the share in band were every roster exactly even against its field (each
    pair's rate less the two rosters' own distances from 50 %, their rates against the field) —
-   what the matchups and the dice leave whatever the points;
+   what the matchups and the dice leave whatever the points; and the share with the dice taken
+   out (:func:`szwadron.armies.spread.share_without_dice`, when every set played the same battles
+   a pair);
 3. how much of the held-out rosters' own strength (their rate against the field) prices can see,
    fitted on all the sets but one and tested on that one in turn (ridge regression, the best of a
    few penalties): on the share of the limit spent on each profile (what a change of per-figure
@@ -36,6 +38,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from szwadron.armies.calibrate import army_list_paths, load_lists
+from szwadron.armies.spread import share_without_dice
 from szwadron.models import ArmyList, Kind, RosterEntry
 
 BAND = (0.45, 0.55)
@@ -187,6 +190,12 @@ def report(sets: Sequence[dict[str, Any]], armies: Sequence[ArmyList]) -> list[s
         f"{len(sets)} held-out set(s), {len(rates)} pairs: {100 * inside:.1f} % within 50 ± 5 %, RMS {100 * rms:.2f} %",
         f"every roster even against its field: {100 * np.mean([abs(e - 0.5) <= 0.05 for e in even]):.1f} % within",
     ]
+    battles = {int(held.get("battles", 0)) for held in sets}
+    without = share_without_dice(rates, battles.pop(), BAND) if len(battles) == 1 else None
+    if without is not None:
+        lines.append(
+            f"with the dice taken out (an estimate of the chances' share): {100 * without:.1f} % within"
+        )
     if len(sets) >= 3:
         lines.append(
             f"rosters' own strength explained out of sample (R², {len(rows_profiles)} rosters): "

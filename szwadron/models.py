@@ -993,7 +993,9 @@ class Turn(_Frozen):
     """Where the game stands (2, 2.1): the round, whose turn it is and in which phase."""
 
     round: WholeNumber = Field(1, ge=1, description="The round: every side's turn once, in order.")
-    side: Literal["A", "B"] = Field("A", description="The side whose turn it is.")
+    side: Literal["A", "B"] = Field(
+        "A", description="The side whose turn it is (when not given: the side that moves first, 2.1.4)."
+    )
     phase: Phase = Field(Phase.MORALE, description="morale (2.2) or movement (2.3).")
     first: Literal["A", "B"] = Field(
         "A", description="The side that moves first in every round (initiative)."
@@ -1007,6 +1009,16 @@ class Turn(_Frozen):
         description="4.12.5: a declared fire at the end of the movement phase has been fired: the side "
         "whose phase it is acts no more in it.",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _first_side_first(cls, data: Any) -> Any:
+        """2.1.4 — "Kolejność wykonywania tur przez strony walczące określona jest poprzez
+        ustalenie inicjatywy": a ``[turn]`` that names the side with the initiative and no side
+        to play is at that side's turn, not side A's."""
+        if isinstance(data, dict) and "side" not in data and data.get("first") in ("A", "B"):
+            return {**data, "side": data["first"]}
+        return data
 
 
 class Scenario(_Frozen):

@@ -23,6 +23,7 @@ from szwadron.armies.battles import (
 )
 from szwadron.armies.duel import BattleConditions, DuelUnit, Kind, Weapon, run_army_battle, run_battle
 from szwadron.armies.points import load_model
+from szwadron.armies.spread import share_without_dice
 from szwadron.cli import main
 from szwadron.errors import InvalidDataError
 from szwadron.loading import load_army_list
@@ -132,6 +133,8 @@ def test_roster_check_pairs_equal_limits_of_different_lists_and_ignores_the_exec
     assert 0.3 <= cell.rate <= 0.7
     doc = serial.to_json()
     assert doc["battles"] == 40 and doc["cells"][0]["a"] == "a:r" and doc["share_in_band"] in (0.0, 1.0)
+    # issue 14: the share with the dice of 40 battles taken out, as share_without_dice reads the rates
+    assert doc["share_in_band_without_dice"] == share_without_dice([cell.rate], 40)
 
 
 def test_army_steepness_is_fitted_from_scaled_copies() -> None:

@@ -119,13 +119,25 @@ def test_1_3_4_skirmish_gaps(tables: SimpleNamespace, gap: float, coherent: bool
     assert _rules(r) == ([] if coherent else ["1.3.4"])
 
 
-def test_1_3_4_needs_every_figure_to_skirmish(tables: SimpleNamespace) -> None:
-    """A unit with one non-skirmishing figure keeps close order (1.3.1)."""
+def test_1_3_4_the_skirmish_gap_is_a_figures_ability(tables: SimpleNamespace) -> None:
+    """1.3.4 ("Jednostki oraz oddziały posiadające zdolność walka w rozproszeniu mogą oddalić się
+    od innych jednostek w oddziale na odległość nie większą niż 4 centymetry"), 7.5.1 — a line of
+    three 3 cm apart whose middle figure keeps close order: each skirmisher may stand 3 cm from
+    it, so the unit is coherent, though not wholly in skirmish order. Two close-order figures
+    3 cm apart are not linked: the unit falls apart (1.3.1)."""
     bases = tables.line(30, 50, 3, gap=3.0)
     bases[1] = {**bases[1], "profile": tables.profile("infantry")}
     r = audit(tables.scenario(tables.unit("sk", "A", bases, abilities=("skirmish",))))
     assert not _unit(r, "sk").skirmish
-    assert _rules(r) == ["1.3.1"]
+    assert _unit(r, "sk").coherent and _rules(r) == []
+    bases = tables.line(30, 50, 3, gap=3.0)
+    bases[2] = {**bases[2], "profile": tables.profile("infantry")}
+    bases[0] = {**bases[0], "profile": tables.profile("infantry")}
+    r = audit(tables.scenario(tables.unit("sk", "A", bases, abilities=("skirmish",))))
+    assert _unit(r, "sk").coherent  # both close-order figures link through the skirmisher
+    bases = tables.line(30, 50, 3, gap=3.0)
+    r = audit(tables.scenario(tables.unit("cl", "A", bases)))
+    assert not _unit(r, "cl").coherent and _rules(r) == ["1.3.1"]
 
 
 # ------------------------------------------------------------------------------ 1.3.5, PD-4

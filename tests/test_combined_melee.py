@@ -22,6 +22,7 @@ from szwadron.documents import document_schema
 from szwadron.errors import IllegalActionError, InvalidDataError
 from szwadron.loading import bundled_scenario, load_scenario, parse_scenario
 from szwadron.models import Scenario
+from szwadron.odds.morale import MeleeOutcome
 from szwadron.table.audit import audit
 from szwadron.table.combined import combined_melee
 from szwadron.table.melee import table_melee
@@ -273,3 +274,31 @@ def test_5_7_3_a_defending_unit_wholly_on_the_hill_is_not_engaged(tables: Any, t
     assert "stands, not engaged (5.7.3)" in d1 and "engaged" not in d1.replace("not engaged", ""), d1
     assert "figures fight with different terrain coefficients" in text
     assert "only part of a unit" not in text
+
+
+def test_6_3_6_an_opponent_outside_the_combined_melee_holds_a_unit_from_pursuit() -> None:
+    """6.3.6, 5.10.5 III ("Wszyscy atakujący niezwiązani walką, których przeciwnicy uciekli") —
+    the single-melee case of ``6_3_6_a_second_opponent_keeps_the_attacker_from_pursuit.toml`` with
+    a second attacking unit `b` (two figures, UW 1, behind `d`) in a combined melee against `d`: `e`,
+    outside the fight, still engages `a`, so `a` never pursues (without `e`, it pursues on 4-6
+    whenever `d` breaks); `b`, not engaged with `e`, tests as before."""
+    text = (SINGLE / "6_3_6_a_second_opponent_keeps_the_attacker_from_pursuit.toml").read_text(
+        encoding="utf-8"
+    )
+    data = tomllib.loads(text)
+    data.pop("expected"), data.pop("check")
+    col = data["units"][0]
+    b = {  # UW 1: b/0 scores only on a 1, so `d` is mostly left in panic, not destroyed (PD-18)
+        **col,
+        "id": "b",
+        "profile": {**col["profile"], "UW": 1},
+        "bases": [{"x": 10.0, "y": 16.0, "facing": 270.0}, {"x": 10.0, "y": 18.0, "facing": 270.0}],
+    }
+    with_e = parse_scenario({**data, "units": [*data["units"], b]}, source="6.3.6", folders=[])
+    without = parse_scenario({**data, "units": [*data["units"][:2], b]}, source="6.3.6", folders=[])
+    held = combined_melee(with_e, ["a", "b"], ["d"])
+    free = combined_melee(without, ["a", "b"], ["d"])
+    assert held.held_by == {"a": ("e",), "b": (), "d": ()} and free.held_by == {"a": (), "b": (), "d": ()}
+    assert held.outcome("a").probability(MeleeOutcome.PURSUIT) == 0
+    assert free.outcome("a").probability(MeleeOutcome.PURSUIT) > 0
+    assert held.outcome("b") == free.outcome("b") and held.outcome("b").probability(MeleeOutcome.PURSUIT) > 0

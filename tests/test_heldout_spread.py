@@ -95,3 +95,20 @@ def test_a_file_that_is_not_a_held_out_set_is_named(tmp_path: Path, text: str, s
     )
     assert done.returncode == 2 and said in done.stderr and str(path) in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_share_with_the_dice_taken_out_needs_enough_battles(sets: list[Path]) -> None:
+    """Issue 14: the estimate of the chances' share (szwadron.armies.spread.share_without_dice) is
+    printed only when the sets' battles a pair can carry it; as if without dice, it is the share
+    measured."""
+    armies = load_lists(army_list_paths())
+    docs = [json.loads(p.read_text(encoding="utf-8"))["held_out"] for p in sets]
+    assert not any(line.startswith("with the dice taken out") for line in heldout_spread.report(docs, armies))
+    sure = [{**d, "battles": 10**9} for d in docs]
+    pairs = [c for d in docs for c in d["cells"]]
+    inside = sum(0.45 <= c["win_rate"] <= 0.55 for c in pairs) / len(pairs)
+    lines = heldout_spread.report(sure, armies)
+    assert (
+        lines[2]
+        == f"with the dice taken out (an estimate of the chances' share): {100 * inside:.1f} % within"
+    )

@@ -241,3 +241,81 @@ def test_5_3_a_figure_of_sw_0_rolls_no_group() -> None:
     assert "gun/0" in m.defender_in_contact
     assert m.odds.attacker_removed.probabilities() == {0: Fraction(1)}
     assert "0 d6" not in format_report(m)
+
+
+SECOND_OPPONENT = CASES / "6_3_6_a_second_opponent_keeps_the_attacker_from_pursuit.toml"
+
+
+def _second_opponent(drop: str | None = None, **state: str) -> Any:
+    """The 6.3.6 case's position, without unit ``drop``, with units' states set (``unit=state``)."""
+    data = tomllib.loads(SECOND_OPPONENT.read_text(encoding="utf-8"))
+    data.pop("expected"), data.pop("check")
+    data["units"] = [u for u in data["units"] if u["id"] != drop]
+    for u in data["units"]:
+        if u["id"] in state:
+            u["state"] = state[u["id"]]
+    return parse_scenario(data, source="6.3.6", folders=[])
+
+
+def _outcomes(m: Any) -> dict[tuple[str, str], Fraction]:
+    return {(a.value, d.value): p for (a, d), p in m.odds.outcomes.probabilities().items()}
+
+
+def test_6_3_6_the_attacker_tests_when_its_only_opponent_panicked() -> None:
+    """6.3.6, 5.5.3 — the known-answer case without `e`: `d` is `a`'s only opponent and panics, so
+    `a` (losses taken, M 4 - 1) tests for pursuit: holds on 1-3, pursues on 4-6."""
+    m = table_melee(_second_opponent(drop="e"), "a", "d")
+    assert m.held_by == {"attacker": (), "defender": ()}
+    assert _outcomes(m) == {("held", "panic"): Fraction(1, 2), ("pursuit", "panic"): Fraction(1, 2)}
+
+
+def test_6_3_6_a_second_opponent_in_panic_does_not_hold_it() -> None:
+    """6.3.6 ("zostali odrzuceni lub wpadli w panikę") — `e` in panic already counts among the
+    opponents that panicked: `a` tests as if `d` were its only opponent."""
+    m = table_melee(_second_opponent(e="panic"), "a", "d")
+    assert m.held_by["attacker"] == ()
+    assert _outcomes(m)[("pursuit", "panic")] == Fraction(1, 2)
+
+
+def test_6_3_6_a_second_opponent_recorded_engaged_holds_it_too() -> None:
+    """5.1.2, 6.3.6 — `e` moved 1 cm off a/0's flank but recorded as engaged with `a`
+    (``engaged_with``): still one of its opponents, it still holds `a` from pursuit."""
+    data = tomllib.loads(SECOND_OPPONENT.read_text(encoding="utf-8"))
+    data.pop("expected"), data.pop("check")
+    for u in data["units"]:
+        if u["id"] == "e":
+            u["bases"][0]["x"] = 13.0
+        if u["id"] == "a":
+            u["engaged_with"] = ["e"]
+    m = table_melee(parse_scenario(data, source="6.3.6", folders=[]), "a", "d")
+    assert m.held_by["attacker"] == ("e",)
+    assert _outcomes(m) == {("held", "panic"): Fraction(1)}
+
+
+def test_6_3_6_a_second_opponent_of_the_defender_holds_it() -> None:
+    """6.3.6, 5.5.5 — the defender's side: the case's column `a` (made M 1) attacks `d` (made M 6)
+    while `a2`, a unit of the column's side not in this melee, touches d/0's flank. Every die
+    scores. `d` (1 of 2 left, target 4) stands on 1-4 (4/6), else is repulsed (2/6 × 4/6) or
+    panics (2/6 × 2/6), and then `a` (3 of 4 left, target 0) fails its pursuit test; when `d`
+    stands, `a` panics, and `d`, with losses, would test for pursuit (5.5.5) and pursue on 5-6:
+    4/6 × 2/6 = 2/9 without `a2`. With `a2` standing engaged with it, not all its opponents
+    broke: no test, it holds. (`a`'s own opponents are `d` alone: it pursues as before.)"""
+    data = tomllib.loads(SECOND_OPPONENT.read_text(encoding="utf-8"))
+    data.pop("expected"), data.pop("check")
+    col, shaky, e = data["units"]
+    col = {**col, "profile": {**col["profile"], "M": 1}}
+    shaky = {**shaky, "profile": {**shaky["profile"], "M": 6}}
+    flank = {**e, "id": "a2", "side": "A", "bases": [{"x": 12.0, "y": 12.0, "facing": 180.0}]}
+    held = table_melee(
+        parse_scenario({**data, "units": [col, shaky, flank]}, source="6.3.6", folders=[]), "a", "d"
+    )
+    free = table_melee(parse_scenario({**data, "units": [col, shaky]}, source="6.3.6", folders=[]), "a", "d")
+    assert free.held_by == {"attacker": (), "defender": ()}
+    broke = {("pursuit", "repulsed"): Fraction(2, 9), ("pursuit", "panic"): Fraction(1, 9)}
+    assert _outcomes(free) == {
+        **broke,
+        ("panic", "held"): Fraction(4, 9),
+        ("panic", "pursuit"): Fraction(2, 9),
+    }
+    assert held.held_by == {"attacker": (), "defender": ("a2",)}
+    assert _outcomes(held) == {**broke, ("panic", "held"): Fraction(2, 3)}

@@ -82,6 +82,8 @@ def _value(u: UnitMorale, key: str) -> Any:
         return None if u.pursuit is None else u.pursuit.target
     if key == "reach_chance":
         return None if u.pursuit is None else u.pursuit.reach_chance
+    if key == "flees_first":  # 2.2.1 IV, V: an enemy pursuer's quarry flees before it moves
+        return None if u.pursuit is None else u.pursuit.flees_first
     if key == "way_cm":  # the shortest way into contact, as the move takes it (6.7.4); "none"
         way = None if u.pursuit is None else u.pursuit.way_cm
         return "none" if way is None else round(way, 6)
@@ -101,7 +103,7 @@ def _want(key: str, value: Any) -> Any:
         return [Fraction(v) for v in value]
     if key.endswith("_chance") and key.startswith("pass_through"):
         return [Fraction(value)]
-    if key.endswith("_chance"):
+    if key.endswith("_chance") or key == "flees_first":
         return Fraction(value)
     if key == "flight_pmf":
         return [[cm, Fraction(p)] for cm, p in value]
@@ -113,16 +115,20 @@ def test_known_answer_cases(case: Path) -> None:
     """Each file comments the rule it tests and holds its answer in ``[expected]``."""
     assert case.read_text(encoding="utf-8").startswith("# Rule"), f"{case.name}: cite the rule"
     scenario, expected = _load_case(case)
-    report = morale_phase(scenario, expected["side"])
+    enemy = expected.get("enemy_pursuits", {})  # 2.2.1 V: the enemy's pursuers, by id
+    report = morale_phase(scenario, expected["side"], enemy_pursuits=bool(enemy))
     assert expected["units"], f"{case.name}: empty [expected]"
-    for uid, wants in expected["units"].items():
-        u = report.unit(uid)
+    theirs = {u.id: u for u in report.enemy_pursuits}
+    assert set(enemy) <= set(theirs), f"{case.name}: [expected.enemy_pursuits] names no enemy pursuer"
+    for uid, wants in [*expected["units"].items(), *enemy.items()]:
+        u = theirs[uid] if uid in enemy else report.unit(uid)
         for key, value in wants.items():
             if key == "edge_cm_within":  # every figure's way to its edge, cm: [least, most]
                 low, high = value
                 assert all(low <= f.edge_cm <= high for f in u.figures), f"{case.name}: {uid} edge_cm"
                 continue
-            assert _value(u, key) == _want(key, value), f"{case.name}: [expected.units.{uid}].{key}"
+            table = "enemy_pursuits" if uid in enemy else "units"
+            assert _value(u, key) == _want(key, value), f"{case.name}: [expected.{table}.{uid}].{key}"
 
 
 # ------------------------------------------------------------------------- 6.8.2, 6.8.3
@@ -512,6 +518,65 @@ def test_6_7_10_without_panicking_enemies_the_nearest_enemy(tables: SimpleNamesp
     assert (u.pursuit.target, u.pursuit.gap_cm) == ("near", pytest.approx(12.0))
     # reaches it on 2d6 × 2 ≥ 12: 2d6 ≥ 6 (26/36), after a failed reorganisation (1/3)
     assert u.pursuit.reach_chance == Fraction(1, 3) * Fraction(26, 36)
+
+
+@pytest.mark.parametrize(
+    ("pursuer", "quarry", "gap", "edge"),
+    [
+        ("cavalry", "infantry", 17.0, 49.0),  # the audit's example: 30/36 read standing, 11/16
+        ("infantry", "infantry", 3.0, 49.0),  # 6.8.2: the pursuer within 10 cm, no reorganisation
+        ("cavalry", "cavalry", 12.0, 20.0),  # 6.6.13: off the table on 2d6 × 4 > 20, not reached
+        ("infantry", "cavalry", 11.0, 40.0),
+    ],
+)
+def test_2_2_1_v_the_enemys_pursuer_reaches_after_the_flight_every_face_of_the_dice(
+    tables: SimpleNamespace, pursuer: str, quarry: str, gap: float, edge: float
+) -> None:
+    """2.2.1 II, IV before V, 6.6.2, 6.6.13, 6.7.1, 6.7.4 — in side A's morale phase B's pursuer
+    stands ``gap`` cm straight behind A's panicking unit, whose flight runs straight away from it
+    to A's edge, ``edge`` cm away. Brute force over all 6⁵ faces: the quarry's reorganisation die
+    (M 4; only with no enemy within 10 cm, 6.8.2: then it stands), its flight's two dice (2d6 ×
+    2 or × 4; more than ``edge`` leaves the table, and there is nothing to reach) and the
+    pursuer's two (2d6 × 2 or × 4 must cover the gap and the flight). The odds are the same
+    fraction, exactly."""
+    mult = {"infantry": 2, "cavalry": 4}
+    depth = {"infantry": 2.0, "cavalry": 4.0}
+    y_q = edge + depth[quarry] / 2
+    y_p = y_q + depth[quarry] / 2 + gap + depth[pursuer] / 2
+    sc = tables.scenario(
+        tables.unit("q", "A", [{"x": 60.0, "y": y_q, "facing": 90.0}], kind=quarry, state="panic"),
+        {
+            **tables.unit("p", "B", [{"x": 60.0, "y": y_p, "facing": 270.0}], kind=pursuer, state="pursuit"),
+            "pursuing": "q",
+        },
+    )
+    may = gap > 10.0
+    hits = 0
+    for r, f1, f2, p1, p2 in itertools.product(range(1, 7), repeat=5):
+        reach = mult[pursuer] * (p1 + p2)
+        if may and r <= 4:  # 6.8.4: it reorganises and stands
+            hits += reach >= gap
+        elif mult[quarry] * (f1 + f2) <= edge:  # 6.6.13: still on the table
+            hits += reach >= gap + mult[quarry] * (f1 + f2)
+    report = morale_phase(sc, "A", enemy_pursuits=True)
+    (them,) = report.enemy_pursuits
+    assert them.pursuit is not None and them.pursuit.target == "q"
+    assert them.pursuit.reach_chance == Fraction(hits, 6**5)
+    assert them.pursuit.flees_first == (Fraction(1, 3) if may else 1)
+    assert report.unit("q").may_reorganise is may
+
+
+def test_2_2_1_v_a_repulsed_quarry_does_not_move_first(tables: SimpleNamespace) -> None:
+    """2.2.1, 6.5.3 — a repulsed unit stands in normal order: it neither reorganises nor flees in
+    its morale phase, so the enemy's pursuer reaches it as it stands (14 cm: 2d6 × 2 ≥ 14, 21/36)."""
+    rep = tables.unit("rep", "A", [{"x": 60.0, "y": 50.0, "facing": 90.0}])
+    pursuer = {
+        **tables.unit("p", "B", [{"x": 60.0, "y": 66.0, "facing": 270.0}], state="pursuit"),
+        "pursuing": "rep",
+    }
+    (them,) = morale_phase(tables.scenario(rep, pursuer), "A", enemy_pursuits=True).enemy_pursuits
+    assert them.pursuit is not None
+    assert (them.pursuit.reach_chance, them.pursuit.flees_first) == (Fraction(21, 36), None)
 
 
 # ------------------------------------------------------------------------------- 6.2.4

@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from szwadron.geometry.bases import base_polygons
-from szwadron.geometry.paths import BaseMotion, Leg, Pose, terrain_surcharges, turn_between
+from szwadron.geometry.paths import BaseMotion, Leg, Pose, WayCost, terrain_surcharges, turn_between
 from szwadron.geometry.terrain import TerrainShape
 from szwadron.models import Terrain
 from szwadron.settings import RulesSettings
@@ -63,10 +63,33 @@ def test_3_2_costs_rough_obstacle_building_hill() -> None:
     farm = TerrainShape.of(Terrain(id="b", kind="building", polygon=[(0, 8), (20, 8), (20, 12), (0, 12)]))
     m = BaseMotion.of([(10.0, 0.0, 90.0), (10.0, 25.0, 90.0)], 2.0, 2.0)
     got = [(c.rule, round(c.cm, 6), c.source) for c in terrain_surcharges(m, [hill, farm], s)]
-    # through the building (in and out), then up two levels at once
-    assert got == [("3.2.5", 4.0, "b"), ("3.2.5", 4.0, "b"), ("3.2.1", 12.0, "h")]
+    # through the building (in and out), then onto a hill of level 2: one hill, one climb
+    # (3.2.1: "Aby wejść na wzgórze, jednostka musi zużyć dodatkowo 6 cm ruchu")
+    assert got == [("3.2.5", 4.0, "b"), ("3.2.5", 4.0, "b"), ("3.2.1", 6.0, "h")]
     down = BaseMotion.of([(10.0, 25.0, 90.0), (10.0, 15.0, 90.0)], 2.0, 2.0)
     assert terrain_surcharges(down, [hill], s) == ()  # 3.2.1: going down is free
+
+
+def test_3_2_1_a_hill_drawn_level_by_level_is_climbed_hill_by_hill() -> None:
+    """3.2.1 — lower slopes (level 1) with a crest (level 2) on them: from the ground over the
+    edge both share, both hills are gone onto (6 + 6); from the slopes onto the crest, one; two
+    hills of one level gone onto at one point, one; the way cost of a flight or pursuit agrees."""
+    s = RulesSettings()
+
+    def hill(ident: str, level: int, y0: float, y1: float) -> TerrainShape:
+        return TerrainShape.of(
+            Terrain(id=ident, kind="hill", level=level, polygon=[(0, y0), (20, y0), (20, y1), (0, y1)])
+        )
+
+    lower, crest, twin = hill("lower", 1, 20, 60), hill("crest", 2, 20, 40), hill("twin", 1, 20, 30)
+    up = BaseMotion.of([(10.0, 10.0, 90.0), (10.0, 25.0, 90.0)], 2.0, 2.0)
+    got = [(c.rule, c.cm, c.source) for c in terrain_surcharges(up, [lower, crest], s)]
+    assert got == [("3.2.1", 6.0, "lower"), ("3.2.1", 6.0, "crest")]
+    from_slopes = BaseMotion.of([(10.0, 45.0, 270.0), (10.0, 35.0, 270.0)], 2.0, 2.0)
+    assert [c.source for c in terrain_surcharges(from_slopes, [lower, crest], s)] == ["crest"]
+    assert [c.cm for c in terrain_surcharges(up, [lower, twin], s)] == [6.0]
+    way = WayCost.of([(10.0, 10.0), (10.0, 25.0)], 90.0, (2.0, 2.0), [lower, crest], s)
+    assert way.total == pytest.approx(15.0 + 12.0)
 
 
 def test_3_2_2_rough_cost_by_measured_corner_in_a_wheel() -> None:

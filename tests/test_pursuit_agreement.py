@@ -196,3 +196,49 @@ def test_3_1_3_pursuit_odds_are_the_applied_move_on_random_ranks() -> None:
         odds, moved, by_total = brute_force(tomlkit.dumps(doc))
         assert all(contact is engaged for contact, engaged in by_total.values()), (tried, by_total)
         assert odds == moved, (tried, by_total)
+
+
+def _pips(total: int) -> list[int]:
+    """Two d6 faces that make ``total``."""
+    return [min(6, total - 1), total - min(6, total - 1)]
+
+
+def test_2_2_1_v_the_enemys_pursuer_after_the_flight_is_the_applied_phase() -> None:
+    """2.2.1 IV before V — ``morale --apply`` in side A's phase of
+    ``tests/cases/morale/2_2_1_v_the_enemy_pursuer_moves_after_the_flight.toml`` moves `pan` first
+    (it reorganises on a 1 and stands; on a 6 it flees its 2d6 × 2 cm), then B's hussars 2d6 × 4
+    cm. For the reorganised unit and each of the eleven flight totals the applied move reaches
+    `pan` from the least pursuit total the odds count (4 × total ≥ 17 + the flight) and not with
+    the total below it (roll record and table agree); the chances of those totals, weighted as
+    the odds weigh them (2/3 stands, 1/3 × the flight's), sum to the odds' 11/16."""
+    path = CASES / "morale" / "2_2_1_v_the_enemy_pursuer_moves_after_the_flight.toml"
+    text = path.read_text(encoding="utf-8")
+    text = text[: text.index("\n[expected]")] + '\n[turn]\nround = 2\nside = "A"\nphase = "morale"\n'
+    pos = position_from_text(text, "2.2.1 V")
+    report = morale_phase(Battlefield(pos.scenario), "A", enemy_pursuits=True)
+    (hussars,) = report.enemy_pursuits
+    assert hussars.pursuit is not None
+
+    def contact(dice: list[int]) -> bool:
+        applied = apply_morale(pos, "A", dice=dice)
+        roll = next(r for r in applied.dice["rolls"] if r["test"] == "pursuit")
+        after = position_from_text(applied.text, "after").scenario
+        bf = Battlefield(after)
+        engaged = "pan" in engaged_with_bases(bf, bf.unit_bases("hussars"))
+        assert bool(roll["contact"]) is engaged
+        return engaged
+
+    moved = Fraction(0)
+    outcomes = [([1], 0, Fraction(2, 3))] + [
+        ([6, *_pips(f)], 2 * f, Fraction(1, 3) * TWO_D6[f]) for f in TWO_D6
+    ]
+    for first, fled, weight in outcomes:
+        least = next((t for t in TWO_D6 if 4 * t >= 17 + fled), None)
+        if least is None:  # no roll covers it
+            assert not contact([*first, 6, 6])
+            continue
+        assert contact([*first, *_pips(least)]), (first, least)
+        if least > 2:
+            assert not contact([*first, *_pips(least - 1)]), (first, least - 1)
+        moved += weight * sum((TWO_D6[t] for t in TWO_D6 if t >= least), Fraction(0))
+    assert moved == hussars.pursuit.reach_chance == Fraction(11, 16)

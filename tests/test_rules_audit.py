@@ -475,6 +475,48 @@ def test_6_7_9_a_pursuer_repulsed_in_its_own_morale_phase_takes_no_action(tmp_pa
     assert x.state.value == "normal" and x.acted is None
 
 
+_SHOOTER = """[[units]]
+id = "s"
+side = "B"
+profile = { id = "inf", name = "Line", kind = "infantry", R = 12, W = 1, SW = 1, SO = 1, Z = 24, UW = 3, C = 3, M = 4 }
+bases = [ { x = 51.0, y = 40.0, facing = 90.0 } ]
+"""
+
+
+@pytest.mark.parametrize("by", ["melee", "fire"])
+@pytest.mark.parametrize("pursuing", [True, False])
+def test_6_7_9_a_repulsed_pursuer_makes_the_move_after_reorganising(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], by: str, pursuing: bool
+) -> None:
+    """6.7.9 — "Oddział ruch odrzucenia wykonuje tak samo, jak ruch zbierania się po odzyskaniu
+    kontroli nad oddziałem": x, repulsed while pursuing (the dice of
+    pursuer_repulsed_in_own_phase.toml: in melee struck by bp; or hit once by s's fire in B's
+    movement phase, 1 d6 on <= 3: 1, then repulse test 6 fails and panic test 1 passes), is told
+    to make the move of 6.8.5 (regain coherency, up to R, no zone, no charge); the tool used to
+    tell it, as any repulsed unit, to move away from the enemy (6.5). A unit that was not
+    pursuing still gets 6.5's move."""
+    case = (SEQ / "pursuer_repulsed_in_own_phase.toml").read_text(encoding="utf-8")
+    if not pursuing:
+        case = case.replace(
+            'state = "pursuit"\npursuing = "y"\nprofile = { id = "inf"', 'profile = { id = "inf"', 1
+        )
+    if by == "fire":
+        case = case.replace('side = "A"\nphase = "morale"', 'side = "B"\nphase = "movement"') + _SHOOTER
+        argv = ["fire", "--shooter", "s", "--target", "x", "--dice", "1", "--morale-dice", "6,1"]
+    else:
+        argv = ["melee", "--attacker", "bp", "--defender", "x", "--dice", "1,6,6,1"]
+    (tmp_path / "p0.toml").write_text(case, encoding="utf-8")
+    assert load_scenario(tmp_path / "p0.toml").unit("x").state.value == ("pursuit" if pursuing else "normal")
+    capsys.readouterr()
+    assert (
+        main([argv[0], str(tmp_path / "p0.toml"), *argv[1:], "--apply", "-o", str(tmp_path / "p1.toml")]) == 0
+    )
+    out = capsys.readouterr().out
+    assert load_scenario(tmp_path / "p1.toml").unit("x").state.value == "normal"
+    assert ("repulsed while pursuing" in out and "(6.7.9, 6.8.5)" in out) is pursuing, out
+    assert (", 6.5) is its next move" in out or ", 6.5) as its next move" in out) is not pursuing, out
+
+
 def test_3_2_4_a_pursuit_move_goes_round_impassable_ground(tmp_path: Path) -> None:
     """3.2.4, 6.7.4, 6.7.5 — impassable ground across the pursuer's way (x 40..80, y 56..58): it
     used to stop the pursuer at its edge (centre y 55); now the pursuer goes round it
@@ -507,6 +549,33 @@ def test_2_2_1_v_the_phase_question_lists_the_enemys_pursuers(capsys: pytest.Cap
         "pursuer: pursuit of rep, 14.00 cm away, 14.00 cm to contact: 2d6 × 2 cm; reaches it: 58.3% (6.7.1)"
         in out
     )
+
+
+def test_2_2_1_v_the_enemys_pursuer_reaches_after_the_flight(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """2.2.1 IV before V — `morale --side A` of the audit's example: B's hussars 17 cm behind A's
+    panicking `pan`, which reorganises and stands (2/3) or first flees 2d6 × 2 cm: the hussars'
+    2d6 × 4 cm reach it 11/16 = 68.8 % of the time (it said 83.3 %, as if `pan` stood still), and
+    the text says why; the JSON keeps its fields (tests/cases/morale/, worked by hand there)."""
+    text = (
+        Path(__file__).parent / "cases" / "morale" / "2_2_1_v_the_enemy_pursuer_moves_after_the_flight.toml"
+    ).read_text(encoding="utf-8")
+    case = tmp_path / "flight_first.toml"
+    case.write_text(text[: text.index("\n[expected]")] + "\n", encoding="utf-8")
+    assert main(["morale", str(case), "--side", "A"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "hussars: pursuit of pan, 17.00 cm away, 17.00 cm to contact: 2d6 × 4 cm; reaches it: 68.8% (6.7.1)"
+        in out
+    )
+    assert (
+        "pan flees first (2.2.1 IV) unless it reorganises: 33.3%; the chance to reach counts its flight"
+        in out
+    )
+    assert main(["morale", str(case), "--side", "A", "--json"]) == 0
+    (them,) = json.loads(capsys.readouterr().out)["enemy_pursuits"]
+    assert them["reach_chance"] == pytest.approx(11 / 16) and "flees_first" not in them
 
 
 def test_2_2_1_v_the_enemys_pursuer_reaches_within_the_contact_tolerance(
@@ -625,3 +694,56 @@ def test_6_5_5_a_blocked_repulse_applied_panics(tmp_path: Path) -> None:
 def _battery_melee(position: Path) -> list[str]:
     """``melee --apply``: the line attacks the battery on ``position`` (dice to follow)."""
     return ["melee", str(position), "--attacker", "a", "--defender", "gun", "--apply"]
+
+
+def test_6_3_6_applied_a_second_opponent_keeps_the_attacker_from_pursuit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """6.3.6 — `melee --apply` of the known-answer case: the dice are a's (1), d's (1), d's repulse
+    and panic tests (6, 6: both fail against 0), then d's flight at once (3 + 3, 6.6.2): `a` rolls
+    no pursuit test, since `e` still engages it, and stays normal (before, a fifth die was its
+    pursuit test); with `--pursue` (6.3.6, 5.5.8: the player's choice instead of the roll) too:
+    there is no test to forgo."""
+    pos = _position(tmp_path, "6_3_6_a_second_opponent_keeps_the_attacker_from_pursuit.toml")
+    for extra in ([], ["--pursue"]):
+        out = tmp_path / f"next{len(extra)}.toml"
+        argv = [
+            "melee",
+            str(pos),
+            "--attacker",
+            "a",
+            "--defender",
+            "d",
+            "--apply",
+            "--dice",
+            "1,1,6,6,3,3",
+            *extra,
+        ]
+        assert main([*argv, "-o", str(out)]) == 0
+        text = capsys.readouterr().out
+        assert (
+            "a takes no pursuit test: e still engaged with it, neither repulsed nor in panic (6.3.6)" in text
+        )
+        after = load_scenario(out)
+        assert after.unit("a").state.value == "normal" and after.unit("a").pursuing is None
+        assert after.unit("d").state.value == "panic"
+
+
+def test_2_1_4_the_side_with_the_initiative_plays_first(tmp_path: Path) -> None:
+    """2.1.1-2.1.4 — a ``[turn]`` giving side B the initiative and naming no side to play starts
+    at B's morale phase; the phases follow as 2.1.2-2.1.3 order them, and round 2 opens with B."""
+    position = tmp_path / "p.toml"
+    position.write_text((SEQ / "initiative_b.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    seen = []
+    for _ in range(5):
+        turn = load_scenario(position).turn
+        assert turn is not None
+        seen.append((turn.round, turn.side, turn.phase.value))
+        assert main(["turn", str(position), "--apply", "--in-place"]) == 0
+    assert seen == [
+        (1, "B", "morale"),
+        (1, "B", "movement"),
+        (1, "A", "morale"),
+        (1, "A", "movement"),
+        (2, "B", "morale"),
+    ]

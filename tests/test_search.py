@@ -3,6 +3,7 @@ held-out check of ``points validate`` (szwadron.armies.search)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from szwadron.armies.search import (
     held_out_validation,
     random_roster,
 )
+from szwadron.armies.spread import share_without_dice
 from szwadron.cli import main
 from szwadron.errors import InvalidDataError
 from szwadron.models import Kind, Roster
@@ -176,6 +178,12 @@ def test_held_out_check_reports_band_rms_and_the_strongest_roster() -> None:
     ]
     assert held.ceiling == pytest.approx(sum(0.45 <= e <= 0.55 for e in even) / 16)
     assert doc["ceiling"] == held.ceiling and all(c["points_limit"] in (1000.0, 2000.0) for c in doc["cells"])
+    # the chances' share with the dice taken out: the pairs' rates as share_without_dice reads them
+    assert held.share_without_dice == share_without_dice([r for *_, r in held.pairs], 2)
+    assert doc["share_in_band_without_dice"] == held.share_without_dice
+    sure = dataclasses.replace(held, battles=10**9)  # the same rates, as if without dice: as measured
+    assert sure.share_without_dice == pytest.approx(held.share_in_band)
+    assert sure.to_json()["share_in_band_without_dice"] == sure.share_without_dice
 
 
 def test_held_out_check_rates_each_example_roster_against_the_held_out_rosters() -> None:
@@ -247,6 +255,8 @@ def test_cli_validate_reports_the_held_out_set(capsys: pytest.CaptureFixture[str
     )
     assert "where the spread comes from:" in out and "matchups (no price can)" in out
     assert f"were every roster even against its field, {held['ceiling']:.1%} of the pairs" in out
+    assert held["share_in_band_without_dice"] is None  # two battles a pair: too few to take the dice out
+    assert "the dice of 2 battles a pair cannot be taken out of these rates: play more battles" in out
     assert (
         "best " in out and "(95% interval " in out and " over 100 fresh battles; " in out
     )  # one field roster

@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from szwadron.armies.spread import spread_of
+from szwadron.armies.spread import FEWEST_BATTLES, MOST_DICE, share_without_dice, spread_of
 
 NAMES = "abcdef"
 
@@ -95,3 +95,56 @@ def test_the_dice_alone() -> None:
 def test_no_spread_or_no_degree_of_freedom_is_none() -> None:
     assert spread_of([("g", "a", "b", 0.5), ("g", "b", "c", 0.5), ("g", "a", "c", 0.5)], 100) is None
     assert spread_of([("g", "a", "b", 0.6), ("g", "b", "c", 0.55)], 100) is None  # fitted exactly
+
+
+def _chances(n: int, sd: float, seed: int) -> list[float]:
+    """``n`` pairs' chances, spread around 50 % as the held-out sets' are (a normal draw, seeded)."""
+    rng = random.Random(seed)
+    return [min(0.95, max(0.05, rng.gauss(0.5, sd))) for _ in range(n)]
+
+
+@pytest.mark.parametrize(("battles", "tolerance"), [(1000, 0.015), (200, 0.03)])
+def test_share_without_dice_recovers_the_chances_share_in_the_band(battles: int, tolerance: float) -> None:
+    """Issue 14: pairs whose chances are known, each measured over ``battles`` binomial battles.
+    The measured share in 50 ± 5 % understates the chances' share (the dice push pairs near the
+    edge out); the estimate with the dice taken out finds the chances' share, on average over
+    draws of the dice, within ``tolerance``."""
+    rng = np.random.default_rng(14)
+    truth, measured, estimated = [], [], []
+    for seed in range(12):
+        chances = _chances(240, 0.035, seed)
+        truth.append(np.mean([0.45 <= c <= 0.55 for c in chances]))
+        rates = [int(w) / battles for w in rng.binomial(battles, chances)]
+        measured.append(np.mean([0.45 <= r <= 0.55 for r in rates]))
+        share = share_without_dice(rates, battles)
+        assert share is not None
+        estimated.append(share)
+    assert np.mean(measured) < np.mean(truth) - 0.025  # what the dice cost the measured share
+    assert abs(np.mean(estimated) - np.mean(truth)) < tolerance
+
+
+def test_share_without_dice_shrinks_every_distance_by_one_factor() -> None:
+    """The shrunk distances' mean square is the measured one less the dice's r(1 − r)/battles:
+    found by hand here for four rates, the factor bisected until exactly one pair crosses 55 %."""
+    rates, battles = [0.40, 0.57, 0.53, 0.5], 100
+    square = sum((r - 0.5) ** 2 for r in rates) / 4
+    noise = sum(r * (1 - r) for r in rates) / 4 / battles
+    shrink = (1 - noise / square) ** 0.5  # 0.683…: 0.57 → 0.548 (in), 0.40 → 0.432 (out)
+    assert 0.05 / 0.07 > shrink > 0.05 / 0.10 and noise < MOST_DICE * square
+    assert share_without_dice(rates, battles) == 0.75
+    assert share_without_dice(rates, 10**9) == 0.5  # without dice: 0.53 and 0.5 in, as measured
+
+
+def test_share_without_dice_needs_pairs_and_a_spread_beyond_the_dice() -> None:
+    assert share_without_dice([], 1000) is None
+    with pytest.raises(ValueError, match="battles must be at least 1"):
+        share_without_dice([0.5], 0)
+    # the dice's share of the mean square either side of MOST_DICE
+    rates = [0.5 + 0.05, 0.5 - 0.05]  # mean square 0.0025; noise 0.2475 / battles
+    assert 0.2475 / 148.5 == pytest.approx(MOST_DICE * 0.0025)  # at 148.5 battles exactly MOST_DICE
+    assert share_without_dice(rates, 148) is None
+    assert share_without_dice(rates, 149) == 1.0  # shrunk by √(1 − 0.2475/0.3725) = 0.58: 2.9 points off
+    assert share_without_dice(rates, 10**9) == 1.0
+    # too few battles a pair to read the dice from the rates: two battles give 0, ½ or 1
+    assert share_without_dice([0.0, 1.0, 0.5, 1.0], 2) is None
+    assert share_without_dice([0.5, 0.5], FEWEST_BATTLES - 1) is None

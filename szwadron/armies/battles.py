@@ -74,6 +74,7 @@ from szwadron.armies.duel import (
 from szwadron.armies.points import PointsModel, load_model
 from szwadron.armies.rosters import size_factor
 from szwadron.armies.runs import BAND, ProgressFn, Tally, fewer_collections, run_tasks
+from szwadron.armies.spread import share_without_dice
 from szwadron.errors import InvalidDataError
 from szwadron.i18n import gettext
 from szwadron.models import ArmyList, Kind, Profile, Roster
@@ -761,6 +762,15 @@ class RosterValidation:
         return sum(c.in_band for c in self.cells) / len(self.cells) if self.cells else 1.0
 
     @property
+    def share_without_dice(self) -> float | None:
+        """Share of the pairs whose chance is within 50 ± 5 %, the dice's noise taken out of the
+        measured rates (:func:`szwadron.armies.spread.share_without_dice`); None without pairs, under
+        its fewest battles a pair or where the dice make most of the spread."""
+        if not self.cells:
+            return None
+        return share_without_dice([c.rate for c in self.cells], self.cells[0].battles, BAND)
+
+    @property
     def share_ci_in_band(self) -> float:
         """Share of the pairs whose whole 95 % interval is within 50 ± 5 %."""
         if not self.cells:
@@ -803,6 +813,7 @@ class RosterValidation:
             "concentrate": self.conditions.concentrate,
             "band": list(BAND),
             "share_in_band": self.share_in_band,
+            "share_in_band_without_dice": self.share_without_dice,
             "share_interval_in_band": self.share_ci_in_band,
             "rms": self.rms,
             "rosters": [

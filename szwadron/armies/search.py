@@ -59,7 +59,7 @@ from szwadron.armies.battles import (
 from szwadron.armies.duel import CALIBRATION_CONDITIONS, BattleConditions
 from szwadron.armies.rosters import validate_roster
 from szwadron.armies.runs import BAND, ProgressFn, wilson_interval
-from szwadron.armies.spread import Spread, spread_of
+from szwadron.armies.spread import Spread, share_without_dice, spread_of
 from szwadron.errors import InvalidDataError
 from szwadron.i18n import gettext
 from szwadron.models import ArmyList, Attachment, Kind, Profile, Roster, RosterConstraint, RosterEntry
@@ -720,6 +720,13 @@ class HeldOutValidation:
         return sum(lo <= r <= hi for _, _, r in self.pairs) / len(self.pairs) if self.pairs else 1.0
 
     @property
+    def share_without_dice(self) -> float | None:
+        """Share of the pairs whose chance is within 50 ± 5 %, the dice's noise taken out of the
+        measured rates (:func:`szwadron.armies.spread.share_without_dice`); None without pairs, under
+        its fewest battles a pair or where the dice make most of the spread."""
+        return share_without_dice([r for *_, r in self.pairs], self.battles, BAND)
+
+    @property
     def rms(self) -> float:
         """Root mean square of (win rate − 50 %) over the pairs."""
         if not self.pairs:
@@ -749,6 +756,7 @@ class HeldOutValidation:
             "band": list(BAND),
             "pairs": len(self.pairs),
             "share_in_band": self.share_in_band,
+            "share_in_band_without_dice": self.share_without_dice,
             "rms": self.rms,
             "worst": None if worst is None else {"roster": worst.label, "field_rate": worst.field_rate},
             "spread": None if (spread := self.spread) is None else spread.to_json(),

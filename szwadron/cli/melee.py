@@ -218,6 +218,8 @@ def format_combined(m: CombinedMelee) -> str:
             "    " + _("removed: {pmf}; expected {mean:.3f}").format(pmf=pmf, mean=u["expected_removed"])
         )
         lines.append("    " + _("outcome: {outcomes}").format(outcomes=outs))
+        if m.held_by.get(u["unit"]):
+            lines.append("    " + _held_line(u["unit"], m.held_by[u["unit"]]))
     lines += ["", _("Likeliest outcomes together")]
     for row in doc["joint_outcomes"][:5]:
         lines.append(
@@ -225,6 +227,13 @@ def format_combined(m: CombinedMelee) -> str:
             + ", ".join(f"{u} {_combined_outcome(m, u, o)}" for u, o in row["outcomes"].items())
         )
     return "\n".join(lines)
+
+
+def _held_line(unit: str, others: tuple[str, ...]) -> str:
+    """6.3.6 — why ``unit`` takes no pursuit test: other enemy units still engage it."""
+    return _(
+        "{unit} takes no pursuit test: {units} still engaged with it, neither repulsed nor in panic (6.3.6)"
+    ).format(unit=unit, units=", ".join(others))
 
 
 def _check_dice(args: argparse.Namespace) -> None:
@@ -455,6 +464,9 @@ def format_report(m: TableMelee) -> str:
     for row in m.odds.outcome_list():
         d_out = _defender_outcome(m, str(row["defender"]))
         lines.append(f"  {fmt_prob(float(row['p'])):>7}  {term(str(row['attacker']))} / {d_out}")
+    for unit, side in ((m.attacker, "attacker"), (m.defender, "defender")):
+        if m.held_by.get(side):
+            lines.append("  " + _held_line(unit, m.held_by[side]))
     lines.append("")
     lines.append(_("Removal order (5.4.3: most enemies touched first, not side by side)"))
     lines.append("  " + _("attacker: {bases}").format(bases=", ".join(m.removal_order["attacker"])))

@@ -231,12 +231,23 @@ def _pursuit_line(p: Any, reach: Any) -> str:
 
 def _enemy_pursuers(report: Any) -> list[str]:
     """2.2.1 V — the enemy's units pursuing this side's units, which move (and may fight) in this
-    phase, with no reorganisation test here: each pursuit and its chance to reach its target."""
-    return [
-        f"  {u.id}: " + _pursuit_line(u.pursuit, u.pursuit.reach_chance)
-        for u in report.enemy_pursuits
-        if u.pursuit is not None and u.pursuit.distance is not None and u.pursuit.gap_cm is not None
-    ]
+    phase, with no reorganisation test here: each pursuit and its chance to reach its target —
+    after the target's own flight where it panics (2.2.1 IV comes first)."""
+    lines = []
+    for u in report.enemy_pursuits:
+        p = u.pursuit
+        if p is None or p.distance is None or p.gap_cm is None:
+            continue
+        lines.append(f"  {u.id}: " + _pursuit_line(p, p.reach_chance))
+        if p.flees_first is not None:
+            lines.append(
+                "    "
+                + _(
+                    "{target} flees first (2.2.1 IV) unless it reorganises: {p}; the chance to reach counts "
+                    "its flight (6.6.2)"
+                ).format(target=p.target, p=_pct(p.flees_first))
+            )
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:

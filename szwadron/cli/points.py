@@ -1105,6 +1105,30 @@ _PAIRING_WORDS = {
 }
 
 
+def _print_without_dice(share: float | None, battles: int) -> None:
+    """The share of pairs whose chance is in the band, the dice taken out
+    (:func:`szwadron.armies.spread.share_without_dice`): what the measured share understates."""
+    from szwadron.armies.calibrate import BAND
+
+    lo, hi = BAND
+    if share is None:
+        print(
+            "  "
+            + _(
+                "the dice of {battles} battles a pair cannot be taken out of these rates: play more battles "
+                "a pair to tell how many pairs have a chance within {band}"
+            ).format(battles=battles, band=f"{lo:.0%}–{hi:.0%}")
+        )
+        return
+    print(
+        "  "
+        + _(
+            "with the dice of {battles} battles a pair taken out: {share} of the pairs have a chance "
+            "within {band} (an estimate; more battles a pair measure it directly)"
+        ).format(battles=battles, share=f"{share:.1%}", band=f"{lo:.0%}–{hi:.0%}")
+    )
+
+
 # long: the held-out report in its order: pairs, spread, example rosters, strongest roster, each search find and its caps.
 def _print_held_out(held: Any, armies: Sequence[Any]) -> None:
     """The held-out part of ``points validate`` (szwadron.armies.search)."""
@@ -1137,6 +1161,7 @@ def _print_held_out(held: Any, armies: Sequence[Any]) -> None:
             rms=f"{held.rms:.1%}",
         )
     )
+    _print_without_dice(held.share_without_dice, held.battles)
     spread = held.spread
     if spread is not None:
         print(
@@ -1252,6 +1277,7 @@ def _print_rosters(result: Any) -> None:
             rms=f"{result.rms:.1%}",
         )
     )
+    _print_without_dice(result.share_without_dice, per)
     width = max(len(s.label) for s in result.sides)
     for c in result.cells:
         a, b = result.sides[c.a], result.sides[c.b]

@@ -14,20 +14,15 @@ pursuing (6.1). Without a ``[turn]`` only the one-action rule and the morale sta
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import shapely
-import shapely.affinity
-
 from szwadron.errors import IllegalActionError, InvalidArgumentError
 from szwadron.files import read_input
 from szwadron.game.document import Change, ScenarioDocument, base_entry
-from szwadron.geometry.bases import base_corners
 from szwadron.geometry.battlefield import Battlefield
-from szwadron.geometry.terrain import terrain_shapes
 from szwadron.i18n import _, ngettext, term
 from szwadron.loading import (
     army_list_search_path,
@@ -37,7 +32,7 @@ from szwadron.loading import (
     source_name,
     validate,
 )
-from szwadron.models import Phase, Scenario, TerrainKind, Turn, Unit, UnitAction, UnitState
+from szwadron.models import Phase, Scenario, Turn, Unit, UnitAction, UnitState
 from szwadron.movefile import MoveFile
 from szwadron.odds.combat import COMBAT_DIE_SIDES, Removed, Side, roll_melee
 from szwadron.odds.joint import CombinedRoll, roll_combined
@@ -49,9 +44,9 @@ from szwadron.table.combined import combined_melee
 from szwadron.table.disengage import disengage
 from szwadron.table.fire import FireResult, fire
 from szwadron.table.melee import table_melee
-from szwadron.table.morale_phase import flight_direction, morale_phase
+from szwadron.table.morale_phase import flight_ends, morale_phase
 from szwadron.table.movement import check_move, repulse
-from szwadron.table.pursuit import along, furthest_free, pursuit_plan
+from szwadron.table.pursuit import pursuit_plan
 
 if TYPE_CHECKING:
     from szwadron.table.fire import FireResult
@@ -797,7 +792,9 @@ def apply_fire(
             changes.append({"op": "set", "unit": target, "field": "state", "value": state.value})
             if tu.pursuing is not None:
                 changes.append({"op": "set", "unit": target, "field": "pursuing", "value": None})
-    if outcome == "repulsed":
+    if outcome == "repulsed" and tu.state is UnitState.PURSUIT:
+        notes.append(_repulsed_pursuer(target))
+    elif outcome == "repulsed":
         notes.append(
             _(
                 "{target} is repulsed: its retreat out of {shooter}'s range (4.8.2, 6.5) is its next move"
@@ -1217,6 +1214,16 @@ def _combined_dice(
     return out
 
 
+def _repulsed_pursuer(unit: str) -> str:
+    """6.7.9 — "Oddział ruch odrzucenia wykonuje tak samo, jak ruch zbierania się po odzyskaniu
+    kontroli nad oddziałem": a unit repulsed while in uncontrolled pursuit (by fire or in melee)
+    makes its repulse move as the move of 6.8.5 — to regain coherency, up to R with terrain,
+    into no enemy control zone, charging nobody — and not the full move away of 6.5."""
+    return _(
+        "{unit} is repulsed while pursuing: its repulse move is made as the move after reorganising (6.7.9, 6.8.5): it regains coherency, up to R with terrain, entering no enemy control zone and charging nobody, not the move away of 6.5"
+    ).format(unit=unit)
+
+
 def _melee_state(
     unit: Unit,
     out: MeleeOutcome,
@@ -1256,6 +1263,9 @@ def _melee_state(
                 unit=unit.id, enemy=pursued
             )
         )
+    elif out is MeleeOutcome.REPULSED and unit.state is UnitState.PURSUIT:
+        state, pursuing = UnitState.NORMAL, None
+        notes.append(_repulsed_pursuer(unit.id))
     elif out is MeleeOutcome.REPULSED:
         state, pursuing = UnitState.NORMAL, None
         notes.append(
@@ -1539,65 +1549,6 @@ def apply_disengage(
 # --- the morale phase -----------------------------------------------------------------------------
 
 
-def _others(scen: Scenario, unit: str, *but: str) -> list[shapely.Polygon]:
-    """The bases of every unit but ``unit`` (and ``but``) on the table."""
-    return [
-        shapely.Polygon(base_corners(b.x, b.y, b.facing, *u.base_size(i)))
-        for u in scen.units
-        if u.id != unit and u.id not in but
-        for i, b in enumerate(u.bases)
-    ]
-
-
-def _queued(
-    unit: Unit,
-    steps: Sequence[tuple[int, float]],
-    at: Callable[[int, float], tuple[float, float]],
-    tolerance: float,
-    standing: Sequence[shapely.Polygon] = (),
-    rough: Sequence[shapely.Geometry] = (),
-) -> list[tuple[int, tuple[float, float]]]:
-    """3.1.3, 6.1.3 — where each fleeing figure ends: ``steps`` is how far each would go along
-    its way (``at``: the point that far along), but no figure ends on another of its unit
-    ("Figurki nie mogą się poruszać przez inne własne figurki, nawet jeśli należą do tego samego
-    oddziału"; a fleeing unit needs no coherency, not room): the figures that get furthest are
-    placed first, and a figure that would end overlapping one already placed (beyond PD-3's
-    tolerance) stops short, as far along its way as leaves it clear — at worst where it stood.
-    ``standing``: the bases of the other units, which a flight may pass through (6.6.11) but not
-    end on; ``rough``: woods and rough ground, which a figure enters with its whole base or stops
-    before (3.2.2). (A pursuit's figures close up along their ways instead:
-    :meth:`~szwadron.table.pursuit.PursuitPlan.close_up`.) Returns ``(figure, end point)`` in
-    figure order."""
-    placed: list[shapely.Polygon] = list(standing)
-    ends: dict[int, tuple[float, float]] = {}
-
-    def shape(k: int, point: tuple[float, float]) -> shapely.Polygon:
-        w, d = unit.base_size(k)
-        return shapely.Polygon(base_corners(point[0], point[1], unit.bases[k].facing, w, d))
-
-    def clear(k: int, poly: shapely.Polygon) -> bool:
-        small = tolerance * tolerance
-        if any(poly.intersection(other).area > small for other in placed):
-            return False
-        start = shape(k, at(k, 0.0))
-        for area in rough:  # astride the edge, more of it inside than at the start: entering
-            inside = poly.intersection(area).area
-            if small < inside < poly.area - small and inside > start.intersection(area).area + small:
-                return False
-        return True
-
-    how_far = dict(steps)
-    for k, _d in sorted(steps, key=lambda ks: (-ks[1], ks[0])):
-
-        def free(d: float, k: int = k) -> bool:
-            return clear(k, shape(k, at(k, d)))
-
-        point = at(k, furthest_free(how_far[k], free))
-        ends[k] = point
-        placed.append(shape(k, point))
-    return [(k, ends[k]) for k in sorted(ends)]
-
-
 def _pursuit_note(
     unit: str, enemy: str, dist: float, touching: bool, immediate: bool, went_round: bool = False
 ) -> str:
@@ -1736,7 +1687,6 @@ class _Flights:
                 self.flee_now(u.id, u.side)
             fled |= todo
 
-    # long: 6.6 in the order of play: the 2d6, each figure's way, off the table or surrendered, the units fled through.
     def flee(self, um: Any, unit: Unit, scen: Scenario, mods: Mapping[str, int]) -> None:
         """6.6.2 — a panicking unit's flight: 2d6 × its multiplier, its figures along the way
         the morale phase plans, off the table or surrendered; the tests of the own units it
@@ -1744,44 +1694,11 @@ class _Flights:
         if um.flight is None or um.flight.outcomes() == [0]:
             self.notes.append(_("{unit} does not flee (6.6.2: R 0)").format(unit=um.id))
             return
-        dx, dy = flight_direction(unit.side)
         pips = [self.rng.randint(1, 6), self.rng.randint(1, 6)]
         dist = sum(pips) * um.flight_multiplier
-        gone: list[int] = []
-        steps: list[tuple[int, float]] = []
-        for k, f in enumerate(um.figures):
-            if f.blocked_cm is not None:
-                if dist > f.blocked_cm + 1e-6 and f.surrenders_if_blocked:
-                    gone.append(k)
-                    continue
-                steps.append((k, min(float(dist), f.blocked_cm)))
-            else:
-                if dist > f.edge_cm + 1e-6:
-                    gone.append(k)
-                    continue
-                steps.append((k, float(dist)))
-
-        def at(k: int, step: float) -> tuple[float, float]:
-            b, f = unit.bases[k], um.figures[k]
-            if f.way:  # 6.6.7-6.6.11: round what bars the straight line, as morale_phase plans it
-                return along(f.way, step, beyond=(dx, dy), costs=f.way_cost)
-            return (b.x + dx * step, b.y + dy * step)
-
-        poses = [
-            [k, round(x, 6), round(y, 6), unit.bases[k].facing]
-            for k, (x, y) in _queued(
-                unit,
-                steps,
-                at,
-                scen.settings.overlap_tolerance_cm,
-                _others(scen, unit.id),
-                [
-                    t.polygon
-                    for t in terrain_shapes(scen.terrain)
-                    if t.kind in (TerrainKind.FOREST, TerrainKind.ROUGH)
-                ],
-            )
-        ]
+        # 6.6.12, 6.6.13, 3.1.3: the figures removed and where the others end, as the odds read it
+        gone, ends = flight_ends(um, unit, scen, float(dist))
+        poses = [[k, round(x, 6), round(y, 6), unit.bases[k].facing] for k, (x, y) in ends]
         flight: dict[str, Any] = {
             "unit": um.id,
             "test": "flight",
@@ -1801,7 +1718,7 @@ class _Flights:
         if poses:
             self.changes.append({"op": "move", "unit": um.id, "poses": poses})
         if gone:
-            self.changes.append({"op": "remove", "unit": um.id, "bases": gone})
+            self.changes.append({"op": "remove", "unit": um.id, "bases": list(gone)})
             if unit.initial_strength is None:
                 self.changes.append(
                     {"op": "set", "unit": um.id, "field": "initial_strength", "value": unit.strength}

@@ -43,7 +43,7 @@ from szwadron.geometry.bases import BaseShape, base_corners, control_zones, poly
 from szwadron.geometry.contact import contact_length, penetration_depth, polygon_distance
 from szwadron.geometry.terrain import LEVEL_KINDS, TerrainShape, terrain_shapes
 from szwadron.i18n import _, ngettext
-from szwadron.models import Kind, Scenario, UnitState
+from szwadron.models import Ability, Kind, Scenario, UnitState
 from szwadron.settings import RulesSettings
 
 IntArray = npt.NDArray[np.intp]
@@ -219,6 +219,20 @@ class Battlefield:
         raise InvalidDataError(
             _("no unit {unit!r} (units: {units})").format(unit=ident.partition("/")[0], units=units)
         )
+
+    @cached_property
+    def skirmishers(self) -> BoolArray:
+        """1.3.4, 7.5.1 — whether each base's figure has the skirmish ability (its own profile,
+        1.1, or its unit's): "Jednostki oraz oddziały posiadające zdolność walka w rozproszeniu
+        mogą oddalić się od innych jednostek w oddziale na odległość nie większą niż 4 cm"."""
+        return np.asarray(
+            [
+                unit.base_profile(i).has(Ability.SKIRMISH)
+                for unit in self.scenario.units
+                for i in range(len(unit.bases))
+            ],
+            dtype=bool,
+        ).reshape(-1)
 
     @cached_property
     def levels(self) -> IntArray:

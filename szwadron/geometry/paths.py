@@ -292,21 +292,44 @@ class BaseMotion:
             out.append((start, float(s[-1])))
         return out
 
-    def level_changes(self, hills: Sequence[TerrainShape]) -> list[tuple[float, int, int]]:
-        """PD-11 — ``(s, level before, level after)`` where the centre's level changes."""
+    def climbs(self, hills: Sequence[TerrainShape]) -> list[tuple[float, tuple[int, ...]]]:
+        """3.2.1, PD-11 — where the centre goes up onto hills: ``(s, levels)``, the levels of
+        the hills it goes onto at ``s`` that are above its level just before (PD-11: the
+        highest hill under the centre). Going down or onto no higher hill is no climb.
+
+        Decision (3.2.1: "Aby wejść na wzgórze, jednostka musi zużyć dodatkowo 6 cm ruchu"):
+        the climb is paid for each hill gone onto, not for each level of its height: a hill of
+        level 2 standing on the ground is one hill, climbed once. A hill drawn level by level
+        (lower slopes with a crest on them) is that many hills: the crest is climbed from the
+        slopes as a hill of its own, and over an edge the two share, from the ground, both are
+        climbed. Two hills of one level gone onto at one point count once.
+        """
         if not hills:
             return []
+        tiers = sorted({h.level for h in hills})
+        bit = {level: 1 << k for k, level in enumerate(tiers)}
+        # a bit per level of hill under the centre (Python integers past 62 levels)
+        dtype: type = np.int64 if len(tiers) < 63 else object
 
-        def level(s: FloatArray) -> npt.NDArray[np.intp]:
+        def under(s: FloatArray) -> npt.NDArray[np.generic]:
             x, y, _ = self.pose_arrays(s)
-            out = np.zeros(x.shape, dtype=np.intp)
+            code: npt.NDArray[np.generic] = np.zeros(x.shape, dtype=dtype)
             for h in hills:
                 inside = shapely.intersects_xy(h.polygon, x, y)
-                out = np.where(inside, np.maximum(out, h.level), out)
-            return out
+                code = np.where(inside, np.bitwise_or(code, bit[h.level]), code)
+            return code
+
+        def top(code: int) -> int:
+            return max((level for level in tiers if code & bit[level]), default=0)
 
         s = self.samples()
-        return [(at, int(a), int(b)) for at, a, b in _refine(level, s, level(s))]  # type: ignore[call-overload]
+        out: list[tuple[float, tuple[int, ...]]] = []
+        for at, before, after in _refine(under, s, under(s)):
+            below = top(int(before))  # type: ignore[call-overload]
+            onto = tuple(level for level in tiers if level > below and int(after) & bit[level])  # type: ignore[call-overload]
+            if onto:
+                out.append((at, onto))
+        return out
 
 
 def _refine(
@@ -318,7 +341,7 @@ def _refine(
     out: list[tuple[float, object, object]] = []
     for i in np.flatnonzero(v[:-1] != v[1:]).tolist():
         lo, hi = float(s[i]), float(s[i + 1])
-        before, after = v[i].item(), v[i + 1].item()
+        before, after = v[i : i + 2].tolist()  # Python values, of any dtype (objects too)
         for _ in range(_REFINE_ROUNDS):
             grid = np.linspace(lo, hi, _REFINE_SPLITS + 1)
             vals = np.asarray(fn(grid[1:-1]))
@@ -328,7 +351,7 @@ def _refine(
                 continue
             j = int(differ[0]) + 1
             lo, hi = float(grid[j - 1]), float(grid[j])
-            after = vals[differ[0]].item()
+            after = vals[differ[0] : differ[0] + 1].tolist()[0]
         out.append(((lo + hi) / 2.0, before, after))
     return out
 
@@ -363,9 +386,8 @@ def terrain_surcharges(
     touching a feature from outside is not in it, any real overlap counts; PD-3's overlap
     tolerance is for the legality of where a base stands, not for what a move costs).
 
-    - 3.2.1 hills: ``hill_climb_cm`` (6) for every level the centre climbs (PD-11 levels), named
-      after the hill climbed onto. Decision: going up two levels (ground to the crest of a
-      two-level hill) costs twice. Going down is free.
+    - 3.2.1 hills: ``hill_climb_cm`` (6) for every hill the centre goes up onto, whatever its
+      level (:meth:`BaseMotion.climbs`), named after that hill. Going down is free.
     - 3.2.2 rough ground: each cm counts ``rough_cost_factor`` (2) times: the surcharge is
       ``(factor − 1)`` × the distance the measured corner (PD-6) travels while any part of the
       base is in the rough ground. Decision: "inside" is "any part of the base inside", so a
@@ -414,19 +436,18 @@ def terrain_surcharges(
                 if b < end:
                     out.append(Surcharge("3.2.5", settings.building_exit_cm, f.id))
     hills = [f for f in features if f.kind is TerrainKind.HILL]
-    for at, before, after in motion.level_changes(hills):
-        if after > before:
-            x, y, _ = motion.pose_arrays([min(at + 1e-9, end)])
-            point = shapely.Point(float(x[0]), float(y[0]))
-            # the change point lies within a hair of the edge, on either side: the hill of the
-            # new level nearest it is the one climbed onto
-            onto = sorted(
+    for at, levels in motion.climbs(hills):
+        x, y, _ = motion.pose_arrays([min(at + 1e-9, end)])
+        point = shapely.Point(float(x[0]), float(y[0]))
+        for level in levels:
+            # the climb lies within a hair of the edge, on either side: the hill of this level
+            # nearest it is the one climbed onto
+            onto = min(
                 (float(shapely.distance(h.polygon, point)), k)
                 for k, h in enumerate(hills)
-                if h.level == after
+                if h.level == level
             )
-            source = hills[onto[0][1]].id if onto else hills[0].id
-            out.append(Surcharge("3.2.1", settings.hill_climb_cm * (after - before), source))
+            out.append(Surcharge("3.2.1", settings.hill_climb_cm, hills[onto[1]].id))
     return tuple(out)
 
 
@@ -517,7 +538,7 @@ class WayCost:
         (:func:`terrain_surcharges`): rough ground counts each cm ``rough_cost_factor`` times while
         any part of the base is in it; crossing an obstacle ``obstacle_crossing_cm``; entering
         and leaving a building or fortification ``building_entry_cm`` / ``building_exit_cm``;
-        climbing a hill ``hill_climb_cm`` a level."""
+        going up onto a hill ``hill_climb_cm`` a hill (:meth:`BaseMotion.climbs`)."""
         pts = _distinct(points)
         lens = [0.0]
         for p, q in itertools.pairwise(pts):
@@ -554,9 +575,8 @@ class WayCost:
                     if e < end:
                         jumps.append((along(e), s.building_exit_cm))
         hills = [f for f in features if f.kind is TerrainKind.HILL]
-        for at, before, after in motion.level_changes(hills):
-            if after > before:
-                jumps.append((along(at), s.hill_climb_cm * (after - before)))
+        for at, levels in motion.climbs(hills):
+            jumps.append((along(at), s.hill_climb_cm * len(levels)))
         slow_u = _joined(slow)
         cuts = sorted({*lens, *(x for ab in slow_u for x in ab), *(at for at, _ in jumps)})
         cuts = [c for c in cuts if 0.0 <= c <= lens[-1]]

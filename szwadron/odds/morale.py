@@ -257,8 +257,10 @@ class MeleeMorale:
     panicking:
         Already panicking (6.6: takes no tests for losses; only a defender can be).
     pursues:
-        Can fall into uncontrolled pursuit; artillery cannot (6.7.1): its pursuit test is no test
-        and it holds.
+        Can fall into uncontrolled pursuit; artillery cannot (6.7.1), nor a unit another opponent
+        of which, outside this melee, stands (6.3.6: "wszyscy jego przeciwnicy zostali odrzuceni
+        lub wpadli w panikę"; :func:`szwadron.table.melee.other_opponents`): its pursuit test is
+        no test, no choice of pursuit either, and it holds.
     """
 
     morale: int

@@ -352,6 +352,14 @@ def _recorded(a: Unit, b: Unit) -> bool:
     return b.id in a.engaged_with or a.id in b.engaged_with
 
 
+def engaged_enemies(bf: Battlefield, unit: str) -> tuple[str, ...]:
+    """5.1.2 — the enemy units ``unit`` is engaged with, in file order: those it touches
+    (:func:`engaged_with_bases`) and those its ``engaged_with`` records."""
+    touching = set(engaged_with_bases(bf, bf.unit_bases(unit)))
+    recorded = set(bf.scenario.unit(unit).engaged_with)
+    return tuple(u.id for u in bf.scenario.units if u.id in touching | recorded)
+
+
 def engaged_or_recorded(bf: Battlefield, unit: str, enemy: str) -> bool:
     """5.1.2 — ``unit`` and ``enemy`` are engaged: the game records it (``engaged_with``, either
     way) or they touch (:func:`engaged_with_bases`)."""
@@ -522,19 +530,25 @@ def _coherency_groups(
     across: tuple[IntArray, IntArray, npt.NDArray[np.float64]],
     method: PairMethod,
 ) -> IntArray:
-    """1.3.1, 1.3.4, 1.3.5, PD-2, PD-4 — each base's group label: bases of a unit are linked
-    when they touch, when skirmishers stand within the skirmish gap, or when both touch an
-    obstacle between them."""
+    """1.3.1, 1.3.4, 1.3.5, 7.5.1, PD-2, PD-4 — each base's group label: bases of a unit are
+    linked when they touch, when one of them is a skirmisher (the figure's own ability, 1.3.4:
+    "Jednostki oraz oddziały") within the skirmish gap of the other (7.5.1: "pomiędzy sobą oraz
+    resztą oddziału"), or when both touch an obstacle between them."""
     s = bf.settings
     eps, tol = s.distance_epsilon_cm, s.contact_tolerance_cm
     unit_of = bf.unit_of
     link_i = [pairs.i[pairs.near & pairs.same_unit]]
     link_j = [pairs.j[pairs.near & pairs.same_unit]]
-    skirmish_units = np.asarray([u.has(Ability.SKIRMISH) for u in bf.scenario.units], dtype=bool)
-    skirmish_bases: IntArray = np.flatnonzero(skirmish_units[unit_of])
-    if len(skirmish_bases) > 1:  # 1.3.4: gaps up to 4 cm
-        si, sj = bf.pairs_within(s.skirmish_gap_cm + eps, skirmish_bases, method=method)
-        keep = (unit_of[si] == unit_of[sj]) & (bf.distances(si, sj) <= s.skirmish_gap_cm + eps)
+    skirmish = bf.skirmishers
+    with_skirmishers = np.unique(unit_of[skirmish])
+    candidates: IntArray = np.flatnonzero(np.isin(unit_of, with_skirmishers))
+    if len(candidates) > 1:  # 1.3.4: gaps up to 4 cm, from a skirmisher
+        si, sj = bf.pairs_within(s.skirmish_gap_cm + eps, candidates, method=method)
+        keep = (
+            (unit_of[si] == unit_of[sj])
+            & (skirmish[si] | skirmish[sj])
+            & (bf.distances(si, sj) <= s.skirmish_gap_cm + eps)
+        )
         link_i.append(si[keep])
         link_j.append(sj[keep])
     if at_obstacle:  # 1.3.5, PD-4: linked across an obstacle both touch
@@ -814,6 +828,7 @@ __all__ = [
     "ZoneIntrusion",
     "audit",
     "connected_groups",
+    "engaged_enemies",
     "engaged_or_recorded",
     "engaged_unit_pairs",
     "engaged_with_bases",

@@ -28,6 +28,9 @@ Decisions where the rulebook is silent (docs/decisions.md, "Combined melee"):
 - Two units are opponents in the fight when a figure of one that fights touches a figure of the
   other. Every named unit must have an opponent, or there is no such melee.
 - First strike (7.7) counts for a side when every one of its units has it and no enemy unit does.
+- 6.3.6, 5.10.5 III-IV: an enemy unit outside the fight still engaged with a unit (touching it,
+  PD-14, or recorded), not in panic, is one of its opponents that was neither repulsed nor
+  panicked: that unit takes no pursuit test and holds (``held_by``).
 - 6.6.4: a panicking defending unit tests once before striking back; on a failure it deals
   nothing. Its morale takes no test for losses (6.6.14).
 - 5.7.4 (``declare_defence`` in a continuing melee): the attacking units, each holding an
@@ -61,6 +64,7 @@ from szwadron.table.melee import (
     _open_order,
     _removal_order,
     fight_numbers,
+    other_opponents,
 )
 
 #: Most units in one combined melee (the exact joint losses multiply per unit).
@@ -117,6 +121,10 @@ class CombinedMelee:
     outcomes: Distribution[tuple[MeleeOutcome, ...]]
     engine: CombinedEngine | None = field(default=None, repr=False, compare=False)
     """The engine the odds were computed with: :func:`szwadron.odds.joint.roll_combined` rolls it."""
+    held_by: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    """6.3.6, 5.10.5 III-IV — by unit: the enemy units outside the fight still engaged with it,
+    not in panic (:func:`~szwadron.table.melee.other_opponents`); any there, and it takes no
+    pursuit test (not in the JSON)."""
 
     @property
     def units(self) -> tuple[str, ...]:
@@ -366,8 +374,12 @@ def combined_melee(
     ]
     rank = {ids[b]: i for order in orders for i, b in enumerate(order)}
     strikers.sort(key=lambda st: (st.unit, rank[st.base]))
+    # 6.3.6, 5.10.5 III ("atakujący niezwiązani walką"): an enemy unit outside the fight still
+    # engaged with a unit keeps it from pursuit
+    held_by = {u: other_opponents(bf, u, defenders if k < na else attackers) for k, u in enumerate(names)}
     morale = [
-        _morale(bf, u, k >= na, declare_defence, orders[k], bonus, a_bonus) for k, u in enumerate(units)
+        _morale(bf, u, k >= na, declare_defence, orders[k], bonus, a_bonus, not held_by[u.id])
+        for k, u in enumerate(units)
     ]
     skirmish = [  # 7.5, PD-17: open skirmish order, measured on the table (SW halved in odds.joint)
         u.has(Ability.SKIRMISH) and _open_order(bf, bases[k], s.skirmish_open_order_cm)
@@ -399,6 +411,7 @@ def combined_melee(
         losses,
         outcomes,
         engine,
+        held_by,
     )
 
 
@@ -466,10 +479,12 @@ def _morale(
     order: list[int],
     bonus: dict[int, tuple[int, str | None]],
     a_bonus: dict[int, tuple[int, str | None]],
+    free: bool = True,
 ) -> MeleeMorale:
     """5.5, PD-16 — a unit's morale profile: the terrain bonus when every figure of it in
     contact holds an advantageous position (5.7.3), the fortification bonus when each stands in
-    one; a defending unit may be panicking (6.6)."""
+    one; a defending unit may be panicking (6.6). It may pursue unless it is artillery (6.7.1)
+    or not ``free``: an enemy unit outside the fight still engages it (6.3.6)."""
     s = bf.settings
     held = bonus if defending else (a_bonus if declared else {})
     in_fort = bool(order) and all(
@@ -490,7 +505,7 @@ def _morale(
         unit.starting_strength,
         mod,
         defending and unit.state is UnitState.PANIC,
-        pursues=not unit.profile.kind.is_artillery,  # 6.7.1
+        pursues=free and not unit.profile.kind.is_artillery,  # 6.3.6, 6.7.1
     )
 
 

@@ -41,7 +41,7 @@ from szwadron.i18n import _
 from szwadron.models import Ability, Scenario
 from szwadron.movefile import MoveFile
 from szwadron.odds.machine import EventKind, MachineState, MoraleUnit, chance, step
-from szwadron.table.audit import engaged_with_bases
+from szwadron.table.audit import engaged_enemies
 from szwadron.table.morale_phase import morale_modifier
 from szwadron.table.movement import away_direction, check_move, repulse
 
@@ -115,14 +115,6 @@ class DisengageRuling:
             "found": self.found,
             "move": None if self.move is None else self.move.to_json(),
         }
-
-
-def engaged_enemies(bf: Battlefield, unit: str) -> tuple[str, ...]:
-    """5.1.2 — the enemy units ``unit`` is engaged with, in file order: those it touches
-    (:func:`~szwadron.table.audit.engaged_with_bases`) and those its ``engaged_with`` records."""
-    touching = set(engaged_with_bases(bf, bf.unit_bases(unit)))
-    recorded = set(bf.scenario.unit(unit).engaged_with)
-    return tuple(u.id for u in bf.scenario.units if u.id in touching | recorded)
 
 
 def _pursuit_test(unit: MoraleUnit, ident: str) -> PursuitTest:

@@ -34,6 +34,14 @@ Decisions where the rulebook is silent:
   first round, and in later rounds when it holds the advantage.
 - Removal order (5.4.3): figures touching the most enemy figures first; among equals, one not
   next to (touching) a figure already chosen, then file order.
+- The pursuit test (6.3.6: "Jeżeli oddział poniósł starty w walce wręcz, a wszyscy jego
+  przeciwnicy zostali odrzuceni lub wpadli w panikę, to oddział taki wykonuje test „na
+  niekontrolowany pościg”"): a unit's opponents are every enemy unit engaged with it (5.1.2:
+  touching by PD-14, across an obstacle too, or recorded in its ``engaged_with``), not only the one
+  named in this melee. While another of them stands (not in panic), not all were repulsed or
+  panicked: the unit takes no pursuit test, nor may its player choose pursuit instead (6.3.6,
+  5.5.8), and it holds (:func:`other_opponents`; the combined melee reads it so for opponents
+  outside the fight).
 """
 
 from __future__ import annotations
@@ -53,6 +61,7 @@ from szwadron.i18n import _, term
 from szwadron.models import Ability, Scenario, TerrainKind, Unit, UnitState
 from szwadron.odds.combat import Fighter, MeleeOdds, MeleeSide, Removed, count_removed, kept_indices, melee
 from szwadron.odds.morale import MeleeMorale
+from szwadron.table.audit import engaged_enemies
 
 Side = Literal["attacker", "defender"]
 IntArray = npt.NDArray[np.intp]
@@ -112,6 +121,9 @@ class TableMelee:
     """The table it was computed on (for plotting; not part of the JSON)."""
     sides: tuple[MeleeSide, MeleeSide] | None = field(default=None, repr=False, compare=False)
     """The two sides as the odds engine takes them (for one resolution with dice, issue 17)."""
+    held_by: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    """6.3.6 — for ``"attacker"`` and ``"defender"``: the other enemy units engaged with it, not in
+    panic (:func:`other_opponents`); any there, and it takes no pursuit test (not in the JSON)."""
 
     @property
     def attacker_in_contact(self) -> tuple[str, ...]:
@@ -303,7 +315,13 @@ def table_melee(
     a_fighters = tuple(_fighter(bf, b, t, fight[(0, t)]) for b, t in zip(a_order, a_struck, strict=True))
     d_fighters = tuple(_fighter(bf, b, 0, fight[(0, o)]) for b, o in zip(d_order, d_own, strict=True))
     ua, ud = bf.scenario.unit(attacker), bf.scenario.unit(defender)
-    a_side, d_side = _sides(bf, (ua, ud), (a_fighters, d_fighters), all_adv, _in_fortification(bf, judged))
+    held_by = {
+        "attacker": other_opponents(bf, attacker, [defender]),
+        "defender": other_opponents(bf, defender, [attacker]),
+    }
+    a_side, d_side = _sides(
+        bf, (ua, ud), (a_fighters, d_fighters), all_adv, _in_fortification(bf, judged), held_by
+    )
     first = _first_strike(ua, ud, continuing=continuing, all_adv=all_adv)
     odds = melee(a_side, d_side, first_strike=first, die=bf.settings.remainder_die)
     strike_groups = _strike_groups(bf, (a_order, d_order), (a_side, d_side))
@@ -327,6 +345,32 @@ def table_melee(
         },
         bf,
         sides=(a_side, d_side),
+        held_by=held_by,
+    )
+
+
+def other_opponents(bf: Battlefield, unit: str, fought: Iterable[str]) -> tuple[str, ...]:
+    """6.3.6 — the enemy units engaged with ``unit`` besides those it fights in this melee
+    (``fought``) that are not in panic, in file order: its opponents (5.1.2, touching by PD-14 or
+    recorded, :func:`~szwadron.table.audit.engaged_enemies`) that were not repulsed and did not
+    panic. While any stands, "wszyscy jego przeciwnicy zostali odrzuceni lub wpadli w panikę" is
+    not so, and ``unit`` takes no pursuit test.
+
+    >>> from szwadron.models import Scenario
+    >>> inf = {"id": "i", "name": "I", "kind": "infantry", "R": 12, "W": 2, "SW": 1, "SO": 1,
+    ...        "Z": 24, "UW": 3, "C": 3, "M": 4}
+    >>> sc = Scenario.model_validate({"name": "t", "table": {"width": 60, "depth": 60}, "units": [
+    ...     {"id": "a", "side": "A", "profile": inf, "bases": [{"x": 10, "y": 10, "facing": 90}]},
+    ...     {"id": "d", "side": "B", "profile": inf, "bases": [{"x": 10, "y": 12, "facing": 270}]},
+    ...     {"id": "e", "side": "B", "profile": inf, "bases": [{"x": 12, "y": 10, "facing": 180}]}]})
+    >>> other_opponents(Battlefield(sc), "a", ["d"])     # e touches a's flank
+    ('e',)
+    """
+    skip = set(fought)
+    return tuple(
+        e
+        for e in engaged_enemies(bf, unit)
+        if e not in skip and bf.scenario.unit(e).state is not UnitState.PANIC
     )
 
 
@@ -526,15 +570,21 @@ def _sides(
     fighters: tuple[tuple[Fighter, ...], tuple[Fighter, ...]],
     all_adv: bool,
     in_fort: bool,
+    held_by: dict[str, tuple[str, ...]],
 ) -> tuple[MeleeSide, MeleeSide]:
     """5.5, PD-16, PD-17 — both sides for the odds engine: the fighters, morale (the defender's
-    terrain and fortification bonuses) and skirmishers in open order."""
+    terrain and fortification bonuses; no pursuit for artillery, 6.7.1, nor for a unit another
+    opponent of which stands, 6.3.6: ``held_by``) and skirmishers in open order."""
     s = bf.settings
     ua, ud = units
     a_side = MeleeSide(
         fighters[0],
         MeleeMorale(
-            ua.profile.morale, ua.strength, ua.starting_strength, 0, pursues=not ua.profile.kind.is_artillery
+            ua.profile.morale,
+            ua.strength,
+            ua.starting_strength,
+            0,
+            pursues=not ua.profile.kind.is_artillery and not held_by["attacker"],  # 6.7.1, 6.3.6
         ),
         skirmish=ua.has(Ability.SKIRMISH) and _open_order(bf, bf.resolve(ua.id), s.skirmish_open_order_cm),
     )
@@ -547,7 +597,7 @@ def _sides(
             ud.starting_strength,
             d_mod,
             ud.state is UnitState.PANIC,
-            pursues=not ud.profile.kind.is_artillery,  # 6.7.1
+            pursues=not ud.profile.kind.is_artillery and not held_by["defender"],  # 6.7.1, 6.3.6
         ),
         skirmish=ud.has(Ability.SKIRMISH) and _open_order(bf, bf.resolve(ud.id), s.skirmish_open_order_cm),
     )
@@ -615,4 +665,4 @@ def _fighting(
     return tuple(fighting)
 
 
-__all__ = ["Fighting", "PushStep", "StrikeGroup", "TableMelee", "table_melee"]
+__all__ = ["Fighting", "PushStep", "StrikeGroup", "TableMelee", "other_opponents", "table_melee"]

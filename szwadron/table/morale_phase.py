@@ -75,7 +75,12 @@ Decisions where the rules are silent (the flight model; each is also stated wher
   surcharge. The enemy units on the way (6.7.5) are those the figures meet on those ways.
   Own pursuing units move in this phase, as 6.8.1.III says; the enemy's units pursuing this
   side's units move in it too (2.2.1.V; 6.7.3 allows both), which ``morale --apply`` makes
-  (this report lists this side's units only).
+  (``enemy_pursuits=True`` lists them). They move after this side's flights (2.2.1 IV before V):
+  where the unit an enemy pursuer pursues panics, it first reorganises and stands or flees, and
+  the pursuer's chance to reach it is exact over both dice — for each flight total, the
+  pursuit totals that reach it where that flight leaves it (``_after_the_flight``). Decision:
+  the other units of the phase are read where they stand
+  (docs/decisions.md "The enemy's pursuer moves after the flight").
 * Decision (modifiers, PD-16): a unit whose every base centre stands in a fortification tests
   with the fortification bonus; no other modifier is applied to the tests of the phase.
 * Decision (kinds): the unit's own profile gives the flight (6.6.2): infantry × 2, cavalry × 4,
@@ -87,7 +92,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -100,9 +106,9 @@ from szwadron.errors import InvalidDataError
 from szwadron.geometry.bases import base_corners, polygons_from_corners
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.geometry.contact import polygon_distance
-from szwadron.geometry.terrain import TerrainShape, forbidden_rule
+from szwadron.geometry.terrain import TerrainShape, forbidden_rule, terrain_shapes
 from szwadron.i18n import _
-from szwadron.models import Kind, Scenario, TerrainKind, UnitState
+from szwadron.models import Kind, Scenario, TerrainKind, Unit, UnitState
 from szwadron.odds.dice import Distribution, d
 from szwadron.odds.morale import (
     CasualtyTest,
@@ -124,7 +130,7 @@ from szwadron.table.flight import (
     enemy_ranges,
     way_cost,
 )
-from szwadron.table.pursuit import PursuitPlan, pursuit_plan
+from szwadron.table.pursuit import PursuitPlan, along, furthest_free, pursuit_plan
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -440,6 +446,10 @@ class PursuitReport:
     terrain_cm: float = 0.0
     """3.2 — how much of ``way_cm`` is terrain surcharge (a fence crossed, a hill climbed, rough
     ground at 2 cm a cm...); in the JSON only where it is more than 0."""
+    flees_first: Fraction | None = None
+    """2.2.1 IV, V — an enemy pursuer's pursued unit in panic: the chance that it flees before the
+    pursuer moves (it does not reorganise, 6.8.4); ``reach_chance`` and ``on_the_way`` count its
+    flight. None where the pursued unit does not flee first (gap and ways: where it stands)."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``pursuit`` of a ``units[]`` entry of ``szwadron morale --json``."""
@@ -548,7 +558,8 @@ class MoralePhaseReport:
     """The table it was computed on (for plotting; not part of the JSON)."""
     enemy_pursuits: tuple[UnitMorale, ...] = ()
     """2.2.1 V — the enemy's units in uncontrolled pursuit of this side's units, which move (and
-    may fight) in this phase too, with no reorganisation test here (``enemy_pursuits=True``)."""
+    may fight) in this phase too, with no reorganisation test here (``enemy_pursuits=True``),
+    after the flight of the unit they pursue where it panics (2.2.1 IV)."""
 
     def unit(self, unit_id: str) -> UnitMorale:
         """The report of one unit; ``KeyError`` if it is normal or not on this side."""
@@ -918,7 +929,8 @@ def morale_phase(
         Overrides of the scenario's settings.
     enemy_pursuits:
         Also the enemy's units pursuing this side's units (2.2.1 V: they move in this phase;
-        :attr:`MoralePhaseReport.enemy_pursuits`), each reaching with no reorganisation first.
+        :attr:`MoralePhaseReport.enemy_pursuits`), each reaching with no reorganisation first,
+        after the pursued unit's reorganisation or flight where it panics (2.2.1 II-IV).
 
     Raises
     ------
@@ -950,24 +962,108 @@ def morale_phase(
             units.append(_panic_report(table, u, rally))
         else:
             units.append(_pursuit_report(table, u, rally))
-    enemies = _enemy_pursuits(bf, side) if enemy_pursuits else ()
+    enemies = _enemy_pursuits(bf, side, {u.id: u for u in units}) if enemy_pursuits else ()
     return MoralePhaseReport(sc.name, side, tuple(units), tuple(tests), bf, enemies)
 
 
-def _enemy_pursuits(bf: Battlefield, side: str) -> tuple[UnitMorale, ...]:
+def _enemy_pursuits(bf: Battlefield, side: str, own: dict[str, UnitMorale]) -> tuple[UnitMorale, ...]:
     """2.2.1 V, 6.7.3 — the enemy's units in pursuit whose target is one of ``side``'s units: they
-    move in this side's phase with no reorganisation test (a reorganisation chance of 0)."""
+    move in this side's phase with no reorganisation test (a reorganisation chance of 0), after
+    this side's flights (2.2.1 IV): where the pursued unit panics (``own``: this side's reports),
+    the chance to reach it counts its reorganisation and its flight first
+    (:func:`_after_the_flight`)."""
     other = "B" if side == "A" else "A"
-    own = {unit.id for unit in bf.scenario.units if unit.side == side}
+    ids = {unit.id for unit in bf.scenario.units if unit.side == side}
     them = _Table(bf, other)
     out = []
     for u, unit in enumerate(bf.scenario.units):
         if unit.side != other or unit.state in (UnitState.NORMAL, UnitState.PANIC):
             continue
         report = _pursuit_report(them, u, Fraction(0))
-        if report.pursuit is not None and report.pursuit.target in own:
-            out.append(report)
+        p = report.pursuit
+        if p is None or p.target not in ids:
+            continue
+        quarry = own.get(p.target)
+        if quarry is not None and quarry.flight is not None and p.distance is not None:
+            report = replace(report, pursuit=_after_the_flight(bf, unit, quarry, p))
+        out.append(report)
     return tuple(out)
+
+
+def _after_the_flight(bf: Battlefield, unit: Unit, quarry: UnitMorale, p: PursuitReport) -> PursuitReport:
+    """2.2.1 II-V, 6.6.2, 6.7.1, 6.7.4 — an enemy pursuer's chance to reach the unit it pursues,
+    in panic, which moves first in this phase: it reorganises and stands (chance
+    ``quarry.reorganise_chance``, 6.8.4; its move to regain coherency, 2.2.1 III, is the player's
+    and is not followed: it is read as standing where it is), else it flees (6.6.2) before the
+    pursuer moves (2.2.1 IV before V). Exact over both dice: for each flight total, the pursued
+    unit's figures where that flight leaves them (:func:`flight_ends`, as ``morale --apply``
+    moves them: none left when it leaves the table, 6.6.13, and then nothing to reach), and on
+    that position the pursuit totals with which the move reaches it
+    (:meth:`~szwadron.table.pursuit.PursuitPlan.reaches`, its ways as the move takes them):
+
+        P(reach) = P(rally) · P(reach | where it stands)
+                   + (1 − P(rally)) · Σ_f P(flight f) · P(reach | after flight f).
+
+    Decision: only the pursued unit's own flight is followed; the other units of the phase (other
+    flights, the flights of units fled through, 6.4.3, this side's pursuits, 6.8.1 III, other
+    enemy pursuers) are read where they stand. The enemy units on the way (6.7.5) are mixed the
+    same way: each one's chance over every flight, met after the least distance at which it is
+    met, by the figures that meet it after any."""
+    assert p.distance is not None and quarry.flight is not None
+    sc = bf.scenario
+    q = sc.unit(quarry.id)
+    dist = p.distance
+    flees = 1 - quarry.reorganise_chance
+    after: dict[object, tuple[Fraction, Scenario | None]] = {}
+
+    def add(key: object, weight: Fraction, position: Scenario | None) -> None:
+        if weight:  # the same ends from several totals (stopped, or off the table): one position
+            after[key] = (after.get(key, (Fraction(0), None))[0] + weight, position)
+
+    add("stands", 1 - flees, sc)
+    for cm, chance in quarry.flight.probabilities().items():
+        gone, ends = flight_ends(quarry, q, sc, float(cm))
+        add((gone, ends), flees * chance, _fled(sc, q, gone, ends))
+    reach = Fraction(0)
+    met: dict[str, tuple[Fraction, float, set[str]]] = {}
+    for weight, position in after.values():
+        if position is None:  # 6.6.13: every figure left the table, nothing to reach
+            continue
+        plan = pursuit_plan(position.unit(unit.id), position, position.unit(q.id), max(dist.outcomes()))
+        reach += weight * sum(
+            (dist.probability(v) for v in dist.outcomes() if plan.reaches(float(v))), Fraction(0)
+        )
+        for other, (at, figs) in plan.met().items():
+            was = met.get(other, (Fraction(0), _INF, set()))
+            chance = weight * chance_at_least(dist, at, bf.settings.distance_epsilon_cm)
+            met[other] = (was[0] + chance, min(was[1], at), was[2] | {unit.base_id(k) for k in figs})
+    order = bf.unit_ids
+    strikes = tuple(
+        PursuitStrike(other, tuple(sorted(figs)), at, chance)
+        for other, (chance, at, figs) in sorted(met.items(), key=lambda kv: (kv[1][1], order.index(kv[0])))
+    )
+    return replace(p, reach_chance=reach, on_the_way=strikes, flees_first=flees)
+
+
+def _fled(
+    sc: Scenario, unit: Unit, gone: tuple[int, ...], ends: tuple[tuple[int, tuple[float, float]], ...]
+) -> Scenario | None:
+    """The position after ``unit``'s flight (:func:`flight_ends`), as ``morale --apply`` writes it
+    (centres to 6 decimals; the figures removed gone, the starting strength kept, 6.2.4); None when
+    no figure is left (6.6.13: the unit has left the table)."""
+    if len(gone) == len(unit.bases):
+        return None
+    at = dict(ends)
+    bases = tuple(
+        b.model_copy(update={"x": round(at[k][0], 6), "y": round(at[k][1], 6)})
+        for k, b in enumerate(unit.bases)
+        if k not in gone
+    )
+    update: dict[str, Any] = {"bases": bases}
+    if gone and unit.initial_strength is None:
+        update["initial_strength"] = unit.strength
+    moved = unit.model_copy(update=update)
+    return sc.model_copy(update={"units": tuple(moved if u.id == unit.id else u for u in sc.units)})
 
 
 def _panic_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
@@ -1017,6 +1113,114 @@ def _panic_report(table: _Table, u: int, rally: Fraction) -> UnitMorale:
         pass_through=_passes_through(table, tally, p_flee, total),
         pursuit=None,
     )
+
+
+# ------------------------------------------------------------- where a flight leaves the figures
+
+
+def flight_ends(
+    um: UnitMorale, unit: Unit, scen: Scenario, dist: float
+) -> tuple[tuple[int, ...], tuple[tuple[int, tuple[float, float]], ...]]:
+    """6.6.2, 6.6.12, 6.6.13, 3.1.3 — where a flight of ``dist`` cm leaves the figures of the
+    panicking ``unit`` (``um``: its report of this phase, on ``scen``): the figures removed (the
+    edge reached with flight left, 6.6.13; stopped with flight left and an enemy near, 6.6.12) and
+    where each other figure ends, ``(figure, centre)`` in figure order — along its way to its
+    edge (the Decision of :func:`flight_direction`; round what bars the straight line where the
+    phase plans a way, 6.6.7-6.6.11), none ending on another (:func:`_queued`). ``morale
+    --apply`` (:mod:`szwadron.game.apply`) moves the unit so, and the odds of an enemy pursuer
+    that moves after the flight (2.2.1 IV, V) read the same ends.
+
+    >>> from szwadron.models import Scenario
+    >>> inf = {"id": "inf", "name": "Line", "kind": "infantry", "R": 12, "W": 2, "SW": 1, "SO": 1,
+    ...        "Z": 24, "UW": 3, "C": 3, "M": 4}
+    >>> sc = Scenario.model_validate({"name": "t", "table": {"width": 60, "depth": 60}, "units": [
+    ...     {"id": "a", "side": "A", "profile": inf, "state": "panic", "bases": [
+    ...         {"x": 10, "y": 11, "facing": 90}, {"x": 12, "y": 30, "facing": 90}]}]})
+    >>> um = morale_phase(sc, "A").unit("a")
+    >>> flight_ends(um, sc.unit("a"), sc, 12.0)     # a/0 is 10 cm from its edge: off the table
+    ((0,), ((1, (12.0, 18.0)),))
+    """
+    dx, dy = flight_direction(unit.side)
+    gone: list[int] = []
+    steps: list[tuple[int, float]] = []
+    for k, f in enumerate(um.figures):
+        if f.blocked_cm is not None:
+            if dist > f.blocked_cm + 1e-6 and f.surrenders_if_blocked:
+                gone.append(k)
+                continue
+            steps.append((k, min(float(dist), f.blocked_cm)))
+        else:
+            if dist > f.edge_cm + 1e-6:
+                gone.append(k)
+                continue
+            steps.append((k, float(dist)))
+
+    def at(k: int, step: float) -> tuple[float, float]:
+        b, f = unit.bases[k], um.figures[k]
+        if f.way:  # 6.6.7-6.6.11: round what bars the straight line, as the phase plans it
+            return along(f.way, step, beyond=(dx, dy), costs=f.way_cost)
+        return (b.x + dx * step, b.y + dy * step)
+
+    others = [
+        shapely.Polygon(base_corners(b.x, b.y, b.facing, *u.base_size(i)))
+        for u in scen.units
+        if u.id != unit.id
+        for i, b in enumerate(u.bases)
+    ]
+    rough = [
+        t.polygon for t in terrain_shapes(scen.terrain) if t.kind in (TerrainKind.FOREST, TerrainKind.ROUGH)
+    ]
+    ends = _queued(unit, steps, at, scen.settings.overlap_tolerance_cm, others, rough)
+    return tuple(gone), tuple(ends)
+
+
+def _queued(
+    unit: Unit,
+    steps: Sequence[tuple[int, float]],
+    at: Callable[[int, float], tuple[float, float]],
+    tolerance: float,
+    standing: Sequence[shapely.Polygon] = (),
+    rough: Sequence[shapely.Geometry] = (),
+) -> list[tuple[int, tuple[float, float]]]:
+    """3.1.3, 6.1.3 — where each fleeing figure ends: ``steps`` is how far each would go along
+    its way (``at``: the point that far along), but no figure ends on another of its unit
+    ("Figurki nie mogą się poruszać przez inne własne figurki, nawet jeśli należą do tego samego
+    oddziału"; a fleeing unit needs no coherency, not room): the figures that get furthest are
+    placed first, and a figure that would end overlapping one already placed (beyond PD-3's
+    tolerance) stops short, as far along its way as leaves it clear — at worst where it stood.
+    ``standing``: the bases of the other units, which a flight may pass through (6.6.11) but not
+    end on; ``rough``: woods and rough ground, which a figure enters with its whole base or stops
+    before (3.2.2). (A pursuit's figures close up along their ways instead:
+    :meth:`~szwadron.table.pursuit.PursuitPlan.close_up`.) Returns ``(figure, end point)`` in
+    figure order."""
+    placed: list[shapely.Polygon] = list(standing)
+    ends: dict[int, tuple[float, float]] = {}
+
+    def shape(k: int, point: tuple[float, float]) -> shapely.Polygon:
+        w, d = unit.base_size(k)
+        return shapely.Polygon(base_corners(point[0], point[1], unit.bases[k].facing, w, d))
+
+    def clear(k: int, poly: shapely.Polygon) -> bool:
+        small = tolerance * tolerance
+        if any(poly.intersection(other).area > small for other in placed):
+            return False
+        start = shape(k, at(k, 0.0))
+        for area in rough:  # astride the edge, more of it inside than at the start: entering
+            inside = poly.intersection(area).area
+            if small < inside < poly.area - small and inside > start.intersection(area).area + small:
+                return False
+        return True
+
+    how_far = dict(steps)
+    for k, _d in sorted(steps, key=lambda ks: (-ks[1], ks[0])):
+
+        def free(d: float, k: int = k) -> bool:
+            return clear(k, shape(k, at(k, d)))
+
+        point = at(k, furthest_free(how_far[k], free))
+        ends[k] = point
+        placed.append(shape(k, point))
+    return [(k, ends[k]) for k in sorted(ends)]
 
 
 def _extended(points: list[tuple[float, float]], length: float, v: FloatArray) -> list[tuple[float, float]]:

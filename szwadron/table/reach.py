@@ -19,7 +19,7 @@ player: it costs the arc of the outer corner on top.
 2. A grid of centre positions every ``grid_cm`` (0.5 cm) round the base, 16 moves from each
    point (the 8 neighbours and the 8 knight's moves), searched with A* (the straight-line
    distance to the target as the heuristic). Edge costs: length × 2 in rough ground, + 4 for each
-   obstacle entered, + 4 per building entry and exit, + 6 per hill level climbed (3.2).
+   obstacle entered, + 4 per building entry and exit, + 6 per hill gone up onto (3.2.1).
 3. The grid path is pulled tight: a straight shortcut replaces a stretch of it when the shortcut
    is free and costs no more (costs of a shortcut computed exactly as :func:`check_move` does).
    A last straight slide closes the gap to contact.
@@ -244,11 +244,13 @@ class _Field:
 @dataclass
 class _Costs:
     """Per grid node: free or not, distance to the target, hill level, rough or not, and a
-    bit mask of the costly features (obstacles, buildings) it is in (3.2)."""
+    bit mask of the costly features (obstacles, buildings) it is in (3.2); for each level of
+    the hills, from the lowest, whether a hill of that level holds the node (3.2.1)."""
 
     free: list[bool]
     d_target: list[float]
     level: list[int]
+    tiers: list[tuple[int, list[bool]]]
     rough: list[bool]
     masks: list[int]
     entry_cost: list[float]
@@ -470,8 +472,11 @@ def _costs(bf: Battlefield, b: int, grid: _Grid, fld: _Field, method: ReachMetho
     else:
         free, in_w, d_target, block = _configuration_space(bf, b, px, py, fld)
     level = np.zeros(px.size, dtype=np.intp)
+    held: dict[int, npt.NDArray[np.bool_]] = {}
     for hill in fld.hills:
-        level = np.where(shapely.intersects_xy(hill.polygon, px, py), np.maximum(level, hill.level), level)
+        inside = shapely.intersects_xy(hill.polygon, px, py)
+        level = np.where(inside, np.maximum(level, hill.level), level)
+        held[hill.level] = held.get(hill.level, np.zeros(px.size, dtype=bool)) | inside
     rough = np.zeros(px.size, dtype=bool)
     masks = np.zeros(px.size, dtype=np.int64)
     for k, (f, inside) in enumerate(zip(fld.weighted, in_w, strict=True)):
@@ -483,6 +488,7 @@ def _costs(bf: Battlefield, b: int, grid: _Grid, fld: _Field, method: ReachMetho
         free.tolist(),
         d_target.tolist(),
         level.tolist(),
+        [(lv, held[lv].tolist()) for lv in sorted(held)],
         rough.tolist(),
         masks.tolist(),
         [
@@ -673,7 +679,8 @@ def _box_free(free: list[bool], nx: int, ix: int, iy: int, jx: int, jy: int) -> 
 
 def _step_cost(s: RulesSettings, costs: _Costs, node: int, nb: int, length: float) -> float:
     """3.2 — one grid step: its length (times the rough-ground factor for the share in rough
-    ground), plus entering or leaving obstacles and buildings, plus hill levels climbed."""
+    ground), plus entering or leaving obstacles and buildings, plus the hills gone up onto
+    (3.2.1: one climb a hill, whatever its level, as :meth:`BaseMotion.climbs` counts them)."""
     r = (costs.rough[node] + costs.rough[nb]) / 2.0
     cost = length * (1.0 + (s.rough_cost_factor - 1.0) * r)
     a, z = costs.masks[node], costs.masks[nb]
@@ -684,8 +691,9 @@ def _step_cost(s: RulesSettings, costs: _Costs, node: int, nb: int, length: floa
                 cost += costs.entry_cost[k]
             if left >> k & 1:
                 cost += costs.exit_cost[k]
-    if costs.level[nb] > costs.level[node]:
-        cost += s.hill_climb_cm * (costs.level[nb] - costs.level[node])
+    below = costs.level[node]
+    if costs.level[nb] > below:
+        cost += s.hill_climb_cm * sum(1 for lv, on in costs.tiers if lv > below and on[nb])
     return cost
 
 

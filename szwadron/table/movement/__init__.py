@@ -26,7 +26,7 @@ The rules checked, base by base in the order the bases move (the order of the fi
   the enemy stands at), except the zones of figures already engaged in melee and those of a unit
   it charges;
 - 5.9.2 — a charging base that enters the charged unit's zone ends touching a charged figure,
-  and never overlaps one;
+  of the charged unit whose zone it came into first, and never overlaps one;
 - 3.2.1, 3.2.2, 3.2.3 — it does not end straddling a hill edge or the edge of rough ground, nor
   on an obstacle;
 - 3.1.4 — it stays on the table;

@@ -155,9 +155,16 @@ def base_speeds(bf: Battlefield, unit_k: int) -> dict[int, float]:
 def coherent_groups(
     bf: Battlefield,
     corners: FloatArray,
-    skirmish: bool,
+    skirmish: npt.NDArray[np.bool_],
 ) -> npt.NDArray[np.intp]:
-    """1.3.1, 1.3.4, 1.3.5, PD-2, PD-4 — group labels of a unit's bases at the given corners."""
+    """1.3.1, 1.3.4, 1.3.5, 7.5.1, PD-2, PD-4 — group labels of a unit's bases at the given
+    corners; ``skirmish`` says, base by base, which figures have the skirmish ability
+    (:attr:`Battlefield.skirmishers`). Two bases are linked when they touch, or when one of
+    them is a skirmisher and the gap is at most ``skirmish_gap_cm`` (4 cm): 1.3.4 lets such a
+    figure stand apart from the other figures of its unit, and 7.5.1 asks it to keep within
+    4 cm of "resztą oddziału", the rest of the unit, so a company in skirmish order attached to a
+    line battalion links to the battalion across gaps of up to 4 cm, while the battalion's own
+    figures touch."""
     s = bf.settings
     eps = s.distance_epsilon_cm
     tol = s.contact_tolerance_cm + eps
@@ -166,7 +173,7 @@ def coherent_groups(
         return np.zeros(n, dtype=np.intp)
     i, j = np.triu_indices(n, 1)
     d = polygon_distance(corners[i], corners[j])
-    link = d <= (s.skirmish_gap_cm + eps if skirmish else tol)
+    link = (d <= tol) | ((skirmish[i] | skirmish[j]) & (d <= s.skirmish_gap_cm + eps))
     polys = polygons_from_corners(corners).reshape(-1)
     obstacles = [t for t in bf.terrain if t.crossable_obstacle]
     if obstacles:

@@ -25,7 +25,7 @@ import shapely
 from szwadron.errors import InvalidDataError
 from szwadron.geometry.battlefield import Battlefield
 from szwadron.i18n import _, term
-from szwadron.models import Ability, Scenario, UnitState
+from szwadron.models import Scenario, UnitState
 from szwadron.table.movement.check import check_move
 from szwadron.table.movement.plan import coherent_groups
 from szwadron.table.movement.report import MoveReport
@@ -105,7 +105,7 @@ def reform(scenario: Scenario | Battlefield, unit: str) -> ReformResult:
         )
     members = bf.resolve(unit)
     corners = bf.corners[members].copy()
-    labels = coherent_groups(bf, corners, u.has(Ability.SKIRMISH))
+    labels = coherent_groups(bf, corners, bf.skirmishers[members])
     order = sorted(
         set(labels.tolist()), key=lambda g: (-int((labels == g).sum()), int(np.argmax(labels == g)))
     )

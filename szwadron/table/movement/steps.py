@@ -32,7 +32,7 @@ from szwadron.geometry.contact import polygon_distance
 from szwadron.geometry.paths import Surcharge, terrain_surcharges
 from szwadron.geometry.terrain import TerrainShape, forbidden_rule
 from szwadron.i18n import _, ngettext, term
-from szwadron.models import Ability, TerrainKind, UnitState
+from szwadron.models import TerrainKind, UnitState
 from szwadron.table.audit import connected_groups, engaged_or_recorded, obstacle_zone_core
 from szwadron.table.movement.plan import (
     Planned,
@@ -131,13 +131,14 @@ class MoveContext:
 @dataclass
 class BaseCheck:
     """One base under the per-base steps: its planned move, the terrain features its path
-    meets (indices into ``bf.terrain``), the other bases its shrunk path meets, and whether it
-    entered the control zone of the charged unit (set by :func:`control_zones`)."""
+    meets (indices into ``bf.terrain``), the other bases its shrunk path meets, and the charged
+    units whose control zone it entered, each with how far along its path (cm of its measured
+    corner, PD-6) it first came into it (set by :func:`control_zones`, read by 5.9.2's step)."""
 
     p: Planned
     features: list[int]
     hits: list[int]
-    entered_target: bool = False
+    entered: dict[int, float] = field(default_factory=dict)
 
     @classmethod
     def of(cls, ctx: MoveContext, p: Planned) -> BaseCheck:
@@ -420,6 +421,25 @@ def _zones_of(ctx: MoveContext, e: int) -> list[tuple[shapely.Geometry, str | No
     return zones
 
 
+def _entered_at(ctx: MoveContext, p: Planned, zone: shapely.Geometry, radius: float) -> float:
+    """5.9.2 — how far along its path (cm of the measured corner, PD-6) base ``p`` first comes
+    within ``radius`` of ``zone``: the first stretch of the move (sampled, its ends refined,
+    :meth:`~szwadron.geometry.paths.BaseMotion.intervals`) in which it is inside; a graze too
+    brief for the samples counts at the sample nearest the zone."""
+    motion = p.motion
+
+    def inside(s: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+        return np.asarray(shapely.distance(motion.polygons_at(s), zone) < radius - ctx.eps)
+
+    stretches = motion.intervals(inside)
+    if stretches:
+        at = stretches[0][0]
+    else:
+        s = motion.samples()
+        at = float(s[int(np.argmin(shapely.distance(motion.polygons_at(s), zone)))])
+    return float(motion.travelled(at))
+
+
 def control_zones(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     """1.4.2, 1.4.3, 5.9.3 — the path comes into no enemy control zone, except those of
     figures engaged in melee or in panic and those of a charged unit (noted for 5.9.2); a base
@@ -457,7 +477,9 @@ def control_zones(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
                     )
                 continue
             if charged:
-                st.entered_target = True
+                k = int(bf.unit_of[e])
+                at = _entered_at(ctx, p, zone, radius)
+                st.entered[k] = min(at, st.entered.get(k, at))
                 continue
             across = _(", measured from beyond {via} (1.4.3)").format(via=via) if via else ""
             out.append(
@@ -505,23 +527,34 @@ def closes_to_contact(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
     """5.9.2 — a charging base that enters the charged unit's zone ends touching a charged
     figure, or in contact with one across an obstacle (PD-4: the zone of a figure at a fence is
     measured from its far side, 1.4.3, 3.2.3, and a charge on it stops at the fence); records
-    the bases that end in contact."""
+    the bases that end in contact.
+
+    "Każda jednostka wchodząca we wrogą strefę kontroli musi dosunąć się do wrogiej jednostki i
+    zatrzymać": the base closes to the enemy whose zone it enters and stops there. Decision
+    where a charge names several units (5.2): the base ends touching the charged unit whose zone
+    it came into first (or one of those it came into at the same point, within PD-3's tolerance);
+    contact with another charged unit only, after passing through the first one's zone, is no
+    closing to it."""
     bf, p = ctx.bf, st.p
-    targets = [int(o) for k in ctx.charge_ks for o in bf.unit_bases(k)]
+    ks = sorted(ctx.charge_ks)
+    targets = [int(o) for k in ks for o in bf.unit_bases(k)]
     if not targets:
         return []
     d_end = polygon_distance(p.final, bf.corners[targets])
-    touching = any(dd <= ctx.tol for dd in d_end.tolist())
-    if not touching and ctx.obstacles:
+    touched = {int(bf.unit_of[t]) for t, dd in zip(targets, d_end.tolist(), strict=True) if dd <= ctx.tol}
+    if ctx.obstacles:
         final_poly = shapely.Polygon(p.final)
-        touching = any(
-            bf.obstacle_between(final_poly, t, dd) is not None  # as check and melee count it
+        touched |= {
+            int(bf.unit_of[t])
             for t, dd in zip(targets, d_end.tolist(), strict=True)
-            if dd <= ctx.widest + ctx.tol
-        )
-    if touching:
+            if ctx.tol < dd <= ctx.widest + ctx.tol
+            and bf.obstacle_between(final_poly, t, dd) is not None  # as check and melee count it
+        }
+    if touched:
         ctx.contacts.add(p.base)
-    if st.entered_target and not touching:
+    if not st.entered:
+        return []
+    if not touched:
         return [
             ctx.violation(
                 p,
@@ -529,6 +562,21 @@ def closes_to_contact(ctx: MoveContext, st: BaseCheck) -> list[Violation]:
                 _(
                     "enters the control zone of the charged unit and must close to contact and stop; it ends {d_end:.2f} cm from it"
                 ).format(d_end=float(d_end.min())),
+            )
+        ]
+    first = min(st.entered.values())
+    firsts = sorted(k for k, at in st.entered.items() if at <= first + ctx.tol)
+    if touched.isdisjoint(firsts):
+        return [
+            ctx.violation(
+                p,
+                "5.9.2",
+                _(
+                    "enters the control zone of the charged unit {unit} first and must close to it and stop; it ends in contact with {other} only"
+                ).format(
+                    unit=bf.unit_ids[firsts[0]],
+                    other=", ".join(bf.unit_ids[k] for k in sorted(touched)),
+                ),
             )
         ]
     return []
@@ -689,10 +737,10 @@ def coherent_at_the_end(ctx: MoveContext) -> list[Violation]:
         if unit.state is not UnitState.NORMAL:
             continue
         members = bf.unit_bases(k)
-        labels = coherent_groups(bf, final_corners[members], unit.has(Ability.SKIRMISH))
+        labels = coherent_groups(bf, final_corners[members], bf.skirmishers[members])
         groups = len(set(labels.tolist()))
         if ctx.push_up:  # 1.3.2: a melee goes on without coherency; a push-up may not split the unit more
-            before = len(set(coherent_groups(bf, bf.corners[members], unit.has(Ability.SKIRMISH)).tolist()))
+            before = len(set(coherent_groups(bf, bf.corners[members], bf.skirmishers[members]).tolist()))
             if groups <= before:
                 continue
         if groups > 1:
