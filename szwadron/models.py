@@ -866,6 +866,11 @@ class Unit(_Frozen):
         description="4.12.6: it took no action in its side's last movement phase and declared no fire; "
         "until the end of the opponent's movement phase it may fire at the first unit that charges it.",
     )
+    repulsed_pursuing: Flag = Field(
+        False,
+        description="6.7.9: it was repulsed while in uncontrolled pursuit and has not made its repulse "
+        "move yet, which is the move after reorganising (6.8.5), not the move away of 6.5.",
+    )
     pursuing: Identifier | None = Field(
         None, description="6.7: the enemy unit this unit pursues (state 'pursuit' only)."
     )

@@ -512,9 +512,109 @@ def test_6_7_9_a_repulsed_pursuer_makes_the_move_after_reorganising(
         main([argv[0], str(tmp_path / "p0.toml"), *argv[1:], "--apply", "-o", str(tmp_path / "p1.toml")]) == 0
     )
     out = capsys.readouterr().out
-    assert load_scenario(tmp_path / "p1.toml").unit("x").state.value == "normal"
+    x = load_scenario(tmp_path / "p1.toml").unit("x")
+    assert x.state.value == "normal" and x.repulsed_pursuing is pursuing  # recorded for its move
     assert ("repulsed while pursuing" in out and "(6.7.9, 6.8.5)" in out) is pursuing, out
     assert (", 6.5) is its next move" in out or ", 6.5) as its next move" in out) is not pursuing, out
+
+
+@pytest.mark.parametrize("pursuing", [True, False])
+def test_6_7_9_the_repulsed_pursuers_move_is_applied_as_the_move_after_reorganising(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], pursuing: bool
+) -> None:
+    """6.7.9 — "Oddział ruch odrzucenia wykonuje tak samo, jak ruch zbierania się po odzyskaniu
+    kontroli nad oddziałem" (6.8.5). The dice of pursuer_repulsed_in_own_phase.toml: x, pursuing,
+    struck by bp in its own morale phase, loses x/0 and is repulsed; the position records it
+    (``repulsed_pursuing``). Its repulse move, ``move --repulse bp --apply``, is then 6.8.5's,
+    made at once in the morale phase though its action is the melee (it used to be refused, or
+    offered 6.5's move away): x/1 alone is coherent, so it stays at (52, 50), ``acted`` stays
+    the melee and the record is cleared. A unit that was not pursuing (here with a stale mark,
+    which its new repulse clears) still makes 6.5's move away from bp: x/1 leaves (52, 50)."""
+    case = (SEQ / "pursuer_repulsed_in_own_phase.toml").read_text(encoding="utf-8")
+    if not pursuing:
+        case = case.replace(
+            'state = "pursuit"\npursuing = "y"\nprofile = { id = "inf"',
+            'repulsed_pursuing = true\nprofile = { id = "inf"',
+            1,
+        )
+    (tmp_path / "p0.toml").write_text(case, encoding="utf-8")
+    melee = ["melee", "--attacker", "bp", "--defender", "x", "--dice", "1,6,6,1"]
+    assert _step(tmp_path, melee, "p0.toml", "p1.toml") == 0
+    x = load_scenario(tmp_path / "p1.toml").unit("x")
+    assert x.state.value == "normal" and x.repulsed_pursuing is pursuing
+    capsys.readouterr()
+    argv = ["move", str(tmp_path / "p1.toml"), "--unit", "x", "--repulse", "bp"]
+    assert main([*argv, "--apply", "-o", str(tmp_path / "p2.toml")]) == 0
+    out = capsys.readouterr().out
+    x = load_scenario(tmp_path / "p2.toml").unit("x")
+    assert x.state.value == "normal" and not x.repulsed_pursuing
+    ((bx, by),) = [(b.x, b.y) for b in x.bases]
+    assert ((bx, by) == pytest.approx((52.0, 50.0))) is pursuing
+    assert ("(6.7.9, 6.8.5)" in out) is pursuing and ("(6.5)" in out) is not pursuing, out
+    if pursuing:
+        assert x.acted is not None and x.acted.value == "melee"
+        assert "repulsed_pursuing" not in (tmp_path / "p2.toml").read_text(encoding="utf-8")
+
+
+def test_6_7_9_a_repulsed_pursuer_closes_up_in_its_repulse_move(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """6.7.9, 6.8.5 — a unit recorded repulsed while pursuing whose figures lie apart: x/0 at
+    (50, 50) and x/1 at (54, 50), a 2 cm gap between the 2 cm bases. Its repulse move is the
+    re-forming move (the group holding the first base stays, the other closes up, as ``--reform``:
+    x/1 to x = 52.02, 0.4 of the 0.05 cm contact tolerance short of touching), not a move away
+    from bp; asked without ``--apply`` it says so; with ``--plot`` it is refused (exit 2, one
+    message), nothing written."""
+    case = (SEQ / "pursuer_repulsed_in_own_phase.toml").read_text(encoding="utf-8")
+    case = case.replace(
+        'state = "pursuit"\npursuing = "y"\nprofile = { id = "inf"',
+        'repulsed_pursuing = true\nacted = "melee"\nprofile = { id = "inf"',
+        1,
+    ).replace("{ x = 52.0, y = 50.0, facing = 90.0 }", "{ x = 54.0, y = 50.0, facing = 90.0 }", 1)
+    case = case.replace(
+        "bases = [ { x = 50.0, y = 53.0, facing = 270.0 } ]",
+        "bases = [ { x = 50.0, y = 80.0, facing = 270.0 } ]",
+    )
+    (tmp_path / "p0.toml").write_text(case, encoding="utf-8")
+    argv = ["move", str(tmp_path / "p0.toml"), "--unit", "x", "--repulse", "bp"]
+    capsys.readouterr()
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "repulsed while pursuing" in out and "close up x/1 to (52.0" in out, out
+    assert main([*argv, "--plot", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("--plot does not go with the repulse of x") == 1 and not (tmp_path / "x.png").exists()
+    assert main([*argv, "--apply", "-o", str(tmp_path / "p1.toml")]) == 0
+    x = load_scenario(tmp_path / "p1.toml").unit("x")
+    assert [(round(b.x, 2), b.y) for b in x.bases] == [(50.0, 50.0), (52.02, 50.0)]
+    assert not x.repulsed_pursuing and x.acted is not None and x.acted.value == "melee"
+
+
+def test_6_7_9_a_repulsed_pursuers_move_into_an_enemy_zone_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """6.7.9, 6.8.5 ("Żadna z jednostek nie może w tym ruchu wejść w strefę kontroli
+    nieprzyjaciela"), 1.4.2 — x, recorded repulsed while pursuing, lies apart: x/0 at (50, 50),
+    x/1 at (56, 50); bp's base at (53, 53.5). Closing x/1 up to x = 52.02 takes it from 1.12 cm to
+    0.50 cm of bp/0, within its zone: refused (exit 1, rule 1.4.2), nothing written; no panic
+    (6.5.5 is 6.5's)."""
+    case = (SEQ / "pursuer_repulsed_in_own_phase.toml").read_text(encoding="utf-8")
+    case = (
+        case.replace(
+            'state = "pursuit"\npursuing = "y"\nprofile = { id = "inf"',
+            'repulsed_pursuing = true\nacted = "melee"\nprofile = { id = "inf"',
+            1,
+        )
+        .replace("{ x = 52.0, y = 50.0, facing = 90.0 }", "{ x = 56.0, y = 50.0, facing = 90.0 }", 1)
+        .replace("{ x = 50.0, y = 53.0, facing = 270.0 }", "{ x = 53.0, y = 53.5, facing = 270.0 }", 1)
+    )
+    (tmp_path / "p0.toml").write_text(case, encoding="utf-8")
+    capsys.readouterr()
+    argv = ["move", str(tmp_path / "p0.toml"), "--unit", "x", "--repulse", "bp"]
+    assert main([*argv, "--apply", "-o", str(tmp_path / "p1.toml")]) == 1
+    err = capsys.readouterr().err
+    assert "(rule 1.4.2)" in err and "control zone of enemy figure bp/0" in err, err
+    assert not (tmp_path / "p1.toml").exists()
 
 
 def test_3_2_4_a_pursuit_move_goes_round_impassable_ground(tmp_path: Path) -> None:

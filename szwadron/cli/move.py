@@ -14,6 +14,8 @@ the dice; a push-up's check.
 ``--repulse ENEMY`` finds the repulse move (6.5, 5.5.6,
 :func:`szwadron.table.movement.repulse`): the full move directly away from ENEMY, keeping
 formation, going round what bars the way; exit 1 when no such move is legal (6.5.5: it panics).
+A unit the position marks ``repulsed_pursuing`` (repulsed while in pursuit, 6.7.9) makes instead
+the move after reorganising, as ``--reform`` (6.8.5).
 Exit code 0 for a legal move, 1 for an illegal one, 2 for bad input.
 """
 
@@ -98,7 +100,8 @@ def register(subparsers: Any) -> None:
         help="instead of --to: the repulse move of the unit, repulsed by ENEMY in melee or by its "
         "fire (6.5, 5.5.6): its full move directly away, keeping formation, going round what "
         "bars the way; exit 1 when it cannot move (6.5.5: it panics); with --apply, the move (or the panic) "
-        "written to the next position, at once, whoever's turn it is",
+        "written to the next position, at once, whoever's turn it is. A unit repulsed while pursuing "
+        "(6.7.9) makes instead the move after reorganising, as --reform (6.8.5)",
     )
     p.add_argument(
         "--reform",
@@ -188,6 +191,7 @@ def _repulse(args: argparse.Namespace) -> int:
     from szwadron.errors import InvalidDataError
     from szwadron.geometry.battlefield import Battlefield
     from szwadron.loading import load_scenario
+    from szwadron.models import UnitState
     from szwadron.table.movement import repulse
 
     for flag, given in (
@@ -215,6 +219,23 @@ def _repulse(args: argparse.Namespace) -> int:
         )
     if args.apply:
         return _apply_repulse(args, unit, enemy)
+    moving = bf.scenario.unit(unit)
+    if moving.repulsed_pursuing and moving.state is UnitState.NORMAL:  # 6.7.9: 6.8.5's move
+        if args.plot is not None:
+            raise InvalidDataError(
+                _(
+                    "--plot does not go with the repulse of {unit}, repulsed while pursuing: its move is "
+                    "the move after reorganising (6.7.9, 6.8.5)"
+                ).format(unit=unit)
+            )
+        if not args.json:
+            print(
+                _(
+                    "{unit} was repulsed while pursuing: its repulse move is the move after reorganising "
+                    "(6.7.9, 6.8.5), not the move away from {enemy} (6.5)"
+                ).format(unit=unit, enemy=enemy)
+            )
+        return _reform(args)
     r = repulse(bf, unit, enemy)
     if args.json:
         print_json(
@@ -307,9 +328,12 @@ def _apply_repulse(args: argparse.Namespace, unit: str, enemy: str) -> int:
     once as the result of a fire or melee; blocked, the unit panics (6.5.5)."""
     from szwadron.cli._game import run_apply, show_applied
     from szwadron.game.apply import apply_repulse
+    from szwadron.table.movement import MoveReport
 
     def render(applied: Any) -> str:
         r = applied.report
+        if r is None or isinstance(r, MoveReport):  # 6.7.9: the move of 6.8.5 (none when coherent)
+            return format_report(r) if r is not None else ""
         return format_report(r.report) if r.report is not None and not r.blocked else ""
 
     return show_applied(args, *run_apply(args, lambda pos: apply_repulse(pos, unit, enemy)), render)

@@ -45,7 +45,7 @@ from szwadron.table.disengage import disengage
 from szwadron.table.fire import FireResult, fire
 from szwadron.table.melee import table_melee
 from szwadron.table.morale_phase import flight_ends, morale_phase
-from szwadron.table.movement import check_move, repulse
+from szwadron.table.movement import check_move, reform, repulse
 from szwadron.table.pursuit import pursuit_plan
 
 if TYPE_CHECKING:
@@ -793,8 +793,11 @@ def apply_fire(
             if tu.pursuing is not None:
                 changes.append({"op": "set", "unit": target, "field": "pursuing", "value": None})
     if outcome == "repulsed" and tu.state is UnitState.PURSUIT:
+        changes.append(_owes_pursuer_repulse(target))
         notes.append(_repulsed_pursuer(target))
-    elif outcome == "repulsed":
+    elif outcome in ("repulsed", "panic") and tu.repulsed_pursuing:  # 6.7.9: a new result, 6.5 or 6.6
+        changes.append({"op": "set", "unit": target, "field": "repulsed_pursuing", "value": None})
+    if outcome == "repulsed" and tu.state is not UnitState.PURSUIT:
         notes.append(
             _(
                 "{target} is repulsed: its retreat out of {shooter}'s range (4.8.2, 6.5) is its next move"
@@ -1224,6 +1227,20 @@ def _repulsed_pursuer(unit: str) -> str:
     ).format(unit=unit)
 
 
+def _owes_pursuer_repulse(unit: str) -> Change:
+    """6.7.9 — the position records that ``unit``, repulsed while pursuing, owes its repulse move
+    as the move of 6.8.5 (``repulsed_pursuing``), which :func:`apply_repulse` then makes."""
+    return {"op": "set", "unit": unit, "field": "repulsed_pursuing", "value": True}
+
+
+def _clear_pursuer_repulse(unit: Unit) -> Change:
+    """6.7.9 — a new repulse (6.5) or panic (6.6) of a unit still marked as owing a pursuer's
+    repulse move clears the mark (an empty change when there is none)."""
+    if not unit.repulsed_pursuing:
+        return {}
+    return {"op": "set", "unit": unit.id, "field": "repulsed_pursuing", "value": None}
+
+
 def _melee_state(
     unit: Unit,
     out: MeleeOutcome,
@@ -1239,6 +1256,7 @@ def _melee_state(
     every figure, 5.7.3), panicking, pursuing ``pursued`` (6.7), or repulsed (normal, 6.5.3)."""
     engaged = [e for e in unit.engaged_with if e not in fought]
     state, pursuing = unit.state, unit.pursuing
+    owes: list[Change] = []
     if out is MeleeOutcome.ENGAGED and holds:
         notes.append(  # 5.7.3: the attacker stays engaged with it
             _(
@@ -1253,6 +1271,7 @@ def _melee_state(
         )
     elif out is MeleeOutcome.PANIC:
         state, pursuing = UnitState.PANIC, None
+        owes = [_clear_pursuer_repulse(unit)]
         notes.append(_("{unit} panics and flees at once (5.5.6, 6.6.2)").format(unit=unit.id))
     elif out is MeleeOutcome.PURSUIT:
         state, pursuing = UnitState.PURSUIT, pursued
@@ -1265,9 +1284,11 @@ def _melee_state(
         )
     elif out is MeleeOutcome.REPULSED and unit.state is UnitState.PURSUIT:
         state, pursuing = UnitState.NORMAL, None
+        owes = [_owes_pursuer_repulse(unit.id)]
         notes.append(_repulsed_pursuer(unit.id))
     elif out is MeleeOutcome.REPULSED:
         state, pursuing = UnitState.NORMAL, None
+        owes = [_clear_pursuer_repulse(unit)]
         notes.append(
             _("{unit} is repulsed: it moves away from the enemy (5.5.6, 6.5) as its next move").format(
                 unit=unit.id
@@ -1280,7 +1301,7 @@ def _melee_state(
         changes.append({"op": "set", "unit": unit.id, "field": "state", "value": state.value})
     if pursuing != unit.pursuing:
         changes.append({"op": "set", "unit": unit.id, "field": "pursuing", "value": pursuing})
-    return changes
+    return changes + [c for c in owes if c]
 
 
 def _repulsed_pursuer_rests(sc: Scenario, unit: Unit, out: MeleeOutcome) -> list[Change]:
@@ -1307,7 +1328,9 @@ def apply_repulse(pos: Position, unit: str, enemy: str) -> Applied:
     (not an action of its own: no turn or action is checked): the full move directly away from
     ``enemy`` in formation, round what bars it, out of its field of fire where a legal move gets
     there (:func:`szwadron.table.movement.repulse`); it ends normal (6.5.3) and no longer engaged
-    with ``enemy``. When no legal move is left it panics instead (6.5.5), where it stands."""
+    with ``enemy``. When no legal move is left it panics instead (6.5.5), where it stands. A unit
+    the position marks ``repulsed_pursuing`` (repulsed while pursuing, 6.7.9) makes 6.8.5's move
+    instead (:func:`_apply_pursuer_repulse`)."""
     sc = pos.scenario
     for role, ident in (("unit", unit), ("enemy", enemy)):
         if ident not in {u.id for u in sc.units}:
@@ -1320,6 +1343,8 @@ def apply_repulse(pos: Position, unit: str, enemy: str) -> Applied:
                 enemy=enemy, unit=unit
             ),
         )
+    if moving.repulsed_pursuing and moving.state is UnitState.NORMAL:
+        return _apply_pursuer_repulse(pos, moving, enemy)
     r = repulse(Battlefield(sc), unit, enemy)
     changes: list[Change] = []
     notes: list[str] = []
@@ -1349,6 +1374,41 @@ def apply_repulse(pos: Position, unit: str, enemy: str) -> Applied:
         "out_of_fire": r.out_of_fire,
     }
     return _finish(pos, "repulse", {"unit": unit, "enemy": enemy}, {}, ruling, changes, notes, r)
+
+
+def _apply_pursuer_repulse(pos: Position, moving: Unit, enemy: str) -> Applied:
+    """6.7.9 — "Oddział ruch odrzucenia wykonuje tak samo, jak ruch zbierania się po odzyskaniu
+    kontroli nad oddziałem": the repulse move of a unit repulsed while pursuing
+    (``repulsed_pursuing``) is 6.8.5's, made at once whoever's turn it is (a result, not an
+    action: ``acted`` is left as it is): it closes up to regain coherency, up to R with terrain,
+    into no enemy control zone, charging nobody (:func:`szwadron.table.movement.reform`); a
+    coherent unit stays where it stands. The record is then cleared. No legal such move: refused
+    (:class:`IllegalActionError`), nothing written — 6.5.5's panic is for 6.5's move."""
+    unit = moving.id
+    r = reform(Battlefield(pos.scenario), unit)
+    changes: list[Change] = []
+    if r.needed:
+        if not r.legal or r.move is None or r.report is None:
+            rule = r.report.rule if r.report is not None and r.report.rule else "6.8.5"
+            message = r.report.message if r.report is not None else _("no legal move makes it coherent")
+            raise IllegalActionError(str(rule), message)
+        poses = [[int(p["index"]), float(p["x"]), float(p["y"]), float(p["facing"])] for p in r.move["bases"]]
+        changes += _expand_if_formation(moving)
+        changes.append({"op": "move", "unit": unit, "poses": poses})
+        notes = [
+            _(
+                "{unit}, repulsed while pursuing, closes up to regain coherency: its repulse move is the move after reorganising (6.7.9, 6.8.5)"
+            ).format(unit=unit)
+        ]
+    else:
+        notes = [
+            _(
+                "{unit}, repulsed while pursuing, is coherent: its repulse move, the move after reorganising (6.7.9, 6.8.5), leaves it where it stands"
+            ).format(unit=unit)
+        ]
+    changes.append({"op": "set", "unit": unit, "field": "repulsed_pursuing", "value": None})
+    ruling = {"reform": True, "needed": r.needed, "groups": [list(g) for g in r.groups]}
+    return _finish(pos, "repulse", {"unit": unit, "enemy": enemy}, {}, ruling, changes, notes, r.report)
 
 
 def check_push_up(scenario: Scenario, unit: str, enemy: str) -> None:
