@@ -194,17 +194,7 @@ def _repulse(args: argparse.Namespace) -> int:
     from szwadron.models import UnitState
     from szwadron.table.movement import repulse
 
-    for flag, given in (
-        ("--charge", bool(args.charge)),
-        ("--march", args.march),
-        ("--after-fire", args.after_fire is not None),
-    ):
-        if given:
-            raise InvalidDataError(
-                _("{flag} does not go with --repulse: a repulse is a move of its own (6.5)").format(flag=flag)
-            )
-    if len(args.unit) != 1:
-        raise InvalidDataError(_("--repulse: a repulse is the move of one unit; name one --unit"))
+    _check_repulse_options(args)
     bf = Battlefield(load_scenario(args.scenario))
     unit = args.unit[0]
     enemy = args.repulse
@@ -221,21 +211,7 @@ def _repulse(args: argparse.Namespace) -> int:
         return _apply_repulse(args, unit, enemy)
     moving = bf.scenario.unit(unit)
     if moving.repulsed_pursuing and moving.state is UnitState.NORMAL:  # 6.7.9: 6.8.5's move
-        if args.plot is not None:
-            raise InvalidDataError(
-                _(
-                    "--plot does not go with the repulse of {unit}, repulsed while pursuing: its move is "
-                    "the move after reorganising (6.7.9, 6.8.5)"
-                ).format(unit=unit)
-            )
-        if not args.json:
-            print(
-                _(
-                    "{unit} was repulsed while pursuing: its repulse move is the move after reorganising "
-                    "(6.7.9, 6.8.5), not the move away from {enemy} (6.5)"
-                ).format(unit=unit, enemy=enemy)
-            )
-        return _reform(args)
+        return _pursuer_repulse(args, unit, enemy)
     r = repulse(bf, unit, enemy)
     if args.json:
         print_json(
@@ -280,6 +256,45 @@ def _repulse(args: argparse.Namespace) -> int:
     if args.plot is not None and r.report is not None:
         plot_move_answer(args, r.report)
     return 1 if r.blocked else 0
+
+
+def _check_repulse_options(args: argparse.Namespace) -> None:
+    """``--repulse``: 6.5 — a move of its own, of one unit (bad input otherwise)."""
+    from szwadron.errors import InvalidDataError
+
+    for flag, given in (
+        ("--charge", bool(args.charge)),
+        ("--march", args.march),
+        ("--after-fire", args.after_fire is not None),
+    ):
+        if given:
+            raise InvalidDataError(
+                _("{flag} does not go with --repulse: a repulse is a move of its own (6.5)").format(flag=flag)
+            )
+    if len(args.unit) != 1:
+        raise InvalidDataError(_("--repulse: a repulse is the move of one unit; name one --unit"))
+
+
+def _pursuer_repulse(args: argparse.Namespace, unit: str, enemy: str) -> int:
+    """``--repulse ENEMY`` of a unit repulsed while pursuing (``repulsed_pursuing``): 6.7.9 — its
+    repulse move is the move after reorganising (6.8.5), shown as ``--reform`` shows it."""
+    from szwadron.errors import InvalidDataError
+
+    if args.plot is not None:
+        raise InvalidDataError(
+            _(
+                "--plot does not go with the repulse of {unit}, repulsed while pursuing: its move is "
+                "the move after reorganising (6.7.9, 6.8.5)"
+            ).format(unit=unit)
+        )
+    if not args.json:
+        print(
+            _(
+                "{unit} was repulsed while pursuing: its repulse move is the move after reorganising "
+                "(6.7.9, 6.8.5), not the move away from {enemy} (6.5)"
+            ).format(unit=unit, enemy=enemy)
+        )
+    return _reform(args)
 
 
 def _reform(args: argparse.Namespace) -> int:
